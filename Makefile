@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: MIT
+# Front door: `make run` builds and profiles the storage here; `make test`
+# builds and runs every test. Both install missing Debian packages first.
+BUILD     ?= build
+ASAN_DIR  ?= build-asan
+JOBS      ?= $(shell nproc)
+CMAKE_FLAGS ?=
+PREFIX    ?= /usr/local
+
+.PHONY: all deps build run test test-asan ci bench install clean
+
+all: build
+
+deps:
+	@bash scripts/deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The main job: profile the storage under the current directory. Test data
+# goes in a temporary subdirectory that stormark removes when it ends.
+run: build
+	./$(BUILD)/stormark run $(RUN_ARGS)
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	cmake -S . -B $(ASAN_DIR) -DSM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
+	cmake --build $(ASAN_DIR) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
+
+bench: build
+	@bash scripts/deps.sh --bench
+	bash bench/run-all.sh
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_DIR)

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Install the Debian packages stormark needs to build, test and benchmark.
+# Does nothing when they are all present. Usage: scripts/deps.sh [--bench]
+set -eu
+pkgs="build-essential cmake pkg-config liburing-dev libcjson-dev libsqlite3-dev
+      libcmocka-dev time python3"
+# Peers that the tests compare against (GNU time, sysbench) and benchmarks use.
+pkgs="$pkgs sysbench"
+if [ "${1:-}" = "--bench" ]; then pkgs="$pkgs fio hyperfine"; fi
+
+missing=""
+for p in $pkgs; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing="$missing $p"
+  fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+  echo "deps.sh: missing packages:$missing; run as root or install them with apt-get" >&2
+  exit 1
+fi
+echo "deps.sh: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* The subcommands. Each cmd_<name>() gets its own argv (argv[0] is the
+ * command or program name), prints, and returns the process exit code:
+ * 0 ok, 1 run failed, 2 usage error, 130 interrupted. */
+#ifndef SM_CMD_H
+#define SM_CMD_H
+
+#define SM_EXIT_OK 0
+#define SM_EXIT_FAIL 1
+#define SM_EXIT_USAGE 2
+
+int cmd_frames(int argc, char **argv);     /* also the `frametest` name */
+int cmd_fileio(int argc, char **argv);
+int cmd_sysbench(int argc, char **argv);   /* the `sysbench` name */
+int cmd_time(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+/* Print "stormark: <cmd>: <message> (try 'stormark help <cmd>')" on one line
+ * to stderr and return SM_EXIT_USAGE. prog is the name to show ("stormark
+ * frames", "frametest", ...). */
+int sm_usage_error(const char *prog, const char *help_hint, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Print "stormark: <message>" to stderr (one line). */
+void sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

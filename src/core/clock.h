@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* Monotonic nanosecond clock and sleeping until a deadline. */
+#ifndef SM_CLOCK_H
+#define SM_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define SM_NS_PER_S  1000000000ULL
+#define SM_NS_PER_MS 1000000ULL
+#define SM_NS_PER_US 1000ULL
+
+/* Nanoseconds on CLOCK_MONOTONIC; cheap (vDSO), never goes backwards. */
+static inline uint64_t sm_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * SM_NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+/* Sleep until sm_now_ns() >= deadline_ns; returns at once if it has passed.
+ * Wakes early (returning -EINTR) when a signal interrupts the sleep. */
+int sm_sleep_until_ns(uint64_t deadline_ns);
+
+/* Wall-clock time as an ISO 8601 UTC string ("2026-12-02T10:00:00Z") in buf. */
+void sm_utc_iso8601(char *buf, unsigned len);
+
+#endif

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/* File-system facts, direct-I/O probe, cache dropping. */
+#include "core/fsx.h"
+#include "core/buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* Undo mountinfo's octal escapes (\040 for space) in place. */
+static void unescape(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+}
+
+int sm_fs_info(const char *path, struct sm_fs_info *out)
+{
+	struct stat st;
+	struct statvfs vfs;
+	char real[PATH_MAX], line[4096];
+	size_t best = 0;
+	FILE *f;
+
+	memset(out, 0, sizeof(*out));
+	if (stat(path, &st))
+		return -errno;
+	out->dev_major = major(st.st_dev);
+	out->dev_minor = minor(st.st_dev);
+	out->block_size = (unsigned)st.st_blksize;
+	if (!statvfs(path, &vfs)) {
+		out->free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+		out->total_bytes = (uint64_t)vfs.f_blocks * vfs.f_frsize;
+	}
+	if (!realpath(path, real))
+		return -errno;
+	f = fopen("/proc/self/mountinfo", "r");
+	if (!f)
+		return 0;
+	/* The longest mount point that prefixes the path and has the same
+	 * device wins (bind mounts and overmounts share prefixes). */
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[1024], fstype[64], source[512], devs[32];
+		unsigned maj, min;
+		char *sep = strstr(line, " - ");
+		size_t len;
+
+		if (!sep || sscanf(line, "%*d %*d %31s %*s %1023s", devs, mnt) != 2)
+			continue;
+		if (sscanf(devs, "%u:%u", &maj, &min) != 2)
+			continue;
+		if (sscanf(sep + 3, "%63s %511s", fstype, source) != 2)
+			continue;
+		unescape(mnt);
+		len = strlen(mnt);
+		if (strncmp(real, mnt, len) || (len > 1 && real[len] && real[len] != '/'))
+			continue;
+		if (maj != out->dev_major || min != out->dev_minor)
+			continue;
+		if (len < best)
+			continue;
+		best = len;
+		snprintf(out->fs_type, sizeof(out->fs_type), "%.*s",
+			 (int)sizeof(out->fs_type) - 1, fstype);
+		snprintf(out->device, sizeof(out->device), "%.*s",
+			 (int)sizeof(out->device) - 1, source);
+		snprintf(out->mount_point, sizeof(out->mount_point), "%.*s",
+			 (int)sizeof(out->mount_point) - 1, mnt);
+	}
+	fclose(f);
+	return 0;
+}
+
+int sm_direct_probe(const char *dir)
+{
+	static const unsigned sizes[] = { 512, 1024, 2048, 4096 };
+	char path[PATH_MAX];
+	void *buf;
+	int fd, rc = -EINVAL;
+
+	if (snprintf(path, sizeof(path), "%s/.stormark-probe-XXXXXX", dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	fd = open(path, O_RDWR | O_DIRECT);
+	if (fd < 0) {
+		rc = -errno;
+		unlink(path);
+		return rc;
+	}
+	buf = sm_buf_alloc(4096, 4096);
+	if (!buf) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		ssize_t n = pwrite(fd, buf, sizes[i], 0);
+
+		if (n == (ssize_t)sizes[i]) {
+			rc = (int)sizes[i];
+			break;
+		}
+		if (n < 0 && errno != EINVAL) {
+			rc = -errno;
+			break;
+		}
+	}
+out:
+	free(buf);
+	close(fd);
+	unlink(path);
+	return rc;
+}
+
+static uint64_t meminfo(const char *key)
+{
+	char line[256];
+	size_t klen = strlen(key);
+	unsigned long long kb = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			sscanf(line + klen + 1, "%llu", &kb);
+			break;
+		}
+	}
+	fclose(f);
+	return (uint64_t)kb * 1024;
+}
+
+uint64_t sm_mem_available(void)
+{
+	return meminfo("MemAvailable");
+}
+
+uint64_t sm_mem_total(void)
+{
+	return meminfo("MemTotal");
+}
+
+int sm_drop_caches(void)
+{
+	int fd, rc = 0;
+
+	sync();
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "3\n", 2) != 2)
+		rc = -errno;
+	close(fd);
+	return rc;
+}
+
+void sm_kernel_release(char *buf, size_t len)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		snprintf(buf, len, "unknown");
+	else
+		snprintf(buf, len, "%s %s", u.sysname, u.release);
+}
+
+int sm_is_dir(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	return S_ISDIR(st.st_mode) ? 1 : -ENOTDIR;
+}
+
+int sm_mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len == 0 || len >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	memcpy(tmp, path, len + 1);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -errno;
+	return sm_is_dir(tmp) == 1 ? 0 : -ENOTDIR;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* File-system facts and safe file handling: fs type and device of a path,
+ * free space and RAM, a direct-I/O probe, cache dropping. */
+#ifndef SM_FSX_H
+#define SM_FSX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sm_fs_info {
+	char fs_type[32];      /* "ext4", "tmpfs", ... from /proc/self/mountinfo */
+	char device[128];      /* mount source, e.g. "/dev/vda" */
+	char mount_point[256];
+	unsigned dev_major, dev_minor;  /* st_dev of the path */
+	uint64_t free_bytes;   /* available to an unprivileged user */
+	uint64_t total_bytes;
+	unsigned block_size;   /* st_blksize */
+};
+
+/* Fill *out for the file system holding path (which must exist).
+ * Returns 0 or -errno; fields that cannot be found are left empty/zero. */
+int sm_fs_info(const char *path, struct sm_fs_info *out);
+
+/*
+ * Can files in directory dir be opened with O_DIRECT, and with what
+ * alignment? Creates and removes a uniquely named temporary file.
+ * Returns the smallest working I/O size and alignment (512, 1024, 2048,
+ * 4096) on success, -EINVAL when the file system refuses O_DIRECT, or
+ * another -errno (e.g. -EACCES, -ENOSPC) when the probe itself failed.
+ */
+int sm_direct_probe(const char *dir);
+
+/* MemAvailable and MemTotal from /proc/meminfo, in bytes (0 if unknown). */
+uint64_t sm_mem_available(void);
+uint64_t sm_mem_total(void);
+
+/* sync(), then write 3 to /proc/sys/vm/drop_caches. Returns 0 or -errno
+ * (-EACCES when not root). */
+int sm_drop_caches(void);
+
+/* Kernel release string (uname -r) into buf. */
+void sm_kernel_release(char *buf, size_t len);
+
+/* 1 if path exists and is a directory, 0 if it does not exist,
+ * -ENOTDIR if it exists but is not a directory. */
+int sm_is_dir(const char *path);
+
+/* Create directory path and missing parents (mode 0755). Returns 0 or
+ * -errno; an existing directory is success. */
+int sm_mkdir_p(const char *path);
+
+#endif

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* Log-linear latency histogram. */
+#include "core/hist.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sm_hist_init(struct sm_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+struct sm_hist *sm_hist_new(void)
+{
+	struct sm_hist *h = malloc(sizeof(*h));
+
+	if (h)
+		sm_hist_init(h);
+	return h;
+}
+
+void sm_hist_merge(struct sm_hist *dst, const struct sm_hist *src)
+{
+	if (!src->count)
+		return;
+	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++)
+		dst->buckets[i] += src->buckets[i];
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->count += src->count;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+}
+
+uint64_t sm_hist_bucket_low(unsigned i)
+{
+	unsigned shift;
+
+	if (i < 2 * SM_HIST_HALF)
+		return i;
+	shift = i / SM_HIST_HALF - 1;
+	return (uint64_t)(i - shift * SM_HIST_HALF) << shift;
+}
+
+uint64_t sm_hist_bucket_high(unsigned i)
+{
+	unsigned shift;
+
+	if (i < 2 * SM_HIST_HALF)
+		return i;
+	shift = i / SM_HIST_HALF - 1;
+	return sm_hist_bucket_low(i) + ((1ULL << shift) - 1);
+}
+
+uint64_t sm_hist_percentile(const struct sm_hist *h, double p)
+{
+	uint64_t rank, seen = 0, lo, hi, mid;
+
+	if (!h->count)
+		return 0;
+	if (p <= 0)
+		return h->min;
+	if (p >= 100)
+		return h->max;
+	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++) {
+		seen += h->buckets[i];
+		if (seen < rank)
+			continue;
+		lo = sm_hist_bucket_low(i);
+		hi = sm_hist_bucket_high(i);
+		mid = lo + (hi - lo) / 2;
+		if (mid < h->min)
+			mid = h->min;
+		if (mid > h->max)
+			mid = h->max;
+		return mid;
+	}
+	return h->max;
+}
+
+uint64_t sm_hist_count_le(const struct sm_hist *h, uint64_t v)
+{
+	unsigned last = sm_hist_index(v);
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i <= last; i++)
+		n += h->buckets[i];
+	return n;
+}
+
+double sm_hist_mean(const struct sm_hist *h)
+{
+	return h->count ? (double)h->sum / (double)h->count : 0.0;
+}
+
+double sm_hist_stddev(const struct sm_hist *h)
+{
+	double m, var;
+
+	if (h->count < 2)
+		return 0.0;
+	m = sm_hist_mean(h);
+	var = h->sumsq / (double)h->count - m * m;
+	return var > 0 ? sqrt(var) : 0.0;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* Log-linear latency histogram: nanosecond values over the whole uint64
+ * range, relative error under 1%, mergeable by adding counts. */
+#ifndef SM_HIST_H
+#define SM_HIST_H
+
+#include <stdint.h>
+
+/*
+ * Layout (HdrHistogram-like): values below 2^SM_HIST_SUB_BITS each have a
+ * bucket of their own; above that every power of two [2^k, 2^(k+1)) is split
+ * into 2^(SM_HIST_SUB_BITS-1) equal buckets. A bucket's width is at most
+ * 1/2^(SM_HIST_SUB_BITS-1) of its lower bound, so reporting the midpoint is
+ * within 1/2^SM_HIST_SUB_BITS (0.39% with 8 bits) of any value in it.
+ * Nothing is clamped: UINT64_MAX has a bucket.
+ *
+ * Invariants: count == sum of buckets[]; min <= max when count > 0;
+ * sum is the exact sum of added values (it wraps only past 584 years).
+ */
+#define SM_HIST_SUB_BITS 8
+#define SM_HIST_HALF (1u << (SM_HIST_SUB_BITS - 1))
+#define SM_HIST_BUCKETS ((64 - SM_HIST_SUB_BITS + 2) * SM_HIST_HALF)
+
+struct sm_hist {
+	uint64_t count;
+	uint64_t min;
+	uint64_t max;
+	uint64_t sum;
+	double sumsq;            /* for stddev; double is plenty for ns */
+	uint64_t buckets[SM_HIST_BUCKETS];
+};
+
+/* Bucket index of value v. */
+static inline unsigned sm_hist_index(uint64_t v)
+{
+	unsigned msb, shift;
+
+	if (v < 2 * SM_HIST_HALF)
+		return (unsigned)v;
+	msb = 63u - (unsigned)__builtin_clzll(v);
+	shift = msb - (SM_HIST_SUB_BITS - 1);
+	return shift * SM_HIST_HALF + (unsigned)(v >> shift);
+}
+
+/* Record one value. O(1), no allocation, no locking: one writer per hist. */
+static inline void sm_hist_add(struct sm_hist *h, uint64_t v)
+{
+	h->buckets[sm_hist_index(v)]++;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+	h->sumsq += (double)v * (double)v;
+}
+
+/* Reset h to empty (h is caller-owned storage). */
+void sm_hist_init(struct sm_hist *h);
+
+/* Allocate an empty histogram; NULL when out of memory. Free with free(). */
+struct sm_hist *sm_hist_new(void);
+
+/* Add every value recorded in src to dst. */
+void sm_hist_merge(struct sm_hist *dst, const struct sm_hist *src);
+
+/* Smallest and largest value that fall in bucket i. */
+uint64_t sm_hist_bucket_low(unsigned i);
+uint64_t sm_hist_bucket_high(unsigned i);
+
+/* The value at percentile p (0..100) by the nearest-rank rule, as the
+ * midpoint of its bucket clamped to [min, max]; 0 when h is empty. */
+uint64_t sm_hist_percentile(const struct sm_hist *h, double p);
+
+/* Number of values <= v (approximately: whole buckets below v's bucket plus
+ * all of v's bucket). */
+uint64_t sm_hist_count_le(const struct sm_hist *h, uint64_t v);
+
+double sm_hist_mean(const struct sm_hist *h);
+double sm_hist_stddev(const struct sm_hist *h);   /* population stddev */
+
+#endif

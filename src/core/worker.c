@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* Threads, start barrier, stop flag. */
+#include "core/worker.h"
+#include "core/clock.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+volatile sig_atomic_t sm_stop_signal;
+
+static void on_signal(int sig)
+{
+	sm_stop_signal = sig;
+}
+
+void sm_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void sm_start_init(struct sm_start *s)
+{
+	pthread_mutex_init(&s->mu, NULL);
+	pthread_cond_init(&s->cv, NULL);
+	s->released = 0;
+	s->t0_ns = 0;
+}
+
+static void gate_set(struct sm_start *s, int state)
+{
+	pthread_mutex_lock(&s->mu);
+	s->t0_ns = sm_now_ns();
+	s->released = state;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
+void sm_start_release(struct sm_start *s)
+{
+	gate_set(s, 1);
+}
+
+int sm_start_wait(struct sm_start *s)
+{
+	int state;
+
+	pthread_mutex_lock(&s->mu);
+	while (!s->released)
+		pthread_cond_wait(&s->cv, &s->mu);
+	state = s->released;
+	pthread_mutex_unlock(&s->mu);
+	return state > 0 ? 0 : -ECANCELED;
+}
+
+int sm_threads_run(unsigned n, void *(*fn)(void *), void *args, size_t size,
+		   struct sm_start *start)
+{
+	pthread_t *tids = calloc(n, sizeof(*tids));
+	unsigned started = 0;
+	int rc = 0;
+
+	if (!tids)
+		return -ENOMEM;
+	for (; started < n; started++) {
+		rc = pthread_create(&tids[started], NULL, fn, (char *)args + started * size);
+		if (rc) {
+			rc = -rc;
+			break;
+		}
+	}
+	gate_set(start, rc ? -1 : 1);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Worker threads released together, and the stop flag that SIGINT/SIGTERM
+ * (or a time limit) raise. */
+#ifndef SM_WORKER_H
+#define SM_WORKER_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+
+/* The one mutable global: 0 while running, else the signal number that asked
+ * to stop (SIGINT, SIGTERM). Read it with sm_stopped(). */
+extern volatile sig_atomic_t sm_stop_signal;
+
+/* Install SIGINT and SIGTERM handlers that set sm_stop_signal (without
+ * SA_RESTART, so blocking waits wake up). Idempotent. */
+void sm_signals_install(void);
+
+static inline int sm_stopped(void)
+{
+	return sm_stop_signal != 0;
+}
+
+/* Exit code for an interrupted run. */
+#define SM_EXIT_INTERRUPTED 130
+
+/* Start gate: workers wait on it so that all begin together, at t0_ns. */
+struct sm_start {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int released;          /* 1: go; -1: aborted (a thread failed to start) */
+	uint64_t t0_ns;        /* sm_now_ns() when released */
+};
+
+void sm_start_init(struct sm_start *s);
+void sm_start_release(struct sm_start *s);
+
+/* Block until the gate opens. Returns 0 to go, -ECANCELED when aborted. */
+int sm_start_wait(struct sm_start *s);
+
+/*
+ * Run fn(arg_i) on n threads, arg_i = (char *)args + i * size. When every
+ * thread exists, the gate `start` opens (workers call sm_start_wait() first)
+ * and t0 is set; then all are joined. Returns 0, or -errno when a thread
+ * could not be created (the gate is then aborted and the others joined).
+ */
+int sm_threads_run(unsigned n, void *(*fn)(void *), void *args, size_t size,
+		   struct sm_start *start);
+
+#endif

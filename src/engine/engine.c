@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/* Engine registry, selection with fallback, and shared helpers. */
+#include "engine/engine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct sm_engine_ops sm_engine_psync;
+extern const struct sm_engine_ops sm_engine_uring;
+extern const struct sm_engine_ops sm_engine_null;
+extern const struct sm_engine_ops sm_engine_mmap;
+
+const struct sm_engine_ops *const sm_engines[] = {
+	&sm_engine_psync,
+	&sm_engine_uring,
+	&sm_engine_mmap,
+	&sm_engine_null,
+	NULL,
+};
+
+const char *sm_op_name(enum sm_op op)
+{
+	static const char *const names[SM_OP__COUNT] = {
+		"read", "write", "open", "close", "fsync", "fdatasync",
+	};
+
+	return (unsigned)op < SM_OP__COUNT ? names[op] : "?";
+}
+
+const struct sm_engine_ops *sm_engine_find(const char *name)
+{
+	for (unsigned i = 0; sm_engines[i]; i++)
+		if (!strcmp(sm_engines[i]->name, name))
+			return sm_engines[i];
+	return NULL;
+}
+
+static int open_ops(struct sm_engine *e, const struct sm_engine_ops *ops,
+		    const struct sm_engine_cfg *cfg)
+{
+	int rc = ops->probe ? ops->probe() : 0;
+
+	if (rc)
+		return rc;
+	memset(e, 0, sizeof(*e));
+	e->ops = ops;
+	e->cfg = *cfg;
+	if (e->cfg.depth == 0)
+		e->cfg.depth = 1;
+	rc = ops->init(e, &e->cfg);
+	if (rc)
+		e->ops = NULL;
+	return rc;
+}
+
+int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine_cfg *cfg,
+		   char *notice, size_t notice_len)
+{
+	const struct sm_engine_ops *ops = sm_engine_find(name);
+	int rc;
+
+	if (notice_len)
+		notice[0] = '\0';
+	if (!ops)
+		return -ENOENT;
+	rc = open_ops(e, ops, cfg);
+	if (rc && (ops->caps & SM_ENGINE_ASYNC)) {
+		if (notice_len)
+			snprintf(notice, notice_len,
+				 "engine '%s' is not available here (%s): using 'psync'",
+				 ops->name, strerror(-rc));
+		rc = open_ops(e, &sm_engine_psync, cfg);
+	}
+	return rc;
+}
+
+void sm_engine_close(struct sm_engine *e)
+{
+	if (e->ops && e->ops->exit)
+		e->ops->exit(e);
+	e->ops = NULL;
+	e->priv = NULL;
+}
+
+int64_t sm_engine_do(struct sm_engine *e, struct sm_io *io)
+{
+	struct sm_io *done;
+	int rc = sm_engine_submit(e, &io, 1);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 0)
+		return -EAGAIN;
+	do {
+		rc = sm_engine_reap(e, &done, 1, 1);
+	} while (rc == -EINTR);
+	if (rc < 0)
+		return rc;
+	return io->res;
+}
+
+int sm_done_fifo_init(struct sm_done_fifo *f, unsigned cap)
+{
+	f->slot = calloc(cap ? cap : 1, sizeof(*f->slot));
+	f->cap = cap ? cap : 1;
+	f->head = f->count = 0;
+	return f->slot ? 0 : -ENOMEM;
+}
+
+void sm_done_fifo_release(struct sm_done_fifo *f)
+{
+	free(f->slot);
+	f->slot = NULL;
+}
+
+int sm_done_fifo_pop(struct sm_done_fifo *f, struct sm_io **out, unsigned max)
+{
+	unsigned n = 0;
+
+	while (n < max && f->count) {
+		out[n++] = f->slot[f->head];
+		f->head = (f->head + 1) % f->cap;
+		f->count--;
+	}
+	return (int)n;
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/* The engine contract: one const ops table per backend, selected at run
+ * time from an explicit registry. Engines execute requests; they know
+ * nothing of the workload that made them. */
+#ifndef SM_ENGINE_H
+#define SM_ENGINE_H
+
+#include <stddef.h>
+#include <errno.h>
+#include <stdint.h>
+
+enum sm_op {
+	SM_OP_READ = 0,
+	SM_OP_WRITE,
+	SM_OP_OPEN,        /* openat(fd, path, open_flags, mode); res = new fd */
+	SM_OP_CLOSE,
+	SM_OP_FSYNC,
+	SM_OP_FDATASYNC,
+	SM_OP__COUNT
+};
+
+/* Printable name of an operation ("read", "write", ...). */
+const char *sm_op_name(enum sm_op op);
+
+/*
+ * One request. The workload fills op, fd, buf/len/off (or path/flags for
+ * OPEN), t_sched and user; the engine sets t_issue, t_done and res.
+ *
+ * res: bytes transferred (READ/WRITE), the new descriptor (OPEN), 0 (CLOSE,
+ * FSYNC), or -errno. A READ/WRITE is short only at end of file or on error:
+ * engines resubmit partial transfers themselves.
+ * Times are sm_now_ns(): t_issue just before the request went to the
+ * kernel, t_done when its completion was seen. t_sched is the workload's
+ * (its deadline in a paced test, else t_issue's moment); engines ignore it.
+ */
+struct sm_io {
+	enum sm_op op;
+	int fd;                /* file; dirfd for OPEN (AT_FDCWD is fine) */
+	int buf_index;         /* index into cfg.bufs when buf is one, else -1 */
+	int file_index;        /* index into cfg.fds when fd is one, else -1 */
+	void *buf;
+	size_t len;
+	uint64_t off;
+	const char *path;      /* OPEN only; must stay valid until completion */
+	int open_flags;
+	unsigned mode;
+	int64_t res;
+	uint64_t t_sched, t_issue, t_done;
+	void *user;            /* the workload's cookie, untouched */
+	size_t done;           /* engine-private: bytes already transferred */
+};
+
+/* Capabilities. */
+#define SM_ENGINE_ASYNC     (1u << 0)  /* completes requests in reap() */
+#define SM_ENGINE_NO_IO     (1u << 1)  /* does no I/O at all (null) */
+#define SM_ENGINE_FIXED     (1u << 2)  /* uses cfg.bufs / cfg.fds registration */
+#define SM_ENGINE_MAPPED    (1u << 3)  /* needs cfg.fds and cfg.file_sizes (mmap) */
+
+struct sm_engine_cfg {
+	unsigned depth;            /* most requests in flight at once (>= 1) */
+	void **bufs;               /* optional: buffers the workload will use, */
+	unsigned nbufs;            /*   all of buf_len bytes, for registration */
+	size_t buf_len;
+	const int *fds;            /* optional: files opened in advance */
+	const uint64_t *file_sizes;
+	unsigned nfds;
+};
+
+struct sm_engine;
+
+struct sm_engine_ops {
+	const char *name;
+	const char *help;          /* one line for --help */
+	unsigned caps;
+	/* 0 if usable on this system, else -errno (e.g. io_uring blocked). */
+	int (*probe)(void);
+	int (*init)(struct sm_engine *, const struct sm_engine_cfg *);
+	/* Start n requests. Returns how many were accepted (>= 0) or -errno.
+	 * A sync engine completes them here, to be returned by reap(). */
+	int (*submit)(struct sm_engine *, struct sm_io **ios, unsigned n);
+	/* Wait until at least min requests have completed (min may be 0: poll)
+	 * and return up to max of them in out[]. Returns the count or -errno
+	 * (-EINTR when a signal interrupted the wait). */
+	int (*reap)(struct sm_engine *, struct sm_io **out, unsigned min, unsigned max);
+	void (*exit)(struct sm_engine *);
+};
+
+/* An engine instance: the table, its private state, the config it got. */
+struct sm_engine {
+	const struct sm_engine_ops *ops;
+	void *priv;
+	struct sm_engine_cfg cfg;
+	unsigned inflight;         /* maintained by sm_engine_submit/reap */
+};
+
+/* The registry, NULL-terminated, in order of preference. */
+extern const struct sm_engine_ops *const sm_engines[];
+
+/* The ops table named name, or NULL. */
+const struct sm_engine_ops *sm_engine_find(const char *name);
+
+/*
+ * Probe and initialise engine `name` into *e. When an asynchronous engine
+ * cannot run here (probe or init fails: old kernel, seccomp), falls back to
+ * psync and writes a one-line notice to notice (else notice[0] = '\0').
+ * Returns 0, -ENOENT for an unknown name, or -errno from init.
+ */
+int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine_cfg *cfg,
+		   char *notice, size_t notice_len);
+
+/* Tear down an instance opened with sm_engine_open(). */
+void sm_engine_close(struct sm_engine *e);
+
+static inline int sm_engine_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
+{
+	int rc = e->ops->submit(e, ios, n);
+
+	if (rc > 0)
+		e->inflight += (unsigned)rc;
+	return rc;
+}
+
+static inline int sm_engine_reap(struct sm_engine *e, struct sm_io **out, unsigned min,
+				 unsigned max)
+{
+	int rc = e->ops->reap(e, out, min, max);
+
+	if (rc > 0)
+		e->inflight -= (unsigned)rc;
+	return rc;
+}
+
+/* Execute one request synchronously on any engine (submit, then reap it).
+ * Returns io->res. */
+int64_t sm_engine_do(struct sm_engine *e, struct sm_io *io);
+
+/* Helpers for synchronous engines: a FIFO of completed requests. */
+struct sm_done_fifo {
+	struct sm_io **slot;
+	unsigned cap, head, count;
+};
+int sm_done_fifo_init(struct sm_done_fifo *f, unsigned cap);
+void sm_done_fifo_release(struct sm_done_fifo *f);
+int sm_done_fifo_pop(struct sm_done_fifo *f, struct sm_io **out, unsigned max);
+static inline int sm_done_fifo_push(struct sm_done_fifo *f, struct sm_io *io)
+{
+	if (f->count == f->cap)
+		return -EAGAIN;
+	f->slot[(f->head + f->count++) % f->cap] = io;
+	return 0;
+}
+
+#endif

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* psync engine: one blocking system call per request (pread/pwrite). */
+#include "engine/engine.h"
+#include "engine/sync_exec.h"
+#include "core/clock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+void sm_sync_exec(struct sm_io *io)
+{
+	ssize_t n;
+
+	io->t_issue = sm_now_ns();
+	io->done = 0;
+	switch (io->op) {
+	case SM_OP_READ:
+	case SM_OP_WRITE:
+		while (io->done < io->len) {
+			char *p = (char *)io->buf + io->done;
+			size_t left = io->len - io->done;
+			off_t off = (off_t)(io->off + io->done);
+
+			n = io->op == SM_OP_READ ? pread(io->fd, p, left, off)
+						 : pwrite(io->fd, p, left, off);
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				/* A transfer that already moved bytes reports
+				 * them; the error shows on the next request. */
+				io->res = io->done ? (int64_t)io->done : -errno;
+				goto out;
+			}
+			if (n == 0)
+				break;
+			io->done += (size_t)n;
+		}
+		io->res = (int64_t)io->done;
+		break;
+	case SM_OP_OPEN:
+		do {
+			n = openat(io->fd, io->path, io->open_flags, io->mode);
+		} while (n < 0 && errno == EINTR);
+		io->res = n < 0 ? -errno : n;
+		break;
+	case SM_OP_CLOSE:
+		/* close() must not be retried on EINTR: the fd is gone. */
+		io->res = close(io->fd) ? -errno : 0;
+		break;
+	case SM_OP_FSYNC:
+		io->res = fsync(io->fd) ? -errno : 0;
+		break;
+	case SM_OP_FDATASYNC:
+		io->res = fdatasync(io->fd) ? -errno : 0;
+		break;
+	default:
+		io->res = -EINVAL;
+	}
+out:
+	io->t_done = sm_now_ns();
+}
+
+static int psync_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
+{
+	struct sm_done_fifo *f = malloc(sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	if (sm_done_fifo_init(f, cfg->depth)) {
+		free(f);
+		return -ENOMEM;
+	}
+	e->priv = f;
+	return 0;
+}
+
+static int psync_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
+{
+	struct sm_done_fifo *f = e->priv;
+	unsigned i;
+
+	for (i = 0; i < n && f->count < f->cap; i++) {
+		sm_sync_exec(ios[i]);
+		sm_done_fifo_push(f, ios[i]);
+	}
+	return (int)i;
+}
+
+static int psync_reap(struct sm_engine *e, struct sm_io **out, unsigned min, unsigned max)
+{
+	return sm_done_fifo_pop(e->priv, out, max);
+}
+
+static void psync_exit(struct sm_engine *e)
+{
+	sm_done_fifo_release(e->priv);
+	free(e->priv);
+}
+
+const struct sm_engine_ops sm_engine_psync = {
+	.name = "psync",
+	.help = "blocking pread/pwrite, one request at a time per thread",
+	.caps = 0,
+	.probe = NULL,
+	.init = psync_init,
+	.submit = psync_submit,
+	.reap = psync_reap,
+	.exit = psync_exit,
+};

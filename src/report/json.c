@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared JSON building blocks. */
+#include "report/json.h"
+#include "core/clock.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sm_json_add_u64(cJSON *obj, const char *key, uint64_t v)
+{
+	cJSON_AddItemToObject(obj, key, cJSON_CreateNumber((double)v));
+}
+
+cJSON *sm_json_doc_new(const char *command, int argc, char **argv)
+{
+	cJSON *doc = cJSON_CreateObject(), *tool, *args;
+	char when[32];
+
+	if (!doc)
+		return NULL;
+	cJSON_AddNumberToObject(doc, "schema_version", SM_SCHEMA_VERSION);
+	tool = cJSON_AddObjectToObject(doc, "tool");
+	cJSON_AddStringToObject(tool, "name", "stormark");
+	cJSON_AddStringToObject(tool, "version", SM_VERSION);
+	cJSON_AddStringToObject(doc, "command", command);
+	args = cJSON_AddArrayToObject(doc, "argv");
+	for (int i = 0; i < argc; i++)
+		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
+	sm_utc_iso8601(when, sizeof(when));
+	cJSON_AddStringToObject(doc, "started_at", when);
+	return doc;
+}
+
+cJSON *sm_json_env(const struct sm_env *env)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "kernel", env->kernel);
+	cJSON_AddStringToObject(o, "fs_type", env->fs.fs_type);
+	cJSON_AddStringToObject(o, "device", env->fs.device);
+	cJSON_AddStringToObject(o, "mount_point", env->fs.mount_point);
+	sm_json_add_u64(o, "fs_free_bytes", env->fs.free_bytes);
+	cJSON_AddBoolToObject(o, "direct_io", env->direct_io);
+	cJSON_AddStringToObject(o, "engine", env->engine);
+	sm_json_add_u64(o, "mem_total_bytes", env->mem_total_bytes);
+	sm_json_add_u64(o, "mem_available_bytes", env->mem_available_bytes);
+	cJSON_AddNumberToObject(o, "cpus", env->cpus);
+	return o;
+}
+
+cJSON *sm_json_lat(const struct sm_hist *h, int with_buckets)
+{
+	static const struct { const char *key; double p; } pct[] = {
+		{ "p50", 50 }, { "p90", 90 }, { "p95", 95 }, { "p99", 99 },
+		{ "p99_9", 99.9 }, { "p99_99", 99.99 },
+	};
+	cJSON *o = cJSON_CreateObject();
+
+	sm_json_add_u64(o, "min", h->count ? h->min : 0);
+	cJSON_AddNumberToObject(o, "mean", sm_hist_mean(h));
+	sm_json_add_u64(o, "max", h->max);
+	cJSON_AddNumberToObject(o, "stddev", sm_hist_stddev(h));
+	for (unsigned i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
+		sm_json_add_u64(o, pct[i].key, sm_hist_percentile(h, pct[i].p));
+	if (with_buckets) {
+		cJSON *hist = cJSON_AddObjectToObject(o, "histogram");
+		cJSON *counts;
+
+		cJSON_AddNumberToObject(hist, "sub_bits", SM_HIST_SUB_BITS);
+		counts = cJSON_AddArrayToObject(hist, "counts");
+		for (unsigned i = 0; i < SM_HIST_BUCKETS; i++) {
+			cJSON *pair;
+
+			if (!h->buckets[i])
+				continue;
+			pair = cJSON_CreateArray();
+			cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)sm_hist_bucket_low(i)));
+			cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)h->buckets[i]));
+			cJSON_AddItemToArray(counts, pair);
+		}
+	}
+	return o;
+}
+
+cJSON *sm_json_opstat(const struct sm_opstat *s, int with_buckets)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	sm_json_add_u64(o, "count", s->count);
+	sm_json_add_u64(o, "bytes", s->bytes);
+	sm_json_add_u64(o, "errors", s->errors);
+	cJSON_AddItemToObject(o, "lat_ns", sm_json_lat(&s->lat, with_buckets));
+	return o;
+}
+
+cJSON *sm_json_warnings(const struct sm_warnings *w)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (unsigned i = 0; i < w->count; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "code", w->item[i].code);
+		cJSON_AddStringToObject(o, "message", w->item[i].message);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
+int sm_json_write(const cJSON *doc, const char *path)
+{
+	char *text = cJSON_Print(doc);
+	FILE *f;
+	int rc = 0;
+
+	if (!text)
+		return -ENOMEM;
+	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!f) {
+		rc = -errno;
+		goto out;
+	}
+	if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
+		rc = -EIO;
+	if (f != stdout) {
+		if (fclose(f))
+			rc = -errno;
+	} else {
+		fflush(f);
+	}
+out:
+	free(text);
+	return rc;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* JSON building blocks shared by every command's --json output (cJSON).
+ * The document layout is in docs/json-schema.md. */
+#ifndef SM_JSON_H
+#define SM_JSON_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "report/result.h"
+
+/* A new document with schema_version, tool, command, argv and started_at.
+ * Returns a cJSON object owned by the caller (cJSON_Delete), or NULL. */
+cJSON *sm_json_doc_new(const char *command, int argc, char **argv);
+
+/* {"kernel","fs_type","device","mount_point","direct_io","engine",
+ *  "mem_total_bytes","mem_available_bytes","cpus","fs_free_bytes"} */
+cJSON *sm_json_env(const struct sm_env *env);
+
+/* Latency summary in ns: min, mean, max, stddev, p50, p90, p95, p99, p99_9,
+ * p99_99; with_buckets adds "histogram": {"sub_bits", "counts": [[low_ns,
+ * count], ...]} (non-empty buckets only) for exact re-merging. */
+cJSON *sm_json_lat(const struct sm_hist *h, int with_buckets);
+
+/* {"count","bytes","errors","lat_ns":{...}} */
+cJSON *sm_json_opstat(const struct sm_opstat *s, int with_buckets);
+
+/* [{"code","message"}, ...] */
+cJSON *sm_json_warnings(const struct sm_warnings *w);
+
+/* Add a uint64 as a JSON number (exact below 2^53, which covers bytes and
+ * ns of any real run). */
+void sm_json_add_u64(cJSON *obj, const char *key, uint64_t v);
+
+/* Print doc to path ("-" for stdout), indented, with a final newline.
+ * Returns 0 or -errno. */
+int sm_json_write(const cJSON *doc, const char *path);
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared result parts: environment, per-op statistics, warnings. */
+#include "report/result.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void sm_env_collect(struct sm_env *env, const char *path)
+{
+	memset(env, 0, sizeof(*env));
+	sm_kernel_release(env->kernel, sizeof(env->kernel));
+	sm_fs_info(path, &env->fs);
+	env->mem_total_bytes = sm_mem_total();
+	env->mem_available_bytes = sm_mem_available();
+	env->cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+void sm_opstat_init(struct sm_opstat *s)
+{
+	s->count = s->bytes = s->errors = 0;
+	sm_hist_init(&s->lat);
+}
+
+void sm_opstat_merge(struct sm_opstat *dst, const struct sm_opstat *src)
+{
+	dst->count += src->count;
+	dst->bytes += src->bytes;
+	dst->errors += src->errors;
+	sm_hist_merge(&dst->lat, &src->lat);
+}
+
+void sm_warn(struct sm_warnings *w, const char *code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->count >= SM_MAX_WARNINGS)
+		return;
+	for (unsigned i = 0; i < w->count; i++)
+		if (!strcmp(w->item[i].code, code))
+			return;
+	snprintf(w->item[w->count].code, sizeof(w->item[0].code), "%s", code);
+	va_start(ap, fmt);
+	vsnprintf(w->item[w->count].message, sizeof(w->item[0].message), fmt, ap);
+	va_end(ap);
+	w->count++;
+}

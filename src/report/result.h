@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* The parts of a result that every command shares: environment, per
+ * operation statistics, warnings. Command-specific results embed these;
+ * reporters are pure functions of them. See docs/json-schema.md. */
+#ifndef SM_RESULT_H
+#define SM_RESULT_H
+
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "core/fsx.h"
+#include "core/hist.h"
+
+#define SM_SCHEMA_VERSION 1
+
+/* Where and how a run was measured. */
+struct sm_env {
+	char kernel[128];
+	struct sm_fs_info fs;
+	int direct_io;             /* 1 when data I/O bypassed the page cache */
+	char engine[16];           /* engine actually used */
+	uint64_t mem_total_bytes;
+	uint64_t mem_available_bytes;
+	unsigned cpus;
+};
+
+/* Fill env for a run on the file system holding path. */
+void sm_env_collect(struct sm_env *env, const char *path);
+
+/* Count, bytes, errors and latency of one kind of operation. Invariant:
+ * lat.count == count - errors (failed operations are not timed). */
+struct sm_opstat {
+	uint64_t count;
+	uint64_t bytes;
+	uint64_t errors;
+	struct sm_hist lat;        /* from issue to completion, ns */
+};
+
+void sm_opstat_init(struct sm_opstat *s);
+void sm_opstat_merge(struct sm_opstat *dst, const struct sm_opstat *src);
+
+/* Methodology warnings: a short machine code and a sentence. */
+#define SM_MAX_WARNINGS 16
+struct sm_warning {
+	char code[32];
+	char message[240];
+};
+struct sm_warnings {
+	unsigned count;
+	struct sm_warning item[SM_MAX_WARNINGS];
+};
+
+/* Add a warning (ignored past SM_MAX_WARNINGS, or when code is present). */
+void sm_warn(struct sm_warnings *w, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
