@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: MIT
+# Shared helpers for the end-to-end tests in tests/cli/. Source it:
+#   . "$SM_SOURCE_DIR/tests/lib.sh"
+# CTest sets STORMARK (the binary), SM_BUILD_DIR and SM_SOURCE_DIR.
+set -u
+: "${STORMARK:?run through ctest, or set STORMARK to the stormark binary}"
+SM_BUILD_DIR=${SM_BUILD_DIR:-$(dirname "$STORMARK")}
+T_FAILS=0
+T_PASSES=0
+
+# A scratch directory under the build tree (on the real disk, so O_DIRECT
+# works; /tmp may be tmpfs), removed when the script exits.
+T_DIR=$(mktemp -d "$SM_BUILD_DIR/test-XXXXXX")
+t_cleanup() { t_cgroup_release 2>/dev/null; rm -rf "$T_DIR"; }
+trap t_cleanup EXIT
+
+ok()   { T_PASSES=$((T_PASSES + 1)); }
+fail() { T_FAILS=$((T_FAILS + 1)); echo "FAIL: $*" >&2; }
+
+# check DESC CMD...: the command must succeed.
+check() { local d=$1; shift; if "$@"; then ok; else fail "$d"; fi; }
+
+# expect_rc RC DESC CMD...: run CMD (stdout+stderr to $T_DIR/out), expect RC.
+expect_rc() {
+  local want=$1 d=$2; shift 2
+  "$@" >"$T_DIR/out" 2>&1; local got=$?
+  if [ "$got" = "$want" ]; then ok; else fail "$d: exit $got, wanted $want"; sed 's/^/  | /' "$T_DIR/out" | head -20 >&2; fi
+}
+
+# expect_usage DESC ARGS...: exit 2 with exactly one line on stderr, nothing on stdout.
+expect_usage() {
+  local d=$1; shift
+  "$@" >"$T_DIR/usage.out" 2>"$T_DIR/usage.err"; local got=$?
+  local lines; lines=$(wc -l <"$T_DIR/usage.err")
+  if [ "$got" = 2 ] && [ "$lines" = 1 ] && [ ! -s "$T_DIR/usage.out" ]; then ok
+  else fail "$d: exit $got, $lines stderr line(s)"; head -5 "$T_DIR/usage.err" >&2; fi
+}
+
+# Float comparison helpers (awk): approx A B REL -> true when |A-B| <= REL*|B|
+approx() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; m = b < 0 ? -b : b; exit !(d <= r * m) }'; }
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+
+# Print the summary line CTest logs and exit with the right code.
+finish() {
+  echo "$T_PASSES passed, $T_FAILS failed"
+  [ "$T_FAILS" = 0 ]; exit $?
+}
+
+# skip REASON: exit 77 (CTest SKIP_RETURN_CODE) with the reason.
+skip() { echo "SKIP: $*"; exit 77; }
+
+# ---- cgroup-v1 blkio throttle (ground truth for accuracy tests) ----------
+T_CGROUP=""
+# t_cgroup_throttle KIND BYTES_PER_SEC DIR: make a blkio cgroup that limits
+# KIND (read|write) on the device holding DIR. Sets T_CGROUP, or returns 1.
+t_cgroup_throttle() {
+  local kind=$1 bps=$2 dir=$3 root=/sys/fs/cgroup/blkio devno
+  [ -w "$root" ] || return 1
+  devno=$(t_disk_devno "$dir") || return 1
+  T_CGROUP="$root/stormark-test-$$-$RANDOM"
+  mkdir "$T_CGROUP" 2>/dev/null || { T_CGROUP=""; return 1; }
+  echo "$devno $bps" >"$T_CGROUP/blkio.throttle.${kind}_bps_device" 2>/dev/null || { t_cgroup_release; return 1; }
+  return 0
+}
+# t_cgroup_exec CMD...: run CMD inside $T_CGROUP.
+t_cgroup_exec() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$T_CGROUP" "$@"; }
+t_cgroup_release() { [ -n "$T_CGROUP" ] && rmdir "$T_CGROUP" 2>/dev/null; T_CGROUP=""; }
+# The whole-disk MAJ:MIN under the file system holding DIR (throttles apply
+# to whole disks, not partitions).
+t_disk_devno() {
+  local src name pk
+  src=$(df --output=source "$1" | tail -1)
+  [ -b "$src" ] || return 1
+  name=$(basename "$(readlink -f "$src")")
+  pk=$(lsblk -no PKNAME "/dev/$name" 2>/dev/null | head -1)
+  [ -n "$pk" ] && name=$pk
+  cat "/sys/class/block/$name/dev"
+}
