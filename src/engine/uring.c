@@ -1,24 +1,425 @@
 /* SPDX-License-Identifier: MIT */
-/* uring engine: placeholder until it is implemented; probe() says it is not
- * available, so selecting it falls back (uring) or fails (mmap). */
+/* uring engine: asynchronous requests on one io_uring per instance, with
+ * registered buffers and files, batched submission and completion. */
 #include "engine/engine.h"
+#include "engine/sync_exec.h"
+#include "core/clock.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest transfer one SQE carries (sqe->len is 32 bits, and the kernel cuts
+ * a single read or write near 2 GiB anyway); longer requests continue
+ * through the partial-transfer path. */
+#define URING_MAX_CHUNK (1u << 30)
+
+/* The opcodes the engine needs; a kernel that lacks READ/WRITE (before 5.6)
+ * or cannot say what it supports (no probe) is refused in probe(). */
+static const unsigned char op_code[SM_OP__COUNT] = {
+	[SM_OP_READ] = IORING_OP_READ,
+	[SM_OP_WRITE] = IORING_OP_WRITE,
+	[SM_OP_OPEN] = IORING_OP_OPENAT,
+	[SM_OP_CLOSE] = IORING_OP_CLOSE,
+	[SM_OP_FSYNC] = IORING_OP_FSYNC,
+	[SM_OP_FDATASYNC] = IORING_OP_FSYNC,
+};
+
+/*
+ * Per-instance state. Invariants: ring_reqs + ready.count == requests
+ * accepted by submit() and not yet returned by reap() (== e->inflight), and
+ * never more than cap, so the CQ ring (twice the SQ size) cannot overflow
+ * and a resubmitted partial transfer always finds a free SQE once the SQ has
+ * been flushed. `broken` is a sticky -errno after a non-transient
+ * io_uring_enter() failure.
+ */
+struct uring {
+	struct io_uring ring;
+	unsigned cap;                  /* cfg.depth: most requests accepted */
+	unsigned ring_reqs;            /* requests whose completion is in the ring */
+	int broken;
+	int fixed_bufs;                /* cfg.bufs registered */
+	int fixed_files;               /* cfg.fds registered */
+	unsigned char sync_op[SM_OP__COUNT];  /* 1: run with sm_sync_exec() */
+	struct sm_done_fifo ready;     /* completed without the ring */
+};
+
+static unsigned pow2_at_least(unsigned n)
+{
+	unsigned p = 1;
+
+	while (p < n && p < (1u << 15))
+		p <<= 1;
+	return p;
+}
+
+/* Transient io_uring_enter() failures: the SQEs stay queued and are
+ * flushed again by the next submit() or reap(). */
+static int transient(int rc)
+{
+	return rc == -EAGAIN || rc == -EBUSY || rc == -ENOMEM || rc == -EINTR;
+}
 
 static int uring_probe(void)
 {
-	return -ENOSYS;
+	struct io_uring ring;
+	struct io_uring_probe *p;
+	int rc = io_uring_queue_init(2, &ring, 0);
+
+	if (rc < 0)
+		return rc;      /* -ENOSYS (old kernel), -EPERM (seccomp), ... */
+	p = io_uring_get_probe_ring(&ring);
+	if (!p)
+		rc = -ENOSYS;   /* before 5.6: no IORING_REGISTER_PROBE */
+	else if (!io_uring_opcode_supported(p, IORING_OP_READ) ||
+		 !io_uring_opcode_supported(p, IORING_OP_WRITE))
+		rc = -ENOSYS;
+	if (p)
+		io_uring_free_probe(p);
+	io_uring_queue_exit(&ring);
+	return rc;
+}
+
+/* Try the setup flags that help a single-threaded submitter, newest first,
+ * and fall back to a plain ring on kernels that reject them. COOP_TASKRUN
+ * (5.19) runs completion work when we enter the kernel instead of
+ * interrupting us, and TASKRUN_FLAG tells a poll that such work is waiting
+ * (liburing's peek then enters the kernel); SUBMIT_ALL (5.18) keeps a batch going past a bad SQE.
+ * Thread-bound flags (SINGLE_ISSUER, DEFER_TASKRUN, a registered ring fd)
+ * are not used: an engine may be set up by one thread and driven by another. */
+static int ring_setup(struct io_uring *ring, unsigned entries)
+{
+	static const unsigned tries[] = {
+		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_SUBMIT_ALL,
+		IORING_SETUP_SUBMIT_ALL,
+		0,
+	};
+	int rc = -EINVAL;
+
+	for (unsigned i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		rc = io_uring_queue_init(entries, ring, tries[i]);
+		if (rc != -EINVAL)
+			break;
+	}
+	return rc;
+}
+
+static void uring_exit(struct sm_engine *e)
+{
+	struct uring *u = e->priv;
+
+	if (!u)
+		return;
+	/* Tearing the ring down waits for requests still in the kernel, so
+	 * their buffers are not written after the caller frees them. */
+	io_uring_queue_exit(&u->ring);
+	sm_done_fifo_release(&u->ready);
+	free(u);
+	e->priv = NULL;
 }
 
 static int uring_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 {
-	return -ENOSYS;
+	struct uring *u = calloc(1, sizeof(*u));
+	struct io_uring_probe *p = NULL;
+	struct iovec *iov = NULL;
+	int rc;
+
+	if (!u)
+		return -ENOMEM;
+	u->cap = cfg->depth ? cfg->depth : 1;
+	rc = sm_done_fifo_init(&u->ready, u->cap);
+	if (rc) {
+		free(u);
+		return rc;
+	}
+	rc = ring_setup(&u->ring, pow2_at_least(u->cap));
+	if (rc < 0) {
+		sm_done_fifo_release(&u->ready);
+		free(u);
+		return rc;
+	}
+	e->priv = u;
+
+	/* Operations the ring cannot do (kernel or policy) run synchronously
+	 * with sm_sync_exec(); READ and WRITE were checked by probe(). */
+	p = io_uring_get_probe_ring(&u->ring);
+	if (!p) {
+		rc = -ENOSYS;
+		goto out;
+	}
+	for (unsigned op = 0; op < SM_OP__COUNT; op++)
+		u->sync_op[op] = !io_uring_opcode_supported(p, op_code[op]);
+	if (u->sync_op[SM_OP_READ] || u->sync_op[SM_OP_WRITE]) {
+		rc = -ENOSYS;
+		goto out;
+	}
+
+	/* Registration is an optimisation: when the kernel refuses it (e.g.
+	 * RLIMIT_MEMLOCK on old kernels), requests use plain buffers/fds. */
+	if (cfg->bufs && cfg->nbufs && cfg->buf_len &&
+	    io_uring_opcode_supported(p, IORING_OP_READ_FIXED) &&
+	    io_uring_opcode_supported(p, IORING_OP_WRITE_FIXED)) {
+		iov = calloc(cfg->nbufs, sizeof(*iov));
+		if (!iov) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		for (unsigned i = 0; i < cfg->nbufs; i++) {
+			iov[i].iov_base = cfg->bufs[i];
+			iov[i].iov_len = cfg->buf_len;
+		}
+		u->fixed_bufs = io_uring_register_buffers(&u->ring, iov, cfg->nbufs) == 0;
+	}
+	if (cfg->fds && cfg->nfds)
+		u->fixed_files = io_uring_register_files(&u->ring, cfg->fds, cfg->nfds) == 0;
+	rc = 0;
+out:
+	free(iov);
+	if (p)
+		io_uring_free_probe(p);
+	if (rc)
+		uring_exit(e);
+	return rc;
+}
+
+/* Fill sqe for io, continuing after the io->done bytes already moved. Uses
+ * the registered buffer/file when the request names one that matches. */
+static void prep(const struct sm_engine *e, const struct uring *u, struct io_uring_sqe *sqe,
+		 struct sm_io *io)
+{
+	const struct sm_engine_cfg *cfg = &e->cfg;
+	int fd = io->fd;
+	unsigned flags = 0;
+
+	if (u->fixed_files && io->file_index >= 0 && (unsigned)io->file_index < cfg->nfds &&
+	    cfg->fds[io->file_index] == io->fd && io->op != SM_OP_OPEN && io->op != SM_OP_CLOSE) {
+		fd = io->file_index;
+		flags = IOSQE_FIXED_FILE;
+	}
+	switch (io->op) {
+	case SM_OP_READ:
+	case SM_OP_WRITE: {
+		char *p = (char *)io->buf + io->done;
+		size_t left = io->len - io->done;
+		unsigned chunk = left > URING_MAX_CHUNK ? URING_MAX_CHUNK : (unsigned)left;
+		int bi = io->buf_index;
+
+		if (u->fixed_bufs && bi >= 0 && (unsigned)bi < cfg->nbufs &&
+		    (char *)io->buf >= (char *)cfg->bufs[bi] &&
+		    io->len <= cfg->buf_len &&
+		    (size_t)((char *)io->buf - (char *)cfg->bufs[bi]) <= cfg->buf_len - io->len) {
+			if (io->op == SM_OP_READ)
+				io_uring_prep_read_fixed(sqe, fd, p, chunk, io->off + io->done, bi);
+			else
+				io_uring_prep_write_fixed(sqe, fd, p, chunk, io->off + io->done, bi);
+		} else if (io->op == SM_OP_READ) {
+			io_uring_prep_read(sqe, fd, p, chunk, io->off + io->done);
+		} else {
+			io_uring_prep_write(sqe, fd, p, chunk, io->off + io->done);
+		}
+		break;
+	}
+	case SM_OP_OPEN:
+		io_uring_prep_openat(sqe, io->fd, io->path, io->open_flags, io->mode);
+		break;
+	case SM_OP_CLOSE:
+		io_uring_prep_close(sqe, io->fd);
+		break;
+	case SM_OP_FSYNC:
+		io_uring_prep_fsync(sqe, fd, 0);
+		break;
+	case SM_OP_FDATASYNC:
+		io_uring_prep_fsync(sqe, fd, IORING_FSYNC_DATASYNC);
+		break;
+	default:
+		io_uring_prep_nop(sqe);   /* not reached: submit() checks op */
+		break;
+	}
+	sqe->flags |= (unsigned char)flags;
+	io_uring_sqe_set_data(sqe, io);
+}
+
+/* Hand queued SQEs to the kernel. Returns 0, or the sticky -errno of a
+ * non-transient failure (the engine is then unusable). */
+static int flush(struct uring *u)
+{
+	int rc;
+
+	if (u->broken)
+		return u->broken;
+	if (!io_uring_sq_ready(&u->ring))
+		return 0;
+	rc = io_uring_submit(&u->ring);
+	if (rc < 0 && !transient(rc))
+		u->broken = rc;
+	return u->broken;
+}
+
+/*
+ * Accept up to n requests (fewer when cap would be passed), prepare one SQE
+ * each and submit them with one io_uring_enter(). t_issue is one clock read
+ * for the batch, taken just before that call. Operations the ring cannot do
+ * run synchronously here and are returned by the next reap().
+ */
+static int uring_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
+{
+	struct uring *u = e->priv;
+	unsigned i, queued = 0, busy = u->ring_reqs + u->ready.count;
+	uint64_t now;
+	int rc;
+
+	if (u->broken)
+		return u->broken;
+	for (i = 0; i < n && busy + i < u->cap; i++) {
+		struct sm_io *io = ios[i];
+		struct io_uring_sqe *sqe;
+
+		if ((unsigned)io->op >= SM_OP__COUNT) {
+			if (i == 0)
+				return -EINVAL;
+			break;
+		}
+		io->done = 0;
+		if (u->sync_op[io->op]) {
+			/* Keep the accepted prefix in order: ring requests
+			 * queued before this one go first. */
+			if (queued)
+				break;
+			sm_sync_exec(io);
+			sm_done_fifo_push(&u->ready, io);
+			continue;
+		}
+		sqe = io_uring_get_sqe(&u->ring);
+		if (!sqe)
+			break;  /* SQ still holds SQEs a transient failure left */
+		prep(e, u, sqe, io);
+		queued++;
+	}
+	if (queued) {
+		now = sm_now_ns();
+		for (unsigned j = i - queued; j < i; j++)
+			ios[j]->t_issue = now;
+		u->ring_reqs += queued;
+		rc = io_uring_submit(&u->ring);
+		if (rc < 0 && !transient(rc))
+			u->broken = rc;
+	}
+	return (int)i;
+}
+
+/*
+ * Turn one CQE into a finished request, or resubmit the rest of a partial
+ * transfer (or a read/write interrupted by a signal). Returns 1 when io is
+ * finished, 0 when it went back to the ring.
+ */
+static int complete(struct sm_engine *e, struct uring *u, struct sm_io *io, int res,
+		    uint64_t now)
+{
+	if (io->op == SM_OP_READ || io->op == SM_OP_WRITE) {
+		if (res > 0) {
+			io->done += (size_t)res;
+			if (io->done < io->len)
+				goto again;
+			res = 0;
+		} else if (res == -EINTR) {
+			goto again;
+		}
+		/* 0 is end of file; an error after some bytes reports the
+		 * bytes, as sm_sync_exec() does. */
+		io->res = res < 0 && !io->done ? res : (int64_t)io->done;
+	} else {
+		io->res = res;
+	}
+	io->t_done = now;
+	return 1;
+again: {
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+
+	if (!sqe && flush(u) == 0)
+		sqe = io_uring_get_sqe(&u->ring);
+	if (!sqe) {
+		io->res = io->done ? (int64_t)io->done : -EBUSY;
+		io->t_done = now;
+		return 1;
+	}
+	prep(e, u, sqe, io);
+	return 0;
+}
+}
+
+/*
+ * Return up to max finished requests, waiting until at least min (capped at
+ * what is outstanding) have finished. t_done is one clock read per batch of
+ * CQEs seen together. Returns the count, -EINTR when a signal interrupted
+ * the wait (requests stay outstanding), or another -errno.
+ */
+static int uring_reap(struct sm_engine *e, struct sm_io **out, unsigned min, unsigned max)
+{
+	struct uring *u = e->priv;
+	unsigned got, want, resubmitted = 0, polled = 0;
+	int rc;
+
+	got = (unsigned)sm_done_fifo_pop(&u->ready, out, max);
+	want = min < max ? min : max;
+	if (want > got + u->ring_reqs)
+		want = got + u->ring_reqs;
+	for (;;) {
+		struct io_uring_cqe *cqe;
+		unsigned head, seen = 0;
+		uint64_t now = sm_now_ns();
+
+		io_uring_for_each_cqe(&u->ring, head, cqe) {
+			struct sm_io *io = io_uring_cqe_get_data(cqe);
+
+			if (got == max)
+				break;
+			seen++;
+			if (complete(e, u, io, cqe->res, now)) {
+				out[got++] = io;
+				u->ring_reqs--;
+			} else {
+				resubmitted++;
+			}
+		}
+		io_uring_cq_advance(&u->ring, seen);
+		if (resubmitted || io_uring_sq_ready(&u->ring)) {
+			resubmitted = 0;
+			rc = flush(u);
+			if (rc)
+				return got ? (int)got : rc;
+		}
+		if (got == max)
+			return (int)got;
+		if (got >= want) {
+			/* Nothing visible: completions may still wait as task
+			 * work (COOP_TASKRUN); peek runs it when flagged. */
+			if (seen || polled++ || io_uring_peek_cqe(&u->ring, &cqe))
+				return (int)got;
+			continue;
+		}
+		rc = io_uring_wait_cqe_nr(&u->ring, &cqe, want - got);
+		if (rc == -EINTR || rc == -ETIME || rc == -EAGAIN) {
+			/* A signal (SIGINT stop): the caller decides; requests
+			 * already finished must not be lost, so return them. */
+			if (got)
+				return (int)got;
+			return rc == -EINTR ? -EINTR : -EAGAIN;
+		}
+		if (rc < 0)
+			return got ? (int)got : rc;
+	}
 }
 
 const struct sm_engine_ops sm_engine_uring = {
 	.name = "uring",
-	.help = "not implemented yet",
-	.caps = SM_ENGINE_ASYNC,
+	.help = "io_uring: asynchronous, registered buffers and files, batched",
+	.caps = SM_ENGINE_ASYNC | SM_ENGINE_FIXED,
 	.probe = uring_probe,
 	.init = uring_init,
+	.submit = uring_submit,
+	.reap = uring_reap,
+	.exit = uring_exit,
 };
