@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: MIT */
+/* Block I/O workload: keeps `depth` requests in flight on one file,
+ * resubmitting each batch of completions with one submit call. */
+#include "workload/blockio.h"
+#include "core/clock.h"
+#include "core/rng.h"
+#include "core/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void sm_blockio_plan_defaults(struct sm_blockio_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->block = 1 << 20;
+	p->depth = 1;
+	p->duration_ns = 5 * SM_NS_PER_S;
+	p->direct = 1;
+	p->data = SM_DATA_RANDOM;
+}
+
+/* State of one run; everything is allocated before the timed loop. */
+struct run {
+	const struct sm_blockio_plan *plan;
+	struct sm_engine eng;
+	int engine_open;
+	int fd;
+	void **bufs;
+	struct sm_io *ios;
+	struct sm_io **sub;        /* requests ready to submit */
+	struct sm_io **done;       /* reaped completions */
+	unsigned nsub;
+	struct sm_rng rng;
+	uint64_t nblocks, seq, issued, run_id;
+};
+
+static int engine_start(struct run *r, struct sm_blockio_result *res)
+{
+	const struct sm_blockio_plan *p = r->plan;
+	struct sm_engine_cfg cfg = {
+		.depth = p->depth,
+		.bufs = r->bufs,
+		.nbufs = p->depth,
+		.buf_len = p->block,
+		.fds = &r->fd,
+		.file_sizes = &p->file_bytes,
+		.nfds = 1,
+	};
+	const char *name = p->engine ? p->engine : p->depth > 1 ? "uring" : "psync";
+	int rc;
+
+	if (p->ops) {
+		memset(&r->eng, 0, sizeof(r->eng));
+		r->eng.ops = p->ops;
+		r->eng.cfg = cfg;
+		rc = p->ops->init(&r->eng, &r->eng.cfg);
+	} else {
+		rc = sm_engine_open(&r->eng, name, &cfg, res->notice, sizeof(res->notice));
+	}
+	if (rc)
+		return rc;
+	r->engine_open = 1;
+	snprintf(res->engine, sizeof(res->engine), "%s", r->eng.ops->name);
+	res->depth = (r->eng.ops->caps & (SM_ENGINE_ASYNC | SM_ENGINE_NO_IO)) ? p->depth : 1;
+	return 0;
+}
+
+static int setup(struct run *r, struct sm_blockio_result *res)
+{
+	const struct sm_blockio_plan *p = r->plan;
+	int flags = (p->write ? O_WRONLY : O_RDONLY) | (p->direct ? O_DIRECT : 0);
+	uint64_t seed = p->seed ? p->seed : sm_now_ns();
+
+	r->fd = open(p->path, flags | O_CLOEXEC);
+	if (r->fd < 0)
+		return -errno;
+	r->bufs = calloc(p->depth, sizeof(*r->bufs));
+	r->ios = calloc(p->depth, sizeof(*r->ios));
+	r->sub = calloc(p->depth, sizeof(*r->sub));
+	r->done = calloc(p->depth, sizeof(*r->done));
+	if (!r->bufs || !r->ios || !r->sub || !r->done)
+		return -ENOMEM;
+	for (unsigned i = 0; i < p->depth; i++) {
+		r->bufs[i] = sm_buf_alloc(p->block, SM_BUF_ALIGN);
+		if (!r->bufs[i])
+			return -ENOMEM;
+		if (p->write)
+			sm_buf_fill(r->bufs[i], p->block, p->data, seed + i);
+	}
+	sm_rng_seed(&r->rng, seed);
+	r->run_id = sm_hash64(seed, 0);
+	r->nblocks = p->file_bytes / p->block;
+	return engine_start(r, res);
+}
+
+static void teardown(struct run *r)
+{
+	if (r->engine_open)
+		sm_engine_close(&r->eng);
+	if (r->bufs)
+		for (unsigned i = 0; i < r->plan->depth; i++)
+			free(r->bufs[i]);
+	free(r->bufs);
+	free(r->ios);
+	free(r->sub);
+	free(r->done);
+	if (r->fd >= 0)
+		close(r->fd);
+}
+
+/* Give io its next offset (and fresh stamps for a write); queue it. */
+static void prepare(struct run *r, struct sm_io *io)
+{
+	const struct sm_blockio_plan *p = r->plan;
+	uint64_t blk = p->random ? sm_rng_below(&r->rng, r->nblocks) : r->seq++ % r->nblocks;
+
+	io->off = blk * p->block;
+	io->res = 0;
+	if (p->write)
+		sm_buf_stamp(io->buf, p->block, p->data, r->run_id, r->issued);
+	r->issued++;
+	r->sub[r->nsub++] = io;
+}
+
+static int may_issue(const struct run *r, uint64_t now, uint64_t end, int failed)
+{
+	const struct sm_blockio_plan *p = r->plan;
+
+	return !failed && now < end && !sm_stopped() && (!p->max_ios || r->issued < p->max_ios);
+}
+
+/* Submit the queued requests; keeps any the engine did not accept. */
+static int submit_queued(struct run *r)
+{
+	int rc = sm_engine_submit(&r->eng, r->sub, r->nsub);
+
+	if (rc < 0)
+		return rc;
+	if (rc == 0 && r->eng.inflight == 0)
+		return -EAGAIN;   /* nothing in flight, yet nothing accepted */
+	memmove(r->sub, r->sub + rc, (r->nsub - (unsigned)rc) * sizeof(*r->sub));
+	r->nsub -= (unsigned)rc;
+	return 0;
+}
+
+/* The timed loop: no allocation, no printing, one clock read per batch. */
+static int loop(struct run *r, struct sm_blockio_result *res)
+{
+	const struct sm_blockio_plan *p = r->plan;
+	uint64_t t0 = sm_now_ns(), end = t0 + p->duration_ns, now = t0, last = t0;
+	int failed = 0, rc = 0;
+
+	for (unsigned i = 0; i < p->depth && may_issue(r, now, end, 0); i++) {
+		struct sm_io *io = &r->ios[i];
+
+		io->op = p->write ? SM_OP_WRITE : SM_OP_READ;
+		io->fd = r->fd;
+		io->file_index = 0;
+		io->buf_index = (int)i;
+		io->buf = r->bufs[i];
+		io->len = p->block;
+		prepare(r, io);
+	}
+	for (;;) {
+		int n;
+
+		if (r->nsub) {
+			rc = submit_queued(r);
+			if (rc < 0) {
+				res->error = rc;
+				failed = 1;
+				r->nsub = 0;
+			}
+		}
+		if (r->eng.inflight == 0 && !r->nsub)
+			break;
+		n = sm_engine_reap(&r->eng, r->done, 1, p->depth);
+		if (n == -EINTR)
+			continue;
+		if (n < 0) {
+			if (!res->error)
+				res->error = n;
+			break;  /* closing the engine waits for what is left */
+		}
+		now = sm_now_ns();
+		for (int i = 0; i < n; i++) {
+			struct sm_io *io = r->done[i];
+
+			res->op.count++;
+			if (io->res < 0 || (uint64_t)io->res != io->len) {
+				res->op.errors++;
+				if (!res->error)
+					res->error = io->res < 0 ? (int)io->res : -EIO;
+				failed = 1;
+				continue;
+			}
+			res->op.bytes += (uint64_t)io->res;
+			sm_hist_add(&res->op.lat, io->t_done - io->t_issue);
+			if (io->t_done > last)
+				last = io->t_done;
+			if (may_issue(r, now, end, failed))
+				prepare(r, io);
+		}
+	}
+	res->duration_ns = last - t0;
+	if (res->error)
+		return res->error;
+	if (sm_stopped()) {
+		res->interrupted = 1;
+		return -EINTR;
+	}
+	return 0;
+}
+
+int sm_blockio_run(const struct sm_blockio_plan *plan, struct sm_blockio_result *res)
+{
+	struct run r = { .plan = plan, .fd = -1 };
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	sm_opstat_init(&res->op);
+	if (!plan->path || plan->block == 0 || plan->depth == 0 ||
+	    plan->file_bytes < plan->block || (plan->direct && plan->block % 512))
+		return -EINVAL;
+	rc = setup(&r, res);
+	if (rc == 0)
+		rc = loop(&r, res);
+	teardown(&r);
+	return rc;
+}
+
+double sm_blockio_bytes_per_s(const struct sm_blockio_result *res)
+{
+	return res->duration_ns ? (double)res->op.bytes * 1e9 / (double)res->duration_ns : 0;
+}
+
+double sm_blockio_iops(const struct sm_blockio_result *res)
+{
+	uint64_t ok = res->op.count - res->op.errors;
+
+	return res->duration_ns ? (double)ok * 1e9 / (double)res->duration_ns : 0;
+}
