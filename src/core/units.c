@@ -138,26 +138,31 @@ int sm_parse_positive_double(const char *s, double *out)
 char *sm_fmt_bytes(char *buf, size_t len, double bytes)
 {
 	static const char *units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	const unsigned last = sizeof(units) / sizeof(units[0]) - 1;
 	unsigned u = 0;
 
-	while (bytes >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+	/* Choose the unit on the value as printed, so 1023.7 B is "1.00 KiB"
+	 * rather than "1024 B", and 9.999 KiB is "10.0 KiB", not "10.00". */
+	while (u < last && bytes >= 1023.5) {
 		bytes /= 1024;
 		u++;
 	}
 	if (u == 0)
 		snprintf(buf, len, "%.0f %s", bytes, units[u]);
 	else
-		snprintf(buf, len, "%.*f %s", bytes < 10 ? 2 : bytes < 100 ? 1 : 0, bytes, units[u]);
+		snprintf(buf, len, "%.*f %s", bytes < 9.995 ? 2 : bytes < 99.95 ? 1 : 0, bytes,
+			 units[u]);
 	return buf;
 }
 
 char *sm_fmt_ns(char *buf, size_t len, double ns)
 {
-	if (ns < 1e3)
+	/* Thresholds on the rounded value: 999.96 us is "1.00 ms". */
+	if (ns < 999.5)
 		snprintf(buf, len, "%.0f ns", ns);
-	else if (ns < 1e6)
+	else if (ns < 999.95e3)
 		snprintf(buf, len, "%.1f us", ns / 1e3);
-	else if (ns < 1e9)
+	else if (ns < 999.995e6)
 		snprintf(buf, len, "%.2f ms", ns / 1e6);
 	else
 		snprintf(buf, len, "%.2f s", ns / 1e9);
