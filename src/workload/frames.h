@@ -23,10 +23,13 @@ enum sm_frames_order {
 	SM_ORDER_RANDOM,       /* -m: a permutation, O(1) memory */
 };
 
-/* frametest's histogram: 64 character columns on a log axis with ticks at
- * 0.1 .2 .5 1 2 5 10 20 50 100 200 500 1000 ms (column 0: < 0.1 ms,
- * column 63: >= 1 s). */
-#define SM_FT_COLUMNS 64
+/* frametest's histogram: 65 character columns on a log axis with ticks at
+ * 0.1 .2 .5 1 2 5 10 20 50 100 200 500 1000 ms, 4 or 5 columns apart as in
+ * frametest's axis (column 0: < 0.1 ms, column 64: >= 1 s). */
+#define SM_FT_COLUMNS 65
+#define SM_FT_TICKS 13
+extern const unsigned sm_ft_tick_col[SM_FT_TICKS];
+extern const double sm_ft_tick_ms[SM_FT_TICKS];
 
 /* What to run; filled by the command from its options. */
 struct sm_frames_plan {

@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+/* frametest-style text report, JSON and progress for frames results. */
+#include "report/frametest.h"
+#include "report/json.h"
+#include "core/clock.h"
+
+#include <string.h>
+
+#define MB (1024.0 * 1024.0)   /* frametest's MB is 2^20 bytes */
+
+static double ms(double ns)
+{
+	return ns / 1e6;
+}
+
+static void averaged_row(FILE *f, const char *label, const struct sm_frames_snap *w)
+{
+	double n = w->frames ? (double)w->frames : 1, secs = (double)w->t_ns / 1e9;
+
+	fprintf(f, "%9s %6.3f ms %6.2f ms %6.2f ms %7.2f MB/s %5.1f fps\n", label,
+		ms((double)w->open_ns / n), ms((double)w->io_ns / n),
+		w->frames ? ms((double)w->t_ns / n) : 0.0,
+		secs > 0 ? (double)w->bytes / MB / secs : 0.0,
+		secs > 0 ? (double)w->frames / secs : 0.0);
+}
+
+static const char *const tick_label[] = { "<0.1", ".2", ".5", "1", "2", "5", "10", "20",
+					  "50", "100", "200", "500", ">1s" };
+
+static void histogram(FILE *f, const uint64_t *cols)
+{
+	uint64_t total = 0;
+	double pct[SM_FT_COLUMNS], max = 0, scale;
+	char line[SM_FT_COLUMNS + 8];
+	unsigned pos = 0;
+
+	for (unsigned c = 0; c < SM_FT_COLUMNS; c++)
+		total += cols[c];
+	for (unsigned c = 0; c < SM_FT_COLUMNS; c++) {
+		pct[c] = total ? 100.0 * (double)cols[c] / (double)total : 0;
+		if (pct[c] > max)
+			max = pct[c];
+	}
+	scale = max <= 20 ? 20 : max <= 50 ? 50 : 100;
+	fprintf(f, "Histogram of frame completion times:\n");
+	for (int row = 10; row >= 1; row--) {
+		double need = scale * (row - 0.5) / 10;
+		unsigned last = 0;
+
+		for (unsigned c = 0; c < SM_FT_COLUMNS; c++) {
+			line[c] = pct[c] >= need ? '*' : ' ';
+			if (line[c] == '*')
+				last = c + 1;
+		}
+		line[last] = '\0';
+		if (row == 10)
+			fprintf(f, "%4.0f%% |%s\n", scale, line);
+		else
+			fprintf(f, "      |%s\n", line);
+	}
+	memset(line, '-', SM_FT_COLUMNS);
+	for (unsigned j = 0; j < SM_FT_TICKS; j++)
+		line[sm_ft_tick_col[j]] = '|';
+	line[SM_FT_COLUMNS] = '\0';
+	fprintf(f, "      +%s\n", line);
+	/* Labels under their ticks, never overlapping. */
+	memset(line, ' ', sizeof(line));
+	for (unsigned j = 0; j < SM_FT_TICKS; j++) {
+		size_t len = strlen(tick_label[j]);
+		unsigned at = sm_ft_tick_col[j] >= len / 2 ? sm_ft_tick_col[j] - (unsigned)(len / 2) : 0;
+
+		if (at < pos)
+			at = pos;
+		if (at + len >= sizeof(line))
+			break;
+		memcpy(line + at, tick_label[j], len);
+		pos = at + (unsigned)len + 1;
+	}
+	line[pos ? pos - 1 : 0] = '\0';
+	fprintf(f, "   ms %s\n", line);
+}
+
+static void triple(FILE *f, const char *what, const struct sm_hist *h, int prec, int wide)
+{
+	/* frametest pads the labels with dots to one column; close is one
+	 * dot short in its output, and so is ours. */
+	char label[40];
+
+	snprintf(label, sizeof(label), "Average %s time ", what);
+	fprintf(f, "%-*.*s %.*f ms\n", wide, wide, strcat(label, "..........") , prec,
+		ms(sm_hist_mean(h)));
+	snprintf(label, sizeof(label), "Shortest %s time ", what);
+	fprintf(f, "%-*.*s %.*f ms\n", wide, wide, strcat(label, "..........") , prec,
+		ms((double)(h->count ? h->min : 0)));
+	snprintf(label, sizeof(label), "Longest %s time ", what);
+	fprintf(f, "%-*.*s %.*f ms\n", wide, wide, strcat(label, "..........") , prec,
+		ms((double)h->max));
+}
+
+void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *params)
+{
+	const struct sm_frames_plan *p = &r->plan;
+	struct sm_frames_snap w;
+	double secs = (double)r->duration_ns / 1e9;
+	double fb = (double)(r->frames_done ? r->bytes / r->frames_done : 0);
+	int rd = p->kind == SM_FRAMES_READ;
+
+	fprintf(f, "Test parameters: %s\n", params);
+	fprintf(f, "Test duration: %.0f secs\n", secs);
+	fprintf(f, "Frames transferred: %llu (%.3f MB)\n", (unsigned long long)r->frames_done,
+		(double)r->bytes / MB);
+	if (p->fps > 0) {
+		fprintf(f, "Frames dropped: %llu of %llu (longest run %llu)\n",
+			(unsigned long long)r->frames_dropped, (unsigned long long)r->frames_scheduled,
+			(unsigned long long)r->longest_drop_run);
+	}
+	fprintf(f, "Fastest frame: %.3f ms (%.2f MB/s)\n", ms((double)r->fastest_ns),
+		r->fastest_ns ? fb / MB / ((double)r->fastest_ns / 1e9) : 0.0);
+	fprintf(f, "Slowest frame: %.3f ms (%.2f MB/s)\n", ms((double)r->slowest_ns),
+		r->slowest_ns ? fb / MB / ((double)r->slowest_ns / 1e9) : 0.0);
+	fprintf(f, "Averaged details:\n");
+	fprintf(f, "%9s %9s %9s %9s %12s %9s\n", "", "Open", "I/O", "Frame", "Data rate", "Frame rate");
+	sm_frames_window(r, 1, &w);
+	averaged_row(f, "Last 1s:", &w);
+	sm_frames_window(r, 5, &w);
+	averaged_row(f, "5s:", &w);
+	sm_frames_window(r, 30, &w);
+	averaged_row(f, "30s:", &w);
+	sm_frames_window(r, UINT32_MAX, &w);
+	averaged_row(f, "Overall:", &w);
+	if (p->hist_window_ns) {
+		unsigned secs_h = (unsigned)((p->hist_window_ns + SM_NS_PER_S - 1) / SM_NS_PER_S);
+
+		sm_frames_window(r, secs_h, &w);
+	}
+	histogram(f, w.ft_cols);
+	fprintf(f, "Overall frame rate .... %.2f fps (%.0f bytes/s)\n",
+		secs > 0 ? (double)r->frames_done / secs : 0.0,
+		secs > 0 ? (double)r->bytes / secs : 0.0);
+	triple(f, "file", &r->frame.lat, 3, 24);
+	triple(f, rd ? "open" : "create", &r->open.lat, 3, 24);
+	if (p->kind != SM_FRAMES_EMPTY)
+		triple(f, rd ? "read" : "write", &r->io.lat, 1, 24);
+	triple(f, "close", &r->close.lat, 3, 23);
+	if (p->fps > 0) {
+		const struct sm_hist *h = rd ? &r->late : &r->sched_lat;
+
+		fprintf(f, "%s: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms (frame interval %.3f ms)\n",
+			rd ? "Lateness of late frames" : "Frame time from arrival",
+			ms((double)sm_hist_percentile(h, 50)), ms((double)sm_hist_percentile(h, 99)),
+			ms((double)sm_hist_percentile(h, 99.9)), ms((double)h->max), 1e3 / p->fps);
+		fprintf(f, "Buffers used at most .. %llu of %u\n", (unsigned long long)r->max_queue,
+			p->queue);
+	}
+}
+
+static cJSON *snap_json(const struct sm_frames_snap *s)
+{
+	cJSON *o = cJSON_CreateObject();
+	double secs = (double)s->t_ns / 1e9;
+
+	sm_json_add_u64(o, "duration_ns", s->t_ns);
+	sm_json_add_u64(o, "frames", s->frames);
+	sm_json_add_u64(o, "bytes", s->bytes);
+	sm_json_add_u64(o, "dropped", s->dropped);
+	cJSON_AddNumberToObject(o, "open_mean_ns", s->frames ? (double)s->open_ns / (double)s->frames : 0);
+	cJSON_AddNumberToObject(o, "io_mean_ns", s->frames ? (double)s->io_ns / (double)s->frames : 0);
+	cJSON_AddNumberToObject(o, "close_mean_ns", s->frames ? (double)s->close_ns / (double)s->frames : 0);
+	cJSON_AddNumberToObject(o, "frames_per_s", secs > 0 ? (double)s->frames / secs : 0);
+	cJSON_AddNumberToObject(o, "bytes_per_s", secs > 0 ? (double)s->bytes / secs : 0);
+	return o;
+}
+
+static const char *kind_name(enum sm_frames_kind k)
+{
+	return k == SM_FRAMES_WRITE ? "write" : k == SM_FRAMES_EMPTY ? "empty" : "read";
+}
+
+void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
+{
+	const struct sm_frames_plan *p = &r->plan;
+	double secs = (double)r->duration_ns / 1e9;
+	cJSON *params = cJSON_AddObjectToObject(doc, "params");
+	cJSON *totals, *ops, *frame, *series, *bytes, *items, *fr, *win, *cols, *errs;
+	struct sm_frames_snap w;
+	static const unsigned wins[] = { 1, 5, 30 };
+
+	cJSON_AddStringToObject(params, "test", kind_name(p->kind));
+	cJSON_AddBoolToObject(params, "stream", p->stream);
+	cJSON_AddStringToObject(params, "path", p->path);
+	sm_json_add_u64(params, "frame_bytes", p->frame_bytes);
+	sm_json_add_u64(params, "frames", p->nframes);
+	cJSON_AddNumberToObject(params, "threads", p->threads);
+	cJSON_AddNumberToObject(params, "depth", p->depth);
+	cJSON_AddBoolToObject(params, "out_of_order", p->out_of_order);
+	cJSON_AddNumberToObject(params, "fps", p->fps);
+	cJSON_AddNumberToObject(params, "queue", p->fps > 0 ? p->queue : 0);
+	cJSON_AddNumberToObject(params, "prebuffer", p->prebuffer);
+	cJSON_AddStringToObject(params, "order", p->order == SM_ORDER_REVERSE ? "reverse" :
+				p->order == SM_ORDER_RANDOM ? "random" : "forward");
+	sm_json_add_u64(params, "loop", p->loop);
+	cJSON_AddNumberToObject(params, "ios_per_frame", p->ios_per_frame);
+	cJSON_AddNumberToObject(params, "files_per_dir", p->files_per_dir);
+	cJSON_AddNumberToObject(params, "crop_pct", p->crop_pct);
+	cJSON_AddStringToObject(params, "engine", p->engine ? p->engine : "");
+	cJSON_AddBoolToObject(params, "direct", p->direct);
+	cJSON_AddStringToObject(params, "data", p->data == SM_DATA_ZERO ? "zero" : "random");
+	sm_json_add_u64(params, "seed", p->seed);
+	sm_json_add_u64(params, "time_limit_ns", p->time_limit_ns);
+	cJSON_AddItemToObject(doc, "environment", sm_json_env(&r->env));
+	sm_json_add_u64(doc, "duration_ns", r->duration_ns);
+
+	totals = cJSON_AddObjectToObject(doc, "totals");
+	sm_json_add_u64(totals, "bytes", r->bytes);
+	sm_json_add_u64(totals, "items", r->frames_done);
+	cJSON_AddNumberToObject(totals, "items_per_s", secs > 0 ? (double)r->frames_done / secs : 0);
+	cJSON_AddNumberToObject(totals, "bytes_per_s", secs > 0 ? (double)r->bytes / secs : 0);
+
+	ops = cJSON_AddObjectToObject(doc, "ops");
+	cJSON_AddItemToObject(ops, "open", sm_json_opstat(&r->open, 0));
+	if (p->kind != SM_FRAMES_EMPTY)
+		cJSON_AddItemToObject(ops, p->kind == SM_FRAMES_READ ? "read" : "write",
+				      sm_json_opstat(&r->io, 0));
+	cJSON_AddItemToObject(ops, "close", sm_json_opstat(&r->close, 0));
+	frame = sm_json_opstat(&r->frame, 1);
+	sm_json_add_u64(frame, "dropped", r->frames_dropped);
+	sm_json_add_u64(frame, "late", p->kind == SM_FRAMES_READ ? r->late.count : 0);
+	if (p->fps > 0)
+		cJSON_AddItemToObject(frame, "sched_lat_ns",
+				      sm_json_lat(p->kind == SM_FRAMES_READ ? &r->late : &r->sched_lat, 0));
+	cJSON_AddItemToObject(ops, "frame", frame);
+
+	series = cJSON_AddObjectToObject(doc, "series");
+	sm_json_add_u64(series, "interval_ns", SM_NS_PER_S);
+	bytes = cJSON_AddArrayToObject(series, "bytes");
+	items = cJSON_AddArrayToObject(series, "items");
+	for (unsigned i = 0; i < r->nseries; i++) {
+		const struct sm_frames_snap *prev = i ? &r->series[i - 1] : NULL;
+
+		cJSON_AddItemToArray(bytes, cJSON_CreateNumber(
+			(double)(r->series[i].bytes - (prev ? prev->bytes : 0))));
+		cJSON_AddItemToArray(items, cJSON_CreateNumber(
+			(double)(r->series[i].frames - (prev ? prev->frames : 0))));
+	}
+
+	fr = cJSON_AddObjectToObject(doc, "frames");
+	sm_json_add_u64(fr, "scheduled", r->frames_scheduled);
+	sm_json_add_u64(fr, "transferred", r->frames_done);
+	sm_json_add_u64(fr, "dropped", r->frames_dropped);
+	sm_json_add_u64(fr, "longest_drop_run", r->longest_drop_run);
+	sm_json_add_u64(fr, "max_buffers_used", r->max_queue);
+	sm_json_add_u64(fr, "fastest_ns", r->fastest_ns);
+	sm_json_add_u64(fr, "slowest_ns", r->slowest_ns);
+	if (p->fps > 0 && p->kind == SM_FRAMES_READ) {
+		cJSON_AddItemToObject(fr, "early_ns", sm_json_lat(&r->early, 0));
+		cJSON_AddItemToObject(fr, "late_ns", sm_json_lat(&r->late, 0));
+	}
+	win = cJSON_AddObjectToObject(fr, "windows");
+	for (unsigned i = 0; i < sizeof(wins) / sizeof(wins[0]); i++) {
+		char key[16];
+
+		sm_frames_window(r, wins[i], &w);
+		snprintf(key, sizeof(key), "last_%us", wins[i]);
+		cJSON_AddItemToObject(win, key, snap_json(&w));
+	}
+	sm_frames_window(r, UINT32_MAX, &w);
+	cJSON_AddItemToObject(win, "overall", snap_json(&w));
+	cols = cJSON_AddArrayToObject(fr, "histogram_columns");
+	for (unsigned c = 0; c < SM_FT_COLUMNS; c++)
+		cJSON_AddItemToArray(cols, cJSON_CreateNumber((double)w.ft_cols[c]));
+	cJSON_AddBoolToObject(fr, "interrupted", r->interrupted);
+
+	cJSON_AddItemToObject(doc, "warnings", sm_json_warnings(&r->warnings));
+	errs = cJSON_AddArrayToObject(doc, "errors");
+	if (r->error_msg[0])
+		cJSON_AddItemToArray(errs, cJSON_CreateString(r->error_msg));
+}
+
+void sm_progress_frames(FILE *f, const struct sm_frames_snap *last_1s,
+			const struct sm_frames_snap *total, uint64_t nframes)
+{
+	double secs = (double)last_1s->t_ns / 1e9;
+
+	fprintf(f, "\r%5.0f s  %llu/%llu frames  %7.2f MB/s  %6.1f fps  dropped %llu   ",
+		(double)total->t_ns / 1e9, (unsigned long long)total->frames,
+		(unsigned long long)nframes,
+		secs > 0 ? (double)last_1s->bytes / MB / secs : 0.0,
+		secs > 0 ? (double)last_1s->frames / secs : 0.0,
+		(unsigned long long)total->dropped);
+	fflush(f);
+}

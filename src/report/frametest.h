@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Reporters of a frames result: frametest's text layout, JSON, and the
+ * live progress line. */
+#ifndef SM_REPORT_FRAMETEST_H
+#define SM_REPORT_FRAMETEST_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "workload/frames.h"
+
+/* frametest's report, section for section (docs/frames.md); params is the
+ * "Test parameters" string in frametest's attached form. */
+void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *params);
+
+/* The frames part of the JSON document ("params", "environment", "totals",
+ * "ops", "series", "frames", "warnings", "errors") added to doc. */
+void sm_json_frames(cJSON *doc, const struct sm_frames_result *r);
+
+/* One progress line ("\r..." without newline) for a terminal. */
+void sm_progress_frames(FILE *f, const struct sm_frames_snap *last_1s,
+			const struct sm_frames_snap *total, uint64_t nframes);
+
+#endif
