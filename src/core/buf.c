@@ -12,6 +12,10 @@ void *sm_buf_alloc(size_t len, size_t align)
 	void *p = NULL;
 	long page = sysconf(_SC_PAGESIZE);
 
+	/* Checked here: a bad alignment is the caller's bug, and sanitizers
+	 * abort on it inside posix_memalign() instead of returning EINVAL. */
+	if (align < sizeof(void *) || (align & (align - 1)))
+		return NULL;
 	if (len == 0)
 		len = 1;
 	if (posix_memalign(&p, align, len))

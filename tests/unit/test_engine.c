@@ -352,12 +352,14 @@ static void test_fixed(void **state)
 	struct sm_engine e;
 	struct sm_io ios[8];
 	void *bufs[NB];
-	unsigned char *ref = sm_buf_alloc(NB * BL, BLK), *plain = sm_buf_alloc(BL, BLK);
+	unsigned char *ref, *plain;
 	char path[PATH_MAX];
 	int fd, n = 0;
 
 	if (!(ops->caps & SM_ENGINE_FIXED))
 		SKIP_BECAUSE("engine '%s' does not use registered buffers or files", ops->name);
+	ref = sm_buf_alloc(NB * BL, BLK);
+	plain = sm_buf_alloc(BL, BLK);
 	assert_non_null(ref);
 	assert_non_null(plain);
 	path_of(path, sizeof(path), ops, "fixed");
