@@ -1,9 +1,458 @@
 /* SPDX-License-Identifier: MIT */
-/* stormark time: not implemented yet (being written). */
+/* stormark time: run a command (many times if asked) and report its whole
+ * process tree's time, memory, system calls and I/O, logical and storage. */
 #include "cmd/cmd.h"
+#include "core/clock.h"
+#include "core/diskstats.h"
+#include "core/fsx.h"
+#include "core/perfsys.h"
+#include "core/proctree.h"
+#include "core/units.h"
+#include "report/history_db.h"
+#include "report/json.h"
+#include "report/timefig.h"
+#include "report/timeit.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROG "stormark time"
+#define HINT "stormark time --help"
+#define MAX_RUNS 100000u
+#define BUSY_MS 3000u
+
+enum fmt { FMT_TEXT, FMT_TIMEIT, FMT_JSON, FMT_CSV };
+
+struct time_opts {
+	unsigned runs, warmup;
+	const char *prepare;
+	int drop_caches, shell;
+	enum fmt format;
+	const char *output;       /* NULL: stdout */
+	const char *save_key;
+	const char *db_path;
+	int cmd_argc;
+	char **cmd_argv;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stormark time [options] [--] COMMAND [ARGS...]\n\n"
+		"Run COMMAND and report, for its whole process tree: wall time, CPU,\n"
+		"max RSS, page faults, context switches, system calls, read and write\n"
+		"calls, logical bytes and bytes that reached storage; and, labelled as\n"
+		"system-wide, the counters of the disk under the current directory.\n"
+		"The exit status is the command's (128 + signal when it was killed).\n\n"
+		"  -n, --runs N          measure N runs (default 1) and report statistics\n"
+		"      --warmup N        run N times first, unmeasured\n"
+		"      --prepare CMD     run 'sh -c CMD' before every run (unmeasured)\n"
+		"      --drop-caches     drop the page cache before every run (root)\n"
+		"      --shell           run COMMAND with sh -c (one string)\n"
+		"      --format FMT      text (default), timeit, json or csv\n"
+		"      --json, --csv     the same as --format json / csv\n"
+		"  -o, --output FILE     write the report to FILE instead of stdout\n"
+		"      --save KEY        store the runs in the history under KEY\n"
+		"      --db PATH         history database (default\n"
+		"                        $XDG_DATA_HOME/stormark/history.db)\n"
+		"  -h, --help            this help\n\n"
+		"See 'stormark history' and docs/time.md.\n");
+}
+
+static int parse_count(const char *s, unsigned max, unsigned *out)
+{
+	uint64_t v;
+
+	if (sm_parse_u64(s, &v) || v > max)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* Returns -1 to go on, or the exit code to return. */
+static int parse(int argc, char **argv, struct time_opts *o)
+{
+	enum { O_WARMUP = 256, O_PREPARE, O_DROP, O_SHELL, O_FORMAT, O_JSON, O_CSV,
+	       O_SAVE, O_DB };
+	static const struct option lopts[] = {
+		{ "runs", required_argument, NULL, 'n' },
+		{ "warmup", required_argument, NULL, O_WARMUP },
+		{ "prepare", required_argument, NULL, O_PREPARE },
+		{ "drop-caches", no_argument, NULL, O_DROP },
+		{ "shell", no_argument, NULL, O_SHELL },
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "csv", no_argument, NULL, O_CSV },
+		{ "output", required_argument, NULL, 'o' },
+		{ "save", required_argument, NULL, O_SAVE },
+		{ "db", required_argument, NULL, O_DB },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->runs = 1;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:n:o:h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (parse_count(optarg, MAX_RUNS, &o->runs) || !o->runs)
+				return sm_usage_error(PROG, HINT, "-n wants a run count from 1 to %u, not '%s'",
+						      MAX_RUNS, optarg);
+			break;
+		case O_WARMUP:
+			if (parse_count(optarg, MAX_RUNS, &o->warmup))
+				return sm_usage_error(PROG, HINT, "--warmup wants a count, not '%s'", optarg);
+			break;
+		case O_PREPARE:
+			o->prepare = optarg;
+			break;
+		case O_DROP:
+			o->drop_caches = 1;
+			break;
+		case O_SHELL:
+			o->shell = 1;
+			break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "text"))
+				o->format = FMT_TEXT;
+			else if (!strcmp(optarg, "timeit"))
+				o->format = FMT_TIMEIT;
+			else if (!strcmp(optarg, "json"))
+				o->format = FMT_JSON;
+			else if (!strcmp(optarg, "csv"))
+				o->format = FMT_CSV;
+			else
+				return sm_usage_error(PROG, HINT, "unknown format '%s' (text, timeit, json, csv)",
+						      optarg);
+			break;
+		case O_JSON:
+			o->format = FMT_JSON;
+			break;
+		case O_CSV:
+			o->format = FMT_CSV;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case O_SAVE:
+			if (!optarg[0] || strlen(optarg) > 120)
+				return sm_usage_error(PROG, HINT, "--save wants a key of 1 to 120 characters");
+			o->save_key = optarg;
+			break;
+		case O_DB:
+			o->db_path = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return SM_EXIT_OK;
+		case ':':
+			return sm_usage_error(PROG, HINT, "option '%s' needs a value",
+					      argv[optind - 1]);
+		default:
+			return sm_usage_error(PROG, HINT, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return sm_usage_error(PROG, HINT, "no command to run");
+	o->cmd_argc = argc - optind;
+	o->cmd_argv = argv + optind;
+	if (o->shell && o->cmd_argc != 1)
+		return sm_usage_error(PROG, HINT, "--shell wants the command as one string");
+	return -1;
+}
+
+/* The command line as one string, for the history (caller frees). */
+static char *join_cmd(const struct time_opts *o)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < o->cmd_argc; i++)
+		len += strlen(o->cmd_argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < o->cmd_argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, o->cmd_argv[i]);
+	}
+	return s;
+}
+
+/* State that lasts across runs. */
+struct runner {
+	const struct time_opts *o;
+	struct sm_perfsys perf;
+	int perf_ok;
+	struct sm_diskdev disk;
+	int disk_ok;
+};
+
+/* One run of the command; 0 with *run filled, or the exit code to return
+ * at once (after an error message). */
+static int one_run(struct runner *rn, struct sm_time_run *run)
+{
+	struct sm_proc p;
+	struct sm_proc_totals t;
+	struct sm_diskstat d0, d1, dd;
+	uint64_t t0, t1, sc = SM_NO_COUNT, fl = SM_NO_COUNT;
+	int rc, status = 0, exec_err, have_d = 0;
+
+	memset(&t, 0, sizeof(t));
+	if (rn->o->drop_caches) {
+		rc = sm_drop_caches();
+		if (rc) {
+			sm_error("cannot drop caches: %s", strerror(-rc));
+			return SM_EXIT_FAIL;
+		}
+	}
+	if (rn->o->prepare) {
+		rc = sm_proc_run_shell(rn->o->prepare);
+		if (rc < 0 || rc != 0) {
+			sm_error("--prepare command '%s' failed (%s %d)", rn->o->prepare,
+				 rc < 0 ? "error" : WIFSIGNALED(rc) ? "signal" : "exit status",
+				 rc < 0 ? -rc : WIFSIGNALED(rc) ? WTERMSIG(rc) : WEXITSTATUS(rc));
+			return SM_EXIT_FAIL;
+		}
+	}
+	rc = sm_proc_spawn(&p, rn->o->cmd_argv, rn->o->shell);
+	if (rc) {
+		sm_error("cannot start '%s': %s", rn->o->cmd_argv[0], strerror(-rc));
+		return SM_EXIT_FAIL;
+	}
+	if (rn->perf_ok && sm_perfsys_attach(&rn->perf, p.pid))
+		rn->perf_ok = 0;   /* the reason is in rn->perf.why */
+	if (rn->disk_ok)
+		have_d = !sm_diskstat_read(&rn->disk, &d0);
+	t0 = sm_now_ns();
+	exec_err = sm_proc_release(&p);
+	rc = sm_proc_wait_tree(&p, &t, &status, &t1);
+	if (exec_err) {
+		sm_perfsys_close(&rn->perf);
+		sm_error("cannot run '%s': %s", rn->o->cmd_argv[0], strerror(-exec_err));
+		return exec_err == -ENOENT ? 127 : 126;
+	}
+	if (rc) {
+		sm_perfsys_close(&rn->perf);
+		sm_error("waiting for '%s' failed: %s", rn->o->cmd_argv[0], strerror(-rc));
+		return SM_EXIT_FAIL;
+	}
+	if (rn->perf_ok && sm_perfsys_read(&rn->perf, &sc, &fl))
+		rn->perf_ok = 0;
+	if (have_d && !sm_diskstat_read(&rn->disk, &d1))
+		sm_diskstat_delta(&d0, &d1, &dd);
+	else
+		have_d = 0;
+	sm_time_run_fill(run, &t, t1 - t0, sc, fl, have_d ? &dd : NULL, status);
+	return 0;
+}
+
+static void setup(struct runner *rn, struct sm_time_report *r)
+{
+	struct sm_fs_info fs;
+	struct stat st;
+	int rc;
+
+	if (sm_perfsys_probe(&rn->perf) == 0)
+		rn->perf_ok = 1;
+	/* st_dev is what sm_fs_info reports as the device number; stat is
+	 * enough on the fast path, sm_fs_info names the file system when
+	 * there is no block device */
+	rc = stat(".", &st) ? -errno : 0;
+	if (!rc)
+		rc = sm_diskdev_resolve(major(st.st_dev), minor(st.st_dev), &rn->disk);
+	if (!rc) {
+		rn->disk_ok = 1;
+	} else if (rc == -ENODEV) {
+		memset(&fs, 0, sizeof(fs));
+		sm_fs_info(".", &fs);
+		snprintf(r->disk_why, sizeof(r->disk_why),
+			 "the current directory is on %s, not on a block device",
+			 fs.fs_type[0] ? fs.fs_type : "a file system");
+	} else {
+		snprintf(r->disk_why, sizeof(r->disk_why), "cannot find the device: %s",
+			 strerror(-rc));
+	}
+	r->disk_ok = rn->disk_ok;
+	r->disk = rn->disk;
+}
+
+static int emit(const struct time_opts *o, const struct sm_time_report *r, int argc, char **argv)
+{
+	FILE *f = stdout;
+	int rc = 0;
+
+	if (o->format == FMT_JSON) {
+		cJSON *doc = sm_time_json(r, argc, argv);
+
+		if (!doc)
+			return -ENOMEM;
+		rc = sm_json_write(doc, o->output ? o->output : "-");
+		cJSON_Delete(doc);
+		return rc;
+	}
+	if (o->output) {
+		f = fopen(o->output, "w");
+		if (!f)
+			return -errno;
+	}
+	if (o->format == FMT_TIMEIT)
+		sm_time_print_timeit(f, r);
+	else if (o->format == FMT_CSV)
+		sm_time_print_csv(f, r);
+	else
+		sm_time_print_text(f, r);
+	if (f != stdout) {
+		if (fclose(f))
+			rc = -errno;
+	} else {
+		fflush(f);
+	}
+	return rc;
+}
+
+/* Open the history before running, so a bad database fails fast. */
+static int open_history(const struct time_opts *o, struct sm_hdb **db, char *path, size_t len)
+{
+	char err[256];
+	int rc;
+
+	if (o->db_path)
+		snprintf(path, len, "%s", o->db_path);
+	else if (sm_hdb_default_path(path, len)) {
+		sm_error("cannot find a place for the history: set XDG_DATA_HOME or HOME, or use --db");
+		return SM_EXIT_FAIL;
+	}
+	rc = sm_hdb_open(path, 1, BUSY_MS, db, err, sizeof(err));
+	if (rc) {
+		sm_error("cannot use history database '%s': %s", path, err);
+		return SM_EXIT_FAIL;
+	}
+	return 0;
+}
 
 int cmd_time(int argc, char **argv)
 {
-	sm_error("'time' is not implemented yet");
-	return SM_EXIT_FAIL;
+	struct time_opts o;
+	struct runner rn;
+	struct sm_time_report *r = NULL;
+	struct sm_time_run *runs = NULL;
+	struct sm_hdb *db = NULL;
+	char db_path[4096];
+	uint64_t start;
+	int rc, code = SM_EXIT_OK;
+
+	rc = parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	if (o.drop_caches && geteuid() != 0) {
+		sm_error("--drop-caches needs root (it writes /proc/sys/vm/drop_caches)");
+		return SM_EXIT_FAIL;
+	}
+	if (o.save_key && (code = open_history(&o, &db, db_path, sizeof(db_path))))
+		return code;
+	memset(&rn, 0, sizeof(rn));
+	rn.o = &o;
+	rn.perf.fd_all = rn.perf.fd_flush = rn.perf.fd_anchor = -1;
+	r = calloc(1, sizeof(*r));
+	runs = calloc(o.runs, sizeof(*runs));
+	if (!r || !runs) {
+		sm_error("out of memory");
+		code = SM_EXIT_FAIL;
+		goto out;
+	}
+	start = sm_now_ns();
+	rc = sm_proc_subreaper();
+	if (!rc)
+		rc = sm_proc_forward_signals();
+	if (rc) {
+		sm_error("cannot set up the process tree: %s", strerror(-rc));
+		code = SM_EXIT_FAIL;
+		goto out;
+	}
+	setup(&rn, r);
+	/* the environment costs several /proc reads: only JSON carries it */
+	if (o.format == FMT_JSON)
+		sm_env_collect(&r->env, ".");
+	else
+		sm_kernel_release(r->env.kernel, sizeof(r->env.kernel));
+	for (unsigned i = 0; i < o.warmup; i++) {
+		struct sm_time_run scratch;
+
+		code = one_run(&rn, &scratch);
+		if (code)
+			goto out;
+		if (scratch.exit_code) {
+			sm_error("warm-up run of '%s' failed with exit status %d", o.cmd_argv[0],
+				 scratch.exit_code);
+			code = scratch.exit_code;
+			goto out;
+		}
+	}
+	for (unsigned i = 0; i < o.runs; i++) {
+		code = one_run(&rn, &runs[r->nruns]);
+		if (code)
+			goto out;
+		r->nruns++;
+		if (runs[r->nruns - 1].exit_code) {
+			code = runs[r->nruns - 1].exit_code;
+			if (i + 1 < o.runs)
+				sm_error("run %u of '%s' ended with status %d; stopping", i + 1,
+					 o.cmd_argv[0], code);
+			break;
+		}
+	}
+	r->exit_time = time(NULL);
+	r->duration_ns = sm_now_ns() - start;
+	r->cmd_argc = o.cmd_argc;
+	r->cmd_argv = o.cmd_argv;
+	r->shell = o.shell;
+	r->prepare = o.prepare;
+	r->warmup = o.warmup;
+	r->runs_requested = o.runs;
+	r->runs = runs;
+	if (!rn.perf_ok)
+		snprintf(r->syscalls_why, sizeof(r->syscalls_why), "%s", rn.perf.why);
+	else if (r->nruns && (runs[0].missing & SM_TF_BIT(SM_TF_FLUSH_CALLS)))
+		snprintf(r->flush_why, sizeof(r->flush_why), "the tracepoint filter was refused");
+	if (r->syscalls_why[0])
+		sm_warn(&r->warn, "syscalls_missing", "all system calls were not counted: %s; "
+			"read and write calls are shown instead", r->syscalls_why);
+	sm_time_hints(runs, r->nruns, &r->warn);
+	rc = emit(&o, r, argc, argv);
+	if (rc) {
+		sm_error("cannot write the report to '%s': %s", o.output ? o.output : "stdout",
+			 strerror(-rc));
+		code = code ? code : SM_EXIT_FAIL;
+	}
+	if (db && r->nruns) {
+		char err[256], *cmdline = join_cmd(&o);
+
+		rc = cmdline ? sm_hdb_save(db, o.save_key, cmdline, runs, r->nruns, err, sizeof(err))
+			     : -ENOMEM;
+		if (rc) {
+			sm_error("cannot save to history database '%s': %s", db_path,
+				 cmdline ? err : "out of memory");
+			code = code ? code : SM_EXIT_FAIL;
+		}
+		free(cmdline);
+	}
+out:
+	sm_perfsys_release(&rn.perf);
+	sm_hdb_close(db);
+	free(runs);
+	free(r);
+	return code;
 }

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/* /proc/diskstats snapshots for the whole disk under a path. */
+#include "core/diskstats.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+	size_t got = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (got < len - 1) {
+		n = read(fd, buf + got, len - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return (int)got;
+}
+
+static int dev_of(const char *sysdir, struct sm_diskdev *out)
+{
+	char path[512], buf[64];
+	const char *base;
+	char real[512];
+	unsigned ma, mi;
+
+	snprintf(path, sizeof(path), "%s/dev", sysdir);
+	if (read_small(path, buf, sizeof(buf)) < 0 || sscanf(buf, "%u:%u", &ma, &mi) != 2)
+		return -ENODEV;
+	if (!realpath(sysdir, real))
+		return -errno;
+	base = strrchr(real, '/');
+	snprintf(out->name, sizeof(out->name), "%s", base ? base + 1 : real);
+	out->major = ma;
+	out->minor = mi;
+	return 0;
+}
+
+int sm_diskdev_resolve(unsigned maj, unsigned min, struct sm_diskdev *out)
+{
+	char dir[128], part[160], parent[192];
+	struct stat st;
+
+	memset(out, 0, sizeof(*out));
+	if (maj == 0)
+		return -ENODEV;   /* anonymous device: tmpfs, overlay, btrfs subvolume */
+	snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u", maj, min);
+	if (stat(dir, &st))
+		return errno == ENOENT ? -ENODEV : -errno;
+	snprintf(part, sizeof(part), "%s/partition", dir);
+	if (!access(part, F_OK)) {
+		snprintf(parent, sizeof(parent), "%s/..", dir);
+		return dev_of(parent, out);
+	}
+	return dev_of(dir, out);
+}
+
+int sm_diskstat_parse(const char *text, const struct sm_diskdev *dev,
+		      struct sm_diskstat *out)
+{
+	const char *line = text;
+
+	memset(out, 0, sizeof(*out));
+	while (line && *line) {
+		unsigned ma, mi;
+		char name[64];
+		unsigned long long f[17];
+		int n;
+
+		memset(f, 0, sizeof(f));
+		n = sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu"
+			   " %llu %llu %llu %llu %llu %llu",
+			   &ma, &mi, name, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6],
+			   &f[7], &f[8], &f[9], &f[10], &f[11], &f[12], &f[13], &f[14], &f[15],
+			   &f[16]);
+		if (n >= 14 && ma == dev->major && mi == dev->minor) {
+			/* fields: reads, merged, sectors, ms, writes, merged,
+			 * sectors, ms, in flight, io ms, weighted ms, then
+			 * discards x4 (4.18+), flushes x2 (5.5+) */
+			out->rd_ios = f[0];
+			out->rd_bytes = f[2] * 512;
+			out->wr_ios = f[4];
+			out->wr_bytes = f[6] * 512;
+			out->io_ticks_ms = f[9];
+			out->flush_ios = n >= 19 ? f[15] : 0;
+			return 0;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return -ENODEV;
+}
+
+int sm_diskstat_read(const struct sm_diskdev *dev, struct sm_diskstat *out)
+{
+	char *buf;
+	int rc;
+
+	buf = malloc(65536);
+	if (!buf)
+		return -ENOMEM;
+	rc = read_small("/proc/diskstats", buf, 65536);
+	if (rc >= 0)
+		rc = sm_diskstat_parse(buf, dev, out);
+	free(buf);
+	return rc;
+}
+
+static uint64_t sub(uint64_t a, uint64_t b)
+{
+	return b >= a ? b - a : 0;
+}
+
+void sm_diskstat_delta(const struct sm_diskstat *a, const struct sm_diskstat *b,
+		       struct sm_diskstat *d)
+{
+	d->rd_ios = sub(a->rd_ios, b->rd_ios);
+	d->rd_bytes = sub(a->rd_bytes, b->rd_bytes);
+	d->wr_ios = sub(a->wr_ios, b->wr_ios);
+	d->wr_bytes = sub(a->wr_bytes, b->wr_bytes);
+	d->flush_ios = sub(a->flush_ios, b->flush_ios);
+	d->io_ticks_ms = sub(a->io_ticks_ms, b->io_ticks_ms);
+}

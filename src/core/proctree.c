@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/* Spawn a command under a subreaper and sum rusage and /proc/PID/io over
+ * every process of its tree, each counted exactly once. */
+#include "core/proctree.h"
+#include "core/clock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The signal caught while the command runs, to forward (the stop flag). */
+static volatile sig_atomic_t pending_signal;
+
+static void on_forward(int sig)
+{
+	pending_signal = sig;
+}
+
+int sm_proc_forward_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGQUIT, &sa, NULL))
+		return -errno;
+	sa.sa_handler = on_forward;   /* no SA_RESTART: waitid returns EINTR */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) || sigaction(SIGHUP, &sa, NULL))
+		return -errno;
+	return 0;
+}
+
+int sm_proc_subreaper(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) ? -errno : 0;
+}
+
+/* In the child, before exec: undo what stormark changed. */
+static void child_reset_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE };
+	sigset_t none;
+
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+int sm_proc_spawn(struct sm_proc *p, char *const argv[], int shell)
+{
+	int gate[2], err[2];
+	pid_t pid;
+
+	if (pipe2(gate, O_CLOEXEC))
+		return -errno;
+	if (pipe2(err, O_CLOEXEC)) {
+		int rc = -errno;
+
+		close(gate[0]);
+		close(gate[1]);
+		return rc;
+	}
+	pid = fork();
+	if (pid < 0) {
+		int rc = -errno;
+
+		close(gate[0]);
+		close(gate[1]);
+		close(err[0]);
+		close(err[1]);
+		return rc;
+	}
+	if (pid == 0) {
+		char go;
+		int e;
+
+		close(gate[1]);
+		close(err[0]);
+		if (read(gate[0], &go, 1) != 1)
+			_exit(125);   /* stormark went away before the start */
+		child_reset_signals();
+		if (shell)
+			execl("/bin/sh", "sh", "-c", argv[0], (char *)NULL);
+		else
+			execvp(argv[0], argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(126);
+		_exit(e == ENOENT ? 127 : 126);
+	}
+	close(gate[0]);
+	close(err[1]);
+	p->pid = pid;
+	p->gate_fd = gate[1];
+	p->err_fd = err[0];
+	return 0;
+}
+
+int sm_proc_release(struct sm_proc *p)
+{
+	int e = 0, rc = 0;
+	ssize_t n;
+
+	if (write(p->gate_fd, "g", 1) != 1)
+		rc = -errno;
+	close(p->gate_fd);
+	p->gate_fd = -1;
+	do {
+		n = read(p->err_fd, &e, sizeof(e));
+	} while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(e))
+		rc = -e;
+	close(p->err_fd);
+	p->err_fd = -1;
+	return rc;
+}
+
+static int field(const char *text, const char *name, uint64_t *v)
+{
+	const char *s = strstr(text, name);
+	char *end;
+
+	if (!s)
+		return -EINVAL;
+	s += strlen(name);
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return (end == s || errno) ? -EINVAL : 0;
+}
+
+int sm_proc_parse_io(const char *text, struct sm_proc_totals *t)
+{
+	uint64_t v[7];
+	static const char *names[7] = {
+		"rchar: ", "wchar: ", "syscr: ", "syscw: ", "\nread_bytes: ",
+		"\nwrite_bytes: ", "cancelled_write_bytes: ",
+	};
+
+	for (unsigned i = 0; i < 7; i++)
+		if (field(text, names[i], &v[i]))
+			return -EINVAL;
+	t->rchar += v[0];
+	t->wchar += v[1];
+	t->syscr += v[2];
+	t->syscw += v[3];
+	t->read_bytes += v[4];
+	t->write_bytes += v[5];
+	t->cancelled_write_bytes += v[6];
+	return 0;
+}
+
+/* Read /proc/PID/io of a zombie not yet reaped into t. */
+static int read_io(pid_t pid, struct sm_proc_totals *t)
+{
+	char path[64], buf[512];
+	ssize_t n;
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	rc = n < 0 ? -errno : 0;
+	close(fd);
+	if (rc)
+		return rc;
+	buf[n] = '\0';
+	return sm_proc_parse_io(buf, t);
+}
+
+static uint64_t tv_ns(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * SM_NS_PER_S + (uint64_t)tv->tv_usec * 1000u;
+}
+
+static void add_rusage(struct sm_proc_totals *t, const struct rusage *ru)
+{
+	t->user_ns += tv_ns(&ru->ru_utime);
+	t->sys_ns += tv_ns(&ru->ru_stime);
+	if ((uint64_t)ru->ru_maxrss > t->maxrss_kib)
+		t->maxrss_kib = (uint64_t)ru->ru_maxrss;
+	t->minflt += (uint64_t)ru->ru_minflt;
+	t->majflt += (uint64_t)ru->ru_majflt;
+	t->nvcsw += (uint64_t)ru->ru_nvcsw;
+	t->nivcsw += (uint64_t)ru->ru_nivcsw;
+	t->inblock += (uint64_t)ru->ru_inblock;
+	t->oublock += (uint64_t)ru->ru_oublock;
+}
+
+int sm_proc_wait_tree(const struct sm_proc *p, struct sm_proc_totals *t,
+		      int *main_status, uint64_t *end_ns)
+{
+	int main_done = 0;
+
+	for (;;) {
+		siginfo_t si;
+		struct rusage ru;
+		int status;
+		pid_t got;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
+			if (errno == EINTR) {
+				int sig = pending_signal;
+
+				pending_signal = 0;
+				if (sig && !main_done)
+					kill(p->pid, sig);
+				continue;
+			}
+			if (errno == ECHILD)
+				break;
+			return -errno;
+		}
+		/* A zombie keeps its io file until it is reaped: read it now. */
+		if (read_io(si.si_pid, t))
+			t->io_missing++;
+		do {
+			got = wait4(si.si_pid, &status, 0, &ru);
+		} while (got < 0 && errno == EINTR);
+		if (got < 0)
+			return -errno;
+		add_rusage(t, &ru);
+		t->reaped++;
+		if (got == p->pid) {
+			*main_status = status;
+			main_done = 1;
+		}
+	}
+	*end_ns = sm_now_ns();
+	return main_done ? 0 : -ECHILD;
+}
+
+int sm_proc_run_shell(const char *cmd)
+{
+	pid_t pid = fork(), got;
+	int status;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		child_reset_signals();
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	do {
+		got = waitpid(pid, &status, 0);
+	} while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return -errno;
+	/* orphans of the hook that already ended were re-parented to us */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	return status;
+}

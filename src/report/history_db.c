@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: MIT */
+/* SQLite storage of saved `time` runs. Every change is one transaction and
+ * a database that fails its checks is reported, never repaired or replaced. */
+#include "report/history_db.h"
+#include "core/clock.h"
+#include "core/fsx.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct sm_hdb {
+	sqlite3 *db;
+};
+
+static const char schema_sql[] =
+	"CREATE TABLE IF NOT EXISTS runs("
+	"  id INTEGER PRIMARY KEY,"
+	"  key TEXT NOT NULL,"
+	"  saved_at TEXT NOT NULL,"
+	"  command TEXT NOT NULL,"
+	"  exit_code INTEGER NOT NULL,"
+	"  signal INTEGER NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS runs_by_key ON runs(key, id);"
+	"CREATE TABLE IF NOT EXISTS figures("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id),"
+	"  name TEXT NOT NULL,"
+	"  value REAL NOT NULL,"
+	"  PRIMARY KEY(run_id, name));"
+	"PRAGMA user_version = 1;";
+
+/* Map a SQLite result to -errno and put its message in err. */
+static int fail(sqlite3 *db, int rc, const char *what, char *err, size_t errlen)
+{
+	int code = rc & 0xff;
+
+	snprintf(err, errlen, "%s: %s", what,
+		 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		return -EBUSY;
+	if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+		return -EBADMSG;
+	if (code == SQLITE_CANTOPEN)
+		return -ENOENT;
+	if (code == SQLITE_READONLY || code == SQLITE_PERM || code == SQLITE_AUTH)
+		return -EACCES;
+	if (code == SQLITE_FULL)
+		return -ENOSPC;
+	return -EIO;
+}
+
+int sm_hdb_default_path(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+
+	if (xdg && xdg[0] == '/')
+		snprintf(buf, len, "%s/stormark/history.db", xdg);
+	else if (home && home[0])
+		snprintf(buf, len, "%s/.local/share/stormark/history.db", home);
+	else
+		return -ENOENT;
+	return 0;
+}
+
+static int user_version(sqlite3 *db, int *v)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Make sure the schema is there (creating it in an empty file). */
+static int check_schema(sqlite3 *db, int create, char *err, size_t errlen)
+{
+	int rc, v = 0;
+
+	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK && create)
+		return fail(db, rc, "cannot lock", err, errlen);
+	if (rc != SQLITE_OK)   /* read-only use: a shared read is enough */
+		rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return fail(db, rc, "cannot read", err, errlen);
+	rc = user_version(db, &v);
+	if (rc != SQLITE_OK) {
+		rc = fail(db, rc, "cannot read", err, errlen);
+		goto out;
+	}
+	if (v > SM_HDB_SCHEMA) {
+		snprintf(err, errlen, "schema version %d is newer than this stormark (%d)",
+			 v, SM_HDB_SCHEMA);
+		rc = -EPROTO;
+		goto out;
+	}
+	if (v == 0) {
+		sqlite3_stmt *st;
+		int tables = 0;
+
+		/* an empty file gets the schema; someone else's database does not */
+		rc = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL);
+		if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+			tables = sqlite3_column_int(st, 0);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_OK) {
+			rc = fail(db, rc, "cannot read", err, errlen);
+			goto out;
+		}
+		if (tables) {
+			snprintf(err, errlen, "not a stormark history database (it has other tables)");
+			rc = -EBADMSG;
+			goto out;
+		}
+		if (!create) {
+			snprintf(err, errlen, "no runs saved yet");
+			rc = -ENOENT;
+			goto out;
+		}
+		rc = sqlite3_exec(db, schema_sql, NULL, NULL, NULL);
+		if (rc != SQLITE_OK) {
+			rc = fail(db, rc, "cannot create the schema", err, errlen);
+			goto out;
+		}
+	}
+	rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	return rc == SQLITE_OK ? 0 : fail(db, rc, "cannot commit", err, errlen);
+out:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+int sm_hdb_open(const char *path, int create, unsigned busy_ms, struct sm_hdb **out,
+		char *err, size_t errlen)
+{
+	struct sm_hdb *h;
+	struct stat st;
+	int rc, flags = SQLITE_OPEN_READWRITE;
+
+	*out = NULL;
+	if (stat(path, &st)) {
+		if (!create) {
+			snprintf(err, errlen, "no history yet (the file does not exist)");
+			return -ENOENT;
+		}
+		/* only the parent of the default path may be missing */
+		char dir[4096], *slash;
+
+		snprintf(dir, sizeof(dir), "%s", path);
+		slash = strrchr(dir, '/');
+		if (slash && slash != dir) {
+			*slash = '\0';
+			rc = sm_mkdir_p(dir);
+			if (rc) {
+				snprintf(err, errlen, "cannot create directory '%s': %s", dir,
+					 strerror(-rc));
+				return rc;
+			}
+		}
+		flags |= SQLITE_OPEN_CREATE;
+	} else if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "not a regular file");
+		return -EINVAL;
+	}
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	rc = sqlite3_open_v2(path, &h->db, flags, NULL);
+	if (rc != SQLITE_OK) {
+		rc = fail(h->db, rc, "cannot open", err, errlen);
+		goto out;
+	}
+	sqlite3_busy_timeout(h->db, (int)busy_ms);
+	sqlite3_exec(h->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	rc = check_schema(h->db, create, err, errlen);
+	if (rc)
+		goto out;
+	*out = h;
+	return 0;
+out:
+	sm_hdb_close(h);
+	return rc;
+}
+
+void sm_hdb_close(struct sm_hdb *h)
+{
+	if (!h)
+		return;
+	sqlite3_close(h->db);
+	free(h);
+}
+
+int sm_hdb_save(struct sm_hdb *h, const char *key, const char *command,
+		const struct sm_time_run *runs, unsigned n, char *err, size_t errlen)
+{
+	sqlite3_stmt *run_st = NULL, *fig_st = NULL;
+	char when[32];
+	int rc;
+
+	sm_utc_iso8601(when, sizeof(when));
+	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return fail(h->db, rc, "cannot lock", err, errlen);
+	rc = sqlite3_prepare_v2(h->db, "INSERT INTO runs(key, saved_at, command, exit_code, signal)"
+				" VALUES(?, ?, ?, ?, ?)", -1, &run_st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(h->db, "INSERT INTO figures(run_id, name, value)"
+					" VALUES(?, ?, ?)", -1, &fig_st, NULL);
+	for (unsigned k = 0; rc == SQLITE_OK && k < n; k++) {
+		sqlite3_int64 id;
+
+		sqlite3_reset(run_st);
+		sqlite3_bind_text(run_st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(run_st, 2, when, -1, SQLITE_STATIC);
+		sqlite3_bind_text(run_st, 3, command, -1, SQLITE_STATIC);
+		sqlite3_bind_int(run_st, 4, runs[k].exit_code);
+		sqlite3_bind_int(run_st, 5, runs[k].term_signal);
+		rc = sqlite3_step(run_st);
+		if (rc != SQLITE_DONE)
+			break;
+		rc = SQLITE_OK;
+		id = sqlite3_last_insert_rowid(h->db);
+		for (int f = 0; rc == SQLITE_OK && f < SM_TF_COUNT; f++) {
+			if (runs[k].missing & SM_TF_BIT(f))
+				continue;
+			sqlite3_reset(fig_st);
+			sqlite3_bind_int64(fig_st, 1, id);
+			sqlite3_bind_text(fig_st, 2, sm_tf_desc[f].key, -1, SQLITE_STATIC);
+			sqlite3_bind_double(fig_st, 3, runs[k].v[f]);
+			rc = sqlite3_step(fig_st);
+			rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+		}
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		rc = fail(h->db, rc, "cannot save", err, errlen);
+		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	sqlite3_finalize(run_st);
+	sqlite3_finalize(fig_st);
+	return rc;
+}
+
+int sm_hdb_keys(struct sm_hdb *h, struct sm_hdb_key **keys, unsigned *n,
+		char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	struct sm_hdb_key *a = NULL;
+	unsigned cap = 0;
+	int rc;
+
+	*keys = NULL;
+	*n = 0;
+	rc = sqlite3_prepare_v2(h->db, "SELECT key, count(*), max(saved_at) FROM runs"
+				" GROUP BY key ORDER BY key", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return fail(h->db, rc, "cannot read", err, errlen);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			struct sm_hdb_key *b;
+
+			cap = cap ? cap * 2 : 16;
+			b = realloc(a, cap * sizeof(*a));
+			if (!b) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			a = b;
+		}
+		snprintf(a[*n].key, sizeof(a[0].key), "%s", sqlite3_column_text(st, 0));
+		a[*n].runs = (unsigned)sqlite3_column_int(st, 1);
+		snprintf(a[*n].last, sizeof(a[0].last), "%s", sqlite3_column_text(st, 2));
+		(*n)++;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = fail(h->db, rc, "cannot read", err, errlen);
+		free(a);
+		a = NULL;
+		*n = 0;
+	} else {
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	*keys = a;
+	return rc;
+}
+
+int sm_hdb_load(struct sm_hdb *h, const char *key, struct sm_hdb_row **rows,
+		unsigned *n, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL, *fs = NULL;
+	struct sm_hdb_row *a = NULL;
+	unsigned cap = 0;
+	int rc;
+
+	*rows = NULL;
+	*n = 0;
+	rc = sqlite3_prepare_v2(h->db, "SELECT id, saved_at, command, exit_code, signal FROM runs"
+				" WHERE key = ? ORDER BY id", -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(h->db, "SELECT name, value FROM figures WHERE run_id = ?",
+					-1, &fs, NULL);
+	if (rc != SQLITE_OK)
+		goto out;
+	sqlite3_exec(h->db, "BEGIN", NULL, NULL, NULL);   /* one consistent snapshot */
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct sm_hdb_row *r;
+
+		if (*n == cap) {
+			struct sm_hdb_row *b;
+
+			cap = cap ? cap * 2 : 16;
+			b = realloc(a, cap * sizeof(*a));
+			if (!b) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			a = b;
+		}
+		r = &a[*n];
+		memset(r, 0, sizeof(*r));
+		r->id = sqlite3_column_int64(st, 0);
+		snprintf(r->saved_at, sizeof(r->saved_at), "%s", sqlite3_column_text(st, 1));
+		snprintf(r->command, sizeof(r->command), "%s", sqlite3_column_text(st, 2));
+		r->run.exit_code = sqlite3_column_int(st, 3);
+		r->run.term_signal = sqlite3_column_int(st, 4);
+		r->run.missing = ~UINT64_C(0);
+		sqlite3_reset(fs);
+		sqlite3_bind_int64(fs, 1, r->id);
+		while ((rc = sqlite3_step(fs)) == SQLITE_ROW) {
+			int f = sm_tf_find((const char *)sqlite3_column_text(fs, 0));
+
+			if (f < 0)
+				continue;   /* a figure from a newer stormark */
+			r->run.v[f] = sqlite3_column_double(fs, 1);
+			r->run.missing &= ~SM_TF_BIT(f);
+		}
+		if (rc != SQLITE_DONE)
+			break;
+		(*n)++;
+	}
+	sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+out:
+	if (rc != SQLITE_DONE) {
+		rc = fail(h->db, rc, "cannot read", err, errlen);
+		free(a);
+		a = NULL;
+		*n = 0;
+	} else {
+		rc = 0;
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(fs);
+	*rows = a;
+	return rc;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* The result model of `stormark time`: one run's figures, statistics over
+ * many runs, and the methodology hints derived from them. */
+#ifndef SM_TIMEFIG_H
+#define SM_TIMEFIG_H
+
+#include <stdint.h>
+
+#include "core/diskstats.h"
+#include "core/proctree.h"
+#include "report/result.h"
+
+/* Every figure of a run; the order is the order of reports. */
+enum sm_tf {
+	SM_TF_WALL_NS,
+	SM_TF_USER_NS,
+	SM_TF_SYS_NS,
+	SM_TF_CPU_PCT,
+	SM_TF_MAX_RSS_BYTES,
+	SM_TF_MINOR_FAULTS,
+	SM_TF_MAJOR_FAULTS,
+	SM_TF_VOL_CTXSW,
+	SM_TF_INVOL_CTXSW,
+	SM_TF_SYSCALLS,
+	SM_TF_FLUSH_CALLS,
+	SM_TF_READ_CALLS,
+	SM_TF_WRITE_CALLS,
+	SM_TF_READ_BYTES,
+	SM_TF_WRITE_BYTES,
+	SM_TF_READ_BYTES_PER_CALL,
+	SM_TF_WRITE_BYTES_PER_CALL,
+	SM_TF_STORAGE_READ_BYTES,
+	SM_TF_STORAGE_WRITE_BYTES,
+	SM_TF_CANCELLED_WRITE_BYTES,
+	SM_TF_STORAGE_READ_BPS,
+	SM_TF_STORAGE_WRITE_BPS,
+	SM_TF_PROCESSES,
+	SM_TF_DISK_READ_IOS,       /* system-wide from here on */
+	SM_TF_DISK_READ_BYTES,
+	SM_TF_DISK_WRITE_IOS,
+	SM_TF_DISK_WRITE_BYTES,
+	SM_TF_DISK_FLUSHES,
+	SM_TF_DISK_BUSY_MS,
+	SM_TF_COUNT
+};
+
+/* How a figure is shown. */
+enum sm_tf_unit { SM_TFU_NS, SM_TFU_PCT, SM_TFU_BYTES, SM_TFU_COUNT, SM_TFU_BPS, SM_TFU_MS };
+
+struct sm_tf_desc {
+	const char *key;        /* JSON, CSV and database name */
+	const char *label;      /* text report */
+	enum sm_tf_unit unit;
+	int system_wide;        /* 1 for the /proc/diskstats figures */
+};
+
+/* The descriptor table, SM_TF_COUNT entries indexed by enum sm_tf. */
+extern const struct sm_tf_desc sm_tf_desc[SM_TF_COUNT];
+
+/* Index of the figure named key, or -1. */
+int sm_tf_find(const char *key);
+
+/* One measured run. Invariant: a figure whose bit is set in missing was
+ * not measured, and its value is 0 and must not be shown as a number. */
+struct sm_time_run {
+	double v[SM_TF_COUNT];
+	uint64_t missing;          /* bit (1 << enum sm_tf) */
+	int exit_code;             /* the command's status, 128 + signal if killed */
+	int term_signal;           /* 0 unless killed by a signal */
+};
+
+#define SM_TF_BIT(f) (UINT64_C(1) << (f))
+#define SM_NO_COUNT UINT64_MAX
+
+/*
+ * Fill run from the tree totals, the wall time, the perf counts (SM_NO_COUNT
+ * when not counted) and the system-wide disk delta (NULL when there is no
+ * block device). wait_status is the main command's wait status.
+ */
+void sm_time_run_fill(struct sm_time_run *run, const struct sm_proc_totals *t,
+		      uint64_t wall_ns, uint64_t syscalls, uint64_t flush_calls,
+		      const struct sm_diskstat *disk, int wait_status);
+
+/* Summary of one figure over the runs where it was measured (n of them). */
+struct sm_tf_stat {
+	unsigned n;
+	double mean, stddev, median, min, max;
+};
+
+/* Statistics of figure f over runs[0..n). stddev is the sample standard
+ * deviation (0 for one run). */
+void sm_tf_stats(const struct sm_time_run *runs, unsigned n, enum sm_tf f,
+		 struct sm_tf_stat *out);
+
+/* Mean after dropping the lowest and highest 10% (rounded down) of vals;
+ * sorts vals in place. Returns 0 for n == 0. */
+double sm_trimmed_mean(double *vals, unsigned n);
+
+/* Median of vals (sorted in place). Returns 0 for n == 0. */
+double sm_median(double *vals, unsigned n);
+
+/* Add methodology hints and warnings about runs[0..n) to w: call-bound
+ * I/O, served from cache, writes not flushed, first run differs,
+ * outliers, and figures that could not be measured. */
+void sm_time_hints(const struct sm_time_run *runs, unsigned n, struct sm_warnings *w);
+
+#endif

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/* Renderings of a `stormark time` result: native text, timeit, CSV, JSON. */
+#include "report/timeit.h"
+#include "report/json.h"
+#include "core/units.h"
+
+#include <math.h>
+#include <string.h>
+
+char *sm_fmt_timeit_duration(char *buf, size_t len, double ns)
+{
+	uint64_t ms = (uint64_t)llround(ns / 1e6);
+
+	snprintf(buf, len, "%llu:%02llu:%02llu.%03llu",
+		 (unsigned long long)(ms / 3600000), (unsigned long long)(ms / 60000 % 60),
+		 (unsigned long long)(ms / 1000 % 60), (unsigned long long)(ms % 1000));
+	return buf;
+}
+
+char *sm_tf_format(char *buf, size_t len, enum sm_tf f, double v)
+{
+	char tmp[48];
+
+	switch (sm_tf_desc[f].unit) {
+	case SM_TFU_NS:
+		return sm_fmt_ns(buf, len, v);
+	case SM_TFU_PCT:
+		snprintf(buf, len, "%.1f %%", v);
+		return buf;
+	case SM_TFU_BYTES:
+		return sm_fmt_bytes(buf, len, v);
+	case SM_TFU_BPS:
+		snprintf(buf, len, "%s/s", sm_fmt_bytes(tmp, sizeof(tmp), v));
+		return buf;
+	case SM_TFU_MS:
+		snprintf(buf, len, "%.0f ms", v);
+		return buf;
+	case SM_TFU_COUNT:
+	default:
+		snprintf(buf, len, v == floor(v) ? "%.0f" : "%.1f", v);
+		return buf;
+	}
+}
+
+static const char *missing_reason(const struct sm_time_report *r, enum sm_tf f)
+{
+	if (f == SM_TF_SYSCALLS)
+		return r->syscalls_why;
+	if (f == SM_TF_FLUSH_CALLS)
+		return r->flush_why[0] ? r->flush_why : r->syscalls_why;
+	if (sm_tf_desc[f].system_wide)
+		return r->disk_why;
+	if (f == SM_TF_READ_BYTES_PER_CALL || f == SM_TF_WRITE_BYTES_PER_CALL)
+		return "no such calls";
+	return "/proc/PID/io of a process could not be read";
+}
+
+static void print_cmdline(FILE *f, const struct sm_time_report *r)
+{
+	for (int i = 0; i < r->cmd_argc; i++)
+		fprintf(f, "%s%s", i ? " " : "", r->cmd_argv[i]);
+}
+
+static void print_one(FILE *f, const struct sm_time_report *r, const struct sm_time_run *run)
+{
+	char buf[64];
+
+	for (int i = 0; i < SM_TF_COUNT; i++) {
+		if (i == SM_TF_DISK_READ_IOS) {
+			if (!r->disk_ok) {
+				fprintf(f, "system-wide device figures: not available (%s)\n",
+					r->disk_why);
+				break;
+			}
+			fprintf(f, "system-wide, device %s (%u:%u), every process on the "
+				   "system, not only this command:\n",
+				r->disk.name, r->disk.major, r->disk.minor);
+		}
+		if (run->missing & SM_TF_BIT(i)) {
+			fprintf(f, "  %-26s n/a (%s)\n", sm_tf_desc[i].label, missing_reason(r, i));
+			if (i == SM_TF_SYSCALLS && !(run->missing & SM_TF_BIT(SM_TF_READ_CALLS)))
+				fprintf(f, "  %-26s %.0f (read and write family only)\n",
+					"system calls (counted)",
+					run->v[SM_TF_READ_CALLS] + run->v[SM_TF_WRITE_CALLS]);
+			continue;
+		}
+		sm_tf_format(buf, sizeof(buf), i, run->v[i]);
+		if (sm_tf_desc[i].unit == SM_TFU_BYTES && run->v[i] >= 1024)
+			fprintf(f, "  %-26s %-14s (%.0f bytes)\n", sm_tf_desc[i].label, buf, run->v[i]);
+		else
+			fprintf(f, "  %-26s %s\n", sm_tf_desc[i].label, buf);
+	}
+}
+
+static void print_table(FILE *f, const struct sm_time_report *r)
+{
+	char a[48], b[48], c[48], d[48], e[48];
+
+	fprintf(f, "  %-26s %12s %11s %12s %12s %12s\n", "figure", "mean", "stddev",
+		"median", "min", "max");
+	for (int i = 0; i < SM_TF_COUNT; i++) {
+		struct sm_tf_stat s;
+
+		if (i == SM_TF_DISK_READ_IOS) {
+			if (!r->disk_ok) {
+				fprintf(f, "system-wide device figures: not available (%s)\n",
+					r->disk_why);
+				break;
+			}
+			fprintf(f, "system-wide, device %s (%u:%u), every process on the "
+				   "system, not only this command:\n",
+				r->disk.name, r->disk.major, r->disk.minor);
+		}
+		sm_tf_stats(r->runs, r->nruns, i, &s);
+		if (!s.n) {
+			fprintf(f, "  %-26s n/a (%s)\n", sm_tf_desc[i].label, missing_reason(r, i));
+			continue;
+		}
+		fprintf(f, "  %-26s %12s %11s %12s %12s %12s\n", sm_tf_desc[i].label,
+			sm_tf_format(a, sizeof(a), i, s.mean), sm_tf_format(b, sizeof(b), i, s.stddev),
+			sm_tf_format(c, sizeof(c), i, s.median), sm_tf_format(d, sizeof(d), i, s.min),
+			sm_tf_format(e, sizeof(e), i, s.max));
+	}
+}
+
+void sm_time_print_text(FILE *f, const struct sm_time_report *r)
+{
+	unsigned failed = 0;
+
+	for (unsigned i = 0; i < r->nruns; i++)
+		failed += r->runs[i].exit_code != 0;
+	fprintf(f, "stormark time: ");
+	print_cmdline(f, r);
+	fprintf(f, "\n%u run%s", r->nruns, r->nruns == 1 ? "" : "s");
+	if (r->warmup)
+		fprintf(f, " after %u warm-up run%s", r->warmup, r->warmup == 1 ? "" : "s");
+	if (r->nruns == 1) {
+		const struct sm_time_run *run = &r->runs[0];
+
+		if (run->term_signal)
+			fprintf(f, "; killed by signal %d (%s)\n", run->term_signal,
+				strsignal(run->term_signal));
+		else
+			fprintf(f, "; exit status %d\n", run->exit_code);
+		fprintf(f, "whole process tree:\n");
+		print_one(f, r, run);
+	} else if (r->nruns) {
+		fprintf(f, "; %u with a non-zero exit status\n", failed);
+		fprintf(f, "whole process tree, per run:\n");
+		print_table(f, r);
+	} else {
+		fputc('\n', f);
+	}
+	if (r->warn.count) {
+		fprintf(f, "hints:\n");
+		for (unsigned i = 0; i < r->warn.count; i++)
+			fprintf(f, "  - [%s] %s\n", r->warn.item[i].code, r->warn.item[i].message);
+	}
+}
+
+/* Mean of figure f, or -1 when no run measured it. */
+static double mean_of(const struct sm_time_report *r, enum sm_tf f)
+{
+	struct sm_tf_stat s;
+
+	sm_tf_stats(r->runs, r->nruns, f, &s);
+	return s.n ? s.mean : -1;
+}
+
+static void timeit_count(FILE *f, const char *label, double v)
+{
+	if (v < 0)
+		fprintf(f, "%-18sn/a\n", label);
+	else
+		fprintf(f, "%-18s%.0f\n", label, v);
+}
+
+void sm_time_print_timeit(FILE *f, const struct sm_time_report *r)
+{
+	char buf[64];
+	struct tm tm;
+	double sc, rc, wc;
+
+	localtime_r(&r->exit_time, &tm);
+	fprintf(f, "\nVersion Number:   %s (stormark %s)\n", r->env.kernel, SM_VERSION);
+	strftime(buf, sizeof(buf), "%-I:%M %P, %A, %B %-d %Y", &tm);
+	fprintf(f, "Exit Time:        %s\n", buf);
+	fprintf(f, "Elapsed Time:     %s\n",
+		sm_fmt_timeit_duration(buf, sizeof(buf), mean_of(r, SM_TF_WALL_NS)));
+	fprintf(f, "Process Time:     %s\n",
+		sm_fmt_timeit_duration(buf, sizeof(buf),
+				       mean_of(r, SM_TF_USER_NS) + mean_of(r, SM_TF_SYS_NS)));
+	sc = mean_of(r, SM_TF_SYSCALLS);
+	timeit_count(f, "System Calls:", sc);
+	timeit_count(f, "Context Switches:",
+		     mean_of(r, SM_TF_VOL_CTXSW) + mean_of(r, SM_TF_INVOL_CTXSW));
+	timeit_count(f, "Page Faults:", mean_of(r, SM_TF_MINOR_FAULTS) + mean_of(r, SM_TF_MAJOR_FAULTS));
+	timeit_count(f, "Bytes Read:", mean_of(r, SM_TF_READ_BYTES));
+	timeit_count(f, "Bytes Written:", mean_of(r, SM_TF_WRITE_BYTES));
+	timeit_count(f, "Bytes Other:", -1);
+	fputc('\n', f);
+	if (r->nruns > 1)
+		fprintf(f, "(means of %u runs; per-tree figures)\n", r->nruns);
+	if (sc < 0) {
+		rc = mean_of(r, SM_TF_READ_CALLS);
+		wc = mean_of(r, SM_TF_WRITE_CALLS);
+		fprintf(f, "System Calls n/a: %s", r->syscalls_why);
+		if (rc >= 0 && wc >= 0)
+			fprintf(f, "; read+write calls: %.0f", rc + wc);
+		fputc('\n', f);
+	}
+	fprintf(f, "Bytes Other n/a: Linux keeps no count of non-read/write I/O bytes\n");
+}
+
+void sm_time_print_csv(FILE *f, const struct sm_time_report *r)
+{
+	fprintf(f, "run,exit_code,signal");
+	for (int i = 0; i < SM_TF_COUNT; i++)
+		fprintf(f, ",%s", sm_tf_desc[i].key);
+	fputc('\n', f);
+	for (unsigned k = 0; k < r->nruns; k++) {
+		const struct sm_time_run *run = &r->runs[k];
+
+		fprintf(f, "%u,%d,%d", k + 1, run->exit_code, run->term_signal);
+		for (int i = 0; i < SM_TF_COUNT; i++) {
+			if (run->missing & SM_TF_BIT(i))
+				fputc(',', f);
+			else if (run->v[i] == floor(run->v[i]) && fabs(run->v[i]) < 9e15)
+				fprintf(f, ",%.0f", run->v[i]);
+			else
+				fprintf(f, ",%.3f", run->v[i]);
+		}
+		fputc('\n', f);
+	}
+}
+
+static cJSON *json_run(const struct sm_time_run *run)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "exit_code", run->exit_code);
+	cJSON_AddNumberToObject(o, "signal", run->term_signal);
+	for (int i = 0; i < SM_TF_COUNT; i++) {
+		if (run->missing & SM_TF_BIT(i))
+			cJSON_AddNullToObject(o, sm_tf_desc[i].key);
+		else
+			cJSON_AddNumberToObject(o, sm_tf_desc[i].key, run->v[i]);
+	}
+	return o;
+}
+
+cJSON *sm_time_json(const struct sm_time_report *r, int argc, char **argv)
+{
+	cJSON *doc = sm_json_doc_new("time", argc, argv), *t, *a, *stats, *miss;
+
+	if (!doc)
+		return NULL;
+	cJSON_AddItemToObject(doc, "environment", sm_json_env(&r->env));
+	sm_json_add_u64(doc, "duration_ns", r->duration_ns);
+	t = cJSON_AddObjectToObject(doc, "time");
+	a = cJSON_AddArrayToObject(t, "command");
+	for (int i = 0; i < r->cmd_argc; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(r->cmd_argv[i]));
+	cJSON_AddBoolToObject(t, "shell", r->shell);
+	if (r->prepare)
+		cJSON_AddStringToObject(t, "prepare", r->prepare);
+	else
+		cJSON_AddNullToObject(t, "prepare");
+	cJSON_AddNumberToObject(t, "warmup", r->warmup);
+	cJSON_AddNumberToObject(t, "runs_requested", r->runs_requested);
+	if (r->disk_ok) {
+		cJSON *d = cJSON_AddObjectToObject(t, "disk");
+
+		cJSON_AddStringToObject(d, "device", r->disk.name);
+		cJSON_AddNumberToObject(d, "major", r->disk.major);
+		cJSON_AddNumberToObject(d, "minor", r->disk.minor);
+		cJSON_AddBoolToObject(d, "system_wide", 1);
+	} else {
+		cJSON_AddNullToObject(t, "disk");
+	}
+	a = cJSON_AddArrayToObject(t, "runs");
+	for (unsigned k = 0; k < r->nruns; k++)
+		cJSON_AddItemToArray(a, json_run(&r->runs[k]));
+	stats = cJSON_AddObjectToObject(t, "stats");
+	miss = cJSON_AddObjectToObject(t, "missing");
+	for (int i = 0; i < SM_TF_COUNT; i++) {
+		struct sm_tf_stat s;
+		cJSON *o;
+
+		sm_tf_stats(r->runs, r->nruns, i, &s);
+		if (!s.n) {
+			if (r->nruns)
+				cJSON_AddStringToObject(miss, sm_tf_desc[i].key, missing_reason(r, i));
+			continue;
+		}
+		o = cJSON_AddObjectToObject(stats, sm_tf_desc[i].key);
+		cJSON_AddNumberToObject(o, "n", s.n);
+		cJSON_AddNumberToObject(o, "mean", s.mean);
+		cJSON_AddNumberToObject(o, "stddev", s.stddev);
+		cJSON_AddNumberToObject(o, "median", s.median);
+		cJSON_AddNumberToObject(o, "min", s.min);
+		cJSON_AddNumberToObject(o, "max", s.max);
+	}
+	cJSON_AddItemToObject(doc, "warnings", sm_json_warnings(&r->warn));
+	cJSON_AddArrayToObject(doc, "errors");
+	return doc;
+}
