@@ -16,6 +16,9 @@
  * through the partial-transfer path. */
 #define URING_MAX_CHUNK (1u << 30)
 
+/* The kernel's limit on SQ entries; deeper requests are not accepted. */
+#define URING_MAX_ENTRIES (1u << 15)
+
 /* The opcodes the engine needs; a kernel that lacks READ/WRITE (before 5.6)
  * or cannot say what it supports (no probe) is refused in probe(). */
 static const unsigned char op_code[SM_OP__COUNT] = {
@@ -42,6 +45,13 @@ struct uring {
 	int broken;
 	int fixed_bufs;                /* cfg.bufs registered */
 	int fixed_files;               /* cfg.fds registered */
+	/* Copies of cfg.bufs / cfg.fds, which callers may free after init:
+	 * prep() checks each request against them. */
+	char **buf_base;
+	size_t buf_len;
+	unsigned nbufs;
+	int *fds;
+	unsigned nfds;
 	unsigned char sync_op[SM_OP__COUNT];  /* 1: run with sm_sync_exec() */
 	struct sm_done_fifo ready;     /* completed without the ring */
 };
@@ -50,7 +60,7 @@ static unsigned pow2_at_least(unsigned n)
 {
 	unsigned p = 1;
 
-	while (p < n && p < (1u << 15))
+	while (p < n && p < URING_MAX_ENTRIES)
 		p <<= 1;
 	return p;
 }
@@ -116,6 +126,8 @@ static void uring_exit(struct sm_engine *e)
 	 * their buffers are not written after the caller frees them. */
 	io_uring_queue_exit(&u->ring);
 	sm_done_fifo_release(&u->ready);
+	free(u->buf_base);
+	free(u->fds);
 	free(u);
 	e->priv = NULL;
 }
@@ -130,6 +142,8 @@ static int uring_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 	if (!u)
 		return -ENOMEM;
 	u->cap = cfg->depth ? cfg->depth : 1;
+	if (u->cap > URING_MAX_ENTRIES)
+		u->cap = URING_MAX_ENTRIES;
 	rc = sm_done_fifo_init(&u->ready, u->cap);
 	if (rc) {
 		free(u);
@@ -163,18 +177,30 @@ static int uring_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 	    io_uring_opcode_supported(p, IORING_OP_READ_FIXED) &&
 	    io_uring_opcode_supported(p, IORING_OP_WRITE_FIXED)) {
 		iov = calloc(cfg->nbufs, sizeof(*iov));
-		if (!iov) {
+		u->buf_base = calloc(cfg->nbufs, sizeof(*u->buf_base));
+		if (!iov || !u->buf_base) {
 			rc = -ENOMEM;
 			goto out;
 		}
 		for (unsigned i = 0; i < cfg->nbufs; i++) {
 			iov[i].iov_base = cfg->bufs[i];
 			iov[i].iov_len = cfg->buf_len;
+			u->buf_base[i] = cfg->bufs[i];
 		}
 		u->fixed_bufs = io_uring_register_buffers(&u->ring, iov, cfg->nbufs) == 0;
+		u->nbufs = cfg->nbufs;
+		u->buf_len = cfg->buf_len;
 	}
-	if (cfg->fds && cfg->nfds)
+	if (cfg->fds && cfg->nfds) {
+		u->fds = malloc(cfg->nfds * sizeof(*u->fds));
+		if (!u->fds) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		memcpy(u->fds, cfg->fds, cfg->nfds * sizeof(*u->fds));
 		u->fixed_files = io_uring_register_files(&u->ring, cfg->fds, cfg->nfds) == 0;
+		u->nfds = cfg->nfds;
+	}
 	rc = 0;
 out:
 	free(iov);
@@ -187,15 +213,13 @@ out:
 
 /* Fill sqe for io, continuing after the io->done bytes already moved. Uses
  * the registered buffer/file when the request names one that matches. */
-static void prep(const struct sm_engine *e, const struct uring *u, struct io_uring_sqe *sqe,
-		 struct sm_io *io)
+static void prep(const struct uring *u, struct io_uring_sqe *sqe, struct sm_io *io)
 {
-	const struct sm_engine_cfg *cfg = &e->cfg;
 	int fd = io->fd;
 	unsigned flags = 0;
 
-	if (u->fixed_files && io->file_index >= 0 && (unsigned)io->file_index < cfg->nfds &&
-	    cfg->fds[io->file_index] == io->fd && io->op != SM_OP_OPEN && io->op != SM_OP_CLOSE) {
+	if (u->fixed_files && io->file_index >= 0 && (unsigned)io->file_index < u->nfds &&
+	    u->fds[io->file_index] == io->fd && io->op != SM_OP_OPEN && io->op != SM_OP_CLOSE) {
 		fd = io->file_index;
 		flags = IOSQE_FIXED_FILE;
 	}
@@ -207,10 +231,9 @@ static void prep(const struct sm_engine *e, const struct uring *u, struct io_uri
 		unsigned chunk = left > URING_MAX_CHUNK ? URING_MAX_CHUNK : (unsigned)left;
 		int bi = io->buf_index;
 
-		if (u->fixed_bufs && bi >= 0 && (unsigned)bi < cfg->nbufs &&
-		    (char *)io->buf >= (char *)cfg->bufs[bi] &&
-		    io->len <= cfg->buf_len &&
-		    (size_t)((char *)io->buf - (char *)cfg->bufs[bi]) <= cfg->buf_len - io->len) {
+		if (u->fixed_bufs && bi >= 0 && (unsigned)bi < u->nbufs &&
+		    (char *)io->buf >= u->buf_base[bi] && io->len <= u->buf_len &&
+		    (size_t)((char *)io->buf - u->buf_base[bi]) <= u->buf_len - io->len) {
 			if (io->op == SM_OP_READ)
 				io_uring_prep_read_fixed(sqe, fd, p, chunk, io->off + io->done, bi);
 			else
@@ -295,7 +318,7 @@ static int uring_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 		sqe = io_uring_get_sqe(&u->ring);
 		if (!sqe)
 			break;  /* SQ still holds SQEs a transient failure left */
-		prep(e, u, sqe, io);
+		prep(u, sqe, io);
 		queued++;
 	}
 	if (queued) {
@@ -303,6 +326,8 @@ static int uring_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 		for (unsigned j = i - queued; j < i; j++)
 			ios[j]->t_issue = now;
 		u->ring_reqs += queued;
+	}
+	if (io_uring_sq_ready(&u->ring)) {
 		rc = io_uring_submit(&u->ring);
 		if (rc < 0 && !transient(rc))
 			u->broken = rc;
@@ -315,7 +340,7 @@ static int uring_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
  * transfer (or a read/write interrupted by a signal). Returns 1 when io is
  * finished, 0 when it went back to the ring.
  */
-static int complete(struct sm_engine *e, struct uring *u, struct sm_io *io, int res,
+static int complete(struct uring *u, struct sm_io *io, int res,
 		    uint64_t now)
 {
 	if (io->op == SM_OP_READ || io->op == SM_OP_WRITE) {
@@ -345,7 +370,7 @@ again: {
 		io->t_done = now;
 		return 1;
 	}
-	prep(e, u, sqe, io);
+	prep(u, sqe, io);
 	return 0;
 }
 }
@@ -377,7 +402,7 @@ static int uring_reap(struct sm_engine *e, struct sm_io **out, unsigned min, uns
 			if (got == max)
 				break;
 			seen++;
-			if (complete(e, u, io, cqe->res, now)) {
+			if (complete(u, io, cqe->res, now)) {
 				out[got++] = io;
 				u->ring_reqs--;
 			} else {

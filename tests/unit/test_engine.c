@@ -374,9 +374,22 @@ static void test_fixed(void **state)
 	sm_buf_fill(ref, NB * BL, SM_DATA_RANDOM, 99);
 	for (unsigned i = 0; i < NB; i++)
 		memcpy(bufs[i], ref + i * BL, BL);
-	cfg.bufs = bufs;
-	cfg.fds = &fd;
-	open_engine(&e, ops, &cfg);
+	/* The arrays in cfg are the caller's: the engine must not need them
+	 * after init (a workload may build them on its stack). */
+	{
+		void **barr = malloc(sizeof(bufs));
+		int *farr = malloc(sizeof(fd));
+
+		assert_non_null(barr);
+		assert_non_null(farr);
+		memcpy(barr, bufs, sizeof(bufs));
+		*farr = fd;
+		cfg.bufs = barr;
+		cfg.fds = farr;
+		open_engine(&e, ops, &cfg);
+		free(barr);
+		free(farr);
+	}
 
 	/* Whole registered buffers, fixed file. */
 	for (unsigned i = 0; i < NB; i++) {
