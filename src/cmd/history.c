@@ -1,9 +1,247 @@
 /* SPDX-License-Identifier: MIT */
-/* stormark history: not implemented yet (being written). */
+/* stormark history: list the keys saved by 'stormark time --save', show a
+ * key's runs, or compare two keys figure by figure (trimmed means). */
 #include "cmd/cmd.h"
+#include "report/history_db.h"
+#include "report/timefig.h"
+#include "report/timeit.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROG "stormark history"
+#define HINT "stormark history --help"
+#define BUSY_MS 3000u
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: stormark history [--db PATH] [KEY [KEY2]]\n\n"
+		"Runs saved with 'stormark time --save KEY'. With no KEY: every key, its\n"
+		"number of runs and trimmed means (the fastest and slowest 10%% dropped).\n"
+		"With KEY: its runs. With KEY and KEY2: the two compared figure by figure.\n\n"
+		"      --db PATH   history database (default $XDG_DATA_HOME/stormark/history.db)\n"
+		"  -h, --help      this help\n");
+}
+
+/* Trimmed mean of figure f over rows; *ok is 0 when no row measured it. */
+static double tmean(const struct sm_hdb_row *rows, unsigned n, enum sm_tf f, int *ok)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v)), m;
+	unsigned k = 0;
+
+	*ok = 0;
+	if (!v)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		if (!(rows[i].run.missing & SM_TF_BIT(f)))
+			v[k++] = rows[i].run.v[f];
+	*ok = k > 0;
+	m = sm_trimmed_mean(v, k);
+	free(v);
+	return m;
+}
+
+static const char *cell(char *buf, size_t len, const struct sm_hdb_row *rows, unsigned n,
+			enum sm_tf f)
+{
+	int ok;
+	double m = tmean(rows, n, f, &ok);
+
+	return ok ? sm_tf_format(buf, len, f, m) : "n/a";
+}
+
+static int list_keys(struct sm_hdb *db, const char *path)
+{
+	struct sm_hdb_key *keys;
+	unsigned n;
+	char err[256], a[48], b[48], c[48], d[48];
+	int rc = sm_hdb_keys(db, &keys, &n, err, sizeof(err));
+
+	if (rc) {
+		sm_error("cannot read history database '%s': %s", path, err);
+		return SM_EXIT_FAIL;
+	}
+	printf("history: %s\n", path);
+	if (!n)
+		printf("no runs saved yet\n");
+	else
+		printf("%-24s %5s  %-20s  %11s %11s %13s %13s\n", "key", "runs", "last saved",
+		       "wall", "system CPU", "storage read", "storage write");
+	for (unsigned i = 0; i < n; i++) {
+		struct sm_hdb_row *rows;
+		unsigned m;
+
+		rc = sm_hdb_load(db, keys[i].key, &rows, &m, err, sizeof(err));
+		if (rc) {
+			sm_error("cannot read history database '%s': %s", path, err);
+			free(keys);
+			return SM_EXIT_FAIL;
+		}
+		printf("%-24s %5u  %-20s  %11s %11s %13s %13s\n", keys[i].key, keys[i].runs,
+		       keys[i].last, cell(a, sizeof(a), rows, m, SM_TF_WALL_NS),
+		       cell(b, sizeof(b), rows, m, SM_TF_SYS_NS),
+		       cell(c, sizeof(c), rows, m, SM_TF_STORAGE_READ_BYTES),
+		       cell(d, sizeof(d), rows, m, SM_TF_STORAGE_WRITE_BYTES));
+		free(rows);
+	}
+	if (n)
+		printf("(trimmed means: the fastest and slowest 10%% of runs dropped)\n");
+	free(keys);
+	return SM_EXIT_OK;
+}
+
+static int load(struct sm_hdb *db, const char *path, const char *key,
+		struct sm_hdb_row **rows, unsigned *n)
+{
+	char err[256];
+	int rc = sm_hdb_load(db, key, rows, n, err, sizeof(err));
+
+	if (rc) {
+		sm_error("cannot read history database '%s': %s", path, err);
+		return SM_EXIT_FAIL;
+	}
+	if (!*n) {
+		sm_error("no runs saved under key '%s' in '%s'", key, path);
+		free(*rows);
+		*rows = NULL;
+		return SM_EXIT_FAIL;
+	}
+	return 0;
+}
+
+static void fig(char *buf, size_t len, const struct sm_time_run *run, enum sm_tf f)
+{
+	if (run->missing & SM_TF_BIT(f))
+		snprintf(buf, len, "n/a");
+	else
+		sm_tf_format(buf, len, f, run->v[f]);
+}
+
+static int show_key(struct sm_hdb *db, const char *path, const char *key)
+{
+	struct sm_hdb_row *rows;
+	unsigned n;
+	char a[48], b[48], c[48], d[48], e[48], g[48];
+	int rc = load(db, path, key, &rows, &n);
+
+	if (rc)
+		return rc;
+	printf("history: %s, key '%s', %u run%s of: %s\n", path, key, n, n == 1 ? "" : "s",
+	       rows[n - 1].command);
+	printf("%6s  %-20s %4s %11s %11s %11s %10s %12s %12s\n", "run", "saved", "exit",
+	       "wall", "user CPU", "system CPU", "syscalls", "storage read", "storage write");
+	for (unsigned i = 0; i < n; i++) {
+		const struct sm_time_run *r = &rows[i].run;
+
+		fig(a, sizeof(a), r, SM_TF_WALL_NS);
+		fig(b, sizeof(b), r, SM_TF_USER_NS);
+		fig(c, sizeof(c), r, SM_TF_SYS_NS);
+		fig(d, sizeof(d), r, SM_TF_SYSCALLS);
+		fig(e, sizeof(e), r, SM_TF_STORAGE_READ_BYTES);
+		fig(g, sizeof(g), r, SM_TF_STORAGE_WRITE_BYTES);
+		printf("%6lld  %-20s %4d %11s %11s %11s %10s %12s %12s\n", (long long)rows[i].id,
+		       rows[i].saved_at, r->exit_code, a, b, c, d, e, g);
+	}
+	printf("%6s  %-20s %4s %11s %11s %11s %10s %12s %12s\n", "", "trimmed mean", "",
+	       cell(a, sizeof(a), rows, n, SM_TF_WALL_NS), cell(b, sizeof(b), rows, n, SM_TF_USER_NS),
+	       cell(c, sizeof(c), rows, n, SM_TF_SYS_NS), cell(d, sizeof(d), rows, n, SM_TF_SYSCALLS),
+	       cell(e, sizeof(e), rows, n, SM_TF_STORAGE_READ_BYTES),
+	       cell(g, sizeof(g), rows, n, SM_TF_STORAGE_WRITE_BYTES));
+	free(rows);
+	return SM_EXIT_OK;
+}
+
+static int compare(struct sm_hdb *db, const char *path, const char *k1, const char *k2)
+{
+	struct sm_hdb_row *r1 = NULL, *r2 = NULL;
+	unsigned n1, n2;
+	char a[48], b[48];
+	int rc = load(db, path, k1, &r1, &n1);
+
+	if (!rc)
+		rc = load(db, path, k2, &r2, &n2);
+	if (rc)
+		goto out;
+	printf("history: %s; trimmed means of '%s' (%u runs) and '%s' (%u runs)\n", path, k1,
+	       n1, k2, n2);
+	printf("%-26s %14s %14s %9s\n", "figure", k1, k2, "change");
+	for (int f = 0; f < SM_TF_COUNT; f++) {
+		int ok1, ok2;
+		double m1 = tmean(r1, n1, f, &ok1), m2 = tmean(r2, n2, f, &ok2);
+
+		if (!ok1 && !ok2)
+			continue;
+		printf("%-26s %14s %14s ", sm_tf_desc[f].label,
+		       ok1 ? sm_tf_format(a, sizeof(a), f, m1) : "n/a",
+		       ok2 ? sm_tf_format(b, sizeof(b), f, m2) : "n/a");
+		if (ok1 && ok2 && m1 != 0)
+			printf("%+8.1f%%\n", 100.0 * (m2 - m1) / m1);
+		else
+			printf("%9s\n", ok1 && ok2 && m2 == m1 ? "=" : "-");
+	}
+	printf("(change is %s relative to %s; trimmed means drop the fastest and slowest 10%%)\n",
+	       k2, k1);
+out:
+	free(r1);
+	free(r2);
+	return rc;
+}
 
 int cmd_history(int argc, char **argv)
 {
-	sm_error("'history' is not implemented yet");
-	return SM_EXIT_FAIL;
+	static const struct option lopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db_arg = NULL;
+	char path[4096], err[256];
+	struct sm_hdb *db = NULL;
+	int c, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db_arg = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return SM_EXIT_OK;
+		case ':':
+			return sm_usage_error(PROG, HINT, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return sm_usage_error(PROG, HINT, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (argc - optind > 2)
+		return sm_usage_error(PROG, HINT, "at most two keys, got %d", argc - optind);
+	if (db_arg)
+		snprintf(path, sizeof(path), "%s", db_arg);
+	else if (sm_hdb_default_path(path, sizeof(path))) {
+		sm_error("cannot find the history: set XDG_DATA_HOME or HOME, or use --db");
+		return SM_EXIT_FAIL;
+	}
+	rc = sm_hdb_open(path, 0, BUSY_MS, &db, err, sizeof(err));
+	if (rc == -ENOENT && optind == argc) {
+		printf("history: %s\nno runs saved yet\n", path);
+		return SM_EXIT_OK;
+	}
+	if (rc) {
+		sm_error("cannot use history database '%s': %s", path, err);
+		return SM_EXIT_FAIL;
+	}
+	if (optind == argc)
+		rc = list_keys(db, path);
+	else if (argc - optind == 1)
+		rc = show_key(db, path, argv[optind]);
+	else
+		rc = compare(db, path, argv[optind], argv[optind + 1]);
+	sm_hdb_close(db);
+	return rc;
 }

@@ -86,13 +86,11 @@ static int check_schema(sqlite3 *db, int create, char *err, size_t errlen)
 {
 	int rc, v = 0;
 
-	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	if (rc != SQLITE_OK && create)
-		return fail(db, rc, "cannot lock", err, errlen);
-	if (rc != SQLITE_OK)   /* read-only use: a shared read is enough */
-		rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	/* a writer locks first so two first saves cannot both create the
+	 * schema; a reader only needs a consistent snapshot */
+	rc = sqlite3_exec(db, create ? "BEGIN IMMEDIATE" : "BEGIN", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
-		return fail(db, rc, "cannot read", err, errlen);
+		return fail(db, rc, create ? "cannot lock" : "cannot read", err, errlen);
 	rc = user_version(db, &v);
 	if (rc != SQLITE_OK) {
 		rc = fail(db, rc, "cannot read", err, errlen);
