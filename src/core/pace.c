@@ -196,7 +196,7 @@ int sm_pace_complete(struct sm_pace *p, uint64_t seq, uint64_t t_done)
 	if (p->kind == SM_PACE_CAPTURE)
 		return 0;
 	/* Judge what the display reached before this completion. */
-	display_advance(p, t_done);
+	display_advance(p, t_done - (t_done > 0));
 	b = find_buf(p, seq);
 	if (!b)
 		return 0;
