@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/* `stormark run` as JSON: the shared parts plus everything under "run"
+ * (layout in docs/run.md). */
+#include "report/run_text.h"
+#include "report/json.h"
+
+static const char *const phase_names[] = {
+	"setup", "classic", "frames", "verdicts", "confirm", "done",
+};
+
+static cJSON *blockio_json(const struct sm_blockio_result *r)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "engine", r->engine);
+	cJSON_AddNumberToObject(o, "depth", r->depth);
+	sm_json_add_u64(o, "duration_ns", r->duration_ns);
+	cJSON_AddNumberToObject(o, "bytes_per_s", sm_blockio_bytes_per_s(r));
+	cJSON_AddNumberToObject(o, "iops", sm_blockio_iops(r));
+	cJSON_AddItemToObject(o, "op", sm_json_opstat(&r->op, 0));
+	return o;
+}
+
+static cJSON *frametest_json(const struct sm_run_frametest *t)
+{
+	cJSON *o = cJSON_CreateObject(), *lat;
+
+	sm_json_add_u64(o, "frames", t->frames);
+	sm_json_add_u64(o, "bytes", t->bytes);
+	sm_json_add_u64(o, "duration_ns", t->duration_ns);
+	cJSON_AddNumberToObject(o, "fps", t->fps);
+	cJSON_AddNumberToObject(o, "bytes_per_s", t->bytes_per_s);
+	cJSON_AddBoolToObject(o, "direct_io", t->direct);
+	lat = cJSON_AddObjectToObject(o, "frame_ns");
+	sm_json_add_u64(lat, "p50", t->p50_ns);
+	sm_json_add_u64(lat, "p99", t->p99_ns);
+	sm_json_add_u64(lat, "p99_9", t->p999_ns);
+	sm_json_add_u64(lat, "max", t->max_ns);
+	return o;
+}
+
+static cJSON *cell_json(const struct sm_verdict_cell *c, const struct sm_fps *rate)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "fps", rate->name);
+	cJSON_AddNumberToObject(o, "fps_value", sm_fps_value(rate));
+	cJSON_AddNumberToObject(o, "needed_bytes_per_s", c->needed);
+	cJSON_AddNumberToObject(o, "measured_bytes_per_s", c->measured);
+	cJSON_AddNumberToObject(o, "ratio", c->needed > 0 ? c->measured / c->needed : 0);
+	cJSON_AddStringToObject(o, "verdict", sm_verdict_name(c->final));
+	cJSON_AddStringToObject(o, "computed", sm_verdict_name(c->computed));
+	cJSON_AddStringToObject(o, "how", sm_verdict_how_name(c->how));
+	cJSON_AddBoolToObject(o, "near_limit", c->near_limit);
+	if (c->how == SM_HOW_PACED) {
+		cJSON *p = cJSON_AddObjectToObject(o, "paced");
+
+		sm_json_add_u64(p, "scheduled", c->paced.scheduled);
+		sm_json_add_u64(p, "done", c->paced.done);
+		sm_json_add_u64(p, "dropped", c->paced.dropped);
+		sm_json_add_u64(p, "p99_9_sched_ns", c->paced.p999_sched_ns);
+		sm_json_add_u64(p, "max_sched_ns", c->paced.max_sched_ns);
+		sm_json_add_u64(p, "interval_ns", c->paced.interval_ns);
+		cJSON_AddNumberToObject(p, "queue", c->paced.queue);
+	}
+	return o;
+}
+
+static cJSON *params_json(const struct sm_run_result *res)
+{
+	const struct sm_run_plan *p = &res->plan;
+	cJSON *o = cJSON_CreateObject(), *a;
+
+	cJSON_AddStringToObject(o, "dir", p->dir);
+	sm_json_add_u64(o, "time_ns", p->time_ns);
+	cJSON_AddStringToObject(o, "engine", p->engine ? p->engine : "default");
+	cJSON_AddNumberToObject(o, "threads", p->threads);
+	cJSON_AddNumberToObject(o, "queue", p->queue);
+	cJSON_AddNumberToObject(o, "prebuffer", p->prebuffer);
+	cJSON_AddBoolToObject(o, "confirm", p->confirm);
+	cJSON_AddBoolToObject(o, "direct", res->direct_align > 0);
+	sm_json_add_u64(o, "block_file_bytes", res->file_bytes);
+	sm_json_add_u64(o, "frames_bytes_per_size", res->frames_bytes);
+	sm_json_add_u64(o, "block_test_ns", res->classic_ns);
+	sm_json_add_u64(o, "frame_test_ns", res->frame_ns);
+	sm_json_add_u64(o, "paced_run_ns", res->paced_ns);
+	a = cJSON_AddArrayToObject(o, "formats");
+	for (unsigned i = 0; i < res->nrows; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(res->rows[i].fmt.name));
+	a = cJSON_AddArrayToObject(o, "fps");
+	for (unsigned k = 0; k < p->nrates; k++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(p->rates[k]->name));
+	return o;
+}
+
+void sm_json_run(cJSON *doc, const struct sm_run_result *res)
+{
+	struct sm_env env = res->env;
+	cJSON *run, *a, *errs;
+	char summary[2048];
+
+	cJSON_AddItemToObject(doc, "params", params_json(res));
+	snprintf(env.engine, sizeof(env.engine), "%s", res->block_engine);
+	cJSON_AddItemToObject(doc, "environment", sm_json_env(&env));
+	sm_json_add_u64(doc, "duration_ns", res->duration_ns);
+	cJSON_AddBoolToObject(doc, "interrupted", res->interrupted);
+
+	run = cJSON_AddObjectToObject(doc, "run");
+	cJSON_AddStringToObject(run, "phase_reached", phase_names[res->reached]);
+	cJSON_AddStringToObject(run, "test_dir", res->data_dir);
+	cJSON_AddNumberToObject(run, "direct_io_alignment",
+				res->direct_align > 0 ? res->direct_align : 0);
+	cJSON_AddStringToObject(run, "frames_engine", res->frames_engine);
+	a = cJSON_AddArrayToObject(run, "classic");
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
+		const struct sm_run_classic *c = &res->classic[i];
+		cJSON *o;
+
+		if (!c->label[0])
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "test", c->label);
+		sm_json_add_u64(o, "block_bytes", c->block);
+		cJSON_AddNumberToObject(o, "depth", c->depth);
+		cJSON_AddStringToObject(o, "pattern", c->random ? "random" : "sequential");
+		if (c->measured[0])
+			cJSON_AddItemToObject(o, "read", blockio_json(&c->res[0]));
+		if (c->measured[1])
+			cJSON_AddItemToObject(o, "write", blockio_json(&c->res[1]));
+		cJSON_AddItemToArray(a, o);
+	}
+	a = cJSON_AddArrayToObject(run, "frames");
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
+		const struct sm_run_size *s = &res->sizes[i];
+		cJSON *o;
+
+		if (!s->preset[0])
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "preset", s->preset);
+		sm_json_add_u64(o, "frame_bytes", s->frame_bytes);
+		cJSON_AddNumberToObject(o, "threads", res->plan.threads);
+		if (s->t[SM_DIR_CAPTURE].measured)
+			cJSON_AddItemToObject(o, "write", frametest_json(&s->t[SM_DIR_CAPTURE]));
+		if (s->t[SM_DIR_PLAYBACK].measured)
+			cJSON_AddItemToObject(o, "read", frametest_json(&s->t[SM_DIR_PLAYBACK]));
+		cJSON_AddItemToArray(a, o);
+	}
+	a = cJSON_AddArrayToObject(run, "verdicts");
+	if (res->reached >= SM_PHASE_VERDICTS) {
+		for (unsigned r = 0; r < res->nrows; r++) {
+			const struct sm_run_row *row = &res->rows[r];
+			cJSON *o = cJSON_CreateObject();
+
+			cJSON_AddStringToObject(o, "format", row->fmt.name);
+			cJSON_AddStringToObject(o, "family", row->fmt.family->name);
+			cJSON_AddNumberToObject(o, "width", row->fmt.width);
+			cJSON_AddNumberToObject(o, "height", row->fmt.height);
+			sm_json_add_u64(o, "frame_bytes", row->fmt.frame_bytes);
+			for (int d = 0; d < 2; d++) {
+				cJSON *cells = cJSON_AddArrayToObject(
+					o, sm_direction_name((enum sm_direction)d));
+
+				for (unsigned k = 0; k < res->plan.nrates; k++)
+					cJSON_AddItemToArray(cells, cell_json(&row->cell[d][k],
+									      res->plan.rates[k]));
+			}
+			cJSON_AddItemToArray(a, o);
+		}
+	}
+	sm_json_add_u64(run, "paced_runs", res->paced_runs);
+	sm_json_add_u64(run, "near_limit_unconfirmed", res->near_unconfirmed);
+	sm_run_summary(res, summary, sizeof(summary));
+	cJSON_AddStringToObject(run, "summary", summary);
+
+	cJSON_AddItemToObject(doc, "warnings", sm_json_warnings(&res->warnings));
+	errs = cJSON_AddArrayToObject(doc, "errors");
+	if (res->error && res->error_msg[0])
+		cJSON_AddItemToArray(errs, cJSON_CreateString(res->error_msg));
+}

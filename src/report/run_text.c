@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/* `stormark run` terminal report: header, classic figures, frame tests,
+ * verdict table and summary, readable at 80 columns. */
+#include "report/run_text.h"
+#include "core/units.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#define MIB (1024.0 * 1024.0)
+
+void sm_run_text_header(FILE *f, const struct sm_run_result *res)
+{
+	const struct sm_env *e = &res->env;
+	char a[32], b[32], c[32];
+
+	fprintf(f, "stormark run: profiling the storage that holds '%s'\n", res->plan.dir);
+	fprintf(f, "  file system  %s on %s (mounted on %s)\n", e->fs.fs_type[0] ? e->fs.fs_type : "?",
+		e->fs.device[0] ? e->fs.device : "?", e->fs.mount_point[0] ? e->fs.mount_point : "?");
+	fprintf(f, "  free space   %s of %s\n", sm_fmt_bytes(a, sizeof(a), (double)e->fs.free_bytes),
+		sm_fmt_bytes(b, sizeof(b), (double)e->fs.total_bytes));
+	fprintf(f, "  free RAM     %s of %s\n",
+		sm_fmt_bytes(a, sizeof(a), (double)e->mem_available_bytes),
+		sm_fmt_bytes(b, sizeof(b), (double)e->mem_total_bytes));
+	if (res->direct_align > 0)
+		fprintf(f, "  direct I/O   works (%d-byte alignment): caches in this machine are "
+			   "bypassed\n", res->direct_align);
+	else
+		fprintf(f, "  direct I/O   does not work here (%s): buffered I/O\n",
+			strerror(-res->direct_align));
+	fprintf(f, "  working set  %s file for block tests, %s of frames per size\n",
+		sm_fmt_bytes(a, sizeof(a), (double)res->file_bytes),
+		sm_fmt_bytes(b, sizeof(b), (double)res->frames_bytes));
+	fprintf(f, "  time         about %.0f s: %s per block test, %s per frame test,\n"
+		   "               %s per paced run\n",
+		(double)res->plan.time_ns / 1e9, sm_fmt_ns(a, sizeof(a), (double)res->classic_ns),
+		sm_fmt_ns(b, sizeof(b), (double)res->frame_ns),
+		sm_fmt_ns(c, sizeof(c), (double)res->paced_ns));
+	fprintf(f, "  test data    %s (%s)\n", res->data_dir,
+		res->plan.keep ? "kept: --keep" : "removed at the end");
+}
+
+/* One "MiB/s IOPS p99" triple, or dashes when not measured. */
+static void classic_cell(FILE *f, const struct sm_run_classic *c, int w)
+{
+	const struct sm_blockio_result *r = &c->res[w];
+	char p99[32];
+
+	if (!c->measured[w] || !r->op.lat.count) {
+		fprintf(f, "  %8s %8s %9s", "-", "-", "-");
+		return;
+	}
+	fprintf(f, "  %8.1f %8.0f %9s", sm_blockio_bytes_per_s(r) / MIB, sm_blockio_iops(r),
+		sm_fmt_ns(p99, sizeof(p99), (double)sm_hist_percentile(&r->op.lat, 99)));
+}
+
+void sm_run_text_classic(FILE *f, const struct sm_run_result *res)
+{
+	char a[32], b[32];
+	int fallback = 0;
+
+	fprintf(f, "\nClassic figures (%s file, %s, %s per test)\n",
+		sm_fmt_bytes(a, sizeof(a), (double)res->file_bytes),
+		res->direct_align > 0 ? "O_DIRECT" : "buffered",
+		sm_fmt_ns(b, sizeof(b), (double)res->classic_ns));
+	fprintf(f, "  %-16s%29s%29s\n", "", "read", "write");
+	fprintf(f, "  %-16s  %8s %8s %9s  %8s %8s %9s\n", "test", "MiB/s", "IOPS", "p99", "MiB/s",
+		"IOPS", "p99");
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
+		const struct sm_run_classic *c = &res->classic[i];
+
+		if (!c->label[0])
+			continue;
+		fprintf(f, "  %-16s", c->label);
+		classic_cell(f, c, 0);
+		classic_cell(f, c, 1);
+		fputc('\n', f);
+		for (int w = 0; w < 2; w++)
+			if (c->measured[w] && c->res[w].depth < c->depth)
+				fallback = 1;
+	}
+	fprintf(f, "  engine: %s for queued tests, psync at QD1; writes overwrite the file\n",
+		res->block_engine[0] ? res->block_engine : "?");
+	if (fallback)
+		fprintf(f, "  note: %s; QD>1 rows ran one I/O at a time\n",
+			res->notice[0] ? res->notice : "a synchronous engine was used");
+}
+
+void sm_run_text_frames(FILE *f, const struct sm_run_result *res)
+{
+	char a[32];
+
+	fprintf(f, "\nFrame tests (one file per frame, %u threads, %s, %s per test)\n",
+		res->plan.threads, res->direct_align > 0 ? "O_DIRECT" : "buffered",
+		sm_fmt_ns(a, sizeof(a), (double)res->frame_ns));
+	fprintf(f, "  %-15s %-5s %7s %8s %9s %9s %9s %9s\n", "frame size", "test", "fps", "MiB/s",
+		"p50", "p99", "p99.9", "max");
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
+		const struct sm_run_size *s = &res->sizes[i];
+
+		if (!s->preset[0])
+			continue;
+		for (int d = 0; d < 2; d++) {
+			const struct sm_run_frametest *t = &s->t[d];
+			char label[32], p50[16], p99[16], p999[16], mx[16];
+
+			if (d == 0)
+				snprintf(label, sizeof(label), "%s %llu KiB", s->preset,
+					 (unsigned long long)(s->frame_bytes / 1024));
+			else
+				label[0] = '\0';
+			if (!t->measured) {
+				fprintf(f, "  %-15s %-5s %7s\n", label, d ? "read" : "write", "-");
+				continue;
+			}
+			fprintf(f, "  %-15s %-5s %7.1f %8.1f %9s %9s %9s %9s\n", label,
+				d ? "read" : "write", t->fps, t->bytes_per_s / MIB,
+				sm_fmt_ns(p50, sizeof(p50), (double)t->p50_ns),
+				sm_fmt_ns(p99, sizeof(p99), (double)t->p99_ns),
+				sm_fmt_ns(p999, sizeof(p999), (double)t->p999_ns),
+				sm_fmt_ns(mx, sizeof(mx), (double)t->max_ns));
+		}
+	}
+	fprintf(f, "  fps = highest sustained frame rate; p50..max = time per frame file "
+		   "(open+I/O+close)\n");
+}
+
+static const char *cell_word(const struct sm_verdict_cell *c)
+{
+	switch (c->final) {
+	case SM_VERDICT_REALTIME:
+		return "yes";
+	case SM_VERDICT_MARGINAL:
+		return "~";
+	default:
+		return "no";
+	}
+}
+
+static void print_cell(FILE *f, const struct sm_verdict_cell *c, int colour, int last)
+{
+	static const char *const col[] = { "\033[31m", "\033[33m", "\033[32m" };
+	char word[8];
+
+	snprintf(word, sizeof(word), "%s%s", cell_word(c), c->how == SM_HOW_PACED ? "*" : "");
+	/* no trailing blanks after the last cell */
+	if (colour)
+		fprintf(f, last ? " %s%s\033[0m" : " %s%-4s\033[0m", col[c->final], word);
+	else
+		fprintf(f, last ? " %s" : " %-4s", word);
+}
+
+void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
+{
+	unsigned nr = res->plan.nrates;
+	int any = 0;
+
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		any |= res->sizes[i].t[0].measured || res->sizes[i].t[1].measured;
+	fprintf(f, "\nReal-time verdicts\n");
+	if (!any || res->reached < SM_PHASE_VERDICTS) {
+		fprintf(f, "  none: the frame tests did not finish\n");
+		return;
+	}
+	fprintf(f, "  yes = real time with at least 20%% headroom, ~ = marginal (under 20%%),\n"
+		   "  no = not real time; * = decided by a paced run at that rate, the others\n"
+		   "  computed from the frame tests. Capture writes frames as they arrive,\n"
+		   "  playback reads them in time for display.\n");
+	fprintf(f, "  %-16s %6s  %-*s %s\n", "", "MiB/", (int)(nr * 5), "capture at fps",
+		"playback at fps");
+	fprintf(f, "  %-16s %6s ", "format", "frame");
+	for (int d = 0; d < 2; d++) {
+		for (unsigned k = 0; k < nr; k++)
+			fprintf(f, d && k == nr - 1 ? " %s" : " %-4s", res->plan.rates[k]->name);
+		if (!d)
+			fputc(' ', f);
+	}
+	fputc('\n', f);
+	for (unsigned r = 0; r < res->nrows; r++) {
+		const struct sm_run_row *row = &res->rows[r];
+
+		fprintf(f, "  %-16s %6.1f ", row->fmt.name, (double)row->fmt.frame_bytes / MIB);
+		for (int d = 0; d < 2; d++) {
+			for (unsigned k = 0; k < nr; k++)
+				print_cell(f, &row->cell[d][k], colour, d && k == nr - 1);
+			if (!d)
+				fputc(' ', f);
+		}
+		fputc('\n', f);
+	}
+	if (res->paced_runs || res->near_unconfirmed)
+		fprintf(f, "  %u paced run%s; %u near-limit verdict%s left as computed\n",
+			res->paced_runs, res->paced_runs == 1 ? "" : "s", res->near_unconfirmed,
+			res->near_unconfirmed == 1 ? "" : "s");
+}
+
+int sm_run_best(const struct sm_run_result *res, int dir, unsigned *row, unsigned *rate)
+{
+	double best = -1;
+
+	for (unsigned r = 0; r < res->nrows; r++)
+		for (unsigned k = 0; k < res->plan.nrates; k++) {
+			const struct sm_verdict_cell *c = &res->rows[r].cell[dir][k];
+
+			if (c->final == SM_VERDICT_REALTIME && c->needed > best) {
+				best = c->needed;
+				*row = r;
+				*rate = k;
+			}
+		}
+	return best < 0 ? -1 : 0;
+}
+
+/* Append printf output to buf at *pos. */
+static void add(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void add(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*pos >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*pos += (size_t)n < len - *pos ? (size_t)n : len - *pos - 1;
+}
+
+static void summary_best(const struct sm_run_result *res, char *buf, size_t len, size_t *pos,
+			 int d)
+{
+	const char *verb = d == SM_DIR_CAPTURE ? "capture" : "play back";
+	unsigned r, k;
+
+	if (sm_run_best(res, d, &r, &k) < 0) {
+		add(buf, len, pos, "It cannot %s any of the %u tested formats in real time with "
+			"20%% headroom. ", verb, res->nrows);
+		return;
+	}
+	add(buf, len, pos, "It can %s up to %s at %s fps in real time with at least 20%% "
+		"headroom (%.0f MiB/s needed). ", verb, res->rows[r].fmt.name,
+		res->plan.rates[k]->name, res->rows[r].cell[d][k].needed / MIB);
+}
+
+void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len)
+{
+	const struct sm_run_size *two = NULL;
+	size_t pos = 0;
+	int any = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
+		any |= res->sizes[i].t[0].measured || res->sizes[i].t[1].measured;
+		if (!strcmp(res->sizes[i].preset, "2k"))
+			two = &res->sizes[i];
+	}
+	add(buf, len, &pos, "This storage (%s on %s) ", res->env.fs.fs_type[0] ?
+	    res->env.fs.fs_type : "?", res->env.fs.device[0] ? res->env.fs.device : "?");
+	if (two && two->t[0].measured && two->t[1].measured)
+		add(buf, len, &pos, "wrote 2K frames at %.0f fps (%.0f MiB/s) and read them at "
+			"%.0f fps (%.0f MiB/s). ", two->t[0].fps, two->t[0].bytes_per_s / MIB,
+		    two->t[1].fps, two->t[1].bytes_per_s / MIB);
+	else
+		add(buf, len, &pos, "was profiled only in part. ");
+	if (any && res->reached >= SM_PHASE_VERDICTS && res->nrows) {
+		summary_best(res, buf, len, &pos, SM_DIR_CAPTURE);
+		summary_best(res, buf, len, &pos, SM_DIR_PLAYBACK);
+	}
+	if (res->interrupted)
+		add(buf, len, &pos, "The run was interrupted, so these figures are partial. ");
+	if (res->direct_align <= 0)
+		add(buf, len, &pos, "Direct I/O did not work, so the page cache may have served "
+			"part of the data and the figures can be too high. ");
+	for (unsigned i = 0; i < res->warnings.count; i++)
+		if (!strcmp(res->warnings.item[i].code, "small_working_set"))
+			add(buf, len, &pos, "The free space allowed only a small working set. ");
+	if (res->notice[0])
+		add(buf, len, &pos, "io_uring was not available, so the queued block tests "
+			"ran one I/O at a time. ");
+	if (res->near_unconfirmed)
+		add(buf, len, &pos, "%u near-limit verdict%s could not be checked by a paced run "
+			"in the time given (try a longer --time). ", res->near_unconfirmed,
+		    res->near_unconfirmed == 1 ? "" : "s");
+	if (res->plan.time_ns < 30 * 1000000000ull)
+		add(buf, len, &pos, "A run this short gives rough figures. ");
+	if (res->direct_align > 0)
+		add(buf, len, &pos, "I/O bypassed this machine's page cache; caches below it (a "
+			"RAID controller, a virtual disk's host) may still flatter the figures.");
+}
+
+void sm_text_wrap(FILE *f, const char *text, unsigned width, unsigned indent)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *line = p, *brk = NULL;
+		unsigned col = indent;
+
+		while (*p == ' ')
+			p++;
+		line = p;
+		while (*p && col < width) {
+			if (*p == ' ')
+				brk = p;
+			p++;
+			col++;
+		}
+		if (*p && brk && *p != ' ')
+			p = brk;
+		fprintf(f, "%*s%.*s\n", (int)indent, "", (int)(p - line), line);
+		while (*p == ' ')
+			p++;
+	}
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* Reporters of a `stormark run` result: the terminal text (80 columns,
+ * section by section as the run goes), the plain-words summary, JSON. */
+#ifndef SM_REPORT_RUN_TEXT_H
+#define SM_REPORT_RUN_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "workload/profile.h"
+
+/* What is measured: file system, device, free space and RAM, direct I/O,
+ * working set, time budget. */
+void sm_run_text_header(FILE *f, const struct sm_run_result *res);
+
+/* The classic figures table (rows measured so far). */
+void sm_run_text_classic(FILE *f, const struct sm_run_result *res);
+
+/* The frame tests table (sizes measured so far). */
+void sm_run_text_frames(FILE *f, const struct sm_run_result *res);
+
+/* The verdict table; colour: 1 to colour the verdicts (terminal only). */
+void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour);
+
+/* The one-paragraph summary in plain words into buf (unwrapped). */
+void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len);
+
+/* Print text wrapped at width columns, each line indented by indent. */
+void sm_text_wrap(FILE *f, const char *text, unsigned width, unsigned indent);
+
+/* The "run" part and the shared parts ("params", "environment",
+ * "duration_ns", "warnings", "errors") added to doc. */
+void sm_json_run(cJSON *doc, const struct sm_run_result *res);
+
+/* The highest-rate realtime cell of a direction: *row and *rate, or -1
+ * when no cell is realtime. */
+int sm_run_best(const struct sm_run_result *res, int dir, unsigned *row, unsigned *rate);
+
+#endif
