@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* Native text and JSON renderings of a fileio result. */
+#include "report/fileio.h"
+#include "report/json.h"
+#include "core/units.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char *const op_names[3] = { "read", "write", "fsync" };
+
+static void lat_cell(FILE *f, uint64_t ns)
+{
+	char b[32];
+
+	fprintf(f, " %10s", sm_fmt_ns(b, sizeof(b), (double)ns));
+}
+
+static void op_row(FILE *f, const char *name, uint64_t count, uint64_t bytes, const struct sm_hist *h,
+		   double s)
+{
+	fprintf(f, "  %-6s %10llu %11.1f %9.2f", name, (unsigned long long)count, (double)count / s,
+		(double)bytes / 1048576.0 / s);
+	if (!h->count) {
+		fprintf(f, "  (no timed operations)\n");
+		return;
+	}
+	lat_cell(f, (uint64_t)sm_hist_mean(h));
+	lat_cell(f, sm_hist_percentile(h, 50));
+	lat_cell(f, sm_hist_percentile(h, 95));
+	lat_cell(f, sm_hist_percentile(h, 99));
+	lat_cell(f, sm_hist_percentile(h, 99.9));
+	lat_cell(f, h->max);
+	fputc('\n', f);
+}
+
+void sm_fileio_text(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
+		    const struct sm_env *env, const struct sm_warnings *w,
+		    const struct sm_pct_list *pct)
+{
+	char a[32], b[32], c[32];
+	double s = r->duration_ns ? (double)r->duration_ns / 1e9 : 1e-9, m = 0, sd = 0;
+
+	fprintf(f, "stormark fileio: %s, %u thread%s, %s I/O (engine %s%s%s), %s\n",
+		sm_fileio_mode_name(cfg->mode), cfg->threads, cfg->threads == 1 ? "" : "s",
+		cfg->io_mode == SM_FIO_IO_ASYNC ? "async" : cfg->io_mode == SM_FIO_IO_MMAP ? "mmap" : "sync",
+		r->engine, cfg->io_mode == SM_FIO_IO_ASYNC ? ", depth " : "",
+		cfg->io_mode == SM_FIO_IO_ASYNC ? (snprintf(c, sizeof(c), "%u", cfg->async_backlog), c) : "",
+		env->direct_io ? "direct" : "buffered (page cache)");
+	fprintf(f, "files:    %u x %s = %s in '%s' (%s on %s)\n", cfg->num_files,
+		sm_fmt_bytes(a, sizeof(a), (double)cfg->file_size),
+		sm_fmt_bytes(b, sizeof(b), (double)(cfg->file_size * cfg->num_files)), cfg->dir,
+		env->fs.fs_type[0] ? env->fs.fs_type : "?", env->fs.device[0] ? env->fs.device : "?");
+	fprintf(f, "requests: %s blocks%s, seed %llu", sm_fmt_bytes(a, sizeof(a), (double)cfg->block_size),
+		cfg->merged ? " (merged in sequential modes)" : "", (unsigned long long)cfg->seed);
+	if (cfg->mode == SM_FIO_RNDRW)
+		fprintf(f, ", read/write ratio %.2f", cfg->rw_ratio);
+	fputc('\n', f);
+	if (cfg->fsync_all)
+		fprintf(f, "flush:    %s after every write\n", cfg->fsync_data ? "fdatasync" : "fsync");
+	else
+		fprintf(f, "flush:    %s every %u requests%s%s\n", cfg->fsync_data ? "fdatasync" : "fsync",
+			cfg->fsync_freq, cfg->fsync_freq ? "" : " (off)",
+			cfg->fsync_end ? ", and of every file at the end" : "");
+	fprintf(f, "duration: %.3f s, %llu events (%.1f/s)%s\n\n", s, (unsigned long long)r->events,
+		(double)r->events / s, r->interrupted ? ", INTERRUPTED" : "");
+	fprintf(f, "  %-6s %10s %11s %9s %10s %10s %10s %10s %10s %10s\n", "op", "count", "per s",
+		"MiB/s", "mean", "p50", "p95", "p99", "p99.9", "max");
+	for (int i = 0; i < 3; i++)
+		op_row(f, op_names[i], r->ops[i].count, r->ops[i].bytes, &r->ops[i].lat, s);
+	op_row(f, "event", r->events, r->ops[0].bytes + r->ops[1].bytes, &r->events_lat, s);
+	if (pct->n) {
+		fprintf(f, "\nevent latency percentiles:");
+		for (unsigned i = 0; i < pct->n; i++)
+			fprintf(f, " p%g=%s", pct->p[i],
+				sm_fmt_ns(a, sizeof(a), (double)sm_hist_percentile(&r->events_lat, pct->p[i])));
+		fputc('\n', f);
+	}
+	if (r->nthreads > 1) {
+		double q = 0;
+
+		for (unsigned i = 0; i < r->nthreads; i++)
+			m += (double)r->thread_events[i] / r->nthreads;
+		for (unsigned i = 0; i < r->nthreads; i++)
+			q += ((double)r->thread_events[i] - m) * ((double)r->thread_events[i] - m);
+		sd = sqrt(q / r->nthreads);
+		fprintf(f, "threads:  %.1f events each on average, stddev %.1f\n", m, sd);
+	}
+	if (r->notice[0])
+		fprintf(f, "note:     %s\n", r->notice);
+	for (unsigned i = 0; i < w->count; i++)
+		fprintf(f, "warning:  %s\n", w->item[i].message);
+}
+
+static cJSON *params_json(const struct sm_fileio_cfg *cfg, const struct sm_pct_list *pct)
+{
+	static const char *const io[] = { "sync", "async", "mmap" };
+	cJSON *o = cJSON_CreateObject(), *fl, *pa;
+
+	cJSON_AddStringToObject(o, "dir", cfg->dir);
+	cJSON_AddStringToObject(o, "test_mode", sm_fileio_mode_name(cfg->mode));
+	cJSON_AddStringToObject(o, "io_mode", io[cfg->io_mode]);
+	cJSON_AddNumberToObject(o, "threads", cfg->threads);
+	cJSON_AddNumberToObject(o, "file_num", cfg->num_files);
+	sm_json_add_u64(o, "file_size_bytes", cfg->file_size);
+	sm_json_add_u64(o, "total_size_bytes", cfg->file_size * cfg->num_files);
+	sm_json_add_u64(o, "block_size_bytes", cfg->block_size);
+	sm_json_add_u64(o, "request_size_bytes", sm_fileio_request_size(cfg));
+	cJSON_AddNumberToObject(o, "async_backlog", cfg->async_backlog);
+	fl = cJSON_AddArrayToObject(o, "extra_flags");
+	if (cfg->extra_flags & SM_FIO_FLAG_SYNC)
+		cJSON_AddItemToArray(fl, cJSON_CreateString("sync"));
+	if (cfg->extra_flags & SM_FIO_FLAG_DSYNC)
+		cJSON_AddItemToArray(fl, cJSON_CreateString("dsync"));
+	if (cfg->extra_flags & SM_FIO_FLAG_DIRECT)
+		cJSON_AddItemToArray(fl, cJSON_CreateString("direct"));
+	cJSON_AddNumberToObject(o, "fsync_freq", cfg->fsync_all ? 0 : cfg->fsync_freq);
+	cJSON_AddBoolToObject(o, "fsync_all", cfg->fsync_all);
+	cJSON_AddBoolToObject(o, "fsync_end", cfg->fsync_end && !cfg->fsync_all);
+	cJSON_AddStringToObject(o, "fsync_mode", cfg->fsync_data ? "fdatasync" : "fsync");
+	cJSON_AddNumberToObject(o, "merged_requests", cfg->merged);
+	cJSON_AddNumberToObject(o, "rw_ratio", cfg->rw_ratio);
+	sm_json_add_u64(o, "time_limit_ns", cfg->time_ns);
+	sm_json_add_u64(o, "event_limit", cfg->max_events);
+	cJSON_AddNumberToObject(o, "rate_per_s", cfg->rate);
+	sm_json_add_u64(o, "report_interval_ns", cfg->report_interval_ns);
+	sm_json_add_u64(o, "rand_seed", cfg->seed);
+	cJSON_AddBoolToObject(o, "validate", cfg->validate);
+	cJSON_AddStringToObject(o, "data", cfg->data == SM_DATA_ZERO ? "zero" : "random");
+	pa = cJSON_AddArrayToObject(o, "percentiles");
+	for (unsigned i = 0; i < pct->n; i++)
+		cJSON_AddItemToArray(pa, cJSON_CreateNumber(pct->p[i]));
+	return o;
+}
+
+cJSON *sm_fileio_json(const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
+		      const struct sm_env *env, const struct sm_warnings *w,
+		      const struct sm_pct_list *pct, int argc, char **argv)
+{
+	cJSON *doc = sm_json_doc_new("fileio", argc, argv), *o, *ops, *fio, *a, *errs;
+	double s = r->duration_ns ? (double)r->duration_ns / 1e9 : 0;
+	uint64_t bytes = r->ops[0].bytes + r->ops[1].bytes;
+
+	if (!doc)
+		return NULL;
+	cJSON_AddItemToObject(doc, "params", params_json(cfg, pct));
+	cJSON_AddItemToObject(doc, "environment", sm_json_env(env));
+	sm_json_add_u64(doc, "duration_ns", r->duration_ns);
+	o = cJSON_AddObjectToObject(doc, "totals");
+	sm_json_add_u64(o, "bytes", bytes);
+	sm_json_add_u64(o, "items", r->events);
+	cJSON_AddNumberToObject(o, "items_per_s", s > 0 ? (double)r->events / s : 0);
+	cJSON_AddNumberToObject(o, "bytes_per_s", s > 0 ? (double)bytes / s : 0);
+	ops = cJSON_AddObjectToObject(doc, "ops");
+	for (int i = 0; i < 3; i++)
+		if (r->ops[i].count)
+			cJSON_AddItemToObject(ops, op_names[i], sm_json_opstat(&r->ops[i], 0));
+	if (r->series && r->nseries) {
+		cJSON *se = cJSON_AddObjectToObject(doc, "series"), *rb, *wb, *it;
+
+		sm_json_add_u64(se, "interval_ns", cfg->report_interval_ns);
+		rb = cJSON_AddArrayToObject(se, "read_bytes");
+		wb = cJSON_AddArrayToObject(se, "write_bytes");
+		it = cJSON_AddArrayToObject(se, "items");
+		a = cJSON_AddArrayToObject(se, "fsyncs");
+		for (unsigned i = 0; i < r->nseries; i++) {
+			cJSON_AddItemToArray(rb, cJSON_CreateNumber((double)r->series[i].read_bytes));
+			cJSON_AddItemToArray(wb, cJSON_CreateNumber((double)r->series[i].write_bytes));
+			cJSON_AddItemToArray(it, cJSON_CreateNumber((double)r->series[i].events));
+			cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->series[i].fsyncs));
+		}
+		a = cJSON_AddArrayToObject(se, "lat_pct_ns");
+		for (unsigned i = 0; i < r->nseries; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->series[i].lat_pct_ns));
+	}
+	cJSON_AddItemToObject(doc, "warnings", sm_json_warnings(w));
+	errs = cJSON_AddArrayToObject(doc, "errors");
+	if (r->error[0])
+		cJSON_AddItemToArray(errs, cJSON_CreateString(r->error));
+	fio = cJSON_AddObjectToObject(doc, "fileio");
+	sm_json_add_u64(fio, "events", r->events);
+	cJSON_AddNumberToObject(fio, "events_per_s", s > 0 ? (double)r->events / s : 0);
+	sm_json_add_u64(fio, "periodic_fsyncs", r->periodic_fsyncs);
+	sm_json_add_u64(fio, "end_fsyncs", r->end_fsyncs);
+	cJSON_AddNumberToObject(fio, "reads_per_s", s > 0 ? (double)r->ops[0].count / s : 0);
+	cJSON_AddNumberToObject(fio, "writes_per_s", s > 0 ? (double)r->ops[1].count / s : 0);
+	cJSON_AddNumberToObject(fio, "fsyncs_per_s", s > 0 ? (double)r->ops[2].count / s : 0);
+	cJSON_AddItemToObject(fio, "event_lat_ns", sm_json_lat(&r->events_lat, 0));
+	a = cJSON_AddArrayToObject(fio, "event_percentiles");
+	for (unsigned i = 0; i < pct->n; i++) {
+		cJSON *p = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(p, "percentile", pct->p[i]);
+		sm_json_add_u64(p, "lat_ns", sm_hist_percentile(&r->events_lat, pct->p[i]));
+		cJSON_AddItemToArray(a, p);
+	}
+	a = cJSON_AddArrayToObject(fio, "thread_events");
+	for (unsigned i = 0; i < r->nthreads; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->thread_events[i]));
+	a = cJSON_AddArrayToObject(fio, "thread_busy_ns");
+	for (unsigned i = 0; i < r->nthreads; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->thread_busy_ns[i]));
+	cJSON_AddBoolToObject(fio, "interrupted", r->interrupted);
+	cJSON_AddStringToObject(fio, "engine_notice", r->notice);
+	return doc;
+}

@@ -1,0 +1,634 @@
+/* SPDX-License-Identifier: MIT */
+/* sysbench-fileio workload: plan defaults, the shared request generator,
+ * validation blocks, and the prepare / open / cleanup of test_file.N. */
+#include "workload/fileio.h"
+#include "engine/engine.h"
+#include "core/clock.h"
+#include "core/rng.h"
+#include "core/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void sm_fileio_cfg_defaults(struct sm_fileio_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->dir = ".";
+	cfg->num_files = 128;
+	cfg->total_size = 2ULL << 30;
+	cfg->block_size = 16384;
+	cfg->mode = SM_FIO_NONE;
+	cfg->io_mode = SM_FIO_IO_SYNC;
+	cfg->async_backlog = 128;
+	cfg->fsync_freq = 100;
+	cfg->fsync_end = 1;
+	cfg->rw_ratio = 1.5;
+	cfg->threads = 1;
+	cfg->time_ns = 10 * SM_NS_PER_S;
+	cfg->data = SM_DATA_RANDOM;
+}
+
+uint64_t sm_fileio_request_size(const struct sm_fileio_cfg *cfg)
+{
+	return cfg->merged ? cfg->block_size * cfg->merged : cfg->block_size;
+}
+
+int sm_fileio_mode_writes(enum sm_fileio_mode m)
+{
+	return m == SM_FIO_SEQWR || m == SM_FIO_SEQREWR || m == SM_FIO_RNDWR || m == SM_FIO_RNDRW;
+}
+
+static const char *const mode_names[] = { "seqwr", "seqrewr", "seqrd", "rndrd", "rndwr", "rndrw" };
+static const char *const mode_descs[] = {
+	"sequential write (creation)", "sequential rewrite", "sequential read",
+	"random read", "random write", "random r/w",
+};
+
+const char *sm_fileio_mode_name(enum sm_fileio_mode m)
+{
+	return m >= 0 && m <= SM_FIO_RNDRW ? mode_names[m] : "(none)";
+}
+
+const char *sm_fileio_mode_desc(enum sm_fileio_mode m)
+{
+	return m >= 0 && m <= SM_FIO_RNDRW ? mode_descs[m] : "(unknown)";
+}
+
+enum sm_fileio_mode sm_fileio_mode_parse(const char *s)
+{
+	for (int i = 0; i <= SM_FIO_RNDRW; i++)
+		if (!strcmp(s, mode_names[i]))
+			return (enum sm_fileio_mode)i;
+	return SM_FIO_NONE;
+}
+
+void sm_fileio_path(const struct sm_fileio_cfg *cfg, unsigned i, char *buf, size_t len)
+{
+	/* Relative names in the current directory, as sysbench prints them. */
+	if (!cfg->dir || !strcmp(cfg->dir, "."))
+		snprintf(buf, len, "test_file.%u", i);
+	else
+		snprintf(buf, len, "%s/test_file.%u", cfg->dir, i);
+}
+
+/* ---- generator ----------------------------------------------------------- */
+
+struct sm_fileio_gen {
+	pthread_mutex_t mu;
+	enum sm_fileio_mode mode;
+	unsigned nfiles, freq;
+	uint64_t file_size, block, req_size, span, seed, max_events;
+	double ratio;
+	/* shared state, under mu */
+	uint64_t req, events, reads, writes, pos;
+	unsigned fsync_file, cur_file;
+	int dirty;
+	/* --validate: block held by each slot (key + 1), 0 when free */
+	uint64_t *busy;
+	unsigned nslots;
+};
+
+struct sm_fileio_gen *sm_fileio_gen_new(const struct sm_fileio_cfg *cfg, unsigned slots)
+{
+	struct sm_fileio_gen *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	pthread_mutex_init(&g->mu, NULL);
+	g->mode = cfg->mode;
+	g->nfiles = cfg->num_files;
+	g->freq = cfg->fsync_all ? 0 : cfg->fsync_freq;
+	g->file_size = cfg->file_size;
+	g->block = cfg->block_size;
+	g->req_size = sm_fileio_request_size(cfg);
+	/* sysbench draws over --file-total-size and can pick file N (one past
+	 * the end) when the total is not a multiple of the count; stay inside. */
+	g->span = cfg->file_size * cfg->num_files;
+	g->seed = cfg->seed;
+	g->max_events = cfg->max_events;
+	g->ratio = cfg->rw_ratio;
+	if (cfg->validate && slots) {
+		g->busy = calloc(slots, sizeof(*g->busy));
+		if (!g->busy) {
+			free(g);
+			return NULL;
+		}
+		g->nslots = slots;
+	}
+	return g;
+}
+
+void sm_fileio_gen_free(struct sm_fileio_gen *g)
+{
+	if (!g)
+		return;
+	pthread_mutex_destroy(&g->mu);
+	free(g->busy);
+	free(g);
+}
+
+static int block_busy(const struct sm_fileio_gen *g, uint64_t key)
+{
+	for (unsigned i = 0; i < g->nslots; i++)
+		if (g->busy[i] == key)
+			return 1;
+	return 0;
+}
+
+static void gen_random(struct sm_fileio_gen *g, struct sm_fileio_req *r, unsigned slot)
+{
+	uint64_t n = g->req, salt = 0, pos;
+
+	for (;;) {
+		uint64_t h = sm_hash64(g->seed + salt * 0x9e3779b97f4a7c15ULL, n);
+
+		pos = (uint64_t)(((unsigned __int128)h * g->span) >> 64);
+		pos -= pos % g->block;
+		r->file = (unsigned)(pos / g->file_size);
+		r->off = pos % g->file_size;
+		/* keep two in-flight requests off one block when validating; give
+		 * up after many tries (a set smaller than the number of slots) */
+		if (!g->busy || salt > 64 || !block_busy(g, ((uint64_t)r->file << 48 | r->off) + 1))
+			break;
+		salt++;
+	}
+	r->len = g->file_size - r->off < g->block ? g->file_size - r->off : g->block;
+	if (g->busy)
+		g->busy[slot] = ((uint64_t)r->file << 48 | r->off) + 1;
+}
+
+static void gen_seq(struct sm_fileio_gen *g, struct sm_fileio_req *r)
+{
+	if (g->cur_file == g->nfiles) {
+		g->cur_file = 0;
+		g->pos = 0;
+	}
+	r->file = g->cur_file;
+	r->off = g->pos;
+	r->len = g->file_size - g->pos < g->req_size ? g->file_size - g->pos : g->req_size;
+	g->pos += r->len;
+	if (g->pos == g->file_size) {
+		g->cur_file++;
+		g->pos = 0;
+	}
+}
+
+static int gen_one(struct sm_fileio_gen *g, struct sm_fileio_req *r, unsigned slot)
+{
+	int write;
+
+	if (g->max_events && g->events >= g->max_events)
+		return 0;
+	r->event = g->events++;
+	if (g->freq && g->dirty && g->req % g->freq == 0) {
+		r->op = SM_OP_FSYNC;
+		r->file = g->fsync_file++;
+		r->off = r->len = 0;
+		if (g->fsync_file == g->nfiles) {
+			g->fsync_file = 0;
+			g->dirty = 0;
+		}
+		return 1;
+	}
+	switch (g->mode) {
+	case SM_FIO_SEQRD:
+	case SM_FIO_RNDRD:
+		write = 0;
+		break;
+	case SM_FIO_RNDRW:
+		write = ((double)g->reads + 1.0) / ((double)g->writes + 1.0) >= g->ratio;
+		break;
+	default:
+		write = 1;
+	}
+	if (g->mode <= SM_FIO_SEQRD)
+		gen_seq(g, r);
+	else
+		gen_random(g, r, slot);
+	g->req++;
+	if (write) {
+		g->writes++;
+		g->dirty = 1;
+	} else {
+		g->reads++;
+	}
+	r->op = write ? SM_OP_WRITE : SM_OP_READ;
+	return 1;
+}
+
+unsigned sm_fileio_gen_next(struct sm_fileio_gen *g, struct sm_fileio_req *out, unsigned max,
+			    const unsigned *slots)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&g->mu);
+	while (n < max && gen_one(g, &out[n], slots ? slots[n] : 0))
+		n++;
+	pthread_mutex_unlock(&g->mu);
+	return n;
+}
+
+void sm_fileio_gen_release(struct sm_fileio_gen *g, unsigned slot)
+{
+	if (!g->busy)
+		return;
+	pthread_mutex_lock(&g->mu);
+	g->busy[slot] = 0;
+	pthread_mutex_unlock(&g->mu);
+}
+
+/* ---- validation blocks ------------------------------------------------------ */
+
+#define TRAILER_MAGIC 0x4b4c424f49464d53ULL   /* "SMFIOBLK" little-endian */
+
+static uint64_t block_sum(const unsigned char *p, uint64_t n, uint64_t tag)
+{
+	uint64_t h = tag ^ 0x243f6a8885a308d3ULL, w;
+	uint64_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = sm_rng_rotl(h ^ (w * 0x9e3779b97f4a7c15ULL), 29) * 0xbf58476d1ce4e5b9ULL;
+	}
+	for (; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h ^ (h >> 31);
+}
+
+void sm_fileio_seal(void *buf, uint64_t len, uint64_t block_size, unsigned file, uint64_t off,
+		    int refill, uint64_t seed)
+{
+	unsigned char *p = buf;
+
+	for (uint64_t b = 0; b + block_size <= len; b += block_size) {
+		unsigned char *blk = p + b;
+		uint64_t body = block_size - SM_FIO_TRAILER;
+		uint64_t where = (uint64_t)file << 48 | (off + b), magic = TRAILER_MAGIC, sum;
+
+		if (refill)
+			sm_buf_fill(blk, body, SM_DATA_RANDOM, sm_hash64(seed, where));
+		sum = block_sum(blk, body, where);
+		memcpy(blk + body, &magic, 8);
+		memcpy(blk + body + 8, &sum, 8);
+		memcpy(blk + body + 16, &where, 8);
+	}
+}
+
+int sm_fileio_verify(const void *buf, uint64_t len, uint64_t block_size, unsigned file, uint64_t off,
+		     uint64_t *bad_off)
+{
+	const unsigned char *p = buf;
+
+	for (uint64_t b = 0; b + block_size <= len; b += block_size) {
+		const unsigned char *blk = p + b;
+		uint64_t body = block_size - SM_FIO_TRAILER;
+		uint64_t where = (uint64_t)file << 48 | (off + b), magic, sum, stored;
+
+		memcpy(&magic, blk + body, 8);
+		memcpy(&sum, blk + body + 8, 8);
+		memcpy(&stored, blk + body + 16, 8);
+		if (magic != TRAILER_MAGIC || stored != where || sum != block_sum(blk, body, where)) {
+			*bad_off = off + b;
+			return -EILSEQ;
+		}
+	}
+	return 0;
+}
+
+/* ---- prepare ------------------------------------------------------------------- */
+
+static int open_flags(const struct sm_fileio_cfg *cfg)
+{
+	int f = 0;
+
+	if (cfg->extra_flags & SM_FIO_FLAG_SYNC)
+		f |= O_SYNC;
+	if (cfg->extra_flags & SM_FIO_FLAG_DSYNC)
+		f |= O_DSYNC;
+	if (cfg->extra_flags & SM_FIO_FLAG_DIRECT)
+		f |= O_DIRECT;
+	return f;
+}
+
+int sm_fileio_prep_scan(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p)
+{
+	char path[4096];
+
+	memset(p, 0, sizeof(*p));
+	p->state = calloc(cfg->num_files, sizeof(*p->state));
+	p->old_size = calloc(cfg->num_files, sizeof(*p->old_size));
+	p->existed = calloc(cfg->num_files, 1);
+	if (!p->state || !p->old_size || !p->existed) {
+		sm_fileio_prep_release(p);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < cfg->num_files; i++) {
+		struct stat st;
+
+		sm_fileio_path(cfg, i, path, sizeof(path));
+		if (stat(path, &st)) {
+			if (errno != ENOENT)
+				return -errno;
+			p->state[i] = SM_FIO_CREATE;
+			continue;
+		}
+		if (!S_ISREG(st.st_mode))
+			return -EEXIST;
+		p->existed[i] = 1;
+		p->old_size[i] = (uint64_t)st.st_size;
+		p->state[i] = p->old_size[i] >= cfg->file_size ? SM_FIO_REUSE
+			      : p->old_size[i] ? SM_FIO_EXTEND : SM_FIO_CREATE;
+	}
+	return 0;
+}
+
+void sm_fileio_prep_release(struct sm_fileio_prep *p)
+{
+	free(p->state);
+	free(p->old_size);
+	free(p->existed);
+	p->state = NULL;
+	p->old_size = NULL;
+	p->existed = NULL;
+}
+
+struct prep_ctx {
+	const struct sm_fileio_cfg *cfg;
+	struct sm_fileio_prep *p;
+	atomic_uint next_file;
+	atomic_ullong written;
+	atomic_int abort;
+	pthread_mutex_t mu;        /* guards p->err* */
+	struct sm_start start;
+};
+
+struct prep_arg {
+	struct prep_ctx *ctx;
+	unsigned id;
+};
+
+static void prep_fail(struct prep_ctx *c, unsigned file, int err, int removed)
+{
+	pthread_mutex_lock(&c->mu);
+	if (!c->p->err) {
+		c->p->err = err;
+		c->p->err_file = (int)file;
+		c->p->err_removed = removed;
+		c->p->disk_full = err == -ENOSPC || err == -EDQUOT;
+	}
+	pthread_mutex_unlock(&c->mu);
+	atomic_store(&c->abort, 1);
+}
+
+/* Write blocks from the file's current end until it reaches file_size (whole
+ * blocks, as sysbench does). Returns 0 or -errno. */
+static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_t chunk,
+		     int *opened)
+{
+	const struct sm_fileio_cfg *cfg = c->cfg;
+	char path[4096];
+	uint64_t off = c->p->old_size[i], n = 0;
+	int fd, rc = 0;
+
+	sm_fileio_path(cfg, i, path, sizeof(path));
+	fd = open(path, O_CREAT | O_WRONLY | open_flags(cfg), 0600);
+	if (fd < 0)
+		return -errno;
+	*opened = 1;
+	while (off < cfg->file_size && !atomic_load(&c->abort)) {
+		uint64_t left = cfg->file_size - off;
+		uint64_t blocks = (left + cfg->block_size - 1) / cfg->block_size;
+		uint64_t len = blocks * cfg->block_size < chunk ? blocks * cfg->block_size : chunk;
+		uint64_t done = 0;
+
+		if (cfg->validate)
+			sm_fileio_seal(buf, len, cfg->block_size, i, off, 1, cfg->seed);
+		else
+			sm_buf_stamp(buf, len, cfg->data, cfg->seed, (uint64_t)i << 32 | n++);
+		while (done < len) {
+			ssize_t w = pwrite(fd, buf + done, len - done, (off_t)(off + done));
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				rc = w < 0 ? -errno : -ENOSPC;
+				atomic_fetch_add(&c->written, done);
+				goto out;
+			}
+			done += (uint64_t)w;
+		}
+		atomic_fetch_add(&c->written, len);
+		off += len;
+	}
+	if (!atomic_load(&c->abort) && fsync(fd))
+		rc = -errno;
+	if (atomic_load(&c->abort) && off < cfg->file_size)
+		rc = -ECANCELED;
+out:
+	close(fd);
+	return rc;
+}
+
+static void *prep_worker(void *argp)
+{
+	struct prep_arg *a = argp;
+	struct prep_ctx *c = a->ctx;
+	const struct sm_fileio_cfg *cfg = c->cfg;
+	uint64_t chunk = cfg->block_size;
+	unsigned char *buf;
+
+	if (sm_start_wait(&c->start))
+		return NULL;
+	/* Write up to ~1 MiB per call: whole blocks, fewer system calls. */
+	if (chunk < (1u << 20))
+		chunk *= (1u << 20) / chunk;
+	buf = sm_buf_alloc(chunk, SM_BUF_ALIGN);
+	if (!buf) {
+		prep_fail(c, 0, -ENOMEM, 0);
+		return NULL;
+	}
+	sm_buf_fill(buf, chunk, cfg->data, cfg->seed ^ (a->id + 1));
+	for (;;) {
+		unsigned i = atomic_fetch_add(&c->next_file, 1);
+		int opened = 0, rc;
+
+		if (i >= cfg->num_files || atomic_load(&c->abort))
+			break;
+		if (c->p->state[i] == SM_FIO_REUSE)
+			continue;
+		rc = prep_file(c, i, buf, chunk, &opened);
+		if (rc) {
+			char path[4096];
+			int removed = 0;
+
+			/* Leave nothing half-written behind that could pass for
+			 * a prepared file: remove what we created, cut back
+			 * what we extended. */
+			sm_fileio_path(cfg, i, path, sizeof(path));
+			if (opened && !c->p->existed[i]) {
+				removed = unlink(path) ? 0 : 1;
+			} else if (opened) {
+				removed = truncate(path, (off_t)c->p->old_size[i]) ? 0 : 2;
+			}
+			if (rc != -ECANCELED)
+				prep_fail(c, i, rc, removed);
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
+int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p)
+{
+	struct prep_ctx c;
+	struct prep_arg *args;
+	unsigned n = cfg->threads ? cfg->threads : 1;
+	uint64_t t0;
+	int rc;
+
+	if (n > cfg->num_files)
+		n = cfg->num_files;
+	memset(&c, 0, sizeof(c));
+	c.cfg = cfg;
+	c.p = p;
+	pthread_mutex_init(&c.mu, NULL);
+	sm_start_init(&c.start);
+	args = calloc(n, sizeof(*args));
+	if (!args)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		args[i].ctx = &c;
+		args[i].id = i;
+	}
+	t0 = sm_now_ns();
+	rc = sm_threads_run(n, prep_worker, args, sizeof(*args), &c.start);
+	p->duration_ns = sm_now_ns() - t0;
+	p->written = atomic_load(&c.written);
+	free(args);
+	pthread_mutex_destroy(&c.mu);
+	if (rc)
+		return rc;
+	return p->err;
+}
+
+int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg)
+{
+	char path[4096];
+	int removed = 0;
+
+	for (unsigned i = 0; i < cfg->num_files; i++) {
+		sm_fileio_path(cfg, i, path, sizeof(path));
+		if (unlink(path)) {
+			if (errno != ENOENT)
+				return -errno;
+			continue;
+		}
+		removed++;
+	}
+	return removed;
+}
+
+/* "%.5g" with a binary prefix, as sysbench prints sizes ("1.0625Mi"). */
+static void sb_size(char *buf, size_t len, double v)
+{
+	static const char mods[] = "KMGTPE";
+	unsigned i = 0;
+
+	while (i < sizeof(mods) - 1 && v >= 1024) {
+		v /= 1024;
+		i++;
+	}
+	if (i)
+		snprintf(buf, len, "%.5g%ci", v, mods[i - 1]);
+	else
+		snprintf(buf, len, "%.5g", v);
+}
+
+int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, size_t msglen,
+		   int *missing)
+{
+	int *fds = malloc(cfg->num_files * sizeof(*fds));
+	char path[4096];
+	unsigned i;
+	int rc = 0;
+
+	*missing = 0;
+	if (!fds)
+		return -ENOMEM;
+	for (i = 0; i < cfg->num_files; i++)
+		fds[i] = -1;
+	for (i = 0; i < cfg->num_files; i++) {
+		struct stat st;
+
+		sm_fileio_path(cfg, i, path, sizeof(path));
+		if (cfg->mode == SM_FIO_SEQWR) {
+			/* the creation test starts from empty files */
+			int fd;
+
+			unlink(path);
+			fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+			if (fd < 0) {
+				rc = -errno;
+				snprintf(msg, msglen, "Cannot create file '%s'", path);
+				goto fail;
+			}
+			close(fd);
+		}
+		fds[i] = open(path, O_RDWR | open_flags(cfg), 0600);
+		if (fds[i] < 0) {
+			rc = -errno;
+			*missing = rc == -ENOENT;
+			snprintf(msg, msglen, "Cannot open file '%s' errno = %d (%s)", path, -rc,
+				 strerror(-rc));
+			goto fail;
+		}
+		if (cfg->mode == SM_FIO_SEQWR)
+			continue;
+		if (fstat(fds[i], &st)) {
+			rc = -errno;
+			snprintf(msg, msglen, "fstat() failed on file '%s'", path);
+			goto fail;
+		}
+		if ((uint64_t)st.st_size < cfg->file_size) {
+			char a[32], b[32];
+
+			sb_size(a, sizeof(a), (double)st.st_size);
+			sb_size(b, sizeof(b), (double)cfg->file_size);
+			snprintf(msg, msglen, "Size of file '%s' is %sB, but at least %sB is expected.",
+				 path, a, b);
+			rc = -EFBIG;
+			goto fail;
+		}
+	}
+	if (cfg->io_mode == SM_FIO_IO_MMAP && cfg->mode == SM_FIO_SEQWR) {
+		/* mappings need the whole length (sysbench extends too) */
+		for (i = 0; i < cfg->num_files; i++)
+			if (ftruncate(fds[i], (off_t)cfg->file_size)) {
+				rc = -errno;
+				snprintf(msg, msglen, "ftruncate() failed on file %u", i);
+				goto fail;
+			}
+	}
+	*fds_out = fds;
+	return 0;
+fail:
+	sm_fileio_close(cfg, fds);
+	return rc;
+}
+
+void sm_fileio_close(const struct sm_fileio_cfg *cfg, int *fds)
+{
+	if (!fds)
+		return;
+	for (unsigned i = 0; i < cfg->num_files; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+}
