@@ -34,7 +34,7 @@ enum fmt { FMT_TEXT, FMT_TIMEIT, FMT_JSON, FMT_CSV };
 struct time_opts {
 	unsigned runs, warmup;
 	const char *prepare;
-	int drop_caches, shell;
+	int drop_caches, shell, no_syscalls;
 	enum fmt format;
 	const char *output;       /* NULL: stdout */
 	const char *save_key;
@@ -57,6 +57,7 @@ static void usage(FILE *f)
 		"      --prepare CMD     run 'sh -c CMD' before every run (unmeasured)\n"
 		"      --drop-caches     drop the page cache before every run (root)\n"
 		"      --shell           run COMMAND with sh -c (one string)\n"
+		"      --no-syscalls     do not count all system calls (no perf counter)\n"
 		"      --format FMT      text (default), timeit, json or csv\n"
 		"      --json, --csv     the same as --format json / csv\n"
 		"  -o, --output FILE     write the report to FILE instead of stdout\n"
@@ -81,7 +82,7 @@ static int parse_count(const char *s, unsigned max, unsigned *out)
 static int parse(int argc, char **argv, struct time_opts *o)
 {
 	enum { O_WARMUP = 256, O_PREPARE, O_DROP, O_SHELL, O_FORMAT, O_JSON, O_CSV,
-	       O_SAVE, O_DB };
+	       O_SAVE, O_DB, O_NOSYS };
 	static const struct option lopts[] = {
 		{ "runs", required_argument, NULL, 'n' },
 		{ "warmup", required_argument, NULL, O_WARMUP },
@@ -94,6 +95,7 @@ static int parse(int argc, char **argv, struct time_opts *o)
 		{ "output", required_argument, NULL, 'o' },
 		{ "save", required_argument, NULL, O_SAVE },
 		{ "db", required_argument, NULL, O_DB },
+		{ "no-syscalls", no_argument, NULL, O_NOSYS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -152,6 +154,9 @@ static int parse(int argc, char **argv, struct time_opts *o)
 			break;
 		case O_DB:
 			o->db_path = optarg;
+			break;
+		case O_NOSYS:
+			o->no_syscalls = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -265,7 +270,9 @@ static void setup(struct runner *rn, struct sm_time_report *r)
 	struct stat st;
 	int rc;
 
-	if (sm_perfsys_probe(&rn->perf) == 0)
+	if (rn->o->no_syscalls)
+		snprintf(rn->perf.why, sizeof(rn->perf.why), "disabled with --no-syscalls");
+	else if (sm_perfsys_probe(&rn->perf) == 0)
 		rn->perf_ok = 1;
 	/* st_dev is what sm_fs_info reports as the device number; stat is
 	 * enough on the fast path, sm_fs_info names the file system when

@@ -240,29 +240,51 @@ void sm_perfsys_close(struct sm_perfsys *ps)
 	ps->fd_all = ps->fd_flush = -1;
 }
 
+struct closer {
+	int anchor, gate;   /* gate: read end of a pipe we close when done */
+};
+
 static int closer_child(void *arg)
 {
-	int fd = *(int *)arg;
+	const struct closer *c = arg;
+	int lo = c->anchor < c->gate ? c->anchor : c->gate;
+	int hi = c->anchor < c->gate ? c->gate : c->anchor;
+	char b;
 
-	/* keep only the anchor, so no pipe of the caller stays open */
-	if (fd > 0)
-		syscall(SYS_close_range, 0u, (unsigned)fd - 1, 0u);
-	syscall(SYS_close_range, (unsigned)fd + 1, ~0u, 0u);
-	return 0;   /* the exit closes the anchor: the slow part, unwaited */
+	/* keep only the anchor and the gate, so no pipe of the caller stays
+	 * open; then wait until the parent has dropped its copy of the
+	 * anchor (EOF on the gate), so that ours is the last, slow close */
+	if (lo > 0)
+		syscall(SYS_close_range, 0u, (unsigned)lo - 1, 0u);
+	if (hi > lo + 1)
+		syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1, 0u);
+	syscall(SYS_close_range, (unsigned)hi + 1, ~0u, 0u);
+	for (int i = 0; i < 100 && read(c->gate, &b, 1) < 0; i++)
+		;   /* only EINTR can fail here; errno is not ours to look at */
+	return 0;
 }
 
 void sm_perfsys_release(struct sm_perfsys *ps)
 {
+	/* static: the child runs on this stack and reads this struct after
+	 * we have returned (it shares our memory, not our fd table) */
 	static char stack[16384] __attribute__((aligned(16)));
-	static int fd;
+	static struct closer c;
+	int gate[2];
 
 	sm_perfsys_close(ps);
 	if (ps->fd_anchor < 0)
 		return;
-	/* shares our memory (no page-table copy) but not our fd table; the
-	 * stack is static so it stays valid after we return and exit */
-	fd = ps->fd_anchor;
-	clone(closer_child, stack + sizeof(stack), CLONE_VM | SIGCHLD, &fd);
+	if (pipe2(gate, O_CLOEXEC)) {
+		close(ps->fd_anchor);   /* slow, but correct */
+		ps->fd_anchor = -1;
+		return;
+	}
+	c.anchor = ps->fd_anchor;
+	c.gate = gate[0];
+	clone(closer_child, stack + sizeof(stack), CLONE_VM | SIGCHLD, &c);
+	close(gate[0]);
 	close(ps->fd_anchor);   /* cheap while the child still holds it */
 	ps->fd_anchor = -1;
+	close(gate[1]);         /* now the child may close its copy and exit */
 }
