@@ -522,7 +522,7 @@ static int check_direct(struct opts *o)
 
 static int quiet(const struct opts *o)
 {
-	return o->verbosity < 3 || o->json;
+	return o->verbosity < 3 || (o->json && !strcmp(o->json, "-"));
 }
 
 static int do_cleanup(struct opts *o)
@@ -618,7 +618,7 @@ static int do_run(struct opts *o, int argc, char **argv)
 	rc = check_direct(o);
 	if (rc)
 		return rc;
-	if (!quiet(o)) {
+	if (!quiet(o) && o->format == FMT_SYSBENCH) {
 		sm_sb_banner(txt);
 		sm_sb_run_head(txt, cfg, o->seed_given, cfg->seed);
 		fflush(txt);
@@ -650,9 +650,11 @@ static int do_run(struct opts *o, int argc, char **argv)
 	sm_env_collect(&env, cfg->dir);
 	env.direct_io = (cfg->extra_flags & SM_FIO_FLAG_DIRECT) && cfg->io_mode != SM_FIO_IO_MMAP;
 	collect_warnings(o, &env, &w);
-	for (unsigned i = 0; i < w.count && o->verbosity >= 1; i++)
+	/* the native and JSON reports carry the warnings themselves */
+	for (unsigned i = 0; i < w.count && o->format == FMT_SYSBENCH && !o->json &&
+	     o->verbosity >= 1; i++)
 		fprintf(stderr, "stormark: warning: %s\n", w.item[i].message);
-	if (!quiet(o))
+	if (!quiet(o) && o->format == FMT_SYSBENCH)
 		sm_sb_run_started(txt);
 	sm_signals_install();
 	rc = sm_fileio_run(cfg, fds, o->pct.n ? o->pct.p[0] : 0, on_tick, o, &r);
@@ -680,7 +682,7 @@ static int do_run(struct opts *o, int argc, char **argv)
 		out = SM_EXIT_FAIL;
 		goto done;
 	}
-	if (!quiet(o) || (o->json && strcmp(o->json, "-") && o->verbosity >= 3)) {
+	if (!quiet(o)) {
 		if (o->format == FMT_STORMARK) {
 			sm_fileio_text(txt, cfg, &r, &env, &w, &o->pct);
 		} else {

@@ -343,6 +343,9 @@ static void *run_reporter(void *argp)
 			break;
 		if (sm_now_ns() < next)
 			continue;
+		/* like sysbench: no tick at (or past) the end of the time limit */
+		if (c->cfg->time_ns && next - t0 >= c->cfg->time_ns)
+			break;
 		snapshot(rp, &now, rp->cur);
 		t = now;
 		t.t_ns = next - t0;

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the fileio workload: sysbench's request rules (periodic fsync
+ * series, rndrw ratio, shared sequential cursor, event limit), offsets
+ * reproducible whatever the thread count, validation blocks, the mmap
+ * engine, and sysbench's number formats. */
+#include "workload/fileio.h"
+#include "engine/engine.h"
+#include "report/sysbench.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+static void small_cfg(struct sm_fileio_cfg *c, enum sm_fileio_mode m)
+{
+	sm_fileio_cfg_defaults(c);
+	c->num_files = 4;
+	c->total_size = 8 << 20;
+	c->file_size = 2 << 20;
+	c->mode = m;
+	c->seed = 42;
+}
+
+/* Draw n events one at a time; counts per op into cnt[op]. */
+static void draw(struct sm_fileio_gen *g, struct sm_fileio_req *out, unsigned n, unsigned *got)
+{
+	*got = 0;
+	while (*got < n && sm_fileio_gen_next(g, &out[*got], 1, NULL) == 1)
+		(*got)++;
+}
+
+static void test_fsync_series(void **state)
+{
+	struct sm_fileio_cfg c;
+	struct sm_fileio_req r[300];
+	struct sm_fileio_gen *g;
+	unsigned n, writes = 0, fsyncs = 0;
+
+	small_cfg(&c, SM_FIO_RNDWR);
+	c.max_events = 300;
+	g = sm_fileio_gen_new(&c, 1);
+	draw(g, r, 300, &n);
+	assert_int_equal(n, 300);
+	/* requests 0..99, then one fsync of each of the 4 files, ... */
+	for (unsigned i = 0; i < 100; i++)
+		assert_int_equal(r[i].op, SM_OP_WRITE);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_int_equal(r[100 + i].op, SM_OP_FSYNC);
+		assert_int_equal(r[100 + i].file, i);
+	}
+	assert_int_equal(r[104].op, SM_OP_WRITE);
+	for (unsigned i = 0; i < n; i++) {
+		writes += r[i].op == SM_OP_WRITE;
+		fsyncs += r[i].op == SM_OP_FSYNC;
+		assert_int_equal(r[i].event, i);
+	}
+	/* sysbench 1.0.20 gives 292 writes and 8 periodic fsyncs here */
+	assert_int_equal(writes, 292);
+	assert_int_equal(fsyncs, 8);
+	/* the event limit holds */
+	assert_int_equal(sm_fileio_gen_next(g, r, 1, NULL), 0);
+	sm_fileio_gen_free(g);
+
+	/* reads never make the files dirty: no fsync in rndrd */
+	small_cfg(&c, SM_FIO_RNDRD);
+	g = sm_fileio_gen_new(&c, 1);
+	draw(g, r, 300, &n);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(r[i].op, SM_OP_READ);
+	sm_fileio_gen_free(g);
+
+	/* --file-fsync-freq=0: none */
+	small_cfg(&c, SM_FIO_SEQWR);
+	c.fsync_freq = 0;
+	g = sm_fileio_gen_new(&c, 1);
+	draw(g, r, 300, &n);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(r[i].op, SM_OP_WRITE);
+	sm_fileio_gen_free(g);
+}
+
+static void test_rw_ratio(void **state)
+{
+	struct sm_fileio_cfg c;
+	struct sm_fileio_req *r = calloc(10000, sizeof(*r));
+	struct sm_fileio_gen *g;
+	unsigned n, reads = 0, writes = 0;
+
+	small_cfg(&c, SM_FIO_RNDRW);
+	c.fsync_freq = 0;
+	g = sm_fileio_gen_new(&c, 1);
+	draw(g, r, 10000, &n);
+	for (unsigned i = 0; i < n; i++) {
+		reads += r[i].op == SM_OP_READ;
+		writes += r[i].op == SM_OP_WRITE;
+		/* the running ratio never strays: (reads+1)/(writes+1) rule */
+		if (i > 10)
+			assert_true((double)reads / (writes + 1) <= 1.5 + 1e-9);
+	}
+	assert_int_equal(reads, 6000);
+	assert_int_equal(writes, 4000);
+	sm_fileio_gen_free(g);
+	free(r);
+}
+
+static void test_seq_cursor(void **state)
+{
+	struct sm_fileio_cfg c;
+	struct sm_fileio_req r[600];
+	struct sm_fileio_gen *g;
+	unsigned n;
+
+	small_cfg(&c, SM_FIO_SEQRD);
+	c.merged = 2;          /* 32 KiB requests: 64 per file */
+	g = sm_fileio_gen_new(&c, 1);
+	draw(g, r, 600, &n);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned k = i % 256;          /* wraps after the 4 files */
+
+		assert_int_equal(r[i].file, k / 64);
+		assert_int_equal(r[i].off, (uint64_t)(k % 64) * 32768);
+		assert_int_equal(r[i].len, 32768);
+	}
+	sm_fileio_gen_free(g);
+}
+
+static void test_random_offsets(void **state)
+{
+	struct sm_fileio_cfg c;
+	struct sm_fileio_req *r = calloc(20000, sizeof(*r));
+	struct sm_fileio_gen *g;
+	unsigned n, per_file[4] = { 0 };
+
+	small_cfg(&c, SM_FIO_RNDRD);
+	c.block_size = 4096;
+	g = sm_fileio_gen_new(&c, 1);
+	draw(g, r, 20000, &n);
+	for (unsigned i = 0; i < n; i++) {
+		assert_true(r[i].file < 4);
+		assert_int_equal(r[i].off % 4096, 0);
+		assert_true(r[i].off + r[i].len <= c.file_size);
+		per_file[r[i].file]++;
+	}
+	for (unsigned f = 0; f < 4; f++)   /* uniform: 5000 each, give or take */
+		assert_true(per_file[f] > 4500 && per_file[f] < 5500);
+	sm_fileio_gen_free(g);
+	free(r);
+}
+
+struct drawer {
+	struct sm_fileio_gen *g;
+	struct sm_fileio_req r[4096];
+	unsigned n;
+};
+
+static void *draw_thread(void *p)
+{
+	struct drawer *d = p;
+	unsigned got;
+
+	while (d->n < 4096 && (got = sm_fileio_gen_next(d->g, &d->r[d->n], 3, NULL)) > 0)
+		d->n += got;
+	return NULL;
+}
+
+static int by_event(const void *a, const void *b)
+{
+	const struct sm_fileio_req *x = a, *y = b;
+
+	return x->event < y->event ? -1 : x->event > y->event;
+}
+
+/* The same seed gives the same event sequence with 1 or 4 threads. */
+static void test_reproducible_threads(void **state)
+{
+	struct sm_fileio_cfg c;
+	struct sm_fileio_req *one = calloc(4000, sizeof(*one)), *all = calloc(4 * 4096, sizeof(*all));
+	struct drawer *d = calloc(4, sizeof(*d));
+	pthread_t t[4];
+	struct sm_fileio_gen *g;
+	unsigned n, total = 0;
+
+	small_cfg(&c, SM_FIO_RNDRW);
+	c.max_events = 4000;
+	g = sm_fileio_gen_new(&c, 1);
+	draw(g, one, 4000, &n);
+	assert_int_equal(n, 4000);
+	sm_fileio_gen_free(g);
+
+	g = sm_fileio_gen_new(&c, 4);
+	for (int i = 0; i < 4; i++) {
+		d[i].g = g;
+		pthread_create(&t[i], NULL, draw_thread, &d[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		memcpy(all + total, d[i].r, d[i].n * sizeof(*all));
+		total += d[i].n;
+	}
+	assert_int_equal(total, 4000);
+	qsort(all, total, sizeof(*all), by_event);
+	for (unsigned i = 0; i < total; i++) {
+		assert_int_equal(all[i].event, one[i].event);
+		assert_int_equal(all[i].op, one[i].op);
+		assert_int_equal(all[i].file, one[i].file);
+		assert_int_equal(all[i].off, one[i].off);
+	}
+	sm_fileio_gen_free(g);
+
+	/* another seed, other offsets */
+	c.seed = 43;
+	g = sm_fileio_gen_new(&c, 1);
+	draw(g, all, 100, &n);
+	{
+		unsigned same = 0;
+
+		for (unsigned i = 0; i < 100; i++)
+			same += all[i].off == one[i].off && all[i].file == one[i].file;
+		assert_true(same < 20);
+	}
+	sm_fileio_gen_free(g);
+	free(one);
+	free(all);
+	free(d);
+}
+
+static void test_seal_verify(void **state)
+{
+	unsigned char *b = malloc(4 * 4096);
+	uint64_t bad = 0;
+
+	sm_fileio_seal(b, 4 * 4096, 4096, 3, 65536, 1, 7);
+	assert_int_equal(sm_fileio_verify(b, 4 * 4096, 4096, 3, 65536, &bad), 0);
+	/* read back from another place: the offset in the trailer says so */
+	assert_int_equal(sm_fileio_verify(b, 4 * 4096, 4096, 3, 69632, &bad), -EILSEQ);
+	assert_int_equal(bad, 69632);
+	assert_int_equal(sm_fileio_verify(b, 4 * 4096, 4096, 2, 65536, &bad), -EILSEQ);
+	/* one flipped bit in the third block */
+	b[2 * 4096 + 100] ^= 0x10;
+	assert_int_equal(sm_fileio_verify(b, 4 * 4096, 4096, 3, 65536, &bad), -EILSEQ);
+	assert_int_equal(bad, 65536 + 2 * 4096);
+	/* zeros (a file prepared without --validate) fail */
+	memset(b, 0, 4096);
+	assert_int_equal(sm_fileio_verify(b, 4096, 4096, 0, 0, &bad), -EILSEQ);
+	free(b);
+}
+
+static void test_mmap_engine(void **state)
+{
+	char path[] = "./test_fileio_mmap_XXXXXX";
+	int fd = mkstemp(path);
+	uint64_t size = 65536;
+	struct sm_engine_cfg ec;
+	struct sm_engine e;
+	struct sm_io io;
+	char notice[128], buf[4096], back[4096];
+
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(ftruncate(fd, (off_t)size), 0);
+	memset(&ec, 0, sizeof(ec));
+	ec.depth = 1;
+	ec.fds = &fd;
+	ec.file_sizes = &size;
+	ec.nfds = 1;
+	assert_int_equal(sm_engine_open(&e, "mmap", &ec, notice, sizeof(notice)), 0);
+	assert_string_equal(e.ops->name, "mmap");
+	for (int i = 0; i < 4096; i++)
+		buf[i] = (char)(i * 7);
+	memset(&io, 0, sizeof(io));
+	io.op = SM_OP_WRITE;
+	io.fd = fd;
+	io.file_index = 0;
+	io.buf = buf;
+	io.len = sizeof(buf);
+	io.off = 8192;
+	assert_int_equal(sm_engine_do(&e, &io), 4096);
+	assert_true(io.t_done >= io.t_issue);
+	io.op = SM_OP_FSYNC;
+	assert_int_equal(sm_engine_do(&e, &io), 0);
+	/* the write went to the file: pread sees it */
+	assert_int_equal(pread(fd, back, sizeof(back), 8192), 4096);
+	assert_memory_equal(back, buf, sizeof(buf));
+	/* and a read through the mapping sees what pwrite put there */
+	memset(back, 0x5a, sizeof(back));
+	assert_int_equal(pwrite(fd, back, 100, 0), 100);
+	memset(buf, 0, sizeof(buf));
+	io.op = SM_OP_READ;
+	io.off = 0;
+	io.len = 100;
+	io.buf = buf;
+	assert_int_equal(sm_engine_do(&e, &io), 100);
+	assert_memory_equal(buf, back, 100);
+	/* short at the end of the mapping, like pread at end of file */
+	io.off = size - 10;
+	io.len = 100;
+	assert_int_equal(sm_engine_do(&e, &io), 10);
+	sm_engine_close(&e);
+	/* without files to map it refuses */
+	ec.nfds = 0;
+	assert_int_not_equal(sm_engine_open(&e, "mmap", &ec, notice, sizeof(notice)), 0);
+	close(fd);
+}
+
+static void test_sb_size(void **state)
+{
+	char b[32];
+
+	assert_string_equal(sm_sb_size(b, sizeof(b), 16384), "16Ki");
+	assert_string_equal(sm_sb_size(b, sizeof(b), 2097152), "2Mi");
+	assert_string_equal(sm_sb_size(b, sizeof(b), 1114112), "1.0625Mi");
+	assert_string_equal(sm_sb_size(b, sizeof(b), 2147483648.0), "2Gi");
+	assert_string_equal(sm_sb_size(b, sizeof(b), 512), "512");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fsync_series),
+		cmocka_unit_test(test_rw_ratio),
+		cmocka_unit_test(test_seq_cursor),
+		cmocka_unit_test(test_random_offsets),
+		cmocka_unit_test(test_reproducible_threads),
+		cmocka_unit_test(test_seal_verify),
+		cmocka_unit_test(test_mmap_engine),
+		cmocka_unit_test(test_sb_size),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
