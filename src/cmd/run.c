@@ -41,6 +41,7 @@ static const char usage_text[] =
 	"                   (default: a selection from SD to 8K; see docs/formats.md)\n"
 	"  --fps LIST       frame rates of the verdict table (default 24,25,30,50,60)\n"
 	"  --no-confirm     do not check near-limit verdicts with paced runs\n"
+	"  --confirm-all    check every verdict with a paced run, as time allows\n"
 	"  --keep           keep the test data (its path is printed)\n"
 	"  --quiet          no progress display\n"
 	"  -h, --help       this help\n"
@@ -53,8 +54,10 @@ static const char *const default_formats[] = {
 	"exr-half-rgba-4k", "dpx-8k-uhd",
 };
 
-enum { OPT_TIME = 256, OPT_JSON, OPT_ENGINE, OPT_FORMATS, OPT_FPS, OPT_NO_CONFIRM, OPT_KEEP,
-       OPT_QUIET };
+enum {
+	OPT_TIME = 256, OPT_JSON, OPT_ENGINE, OPT_FORMATS, OPT_FPS, OPT_NO_CONFIRM,
+	OPT_CONFIRM_ALL, OPT_KEEP, OPT_QUIET,
+};
 
 static const struct option long_opts[] = {
 	{ "time", required_argument, NULL, OPT_TIME },
@@ -63,6 +66,7 @@ static const struct option long_opts[] = {
 	{ "formats", required_argument, NULL, OPT_FORMATS },
 	{ "fps", required_argument, NULL, OPT_FPS },
 	{ "no-confirm", no_argument, NULL, OPT_NO_CONFIRM },
+	{ "confirm-all", no_argument, NULL, OPT_CONFIRM_ALL },
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, 'h' },
@@ -189,6 +193,9 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case OPT_NO_CONFIRM:
 			o->plan.confirm = 0;
+			break;
+		case OPT_CONFIRM_ALL:
+			o->plan.confirm = 2;
 			break;
 		case OPT_KEEP:
 			o->plan.keep = 1;

@@ -40,17 +40,30 @@ void sm_run_text_header(FILE *f, const struct sm_run_result *res)
 		res->plan.keep ? "kept: --keep" : "removed at the end");
 }
 
+/* v in at most 8 characters (the null engine's figures are huge). */
+static const char *num8(char *buf, double v, int decimals)
+{
+	if (v < 1e5 && decimals)
+		snprintf(buf, 32, "%.1f", v);
+	else if (v < 1e8)
+		snprintf(buf, 32, "%.0f", v);
+	else
+		snprintf(buf, 32, "%.1e", v);
+	return buf;
+}
+
 /* One "MiB/s IOPS p99" triple, or dashes when not measured. */
 static void classic_cell(FILE *f, const struct sm_run_classic *c, int w)
 {
 	const struct sm_blockio_result *r = &c->res[w];
-	char p99[32];
+	char p99[32], mbs[32], iops[32];
 
 	if (!c->measured[w] || !r->op.lat.count) {
 		fprintf(f, "  %8s %8s %9s", "-", "-", "-");
 		return;
 	}
-	fprintf(f, "  %8.1f %8.0f %9s", sm_blockio_bytes_per_s(r) / MIB, sm_blockio_iops(r),
+	fprintf(f, "  %8s %8s %9s", num8(mbs, sm_blockio_bytes_per_s(r) / MIB, 1),
+		num8(iops, sm_blockio_iops(r), 0),
 		sm_fmt_ns(p99, sizeof(p99), (double)sm_hist_percentile(&r->op.lat, 99)));
 }
 
@@ -79,8 +92,12 @@ void sm_run_text_classic(FILE *f, const struct sm_run_result *res)
 			if (c->measured[w] && c->res[w].depth < c->depth)
 				fallback = 1;
 	}
-	fprintf(f, "  engine: %s for queued tests, psync at QD1; writes overwrite the file\n",
-		res->block_engine[0] ? res->block_engine : "?");
+	if (res->plan.engine)
+		fprintf(f, "  engine: %s for every test; writes overwrite the file\n",
+			res->plan.engine);
+	else if (res->block_engine[0])
+		fprintf(f, "  engine: %s for queued tests, psync at QD1; writes overwrite the "
+			   "file\n", res->block_engine);
 	if (fallback)
 		fprintf(f, "  note: %s; QD>1 rows ran one I/O at a time\n",
 			res->notice[0] ? res->notice : "a synchronous engine was used");
@@ -93,7 +110,7 @@ void sm_run_text_frames(FILE *f, const struct sm_run_result *res)
 	fprintf(f, "\nFrame tests (one file per frame, %u threads, %s, %s per test)\n",
 		res->plan.threads, res->direct_align > 0 ? "O_DIRECT" : "buffered",
 		sm_fmt_ns(a, sizeof(a), (double)res->frame_ns));
-	fprintf(f, "  %-15s %-5s %7s %8s %9s %9s %9s %9s\n", "frame size", "test", "fps", "MiB/s",
+	fprintf(f, "  %-13s %-5s %7s %8s %9s %9s %9s %9s\n", "frame size", "test", "fps", "MiB/s",
 		"p50", "p99", "p99.9", "max");
 	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
 		const struct sm_run_size *s = &res->sizes[i];
@@ -102,7 +119,7 @@ void sm_run_text_frames(FILE *f, const struct sm_run_result *res)
 			continue;
 		for (int d = 0; d < 2; d++) {
 			const struct sm_run_frametest *t = &s->t[d];
-			char label[32], p50[16], p99[16], p999[16], mx[16];
+			char label[32], p50[16], p99[16], p999[16], mx[16], fps[32], mbs[32];
 
 			if (d == 0)
 				snprintf(label, sizeof(label), "%s %llu KiB", s->preset,
@@ -110,19 +127,20 @@ void sm_run_text_frames(FILE *f, const struct sm_run_result *res)
 			else
 				label[0] = '\0';
 			if (!t->measured) {
-				fprintf(f, "  %-15s %-5s %7s\n", label, d ? "read" : "write", "-");
+				fprintf(f, "  %-13s %-5s %7s\n", label, d ? "read" : "write", "-");
 				continue;
 			}
-			fprintf(f, "  %-15s %-5s %7.1f %8.1f %9s %9s %9s %9s\n", label,
-				d ? "read" : "write", t->fps, t->bytes_per_s / MIB,
+			fprintf(f, "  %-13s %-5s %7s %8s %9s %9s %9s %9s\n", label,
+				d ? "read" : "write", num8(fps, t->fps, 1),
+				num8(mbs, t->bytes_per_s / MIB, 1),
 				sm_fmt_ns(p50, sizeof(p50), (double)t->p50_ns),
 				sm_fmt_ns(p99, sizeof(p99), (double)t->p99_ns),
 				sm_fmt_ns(p999, sizeof(p999), (double)t->p999_ns),
 				sm_fmt_ns(mx, sizeof(mx), (double)t->max_ns));
 		}
 	}
-	fprintf(f, "  fps = highest sustained frame rate; p50..max = time per frame file "
-		   "(open+I/O+close)\n");
+	fprintf(f, "  fps: highest sustained frame rate; p50..max: time per frame file\n"
+		   "  (open + I/O + close)\n");
 }
 
 static const char *cell_word(const struct sm_verdict_cell *c)

@@ -29,7 +29,7 @@ struct sm_run_plan {
 	unsigned nrates;
 	unsigned threads;           /* frame tests: threads (default 4) */
 	unsigned queue, prebuffer;  /* paced runs: -q, -b (default 8, 5) */
-	int confirm;                /* 1: confirm near-limit verdicts by paced runs */
+	int confirm;                /* 1: paced runs for near-limit verdicts; 2: for all */
 	uint64_t seed;
 };
 

@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# stormark run end to end: a short run prints every section within 80
+# columns, leaves nothing behind, writes JSON whose verdicts follow the
+# documented rules; the null engine gives a fixed profile; bad input is a
+# usage error that creates nothing.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+
+mkdir -p "$T_DIR/probe"
+if "$STORMARK" frames -w 4 -n 1 "$T_DIR/probe" 2>&1 | grep -q "not implemented"; then
+  skip "stormark frames is not implemented yet (sm_frames_run)"
+fi
+
+D="$T_DIR/d"
+mkdir -p "$D"
+echo "not stormark's" >"$D/keep.txt"
+
+# ---- a short real run -------------------------------------------------------
+"$STORMARK" run "$D" --time 3 --quiet --json "$T_DIR/r.json" >"$T_DIR/out" 2>"$T_DIR/err"
+rc=$?
+if [ "$rc" = 0 ]; then ok; else fail "short run: exit $rc"; head -5 "$T_DIR/err" >&2; fi
+for s in "profiling the storage" "file system" "free RAM" "direct I/O" "working set" \
+         "Classic figures" "seq 1 MiB QD8" "seq 1 MiB QD1" "rand 4 KiB QD32" "rand 4 KiB QD1" \
+         "Frame tests" "Real-time verdicts" "capture at fps" "playback at fps" "dpx-2k" "Summary"; do
+  check "output has '$s'" grep -q -- "$s" "$T_DIR/out"
+done
+check "nothing left in DIR but the user's file" test "$(ls -A "$D")" = "keep.txt"
+check "the user's file is intact" grep -qx "not stormark's" "$D/keep.txt"
+check "80 columns" awk 'length > 80 { exit 1 }' "$T_DIR/out"
+check "no colour when stdout is not a terminal" sh -c "! grep -q $'\033' '$T_DIR/out'"
+check "no progress when stderr is not a terminal" test ! -s "$T_DIR/err"
+
+J="$T_DIR/r.json"
+check "json is valid" jq -e . "$J" >/dev/null
+check "json command/schema" jq -e >/dev/null '.command == "run" and .schema_version == 1 and .run.phase_reached == "done" and .interrupted == false' "$J"
+check "json: 4 classic rows, read and write measured" \
+  jq -e >/dev/null '(.run.classic | length) == 4 and all(.run.classic[]; .read.op.count > 0 and .write.op.count > 0 and .read.iops > 0)' "$J"
+check "json: 3 frame sizes, fps > 0" \
+  jq -e >/dev/null '(.run.frames | length) == 3 and all(.run.frames[]; .write.fps > 0 and .read.fps > 0)' "$J"
+check "json: default table is 14 formats x 5 rates x 2 directions" \
+  jq -e >/dev/null '(.run.verdicts | length) == 14 and all(.run.verdicts[]; (.capture | length) == 5 and (.playback | length) == 5)' "$J"
+# computed verdicts follow the documented boundaries; needed = frame_bytes x fps
+check "json: computed verdicts follow the ratio rules" jq -e >/dev/null '
+  [.run.verdicts[] | .frame_bytes as $fb | (.capture + .playback)[] |
+   ((.needed_bytes_per_s - $fb * .fps_value | fabs) < 1) and
+   (if .computed == "realtime" then .measured_bytes_per_s * 5 >= .needed_bytes_per_s * 6
+    elif .computed == "marginal" then .measured_bytes_per_s >= .needed_bytes_per_s and .measured_bytes_per_s * 5 < .needed_bytes_per_s * 6
+    else .measured_bytes_per_s < .needed_bytes_per_s end) and
+   (if .how == "computed" then .verdict == .computed else (.paced | type) == "object" end)] | all' "$J"
+check "json: summary present" jq -e >/dev/null '.run.summary | length > 40' "$J"
+# the summary in the text is the one in the JSON
+first=$(jq -r '.run.summary' "$J" | cut -c1-40)
+check "text summary = json summary" grep -qF "$first" "$T_DIR/out"
+
+# ---- the null engine: a fixed profile, every verdict real time ---------------
+"$STORMARK" run "$D" --time 2 --quiet --engine null --no-confirm --formats dpx-hd,DPX-8K-UHD \
+  --fps 24,60 --json "$T_DIR/n.json" >"$T_DIR/nout" 2>&1
+check "null run exit 0" test $? = 0
+check "null run: 2 rows x 2 rates, all realtime and computed" jq -e >/dev/null '
+  (.run.verdicts | map(.format)) == ["dpx-hd", "dpx-8k-uhd"] and .params.fps == ["24", "60"] and
+  all(.run.verdicts[] | (.capture + .playback)[]; .verdict == "realtime" and .how == "computed")
+  and .run.paced_runs == 0' "$T_DIR/n.json"
+check "null run: engine named" jq -e >/dev/null '.params.engine == "null" and .environment.engine == "null"' "$T_DIR/n.json"
+check "null run: table rows" grep -Eq '^  dpx-8k-uhd +126\.6 +yes +yes +yes +yes$' "$T_DIR/nout"
+check "null run leaves nothing" test "$(ls -A "$D")" = "keep.txt"
+
+# ---- stormark DIR (no command) and --json - ----------------------------------
+"$STORMARK" "$D" --time 1 --quiet --engine null --no-confirm --formats dpx-hd --json - \
+  >"$T_DIR/j.out" 2>"$T_DIR/j.err"
+check "'stormark DIR' runs 'run'" test $? = 0
+check "--json - puts JSON alone on stdout" jq -e >/dev/null '.command == "run"' "$T_DIR/j.out"
+check "--json - puts the text on stderr" grep -q "Summary" "$T_DIR/j.err"
+
+# ---- --keep -----------------------------------------------------------------
+"$STORMARK" run "$D" --time 1 --quiet --engine null --no-confirm --formats dpx-hd --keep \
+  >"$T_DIR/k.out" 2>&1
+kept=$(ls -d "$D"/.stormark-run-* 2>/dev/null | head -1)
+check "--keep keeps the test directory" test -n "$kept" -a -d "$kept"
+check "--keep prints where" grep -qF "Test data kept in" "$T_DIR/k.out"
+[ -n "$kept" ] && rm -rf "$kept"
+
+# ---- usage errors: exit 2, one line, nothing created ---------------------------
+expect_usage "--time 0" "$STORMARK" run "$D" --time 0
+expect_usage "--time abc" "$STORMARK" run "$D" --time abc
+expect_usage "--formats unknown" "$STORMARK" run "$D" --formats dpx-2k,dpx-3k
+expect_usage "--formats empty" "$STORMARK" run "$D" --formats ,
+expect_usage "--fps unknown" "$STORMARK" run "$D" --fps 24,23
+expect_usage "--engine unknown" "$STORMARK" run "$D" --engine nosuch
+expect_usage "unknown option" "$STORMARK" run "$D" --bogus
+expect_usage "missing value" "$STORMARK" run "$D" --time
+expect_usage "two directories" "$STORMARK" run "$D" "$D"
+expect_usage "missing directory" "$STORMARK" run "$T_DIR/nope"
+expect_usage "a file, not a directory" "$STORMARK" run "$D/keep.txt"
+check "usage errors created nothing" test "$(ls -A "$D")" = "keep.txt"
+check "no directory was created for a missing DIR" test ! -e "$T_DIR/nope"
+
+"$STORMARK" run --help >"$T_DIR/h.out" 2>&1
+check "--help exits 0" test $? = 0
+check "--help names the options" grep -q -- "--formats LIST" "$T_DIR/h.out"
+
+finish
