@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: MIT
+# stormark fileio / sysbench link end to end: prepare, cleanup, run without
+# prepare, bad input, the sysbench 1.0.20 layout line for line against real
+# captured output, --report-interval, --histogram, --percentile, JSON, the
+# native report, validation, O_DIRECT checks and SIGINT.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+command -v python3 >/dev/null || skip "python3 is needed to read the JSON report"
+G="$SM_SOURCE_DIR/tests/golden/sysbench-1.0.20"
+SB="$SM_BUILD_DIR/sysbench"
+if [ ! -x "$SB" ]; then ln -s "$STORMARK" "$T_DIR/sysbench"; SB="$T_DIR/sysbench"; fi
+D="$T_DIR/set"; mkdir -p "$D"
+cd "$D" || exit 1
+SMALL="--file-total-size=8M --file-num=4"
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# shape FILE: the lines with every number replaced by N, the banner dropped
+# (runs of spaces before a number collapse: the digits differ, the columns
+# are checked separately)
+shape() { sed -E '1d; s/[0-9]+(\.[0-9]+)?/N/g; s/ +N/ N/g' "$1"; }
+
+# ---- prepare ---------------------------------------------------------------
+expect_rc 0 "prepare" "$SB" fileio $SMALL prepare
+check "prepare: 4 files of 2 MiB" test "$(stat -c %s test_file.0 test_file.1 test_file.2 test_file.3 | sort -u)" = 2097152
+check "prepare: no fifth file" test ! -e test_file.4
+check "prepare: sysbench's lines" diff <(sed 1d "$T_DIR/out" | sed -E 's/^[0-9]+ bytes written in .*/BYTES/') \
+	<(sed 1d "$G/prepare.txt" | sed -E 's/^[0-9]+ bytes written in .*/BYTES/')
+check "prepare: bytes written" grep -qx "8388608 bytes written in [0-9.]* seconds ([0-9.]* MiB/sec)." "$T_DIR/out"
+check "prepare: random data, not zeros" test "$(head -c 65536 test_file.2 | tr -d '\0' | wc -c)" -gt 60000
+expect_rc 0 "prepare again" "$SB" fileio $SMALL prepare
+check "prepare again: reuses" test "$(grep -c '^Reusing existing file test_file.[0-3]$' "$T_DIR/out")" = 4
+check "prepare again: no bytes" grep -qx "No bytes written." "$T_DIR/out"
+truncate -s 1M test_file.2
+expect_rc 0 "prepare extends" "$SB" fileio $SMALL prepare --threads=2
+check "prepare extends: the lines" diff <(sed 1d "$T_DIR/out" | sed -E 's/ in .*//') <(sed 1d "$G/prepare-extend.txt" | sed -E 's/ in .*//')
+check "prepare extends: size" test "$(stat -c %s test_file.2)" = 2097152
+expect_rc 0 "prepare zero data" "$SB" fileio --file-total-size=1M --file-num=1 --file-data=zero --file-dir="$T_DIR" prepare
+check "--file-data=zero writes zeros" test "$(tr -d '\0' <"$T_DIR/test_file.0" | wc -c)" = 0
+rm -f "$T_DIR/test_file.0"
+
+# ---- the sysbench layout, line for line -------------------------------------
+"$SB" fileio $SMALL --file-test-mode=rndrw --threads=4 --time=1 run >"$T_DIR/run.txt" 2>"$T_DIR/run.err"
+check "run: exit 0" test $? = 0
+check "run: same lines as sysbench 1.0.20" diff <(shape "$G/run-rndrw.txt") <(shape "$T_DIR/run.txt")
+while IFS= read -r pat; do
+	case $pat in '#'*|'') continue ;; esac
+	check "pattern in real sysbench: $pat" grep -Eq "$pat" "$G/run-rndrw.txt"
+	check "pattern in stormark: $pat" grep -Eq "$pat" "$T_DIR/run.txt"
+done <"$G/patterns.txt"
+check "latency values end at column 53" test "$(sed -n '/^Latency (ms):/,/sum:/p' "$T_DIR/run.txt" | sed 1d | awk '{ print length($0) }' | sort -u)" = 53
+check "run: warning on stderr only" grep -q "page cache" "$T_DIR/run.err"
+# rates = counts / time; events = reads + writes + periodic fsyncs
+"$SB" fileio $SMALL --file-test-mode=rndrw --time=1 --json="$T_DIR/r.json" run >"$T_DIR/run2.txt" 2>/dev/null
+val() { awk -v k="$1" 'index($0, k) { print $NF }' "$T_DIR/run2.txt" | tr -d s; }
+T=$(val "total time:"); EV=$(val "total number of events:")
+R=$(json "$T_DIR/r.json" "d['ops']['read']['count']"); W=$(json "$T_DIR/r.json" "d['ops']['write']['count']")
+F=$(json "$T_DIR/r.json" "d['fileio']['periodic_fsyncs']"); FA=$(json "$T_DIR/r.json" "d['ops']['fsync']['count']")
+check "events = reads + writes + periodic fsyncs" test "$EV" = $((R + W + F))
+check "json events = text events" test "$(json "$T_DIR/r.json" "d['fileio']['events']")" = "$EV"
+check "reads/s = reads / time" approx "$(val 'reads/s:')" "$(awk -v a="$R" -v t="$T" 'BEGIN{print a/t}')" 0.01
+check "writes/s = writes / time" approx "$(val 'writes/s:')" "$(awk -v a="$W" -v t="$T" 'BEGIN{print a/t}')" 0.01
+check "fsyncs/s = all fsyncs / time" approx "$(val 'fsyncs/s:')" "$(awk -v a="$FA" -v t="$T" 'BEGIN{print a/t}')" 0.01
+check "MiB/s read = reads x 16 KiB / time" approx "$(val 'read, MiB/s:')" "$(awk -v a="$R" -v t="$T" 'BEGIN{print a/64/t}')" 0.01
+check "rndrw ratio near 1.5" approx "$(awk -v a="$R" -v b="$W" 'BEGIN{print a/b}')" 1.5 0.02
+check "end fsyncs: 4 files, 1 thread" test "$(json "$T_DIR/r.json" "d['fileio']['end_fsyncs']")" = 4
+check "periodic fsyncs: 4 per 100 requests" test "$F" = $(( (R + W) / 100 * 4 )) -o "$F" = $(( (R + W - 1) / 100 * 4 ))
+check "json: p50 <= p99 <= max" json "$T_DIR/r.json" "exit(0 if d['ops']['read']['lat_ns']['p50'] <= d['ops']['read']['lat_ns']['p99'] <= d['ops']['read']['lat_ns']['max'] else 1)"
+check "json: warning page_cache" test "$(json "$T_DIR/r.json" "[w['code'] for w in d['warnings']].count('page_cache')")" = 1
+
+# --report-interval, --histogram, --percentile
+"$SB" fileio $SMALL --file-test-mode=rndrw --time=3 --report-interval=1 run >"$T_DIR/ri.txt" 2>/dev/null
+check "report-interval: 2 lines in 3 s, like sysbench" test "$(grep -c '^\[ [0-9]s \] ' "$T_DIR/ri.txt")" = 2
+check "report-interval: sysbench's line" grep -Eq '^\[ 1s \] reads: [0-9]+\.[0-9]{2} MiB/s writes: [0-9]+\.[0-9]{2} MiB/s fsyncs: [0-9]+\.[0-9]{2}/s latency \(ms,95%\): [0-9]+\.[0-9]{3}$' "$T_DIR/ri.txt"
+check "report-interval: same shape as sysbench" diff <(shape "$G/run-report-interval.txt" | grep -v '^\[ Ns \]') <(shape "$T_DIR/ri.txt" | grep -v '^\[ Ns \]')
+"$SB" fileio $SMALL --file-test-mode=rndrd --time=1 --histogram run >"$T_DIR/h.txt" 2>/dev/null
+hshape() { shape "$1" | grep -v '^ *N |'; }
+check "histogram: same shape as sysbench" diff <(hshape "$G/run-histogram.txt") <(hshape "$T_DIR/h.txt")
+check "histogram: rows" grep -Eq '^ +[0-9]+\.[0-9]{3} \|\*+ +[0-9]+$' "$T_DIR/h.txt"
+check "histogram: counts add up to the events" test "$(awk '/^ +[0-9.]+ \|/ { s += $NF } END { print s }' "$T_DIR/h.txt")" = "$(awk '/total number of events/ { print $NF }' "$T_DIR/h.txt")"
+"$SB" fileio $SMALL --file-test-mode=rndrd --time=1 --percentile=0 run >"$T_DIR/p0.txt" 2>/dev/null
+check "percentile=0: same lines as sysbench" diff <(shape "$G/run-percentile0.txt") <(shape "$T_DIR/p0.txt")
+"$SB" fileio $SMALL --file-test-mode=rndrd --events=2000 --time=0 --percentile=50,99,99.9 --json="$T_DIR/p.json" run >"$T_DIR/p.txt" 2>/dev/null
+check "several percentiles" test "$(grep -Ec '^ +(50th|99th|99\.9th) percentile: +[0-9]+\.[0-9]{2}$' "$T_DIR/p.txt")" = 3
+check "percentile lines end at column 53" test "$(grep 'percentile:' "$T_DIR/p.txt" | awk '{ print length($0) }' | sort -u)" = 53
+check "json percentiles ordered" json "$T_DIR/p.json" "exit(0 if [x['lat_ns'] for x in d['fileio']['event_percentiles']] == sorted(x['lat_ns'] for x in d['fileio']['event_percentiles']) else 1)"
+check "--events is exact" test "$(json "$T_DIR/p.json" "d['fileio']['events']")" = 2000
+
+# native report and JSON on stdout
+expect_rc 0 "native report" "$STORMARK" fileio $SMALL --file-test-mode=rndwr --events=500 --time=0 --format=stormark run
+check "native: op table" grep -Eq '^  write +484 ' "$T_DIR/out"
+check "native: fsync row" grep -Eq '^  fsync +20 ' "$T_DIR/out"
+check "native: no sysbench header" test "$(grep -c 'Running the test' "$T_DIR/out")" = 0
+"$STORMARK" fileio $SMALL --file-test-mode=rndrd --events=100 --time=0 --json run >"$T_DIR/j.json" 2>/dev/null
+check "--json: stdout is only JSON" json "$T_DIR/j.json" "d['command']"
+
+# ---- run without prepare, cleanup ------------------------------------------------
+touch keep.txt test_file.4 test_file.x
+expect_rc 0 "cleanup" "$SB" fileio $SMALL cleanup
+check "cleanup: sysbench's lines" diff <(sed 1d "$T_DIR/out") <(sed 1d "$G/cleanup.txt")
+check "cleanup: test files gone" test ! -e test_file.0 -a ! -e test_file.3
+check "cleanup: other files kept" test -e keep.txt -a -e test_file.4 -a -e test_file.x
+"$SB" fileio $SMALL --file-test-mode=rndrd --time=1 run >"$T_DIR/np.txt" 2>"$T_DIR/np.err"
+check "run without prepare: exit 1" test $? = 1
+check "run without prepare: sysbench's lines" diff <(shape "$G/run-noprepare.txt") <(shape "$T_DIR/np.txt")
+check "run without prepare: one line on stderr" test "$(wc -l <"$T_DIR/np.err")" = 1
+
+# ---- bad input: one line, exit 2 ----------------------------------------------------
+expect_usage "unknown mode" "$STORMARK" fileio --file-test-mode=foo run
+expect_usage "no mode for run" "$STORMARK" fileio run
+expect_usage "fractional size" "$STORMARK" fileio --file-total-size=1.5G prepare
+expect_usage "zero files" "$STORMARK" fileio --file-num=0 prepare
+expect_usage "negative files" "$STORMARK" fileio --file-num=-1 prepare
+expect_usage "zero threads" "$STORMARK" fileio --threads=0 prepare
+expect_usage "total below a block" "$STORMARK" fileio --file-total-size=100 prepare
+expect_usage "unknown extra flag" "$STORMARK" fileio --file-extra-flags=foo prepare
+expect_usage "unknown io mode" "$STORMARK" fileio --file-io-mode=libaio prepare
+expect_usage "unknown option" "$STORMARK" fileio --foo=1 prepare
+expect_usage "no command" "$STORMARK" fileio
+expect_usage "bad percentile" "$STORMARK" fileio --percentile=101 --file-test-mode=rndrd run
+expect_usage "missing dir" "$STORMARK" fileio --file-dir="$T_DIR/nope" prepare
+expect_usage "direct with an odd block" "$STORMARK" fileio $SMALL --file-block-size=1000 --file-extra-flags=direct --file-test-mode=rndrd run
+check "direct error names the minimum" grep -Eq 'multiple of (512|1024|2048|4096) bytes' "$T_DIR/usage.err"
+check "deprecated aliases accepted" "$SB" fileio --file-total-size=1M --file-num=1 --num-threads=2 --max-requests=10 --max-time=0 cleanup
+expect_rc 1 "sysbench cpu: only fileio" "$SB" cpu run
+check "sysbench cpu: says so" grep -q "only" "$T_DIR/out"
+
+# ---- validation, direct, SIGINT ------------------------------------------------------
+expect_rc 0 "prepare --validate" "$SB" fileio $SMALL --validate prepare
+expect_rc 0 "validated rndrw, 2 threads" "$SB" fileio $SMALL --validate --file-test-mode=rndrw --threads=2 --events=3000 --time=0 run
+check "validation line" grep -qx "Using checksums validation." "$T_DIR/out"
+printf 'XXXX' | dd of=test_file.1 bs=1 seek=70000 conv=notrunc status=none
+expect_rc 1 "corruption is found" "$SB" fileio $SMALL --validate --file-test-mode=seqrd --events=1000 --time=0 run
+check "corruption: names file and offset" grep -q "offset 65536 of 'test_file.1'" "$T_DIR/out"
+expect_rc 0 "direct rndrd" "$SB" fileio $SMALL --file-extra-flags=direct --file-test-mode=rndrd --events=500 --time=0 run
+check "direct: flags line" grep -qx "Extra file open flags: directio" "$T_DIR/out"
+"$SB" fileio $SMALL --file-test-mode=rndrd --time=30 run >"$T_DIR/int.txt" 2>"$T_DIR/int.err" &
+pid=$!; sleep 1.5; kill -INT $pid; wait $pid; rc=$?
+check "SIGINT: exit 130" test $rc = 130
+check "SIGINT: partial report" grep -q "total number of events:" "$T_DIR/int.txt"
+check "SIGINT: says interrupted" grep -q "interrupted" "$T_DIR/int.err"
+"$SB" fileio $SMALL cleanup >/dev/null
+finish
