@@ -450,6 +450,8 @@ static void progress(const struct sm_frames_snap *last, const struct sm_frames_s
 /* Exit code for a failed check/run error. */
 static int check_exit(int rc)
 {
+	if (rc == -EINTR)
+		return SM_EXIT_INTERRUPTED;
 	return rc == -ENOENT || rc == -ENODATA || rc == -EEXIST ? SM_EXIT_FAIL : SM_EXIT_USAGE;
 }
 
@@ -496,6 +498,7 @@ int cmd_frames(int argc, char **argv)
 	int rc, code = SM_EXIT_OK, holds = 1;
 
 	memset(&o, 0, sizeof(o));
+	sm_signals_install();
 	o.prog = compat ? "frametest" : "stormark frames";
 	o.hint = compat ? "frametest with no arguments prints its options" : "stormark help frames";
 	sm_frames_plan_defaults(&o.plan);
@@ -535,9 +538,6 @@ int cmd_frames(int argc, char **argv)
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;
 	}
-	sm_signals_install();
-	if (o.plan.quiet || !isatty(STDERR_FILENO))
-		o.plan.update_ns = o.plan.update_ns;   /* progress only on a terminal */
 	rc = sm_frames_run(&o.plan, res,
 			   (!o.plan.quiet && isatty(STDERR_FILENO)) ? progress : NULL,
 			   &o.plan.nframes);

@@ -10,6 +10,7 @@
 #include "core/worker.h"
 #include "engine/engine.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -284,12 +285,74 @@ static int check_stream(struct sm_frames_plan *p, char *msg, unsigned len)
 	return 0;
 }
 
+/* Write tests: every file in dir named like a frame of this run must be
+ * one stormark wrote. Reads the directory once (cost: what is there, not
+ * the number of frames planned). */
+static int check_dir_frames(const struct sm_frames_plan *p, const char *dir, uint64_t distinct,
+			    int marker, char *msg, unsigned len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while (!rc && (e = readdir(d))) {
+		char path[PATH_MAX];
+		unsigned long long k;
+		struct stat st;
+		int used = 0;
+
+		char canon[64];
+
+		if (sscanf(e->d_name, "frame%llu.tst%n", &k, &used) != 1 || e->d_name[used] != '\0')
+			continue;
+		snprintf(canon, sizeof(canon), "frame%06llu.tst", k);
+		if (strcmp(canon, e->d_name))
+			continue;
+		if (k >= distinct)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (lstat(path, &st) == 0 && !ours(path, &st, marker)) {
+			snprintf(msg, len, "'%s' exists and was not written by stormark; not overwriting it",
+				 path);
+			rc = -EEXIST;
+		}
+	}
+	closedir(d);
+	return rc;
+}
+
+static int check_existing(const struct sm_frames_plan *p, uint64_t distinct, char *msg,
+			  unsigned len)
+{
+	int marker = has_marker(p->path);
+	char dir[PATH_MAX];
+	int rc;
+
+	if (!p->files_per_dir)
+		return check_dir_frames(p, p->path, distinct, marker, msg, len);
+	for (uint64_t d = 0; d * p->files_per_dir < distinct; d++) {
+		snprintf(dir, sizeof(dir), "%s/d%05llu", p->path, (unsigned long long)d);
+		if (sm_is_dir(dir) == 0)
+			continue;
+		if (sm_is_dir(dir) < 0) {
+			snprintf(msg, len, "'%s' exists and is not a directory", dir);
+			return -EEXIST;
+		}
+		rc = check_dir_frames(p, dir, distinct, marker, msg, len);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 static int check_sequence(struct sm_frames_plan *p, char *msg, unsigned len)
 {
 	char path[PATH_MAX];
 	struct stat st;
 	uint64_t distinct;
-	int rc, marker;
+	int rc;
 
 	rc = sm_is_dir(p->path);
 	if (rc == 0) {
@@ -319,27 +382,25 @@ static int check_sequence(struct sm_frames_plan *p, char *msg, unsigned len)
 		}
 	}
 	distinct = p->loop && p->loop < p->nframes ? p->loop : p->nframes;
-	marker = has_marker(p->path);
+	if (p->kind != SM_FRAMES_READ)
+		return check_existing(p, distinct, msg, len);
 	for (uint64_t k = 0; k < distinct; k++) {
+		if (sm_stopped()) {
+			snprintf(msg, len, "interrupted while checking the frames");
+			return -EINTR;
+		}
 		if (sm_frames_path(p, k, path, sizeof(path))) {
 			snprintf(msg, len, "path of frame %llu is too long", (unsigned long long)k);
 			return -ENAMETOOLONG;
 		}
-		rc = stat(path, &st);
-		if (p->kind == SM_FRAMES_READ) {
-			if (rc) {
-				snprintf(msg, len, "frame file '%s' is missing", path);
-				return -ENOENT;
-			}
-			if ((uint64_t)st.st_size < p->frame_bytes) {
-				snprintf(msg, len, "frame file '%s' is shorter (%lld bytes) than a frame (%llu bytes)",
-					 path, (long long)st.st_size, (unsigned long long)p->frame_bytes);
-				return -ENODATA;
-			}
-		} else if (!rc && !ours(path, &st, marker)) {
-			snprintf(msg, len, "'%s' exists and was not written by stormark; not overwriting it",
-				 path);
-			return -EEXIST;
+		if (stat(path, &st)) {
+			snprintf(msg, len, "frame file '%s' is missing", path);
+			return -ENOENT;
+		}
+		if ((uint64_t)st.st_size < p->frame_bytes) {
+			snprintf(msg, len, "frame file '%s' is shorter (%lld bytes) than a frame (%llu bytes)",
+				 path, (long long)st.st_size, (unsigned long long)p->frame_bytes);
+			return -ENODATA;
 		}
 	}
 	return 0;
