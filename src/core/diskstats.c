@@ -113,16 +113,16 @@ int sm_diskstat_parse(const char *text, const struct sm_diskdev *dev,
 
 int sm_diskstat_read(const struct sm_diskdev *dev, struct sm_diskstat *out)
 {
-	char *buf;
-	int rc;
+	char line[512];
+	FILE *f = fopen("/proc/diskstats", "re");
+	int rc = -ENODEV;
 
-	buf = malloc(65536);
-	if (!buf)
-		return -ENOMEM;
-	rc = read_small("/proc/diskstats", buf, 65536);
-	if (rc >= 0)
-		rc = sm_diskstat_parse(buf, dev, out);
-	free(buf);
+	/* line by line: no large buffer to fault in on every run */
+	if (!f)
+		return -errno;
+	while (rc && fgets(line, sizeof(line), f))
+		rc = sm_diskstat_parse(line, dev, out);
+	fclose(f);
 	return rc;
 }
 

@@ -29,6 +29,8 @@ struct sm_proc {
 	pid_t pid;
 	int gate_fd;    /* write end: closing it lets the child exec */
 	int err_fd;     /* read end: the child's exec errno, EOF on success */
+	void *stack;    /* the child's stack until it execs (owned here) */
+	void *arg;
 };
 
 /* Make the caller a child subreaper (orphaned descendants are re-parented
@@ -36,10 +38,12 @@ struct sm_proc {
 int sm_proc_subreaper(void);
 
 /*
- * Fork a child that waits at a gate, then restores default signal
- * handling and runs argv with execvp (or "sh -c argv[0]" when shell is
- * set). Standard streams are inherited untouched. Returns 0 with *p
- * filled, or -errno when the fork or a pipe failed.
+ * Start a child (sharing our memory until it execs, like posix_spawn) that
+ * waits at a gate, then restores default signal handling and runs argv
+ * with execvp (or "sh -c argv[0]" when shell is set). Standard streams are
+ * inherited untouched. Returns 0 with *p filled, or -errno when the clone,
+ * a pipe or the stack allocation failed. Always finish with
+ * sm_proc_release() and sm_proc_wait_tree().
  */
 int sm_proc_spawn(struct sm_proc *p, char *const argv[], int shell);
 
@@ -52,10 +56,10 @@ int sm_proc_release(struct sm_proc *p);
  * Reap every descendant until none is left, reading /proc/PID/io of each
  * before it is reaped, and add them into *t. main_status gets the wait
  * status of p->pid; *end_ns the monotonic time the last one was reaped.
- * Signals in fwd_signals (installed with sm_proc_forward_signals) are
- * passed on to p->pid. Returns 0 or -errno.
+ * Signals caught by sm_proc_forward_signals() are passed on to p->pid.
+ * Frees what sm_proc_spawn() kept for the child. Returns 0 or -errno.
  */
-int sm_proc_wait_tree(const struct sm_proc *p, struct sm_proc_totals *t,
+int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 		      int *main_status, uint64_t *end_ns);
 
 /* Ignore SIGINT and SIGQUIT (the terminal delivers them to the command),

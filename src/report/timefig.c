@@ -265,6 +265,20 @@ static void hint_runs(const struct sm_time_run *runs, unsigned n, struct sm_warn
 			"the first run took %.3g ms against a median of %.3g ms for the rest "
 			"(caches warming?); consider --warmup or --prepare",
 			runs[0].v[SM_TF_WALL_NS] / 1e6, med / 1e6);
+	if (!(runs[0].missing & SM_TF_BIT(SM_TF_STORAGE_READ_BYTES))) {
+		unsigned m = 0;
+
+		for (unsigned i = 1; i < n; i++)
+			if (!(runs[i].missing & SM_TF_BIT(SM_TF_STORAGE_READ_BYTES)))
+				rest[m++] = runs[i].v[SM_TF_STORAGE_READ_BYTES];
+		med = sm_median(rest, m);
+		if (m && runs[0].v[SM_TF_STORAGE_READ_BYTES] >= MIB &&
+		    runs[0].v[SM_TF_STORAGE_READ_BYTES] > 2 * med)
+			sm_warn(w, "first_run_cold",
+				"the first run read %.1f MiB from storage, the others a median of "
+				"%.1f MiB: it ran with a cold cache", runs[0].v[SM_TF_STORAGE_READ_BYTES] / MIB,
+				med / MIB);
+	}
 	for (unsigned i = 0; i < n; i++)
 		rest[i] = runs[i].v[SM_TF_WALL_NS];
 	med = sm_median(rest, n);

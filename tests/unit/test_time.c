@@ -214,11 +214,18 @@ static void test_hints(void **state)
 	sm_time_hints(r, 6, &w);
 	assert_true(has(&w, "first_run"));
 	assert_true(has(&w, "outliers"));
+	assert_false(has(&w, "first_run_cold"));
 	memset(&w, 0, sizeof(w));
 	r[0].v[SM_TF_WALL_NS] = 101;
 	sm_time_hints(r, 6, &w);
 	assert_false(has(&w, "first_run"));
 	assert_false(has(&w, "outliers"));
+	/* the first run read from storage, the rest from the cache */
+	memset(&w, 0, sizeof(w));
+	r[0].v[SM_TF_STORAGE_READ_BYTES] = 50.0 * 1048576;
+	r[3].v[SM_TF_STORAGE_READ_BYTES] = 4096;
+	sm_time_hints(r, 6, &w);
+	assert_true(has(&w, "first_run_cold"));
 }
 
 /* A real tree: the shell double-forks a writer that outlives it. */
