@@ -16,6 +16,18 @@
  * through the partial-transfer path. */
 #define URING_MAX_CHUNK (1u << 30)
 
+/* Setup flags newer than some liburing headers; the kernel rejects what it
+ * does not know with EINVAL and ring_setup() then tries without them. */
+#ifndef IORING_SETUP_SUBMIT_ALL
+#define IORING_SETUP_SUBMIT_ALL (1u << 7)
+#endif
+#ifndef IORING_SETUP_COOP_TASKRUN
+#define IORING_SETUP_COOP_TASKRUN (1u << 8)
+#endif
+#ifndef IORING_SETUP_TASKRUN_FLAG
+#define IORING_SETUP_TASKRUN_FLAG (1u << 9)
+#endif
+
 /* The kernel's limit on SQ entries; deeper requests are not accepted. */
 #define URING_MAX_ENTRIES (1u << 15)
 

@@ -502,6 +502,45 @@ static void test_async_wait(void **state)
 	close(p[1]);
 }
 
+/* An async engine really overlaps requests: with reads pending on two
+ * pipes, the one whose data comes first completes first. */
+static void test_async_order(void **state)
+{
+	const struct sm_engine_ops *ops = *state;
+	struct sm_engine_cfg cfg = { .depth = 4 };
+	struct sm_engine e;
+	struct sm_io io[2], *ptr[2] = { &io[0], &io[1] }, *out[2];
+	char buf[2][4];
+	int p[2][2];
+
+	if (!(ops->caps & SM_ENGINE_ASYNC))
+		SKIP_BECAUSE("engine '%s' is synchronous", ops->name);
+	assert_int_equal(pipe(p[0]), 0);
+	assert_int_equal(pipe(p[1]), 0);
+	open_engine(&e, ops, &cfg);
+	for (int i = 0; i < 2; i++) {
+		io[i] = mkio(SM_OP_READ, p[i][0], buf[i], 4, 0);
+		io[i].off = (uint64_t)-1;
+	}
+	assert_int_equal(sm_engine_submit(&e, ptr, 2), 2);
+	assert_int_equal(write(p[1][1], "bbbb", 4), 4);
+	assert_int_equal(sm_engine_reap(&e, out, 1, 1), 1);
+	assert_ptr_equal(out[0], &io[1]);
+	assert_int_equal(io[1].res, 4);
+	assert_int_equal(e.inflight, 1);
+	assert_int_equal(write(p[0][1], "aaaa", 4), 4);
+	assert_int_equal(sm_engine_reap(&e, out, 1, 2), 1);
+	assert_ptr_equal(out[0], &io[0]);
+	assert_memory_equal(buf[0], "aaaa", 4);
+	assert_memory_equal(buf[1], "bbbb", 4);
+	assert_true(io[1].t_done <= io[0].t_done);
+	sm_engine_close(&e);
+	for (int i = 0; i < 2; i++) {
+		close(p[i][0]);
+		close(p[i][1]);
+	}
+}
+
 /* The registry and selection: names resolve, unknown names fail, psync is
  * the synchronous fallback with no probe, and an available async engine is
  * used as asked without a notice. */
@@ -612,6 +651,7 @@ int main(void)
 		{ "depth_limits", test_depth_limits },
 		{ "fixed", test_fixed },
 		{ "async_wait", test_async_wait },
+		{ "async_order", test_async_order },
 	};
 	const char *base = getenv("SM_BUILD_DIR");
 	unsigned n = 0;
