@@ -213,3 +213,18 @@ int sm_mkdir_p(const char *path)
 		return -errno;
 	return sm_is_dir(tmp) == 1 ? 0 : -ENOTDIR;
 }
+
+int sm_parent_dir(const char *path, char *out, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return snprintf(out, len, ".") < 0 ? -EINVAL : 0;
+	if (slash == path)
+		return snprintf(out, len, "/") < 0 ? -EINVAL : 0;
+	if ((size_t)(slash - path) >= len)
+		return -ENAMETOOLONG;
+	memcpy(out, path, (size_t)(slash - path));
+	out[slash - path] = '\0';
+	return 0;
+}

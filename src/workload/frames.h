@@ -132,6 +132,12 @@ int sm_frames_window(const struct sm_frames_result *res, unsigned secs,
 /* The frametest histogram column of a frame time. */
 unsigned sm_ft_column(uint64_t ns);
 
+/* The marker file a write test leaves in its directory. */
+#define SM_FRAMES_MARKER ".stormark"
+
+/* Create dir/.stormark (kept if present). Returns 0 or -errno. */
+int sm_frames_mark_dir(const char *dir);
+
 /* Name of frame file k under plan->path into buf (with the -d directory). */
 int sm_frames_path(const struct sm_frames_plan *plan, uint64_t k, char *buf, unsigned len);
 
