@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/fsx.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -631,9 +632,21 @@ static void test_fallback_blocked(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* Remove the scratch directory and whatever a failed test left in it. */
 static int rm_scratch(void)
 {
-	/* Tests unlink their own files; only the directory is left. */
+	DIR *d = opendir(scratch);
+	struct dirent *de;
+	char path[PATH_MAX];
+
+	if (d) {
+		while ((de = readdir(d)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+				snprintf(path, sizeof(path), "%s/%s", scratch, de->d_name);
+				unlink(path);
+			}
+		closedir(d);
+	}
 	return rmdir(scratch);
 }
 
