@@ -27,6 +27,9 @@
 #ifndef IORING_SETUP_TASKRUN_FLAG
 #define IORING_SETUP_TASKRUN_FLAG (1u << 9)
 #endif
+#ifndef IORING_ASYNC_CANCEL_ANY
+#define IORING_ASYNC_CANCEL_ANY (1u << 2)
+#endif
 
 /* The kernel's limit on SQ entries; deeper requests are not accepted. */
 #define URING_MAX_ENTRIES (1u << 15)
@@ -128,14 +131,46 @@ static int ring_setup(struct io_uring *ring, unsigned entries)
 	return rc;
 }
 
+/* Before teardown: cancel what can be cancelled (a read from an idle pipe)
+ * and wait for the rest, so that no request still in the kernel writes a
+ * buffer after the caller frees it (closing the ring does not wait).
+ * Gives up on a request that shows no sign of life for a second. */
+static void drain(struct uring *u)
+{
+	struct __kernel_timespec ts = { .tv_sec = 1 };
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	int rc;
+
+	if (!u->ring_reqs || u->broken)
+		return;
+	sqe = io_uring_get_sqe(&u->ring);
+	if (sqe) {
+		/* CANCEL_ANY needs 5.19; older kernels answer EINVAL and the
+		 * wait below still applies. */
+		io_uring_prep_cancel64(sqe, 0, IORING_ASYNC_CANCEL_ANY);
+		io_uring_sqe_set_data(sqe, NULL);
+		io_uring_submit(&u->ring);
+	}
+	while (u->ring_reqs) {
+		rc = io_uring_wait_cqe_timeout(&u->ring, &cqe, &ts);
+		if (rc == -EINTR)
+			continue;
+		if (rc < 0)
+			break;
+		if (io_uring_cqe_get_data(cqe))
+			u->ring_reqs--;
+		io_uring_cqe_seen(&u->ring, cqe);
+	}
+}
+
 static void uring_exit(struct sm_engine *e)
 {
 	struct uring *u = e->priv;
 
 	if (!u)
 		return;
-	/* Tearing the ring down waits for requests still in the kernel, so
-	 * their buffers are not written after the caller frees them. */
+	drain(u);
 	io_uring_queue_exit(&u->ring);
 	sm_done_fifo_release(&u->ready);
 	free(u->buf_base);

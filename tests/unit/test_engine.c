@@ -498,7 +498,15 @@ static void test_async_wait(void **state)
 	assert_int_equal(io.res, 16);
 	assert_memory_equal(buf, "0123456789abcdef", 16);
 	assert_true(io.t_issue <= io.t_done);
+
+	/* Closing the engine with a read still pending cancels it: it does
+	 * not hang, and the read does not later steal data from the pipe. */
+	assert_int_equal(sm_engine_submit(&e, &ptr, 1), 1);
 	sm_engine_close(&e);
+	assert_int_equal(write(p[1], "after", 5), 5);
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(read(p[0], buf, sizeof(buf)), 5);
+	assert_memory_equal(buf, "after", 5);
 	close(p[0]);
 	close(p[1]);
 }
