@@ -132,15 +132,26 @@ static int run_classic(struct prof *x)
 	b.write = 1;
 	b.depth = 8;
 	b.max_ios = res->file_bytes / MIB;
-	b.duration_ns = 3600 * SM_NS_PER_S;
+	/* on slow storage the fill would eat the budget: stop it at 8% and
+	 * test what was written */
+	b.duration_ns = x->plan->time_ns / 12 > SM_NS_PER_S ? x->plan->time_ns / 12 : SM_NS_PER_S;
 	rc = sm_blockio_run(&b, fill);
 	if (!res->notice[0] && fill->notice[0])
 		snprintf(res->notice, sizeof(res->notice), "%s", fill->notice);
+	if (rc == 0 && fill->op.bytes < res->file_bytes) {
+		res->file_bytes = fill->op.bytes / MIB * MIB;
+		if (res->file_bytes < 64 * MIB)
+			sm_warn(&res->warnings, "small_working_set",
+				"the storage wrote only %llu MiB in the time to fill the block test "
+				"file: block tests run on that", (unsigned long long)(res->file_bytes >> 20));
+	}
 	free(fill);
 	if (rc == -EINTR)
 		return rc;
 	if (rc)
 		return fail(x, rc, "cannot write the block test file '%s': %s", path);
+	if (res->file_bytes < MIB)
+		return fail(x, -EIO, "the block test file '%s' could not be filled: %s", path);
 
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
 		struct sm_run_classic *c = &res->classic[i];
@@ -338,13 +349,65 @@ static int cand_cmp(const void *a, const void *b)
 	return p->key < q->key ? -1 : p->key > q->key;
 }
 
+/*
+ * Playback frame times from schedule, from a paced read's CSV (docs/frames.md
+ * columns: frame,seq,thread,file,start_s,open_ms,io_ms,close_ms,frame_ms,
+ * bytes,sched_ms,late,error). Frame seq gets its buffer when frame seq - q
+ * is displayed, q intervals before its own due time; the first q frames
+ * have theirs from the start. So its time from schedule is
+ * q x interval + lateness (sched_ms), or, for seq < q, its completion time
+ * from the start. Adds them to h; returns 0 or -errno.
+ */
+static int playback_sched(const char *csv, unsigned q, uint64_t interval_ns, struct sm_hist *h)
+{
+	FILE *f = fopen(csv, "re");
+	char *line = NULL, *fld[13];
+	size_t cap = 0;
+	int rc = 0;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned n = 0;
+		char *p = line, *end;
+		unsigned long long seq;
+		double v;
+
+		while (n < 13) {
+			fld[n++] = p;
+			p = strchr(p, ',');
+			if (!p)
+				break;
+			*p++ = '\0';
+		}
+		if (n < 12 || !strcmp(fld[0], "frame"))
+			continue;
+		seq = strtoull(fld[1], &end, 10);
+		if (*end)
+			continue;
+		if (seq < q) {
+			v = strtod(fld[4], NULL) * 1e9 + strtod(fld[8], NULL) * 1e6;
+		} else {
+			if (!*fld[10])
+				continue;
+			v = (double)q * (double)interval_ns + strtod(fld[10], NULL) * 1e6;
+		}
+		sm_hist_add(h, v > 0 ? (uint64_t)v : 0);
+	}
+	if (ferror(f))
+		rc = -EIO;
+	free(line);
+	fclose(f);
+	return rc;
+}
+
 /* One paced run for a cell; fills *pc. */
 static int paced_run(struct prof *x, const struct sm_run_row *row, const struct sm_fps *rate,
 		     int d, struct sm_paced *pc)
 {
 	struct sm_run_result *res = x->res;
 	struct sm_frames_plan f;
-	char dir[PATH_MAX + 64];
+	char dir[PATH_MAX + 64], csv[PATH_MAX + 16];
 	double fps = sm_fps_value(rate);
 	uint64_t n = (uint64_t)ceil(fps * (double)res->paced_ns / 1e9);
 	int rc;
@@ -352,6 +415,7 @@ static int paced_run(struct prof *x, const struct sm_run_row *row, const struct 
 	if (n < 2 * x->plan->queue)
 		n = 2 * x->plan->queue;
 	snprintf(dir, sizeof(dir), "%s/paced-%s", res->data_dir, row->fmt.name);
+	snprintf(csv, sizeof(csv), "%s/paced.csv", res->data_dir);
 	if (d == SM_DIR_PLAYBACK) {
 		/* frames to play: written unpaced first */
 		frames_plan(x, &f, dir, SM_FRAMES_WRITE, row->fmt.frame_bytes);
@@ -368,6 +432,8 @@ static int paced_run(struct prof *x, const struct sm_run_row *row, const struct 
 	}
 	frames_plan(x, &f, dir, d == SM_DIR_PLAYBACK ? SM_FRAMES_READ : SM_FRAMES_WRITE,
 		    row->fmt.frame_bytes);
+	if (d == SM_DIR_PLAYBACK)
+		f.csv_path = csv;
 	f.nframes = n;
 	f.fps = fps;
 	f.queue = x->plan->queue;
@@ -385,16 +451,28 @@ static int paced_run(struct prof *x, const struct sm_run_row *row, const struct 
 		pc->p999_sched_ns = sm_hist_percentile(&x->fr->sched_lat, 99.9);
 		pc->max_sched_ns = x->fr->sched_lat.count ? x->fr->sched_lat.max : 0;
 	} else {
-		pc->p999_sched_ns = sm_playback_sched_ns(
-			sm_lateness_percentile(&x->fr->early, &x->fr->late, 99.9), pc->queue,
-			pc->interval_ns);
-		pc->max_sched_ns = sm_playback_sched_ns(
-			sm_lateness_percentile(&x->fr->early, &x->fr->late, 100), pc->queue,
-			pc->interval_ns);
+		/* exact per-frame figures from the run's CSV; without it, the
+		 * histograms with the pre-buffered frames left out */
+		struct sm_hist *h = sm_hist_new();
+		uint64_t b = x->fr->plan.prebuffer;
+
+		if (h && playback_sched(csv, pc->queue, pc->interval_ns, h) == 0 && h->count) {
+			pc->p999_sched_ns = sm_hist_percentile(h, 99.9);
+			pc->max_sched_ns = h->max;
+		} else {
+			pc->p999_sched_ns = sm_playback_sched_ns(
+				sm_lateness_percentile_after(&x->fr->early, &x->fr->late, 99.9, b),
+				pc->queue, pc->interval_ns);
+			pc->max_sched_ns = sm_playback_sched_ns(
+				sm_lateness_percentile_after(&x->fr->early, &x->fr->late, 100, b),
+				pc->queue, pc->interval_ns);
+		}
+		free(h);
 	}
 	res->paced_runs++;
 out:
 	sm_rm_tree(dir);
+	unlink(csv);
 	return rc;
 }
 
@@ -432,7 +510,7 @@ static int run_confirm(struct prof *x)
 {
 	struct sm_run_result *res = x->res;
 	struct cand *c = calloc((size_t)res->nrows * SM_RUN_MAXRATES * 2 + 1, sizeof(*c));
-	unsigned n = 0;
+	unsigned n = 0, tried = 0;
 	int rc = 0;
 
 	if (!c)
@@ -463,9 +541,11 @@ static int run_confirm(struct prof *x)
 		if (cell->how == SM_HOW_PACED)
 			continue;   /* settled by a paced run at another rate */
 
-		/* stop when the budget is spent (a run may overrun it a little),
-		 * or the frames would not fit comfortably */
-		if (elapsed(x) + res->paced_ns > x->plan->time_ns + res->paced_ns / 2 ||
+		/* stop when the budget is spent (a run may overrun it a little;
+		 * two runs are made in any case), or the frames would not fit
+		 * comfortably */
+		if ((tried >= 2 &&
+		     elapsed(x) + res->paced_ns > x->plan->time_ns + res->paced_ns / 2) ||
 		    need > res->env.fs.free_bytes / 4 || sm_stopped()) {
 			res->near_unconfirmed += cell->near_limit;
 			continue;
@@ -473,6 +553,7 @@ static int run_confirm(struct prof *x)
 		snprintf(what, sizeof(what), "paced %s of %s at %s fps",
 			 sm_direction_name((enum sm_direction)c[i].dir), row->fmt.name, rate->name);
 		tell(x, what);
+		tried++;
 		rc = paced_run(x, row, rate, c[i].dir, &pc);
 		if (rc == -EINTR)
 			break;
