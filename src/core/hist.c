@@ -25,6 +25,17 @@ void sm_hist_merge(struct sm_hist *dst, const struct sm_hist *src)
 {
 	if (!src->count)
 		return;
+	/* Chan et al.'s pairwise update of mean and squared deviations. */
+	if (dst->count) {
+		double n1 = (double)dst->count, n2 = (double)src->count, n = n1 + n2;
+		double d = src->mean - dst->mean;
+
+		dst->m2 += src->m2 + d * d * n1 * n2 / n;
+		dst->mean += d * n2 / n;
+	} else {
+		dst->mean = src->mean;
+		dst->m2 = src->m2;
+	}
 	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++)
 		dst->buckets[i] += src->buckets[i];
 	if (src->min < dst->min)
@@ -33,7 +44,6 @@ void sm_hist_merge(struct sm_hist *dst, const struct sm_hist *src)
 		dst->max = src->max;
 	dst->count += src->count;
 	dst->sum += src->sum;
-	dst->sumsq += src->sumsq;
 }
 
 uint64_t sm_hist_bucket_low(unsigned i)
@@ -102,11 +112,7 @@ double sm_hist_mean(const struct sm_hist *h)
 
 double sm_hist_stddev(const struct sm_hist *h)
 {
-	double m, var;
-
-	if (h->count < 2)
+	if (h->count < 2 || h->m2 <= 0)
 		return 0.0;
-	m = sm_hist_mean(h);
-	var = h->sumsq / (double)h->count - m * m;
-	return var > 0 ? sqrt(var) : 0.0;
+	return sqrt(h->m2 / (double)h->count);
 }

@@ -26,7 +26,8 @@ struct sm_hist {
 	uint64_t min;
 	uint64_t max;
 	uint64_t sum;
-	double sumsq;            /* for stddev; double is plenty for ns */
+	double mean;             /* running mean and sum of squared deviations */
+	double m2;               /*   (Welford): stddev without cancellation */
 	uint64_t buckets[SM_HIST_BUCKETS];
 };
 
@@ -52,7 +53,12 @@ static inline void sm_hist_add(struct sm_hist *h, uint64_t v)
 		h->max = v;
 	h->count++;
 	h->sum += v;
-	h->sumsq += (double)v * (double)v;
+	{
+		double d = (double)v - h->mean;
+
+		h->mean += d / (double)h->count;
+		h->m2 += d * ((double)v - h->mean);
+	}
 }
 
 /* Reset h to empty (h is caller-owned storage). */

@@ -155,7 +155,7 @@ static void assert_same_hist(const struct sm_hist *a, const struct sm_hist *b)
 	assert_int_equal(a->min, b->min);
 	assert_int_equal(a->max, b->max);
 	assert_int_equal(a->sum, b->sum);
-	assert_true(fabs(a->sumsq - b->sumsq) <= 1e-12 * fabs(b->sumsq));
+	assert_true(fabs(a->m2 - b->m2) <= 1e-9 * fabs(b->m2) + 1e-6);
 	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++)
 		if (a->buckets[i] != b->buckets[i])
 			fail_msg("bucket %u: %llu != %llu", i, (unsigned long long)a->buckets[i],
@@ -328,6 +328,36 @@ static void test_moments(void **state)
 	free(h);
 }
 
+/* A small spread on a large mean: sumsq/n - mean^2 would cancel to 0;
+ * the running (Welford) update and the pairwise merge must not. */
+static void test_stddev_cancellation(void **state)
+{
+	struct sm_hist *a = sm_hist_new(), *b = sm_hist_new(), *all = sm_hist_new();
+	long double m = 0, ss = 0;
+	const int n = 1000000;
+
+	(void)state;
+	for (int i = 0; i < n; i++) {
+		uint64_t v = 1000000000ULL + (uint64_t)(i % 101);
+
+		sm_hist_add(all, v);
+		sm_hist_add(i % 3 ? a : b, v);
+		m += (long double)v;
+	}
+	m /= n;
+	for (int i = 0; i < n; i++) {
+		long double d = (long double)(1000000000ULL + (uint64_t)(i % 101)) - m;
+
+		ss += d * d;
+	}
+	sm_hist_merge(a, b);
+	assert_true(fabsl(sm_hist_stddev(all) - sqrtl(ss / n)) < 1e-3L * sqrtl(ss / n));
+	assert_true(fabsl(sm_hist_stddev(a) - sqrtl(ss / n)) < 1e-3L * sqrtl(ss / n));
+	free(a);
+	free(b);
+	free(all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_moments),
+		cmocka_unit_test(test_stddev_cancellation),
 	};
 
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
