@@ -56,6 +56,9 @@ struct sm_io {
 #define SM_ENGINE_FIXED     (1u << 2)  /* uses cfg.bufs / cfg.fds registration */
 #define SM_ENGINE_MAPPED    (1u << 3)  /* needs cfg.fds and cfg.file_sizes (mmap) */
 
+/* Engines copy what they keep: the caller's arrays (bufs, fds, file_sizes)
+ * may be freed once init has returned; the buffers and files themselves
+ * must outlive the engine. */
 struct sm_engine_cfg {
 	unsigned depth;            /* most requests in flight at once (>= 1) */
 	void **bufs;               /* optional: buffers the workload will use, */
@@ -85,7 +88,9 @@ struct sm_engine_ops {
 	void (*exit)(struct sm_engine *);
 };
 
-/* An engine instance: the table, its private state, the config it got. */
+/* An engine instance: the table, its private state, the config it got
+ * (cfg's array pointers are the caller's and may dangle after init: engines
+ * use their own copies). */
 struct sm_engine {
 	const struct sm_engine_ops *ops;
 	void *priv;
@@ -131,7 +136,7 @@ static inline int sm_engine_reap(struct sm_engine *e, struct sm_io **out, unsign
 }
 
 /* Execute one request synchronously on any engine (submit, then reap it).
- * Returns io->res. */
+ * Only for an engine with nothing else in flight. Returns io->res. */
 int64_t sm_engine_do(struct sm_engine *e, struct sm_io *io);
 
 /* Helpers for synchronous engines: a FIFO of completed requests. */
