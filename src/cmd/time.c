@@ -232,6 +232,12 @@ static int one_run(struct runner *rn, struct sm_time_run *run)
 			return SM_EXIT_FAIL;
 		}
 	}
+	rc = sm_proc_take_signal();
+	if (rc) {
+		/* SIGTERM or SIGHUP came between runs: nobody to forward it to */
+		sm_error("stopped by signal %d (%s)", rc, strsignal(rc));
+		return 128 + rc;
+	}
 	rc = sm_proc_spawn(&p, rn->o->cmd_argv, rn->o->shell);
 	if (rc) {
 		sm_error("cannot start '%s': %s", rn->o->cmd_argv[0], strerror(-rc));
@@ -381,6 +387,7 @@ int cmd_time(int argc, char **argv)
 		goto out;
 	}
 	start = sm_now_ns();
+	sm_utc_iso8601(r->started_at, sizeof(r->started_at));
 	rc = sm_proc_subreaper();
 	if (!rc)
 		rc = sm_proc_forward_signals();

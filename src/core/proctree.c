@@ -40,6 +40,14 @@ int sm_proc_forward_signals(void)
 	return 0;
 }
 
+int sm_proc_take_signal(void)
+{
+	int sig = pending_signal;
+
+	pending_signal = 0;
+	return sig;
+}
+
 int sm_proc_subreaper(void)
 {
 	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) ? -errno : 0;

@@ -67,6 +67,10 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
  * Returns 0 or -errno. */
 int sm_proc_forward_signals(void);
 
+/* The signal caught by the handlers of sm_proc_forward_signals() while no
+ * command was running to take it (0 if none); clears it. */
+int sm_proc_take_signal(void);
+
 /* Run "sh -c cmd" to completion (used for --prepare), reaping whatever it
  * leaves behind that has already exited. Returns its wait status or -errno. */
 int sm_proc_run_shell(const char *cmd);

@@ -255,6 +255,8 @@ cJSON *sm_time_json(const struct sm_time_report *r, int argc, char **argv)
 
 	if (!doc)
 		return NULL;
+	if (r->started_at[0])   /* the document is built after the runs */
+		cJSON_ReplaceItemInObject(doc, "started_at", cJSON_CreateString(r->started_at));
 	cJSON_AddItemToObject(doc, "environment", sm_json_env(&r->env));
 	sm_json_add_u64(doc, "duration_ns", r->duration_ns);
 	t = cJSON_AddObjectToObject(doc, "time");

@@ -30,6 +30,7 @@ struct sm_time_report {
 	struct sm_env env;
 	struct sm_warnings warn;
 	time_t exit_time;           /* when the last run ended (timeit's Exit Time) */
+	char started_at[32];        /* ISO 8601 UTC, when stormark started */
 	uint64_t duration_ns;       /* whole invocation, warm-up included */
 };
 

@@ -65,6 +65,10 @@ t1=$(date +%s%N)
 check "SIGTERM to stormark is forwarded (exit $got)" [ "$got" = 143 ]
 check "forwarded signal ended the command early" [ $(((t1 - t0) / 1000000)) -lt 8000 ]
 
+$S time -n 5 --prepare 'sleep 0.5' -o /dev/null -- true & sp=$!
+sleep 0.2; kill -TERM $sp; wait $sp; got=$?
+check "SIGTERM between runs stops stormark (exit $got)" [ "$got" = 143 ]
+
 # --- --prepare before every run (warm-up runs included), -n statistics
 : >prep.log
 expect_rc 0 "prepare runs" $S time -n 3 --warmup 2 --prepare "echo x >> $T_DIR/prep.log" --csv -o p.csv -- true
