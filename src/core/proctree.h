@@ -22,6 +22,13 @@ struct sm_proc_totals {
 	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
 	unsigned reaped;                /* processes stormark reaped itself */
 	unsigned io_missing;            /* reaped ones whose io could not be read */
+	int io_from_self;               /* io sums came from our own children
+					 * accounting (see sm_proc_children_io) */
+};
+
+/* The I/O counters of /proc/PID/io. */
+struct sm_proc_io {
+	uint64_t rchar, wchar, syscr, syscw, read_bytes, write_bytes, cancelled;
 };
 
 /* A spawned command held at a gate until sm_proc_release(). */
@@ -31,6 +38,8 @@ struct sm_proc {
 	int err_fd;     /* read end: the child's exec errno, EOF on success */
 	void *stack;    /* the child's stack until it execs (owned here) */
 	void *arg;
+	struct sm_proc_io io_start;   /* sm_proc_children_io() at release */
+	int io_start_ok;
 };
 
 /* Make the caller a child subreaper (orphaned descendants are re-parented
@@ -74,6 +83,15 @@ int sm_proc_take_signal(void);
 /* Run "sh -c cmd" to completion (used for --prepare), reaping whatever it
  * leaves behind that has already exited. Returns its wait status or -errno. */
 int sm_proc_run_shell(const char *cmd);
+
+/*
+ * The I/O of every child this (single-threaded) process has reaped so far,
+ * as the kernel folds it into our signal accounting: /proc/self/io minus
+ * /proc/thread-self/io, corrected for the one read of the first file.
+ * Readable without privileges, unlike a zombie's /proc/PID/io (owned by
+ * root once its memory is gone). Returns 0 or -errno.
+ */
+int sm_proc_children_io(struct sm_proc_io *out);
 
 /* Parse the text of /proc/PID/io into t (adds to the io fields).
  * Returns 0, or -EINVAL when a field is missing. */

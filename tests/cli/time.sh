@@ -105,6 +105,23 @@ check "not-found message" grep -q "cannot run 'no-such-command-stormark'" "$T_DI
 printf 'echo hi\n' >noexec.sh; chmod -x noexec.sh
 expect_rc 126 "not executable" $S time -- ./noexec.sh
 
+# --- without privileges: no perf counter (reason given), and the I/O sums
+# come from the kernel's accounting of our children; same figures as root's
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+  chmod 755 "$T_DIR"
+  work=(dd if=/dev/zero of=/dev/null bs=1k count=1000 status=none)
+  $S time --csv -o "$T_DIR/root.csv" -- "${work[@]}"
+  (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups $S time -- "${work[@]}" >"$T_DIR/nobody.txt" 2>&1)
+  (cd / && setpriv --reuid=65534 --regid=65534 --clear-groups $S time --csv -- "${work[@]}" >"$T_DIR/nobody.csv" 2>&1)
+  check "unprivileged: syscalls missing with a reason" grep -Eq '^  system calls \(all\) +n/a \(.+\)' nobody.txt
+  check "unprivileged: read+write calls shown instead" grep -Eq '^  system calls \(counted\) +[0-9]+ \(read and write family only\)' nobody.txt
+  check "unprivileged: syscalls cell empty" [ -z "$(fig nobody.csv syscalls)" ]
+  for k in read_calls write_calls read_bytes write_bytes; do
+    check "unprivileged $k equals root's ($(fig nobody.csv $k) vs $(fig root.csv $k))" \
+      [ "$(fig nobody.csv $k)" = "$(fig root.csv $k)" ]
+  done
+fi
+
 # --- GNU time agreement on rusage figures, within the run-to-run spread
 if [ -x /usr/bin/time ]; then
   work=(dd if=/dev/zero of=/dev/null bs=16M count=40 status=none)
