@@ -44,6 +44,18 @@ check "storage bytes read near zero (got $sr)" ge $((256 * 1024)) "$sr"
 $S time -- dd if=cached.dat of=/dev/null bs=1M status=none >c.txt 2>&1
 check "served-from-cache hint shown" grep -q served_from_cache c.txt
 
+# --- --drop-caches (root): the same read now comes from storage
+if [ "$(id -u)" = 0 ]; then
+  expect_rc 0 "drop-caches read runs" $S time --drop-caches --csv -o dc.csv -- \
+    dd if=cached.dat of=/dev/null bs=1M status=none
+  dr=$(fig dc.csv storage_read_bytes)
+  check "after --drop-caches, storage bytes read >= 8 MiB (got $dr)" ge "$dr" $((8 * MIB))
+  # dd's own binary and libraries are re-read too: allow a few MiB
+  check "after --drop-caches, storage bytes read not far above (got $dr)" ge $((14 * MIB)) "$dr"
+fi
+command -v setpriv >/dev/null && expect_rc 1 "drop-caches refused without root" sh -c \
+  "cd / && exec setpriv --reuid=65534 --regid=65534 --clear-groups $S time --drop-caches -- true"
+
 # --- a grandchild that double-forks (re-parented away) is still counted
 expect_rc 0 "double fork runs" $S time --csv -o g.csv --shell \
   '( (sleep 0.3; dd if=/dev/urandom of=grand.dat bs=1M count=4 oflag=direct conv=fsync status=none) & ); exit 0'
