@@ -27,6 +27,7 @@ variants=(
 names=(bare stormark stormark_nosys gnu_time)
 
 echo "stormark time overhead: $ROUNDS rounds x $RUNS runs per variant, $(nproc) CPUs, $(uname -r)"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq "$ROUNDS"); do
   hyperfine -N --warmup 10 --runs "$RUNS" --export-json "$tmp/r$r.json" "${variants[@]}" >/dev/null 2>&1 ||
     { echo "hyperfine failed"; exit 1; }
@@ -34,6 +35,7 @@ for r in $(seq "$ROUNDS"); do
   "$S" time --no-syscalls -n "$RUNS" --csv -o "$tmp/s$r.csv" -- "$TRUE"
 done
 
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$tmp" "$ROUNDS" "${names[@]}" <<'PY'
 import csv, json, statistics as st, sys
 tmp, rounds, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
