@@ -151,7 +151,7 @@ int sm_hdb_open(const char *path, int create, unsigned busy_ms, struct sm_hdb **
 			snprintf(err, errlen, "no history yet (the file does not exist)");
 			return -ENOENT;
 		}
-		/* only the parent of the default path may be missing */
+		/* create missing parent directories (the default path often has none) */
 		char dir[4096], *slash;
 
 		snprintf(dir, sizeof(dir), "%s", path);
