@@ -28,11 +28,13 @@ run: build
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
+# The suite under ASan+UBSan, less the slow ground-truth tests (label
+# "slow": they measure the disk against a throttle, not memory safety).
 test-asan: deps
 	cmake -S . -B $(ASAN_DIR) -DSM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
+	  ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS) -LE slow
 
 bench: build
 	@bash scripts/deps.sh --bench
