@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+# stormark fileio prepare on a full disk (an 8 MiB tmpfs): a clear message
+# with the bytes written, exit 1, and no half-written file left to pass for
+# a prepared one; files that were there before are cut back, not deleted.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+M="$T_DIR/small"
+mkdir -p "$M"
+mount -t tmpfs -o size=8m tmpfs "$M" 2>/dev/null || skip "cannot mount a tmpfs here (needs root)"
+trap 'umount "$M" 2>/dev/null; t_cleanup' EXIT
+
+for th in 1 3; do
+	expect_rc 1 "prepare $th thread(s) on a full disk" "$STORMARK" fileio --file-dir="$M" \
+		--file-total-size=16M --file-num=4 --threads=$th prepare
+	check "message: disk full" grep -q "disk full while writing '$M/test_file.[0-3]'" "$T_DIR/out"
+	check "message: bytes written" grep -Eq "[0-9]+ bytes \([0-9.]+ MiB\) of 16.0 MiB written in all" "$T_DIR/out"
+	check "message: one line on stderr" test "$(grep -c '^stormark: ' "$T_DIR/out")" = 1
+	bad=0
+	for f in "$M"/test_file.*; do
+		[ -e "$f" ] || continue
+		[ "$(stat -c %s "$f")" = 4194304 ] || bad=1
+	done
+	check "no half-written file left" test $bad = 0
+	check "some files were complete" test -e "$M/test_file.0"
+	"$STORMARK" fileio --file-dir="$M" --file-total-size=16M --file-num=4 --file-test-mode=rndrd --time=1 run >"$T_DIR/run" 2>&1
+	check "run after a failed prepare fails" test $? = 1
+	rm -f "$M"/test_file.*
+done
+
+# a file that was there before is cut back to its old size, not removed
+echo "precious" >"$M/test_file.1"
+"$STORMARK" fileio --file-dir="$M" --file-total-size=24M --file-num=2 prepare >"$T_DIR/out" 2>&1
+check "extend on a full disk: exit 1" test $? = 1
+check "existing file kept at its old size" test "$(cat "$M/test_file.1" 2>/dev/null)" = precious
+finish
