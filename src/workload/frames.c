@@ -779,8 +779,7 @@ static void worker_release(struct worker *w)
 
 /* Decide direct or buffered I/O, with warnings; returns the alignment to
  * use for I/O sizes (0 when buffered). */
-static unsigned choose_direct(const struct sm_frames_plan *p, uint64_t chunk_len,
-			      struct sm_frames_result *res)
+static unsigned choose_direct(const struct sm_frames_plan *p, struct sm_frames_result *res)
 {
 	char dir[PATH_MAX];
 	int align;
@@ -798,7 +797,7 @@ static unsigned choose_direct(const struct sm_frames_plan *p, uint64_t chunk_len
 			strerror(-align));
 		return 0;
 	}
-	if (p->frame_bytes % (unsigned)align || (chunk_len % (unsigned)align)) {
+	if (p->frame_bytes % (unsigned)align) {
 		sm_warn(&res->warnings, "direct_io_unaligned",
 			"frame size %llu is not a multiple of the direct I/O block (%d bytes): using buffered I/O",
 			(unsigned long long)p->frame_bytes, align);
@@ -847,18 +846,217 @@ static void merge_results(struct shared *sh, unsigned nw, struct sm_frames_resul
 	res->bytes = res->frame.bytes;
 }
 
+/* The part of a frame each transfer covers, its split into I/Os, and
+ * direct or buffered I/O (with warnings), into sh and the plan. */
+static void plan_io(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res)
+{
+	unsigned align;
+
+	if (p->kind == SM_FRAMES_EMPTY) {
+		p->frame_bytes = 0;
+	} else {
+		uint64_t crop = p->kind == SM_FRAMES_READ && p->crop_pct && p->crop_pct < 100
+					? p->crop_pct : 100;
+
+		sh->region_len = p->frame_bytes * crop / 100;
+		sh->region_off = (p->frame_bytes - sh->region_len) / 2;
+	}
+	sh->chunk_len = p->ios_per_frame > 1 ? (sh->region_len + p->ios_per_frame - 1) / p->ios_per_frame
+					       : sh->region_len;
+	align = choose_direct(p, res);
+	if (align) {
+		/* Keep every I/O aligned: round the cropped region outwards and
+		 * the pieces of a frame up to the block size. */
+		uint64_t start = sh->region_off / align * align;
+		uint64_t stop = round_up(sh->region_off + sh->region_len, align);
+
+		if (stop > p->frame_bytes)
+			stop = p->frame_bytes;
+		sh->region_off = start;
+		sh->region_len = stop - start;
+		sh->chunk_len = round_up(sh->chunk_len, align);
+	}
+	if (p->direct && !align && p->kind != SM_FRAMES_EMPTY)
+		sm_warn(&res->warnings, "buffered_io",
+			"buffered I/O: figures include the page cache, not only the storage");
+	p->direct = align != 0;
+	res->env.direct_io = p->direct;
+	if (!p->direct && p->kind == SM_FRAMES_READ &&
+	    sh->distinct * p->frame_bytes < res->env.mem_available_bytes)
+		sm_warn(&res->warnings, "cached_working_set",
+			"buffered reads of %llu MiB, less than the free RAM: this measures the page cache",
+			(unsigned long long)(sh->distinct * p->frame_bytes >> 20));
+	sh->open_flags = p->kind == SM_FRAMES_READ ? O_RDONLY : O_WRONLY | O_CREAT;
+	if (p->kind != SM_FRAMES_READ && !p->stream)
+		sh->open_flags |= O_TRUNC;
+	if (p->direct)
+		sh->open_flags |= O_DIRECT;
+	sh->open_flags |= O_CLOEXEC;
+}
+
+/* Everything before the threads: sizes, pacing, directories, marker, CSV.
+ * Returns 0 or -errno with res->error_msg set. */
+static int prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res)
+{
+	int rc;
+
+	if (!p->threads)
+		p->threads = 1;
+	if (!p->ios_per_frame)
+		p->ios_per_frame = 1;
+	if (!p->seed)
+		p->seed = sm_now_ns();
+	sh->run_seed = sm_hash64(p->seed, 0x5717);
+	sh->total = p->nframes;
+	sh->distinct = p->loop && p->loop < p->nframes ? p->loop : p->nframes;
+	if (!sh->distinct)
+		sh->distinct = 1;
+	res->frames_scheduled = p->nframes;
+	sm_env_collect(&res->env, p->stream ? "." : p->path);
+	if (p->stream) {
+		char dir[PATH_MAX];
+
+		if (!sm_parent_dir(p->path, dir, sizeof(dir)))
+			sm_fs_info(dir, &res->env.fs);
+	}
+	plan_io(sh, p, res);
+	if (p->fps > 0) {
+		p->queue = p->queue ? p->queue : (p->prebuffer > 8 ? p->prebuffer : 8);
+		sh->paced = 1;
+		sh->early = &res->early;
+		sh->late = &res->late;
+		rc = sm_pace_init(&sh->pace, p->kind == SM_FRAMES_READ ? SM_PACE_PLAYBACK : SM_PACE_CAPTURE,
+				  sh->total, p->fps, p->queue, p->prebuffer, &res->early, &res->late);
+		if (rc) {
+			sh->paced = 0;
+			snprintf(res->error_msg, sizeof(res->error_msg), "cannot set up pacing: %s",
+				 strerror(-rc));
+			return rc;
+		}
+	}
+	if (p->kind != SM_FRAMES_READ && !p->stream) {
+		rc = make_dirs(p, sh->distinct, res->error_msg, sizeof(res->error_msg));
+		if (rc)
+			return rc;
+		rc = sm_frames_mark_dir(p->path);
+		if (rc) {
+			snprintf(res->error_msg, sizeof(res->error_msg), "cannot write '%s/%s': %s",
+				 p->path, SM_FRAMES_MARKER, strerror(-rc));
+			return rc;
+		}
+	}
+	if (p->csv_path) {
+		static const char header[] =
+			"frame,seq,thread,file,start_s,open_ms,io_ms,close_ms,frame_ms,bytes,sched_ms,late,error\n";
+
+		sh->csv_fd = open(p->csv_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+		if (sh->csv_fd < 0 || write(sh->csv_fd, header, sizeof(header) - 1) < 0) {
+			rc = -errno;
+			snprintf(res->error_msg, sizeof(res->error_msg), "cannot write '%s': %s",
+				 p->csv_path, strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Set up every worker's engine and buffers; *nw counts those to release. */
+static int setup_workers(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res,
+			 unsigned *nw)
+{
+	const char *engine = p->engine ? p->engine : p->depth ? "uring" : "psync";
+	char notice[256] = "";
+	int rc;
+
+	sh->workers = aligned_alloc(64, round_up(p->threads * sizeof(struct worker), 64));
+	if (!sh->workers)
+		return -ENOMEM;
+	memset(sh->workers, 0, p->threads * sizeof(struct worker));
+	for (*nw = 0; *nw < p->threads;) {
+		rc = worker_setup(sh, &sh->workers[*nw], *nw, engine, notice, sizeof(notice));
+		(*nw)++;
+		if (rc) {
+			snprintf(res->error_msg, sizeof(res->error_msg),
+				 rc == -ENOENT ? "unknown engine '%s'" : "cannot start engine '%s': %s",
+				 engine, strerror(-rc));
+			return rc;
+		}
+	}
+	if (notice[0])
+		sm_warn(&res->warnings, "engine_fallback", "%s", notice);
+	snprintf(res->env.engine, sizeof(res->env.engine), "%s", sh->workers[0].eng.ops->name);
+	p->engine = sh->workers[0].eng.ops->name;
+	return 0;
+}
+
+/* Open the gate, sample the counters once a second (on the second) until
+ * every worker has finished, then join them and close the series. */
+static void sample_until_done(struct shared *sh, const struct sm_frames_plan *p,
+			      struct sm_frames_result *res, pthread_t *tids,
+			      sm_frames_progress_fn progress, void *arg)
+{
+	struct sm_frames_snap s, prev;
+	uint64_t t0, tick, next_prog, t_end = 0;
+	unsigned cap = 0;
+
+	if (p->pause_ns)
+		sm_sleep_until_ns(sm_now_ns() + p->pause_ns);
+	/* Workers claim paced frames under sh->mu: the schedule starts with
+	 * the gate, before any of them can ask. */
+	pthread_mutex_lock(&sh->mu);
+	sm_start_release(&sh->start);
+	t0 = sh->start.t0_ns;
+	if (sh->paced)
+		sm_pace_start(&sh->pace, t0);
+	tick = t0 + SM_NS_PER_S;
+	next_prog = t0 + p->update_ns;
+	memset(&prev, 0, sizeof(prev));
+	while (atomic_load(&sh->finished) < p->threads) {
+		struct timespec ts = { .tv_sec = (time_t)(tick / SM_NS_PER_S),
+				       .tv_nsec = (long)(tick % SM_NS_PER_S) };
+
+		pthread_cond_timedwait(&sh->cv, &sh->mu, &ts);
+		if (sm_now_ns() < tick)
+			continue;
+		pthread_mutex_unlock(&sh->mu);
+		snap_take(sh, p->threads, tick - t0, &s);
+		series_push(res, &cap, &s);
+		if (progress && p->update_ns && tick >= next_prog) {
+			struct sm_frames_snap d;
+
+			snap_diff(&s, &prev, &d);
+			progress(&d, &s, arg);
+			next_prog += p->update_ns;
+		}
+		prev = s;
+		tick += SM_NS_PER_S;
+		pthread_mutex_lock(&sh->mu);
+	}
+	pthread_mutex_unlock(&sh->mu);
+	for (unsigned i = 0; i < p->threads; i++)
+		pthread_join(tids[i], NULL);
+	for (unsigned i = 0; i < p->threads; i++)
+		if (sh->workers[i].t_last > t_end)
+			t_end = sh->workers[i].t_last;
+	res->duration_ns = t_end > t0 ? t_end - t0 : 0;
+	if (sh->paced)
+		sm_pace_finish(&sh->pace);
+	snap_take(sh, p->threads, res->duration_ns, &s);
+	/* Samples taken after the last completion add nothing. */
+	while (res->nseries && res->series[res->nseries - 1].t_ns >= s.t_ns)
+		res->nseries--;
+	series_push(res, &cap, &s);
+}
+
 int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *res,
 		  sm_frames_progress_fn progress, void *arg)
 {
 	struct shared *sh = calloc(1, sizeof(*sh));
 	struct sm_frames_plan *p = &res->plan;
-	char notice[256] = "";
-	const char *engine;
-	unsigned nw = 0, align, cap = 0;
-	uint64_t t_end = 0;
-	int rc = -ENOMEM;
+	unsigned nw = 0, started = 0;
 	pthread_t *tids = NULL;
 	pthread_condattr_t ca;
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	res->plan = *plan;
@@ -880,196 +1078,30 @@ int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *re
 	pthread_condattr_destroy(&ca);
 	sm_start_init(&sh->start);
 
-	if (!p->threads)
-		p->threads = 1;
-	if (!p->ios_per_frame)
-		p->ios_per_frame = 1;
-	if (!p->seed)
-		p->seed = sm_now_ns();
-	sh->run_seed = sm_hash64(p->seed, 0x5717);
-	sh->total = p->nframes;
-	sh->distinct = p->loop && p->loop < p->nframes ? p->loop : p->nframes;
-	if (!sh->distinct)
-		sh->distinct = 1;
-	res->frames_scheduled = p->nframes;
-	sm_env_collect(&res->env, p->stream ? "." : p->path);
-	if (p->stream) {
-		char dir[PATH_MAX];
-
-		if (!sm_parent_dir(p->path, dir, sizeof(dir)))
-			sm_fs_info(dir, &res->env.fs);
-	}
-
-	/* The part of a frame each transfer covers, and its split into I/Os. */
-	if (p->kind == SM_FRAMES_EMPTY) {
-		p->frame_bytes = 0;
-	} else {
-		uint64_t crop = p->kind == SM_FRAMES_READ && p->crop_pct && p->crop_pct < 100
-					? p->crop_pct : 100;
-
-		sh->region_len = p->frame_bytes * crop / 100;
-		sh->region_off = (p->frame_bytes - sh->region_len) / 2;
-	}
-	sh->chunk_len = p->ios_per_frame > 1 ? (sh->region_len + p->ios_per_frame - 1) / p->ios_per_frame
-					       : sh->region_len;
-	align = choose_direct(p, sh->chunk_len, res);
-	if (align) {
-		/* Keep every I/O aligned: round the cropped region outwards and
-		 * the chunks up to the block size. */
-		uint64_t start = sh->region_off / align * align;
-		uint64_t stop = round_up(sh->region_off + sh->region_len, align);
-
-		if (stop > p->frame_bytes)
-			stop = p->frame_bytes;
-		sh->region_off = start;
-		sh->region_len = stop - start;
-		sh->chunk_len = round_up(sh->chunk_len, align);
-		if (sh->region_len % align)
-			align = 0;
-	}
-	if (p->direct && !align && p->kind != SM_FRAMES_EMPTY)
-		sm_warn(&res->warnings, "buffered_io",
-			"buffered I/O: figures include the page cache, not only the storage");
-	p->direct = align != 0;
-	res->env.direct_io = p->direct;
-	if (!p->direct && p->kind == SM_FRAMES_READ &&
-	    sh->distinct * p->frame_bytes < res->env.mem_available_bytes)
-		sm_warn(&res->warnings, "cached_working_set",
-			"buffered reads of %llu MiB, less than the free RAM: this measures the page cache",
-			(unsigned long long)(sh->distinct * p->frame_bytes >> 20));
-	sh->open_flags = p->kind == SM_FRAMES_READ ? O_RDONLY : O_WRONLY | O_CREAT;
-	if (p->kind != SM_FRAMES_READ && !p->stream)
-		sh->open_flags |= O_TRUNC;
-	if (p->direct)
-		sh->open_flags |= O_DIRECT;
-	sh->open_flags |= O_CLOEXEC;
-
-	engine = p->engine ? p->engine : p->depth ? "uring" : "psync";
-	if (p->fps > 0) {
-		unsigned q = p->queue ? p->queue : (p->prebuffer > 8 ? p->prebuffer : 8);
-
-		p->queue = q;
-		sh->paced = 1;
-		sh->early = &res->early;
-		sh->late = &res->late;
-		rc = sm_pace_init(&sh->pace, p->kind == SM_FRAMES_READ ? SM_PACE_PLAYBACK : SM_PACE_CAPTURE,
-				  sh->total, p->fps, q, p->prebuffer, &res->early, &res->late);
-		if (rc) {
-			snprintf(res->error_msg, sizeof(res->error_msg), "cannot set up pacing: %s",
-				 strerror(-rc));
-			goto out;
-		}
-	}
-
-	if (p->kind != SM_FRAMES_READ && !p->stream) {
-		rc = make_dirs(p, sh->distinct, res->error_msg, sizeof(res->error_msg));
-		if (rc)
-			goto out;
-		rc = sm_frames_mark_dir(p->path);
-		if (rc) {
-			snprintf(res->error_msg, sizeof(res->error_msg), "cannot write '%s/%s': %s",
-				 p->path, SM_FRAMES_MARKER, strerror(-rc));
-			goto out;
-		}
-	}
-	if (p->csv_path) {
-		static const char header[] =
-			"frame,seq,thread,file,start_s,open_ms,io_ms,close_ms,frame_ms,bytes,sched_ms,late,error\n";
-
-		sh->csv_fd = open(p->csv_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-		if (sh->csv_fd < 0 || write(sh->csv_fd, header, sizeof(header) - 1) < 0) {
-			rc = -errno;
-			snprintf(res->error_msg, sizeof(res->error_msg), "cannot write '%s': %s",
-				 p->csv_path, strerror(-rc));
-			goto out;
-		}
-	}
-
-	rc = -ENOMEM;
-	sh->workers = aligned_alloc(64, round_up(p->threads * sizeof(struct worker), 64));
-	tids = calloc(p->threads, sizeof(*tids));
-	if (!sh->workers || !tids)
+	rc = prepare(sh, p, res);
+	if (rc)
 		goto out;
-	memset(sh->workers, 0, p->threads * sizeof(struct worker));
-	for (nw = 0; nw < p->threads; nw++) {
-		rc = worker_setup(sh, &sh->workers[nw], nw, engine, notice, sizeof(notice));
-		if (rc) {
-			nw++;
-			snprintf(res->error_msg, sizeof(res->error_msg),
-				 rc == -ENOENT ? "unknown engine '%s'" : "cannot start engine '%s': %s",
-				 engine, strerror(-rc));
-			goto out;
-		}
-	}
-	if (notice[0])
-		sm_warn(&res->warnings, "engine_fallback", "%s", notice);
-	snprintf(res->env.engine, sizeof(res->env.engine), "%s", sh->workers[0].eng.ops->name);
-	p->engine = sh->workers[0].eng.ops->name;
-
-	for (unsigned i = 0; i < p->threads; i++) {
-		rc = pthread_create(&tids[i], NULL, worker_main, &sh->workers[i]);
+	rc = setup_workers(sh, p, res, &nw);
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
+	tids = calloc(p->threads, sizeof(*tids));
+	if (!tids)
+		goto out;
+	for (; started < p->threads; started++) {
+		rc = pthread_create(&tids[started], NULL, worker_main, &sh->workers[started]);
 		if (rc) {
 			rc = -rc;
 			snprintf(res->error_msg, sizeof(res->error_msg), "cannot start thread: %s",
 				 strerror(-rc));
 			atomic_store(&sh->abort, 1);
 			sm_start_release(&sh->start);   /* workers see abort and leave */
-			for (unsigned j = 0; j < i; j++)
+			for (unsigned j = 0; j < started; j++)
 				pthread_join(tids[j], NULL);
 			goto out;
 		}
 	}
-	if (p->pause_ns)
-		sm_sleep_until_ns(sm_now_ns() + p->pause_ns);
-	sm_start_release(&sh->start);
-	if (sh->paced)
-		sm_pace_start(&sh->pace, sh->start.t0_ns);
-
-	/* Sample once a second, on the second, until every worker is done. */
-	{
-		struct sm_frames_snap s, prev;
-		uint64_t t0 = sh->start.t0_ns, tick = t0 + SM_NS_PER_S, next_prog = t0 + p->update_ns;
-
-		memset(&prev, 0, sizeof(prev));
-		pthread_mutex_lock(&sh->mu);
-		while (atomic_load(&sh->finished) < p->threads) {
-			struct timespec ts = { .tv_sec = (time_t)(tick / SM_NS_PER_S),
-					       .tv_nsec = (long)(tick % SM_NS_PER_S) };
-
-			pthread_cond_timedwait(&sh->cv, &sh->mu, &ts);
-			if (sm_now_ns() < tick)
-				continue;
-			pthread_mutex_unlock(&sh->mu);
-			snap_take(sh, p->threads, tick - t0, &s);
-			series_push(res, &cap, &s);
-			if (progress && p->update_ns && tick >= next_prog) {
-				struct sm_frames_snap d;
-
-				snap_diff(&s, &prev, &d);
-				progress(&d, &s, arg);
-				next_prog += p->update_ns;
-			}
-			prev = s;
-			tick += SM_NS_PER_S;
-			pthread_mutex_lock(&sh->mu);
-		}
-		pthread_mutex_unlock(&sh->mu);
-		for (unsigned i = 0; i < p->threads; i++)
-			pthread_join(tids[i], NULL);
-		for (unsigned i = 0; i < p->threads; i++)
-			if (sh->workers[i].t_last > t_end)
-				t_end = sh->workers[i].t_last;
-		if (t_end < t0)
-			t_end = t0;
-		res->duration_ns = t_end - t0;
-		if (sh->paced)
-			sm_pace_finish(&sh->pace);
-		snap_take(sh, p->threads, res->duration_ns, &s);
-		/* Samples taken after the last completion add nothing. */
-		while (res->nseries && res->series[res->nseries - 1].t_ns >= s.t_ns)
-			res->nseries--;
-		series_push(res, &cap, &s);
-	}
+	sample_until_done(sh, p, res, tids, progress, arg);
 	merge_results(sh, p->threads, res);
 	if (sh->paced) {
 		res->frames_dropped = sh->pace.dropped;
