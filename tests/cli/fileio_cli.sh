@@ -62,7 +62,8 @@ check "fsyncs/s = all fsyncs / time" approx "$(val 'fsyncs/s:')" "$(awk -v a="$F
 check "MiB/s read = reads x 16 KiB / time" approx "$(val 'read, MiB/s:')" "$(awk -v a="$R" -v t="$T" 'BEGIN{print a/64/t}')" 0.01
 check "rndrw ratio near 1.5" approx "$(awk -v a="$R" -v b="$W" 'BEGIN{print a/b}')" 1.5 0.02
 check "end fsyncs: 4 files, 1 thread" test "$(json "$T_DIR/r.json" "d['fileio']['end_fsyncs']")" = 4
-check "periodic fsyncs: 4 per 100 requests" test "$F" = $(( (R + W) / 100 * 4 )) -o "$F" = $(( (R + W - 1) / 100 * 4 ))
+# (a run that stops inside a series has done part of it)
+check "periodic fsyncs: 4 per 100 requests" test "$F" -ge $(( (R + W - 1) / 100 * 4 )) -a "$F" -le $(( (R + W) / 100 * 4 ))
 check "json: p50 <= p99 <= max" json "$T_DIR/r.json" "exit(0 if d['ops']['read']['lat_ns']['p50'] <= d['ops']['read']['lat_ns']['p99'] <= d['ops']['read']['lat_ns']['max'] else 1)"
 check "json: warning page_cache" test "$(json "$T_DIR/r.json" "[w['code'] for w in d['warnings']].count('page_cache')")" = 1
 
@@ -90,7 +91,7 @@ check "native: op table" grep -Eq '^  write +484 ' "$T_DIR/out"
 check "native: fsync row" grep -Eq '^  fsync +20 ' "$T_DIR/out"
 check "native: no sysbench header" test "$(grep -c 'Running the test' "$T_DIR/out")" = 0
 "$STORMARK" fileio $SMALL --file-test-mode=rndrd --events=100 --time=0 --json run >"$T_DIR/j.json" 2>/dev/null
-check "--json: stdout is only JSON" json "$T_DIR/j.json" "d['command']"
+check "--json: stdout is only JSON" test "$(json "$T_DIR/j.json" "d['command']")" = fileio
 
 # ---- run without prepare, cleanup ------------------------------------------------
 touch keep.txt test_file.4 test_file.x
