@@ -140,6 +140,8 @@ int sm_proc_spawn(struct sm_proc *p, char *const argv[], int shell)
 	p->err_fd = err[0];
 	p->stack = stack;
 	p->arg = a;
+	/* before the gate opens, and outside the caller's timed window */
+	p->io_start_ok = !sm_proc_children_io(&p->io_start);
 	return 0;
 out:
 	for (int i = 0; i < 2; i++) {
@@ -168,7 +170,6 @@ int sm_proc_release(struct sm_proc *p)
 	int e = 0, rc = 0;
 	ssize_t n;
 
-	p->io_start_ok = !sm_proc_children_io(&p->io_start);
 	if (write(p->gate_fd, "g", 1) != 1)
 		rc = -errno;
 	close(p->gate_fd);

@@ -38,7 +38,7 @@ struct sm_proc {
 	int err_fd;     /* read end: the child's exec errno, EOF on success */
 	void *stack;    /* the child's stack until it execs (owned here) */
 	void *arg;
-	struct sm_proc_io io_start;   /* sm_proc_children_io() at release */
+	struct sm_proc_io io_start;   /* sm_proc_children_io() at spawn */
 	int io_start_ok;
 };
 
