@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -109,6 +110,30 @@ static void test_diskstat_parse(void **state)
 	sm_diskstat_delta(&a, &s, &d);
 	assert_int_equal(d.wr_bytes, 16 * 512 - 100);
 	assert_int_equal(d.rd_ios, 0);
+}
+
+/* The device under the build tree resolves to a whole disk listed in
+ * /proc/diskstats (skipped on tmpfs and other device-less file systems). */
+static void test_diskdev_resolve(void **state)
+{
+	struct sm_diskdev dev;
+	struct sm_diskstat a, b;
+	struct stat st;
+	char path[160];
+	int rc;
+
+	assert_int_equal(stat(".", &st), 0);
+	rc = sm_diskdev_resolve(major(st.st_dev), minor(st.st_dev), &dev);
+	if (rc == -ENODEV)
+		skip();
+	assert_int_equal(rc, 0);
+	assert_true(dev.name[0] != '\0');
+	snprintf(path, sizeof(path), "/sys/block/%s", dev.name);   /* whole disks only */
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(sm_diskstat_read(&dev, &a), 0);
+	assert_int_equal(sm_diskstat_read(&dev, &b), 0);
+	assert_true(b.rd_ios >= a.rd_ios && b.wr_bytes >= a.wr_bytes);
+	assert_int_equal(sm_diskdev_resolve(0, 42, &dev), -ENODEV);
 }
 
 static void test_timeit_duration(void **state)
@@ -347,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_parse_io),
 		cmocka_unit_test(test_diskstat_parse),
+		cmocka_unit_test(test_diskdev_resolve),
 		cmocka_unit_test(test_timeit_duration),
 		cmocka_unit_test(test_run_fill),
 		cmocka_unit_test(test_hints),
