@@ -86,6 +86,9 @@ check "SIGTERM between runs stops stormark (exit $got)" [ "$got" = 143 ]
 expect_rc 0 "prepare runs" $S time -n 3 --warmup 2 --prepare "echo x >> $T_DIR/prep.log" --csv -o p.csv -- true
 check "prepare ran 5 times (got $(wc -l <prep.log))" [ "$(wc -l <prep.log)" = 5 ]
 check "3 measured runs in the CSV" [ "$(($(wc -l <p.csv) - 1))" = 3 ]
+expect_rc 4 "a failing run stops the series with its status" $S time -n 3 --csv -o f.csv -- sh -c 'exit 4'
+check "only the failed run is reported" [ "$(($(wc -l <f.csv) - 1))" = 1 ]
+check "its exit code is in the CSV" [ "$(fig f.csv exit_code)" = 4 ]
 expect_rc 1 "failing prepare stops" $S time --prepare 'exit 3' -- true
 check "failing prepare is named" grep -q "prepare command 'exit 3' failed" "$T_DIR/out"
 
