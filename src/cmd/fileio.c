@@ -561,8 +561,13 @@ static int do_prepare(struct opts *o)
 			sm_sb_prepare_file(stdout, p.state[i], i);
 		fflush(stdout);
 	}
+	sm_signals_install();
 	rc = sm_fileio_prepare(cfg, &p);
-	if (rc) {
+	if (rc == -EINTR || p.err == -EINTR) {
+		sm_error("interrupted: %llu bytes written; the incomplete files were removed or cut back",
+			 (unsigned long long)p.written);
+		out = SM_EXIT_INTERRUPTED;
+	} else if (rc) {
 		sm_fileio_path(cfg, (unsigned)p.err_file, path, sizeof(path));
 		if (p.err)
 			sm_error("%s while writing '%s': %s; %llu bytes (%s) of %s written in all%s",

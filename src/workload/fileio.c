@@ -403,6 +403,10 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 		return -errno;
 	*opened = 1;
 	while (off < cfg->file_size && !atomic_load(&c->abort)) {
+		if (sm_stopped()) {
+			rc = -EINTR;      /* SIGINT: stop, and clean up this file */
+			goto out;
+		}
 		uint64_t left = cfg->file_size - off;
 		uint64_t blocks = (left + cfg->block_size - 1) / cfg->block_size;
 		uint64_t len = blocks * cfg->block_size < chunk ? blocks * cfg->block_size : chunk;
