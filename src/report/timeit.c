@@ -210,6 +210,8 @@ void sm_time_print_timeit(FILE *f, const struct sm_time_report *r)
 		fputc('\n', f);
 	}
 	fprintf(f, "Bytes Other n/a: Linux keeps no count of non-read/write I/O bytes\n");
+	for (unsigned i = 0; i < r->warn.count; i++)
+		fprintf(f, "Hint [%s]: %s\n", r->warn.item[i].code, r->warn.item[i].message);
 }
 
 void sm_time_print_csv(FILE *f, const struct sm_time_report *r)
