@@ -42,6 +42,7 @@ static const char usage_text[] =
 	"  --fps LIST       frame rates of the verdict table (default 24,25,30,50,60)\n"
 	"  --no-confirm     do not check near-limit verdicts with paced runs\n"
 	"  --confirm-all    check every verdict with a paced run, as time allows\n"
+	"  --classic-only   only the block tests (for comparing with fio)\n"
 	"  --keep           keep the test data (its path is printed)\n"
 	"  --quiet          no progress display\n"
 	"  -h, --help       this help\n"
@@ -56,7 +57,7 @@ static const char *const default_formats[] = {
 
 enum {
 	OPT_TIME = 256, OPT_JSON, OPT_ENGINE, OPT_FORMATS, OPT_FPS, OPT_NO_CONFIRM,
-	OPT_CONFIRM_ALL, OPT_KEEP, OPT_QUIET,
+	OPT_CONFIRM_ALL, OPT_CLASSIC_ONLY, OPT_KEEP, OPT_QUIET,
 };
 
 static const struct option long_opts[] = {
@@ -67,6 +68,7 @@ static const struct option long_opts[] = {
 	{ "fps", required_argument, NULL, OPT_FPS },
 	{ "no-confirm", no_argument, NULL, OPT_NO_CONFIRM },
 	{ "confirm-all", no_argument, NULL, OPT_CONFIRM_ALL },
+	{ "classic-only", no_argument, NULL, OPT_CLASSIC_ONLY },
 	{ "keep", no_argument, NULL, OPT_KEEP },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, 'h' },
@@ -77,6 +79,7 @@ struct run_opts {
 	struct sm_run_plan plan;
 	const char *json;
 	int quiet;
+	int classic_only;
 	struct sm_format *formats;  /* owned */
 	unsigned nformats;
 };
@@ -197,6 +200,9 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		case OPT_CONFIRM_ALL:
 			o->plan.confirm = 2;
 			break;
+		case OPT_CLASSIC_ONLY:
+			o->classic_only = 1;
+			break;
 		case OPT_KEEP:
 			o->plan.keep = 1;
 			break;
@@ -276,7 +282,7 @@ static void print_rest(FILE *out, const struct sm_run_result *res, int colour, i
 	if (res->warnings.count) {
 		fprintf(out, "\nWarnings\n");
 		for (unsigned i = 0; i < res->warnings.count; i++)
-			fprintf(out, "  %s\n", res->warnings.item[i].message);
+			sm_text_wrap(out, res->warnings.item[i].message, 78, 2);
 	}
 	sm_run_summary(res, summary, sizeof(summary));
 	fprintf(out, "\nSummary\n");
@@ -329,10 +335,12 @@ int cmd_run(int argc, char **argv)
 		sm_run_text_classic(out, res);
 		fflush(out);
 		printed = SM_PHASE_FRAMES;
+	}
+	if (!rc && !o.classic_only) {
 		rc = sm_run_frames(res, progress, &pc);
 		progress_clear(&pc);
 	}
-	if (!rc) {
+	if (!rc && !o.classic_only) {
 		sm_run_text_frames(out, res);
 		fflush(out);
 		printed = SM_PHASE_VERDICTS;

@@ -542,9 +542,9 @@ static int run_confirm(struct prof *x)
 			continue;   /* settled by a paced run at another rate */
 
 		/* stop when the budget is spent (a run may overrun it a little;
-		 * two runs are made in any case), or the frames would not fit
-		 * comfortably */
-		if ((tried >= 2 &&
+		 * --confirm-all makes two runs in any case), or the frames would
+		 * not fit comfortably */
+		if ((tried >= (x->plan->confirm > 1 ? 2u : 0u) &&
 		     elapsed(x) + res->paced_ns > x->plan->time_ns + res->paced_ns / 2) ||
 		    need > res->env.fs.free_bytes / 4 || sm_stopped()) {
 			res->near_unconfirmed += cell->near_limit;

@@ -15,7 +15,7 @@ interrupt_at() {
   local name=$1 after=$2 section=$3 D="$T_DIR/$1" pid rc i
   mkdir -p "$D"
   echo mine >"$D/user.txt"
-  "$STORMARK" run "$D" --time 40 --quiet --json "$T_DIR/$name.json" \
+  "$STORMARK" run "$D" --time 24 --quiet --json "$T_DIR/$name.json" \
     >"$T_DIR/$name.out" 2>"$T_DIR/$name.err" &
   pid=$!
   for i in $(seq 1 300); do
