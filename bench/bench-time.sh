@@ -40,17 +40,23 @@ python3 - "$tmp" "$ROUNDS" "${names[@]}" <<'PY'
 import csv, json, statistics as st, sys
 tmp, rounds, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 med = {n: [] for n in names}
+cpu = {n: [] for n in names}
 own = []
 for r in range(1, rounds + 1):
     res = json.load(open(f"{tmp}/r{r}.json"))["results"]
     for n, x in zip(names, res):
         med[n].append(x["median"] * 1e3)
+        cpu[n].append((x["user"] + x["system"]) * 1e3)
     with open(f"{tmp}/s{r}.csv") as f:
         own.append(st.median(float(row["wall_ns"]) for row in csv.DictReader(f)) / 1e6)
 print(f"{'variant':<16}{'median ms':>10}{'extra over bare, ms (median of rounds, min..max)':>52}")
 for n in names:
     extra = [a - b for a, b in zip(med[n], med["bare"])]
     print(f"{n:<16}{st.median(med[n]):>10.3f}   {st.median(extra):>+8.3f}  ({min(extra):+.3f} .. {max(extra):+.3f})")
+print("CPU time (user + system, mean per run incl. children; less sensitive to load than wall time):")
+for n in names:
+    extra = [a - b for a, b in zip(cpu[n], cpu["bare"])]
+    print(f"  {n:<16}{st.median(cpu[n]):>8.3f} ms   extra {st.median(extra):+.3f} ms")
 diff = [a - b for a, b in zip(own, med["bare"])]
 print(f"{'true as stormark sees it':<26} {st.median(own):.3f} ms  (hyperfine's figure for true: {st.median(med['bare']):.3f} ms;"
       f" difference {st.median(diff):+.3f} ms)")
