@@ -591,11 +591,12 @@ static void size_budget(struct prof *x)
 		res->file_bytes = quarter / MIB * MIB;
 	if (quarter && res->frames_bytes > quarter)
 		res->frames_bytes = quarter / MIB * MIB;
-	/* 8 block tests x 3% + 6 frame tests x 5% = 54%; the rest, less the
-	 * time to fill the block file, goes to paced runs */
-	res->classic_ns = clamp_u64((uint64_t)(0.03 * (double)x->plan->time_ns),
+	/* 8 block tests x 2.5% + 6 frame tests x 4.5% = 47%; the rest, less
+	 * the time to fill the block file and set up each test, goes to paced
+	 * runs */
+	res->classic_ns = clamp_u64((uint64_t)(0.025 * (double)x->plan->time_ns),
 				    250 * SM_NS_PER_MS, 60 * SM_NS_PER_S);
-	res->frame_ns = clamp_u64((uint64_t)(0.05 * (double)x->plan->time_ns),
+	res->frame_ns = clamp_u64((uint64_t)(0.045 * (double)x->plan->time_ns),
 				  500 * SM_NS_PER_MS, 90 * SM_NS_PER_S);
 	res->paced_ns = clamp_u64((uint64_t)(0.035 * (double)x->plan->time_ns),
 				  SM_NS_PER_S, 10 * SM_NS_PER_S);
