@@ -4,6 +4,8 @@
  * of one video format (--format NAME --fps F --capture|--play). */
 #include "cmd/cmd.h"
 #include "core/clock.h"
+#include "core/fsx.h"
+#include "engine/engine.h"
 #include "core/units.h"
 #include "core/worker.h"
 #include "report/frametest.h"
@@ -217,8 +219,11 @@ static void build_params(struct opts *o)
 		add_param(o, "-i%llu", p->ios_per_frame, 1);
 	if (p->files_per_dir)
 		add_param(o, "-d%llu", p->files_per_dir, 1);
-	if (p->pause_ns)
-		add_param(o, "-p%llu", p->pause_ns / SM_NS_PER_S, 1);
+	if (p->pause_ns) {
+		size_t len = strlen(o->params);
+
+		snprintf(o->params + len, sizeof(o->params) - len, " -p%g", (double)p->pause_ns / 1e9);
+	}
 	if (p->crop_pct < 100)
 		add_param(o, "-c%llu", p->crop_pct, 1);
 }
@@ -375,13 +380,13 @@ static int parse(int argc, char **argv, struct opts *o, int compat)
 		case OPT_HELP:
 			return -1;
 		case ':':
-			if (optopt)
-				return bad(o, "option -%c needs a value%s", (char[]){ (char)optopt, 0 }, "");
-			return bad(o, "option '%s' needs a value%s", argv[optind - 1], "");
-		default:
-			if (optopt)
-				return bad(o, "unknown option -%c%s", (char[]){ (char)optopt, 0 }, "");
-			return bad(o, "unknown option '%s'%s", argv[optind - 1], "");
+		default: {
+			char name[3] = { '-', (char)optopt, 0 };
+			const char *what = optopt ? name : argv[optind - 1];
+
+			return bad(o, c == ':' ? "option '%s' needs a value%s" : "unknown option '%s'%s",
+				   what, "");
+		}
 		}
 	}
 	if (optind >= argc && !o->format)
@@ -424,6 +429,33 @@ static int resolve(struct opts *o)
 	p->frame_bytes = kib * 1024;
 	if (p->kind == SM_FRAMES_READ && !o->n_set)
 		p->nframes = 0;  /* every frame present */
+	return 0;
+}
+
+/* Checks that need no file system: the engine name, the CSV's directory,
+ * and buffer memory (threads x depth x frame) against the free RAM. */
+static int validate(struct opts *o)
+{
+	const struct sm_frames_plan *p = &o->plan;
+	uint64_t need = (uint64_t)p->threads * (p->depth ? p->depth : 1) * p->frame_bytes;
+	uint64_t avail = sm_mem_available();
+
+	if (p->engine && !sm_engine_find(p->engine))
+		return bad(o, "unknown engine '%s' (psync, uring, null)%s", p->engine, "");
+	if (p->csv_path) {
+		char dir[4096];
+
+		if (sm_parent_dir(p->csv_path, dir, sizeof(dir)) || sm_is_dir(dir) != 1)
+			return bad(o, "directory of '%s' does not exist%s", p->csv_path, "");
+		if (sm_is_dir(p->csv_path) == 1)
+			return bad(o, "'%s' is a directory, not a CSV file%s", p->csv_path, "");
+	}
+	if (avail && need > avail / 4 * 3) {
+		char a[32], b[32];
+
+		return bad(o, "frame buffers need %s (threads x depth x frame), more than the free RAM allows (%s)",
+			   sm_fmt_bytes(a, sizeof(a), (double)need), sm_fmt_bytes(b, sizeof(b), (double)avail));
+	}
 	return 0;
 }
 
@@ -529,6 +561,9 @@ int cmd_frames(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", o.prog, msg);
 		return check_exit(rc);
 	}
+	rc = validate(&o);   /* after the check: a read test's frame size is known */
+	if (rc)
+		return rc;
 	if (o.plan.fps > 0 && !o.plan.queue)
 		o.plan.queue = o.plan.prebuffer > 8 ? o.plan.prebuffer : 8;
 	build_params(&o);

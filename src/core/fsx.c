@@ -112,6 +112,7 @@ int sm_direct_probe(const char *dir)
 		rc = -ENOMEM;
 		goto out;
 	}
+	memset(buf, 0, 4096);
 	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		ssize_t n = pwrite(fd, buf, sizes[i], 0);
 
@@ -128,6 +129,37 @@ out:
 	free(buf);
 	close(fd);
 	unlink(path);
+	return rc;
+}
+
+int sm_direct_probe_read(const char *file)
+{
+	static const unsigned sizes[] = { 512, 1024, 2048, 4096 };
+	void *buf;
+	int fd, rc = -EINVAL;
+
+	fd = open(file, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = sm_buf_alloc(4096, 4096);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		ssize_t n = pread(fd, buf, sizes[i], 0);
+
+		if (n >= 0) {
+			rc = (int)sizes[i];
+			break;
+		}
+		if (errno != EINVAL) {
+			rc = -errno;
+			break;
+		}
+	}
+	free(buf);
+	close(fd);
 	return rc;
 }
 

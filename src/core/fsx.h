@@ -30,6 +30,11 @@ int sm_fs_info(const char *path, struct sm_fs_info *out);
  */
 int sm_direct_probe(const char *dir);
 
+/* The same for reading an existing file (no write access needed): opens it
+ * with O_DIRECT and reads its first block. Returns the alignment, -EINVAL
+ * when O_DIRECT is refused, or another -errno. */
+int sm_direct_probe_read(const char *file);
+
 /* MemAvailable and MemTotal from /proc/meminfo, in bytes (0 if unknown). */
 uint64_t sm_mem_available(void);
 uint64_t sm_mem_total(void);

@@ -28,9 +28,10 @@ void sm_sync_exec(struct sm_io *io)
 			if (n < 0) {
 				if (errno == EINTR)
 					continue;
-				/* A transfer that already moved bytes reports
-				 * them; the error shows on the next request. */
-				io->res = io->done ? (int64_t)io->done : -errno;
+				/* The request failed, even if part of it was
+				 * moved: the error (ENOSPC, EIO) is what the
+				 * caller needs to hear. */
+				io->res = -errno;
 				goto out;
 			}
 			if (n == 0)

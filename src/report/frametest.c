@@ -3,6 +3,7 @@
 #include "report/frametest.h"
 #include "report/json.h"
 #include "core/clock.h"
+#include "report/verdict.h"
 
 #include <string.h>
 
@@ -142,13 +143,21 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 	if (p->kind != SM_FRAMES_EMPTY)
 		triple(f, rd ? "read" : "write", &r->io.lat, 1, 24);
 	triple(f, "close", &r->close.lat, 3, 23);
-	if (p->fps > 0) {
-		const struct sm_hist *h = rd ? &r->late : &r->sched_lat;
+	if (p->fps > 0 && rd) {
+		/* Lateness of every displayed frame: negative = early. */
+		fprintf(f, "Lateness (done - due): p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms (frame interval %.3f ms)\n",
+			ms((double)sm_lateness_percentile(&r->early, &r->late, 50)),
+			ms((double)sm_lateness_percentile(&r->early, &r->late, 99)),
+			ms((double)sm_lateness_percentile(&r->early, &r->late, 99.9)),
+			ms((double)sm_lateness_percentile(&r->early, &r->late, 100)), 1e3 / p->fps);
+	} else if (p->fps > 0) {
+		const struct sm_hist *h = &r->sched_lat;
 
-		fprintf(f, "%s: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms (frame interval %.3f ms)\n",
-			rd ? "Lateness of late frames" : "Frame time from arrival",
+		fprintf(f, "Frame time from arrival: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms (frame interval %.3f ms)\n",
 			ms((double)sm_hist_percentile(h, 50)), ms((double)sm_hist_percentile(h, 99)),
 			ms((double)sm_hist_percentile(h, 99.9)), ms((double)h->max), 1e3 / p->fps);
+	}
+	if (p->fps > 0) {
 		fprintf(f, "Buffers used at most .. %llu of %u\n", (unsigned long long)r->max_queue,
 			p->queue);
 	}

@@ -80,6 +80,7 @@ struct shared {
 	_Atomic uint64_t next;     /* unpaced: next sequence number */
 	_Atomic int abort;
 	_Atomic unsigned finished;
+	_Atomic int csv_err;       /* first failed write of the CSV, -errno */
 	pthread_mutex_t mu;        /* pacing, error, finish signalling */
 	pthread_cond_t cv;
 	int paced;
@@ -121,7 +122,11 @@ unsigned sm_ft_column(uint64_t ns)
 
 		if (ms >= hi)
 			continue;
-		/* Columns c0+1 .. c1 split [lo, hi) evenly on a log scale. */
+		/* Columns c0+1 .. c1 split [lo, hi) evenly on a log scale (a
+		 * tick's column holds the values just below it), except that
+		 * the last column is only for >= 1 s. */
+		if (c1 == SM_FT_COLUMNS - 1)
+			c1--;
 		return c0 + 1 + (unsigned)((double)(c1 - c0) * log(ms / lo) / log(hi / lo));
 	}
 	return SM_FT_COLUMNS - 1;
@@ -200,10 +205,13 @@ static void pub_add(_Atomic uint64_t *c, uint64_t v)
 
 static void csv_flush(struct worker *w)
 {
-	if (w->csv_len && w->sh->csv_fd >= 0) {
-		ssize_t n = write(w->sh->csv_fd, w->csv, w->csv_len);
+	struct shared *sh = w->sh;
 
-		(void)n;
+	if (w->csv_len && sh->csv_fd >= 0 && !atomic_load_explicit(&sh->csv_err, memory_order_relaxed)) {
+		ssize_t n = write(sh->csv_fd, w->csv, w->csv_len);
+
+		if (n != (ssize_t)w->csv_len)
+			atomic_store(&sh->csv_err, n < 0 ? -errno : -ENOSPC);
 	}
 	w->csv_len = 0;
 }
@@ -259,15 +267,18 @@ static void retire(struct worker *w, struct slot *s)
 		pub_add(&w->pub.close_ns, s->close_ns);
 		pub_add(&w->pub.frame_ns, ft);
 		pub_add(&w->pub.ft_cols[sm_ft_column(ft)], 1);
-		if (sh->paced) {
+		if (sh->paced && sh->pace.kind == SM_PACE_PLAYBACK) {
+			/* Playback: the display decides; capture has nothing to
+			 * tell the schedule when a frame is written. */
 			pthread_mutex_lock(&sh->mu);
 			late = sm_pace_complete(&sh->pace, s->seq, s->t_end);
-			if (sh->pace.kind == SM_PACE_PLAYBACK && sh->pace.started) {
+			if (sh->pace.started) {
 				sched_ns = (int64_t)(s->t_end - sm_pace_due(&sh->pace, s->seq));
 				have_sched = 1;
 			}
-			pthread_cond_broadcast(&sh->cv);
 			pthread_mutex_unlock(&sh->mu);
+		}
+		if (sh->paced) {
 			if (sh->pace.kind == SM_PACE_CAPTURE) {
 				sched_ns = (int64_t)(s->t_end - s->sched);
 				have_sched = 1;
@@ -477,20 +488,34 @@ static void idle_until(struct shared *sh, uint64_t wake)
 		sm_sleep_until_ns(wake);
 }
 
+static void retire_ready(struct worker *w, struct slot *s);
+
+/* Submit a batch. Requests the engine refused end their frames with the
+ * error (their slots are retired), so nothing waits for them. */
 static int submit_all(struct worker *w, struct sm_io **batch, unsigned n)
 {
 	unsigned done = 0;
+	int rc = 0;
 
 	while (done < n) {
-		int rc = sm_engine_submit(&w->eng, batch + done, n - done);
-
-		if (rc < 0)
-			return rc;
+		rc = sm_engine_submit(&w->eng, batch + done, n - done);
+		if (rc <= 0) {
+			rc = rc ? rc : -EAGAIN;
+			break;
+		}
 		done += (unsigned)rc;
-		if (rc == 0)
-			return -EAGAIN;
+		rc = 0;
 	}
-	return 0;
+	for (unsigned i = done; i < n; i++) {
+		struct slot *s = batch[i]->user;
+
+		if (s->fd >= 0 && s->state != SLOT_OPEN && !w->sh->plan->stream)
+			close(s->fd);
+		s->err = rc;
+		s->state = SLOT_DONE;
+		retire_ready(w, s);
+	}
+	return rc;
 }
 
 static void *worker_main(void *arg)
@@ -673,12 +698,15 @@ int sm_frames_window(const struct sm_frames_result *res, unsigned secs, struct s
 		return -ENODATA;
 	}
 	want = end->t_ns - (uint64_t)secs * SM_NS_PER_S;
-	/* The latest sample at or before the window's start. */
-	for (unsigned i = res->nseries; i-- > 0;) {
-		if (res->series[i].t_ns <= want) {
-			start = &res->series[i];
-			break;
-		}
+	/* The sample nearest to the window's start (samples are a second
+	 * apart; out->t_ns holds the window's real length). */
+	for (unsigned i = 0; i + 1 < res->nseries; i++) {
+		const struct sm_frames_snap *c = &res->series[i];
+		uint64_t dc = c->t_ns > want ? c->t_ns - want : want - c->t_ns;
+		uint64_t ds = start->t_ns > want ? start->t_ns - want : want - start->t_ns;
+
+		if (dc < ds)
+			start = c;
 	}
 	snap_diff(end, start, out);
 	return 0;
@@ -786,11 +814,17 @@ static unsigned choose_direct(const struct sm_frames_plan *p, struct sm_frames_r
 
 	if (!p->direct || p->kind == SM_FRAMES_EMPTY)
 		return 0;
-	if (p->stream)
-		sm_parent_dir(p->path, dir, sizeof(dir));
-	else
-		snprintf(dir, sizeof(dir), "%s", p->path);
-	align = sm_direct_probe(dir);
+	if (p->kind == SM_FRAMES_READ) {
+		/* Reading needs no write access: probe frame 0 itself. */
+		sm_frames_path(p, 0, dir, sizeof(dir));
+		align = sm_direct_probe_read(dir);
+	} else {
+		if (p->stream)
+			sm_parent_dir(p->path, dir, sizeof(dir));
+		else
+			snprintf(dir, sizeof(dir), "%s", p->path);
+		align = sm_direct_probe(dir);
+	}
 	if (align < 0) {
 		sm_warn(&res->warnings, "direct_io_unavailable",
 			"the file system refuses direct I/O (%s): using buffered I/O, which the page cache can flatter",
@@ -1011,25 +1045,32 @@ static void sample_until_done(struct shared *sh, const struct sm_frames_plan *p,
 	tick = t0 + SM_NS_PER_S;
 	next_prog = t0 + p->update_ns;
 	memset(&prev, 0, sizeof(prev));
+	if (!progress || !p->update_ns)
+		next_prog = UINT64_MAX;
 	while (atomic_load(&sh->finished) < p->threads) {
-		struct timespec ts = { .tv_sec = (time_t)(tick / SM_NS_PER_S),
-				       .tv_nsec = (long)(tick % SM_NS_PER_S) };
+		uint64_t wake = tick < next_prog ? tick : next_prog, now;
+		struct timespec ts = { .tv_sec = (time_t)(wake / SM_NS_PER_S),
+				       .tv_nsec = (long)(wake % SM_NS_PER_S) };
 
 		pthread_cond_timedwait(&sh->cv, &sh->mu, &ts);
-		if (sm_now_ns() < tick)
+		now = sm_now_ns();
+		if (now < wake)
 			continue;
 		pthread_mutex_unlock(&sh->mu);
-		snap_take(sh, p->threads, tick - t0, &s);
-		series_push(res, &cap, &s);
-		if (progress && p->update_ns && tick >= next_prog) {
-			struct sm_frames_snap d;
+		if (now >= tick) {
+			snap_take(sh, p->threads, tick - t0, &s);
+			series_push(res, &cap, &s);
+			tick += SM_NS_PER_S;
+		}
+		if (now >= next_prog) {
+			struct sm_frames_snap cur, d;
 
-			snap_diff(&s, &prev, &d);
-			progress(&d, &s, arg);
+			snap_take(sh, p->threads, now - t0, &cur);
+			snap_diff(&cur, &prev, &d);
+			progress(&d, &cur, arg);
+			prev = cur;
 			next_prog += p->update_ns;
 		}
-		prev = s;
-		tick += SM_NS_PER_S;
 		pthread_mutex_lock(&sh->mu);
 	}
 	pthread_mutex_unlock(&sh->mu);
@@ -1046,6 +1087,26 @@ static void sample_until_done(struct shared *sh, const struct sm_frames_plan *p,
 	while (res->nseries && res->series[res->nseries - 1].t_ns >= s.t_ns)
 		res->nseries--;
 	series_push(res, &cap, &s);
+}
+
+/* A stream write leaves exactly its frames: an earlier, longer stream of
+ * stormark's in the same file is cut to this run's length. */
+static int trim_stream(const struct sm_frames_plan *p, uint64_t distinct,
+		       struct sm_frames_result *res)
+{
+	struct stat st;
+	uint64_t want = distinct * p->frame_bytes;
+
+	if (stat(p->path, &st) || (uint64_t)st.st_size <= want)
+		return 0;
+	if (truncate(p->path, (off_t)want)) {
+		int rc = -errno;
+
+		snprintf(res->error_msg, sizeof(res->error_msg), "cannot truncate '%s': %s", p->path,
+			 strerror(-rc));
+		return rc;
+	}
+	return 0;
 }
 
 int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *res,
@@ -1112,8 +1173,24 @@ int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *re
 	rc = sh->error ? sh->error : res->interrupted ? -EINTR : 0;
 	if (sh->error)
 		snprintf(res->error_msg, sizeof(res->error_msg), "%s", sh->error_msg);
-	if (p->time_limit_ns && !rc && res->frames_done + res->frames_dropped < sh->total)
-		res->frames_scheduled = res->frames_done + res->frames_dropped;
+	if (res->interrupted || sh->error || p->time_limit_ns) {
+		/* Stopped before the schedule's end: count what was due. */
+		uint64_t due = res->frames_done + res->frames_dropped;
+
+		if (sh->paced && sh->pace.kind == SM_PACE_CAPTURE)
+			due += sh->pace.fifo_len;      /* arrived, never written */
+		if (sh->paced && sh->pace.kind == SM_PACE_PLAYBACK)
+			due -= res->late.count;        /* late frames were also read */
+		if (due < res->frames_scheduled)
+			res->frames_scheduled = due;
+	}
+	if (!rc && p->stream && p->kind == SM_FRAMES_WRITE)
+		rc = trim_stream(p, sh->distinct, res);
+	if (!rc && atomic_load(&sh->csv_err)) {
+		rc = atomic_load(&sh->csv_err);
+		snprintf(res->error_msg, sizeof(res->error_msg), "cannot write '%s': %s",
+			 p->csv_path, strerror(-rc));
+	}
 out:
 	for (unsigned i = 0; sh->workers && i < nw; i++)
 		worker_release(&sh->workers[i]);
