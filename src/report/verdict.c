@@ -118,6 +118,10 @@ double sm_rate_model_fps(const struct sm_rate_point *pts, unsigned n, uint64_t f
 				   (double)max1->frame_bytes, 1 / max1->fps, s) : tb;
 	}
 	t = t > tb ? t : tb;
+	/* a smaller frame never takes longer than the smallest measured one
+	 * (noise can give the first segment a negative slope) */
+	if (!lo && t > 1 / min1->fps)
+		t = 1 / min1->fps;
 	return t > 0 ? 1 / t : 0;
 }
 

@@ -99,7 +99,8 @@ struct sm_rate_point {
  * T = 1/fps is interpolated linearly in frame size between neighbours;
  * outside the measured range it is the larger (more pessimistic) of the
  * nearest segment's extrapolation and constant bandwidth from the nearest
- * point. Returns 0 when there is no usable point.
+ * point; below the smallest point it is never more than that point's.
+ * Returns 0 when there is no usable point.
  */
 double sm_rate_model_fps(const struct sm_rate_point *pts, unsigned n, uint64_t frame_bytes);
 

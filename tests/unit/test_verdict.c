@@ -164,6 +164,15 @@ static void test_rate_model(void **state)
 	/* one point: constant bandwidth both ways */
 	assert_float_equal(sm_rate_model_fps(pts, 1, 16000000), pts[0].fps / 2, 1e-9);
 	assert_float_equal(sm_rate_model_fps(pts, 1, 4000000), pts[0].fps * 2, 1e-9);
+	/* noise: the larger frame measured faster (negative slope); a
+	 * smaller frame is then no slower than the smallest measured one */
+	{
+		struct sm_rate_point neg[2] = { { 8000000, 50 }, { 12000000, 60 } };
+
+		assert_float_equal(sm_rate_model_fps(neg, 2, 2000000), 50, 1e-9);
+		/* just below it too: the segment would say slower */
+		assert_float_equal(sm_rate_model_fps(neg, 2, 7000000), 50, 1e-9);
+	}
 	/* no point: 0 */
 	assert_true(sm_rate_model_fps(rev + 1, 1, 4000000) == 0);
 	assert_true(sm_rate_model_fps(pts, 0, 4000000) == 0);
