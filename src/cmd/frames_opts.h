@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/* The command line of `stormark frames` and `frametest`: parsed, checked
+ * and resolved into a frames plan, and echoed as frametest's "Test
+ * parameters" line. Kept apart from the command so it can be unit-tested. */
+#ifndef SM_CMD_FRAMES_OPTS_H
+#define SM_CMD_FRAMES_OPTS_H
+
+#include <stdint.h>
+
+#include "workload/frames.h"
+
+/* The largest frame accepted, in bytes (frametest's own limit is about
+ * 64 MiB; 8K 16-bit formats need 200 MiB, so stormark allows more). */
+#define SM_FRAMES_MAX_FRAME_BYTES (1ULL << 30)
+
+/* sm_frames_opts_parse() results besides 0 and SM_EXIT_USAGE. */
+#define SM_FRAMES_OPTS_HELP (-1)   /* print the usage, exit 0 */
+#define SM_FRAMES_OPTS_LIST (-2)   /* --list-formats: print them, exit 0 */
+
+/* frametest's help text, and the long options `stormark frames` adds. */
+extern const char sm_frames_ft_usage[];
+extern const char sm_frames_long_usage[];
+
+/* Options as given, and the plan they resolve into. prog and hint point
+ * to static strings; plan.path, plan.csv_path, plan.engine, json and
+ * format point into argv (which must outlive the struct). */
+struct sm_frames_opts {
+	const char *prog;         /* "frametest" or "stormark frames" */
+	const char *hint;         /* where help is, for usage errors */
+	struct sm_frames_plan plan;
+	int kind_set;             /* -w/-e/-r seen */
+	uint64_t w_kib, z_kib;    /* -w and -z in KiB (0: not given) */
+	int n_set, q_set;         /* -n / -q given */
+	const char *json;         /* --json FILE, NULL: none */
+	const char *format;       /* --format NAME, NULL: none */
+	int capture, play;
+	char params[512];         /* "Test parameters", see sm_frames_opts_params() */
+};
+
+/*
+ * Reset *o and parse argv (argv[0] is the program name) into it: frametest's
+ * short options only when compat is set, the long ones too otherwise; then
+ * resolve the plan (preset sizes, --format, paced defaults). Can be called
+ * again in the same process (getopt is reset). Returns 0;
+ * SM_EXIT_USAGE after printing one error line to stderr;
+ * SM_FRAMES_OPTS_HELP for --help (or frametest with no arguments);
+ * SM_FRAMES_OPTS_LIST for --list-formats. Prints nothing else.
+ */
+int sm_frames_opts_parse(int argc, char **argv, int compat, struct sm_frames_opts *o);
+
+/*
+ * Checks that need no test files: the engine name, the CSV file's
+ * directory, and buffer memory (threads x depth x frame) against three
+ * quarters of the free RAM. Call after sm_frames_check(), which finds a
+ * read test's frame size. Returns 0, or SM_EXIT_USAGE after printing one
+ * error line to stderr.
+ */
+int sm_frames_opts_validate(struct sm_frames_opts *o);
+
+/*
+ * Fill o->params with frametest's "Test parameters" text: the options in
+ * attached form and a fixed order, presets resolved to KiB, the display
+ * options (-u -h -x) left out, e.g. "-w12512 -n9000 -t4".
+ */
+void sm_frames_opts_params(struct sm_frames_opts *o);
+
+#endif
