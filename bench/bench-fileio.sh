@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # stormark fileio against sysbench 1.0.20 (same file set, same options,
-# runs alternating A B A B ...) and against fio with io_uring (4 KiB direct
+# runs alternating A B B A ...) and against fio with io_uring (4 KiB direct
 # random reads at depth 32 on the same file). Prints, per case, the median
 # of each tool and the median of the per-pair ratios stormark / other.
 #
@@ -37,8 +37,14 @@ run_case() {
 	local name=$1 i a b; shift
 	local ra=() rb=() rr=()
 	for i in $(seq "$PAIRS"); do
-		a=$("$SM" fileio $SET "$@" --time="$T" run 2>>"$LOG" | tee -a "$LOG" | evs)
-		b=$(sysbench fileio $SET "$@" --time="$T" run 2>>"$LOG" | tee -a "$LOG" | evs)
+		# A B, then B A: neither tool always follows the other
+		if [ $((i % 2)) = 1 ]; then
+			a=$("$SM" fileio $SET "$@" --time="$T" run 2>>"$LOG" | tee -a "$LOG" | evs)
+			b=$(sysbench fileio $SET "$@" --time="$T" run 2>>"$LOG" | tee -a "$LOG" | evs)
+		else
+			b=$(sysbench fileio $SET "$@" --time="$T" run 2>>"$LOG" | tee -a "$LOG" | evs)
+			a=$("$SM" fileio $SET "$@" --time="$T" run 2>>"$LOG" | tee -a "$LOG" | evs)
+		fi
 		ra+=("$a"); rb+=("$b")
 		rr+=("$(awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.3f\n", a / b; else print 0 }')")
 	done
