@@ -39,30 +39,53 @@ PYEOF
 }
 now_ns() { date +%s%N; }
 
-# run_throttled KIND OUT ARGS...: run `stormark frames ARGS` in a fresh
-# KIND (read|write) throttle of R bytes/s, stdout to OUT; sets WALL_NS.
+# The throttle is ground truth only while the disk can do better than R.
+# The disk is shared (other tests, other sessions), so each run also
+# measures the traffic of everyone else on the whole disk (sectors read,
+# written and discarded, from /proc/diskstats, less its own bytes): a run
+# that fell short while others moved more than R/2 is inconclusive, and
+# is retried; one that fell short on a quiet disk fails.
+DEVNO=$(t_disk_devno "$T_DIR")
+disk_sectors() {
+  awk -v d="$DEVNO" '($1 ":" $2) == d { s = $6 + $10; if (NF >= 17) s += $17; printf "%.0f", s }' /proc/diskstats
+}
+INCONCLUSIVE="" OTHER_MIB_S=0
+# busy_note WHAT: the run was disturbed by others' I/O; say so (and skip
+# at the end if nothing failed).
+busy_note() {
+  echo "inconclusive: $1 (others moved $OTHER_MIB_S MiB/s on the disk meanwhile)"
+  INCONCLUSIVE="$INCONCLUSIVE; $1"
+}
+contended() { awk -v o="$OTHER_MIB_S" -v r=$R_MIB 'BEGIN { exit !(o > r / 2) }'; }
+
+# run_throttled KIND OUT JSON ARGS...: run `stormark frames ARGS --json
+# JSON` in a fresh KIND (read|write) throttle of R bytes/s, stdout to OUT;
+# loads the report (J_*) and sets WALL_NS and OTHER_MIB_S.
 run_throttled() {
-  local kind=$1 out=$2 t rc; shift 2
+  local kind=$1 out=$2 js=$3 t rc s0 s1; shift 3
   t_cgroup_throttle "$kind" "$R" "$T_DIR" || { fail "cannot make the $kind throttle"; return 1; }
+  s0=$(disk_sectors)
   t=$(now_ns)
-  t_cgroup_exec "$STORMARK" frames "$@" >"$out" 2>"$out.err"; rc=$?
+  t_cgroup_exec "$STORMARK" frames "$@" --json "$js" >"$out" 2>"$out.err"; rc=$?
   WALL_NS=$(($(now_ns) - t))
+  s1=$(disk_sectors)
   t_cgroup_release
   [ "$rc" = 0 ] || { fail "stormark frames $* under a $kind throttle: exit $rc"; sed 's/^/  | /' "$out.err" >&2; return 1; }
+  load "$js"
+  OTHER_MIB_S=$(awk -v a="$s0" -v b="$s1" -v ours="$J_bytes" -v w="$WALL_NS" \
+    'BEGIN { o = ((b - a) * 512 - ours) / 1048576 / (w / 1e9); printf "%.1f", o < 0 ? 0 : o }')
 }
 
 # --- 1. data rate of a direct write test of >= 5 s = the throttle ----------
-# 1 MiB frames, 240 of them at 40 MiB/s: 6 s. The throttle is an upper
-# bound: other I/O on a shared disk can only make the run slower, so a low
-# result is retried (up to 3 runs); a high one is never excused.
+# 1 MiB frames, 240 of them at 40 MiB/s: 6 s. Faster than the throttle is
+# never excused; slower is retried (3 runs at most) when others were busy.
 mkdir -p W
-pass=0
+pass=0 busy=0
 for attempt in 1 2 3; do
-  run_throttled write w.out -w 1024 -n 240 --json w.json W || break
-  load w.json
+  run_throttled write w.out w.json -w 1024 -n 240 W || break
   overall=$(awk '$1 == "Overall:" { print $(NF-3) }' w.out)
-  echo "attempt $attempt: throttle $R_MIB MiB/s, JSON $J_mib_s MiB/s, Overall row $overall MB/s, $J_dur_s s"
   mib=$J_mib_s
+  echo "attempt $attempt: throttle $R_MIB MiB/s, JSON $mib MiB/s, Overall row $overall MB/s, $J_dur_s s; others $OTHER_MIB_S MiB/s"
   if [ $attempt = 1 ]; then
     check "write: JSON report readable" test "$J_ok" = 1
     check "write: JSON says direct I/O" test "$J_direct" = 1
@@ -71,45 +94,66 @@ for attempt in 1 2 3; do
     # The report's duration is the test's, inside the process's wall time.
     check "write: duration within the wall-clock time" awk -v d="$J_dur_ns" -v w="$WALL_NS" 'BEGIN { exit !(d <= w && d >= w - 1e9) }'
     check "write: Overall row = JSON rate (MB = MiB)" approx "$overall" "$mib" 0.001
-    check "write: never faster than the throttle (+5%)" awk -v m="$mib" -v r=$R_MIB 'BEGIN { exit !(m <= r * 1.05) }'
+  fi
+  if ! awk -v m="$mib" -v o="$overall" -v r=$R_MIB 'BEGIN { exit !(m <= r * 1.05 && o <= r * 1.05) }'; then
+    fail "write: $mib MiB/s is faster than the $R_MIB MiB/s throttle"; pass=2; break
   fi
   if approx "$mib" $R_MIB 0.05 && approx "$overall" $R_MIB 0.05; then pass=1; break; fi
+  contended && busy=$((busy + 1))
 done
-if [ $pass = 1 ]; then ok; else fail "write rate not within 5% of the $R_MIB MiB/s throttle in 3 runs"; fi
+if [ $pass = 1 ]; then ok
+elif [ $pass = 0 ] && [ $busy = 3 ]; then busy_note "write rate under the throttle in 3 runs"
+elif [ $pass = 0 ]; then fail "write rate not within 5% of the $R_MIB MiB/s throttle in 3 runs"; fi
 
 # --- 2. paced capture under the write throttle -----------------------------
 # S = 1 MiB at F = 80 fps: S x F = 2 R, so about 1 - R / (S x F) = 50% of
 # the frames are dropped; at 10 fps (R / 4) none are (3 s).
-run_throttled write c1.out -w 1024 -n 320 -f 80 -q 8 --json c1.json W && {
-  load c1.json
+for attempt in 1 2; do
+  run_throttled write c1.out c1.json -w 1024 -n 320 -f 80 -q 8 W || break
+  echo "capture at 2x the throttle: drop fraction $J_drop (model 0.5); others $OTHER_MIB_S MiB/s"
+  awk -v f="$J_drop" 'BEGIN { exit !(f > 0.65) }' && contended && [ $attempt = 1 ] && continue
   check "capture 2x: JSON report readable" test "$J_ok" = 1
-  echo "capture at 2x the throttle: drop fraction $J_drop (model 0.5)"
   check "capture 2x: every frame written or dropped" test "$J_sched $((J_xfer + J_dropped))" = "320 320"
-  check "capture 2x: drop fraction near 0.5" awk -v f="$J_drop" 'BEGIN { exit !(f >= 0.35 && f <= 0.65) }'
   check "capture 2x: queue filled" test "$J_maxq" = 8
-}
-run_throttled write c2.out -w 1024 -n 30 -f 10 -q 8 --json c2.json W && {
-  load c2.json
-  echo "capture at 1/4 of the throttle: $J_dropped dropped"
-  check "capture 1/4: no drops" test "$J_dropped $J_xfer" = "0 30"
+  if awk -v f="$J_drop" 'BEGIN { exit !(f >= 0.35 && f <= 0.65) }'; then ok
+  elif awk -v f="$J_drop" 'BEGIN { exit !(f > 0.65) }' && contended; then busy_note "capture 2x dropped $J_drop"
+  else fail "capture 2x: drop fraction $J_drop, not near 0.5"; fi
+  break
+done
+for attempt in 1 2; do
+  run_throttled write c2.out c2.json -w 1024 -n 30 -f 10 -q 8 W || break
+  echo "capture at 1/4 of the throttle: $J_dropped dropped; others $OTHER_MIB_S MiB/s"
+  [ "$J_dropped" != 0 ] && contended && [ $attempt = 1 ] && continue
   check "capture 1/4: paced, 3 s" ge "$J_dur_s" 2.9
-}
+  if [ "$J_dropped $J_xfer" = "0 30" ]; then ok
+  elif contended; then busy_note "capture 1/4 dropped $J_dropped"
+  else fail "capture 1/4: $J_dropped dropped, $J_xfer written, of 30"; fi
+  break
+done
 
 # --- 3. paced playback under a read throttle -------------------------------
-# The frames of part 2 (written without a throttle), read back with direct
-# I/O (the default), so the page cache plays no part.
+# Frames written without a throttle, read back with direct I/O (the
+# default), so the page cache plays no part. Others' I/O can only add
+# drops at 2x; at 1/4 there must be none.
 mkdir -p P
 expect_rc 0 "write 320 frames to play back" "$STORMARK" frames -w 1024 -n 320 P
-run_throttled read p1.out -r -n 320 -f 80 -q 8 -b 5 --json p1.json P && {
-  load p1.json
-  echo "playback at 2x the throttle: drop fraction $J_drop (1 - R/(S x F) = 0.5)"
+run_throttled read p1.out p1.json -r -n 320 -f 80 -q 8 -b 5 P && {
+  echo "playback at 2x the throttle: drop fraction $J_drop (1 - R/(S x F) = 0.5); others $OTHER_MIB_S MiB/s"
   check "playback 2x: direct reads" test "$J_direct" = 1
   check "playback 2x: drops at least near 1 - R/(S x F)" awk -v f="$J_drop" 'BEGIN { exit !(f >= 0.35 && f <= 1) }'
 }
-run_throttled read p2.out -r -n 30 -f 10 -q 8 -b 5 --json p2.json P && {
-  load p2.json
-  echo "playback at 1/4 of the throttle: $J_dropped dropped"
-  check "playback 1/4: no drops" test "$J_dropped $J_xfer" = "0 30"
-}
+for attempt in 1 2; do
+  run_throttled read p2.out p2.json -r -n 30 -f 10 -q 8 -b 5 P || break
+  echo "playback at 1/4 of the throttle: $J_dropped dropped; others $OTHER_MIB_S MiB/s"
+  [ "$J_dropped" != 0 ] && contended && [ $attempt = 1 ] && continue
+  if [ "$J_dropped $J_xfer" = "0 30" ]; then ok
+  elif contended; then busy_note "playback 1/4 dropped $J_dropped"
+  else fail "playback 1/4: $J_dropped dropped, $J_xfer read, of 30"; fi
+  break
+done
 
+if [ -n "$INCONCLUSIVE" ] && [ "$T_FAILS" = 0 ]; then
+  echo "$T_PASSES passed, $T_FAILS failed"
+  skip "the disk was busy with other I/O, so the throttle was not the limit${INCONCLUSIVE}"
+fi
 finish
