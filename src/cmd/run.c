@@ -296,6 +296,7 @@ int cmd_run(int argc, char **argv)
 	struct progress_ctx pc = { 0 };
 	struct run_opts o;
 	FILE *out = stdout;
+	char *abs_dir = NULL;
 	int rc, colour, printed = SM_PHASE_SETUP, code = SM_EXIT_OK;
 
 	rc = parse(argc, argv, &o);
@@ -309,6 +310,10 @@ int cmd_run(int argc, char **argv)
 		return sm_usage_error(PROG, HINT, "'%s' is not a directory%s", o.plan.dir,
 				      rc == 0 ? " (it does not exist)" : "");
 	}
+	/* say which directory in full (a bare 'stormark' profiles '.') */
+	abs_dir = realpath(o.plan.dir, NULL);
+	if (abs_dir)
+		o.plan.dir = abs_dir;
 	if (o.json && !strcmp(o.json, "-"))
 		out = stderr;
 	colour = use_colour(out);
@@ -316,6 +321,7 @@ int cmd_run(int argc, char **argv)
 	res = calloc(1, sizeof(*res));
 	if (!res) {
 		free(o.formats);
+		free(abs_dir);
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;
 	}
@@ -378,5 +384,6 @@ out:
 	sm_run_result_release(res);
 	free(res);
 	free(o.formats);
+	free(abs_dir);
 	return code;
 }
