@@ -450,6 +450,14 @@ static int paced_run(struct prof *x, const struct sm_run_row *row, const struct 
 	if (d == SM_DIR_CAPTURE) {
 		pc->p999_sched_ns = sm_hist_percentile(&x->fr->sched_lat, 99.9);
 		pc->max_sched_ns = x->fr->sched_lat.count ? x->fr->sched_lat.max : 0;
+		/* a completion before its arrival (a negative time, wrapped) means
+		 * the schedule itself went wrong: such a run decides nothing */
+		if (pc->max_sched_ns > (1ull << 62)) {
+			pc->complete = 0;
+			sm_warn(&res->warnings, "paced_run_invalid",
+				"a paced capture run reported frames completing before they "
+				"arrived; its result was not used");
+		}
 	} else {
 		/* exact per-frame figures from the run's CSV; without it, the
 		 * histograms with the pre-buffered frames left out */
