@@ -69,7 +69,9 @@ check "json: warning page_cache" test "$(json "$T_DIR/r.json" "[w['code'] for w 
 
 # --report-interval, --histogram, --percentile
 "$SB" fileio $SMALL --file-test-mode=rndrw --time=3 --report-interval=1 run >"$T_DIR/ri.txt" 2>/dev/null
-check "report-interval: 2 lines in 3 s, like sysbench" test "$(grep -c '^\[ [0-9]s \] ' "$T_DIR/ri.txt")" = 2
+# sysbench prints 2 (none at the time limit); a loaded machine may delay one
+n=$(grep -c '^\[ [0-9]s \] ' "$T_DIR/ri.txt")
+check "report-interval: 1-2 lines in 3 s, like sysbench" test "$n" -ge 1 -a "$n" -le 2
 check "report-interval: sysbench's line" grep -Eq '^\[ 1s \] reads: [0-9]+\.[0-9]{2} MiB/s writes: [0-9]+\.[0-9]{2} MiB/s fsyncs: [0-9]+\.[0-9]{2}/s latency \(ms,95%\): [0-9]+\.[0-9]{3}$' "$T_DIR/ri.txt"
 check "report-interval: same shape as sysbench" diff <(shape "$G/run-report-interval.txt" | grep -v '^\[ Ns \]') <(shape "$T_DIR/ri.txt" | grep -v '^\[ Ns \]')
 "$SB" fileio $SMALL --file-test-mode=rndrd --time=1 --histogram run >"$T_DIR/h.txt" 2>/dev/null
@@ -134,7 +136,11 @@ check "corruption: names file and offset" grep -q "offset 65536 of 'test_file.1'
 expect_rc 0 "direct rndrd" "$SB" fileio $SMALL --file-extra-flags=direct --file-test-mode=rndrd --events=500 --time=0 run
 check "direct: flags line" grep -qx "Extra file open flags: directio" "$T_DIR/out"
 "$SB" fileio $SMALL --file-test-mode=rndrd --time=30 run >"$T_DIR/int.txt" 2>"$T_DIR/int.err" &
-pid=$!; sleep 1.5; kill -INT $pid; wait $pid; rc=$?
+pid=$!
+# signal once the workers run (a slow start, e.g. under ASan, must not
+# meet the default SIGINT handler)
+for i in $(seq 100); do grep -q "Threads started" "$T_DIR/int.txt" 2>/dev/null && break; sleep 0.1; done
+sleep 0.5; kill -INT $pid; wait $pid; rc=$?
 check "SIGINT: exit 130" test $rc = 130
 check "SIGINT: partial report" grep -q "total number of events:" "$T_DIR/int.txt"
 check "SIGINT: says interrupted" grep -q "interrupted" "$T_DIR/int.err"
