@@ -339,7 +339,11 @@ static struct sm_io *slot_begin(struct worker *w, struct slot *s, uint64_t seq, 
 	s->io.user = s;
 	s->io.t_sched = sched;
 	sm_frames_path(p, s->frame, s->path, sizeof(s->path));
-	if (p->kind == SM_FRAMES_WRITE)
+	if (p->kind == SM_FRAMES_WRITE && p->data == SM_DATA_ZERO)
+		/* Zeros, but for one stamp at the start: the file stays
+		 * recognisably stormark's, so a later run may overwrite it. */
+		sm_buf_stamp(s->buf, 16, SM_DATA_RANDOM, sh->run_seed, s->frame);
+	else if (p->kind == SM_FRAMES_WRITE)
 		sm_buf_stamp(s->buf, sh->region_len, p->data, sh->run_seed, s->frame);
 	if (p->stream) {
 		s->fd = w->stream_fd;

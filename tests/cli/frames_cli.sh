@@ -152,6 +152,9 @@ echo "precious" > "$T_DIR/stream2"
 expect_rc 1 "foreign stream file" "$FT" -s -w 64 -n 2 "$T_DIR/stream2"
 check "foreign stream file intact" test "$(cat "$T_DIR/stream2")" = precious
 expect_rc 0 "rewriting our own frames" "$FT" -w 64 -n 20 "$D"
+mkdir -p Z && expect_rc 0 "zero frames" "$STORMARK" frames -w 8 -n 2 --data zero Z
+check "zero frames: zeros after the stamp" test "$(tail -c +17 Z/frame000001.tst | tr -d '\0' | wc -c)" = 0
+expect_rc 0 "zero frames are ours to rewrite" "$FT" -w 8 -n 2 Z
 
 # --- help and interruption ---------------------------------------------------------------
 expect_rc 0 "frametest alone prints help" "$FT"
