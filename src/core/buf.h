@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #define SM_BUF_ALIGN 4096u
+#define SM_HUGE_PAGE (2u << 20)    /* buffers this large are huge-page aligned */
 #define SM_STAMP_BLOCK 4096u       /* one stamp at the start of every block */
 #define SM_STAMP_MAGIC "STORMARK"  /* 8 bytes, first thing in every block */
 
@@ -16,8 +17,10 @@ enum sm_data_mode {
 	SM_DATA_ZERO,        /* all zeros (what sysbench writes) */
 };
 
-/* Allocate len bytes aligned to align (a power of two >= sizeof(void *)),
- * touch every page so the first timed I/O does not pay for page faults.
+/* Allocate len bytes aligned to align (a power of two >= sizeof(void *));
+ * buffers of SM_HUGE_PAGE or more are aligned to it and advised to use
+ * transparent huge pages. Touches every page so the first timed I/O does
+ * not pay for page faults.
  * Returns the buffer (caller frees with free()) or NULL. */
 void *sm_buf_alloc(size_t len, size_t align);
 
