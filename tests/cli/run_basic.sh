@@ -67,6 +67,10 @@ check "--keep keeps the test directory" test -n "$kept" -a -d "$kept"
 check "--keep prints where" grep -qF "Test data kept in" "$T_DIR/k.out"
 [ -n "$kept" ] && rm -rf "$kept"
 
+# ---- output into a closed pipe: the run still removes its data --------------
+"$STORMARK" run "$D" --time 1 --quiet --engine null --classic-only 2>/dev/null | head -1 >/dev/null
+check "a closed pipe leaves nothing behind" test "$(ls -A "$D")" = "keep.txt"
+
 # ---- usage errors: exit 2, one line, nothing created ---------------------------
 expect_usage "--time 0" "$STORMARK" run "$D" --time 0
 expect_usage "--time abc" "$STORMARK" run "$D" --time abc
