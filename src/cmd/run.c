@@ -239,6 +239,11 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
+static void on_hangup(int sig)
+{
+	sm_stop_signal = sig;
+}
+
 struct progress_ctx {
 	int on;
 };
@@ -330,6 +335,15 @@ int cmd_run(int argc, char **argv)
 	/* output piped into `head` must not kill the run before it removes its
 	 * test data: writes then fail with EPIPE instead */
 	signal(SIGPIPE, SIG_IGN);
+	/* a closed terminal stops the run like Ctrl-C, so the data goes too */
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_hangup;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGHUP, &sa, NULL);
+	}
 
 	rc = sm_run_begin(&o.plan, res);
 	if (rc) {
