@@ -741,11 +741,15 @@ static int fileio_main(const char *prog, int argc, char **argv)
 	return do_run(&o, argc, argv);
 }
 
+/* `stormark fileio ...`: see usage_text; returns the exit code. */
 int cmd_fileio(int argc, char **argv)
 {
 	return fileio_main("stormark fileio", argc, argv);
 }
 
+/* The `sysbench` program name: `sysbench [options] fileio [options]
+ * command` runs fileio; any other test name is refused (exit 1, as
+ * sysbench does for an unknown test). Returns the exit code. */
 int cmd_sysbench(int argc, char **argv)
 {
 	int test = 0;
