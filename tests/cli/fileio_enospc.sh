@@ -20,7 +20,9 @@ for th in 1 3; do
 		[ "$(stat -c %s "$f")" = 4194304 ] || bad=1
 	done
 	check "no half-written file left" test $bad = 0
-	check "some files were complete" test -e "$M/test_file.0"
+	# one thread finishes test_file.0 before the disk fills; three share the
+	# space and may all be cut short (then all are removed)
+	[ $th = 1 ] && check "the first file was complete" test -e "$M/test_file.0"
 	"$STORMARK" fileio --file-dir="$M" --file-total-size=16M --file-num=4 --file-test-mode=rndrd --time=1 run >"$T_DIR/run" 2>&1
 	check "run after a failed prepare fails" test $? = 1
 	rm -f "$M"/test_file.*

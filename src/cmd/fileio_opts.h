@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* stormark fileio's command line: sysbench 1.0.20's options (and its
+ * deprecated aliases) plus stormark's, parsed into a plan. */
+#ifndef SM_CMD_FILEIO_OPTS_H
+#define SM_CMD_FILEIO_OPTS_H
+
+#include "report/sysbench.h"
+#include "workload/fileio.h"
+
+enum sm_fileio_fmt { SM_FIO_FMT_SYSBENCH, SM_FIO_FMT_STORMARK };
+
+struct sm_fileio_opts {
+	struct sm_fileio_cfg cfg;
+	const char *prog;          /* "stormark fileio" or "sysbench" */
+	const char *command;       /* prepare | run | cleanup | help */
+	struct sm_pct_list pct;
+	int histogram;
+	int seed_given;
+	int verbosity;
+	enum sm_fileio_fmt format;
+	const char *json;          /* NULL, or a path ("-": stdout) */
+	int help, version;
+	const char *deprecated[4];
+	unsigned ndeprecated;
+};
+
+/* The --help text. */
+extern const char sm_fileio_usage[];
+
+/* Parse argv (options anywhere, the command as the one positional) into
+ * *o, starting from sysbench's defaults. Returns 0, or the exit code of a
+ * usage error already reported on stderr. */
+int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv);
+
+/* Report a usage error for o->prog (one line on stderr); returns 2. */
+int sm_fileio_bad(const struct sm_fileio_opts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The option that replaces a deprecated one ("num-threads" -> "threads"). */
+const char *sm_fileio_depr_new(const char *old);
+
+#endif
