@@ -129,8 +129,13 @@ static void display_advance(struct sm_pace *p, uint64_t now)
 		} else if ((b = find_buf(p, d)) && b->done) {
 			int late = b->t_done > due;
 
+			/* The pre-buffered frames shown are on time by
+			 * construction (the display waited for them): how
+			 * early they were says nothing about the storage. */
 			if (late && p->late)
 				sm_hist_add(p->late, b->t_done - due);
+			else if (!late && d < p->b)
+				p->shown_prebuffer++;
 			else if (!late && p->early)
 				sm_hist_add(p->early, due - b->t_done);
 			fate(p, late);

@@ -37,7 +37,9 @@ struct sm_pace {
 	double interval_ns;         /* 1e9 / fps */
 	unsigned q;                 /* buffers */
 	unsigned b;                 /* playback: pre-buffer */
-	struct sm_hist *early;      /* playback lateness, caller-owned, may be NULL */
+	struct sm_hist *early;      /* playback lateness: early frames except the
+				     * b pre-buffered ones (on time by
+				     * construction), and late frames; */
 	struct sm_hist *late;
 
 	/* capture */
@@ -56,6 +58,7 @@ struct sm_pace {
 	/* results */
 	uint64_t dropped;           /* capture: never written; playback: late or skipped */
 	uint64_t skipped;           /* playback: due before it could be read: never read */
+	uint64_t shown_prebuffer;   /* playback: pre-buffered frames shown (not in early) */
 	uint64_t run, longest_run;  /* consecutive drops, in frame order */
 	uint64_t max_queue;         /* most frames waiting (capture) / buffers used (playback) */
 };

@@ -206,9 +206,12 @@ static void sim_playback(struct sm_pace *p, unsigned n, uint64_t t_begin, cost_f
 	sim_out_done(o, p->total);
 	assert_true(p->max_queue <= p->q);
 	assert_int_equal(p->next_display, p->total);
-	/* Every frame is judged exactly once: shown (early hist), late
-	 * (late hist: complete after its due time) or skipped (never read). */
-	assert_int_equal(p->early->count + p->late->count + p->skipped, p->total);
+	/* Every frame is judged exactly once: shown (early hist, or a shown
+	 * pre-buffered frame), late (late hist: complete after its due time)
+	 * or skipped (never read). */
+	assert_int_equal(p->early->count + p->shown_prebuffer + p->late->count + p->skipped,
+			 p->total);
+	assert_true(p->shown_prebuffer <= p->b);
 	assert_int_equal(p->dropped, p->late->count + p->skipped);
 	assert_int_equal(o->transferred + p->skipped, p->total);
 	assert_int_equal(o->late_returns, p->late->count);
@@ -491,9 +494,12 @@ static void test_playback_fast_reader(void **state)
 	assert_int_equal(p.skipped, 0);
 	assert_int_equal(p.longest_run, 0);
 	assert_int_equal(p.max_queue, 8);
-	assert_int_equal(h->early->count, 50);
+	assert_int_equal(h->early->count, 47);
+	assert_int_equal(p.shown_prebuffer, 3);
 	assert_int_equal(h->late->count, 0);
-	assert_int_equal(h->early->min, 2 * US);          /* frame 0: done 11 us, due 13 us */
+	/* frames 0-2 are the pre-buffer (not in the histogram); frame 3 is
+	 * the first judged: read 3 frames ahead of its due time */
+	assert_int_equal(h->early->min, 3 * MS - US);
 	assert_int_equal(h->early->max, 8 * MS - US);     /* read q frames ahead */
 	free(o.got);
 	sm_pace_release(&p);
@@ -512,7 +518,7 @@ static void test_playback_fast_readers(void **state)
 	sim_playback(&p, 3, 0, jitter, jr, &o);
 	assert_int_equal(p.dropped, 0);
 	assert_int_equal(p.skipped, 0);
-	assert_int_equal(h->early->count, 3000);
+	assert_int_equal(h->early->count, 2995);
 	assert_int_equal(h->late->count, 0);
 	assert_true(p.max_queue <= 6);
 	free(o.got);
@@ -546,7 +552,8 @@ static void test_playback_slow_reader(void **state)
 	assert_int_equal(p.max_queue, 1);
 	for (uint64_t i = 0; i < 10; i++)
 		assert_int_equal(o.got[i], i % 3 != 0 || i == 0);
-	assert_int_equal(h->early->count, 1);
+	assert_int_equal(h->early->count, 0);
+	assert_int_equal(p.shown_prebuffer, 1);
 	assert_int_equal(h->early->max, 0);               /* frame 0 exactly at its due time */
 	assert_int_equal(h->late->count, 6);
 	assert_int_equal(h->late->min, MS / 2);           /* 1, 4, 7 */
@@ -632,10 +639,11 @@ static void test_playback_by_hand(void **state)
 	/* 3 and 4 (done on its due time) were shown as 5 completed; 5 is
 	 * complete but not yet displayed: finish judges it. */
 	assert_int_equal(p.next_display, 5);
-	assert_int_equal(h->early->count, 4);
+	assert_int_equal(h->early->count, 2);
 	sm_pace_finish(&p);
 	assert_int_equal(p.next_display, 6);
-	assert_int_equal(h->early->count, 5);
+	assert_int_equal(h->early->count, 3);
+	assert_int_equal(p.shown_prebuffer, 2);
 	assert_int_equal(h->early->min, 0);               /* frame 4, on the dot */
 	assert_int_equal(h->late->count, 1);
 	assert_int_equal(p.dropped, 1);
@@ -668,7 +676,8 @@ static void test_playback_skip(void **state)
 	assert_int_equal(o.late_returns, 1);
 	assert_int_equal(h->late->count, 1);
 	assert_int_equal(h->late->max, MS + MS / 2);
-	assert_int_equal(h->early->count, 28);
+	assert_int_equal(h->early->count, 24);
+	assert_int_equal(p.shown_prebuffer, 4);
 	assert_int_equal(p.max_queue, 4);
 	for (uint64_t i = 0; i < 30; i++)
 		assert_int_equal(o.got[i], i != 11);
@@ -714,7 +723,8 @@ static void test_playback_prebuffer_limits(void **state)
 	assert_int_equal(sm_pace_due(&p, 0), 30);
 	sm_pace_finish(&p);
 	assert_int_equal(p.dropped, 0);
-	assert_int_equal(h->early->count, 3);
+	assert_int_equal(h->early->count, 0);             /* all three were pre-buffered */
+	assert_int_equal(p.shown_prebuffer, 3);
 	assert_int_equal(p.max_queue, 3);
 	sm_pace_release(&p);
 }
