@@ -283,7 +283,7 @@ static int fileio_main(const char *prog, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (o.version) {
-		printf(!strcmp(prog, "sysbench") ? "sysbench 1.0.20-compatible (stormark %s)\n"
+		printf(!strcmp(prog, "sysbench") ? "sysbench 1.0.20 (stormark %s fileio drop-in)\n"
 						  : "stormark %s\n", SM_VERSION);
 		return SM_EXIT_OK;
 	}
@@ -329,7 +329,7 @@ int cmd_sysbench(int argc, char **argv)
 			break;
 		}
 		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "--version=on")) {
-			printf("sysbench 1.0.20-compatible (stormark %s)\n", SM_VERSION);
+			printf("sysbench 1.0.20 (stormark %s fileio drop-in)\n", SM_VERSION);
 			return SM_EXIT_OK;
 		}
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "--help=on")) {

@@ -18,8 +18,8 @@ enum sm_data_mode {
 };
 
 /* Allocate len bytes aligned to align (a power of two >= sizeof(void *));
- * buffers of SM_HUGE_PAGE or more are aligned to it and advised to use
- * transparent huge pages. Touches every page so the first timed I/O does
+ * buffers of SM_HUGE_PAGE / 4 or more are rounded up to whole huge pages,
+ * aligned to them and advised to use transparent huge pages. Touches every page so the first timed I/O does
  * not pay for page faults.
  * Returns the buffer (caller frees with free()) or NULL. */
 void *sm_buf_alloc(size_t len, size_t align);

@@ -168,3 +168,19 @@ char *sm_fmt_ns(char *buf, size_t len, double ns)
 		snprintf(buf, len, "%.2f s", ns / 1e9);
 	return buf;
 }
+
+char *sm_fmt_size_g5(char *buf, size_t len, double v)
+{
+	static const char mods[] = "KMGTPE";
+	unsigned i = 0;
+
+	while (i < sizeof(mods) - 1 && v >= 1024) {
+		v /= 1024;
+		i++;
+	}
+	if (i)
+		snprintf(buf, len, "%.5g%ci", v, mods[i - 1]);
+	else
+		snprintf(buf, len, "%.5g", v);
+	return buf;
+}

@@ -34,4 +34,8 @@ char *sm_fmt_bytes(char *buf, size_t len, double bytes);
 /* Format a duration in ns with a unit chosen for readability ("1.25 ms"). */
 char *sm_fmt_ns(char *buf, size_t len, double ns);
 
+/* Format v with "%.5g" and a binary prefix (Ki, Mi, ...), the way sysbench
+ * prints sizes ("1.0625Mi", "16Mi"); returns buf. */
+char *sm_fmt_size_g5(char *buf, size_t len, double v);
+
 #endif

@@ -126,3 +126,28 @@ int sm_done_fifo_pop(struct sm_done_fifo *f, struct sm_io **out, unsigned max)
 	}
 	return (int)n;
 }
+
+int sm_fifo_engine_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
+{
+	struct sm_done_fifo *f = malloc(sizeof(*f));
+
+	if (!f)
+		return -ENOMEM;
+	if (sm_done_fifo_init(f, cfg->depth)) {
+		free(f);
+		return -ENOMEM;
+	}
+	e->priv = f;
+	return 0;
+}
+
+int sm_fifo_engine_reap(struct sm_engine *e, struct sm_io **out, unsigned min, unsigned max)
+{
+	return sm_done_fifo_pop(e->priv, out, max);
+}
+
+void sm_fifo_engine_exit(struct sm_engine *e)
+{
+	sm_done_fifo_release(e->priv);
+	free(e->priv);
+}

@@ -155,4 +155,11 @@ static inline int sm_done_fifo_push(struct sm_done_fifo *f, struct sm_io *io)
 	return 0;
 }
 
+/* For synchronous engines whose private state is just that FIFO (psync,
+ * null): init allocates it with cfg->depth slots into e->priv, reap pops
+ * completed requests, exit frees it. */
+int sm_fifo_engine_init(struct sm_engine *e, const struct sm_engine_cfg *cfg);
+int sm_fifo_engine_reap(struct sm_engine *e, struct sm_io **out, unsigned min, unsigned max);
+void sm_fifo_engine_exit(struct sm_engine *e);
+
 #endif

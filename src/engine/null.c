@@ -11,20 +11,6 @@
  * stray close() by mistake would fail with EBADF rather than hit a file. */
 #define NULL_FD_BASE 1000000
 
-static int null_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
-{
-	struct sm_done_fifo *f = malloc(sizeof(*f));
-
-	if (!f)
-		return -ENOMEM;
-	if (sm_done_fifo_init(f, cfg->depth)) {
-		free(f);
-		return -ENOMEM;
-	}
-	e->priv = f;
-	return 0;
-}
-
 static int null_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 {
 	struct sm_done_fifo *f = e->priv;
@@ -51,24 +37,13 @@ static int null_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 	return (int)i;
 }
 
-static int null_reap(struct sm_engine *e, struct sm_io **out, unsigned min, unsigned max)
-{
-	return sm_done_fifo_pop(e->priv, out, max);
-}
-
-static void null_exit(struct sm_engine *e)
-{
-	sm_done_fifo_release(e->priv);
-	free(e->priv);
-}
-
 const struct sm_engine_ops sm_engine_null = {
 	.name = "null",
 	.help = "no I/O: measures stormark's own cost per request",
 	.caps = SM_ENGINE_NO_IO,
 	.probe = NULL,
-	.init = null_init,
+	.init = sm_fifo_engine_init,
 	.submit = null_submit,
-	.reap = null_reap,
-	.exit = null_exit,
+	.reap = sm_fifo_engine_reap,
+	.exit = sm_fifo_engine_exit,
 };

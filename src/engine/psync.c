@@ -63,20 +63,6 @@ out:
 	io->t_done = sm_now_ns();
 }
 
-static int psync_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
-{
-	struct sm_done_fifo *f = malloc(sizeof(*f));
-
-	if (!f)
-		return -ENOMEM;
-	if (sm_done_fifo_init(f, cfg->depth)) {
-		free(f);
-		return -ENOMEM;
-	}
-	e->priv = f;
-	return 0;
-}
-
 static int psync_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 {
 	struct sm_done_fifo *f = e->priv;
@@ -89,24 +75,13 @@ static int psync_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 	return (int)i;
 }
 
-static int psync_reap(struct sm_engine *e, struct sm_io **out, unsigned min, unsigned max)
-{
-	return sm_done_fifo_pop(e->priv, out, max);
-}
-
-static void psync_exit(struct sm_engine *e)
-{
-	sm_done_fifo_release(e->priv);
-	free(e->priv);
-}
-
 const struct sm_engine_ops sm_engine_psync = {
 	.name = "psync",
 	.help = "blocking pread/pwrite, one request at a time per thread",
 	.caps = 0,
 	.probe = NULL,
-	.init = psync_init,
+	.init = sm_fifo_engine_init,
 	.submit = psync_submit,
-	.reap = psync_reap,
-	.exit = psync_exit,
+	.reap = sm_fifo_engine_reap,
+	.exit = sm_fifo_engine_exit,
 };

@@ -2,6 +2,7 @@
 /* sysbench 1.0.20 fileio layout (see docs/fileio.md for the differences
  * that remain: the banner names stormark). */
 #include "report/sysbench.h"
+#include "core/units.h"
 #include "core/clock.h"
 
 #include <math.h>
@@ -9,23 +10,14 @@
 
 void sm_sb_banner(FILE *f)
 {
-	fprintf(f, "stormark %s (sysbench 1.0.20-compatible fileio)\n\n", SM_VERSION);
+	/* Scripts read the version from the first line ("sysbench 1.0.20 ("):
+	 * keep that, and say in the parentheses who is speaking. */
+	fprintf(f, "sysbench 1.0.20 (stormark %s fileio drop-in)\n\n", SM_VERSION);
 }
 
 char *sm_sb_size(char *buf, size_t len, double v)
 {
-	static const char mods[] = "KMGTPE";
-	unsigned i = 0;
-
-	while (i < sizeof(mods) - 1 && v >= 1024) {
-		v /= 1024;
-		i++;
-	}
-	if (i)
-		snprintf(buf, len, "%.5g%ci", v, mods[i - 1]);
-	else
-		snprintf(buf, len, "%.5g", v);
-	return buf;
+	return sm_fmt_size_g5(buf, len, v);
 }
 
 static void extra_flags(FILE *f, unsigned fl)

@@ -2,6 +2,7 @@
 /* sysbench-fileio workload: plan defaults, the shared request generator,
  * validation blocks, and the prepare / open / cleanup of test_file.N. */
 #include "workload/fileio.h"
+#include "core/units.h"
 #include "engine/engine.h"
 #include "core/clock.h"
 #include "core/rng.h"
@@ -539,22 +540,6 @@ int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg)
 	return removed;
 }
 
-/* "%.5g" with a binary prefix, as sysbench prints sizes ("1.0625Mi"). */
-static void sb_size(char *buf, size_t len, double v)
-{
-	static const char mods[] = "KMGTPE";
-	unsigned i = 0;
-
-	while (i < sizeof(mods) - 1 && v >= 1024) {
-		v /= 1024;
-		i++;
-	}
-	if (i)
-		snprintf(buf, len, "%.5g%ci", v, mods[i - 1]);
-	else
-		snprintf(buf, len, "%.5g", v);
-}
-
 int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, size_t msglen,
 		   int *missing)
 {
@@ -603,8 +588,8 @@ int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, si
 		if ((uint64_t)st.st_size < cfg->file_size) {
 			char a[32], b[32];
 
-			sb_size(a, sizeof(a), (double)st.st_size);
-			sb_size(b, sizeof(b), (double)cfg->file_size);
+			sm_fmt_size_g5(a, sizeof(a), (double)st.st_size);
+			sm_fmt_size_g5(b, sizeof(b), (double)cfg->file_size);
 			snprintf(msg, msglen, "Size of file '%s' is %sB, but at least %sB is expected.",
 				 path, a, b);
 			rc = -EFBIG;
