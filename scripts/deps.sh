@@ -4,8 +4,9 @@
 # Does nothing when they are all present. Usage: scripts/deps.sh [--bench]
 set -eu
 pkgs="build-essential cmake pkg-config liburing-dev libcjson-dev libsqlite3-dev
-      libcmocka-dev time python3"
-# Peers that the tests compare against (GNU time, sysbench) and benchmarks use.
+      libcmocka-dev time python3 jq"
+# Peers that the tests compare against (GNU time, sysbench; python3 and jq
+# read the JSON in the end-to-end tests) and that benchmarks use.
 pkgs="$pkgs sysbench"
 if [ "${1:-}" = "--bench" ]; then pkgs="$pkgs fio hyperfine"; fi
 
