@@ -252,6 +252,20 @@ int sm_hdb_save(struct sm_hdb *h, const char *key, const char *command,
 	return rc;
 }
 
+/* Double the array *a of *cap elements of size bytes (16 at first).
+ * Returns 0, or -ENOMEM with *a unchanged. */
+static int grow(void **a, unsigned *cap, size_t size)
+{
+	unsigned ncap = *cap ? *cap * 2 : 16;
+	void *b = realloc(*a, ncap * size);
+
+	if (!b)
+		return -ENOMEM;
+	*a = b;
+	*cap = ncap;
+	return 0;
+}
+
 int sm_hdb_keys(struct sm_hdb *h, struct sm_hdb_key **keys, unsigned *n,
 		char *err, size_t errlen)
 {
@@ -267,16 +281,9 @@ int sm_hdb_keys(struct sm_hdb *h, struct sm_hdb_key **keys, unsigned *n,
 	if (rc != SQLITE_OK)
 		return fail(h->db, rc, "cannot read", err, errlen);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap) {
-			struct sm_hdb_key *b;
-
-			cap = cap ? cap * 2 : 16;
-			b = realloc(a, cap * sizeof(*a));
-			if (!b) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			a = b;
+		if (*n == cap && grow((void **)&a, &cap, sizeof(*a))) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 		snprintf(a[*n].key, sizeof(a[0].key), "%s", sqlite3_column_text(st, 0));
 		a[*n].runs = (unsigned)sqlite3_column_int(st, 1);
@@ -318,16 +325,9 @@ int sm_hdb_load(struct sm_hdb *h, const char *key, struct sm_hdb_row **rows,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct sm_hdb_row *r;
 
-		if (*n == cap) {
-			struct sm_hdb_row *b;
-
-			cap = cap ? cap * 2 : 16;
-			b = realloc(a, cap * sizeof(*a));
-			if (!b) {
-				rc = SQLITE_NOMEM;
-				break;
-			}
-			a = b;
+		if (*n == cap && grow((void **)&a, &cap, sizeof(*a))) {
+			rc = SQLITE_NOMEM;
+			break;
 		}
 		r = &a[*n];
 		memset(r, 0, sizeof(*r));

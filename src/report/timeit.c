@@ -61,21 +61,27 @@ static void print_cmdline(FILE *f, const struct sm_time_report *r)
 		fprintf(f, "%s%s", i ? " " : "", r->cmd_argv[i]);
 }
 
+/* The heading before the system-wide device figures; 0 when there are
+ * none (the reason is printed instead and the listing ends). */
+static int disk_heading(FILE *f, const struct sm_time_report *r)
+{
+	if (!r->disk_ok) {
+		fprintf(f, "system-wide device figures: not available (%s)\n", r->disk_why);
+		return 0;
+	}
+	fprintf(f, "system-wide, device %s (%u:%u), every process on the "
+		   "system, not only this command:\n",
+		r->disk.name, r->disk.major, r->disk.minor);
+	return 1;
+}
+
 static void print_one(FILE *f, const struct sm_time_report *r, const struct sm_time_run *run)
 {
 	char buf[64];
 
 	for (int i = 0; i < SM_TF_COUNT; i++) {
-		if (i == SM_TF_DISK_READ_IOS) {
-			if (!r->disk_ok) {
-				fprintf(f, "system-wide device figures: not available (%s)\n",
-					r->disk_why);
-				break;
-			}
-			fprintf(f, "system-wide, device %s (%u:%u), every process on the "
-				   "system, not only this command:\n",
-				r->disk.name, r->disk.major, r->disk.minor);
-		}
+		if (i == SM_TF_DISK_READ_IOS && !disk_heading(f, r))
+			break;
 		if (run->missing & SM_TF_BIT(i)) {
 			fprintf(f, "  %-26s n/a (%s)\n", sm_tf_desc[i].label, missing_reason(r, i));
 			if (i == SM_TF_SYSCALLS && !(run->missing & SM_TF_BIT(SM_TF_READ_CALLS)))
@@ -101,16 +107,8 @@ static void print_table(FILE *f, const struct sm_time_report *r)
 	for (int i = 0; i < SM_TF_COUNT; i++) {
 		struct sm_tf_stat s;
 
-		if (i == SM_TF_DISK_READ_IOS) {
-			if (!r->disk_ok) {
-				fprintf(f, "system-wide device figures: not available (%s)\n",
-					r->disk_why);
-				break;
-			}
-			fprintf(f, "system-wide, device %s (%u:%u), every process on the "
-				   "system, not only this command:\n",
-				r->disk.name, r->disk.major, r->disk.minor);
-		}
+		if (i == SM_TF_DISK_READ_IOS && !disk_heading(f, r))
+			break;
 		sm_tf_stats(r->runs, r->nruns, i, &s);
 		if (!s.n) {
 			fprintf(f, "  %-26s n/a (%s)\n", sm_tf_desc[i].label, missing_reason(r, i));
