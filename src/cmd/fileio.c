@@ -10,7 +10,7 @@
 #include "core/units.h"
 #include "core/worker.h"
 #include "report/fileio.h"
-#include "report/json.h"
+#include "result/json.h"
 #include "report/sysbench.h"
 #include "workload/fileio.h"
 

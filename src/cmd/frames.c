@@ -7,9 +7,9 @@
 #include "core/clock.h"
 #include "core/worker.h"
 #include "report/frametest.h"
-#include "report/json.h"
-#include "report/verdict.h"
-#include "workload/formats.h"
+#include "result/json.h"
+#include "analysis/verdict.h"
+#include "core/formats.h"
 #include "workload/frames.h"
 
 #include <errno.h>

@@ -9,7 +9,7 @@
 #include "core/fsx.h"
 #include "core/units.h"
 #include "engine/engine.h"
-#include "workload/formats.h"
+#include "core/formats.h"
 
 #include <getopt.h>
 #include <stdio.h>

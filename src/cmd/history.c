@@ -2,8 +2,8 @@
 /* stormark history: list the keys saved by 'stormark time --save', show a
  * key's runs, or compare two keys figure by figure (trimmed means). */
 #include "cmd/cmd.h"
-#include "report/history_db.h"
-#include "report/timefig.h"
+#include "store/history_db.h"
+#include "result/timefig.h"
 #include "report/timeit.h"
 
 #include <errno.h>

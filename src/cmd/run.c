@@ -8,7 +8,7 @@
 #include "core/fsx.h"
 #include "core/units.h"
 #include "core/worker.h"
-#include "report/json.h"
+#include "result/json.h"
 #include "report/run_text.h"
 #include "workload/profile.h"
 

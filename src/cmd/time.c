@@ -8,9 +8,9 @@
 #include "core/perfsys.h"
 #include "core/proctree.h"
 #include "core/units.h"
-#include "report/history_db.h"
-#include "report/json.h"
-#include "report/timefig.h"
+#include "store/history_db.h"
+#include "result/json.h"
+#include "result/timefig.h"
 #include "report/timeit.h"
 
 #include <errno.h>

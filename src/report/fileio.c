@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Native text and JSON renderings of a fileio result. */
 #include "report/fileio.h"
-#include "report/json.h"
+#include "result/json.h"
 #include "core/units.h"
 
 #include <math.h>

@@ -8,7 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "report/sysbench.h"
-#include "workload/fileio.h"
+#include "result/fileio.h"
 
 /* Native text report: plan, per-operation table (count, rate, MiB/s,
  * mean, p50, p95, p99, p99.9, max), extra percentiles, fairness, warnings. */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* frametest-style text report, JSON and progress for frames results. */
 #include "report/frametest.h"
-#include "report/json.h"
+#include "result/json.h"
 #include "core/clock.h"
-#include "report/verdict.h"
+#include "analysis/verdict.h"
 
 #include <string.h>
 

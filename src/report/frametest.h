@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "workload/frames.h"
+#include "result/frames.h"
 
 /* frametest's report, section for section (docs/frames.md); params is the
  * "Test parameters" string in frametest's attached form. */

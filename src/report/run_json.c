@@ -2,7 +2,7 @@
 /* `stormark run` as JSON: the shared parts plus everything under "run"
  * (layout in docs/run.md). */
 #include "report/run_text.h"
-#include "report/json.h"
+#include "result/json.h"
 
 static const char *const phase_names[] = {
 	"setup", "classic", "frames", "verdicts", "confirm", "done",

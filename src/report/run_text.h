@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "workload/profile.h"
+#include "result/run.h"
 
 /* What is measured: file system, device, free space and RAM, direct I/O,
  * working set, time budget. */

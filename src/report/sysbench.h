@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "workload/fileio.h"
+#include "result/fileio.h"
 
 /* Percentiles asked for with --percentile (empty: disabled). */
 #define SM_FIO_MAX_PCT 8

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Renderings of a `stormark time` result: native text, timeit, CSV, JSON. */
 #include "report/timeit.h"
-#include "report/json.h"
+#include "result/json.h"
 #include "core/units.h"
 
 #include <math.h>

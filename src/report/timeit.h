@@ -10,8 +10,8 @@
 #include <cjson/cJSON.h>
 
 #include "core/diskstats.h"
-#include "report/result.h"
-#include "report/timefig.h"
+#include "result/result.h"
+#include "result/timefig.h"
 
 /* Everything a `time` report shows. */
 struct sm_time_report {

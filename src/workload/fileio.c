@@ -18,58 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void sm_fileio_cfg_defaults(struct sm_fileio_cfg *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->dir = ".";
-	cfg->num_files = 128;
-	cfg->total_size = 2ULL << 30;
-	cfg->block_size = 16384;
-	cfg->mode = SM_FIO_NONE;
-	cfg->io_mode = SM_FIO_IO_SYNC;
-	cfg->async_backlog = 128;
-	cfg->fsync_freq = 100;
-	cfg->fsync_end = 1;
-	cfg->rw_ratio = 1.5;
-	cfg->threads = 1;
-	cfg->time_ns = 10 * SM_NS_PER_S;
-	cfg->data = SM_DATA_RANDOM;
-}
-
-uint64_t sm_fileio_request_size(const struct sm_fileio_cfg *cfg)
-{
-	return cfg->merged ? cfg->block_size * cfg->merged : cfg->block_size;
-}
-
-int sm_fileio_mode_writes(enum sm_fileio_mode m)
-{
-	return m == SM_FIO_SEQWR || m == SM_FIO_SEQREWR || m == SM_FIO_RNDWR || m == SM_FIO_RNDRW;
-}
-
-static const char *const mode_names[] = { "seqwr", "seqrewr", "seqrd", "rndrd", "rndwr", "rndrw" };
-static const char *const mode_descs[] = {
-	"sequential write (creation)", "sequential rewrite", "sequential read",
-	"random read", "random write", "random r/w",
-};
-
-const char *sm_fileio_mode_name(enum sm_fileio_mode m)
-{
-	return m >= 0 && m <= SM_FIO_RNDRW ? mode_names[m] : "(none)";
-}
-
-const char *sm_fileio_mode_desc(enum sm_fileio_mode m)
-{
-	return m >= 0 && m <= SM_FIO_RNDRW ? mode_descs[m] : "(unknown)";
-}
-
-enum sm_fileio_mode sm_fileio_mode_parse(const char *s)
-{
-	for (int i = 0; i <= SM_FIO_RNDRW; i++)
-		if (!strcmp(s, mode_names[i]))
-			return (enum sm_fileio_mode)i;
-	return SM_FIO_NONE;
-}
-
 void sm_fileio_path(const struct sm_fileio_cfg *cfg, unsigned i, char *buf, size_t len)
 {
 	/* Relative names in the current directory, as sysbench prints them. */

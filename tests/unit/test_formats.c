@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "workload/formats.h"
+#include "core/formats.h"
 
 static void test_ft_presets_exact(void **state)
 {

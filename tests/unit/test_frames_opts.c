@@ -19,7 +19,7 @@
 #include "cmd/cmd.h"
 #include "cmd/frames_opts.h"
 #include "core/fsx.h"
-#include "workload/formats.h"
+#include "core/formats.h"
 #include "workload/frames.h"
 
 #define SEC (1000000000ULL)   /* ns per second */

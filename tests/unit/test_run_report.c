@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/json.h"
+#include "result/json.h"
 #include "report/run_text.h"
 #include "workload/profile.h"
 

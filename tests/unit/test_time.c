@@ -5,8 +5,8 @@
  * database (round trip, refusal of foreign and corrupt files). */
 #include "core/diskstats.h"
 #include "core/proctree.h"
-#include "report/history_db.h"
-#include "report/timefig.h"
+#include "store/history_db.h"
+#include "result/timefig.h"
 #include "report/timeit.h"
 
 #include <errno.h>

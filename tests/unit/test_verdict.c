@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "report/verdict.h"
+#include "analysis/verdict.h"
 
 #define MS 1000000ull
 

@@ -8,7 +8,7 @@
 
 #include "core/diskstats.h"
 #include "core/proctree.h"
-#include "report/result.h"
+#include "result/result.h"
 
 /* Every figure of a run; the order is the order of reports. */
 enum sm_tf {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* SQLite storage of saved `time` runs. Every change is one transaction and
  * a database that fails its checks is reported, never repaired or replaced. */
-#include "report/history_db.h"
+#include "store/history_db.h"
 #include "core/clock.h"
 #include "core/fsx.h"
 

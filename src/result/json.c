@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared JSON building blocks. */
-#include "report/json.h"
+#include "result/json.h"
 #include "core/clock.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "report/timefig.h"
+#include "result/timefig.h"
 
 #define SM_HDB_SCHEMA 1
 

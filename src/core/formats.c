@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Frame-sequence formats, frame rates and frametest presets (the sizing
  * rules and their sources are in docs/formats.md). */
-#include "workload/formats.h"
+#include "core/formats.h"
 
 #include <errno.h>
 #include <stdio.h>

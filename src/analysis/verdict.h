@@ -2,29 +2,13 @@
 /* Real-time verdicts for a format at a frame rate, from measured figures:
  * computed from sustained rates, or confirmed by a paced run. Pure
  * functions; the boundaries are documented in docs/run.md. */
-#ifndef SM_REPORT_VERDICT_H
-#define SM_REPORT_VERDICT_H
+#ifndef SM_ANALYSIS_VERDICT_H
+#define SM_ANALYSIS_VERDICT_H
 
 #include <stdint.h>
 
 #include "core/hist.h"
-
-enum sm_verdict {
-	SM_VERDICT_NOT_REALTIME = 0,
-	SM_VERDICT_MARGINAL,
-	SM_VERDICT_REALTIME,
-};
-
-/* How a verdict was reached. */
-enum sm_verdict_how {
-	SM_HOW_COMPUTED = 0,   /* from measured sustained rates */
-	SM_HOW_PACED,          /* confirmed (or overruled) by a paced run */
-};
-
-enum sm_direction {
-	SM_DIR_CAPTURE = 0,    /* write: frames arrive at the rate */
-	SM_DIR_PLAYBACK,       /* read: frames are due at the rate */
-};
+#include "result/verdict.h"
 
 /*
  * Boundaries, as ratios r = measured rate / needed rate:
@@ -45,20 +29,6 @@ enum sm_verdict sm_verdict_compute(double measured, double needed);
 /* 1 when measured/needed lies in [SM_VERDICT_NEAR_LOW, SM_VERDICT_NEAR_HIGH). */
 int sm_verdict_near_limit(double measured, double needed);
 
-/* What a paced run at the format's rate showed. p999_sched_ns is the p99.9
- * frame time from schedule: capture, completion - arrival; playback,
- * completion - (due - queue x interval), see sm_playback_sched_ns(). */
-struct sm_paced {
-	uint64_t scheduled;        /* frames the run meant to move */
-	uint64_t done;             /* frames moved */
-	uint64_t dropped;          /* frames dropped (capture) or late (playback) */
-	uint64_t p999_sched_ns;
-	uint64_t max_sched_ns;
-	uint64_t interval_ns;      /* 1 / fps */
-	unsigned queue;            /* buffers (-q) */
-	int complete;              /* 1: the run was not cut short (signal, error) */
-};
-
 /*
  * The verdict of a paced run: NOT_REALTIME on any dropped frame;
  * REALTIME with no drops and p99.9 from schedule at most half of
@@ -68,17 +38,6 @@ struct sm_paced {
  */
 int sm_verdict_paced(const struct sm_paced *p);
 
-/* One cell of the verdict table: a format at a rate in one direction. */
-struct sm_verdict_cell {
-	double needed;             /* bytes/s the format needs */
-	double measured;           /* bytes/s the storage sustained (model) */
-	enum sm_verdict computed;  /* from measured vs needed */
-	int near_limit;
-	enum sm_verdict final;     /* what the table shows */
-	enum sm_verdict_how how;
-	struct sm_paced paced;     /* valid when how == SM_HOW_PACED */
-};
-
 /* Fill a cell from rates: final = computed, how = COMPUTED. */
 void sm_verdict_cell_init(struct sm_verdict_cell *c, double measured, double needed);
 
@@ -86,12 +45,6 @@ void sm_verdict_cell_init(struct sm_verdict_cell *c, double measured, double nee
  * (in either direction) and how becomes PACED. Returns 1 when applied,
  * 0 when the run could not decide (the cell is unchanged). */
 int sm_verdict_cell_confirm(struct sm_verdict_cell *c, const struct sm_paced *p);
-
-/* A measured point: the highest sustained frame rate at one frame size. */
-struct sm_rate_point {
-	uint64_t frame_bytes;
-	double fps;
-};
 
 /*
  * Predicted highest sustained frame rate at frame_bytes from measured
@@ -120,11 +73,5 @@ int64_t sm_lateness_percentile_after(const struct sm_hist *early, const struct s
  * free queue x interval before it is due, so the time from then to its
  * completion is queue x interval + lateness (0 when negative). */
 uint64_t sm_playback_sched_ns(int64_t lateness_ns, unsigned queue, uint64_t interval_ns);
-
-/* "realtime", "marginal", "not-realtime"; "computed", "paced";
- * "capture", "playback". */
-const char *sm_verdict_name(enum sm_verdict v);
-const char *sm_verdict_how_name(enum sm_verdict_how h);
-const char *sm_direction_name(enum sm_direction d);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Figures of `stormark time` runs: the table, filling a run, statistics
  * and the hints a reader needs next to the numbers. */
-#include "report/timefig.h"
+#include "result/timefig.h"
 
 #include <math.h>
 #include <stdlib.h>

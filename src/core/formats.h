@@ -2,8 +2,8 @@
 /* The built-in table of uncompressed frame-sequence formats (family x
  * geometry, with their frame sizes), frame rates, and frametest's size
  * presets. Rules and sources are in docs/formats.md. */
-#ifndef SM_WORKLOAD_FORMATS_H
-#define SM_WORKLOAD_FORMATS_H
+#ifndef SM_CORE_FORMATS_H
+#define SM_CORE_FORMATS_H
 
 #include <stdint.h>
 

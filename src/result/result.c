@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared result parts: environment, per-op statistics, warnings. */
-#include "report/result.h"
+#include "result/result.h"
 
 #include <stdio.h>
 #include <string.h>

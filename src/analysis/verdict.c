@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Real-time verdicts: boundaries, paced confirmation and the rate model. */
-#include "report/verdict.h"
+#include "analysis/verdict.h"
 
 #include <math.h>
 #include <string.h>
@@ -164,26 +164,4 @@ uint64_t sm_playback_sched_ns(int64_t lateness_ns, unsigned queue, uint64_t inte
 	int64_t v = (int64_t)((uint64_t)queue * interval_ns) + lateness_ns;
 
 	return v > 0 ? (uint64_t)v : 0;
-}
-
-const char *sm_verdict_name(enum sm_verdict v)
-{
-	switch (v) {
-	case SM_VERDICT_REALTIME:
-		return "realtime";
-	case SM_VERDICT_MARGINAL:
-		return "marginal";
-	default:
-		return "not-realtime";
-	}
-}
-
-const char *sm_verdict_how_name(enum sm_verdict_how h)
-{
-	return h == SM_HOW_PACED ? "paced" : "computed";
-}
-
-const char *sm_direction_name(enum sm_direction d)
-{
-	return d == SM_DIR_PLAYBACK ? "playback" : "capture";
 }

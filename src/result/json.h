@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* JSON building blocks shared by every command's --json output (cJSON).
  * The document layout is in docs/json-schema.md. */
-#ifndef SM_JSON_H
-#define SM_JSON_H
+#ifndef SM_RESULT_JSON_H
+#define SM_RESULT_JSON_H
 
 #include <stdio.h>
 #include <cjson/cJSON.h>
 
-#include "report/result.h"
+#include "result/result.h"
 
 /* A new document with schema_version, tool, command, argv and started_at.
  * Returns a cJSON object owned by the caller (cJSON_Delete), or NULL. */

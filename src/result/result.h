@@ -2,8 +2,8 @@
 /* The parts of a result that every command shares: environment, per
  * operation statistics, warnings. Command-specific results embed these;
  * reporters are pure functions of them. See docs/json-schema.md. */
-#ifndef SM_RESULT_H
-#define SM_RESULT_H
+#ifndef SM_RESULT_RESULT_H
+#define SM_RESULT_RESULT_H
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The plan and result of one block I/O test (a classic figure). */
+#ifndef SM_RESULT_BLOCKIO_H
+#define SM_RESULT_BLOCKIO_H
+
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "result/result.h"
+
+struct sm_engine_ops;
+
+struct sm_blockio_plan {
+	const char *path;          /* an existing file, at least file_bytes long */
+	uint64_t file_bytes;       /* working set: offsets stay below this */
+	uint64_t block;            /* bytes per I/O (a multiple of 4096 with direct) */
+	int write;                 /* 1: write, 0: read */
+	int random;                /* 1: uniform random block offsets, 0: sequential */
+	unsigned depth;            /* I/Os in flight, >= 1 */
+	uint64_t duration_ns;      /* stop issuing after this */
+	uint64_t max_ios;          /* 0: no limit; else stop after this many */
+	int direct;                /* 1: O_DIRECT */
+	const char *engine;        /* NULL: uring when depth > 1, else psync */
+	const struct sm_engine_ops *ops;  /* tests: use this table, bypassing engine */
+	enum sm_data_mode data;    /* what writes carry */
+	uint64_t seed;             /* offsets and data; 0: from the clock */
+};
+
+struct sm_blockio_result {
+	struct sm_opstat op;       /* the reads or the writes */
+	uint64_t duration_ns;      /* first submission to last completion */
+	char engine[16];           /* engine actually used */
+	unsigned depth;            /* depth actually reachable (1 with a sync engine) */
+	char notice[160];          /* engine fallback notice, or "" */
+	int interrupted;           /* sm_stopped() ended it */
+	int error;                 /* first failed I/O (-errno), or 0 */
+};
+
+/* Bytes/s and I/Os per second of a result (0 when it has no duration). */
+double sm_blockio_bytes_per_s(const struct sm_blockio_result *res);
+double sm_blockio_iops(const struct sm_blockio_result *res);
+
+#endif

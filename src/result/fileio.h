@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/* The result of a fileio (sysbench-style) run: the resolved plan, totals
+ * per operation, event latency, the interval series and the prepare
+ * outcome. Data only, plus the names of the test modes. */
+#ifndef SM_RESULT_FILEIO_H
+#define SM_RESULT_FILEIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "core/hist.h"
+#include "result/result.h"
+
+enum sm_fileio_mode {
+	SM_FIO_NONE = -1,
+	SM_FIO_SEQWR = 0,
+	SM_FIO_SEQREWR,
+	SM_FIO_SEQRD,
+	SM_FIO_RNDRD,
+	SM_FIO_RNDWR,
+	SM_FIO_RNDRW,
+};
+
+enum sm_fileio_io {
+	SM_FIO_IO_SYNC = 0,
+	SM_FIO_IO_ASYNC,
+	SM_FIO_IO_MMAP,
+};
+
+/* --file-extra-flags bits */
+#define SM_FIO_FLAG_SYNC   1u
+#define SM_FIO_FLAG_DSYNC  2u
+#define SM_FIO_FLAG_DIRECT 4u
+
+/* The resolved plan of a prepare, run or cleanup. Invariants after
+ * sm_fileio_cfg_check(): num_files >= 1, file_size = total_size / num_files
+ * >= 1, block_size >= 1, threads >= 1. */
+struct sm_fileio_cfg {
+	const char *dir;           /* where test_file.N live */
+	unsigned num_files;
+	uint64_t total_size;
+	uint64_t file_size;
+	uint64_t block_size;
+	enum sm_fileio_mode mode;
+	enum sm_fileio_io io_mode;
+	unsigned async_backlog;    /* queue depth per thread in async mode */
+	unsigned extra_flags;      /* SM_FIO_FLAG_* */
+	unsigned fsync_freq;       /* 0: no periodic fsync */
+	int fsync_all;             /* fsync after every write (turns freq/end off) */
+	int fsync_end;
+	int fsync_data;            /* fdatasync instead of fsync */
+	unsigned merged;           /* sequential modes: blocks per request (0 = 1) */
+	double rw_ratio;
+	unsigned threads;
+	uint64_t time_ns;          /* 0: no time limit */
+	uint64_t max_events;       /* 0: no event limit */
+	double rate;               /* events per second, 0: unlimited */
+	uint64_t report_interval_ns;
+	uint64_t seed;             /* never 0 once resolved */
+	int validate;
+	enum sm_data_mode data;    /* what prepare writes */
+};
+
+/* Fill cfg with sysbench 1.0.20's defaults (dir "."). */
+void sm_fileio_cfg_defaults(struct sm_fileio_cfg *cfg);
+
+/* Size of one request in the sequential modes (block * merged). */
+uint64_t sm_fileio_request_size(const struct sm_fileio_cfg *cfg);
+
+/* 1 when the mode writes (seqwr, seqrewr, rndwr, rndrw). */
+int sm_fileio_mode_writes(enum sm_fileio_mode m);
+
+/* Name of a test mode ("rndrw") and sysbench's description ("random r/w"). */
+const char *sm_fileio_mode_name(enum sm_fileio_mode m);
+const char *sm_fileio_mode_desc(enum sm_fileio_mode m);
+/* Parse a test mode name; returns SM_FIO_NONE when unknown. */
+enum sm_fileio_mode sm_fileio_mode_parse(const char *s);
+
+/* ---- results ------------------------------------------------------------ */
+
+/* One --report-interval tick: counts over the interval, event latency. */
+struct sm_fileio_tick {
+	uint64_t t_ns;             /* since the start */
+	uint64_t interval_ns;
+	uint64_t reads, writes, fsyncs, events;
+	uint64_t read_bytes, write_bytes;
+	uint64_t lat_pct_ns;       /* the requested percentile of event latency */
+	uint64_t lat_max_ns;
+};
+
+typedef void (*sm_fileio_tick_fn)(const struct sm_fileio_tick *tick, void *arg);
+
+struct sm_fileio_result {
+	struct sm_opstat ops[3];   /* 0 read, 1 write, 2 fsync (periodic + end + all) */
+	struct sm_hist events_lat; /* per event, issue to completion */
+	uint64_t events;
+	uint64_t periodic_fsyncs, end_fsyncs;
+	uint64_t duration_ns;
+	unsigned nthreads;
+	uint64_t *thread_events;   /* [nthreads] */
+	uint64_t *thread_busy_ns;  /* [nthreads] summed event latency */
+	struct sm_fileio_tick *series;
+	unsigned nseries, series_cap;
+	char engine[16];
+	char notice[200];          /* engine fallback, if any */
+	int interrupted;           /* stopped by a signal */
+	int failed;                /* I/O error or validation failure */
+	char error[400];
+};
+
+/* Prepare outcome for the sysbench lines ("Reusing existing file ..."). */
+enum sm_fileio_fstate { SM_FIO_CREATE, SM_FIO_EXTEND, SM_FIO_REUSE };
+
+struct sm_fileio_prep {
+	enum sm_fileio_fstate *state;  /* [num_files], set by sm_fileio_prep_scan */
+	uint64_t *old_size;            /* [num_files] */
+	unsigned char *existed;        /* [num_files]: 1 when the file was there */
+	uint64_t written;
+	uint64_t duration_ns;
+	int err;                       /* -errno of the first failure, else 0 */
+	int err_file;                  /* the file it happened on */
+	int err_removed;               /* 1: that file was removed, 2: cut back */
+	int disk_full;                 /* err was -ENOSPC (or -EDQUOT) */
+};
+
+#endif

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* The result of `stormark run`: the plan as resolved, classic figures,
+ * frame tests per size, and the verdict table. Data only; filled by
+ * workload/profile, decided by analysis/verdict. */
+#ifndef SM_RESULT_RUN_H
+#define SM_RESULT_RUN_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "core/formats.h"
+#include "result/blockio.h"
+#include "result/result.h"
+#include "result/verdict.h"
+
+#define SM_RUN_NCLASSIC 4       /* seq 1M QD8, seq 1M QD1, rand 4K QD32, rand 4K QD1 */
+#define SM_RUN_NSIZES 3         /* frame tests: hd, 2k, 4k (frametest presets) */
+#define SM_RUN_MAXRATES 10
+
+struct sm_run_plan {
+	const char *dir;            /* the directory whose storage is profiled */
+	uint64_t time_ns;           /* about how long the whole run takes */
+	const char *engine;         /* NULL: uring for queued block tests, psync for frames */
+	int keep;                   /* 1: leave the test data in place */
+	const struct sm_format *formats;   /* verdict rows (caller-owned) */
+	unsigned nformats;
+	const struct sm_fps *rates[SM_RUN_MAXRATES];
+	unsigned nrates;
+	unsigned threads;           /* frame tests: threads (default 4) */
+	unsigned queue, prebuffer;  /* paced runs: -q, -b (default 8, 5) */
+	int confirm;                /* 1: paced runs for near-limit verdicts; 2: for all */
+	uint64_t seed;
+};
+
+/* One classic-figure row: read [0] and write [1]. */
+struct sm_run_classic {
+	char label[24];             /* "seq 1 MiB QD8" */
+	uint64_t block;
+	unsigned depth;
+	int random;
+	int measured[2];
+	struct sm_blockio_result res[2];
+};
+
+/* One frame test (unpaced, as fast as it goes). */
+struct sm_run_frametest {
+	int measured;
+	uint64_t frames, bytes, duration_ns;
+	double fps, bytes_per_s;
+	uint64_t p50_ns, p99_ns, p999_ns, max_ns;   /* frame time (open+io+close) */
+	int direct;
+};
+
+/* A frame size, written (capture, [SM_DIR_CAPTURE]) then read back. */
+struct sm_run_size {
+	char preset[12];
+	uint64_t frame_bytes;
+	struct sm_run_frametest t[2];
+};
+
+/* A verdict row: one format, every rate, both directions. */
+struct sm_run_row {
+	struct sm_format fmt;
+	struct sm_verdict_cell cell[2][SM_RUN_MAXRATES];   /* [direction][rate] */
+};
+
+/* Phases, in order; `reached` says how far a run got. */
+enum sm_run_phase {
+	SM_PHASE_SETUP = 0,
+	SM_PHASE_CLASSIC,
+	SM_PHASE_FRAMES,
+	SM_PHASE_VERDICTS,
+	SM_PHASE_CONFIRM,
+	SM_PHASE_DONE,
+};
+
+struct sm_run_result {
+	struct sm_run_plan plan;
+	struct sm_env env;
+	char data_dir[PATH_MAX];    /* the temporary directory (removed unless keep) */
+	int direct_align;           /* > 0: O_DIRECT works with this alignment; else -errno */
+	uint64_t file_bytes;        /* block tests' working set */
+	uint64_t frames_bytes;      /* frame tests' working set per size */
+	uint64_t classic_ns, frame_ns, paced_ns;   /* time given to each test */
+	struct sm_run_classic classic[SM_RUN_NCLASSIC];
+	struct sm_run_size sizes[SM_RUN_NSIZES];
+	struct sm_run_row *rows;    /* plan.nformats rows, owned (sm_run_result_release) */
+	unsigned nrows;
+	unsigned paced_runs;        /* paced runs made */
+	unsigned near_unconfirmed;  /* near-limit verdicts left as computed */
+	char block_engine[16], frames_engine[16];
+	char notice[160];           /* engine fallback, or "" */
+	uint64_t t0_ns;             /* sm_now_ns() at sm_run_begin() */
+	uint64_t duration_ns;       /* so far */
+	enum sm_run_phase reached;
+	struct sm_warnings warnings;
+	int interrupted;
+	int error;
+	char error_msg[512];
+};
+
+#endif

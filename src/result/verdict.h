@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* Verdict types of the result model: a real-time verdict per format, rate
+ * and direction, how it was decided, and what a paced run showed. The
+ * logic that decides them is in analysis/verdict.h. */
+#ifndef SM_RESULT_VERDICT_H
+#define SM_RESULT_VERDICT_H
+
+#include <stdint.h>
+
+enum sm_verdict {
+	SM_VERDICT_NOT_REALTIME = 0,
+	SM_VERDICT_MARGINAL,
+	SM_VERDICT_REALTIME,
+};
+
+/* How a verdict was reached. */
+enum sm_verdict_how {
+	SM_HOW_COMPUTED = 0,   /* from measured sustained rates */
+	SM_HOW_PACED,          /* confirmed (or overruled) by a paced run */
+};
+
+enum sm_direction {
+	SM_DIR_CAPTURE = 0,    /* write: frames arrive at the rate */
+	SM_DIR_PLAYBACK,       /* read: frames are due at the rate */
+};
+
+/* What a paced run at the format's rate showed. p999_sched_ns is the p99.9
+ * frame time from schedule: capture, completion - arrival; playback,
+ * completion - (due - queue x interval), see sm_playback_sched_ns(). */
+struct sm_paced {
+	uint64_t scheduled;        /* frames the run meant to move */
+	uint64_t done;             /* frames moved */
+	uint64_t dropped;          /* frames dropped (capture) or late (playback) */
+	uint64_t p999_sched_ns;
+	uint64_t max_sched_ns;
+	uint64_t interval_ns;      /* 1 / fps */
+	unsigned queue;            /* buffers (-q) */
+	int complete;              /* 1: the run was not cut short (signal, error) */
+};
+
+/* One cell of the verdict table: a format at a rate in one direction. */
+struct sm_verdict_cell {
+	double needed;             /* bytes/s the format needs */
+	double measured;           /* bytes/s the storage sustained (model) */
+	enum sm_verdict computed;  /* from measured vs needed */
+	int near_limit;
+	enum sm_verdict final;     /* what the table shows */
+	enum sm_verdict_how how;
+	struct sm_paced paced;     /* valid when how == SM_HOW_PACED */
+};
+
+/* A measured point: the highest sustained frame rate at one frame size. */
+struct sm_rate_point {
+	uint64_t frame_bytes;
+	double fps;
+};
+
+/* "realtime", "marginal", "not-realtime"; "computed", "paced";
+ * "capture", "playback". */
+const char *sm_verdict_name(enum sm_verdict v);
+const char *sm_verdict_how_name(enum sm_verdict_how h);
+const char *sm_direction_name(enum sm_direction d);
+
+#endif
