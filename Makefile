@@ -3,11 +3,12 @@
 # builds and runs every test. Both install missing Debian packages first.
 BUILD     ?= build
 ASAN_DIR  ?= build-asan
+TSAN_DIR  ?= build-tsan
 JOBS      ?= $(shell nproc)
 CMAKE_FLAGS ?=
 PREFIX    ?= /usr/local
 
-.PHONY: all deps build run test test-asan ci bench install clean
+.PHONY: all deps build run test test-asan test-tsan ci bench install clean
 
 all: build
 
@@ -36,6 +37,15 @@ test-asan: deps
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS) -LE slow
 
+# The unit tests and the fast end-to-end tests under ThreadSanitizer: every
+# threaded command must be free of data races (halt_on_error makes a
+# report fail the test).
+test-tsan: deps
+	cmake -S . -B $(TSAN_DIR) -DSM_TSAN=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
+	cmake --build $(TSAN_DIR) -j $(JOBS)
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" \
+	  ctest --test-dir $(TSAN_DIR) --output-on-failure -j $(JOBS) -LE slow
+
 bench: build
 	@bash scripts/deps.sh --bench
 	bash bench/run-all.sh
@@ -44,4 +54,4 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_DIR)
+	rm -rf $(BUILD) $(ASAN_DIR) $(TSAN_DIR)
