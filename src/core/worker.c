@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-volatile sig_atomic_t sm_stop_signal;
+_Atomic int sm_stop_signal;
 
 static void on_signal(int sig)
 {

@@ -6,11 +6,14 @@
 
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* The one mutable global: 0 while running, else the signal number that asked
- * to stop (SIGINT, SIGTERM). Read it with sm_stopped(). */
-extern volatile sig_atomic_t sm_stop_signal;
+ * to stop (SIGINT, SIGTERM). Read it with sm_stopped(). An atomic, not a
+ * volatile sig_atomic_t: worker threads read it while the handler writes it
+ * on another thread, and a lock-free atomic store is async-signal-safe. */
+extern _Atomic int sm_stop_signal;
 
 /* Install SIGINT and SIGTERM handlers that set sm_stop_signal (without
  * SA_RESTART, so blocking waits wake up). Idempotent. */
@@ -18,7 +21,7 @@ void sm_signals_install(void);
 
 static inline int sm_stopped(void)
 {
-	return sm_stop_signal != 0;
+	return atomic_load_explicit(&sm_stop_signal, memory_order_relaxed) != 0;
 }
 
 /* Exit code for an interrupted run. */

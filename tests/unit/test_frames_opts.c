@@ -319,10 +319,12 @@ static void test_time_units(void **state)
 	}
 }
 
-/* Parse "frametest OPT VAL d" and "frametest OPTVAL d" into o[0] and o[1]. */
+/* Parse "frametest OPT VAL d" and "frametest OPTVAL d" into o[0] and o[1].
+ * The plan keeps pointers into argv (path, csv_path), as a program's argv
+ * lives as long as it does: the attached argument must outlive this call. */
 static void both_forms(const char *opt, const char *val, struct sm_frames_opts o[2])
 {
-	char att[64];
+	static char att[64];
 
 	snprintf(att, sizeof(att), "%s%s", opt, val);
 	FT_OK(&o[0], opt, val, "d");
