@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of the frames workload shared by its files (frames.c runs a
+ * test; frames_setup.c, frames_worker.c, frames_slot.c, frames_layout.c and
+ * frames_sample.c hold its parts). Not for use outside workload/frames*. */
+#ifndef SM_WORKLOAD_FRAMES_INT_H
+#define SM_WORKLOAD_FRAMES_INT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/pace.h"
+#include "core/worker.h"
+#include "engine/engine.h"
+#include "workload/frames.h"
+
+#define CSV_BUF (64 * 1024)
+
+enum slot_state { SLOT_FREE = 0, SLOT_OPEN, SLOT_XFER, SLOT_CLOSE, SLOT_DONE };
+
+/* One frame in flight in a worker. */
+struct slot {
+	struct sm_io io;
+	enum slot_state state;
+	unsigned index;            /* in the worker's slot array (= buf_index) */
+	uint64_t seq, frame, sched;
+	int fd;
+	unsigned chunk;
+	int err;                   /* -errno of the first failure, 0 if none */
+	uint64_t bytes;
+	uint64_t t_begin, t_end, open_ns, io_ns, close_ns;
+	void *buf;
+	char path[PATH_MAX];
+};
+
+/* Counters a worker publishes for the sampling thread: written only by
+ * their worker (relaxed), summed by the sampler. */
+struct pub {
+	_Atomic uint64_t frames, bytes, open_ns, io_ns, close_ns, frame_ns;
+	_Atomic uint64_t ft_cols[SM_FT_COLUMNS];
+};
+
+struct shared;
+
+/* One worker thread's state; only its thread touches it while the test
+ * runs, except pub (read by the sampler). */
+struct worker {
+	struct shared *sh;
+	unsigned id;
+	struct sm_engine eng;
+	int eng_ok;
+	struct slot *slots;
+	unsigned nslots;
+	unsigned *order;           /* in-order retirement: slot indices by seq */
+	unsigned order_head, order_len;
+	int stream_fd;
+	struct sm_opstat *open, *io, *close, *frame;
+	struct sm_hist *sched_lat;
+	uint64_t fastest, slowest, t_last;
+	char *csv;
+	size_t csv_len;
+	struct pub pub __attribute__((aligned(64)));
+};
+
+/* What every worker of one test shares. The plan and sizes are fixed
+ * before the threads start; mu guards pace, error and error_msg. */
+struct shared {
+	const struct sm_frames_plan *plan;
+	uint64_t total;            /* frames in the schedule */
+	uint64_t distinct;         /* distinct frame files (loop) */
+	uint64_t region_off, region_len, chunk_len;
+	int open_flags;
+	uint64_t run_seed;
+	int csv_fd;
+	struct sm_start start;
+	_Atomic uint64_t next;     /* unpaced: next sequence number */
+	_Atomic int abort;
+	_Atomic unsigned finished;
+	_Atomic int csv_err;       /* first failed write of the CSV, -errno */
+	char prefix[PATH_MAX];     /* "PATH/frame": frame names are prefix + digits + ".tst" */
+	size_t prefix_len;
+	pthread_mutex_t mu;        /* pacing, error, finish signalling */
+	pthread_cond_t cv;
+	int paced;
+	struct sm_pace pace;
+	struct sm_hist *early, *late;
+	int error;
+	char error_msg[512];
+	struct worker *workers;
+};
+
+static inline uint64_t round_up(uint64_t v, uint64_t a)
+{
+	return a ? (v + a - 1) / a * a : v;
+}
+
+/* frames.c: record the first error of the test ("cannot WHAT 'PATH': why",
+ * extra replacing strerror when given) and ask every worker to stop. */
+void sm_frames_fail(struct shared *sh, int err, const char *what, const char *path,
+		    const char *extra);
+
+/* frames_layout.c: frame k's path into buf (PATH_MAX), as sm_frames_path()
+ * names it; and the frame (file, or offset index in a stream) the seq-th
+ * transfer moves. */
+void sm_frames_name(const struct shared *sh, uint64_t k, char *buf);
+uint64_t sm_frames_frame_of(const struct shared *sh, uint64_t seq);
+
+/* frames_slot.c: start frame seq (scheduled at sched, 0 unpaced) in slot s
+ * and return its first request; account a completed request and return the
+ * frame's next one, or NULL when the frame is finished; retire finished
+ * frames (in start order unless -o); write out the worker's CSV buffer. */
+struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t seq,
+				   uint64_t sched);
+struct sm_io *sm_frames_slot_step(struct worker *w, struct slot *s);
+void sm_frames_retire_ready(struct worker *w, struct slot *s);
+void sm_frames_csv_flush(struct worker *w);
+
+/* frames_worker.c: set up worker id (slots, buffers, engine); returns 0 or
+ * -errno (-ENOENT: unknown engine), the notice filled on an engine
+ * fallback; release what it holds (also after a failed set-up); the
+ * thread's body. */
+int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id, const char *engine,
+			   char *notice, size_t nlen);
+void sm_frames_worker_release(struct worker *w);
+void *sm_frames_worker_main(void *arg);
+
+/* frames_setup.c: everything before the threads (sizes, I/O plan, pacing,
+ * directories, marker, CSV); every worker's engine (*nw counts those to
+ * release); an existing longer stream cut to this run's length. Each
+ * returns 0 or -errno with res->error_msg set. */
+int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res);
+int sm_frames_setup_workers(struct shared *sh, struct sm_frames_plan *p,
+			    struct sm_frames_result *res, unsigned *nw);
+int sm_frames_trim_stream(const struct sm_frames_plan *p, uint64_t distinct,
+			  struct sm_frames_result *res);
+
+/* frames_sample.c: open the start gate, sample every second (and call
+ * progress) until every worker has finished, join them and close the
+ * series with the final sample. */
+void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan *p,
+				 struct sm_frames_result *res, pthread_t *tids,
+				 sm_frames_progress_fn progress, void *arg);
+
+#endif

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/* Before the threads start: the I/O plan (crop, split, direct or buffered
+ * with warnings), pacing, directories, the marker file, the CSV file and
+ * every worker's engine. */
+#include "workload/frames_int.h"
+#include "core/clock.h"
+#include "core/fsx.h"
+#include "core/rng.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Decide direct or buffered I/O, with warnings; returns the alignment to
+ * use for I/O sizes (0 when buffered). */
+static unsigned choose_direct(const struct sm_frames_plan *p, struct sm_frames_result *res)
+{
+	char dir[PATH_MAX];
+	int align;
+
+	if (!p->direct || p->kind == SM_FRAMES_EMPTY)
+		return 0;
+	if (p->kind == SM_FRAMES_READ) {
+		/* Reading needs no write access: probe frame 0 itself. */
+		sm_frames_path(p, 0, dir, sizeof(dir));
+		align = sm_direct_probe_read(dir);
+	} else {
+		if (p->stream)
+			sm_parent_dir(p->path, dir, sizeof(dir));
+		else
+			snprintf(dir, sizeof(dir), "%s", p->path);
+		align = sm_direct_probe(dir);
+	}
+	if (align < 0) {
+		sm_warn(&res->warnings, "direct_io_unavailable",
+			"the file system refuses direct I/O (%s): using buffered I/O, which the page cache can flatter",
+			strerror(-align));
+		return 0;
+	}
+	if (p->frame_bytes % (unsigned)align) {
+		sm_warn(&res->warnings, "direct_io_unaligned",
+			"frame size %llu is not a multiple of the direct I/O block (%d bytes): using buffered I/O",
+			(unsigned long long)p->frame_bytes, align);
+		return 0;
+	}
+	return (unsigned)align;
+}
+
+static int make_dirs(const struct sm_frames_plan *p, uint64_t distinct, char *msg, size_t len)
+{
+	char path[PATH_MAX];
+
+	for (uint64_t d = 0; p->files_per_dir && d * p->files_per_dir < distinct; d++) {
+		int rc;
+
+		snprintf(path, sizeof(path), "%s/d%05llu", p->path, (unsigned long long)d);
+		rc = mkdir(path, 0755);
+		if (rc && errno != EEXIST) {
+			rc = -errno;
+			snprintf(msg, len, "cannot create directory '%s': %s", path, strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* The part of a frame each transfer covers, its split into I/Os, and
+ * direct or buffered I/O (with warnings), into sh and the plan. */
+static void plan_io(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res)
+{
+	unsigned align;
+
+	if (p->kind == SM_FRAMES_EMPTY) {
+		p->frame_bytes = 0;
+	} else {
+		uint64_t crop = p->kind == SM_FRAMES_READ && p->crop_pct && p->crop_pct < 100
+					? p->crop_pct : 100;
+
+		sh->region_len = p->frame_bytes * crop / 100;
+		sh->region_off = (p->frame_bytes - sh->region_len) / 2;
+	}
+	sh->chunk_len = p->ios_per_frame > 1 ? (sh->region_len + p->ios_per_frame - 1) / p->ios_per_frame
+					       : sh->region_len;
+	align = choose_direct(p, res);
+	if (align) {
+		/* Keep every I/O aligned: round the cropped region outwards and
+		 * the pieces of a frame up to the block size. */
+		uint64_t start = sh->region_off / align * align;
+		uint64_t stop = round_up(sh->region_off + sh->region_len, align);
+
+		if (stop > p->frame_bytes)
+			stop = p->frame_bytes;
+		sh->region_off = start;
+		sh->region_len = stop - start;
+		sh->chunk_len = round_up(sh->chunk_len, align);
+	}
+	if (p->direct && !align && p->kind != SM_FRAMES_EMPTY)
+		sm_warn(&res->warnings, "buffered_io",
+			"buffered I/O: figures include the page cache, not only the storage");
+	p->direct = align != 0;
+	res->env.direct_io = p->direct;
+	if (!p->direct && p->kind == SM_FRAMES_READ &&
+	    sh->distinct * p->frame_bytes < res->env.mem_available_bytes)
+		sm_warn(&res->warnings, "cached_working_set",
+			"buffered reads of %llu MiB, less than the free RAM: this measures the page cache",
+			(unsigned long long)(sh->distinct * p->frame_bytes >> 20));
+	sh->open_flags = p->kind == SM_FRAMES_READ ? O_RDONLY : O_WRONLY | O_CREAT;
+	if (p->kind != SM_FRAMES_READ && !p->stream)
+		sh->open_flags |= O_TRUNC;
+	if (p->direct)
+		sh->open_flags |= O_DIRECT;
+	sh->open_flags |= O_CLOEXEC;
+}
+
+/* Everything before the threads: sizes, pacing, directories, marker, CSV.
+ * Returns 0 or -errno with res->error_msg set. */
+int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res)
+{
+	int rc;
+
+	if (!p->threads)
+		p->threads = 1;
+	if (!p->ios_per_frame)
+		p->ios_per_frame = 1;
+	if (!p->seed)
+		p->seed = sm_now_ns();
+	sh->run_seed = sm_hash64(p->seed, 0x5717);
+	sh->total = p->nframes;
+	sh->distinct = p->loop && p->loop < p->nframes ? p->loop : p->nframes;
+	if (!sh->distinct)
+		sh->distinct = 1;
+	res->frames_scheduled = p->nframes;
+	sm_env_collect(&res->env, p->stream ? "." : p->path);
+	if (p->stream) {
+		char dir[PATH_MAX];
+
+		if (!sm_parent_dir(p->path, dir, sizeof(dir)))
+			sm_fs_info(dir, &res->env.fs);
+	}
+	plan_io(sh, p, res);
+	snprintf(sh->prefix, sizeof(sh->prefix) - 32, "%s/frame", p->path);
+	sh->prefix_len = strlen(sh->prefix);
+	if (p->fps > 0) {
+		p->queue = p->queue ? p->queue : (p->prebuffer > 8 ? p->prebuffer : 8);
+		sh->paced = 1;
+		sh->early = &res->early;
+		sh->late = &res->late;
+		rc = sm_pace_init(&sh->pace, p->kind == SM_FRAMES_READ ? SM_PACE_PLAYBACK : SM_PACE_CAPTURE,
+				  sh->total, p->fps, p->queue, p->prebuffer, &res->early, &res->late);
+		if (rc) {
+			sh->paced = 0;
+			snprintf(res->error_msg, sizeof(res->error_msg), "cannot set up pacing: %s",
+				 strerror(-rc));
+			return rc;
+		}
+	}
+	if (p->kind != SM_FRAMES_READ && !p->stream) {
+		rc = make_dirs(p, sh->distinct, res->error_msg, sizeof(res->error_msg));
+		if (rc)
+			return rc;
+		rc = sm_frames_mark_dir(p->path);
+		if (rc) {
+			snprintf(res->error_msg, sizeof(res->error_msg), "cannot write '%s/%s': %s",
+				 p->path, SM_FRAMES_MARKER, strerror(-rc));
+			return rc;
+		}
+	}
+	if (p->csv_path) {
+		static const char header[] =
+			"frame,seq,thread,file,start_s,open_ms,io_ms,close_ms,frame_ms,bytes,sched_ms,late,error\n";
+
+		sh->csv_fd = open(p->csv_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+		if (sh->csv_fd < 0 || write(sh->csv_fd, header, sizeof(header) - 1) < 0) {
+			rc = -errno;
+			snprintf(res->error_msg, sizeof(res->error_msg), "cannot write '%s': %s",
+				 p->csv_path, strerror(-rc));
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* Set up every worker's engine and buffers; *nw counts those to release. */
+int sm_frames_setup_workers(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res,
+			 unsigned *nw)
+{
+	const char *engine = p->engine ? p->engine : p->depth ? "uring" : "psync";
+	char notice[256] = "";
+	int rc;
+
+	sh->workers = aligned_alloc(64, round_up(p->threads * sizeof(struct worker), 64));
+	if (!sh->workers)
+		return -ENOMEM;
+	memset(sh->workers, 0, p->threads * sizeof(struct worker));
+	for (*nw = 0; *nw < p->threads;) {
+		rc = sm_frames_worker_setup(sh, &sh->workers[*nw], *nw, engine, notice, sizeof(notice));
+		(*nw)++;
+		if (rc) {
+			snprintf(res->error_msg, sizeof(res->error_msg),
+				 rc == -ENOENT ? "unknown engine '%s'" : "cannot start engine '%s': %s",
+				 engine, strerror(-rc));
+			return rc;
+		}
+	}
+	if (notice[0])
+		sm_warn(&res->warnings, "engine_fallback", "%s", notice);
+	snprintf(res->env.engine, sizeof(res->env.engine), "%s", sh->workers[0].eng.ops->name);
+	p->engine = sh->workers[0].eng.ops->name;
+	return 0;
+}
+
+/* A stream write leaves exactly its frames: an earlier, longer stream of
+ * stormark's in the same file is cut to this run's length. */
+int sm_frames_trim_stream(const struct sm_frames_plan *p, uint64_t distinct,
+		       struct sm_frames_result *res)
+{
+	struct stat st;
+	uint64_t want = distinct * p->frame_bytes;
+
+	if (stat(p->path, &st) || (uint64_t)st.st_size <= want)
+		return 0;
+	if (truncate(p->path, (off_t)want)) {
+		int rc = -errno;
+
+		snprintf(res->error_msg, sizeof(res->error_msg), "cannot truncate '%s': %s", p->path,
+			 strerror(-rc));
+		return rc;
+	}
+	return 0;
+}

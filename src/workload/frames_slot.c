@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/* The per-frame state machine a worker runs on its engine: open -> I/Os ->
+ * close, then the frame is retired (accounted) in completion or start order. */
+#include "workload/frames_int.h"
+#include "core/clock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static void pub_add(_Atomic uint64_t *c, uint64_t v)
+{
+	/* Single writer: a relaxed load and store, no locked instruction. */
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v,
+			      memory_order_relaxed);
+}
+
+void sm_frames_csv_flush(struct worker *w)
+{
+	struct shared *sh = w->sh;
+
+	if (w->csv_len && sh->csv_fd >= 0 && !atomic_load_explicit(&sh->csv_err, memory_order_relaxed)) {
+		ssize_t n = write(sh->csv_fd, w->csv, w->csv_len);
+
+		if (n != (ssize_t)w->csv_len)
+			atomic_store(&sh->csv_err, n < 0 ? -errno : -ENOSPC);
+	}
+	w->csv_len = 0;
+}
+
+static void csv_row(struct worker *w, const struct slot *s, uint64_t t0, int late,
+		    int64_t sched_ns, int have_sched)
+{
+	char schedbuf[32] = "";
+	int n;
+
+	if (!w->csv)
+		return;
+	if (have_sched)
+		snprintf(schedbuf, sizeof(schedbuf), "%.3f", (double)sched_ns / 1e6);
+	if (w->csv_len + 2 * PATH_MAX > CSV_BUF)
+		sm_frames_csv_flush(w);
+	n = snprintf(w->csv + w->csv_len, CSV_BUF - w->csv_len,
+		     "%llu,%llu,%u,%s,%.6f,%.3f,%.3f,%.3f,%.3f,%llu,%s,%d,%s\n",
+		     (unsigned long long)s->frame, (unsigned long long)s->seq, w->id, s->path,
+		     (double)(s->t_begin - t0) / 1e9, (double)s->open_ns / 1e6,
+		     (double)s->io_ns / 1e6, (double)s->close_ns / 1e6,
+		     (double)(s->t_end - s->t_begin) / 1e6, (unsigned long long)s->bytes, schedbuf,
+		     late, s->err ? strerror(-s->err) : "");
+	if (n > 0)
+		w->csv_len += (size_t)n;
+}
+
+/* A frame is finished (successfully or not): account it. */
+static void retire(struct worker *w, struct slot *s)
+{
+	struct shared *sh = w->sh;
+	uint64_t ft = s->t_end - s->t_begin;
+	int late = 0, have_sched = 0;
+	int64_t sched_ns = 0;
+
+	if (!s->err) {
+		sm_hist_add(&w->frame->lat, ft);
+		w->frame->count++;
+		w->frame->bytes += s->bytes;
+		if (sh->plan->kind != SM_FRAMES_EMPTY) {
+			sm_hist_add(&w->io->lat, s->io_ns);
+			w->io->count++;
+			w->io->bytes += s->bytes;
+		}
+		if (ft < w->fastest)
+			w->fastest = ft;
+		if (ft > w->slowest)
+			w->slowest = ft;
+		pub_add(&w->pub.frames, 1);
+		pub_add(&w->pub.bytes, s->bytes);
+		pub_add(&w->pub.open_ns, s->open_ns);
+		pub_add(&w->pub.io_ns, s->io_ns);
+		pub_add(&w->pub.close_ns, s->close_ns);
+		pub_add(&w->pub.frame_ns, ft);
+		pub_add(&w->pub.ft_cols[sm_ft_column(ft)], 1);
+		if (sh->paced && sh->pace.kind == SM_PACE_PLAYBACK) {
+			/* Playback: the display decides; capture has nothing to
+			 * tell the schedule when a frame is written. */
+			pthread_mutex_lock(&sh->mu);
+			late = sm_pace_complete(&sh->pace, s->seq, s->t_end);
+			if (sh->pace.started) {
+				sched_ns = (int64_t)(s->t_end - sm_pace_due(&sh->pace, s->seq));
+				have_sched = 1;
+			}
+			pthread_mutex_unlock(&sh->mu);
+		}
+		if (sh->paced) {
+			if (sh->pace.kind == SM_PACE_CAPTURE) {
+				sched_ns = (int64_t)(s->t_end - s->sched);
+				have_sched = 1;
+				sm_hist_add(w->sched_lat, s->t_end - s->sched);
+			}
+		}
+	}
+	if (s->t_end > w->t_last)
+		w->t_last = s->t_end;
+	csv_row(w, s, sh->start.t0_ns, late, sched_ns, have_sched);
+	s->state = SLOT_FREE;
+}
+
+/* ---- the per-frame state machine ---------------------------------------- */
+
+static void prep_xfer(struct shared *sh, struct slot *s)
+{
+	const struct sm_frames_plan *p = sh->plan;
+	uint64_t off = sh->region_off + (uint64_t)s->chunk * sh->chunk_len;
+	uint64_t len = sh->chunk_len;
+
+	if (off + len > sh->region_off + sh->region_len)
+		len = sh->region_off + sh->region_len - off;
+	s->io.op = p->kind == SM_FRAMES_READ ? SM_OP_READ : SM_OP_WRITE;
+	s->io.fd = s->fd;
+	s->io.buf = (char *)s->buf + (off - sh->region_off);
+	s->io.len = len;
+	s->io.off = off + (p->stream ? s->frame * p->frame_bytes : 0);
+	s->io.buf_index = (int)s->index;
+	s->state = SLOT_XFER;
+}
+
+static void prep_close(struct slot *s)
+{
+	s->io.op = SM_OP_CLOSE;
+	s->io.fd = s->fd;
+	s->io.buf_index = -1;
+	s->state = SLOT_CLOSE;
+}
+
+/* Start frame seq in slot s; returns the first request. */
+struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t seq, uint64_t sched)
+{
+	struct shared *sh = w->sh;
+	const struct sm_frames_plan *p = sh->plan;
+
+	s->seq = seq;
+	s->frame = sm_frames_frame_of(sh, seq);
+	s->sched = sched;
+	s->err = 0;
+	s->chunk = 0;
+	s->bytes = 0;
+	s->open_ns = s->io_ns = s->close_ns = 0;
+	s->t_begin = 0;
+	memset(&s->io, 0, sizeof(s->io));
+	s->io.buf_index = -1;
+	s->io.file_index = -1;
+	s->io.user = s;
+	s->io.t_sched = sched;
+	if (!p->stream)
+		sm_frames_name(sh, s->frame, s->path);
+	if (p->kind == SM_FRAMES_WRITE && p->data == SM_DATA_ZERO)
+		/* Zeros, but for one stamp at the start: the file stays
+		 * recognisably stormark's, so a later run may overwrite it. */
+		sm_buf_stamp(s->buf, 16, SM_DATA_RANDOM, sh->run_seed, s->frame);
+	else if (p->kind == SM_FRAMES_WRITE)
+		sm_buf_stamp(s->buf, sh->region_len, p->data, sh->run_seed, s->frame);
+	if (p->stream) {
+		s->fd = w->stream_fd;
+		prep_xfer(sh, s);
+	} else {
+		s->io.op = SM_OP_OPEN;
+		s->io.fd = AT_FDCWD;
+		s->io.path = s->path;
+		s->io.open_flags = sh->open_flags;
+		s->io.mode = 0644;
+		s->state = SLOT_OPEN;
+	}
+	return &s->io;
+}
+
+/* The request in s completed: record it and return the next request of the
+ * frame, or NULL when the frame is finished (s->state == SLOT_DONE). */
+struct sm_io *sm_frames_slot_step(struct worker *w, struct slot *s)
+{
+	struct shared *sh = w->sh;
+	const struct sm_frames_plan *p = sh->plan;
+	struct sm_io *io = &s->io;
+	uint64_t dur = io->t_done - io->t_issue;
+
+	if (!s->t_begin)
+		s->t_begin = io->t_issue;
+	s->t_end = io->t_done;
+	switch (s->state) {
+	case SLOT_OPEN:
+		w->open->count++;
+		if (io->res < 0) {
+			w->open->errors++;
+			s->err = (int)io->res;
+			sm_frames_fail(sh, s->err, p->kind == SM_FRAMES_READ ? "open" : "create", s->path, NULL);
+			break;
+		}
+		sm_hist_add(&w->open->lat, dur);
+		s->open_ns = dur;
+		s->fd = (int)io->res;
+		if (p->kind == SM_FRAMES_EMPTY) {
+			prep_close(s);
+			return io;
+		}
+		prep_xfer(sh, s);
+		return io;
+	case SLOT_XFER:
+		s->io_ns += dur;
+		if (io->res != (int64_t)io->len) {
+			char extra[96];
+			int err = io->res < 0 ? (int)io->res : (p->kind == SM_FRAMES_READ ? -ENODATA : -ENOSPC);
+
+			if (io->res >= 0)
+				snprintf(extra, sizeof(extra), "short %s: %lld of %zu bytes",
+					 p->kind == SM_FRAMES_READ ? "read" : "write",
+					 (long long)io->res, io->len);
+			s->err = err;
+			sm_frames_fail(sh, err, p->kind == SM_FRAMES_READ ? "read" : "write", s->path,
+			     io->res < 0 ? NULL : extra);
+			if (p->stream)
+				break;
+			prep_close(s);
+			return io;
+		}
+		s->bytes += (uint64_t)io->res;
+		if (++s->chunk * sh->chunk_len < sh->region_len) {
+			prep_xfer(sh, s);
+			return io;
+		}
+		if (p->stream)
+			break;
+		prep_close(s);
+		return io;
+	case SLOT_CLOSE:
+		w->close->count++;
+		if (io->res < 0) {
+			w->close->errors++;
+			if (!s->err) {
+				s->err = (int)io->res;
+				sm_frames_fail(sh, s->err, "close", s->path, NULL);
+			}
+		} else {
+			sm_hist_add(&w->close->lat, dur);
+			s->close_ns = dur;
+		}
+		break;
+	default:
+		break;
+	}
+	s->state = SLOT_DONE;
+	return NULL;
+}
+
+/* Retire finished frames: in completion order with -o, else in the order
+ * they were started (a finished frame waits for older ones, and its slot
+ * stays busy meanwhile, as with an application that waits on its oldest
+ * request). */
+void sm_frames_retire_ready(struct worker *w, struct slot *s)
+{
+	if (w->sh->plan->out_of_order || w->nslots == 1) {
+		retire(w, s);
+		return;
+	}
+	while (w->order_len) {
+		struct slot *o = &w->slots[w->order[w->order_head]];
+
+		if (o->state != SLOT_DONE)
+			break;
+		o->t_end = sm_now_ns() > o->t_end ? sm_now_ns() : o->t_end;
+		retire(w, o);
+		w->order_head = (w->order_head + 1) % w->nslots;
+		w->order_len--;
+	}
+}

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/* A frames worker thread: claims frames (paced or not), keeps its slots
+ * busy on its engine, and its set-up and release. */
+#include "workload/frames_int.h"
+#include "core/clock.h"
+#include "core/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Ask for the next frame: GO (seq and sched set), WAIT (wake set) or DONE. */
+static enum sm_pace_claim claim(struct shared *sh, uint64_t *seq, uint64_t *sched,
+				uint64_t *wake)
+{
+	const struct sm_frames_plan *p = sh->plan;
+	uint64_t now = 0;
+	enum sm_pace_claim r;
+
+	if (atomic_load_explicit(&sh->abort, memory_order_relaxed) || sm_stopped())
+		return SM_PACE_DONE;
+	/* The clock is read only when the answer depends on it: a clock read
+	 * costs as much as the rest of a null-engine request. */
+	if (p->time_limit_ns || sh->paced) {
+		now = sm_now_ns();
+		if (p->time_limit_ns && now - sh->start.t0_ns >= p->time_limit_ns)
+			return SM_PACE_DONE;
+	}
+	if (!sh->paced) {
+		*seq = atomic_fetch_add_explicit(&sh->next, 1, memory_order_relaxed);
+		*sched = 0;     /* unpaced: no schedule */
+		return *seq < sh->total ? SM_PACE_GO : SM_PACE_DONE;
+	}
+	pthread_mutex_lock(&sh->mu);
+	r = sm_pace_claim(&sh->pace, now, seq, sched, wake);
+	pthread_mutex_unlock(&sh->mu);
+	return r;
+}
+
+/* Wait until wake (or a completion elsewhere, for playback; or 1 ms). */
+static void idle_until(struct shared *sh, uint64_t wake)
+{
+	uint64_t now = sm_now_ns(), limit = now + SM_NS_PER_MS;
+
+	if (wake > limit)
+		wake = limit;
+	if (wake > now)
+		sm_sleep_until_ns(wake);
+}
+
+/* Submit a batch. Requests the engine refused end their frames with the
+ * error (their slots are retired), so nothing waits for them. */
+static int submit_all(struct worker *w, struct sm_io **batch, unsigned n)
+{
+	unsigned done = 0;
+	int rc = 0;
+
+	while (done < n) {
+		rc = sm_engine_submit(&w->eng, batch + done, n - done);
+		if (rc <= 0) {
+			rc = rc ? rc : -EAGAIN;
+			break;
+		}
+		done += (unsigned)rc;
+		rc = 0;
+	}
+	for (unsigned i = done; i < n; i++) {
+		struct slot *s = batch[i]->user;
+
+		if (s->fd >= 0 && s->state != SLOT_OPEN && !w->sh->plan->stream)
+			close(s->fd);
+		s->err = rc;
+		s->state = SLOT_DONE;
+		sm_frames_retire_ready(w, s);
+	}
+	return rc;
+}
+
+/* Streams: the worker's one open of the file (its frames are offsets in
+ * it). Returns 0 or -errno (the test is failed). */
+static int stream_open(struct worker *w)
+{
+	struct shared *sh = w->sh;
+	const struct sm_frames_plan *p = sh->plan;
+	struct sm_io io = { .op = SM_OP_OPEN, .fd = AT_FDCWD, .path = p->path,
+			    .open_flags = sh->open_flags, .mode = 0644,
+			    .buf_index = -1, .file_index = -1 };
+
+	sm_engine_do(&w->eng, &io);
+	w->open->count++;
+	if (io.res < 0) {
+		w->open->errors++;
+		sm_frames_fail(sh, (int)io.res, p->kind == SM_FRAMES_READ ? "open" : "create", p->path,
+			       NULL);
+		return (int)io.res;
+	}
+	sm_hist_add(&w->open->lat, io.t_done - io.t_issue);
+	w->stream_fd = (int)io.res;
+	return 0;
+}
+
+static void stream_close(struct worker *w)
+{
+	struct sm_io io = { .op = SM_OP_CLOSE, .fd = w->stream_fd, .buf_index = -1,
+			    .file_index = -1 };
+
+	sm_engine_do(&w->eng, &io);
+	w->close->count++;
+	if (io.res < 0)
+		w->close->errors++;
+	else
+		sm_hist_add(&w->close->lat, io.t_done - io.t_issue);
+	if (io.t_done > w->t_last)
+		w->t_last = io.t_done;
+}
+
+/* Start a frame in every free slot while the schedule allows; the first
+ * requests go into batch. *claiming drops to 0 when no frame is left;
+ * *wake is when a paced frame may be claimed next. Returns the count. */
+static unsigned claim_frames(struct worker *w, struct sm_io **batch, unsigned *busy,
+			     int *claiming, uint64_t *wake)
+{
+	struct shared *sh = w->sh;
+	unsigned nb = 0;
+
+	for (unsigned i = 0; *claiming && i < w->nslots; i++) {
+		struct slot *s = &w->slots[i];
+		uint64_t seq, sched;
+		enum sm_pace_claim r;
+
+		if (s->state != SLOT_FREE)
+			continue;
+		r = claim(sh, &seq, &sched, wake);
+		if (r == SM_PACE_DONE) {
+			*claiming = 0;
+			break;
+		}
+		if (r == SM_PACE_WAIT)
+			break;
+		batch[nb++] = sm_frames_slot_begin(w, s, seq, sched);
+		(*busy)++;
+		if (w->nslots > 1 && !sh->plan->out_of_order) {
+			w->order[(w->order_head + w->order_len) % w->nslots] = i;
+			w->order_len++;
+		}
+	}
+	return nb;
+}
+
+/* Advance every frame whose request completed; their next requests go
+ * into batch. Returns the count. */
+static unsigned step_frames(struct worker *w, struct sm_io **done, int n, struct sm_io **batch)
+{
+	unsigned nb = 0;
+
+	for (int i = 0; i < n; i++) {
+		struct slot *s = done[i]->user;
+		struct sm_io *next = sm_frames_slot_step(w, s);
+
+		if (next)
+			batch[nb++] = next;
+		else
+			sm_frames_retire_ready(w, s);
+	}
+	return nb;
+}
+
+void *sm_frames_worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct shared *sh = w->sh;
+	const struct sm_frames_plan *p = sh->plan;
+	struct sm_io **batch = calloc(w->nslots, sizeof(*batch));
+	struct sm_io **done = calloc(w->nslots, sizeof(*done));
+	int claiming = 1;
+
+	if (!batch || !done) {
+		sm_frames_fail(sh, -ENOMEM, "allocate", "worker", NULL);
+		goto out;
+	}
+	if (sm_start_wait(&sh->start))
+		goto out;
+	if (p->stream && stream_open(w))
+		goto out;
+	for (;;) {
+		unsigned nb, busy = 0;
+		uint64_t wake = UINT64_MAX;
+		int rc;
+
+		for (unsigned i = 0; i < w->nslots; i++)
+			busy += w->slots[i].state != SLOT_FREE;
+		nb = claim_frames(w, batch, &busy, &claiming, &wake);
+		if (nb && (rc = submit_all(w, batch, nb))) {
+			sm_frames_fail(sh, rc, "submit I/O for", p->path, NULL);
+			claiming = 0;
+		}
+		if (w->eng.inflight == 0) {
+			if (busy == 0 && !claiming)
+				break;
+			if (busy == 0 || wake != UINT64_MAX) {
+				idle_until(sh, wake);
+				continue;
+			}
+		}
+		/* Poll when a paced frame may become due before a completion. */
+		rc = sm_engine_reap(&w->eng, done, wake != UINT64_MAX ? 0 : 1, w->nslots);
+		if (rc == -EINTR)
+			continue;
+		if (rc < 0) {
+			sm_frames_fail(sh, rc, "complete I/O for", p->path, NULL);
+			break;
+		}
+		if (rc == 0 && wake != UINT64_MAX) {
+			uint64_t now = sm_now_ns();
+
+			if (wake > now + 100 * SM_NS_PER_US)
+				wake = now + 100 * SM_NS_PER_US;
+			idle_until(sh, wake);
+			continue;
+		}
+		nb = step_frames(w, done, rc, batch);
+		if (nb && (rc = submit_all(w, batch, nb))) {
+			sm_frames_fail(sh, rc, "submit I/O for", p->path, NULL);
+			claiming = 0;
+		}
+	}
+out:
+	if (p->stream && w->stream_fd >= 0)
+		stream_close(w);
+	sm_frames_csv_flush(w);
+	free(batch);
+	free(done);
+	pthread_mutex_lock(&sh->mu);
+	atomic_fetch_add(&sh->finished, 1);
+	pthread_cond_broadcast(&sh->cv);
+	pthread_mutex_unlock(&sh->mu);
+	return NULL;
+}
+
+int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id, const char *engine,
+			char *notice, size_t nlen)
+{
+	const struct sm_frames_plan *p = sh->plan;
+	struct sm_engine_cfg cfg = { 0 };
+	void **bufs = NULL;
+	int rc = -ENOMEM;
+
+	w->sh = sh;
+	w->id = id;
+	w->stream_fd = -1;
+	w->fastest = UINT64_MAX;
+	w->nslots = p->depth ? p->depth : 1;
+	w->slots = calloc(w->nslots, sizeof(*w->slots));
+	w->order = calloc(w->nslots, sizeof(*w->order));
+	w->open = malloc(sizeof(*w->open));
+	w->io = malloc(sizeof(*w->io));
+	w->close = malloc(sizeof(*w->close));
+	w->frame = malloc(sizeof(*w->frame));
+	w->sched_lat = sm_hist_new();
+	bufs = calloc(w->nslots, sizeof(*bufs));
+	if (!w->slots || !w->order || !w->open || !w->io || !w->close || !w->frame ||
+	    !w->sched_lat || !bufs)
+		goto out;
+	sm_opstat_init(w->open);
+	sm_opstat_init(w->io);
+	sm_opstat_init(w->close);
+	sm_opstat_init(w->frame);
+	for (unsigned i = 0; i < w->nslots; i++) {
+		struct slot *s = &w->slots[i];
+
+		s->index = i;
+		s->fd = -1;
+		if (p->stream)
+			snprintf(s->path, sizeof(s->path), "%s", p->path);
+		if (sh->region_len) {
+			s->buf = sm_buf_alloc(sh->region_len, SM_BUF_ALIGN);
+			if (!s->buf)
+				goto out;
+			if (p->kind == SM_FRAMES_WRITE)
+				sm_buf_fill(s->buf, sh->region_len, p->data,
+					    sh->run_seed + id * 7919 + i * 104729 + 1);
+		}
+		bufs[i] = s->buf;
+	}
+	if (p->csv_path) {
+		w->csv = malloc(CSV_BUF);
+		if (!w->csv)
+			goto out;
+	}
+	cfg.depth = w->nslots;
+	if (sh->region_len) {
+		cfg.bufs = bufs;
+		cfg.nbufs = w->nslots;
+		cfg.buf_len = sh->region_len;
+	}
+	rc = sm_engine_open(&w->eng, engine, &cfg, notice, nlen);
+	if (!rc)
+		w->eng_ok = 1;
+out:
+	free(bufs);
+	return rc;
+}
+
+void sm_frames_worker_release(struct worker *w)
+{
+	if (w->eng_ok)
+		sm_engine_close(&w->eng);
+	for (unsigned i = 0; w->slots && i < w->nslots; i++)
+		free(w->slots[i].buf);
+	free(w->slots);
+	free(w->order);
+	free(w->open);
+	free(w->io);
+	free(w->close);
+	free(w->frame);
+	free(w->sched_lat);
+	free(w->csv);
+}
