@@ -8,6 +8,7 @@
 #include "core/worker.h"
 #include "report/frametest.h"
 #include "result/json.h"
+#include "analysis/paced.h"
 #include "analysis/verdict.h"
 #include "core/formats.h"
 #include "workload/frames.h"
@@ -49,33 +50,17 @@ static int check_exit(int rc)
 static void print_paced_verdict(const struct sm_frames_opts *o, const struct sm_frames_result *r, int *holds)
 {
 	const struct sm_frames_plan *p = &r->plan;
-	struct sm_paced pc = { 0 };
-	uint64_t interval = (uint64_t)(1e9 / p->fps);
+	struct sm_paced pc;
 	int v;
 
-	pc.scheduled = r->frames_scheduled;
-	pc.done = r->frames_done;
-	pc.dropped = r->frames_dropped;
-	pc.interval_ns = interval;
-	pc.queue = p->queue;
-	pc.complete = !r->interrupted && !r->error_msg[0];
-	if (p->kind == SM_FRAMES_READ) {
-		int64_t l999 = sm_lateness_percentile(&r->early, &r->late, 99.9);
-		int64_t lmax = sm_lateness_percentile(&r->early, &r->late, 100);
-
-		pc.p999_sched_ns = sm_playback_sched_ns(l999, p->queue, interval);
-		pc.max_sched_ns = sm_playback_sched_ns(lmax, p->queue, interval);
-	} else {
-		pc.p999_sched_ns = sm_hist_percentile(&r->sched_lat, 99.9);
-		pc.max_sched_ns = r->sched_lat.max;
-	}
+	sm_paced_from_frames(r, &pc);
 	v = sm_verdict_paced(&pc);
 	printf("\n%s %s at %g fps: %s (%llu of %llu frames dropped, p99.9 from schedule %.2f ms, "
 	       "frame interval %.2f ms, %u buffers)\n",
 	       o->format, o->capture ? "capture" : "playback", p->fps,
 	       v < 0 ? "undecided" : sm_verdict_name((enum sm_verdict)v),
 	       (unsigned long long)pc.dropped, (unsigned long long)pc.scheduled,
-	       (double)pc.p999_sched_ns / 1e6, (double)interval / 1e6, p->queue);
+	       (double)pc.p999_sched_ns / 1e6, (double)pc.interval_ns / 1e6, pc.queue);
 	*holds = v == SM_VERDICT_REALTIME || v == SM_VERDICT_MARGINAL;
 }
 

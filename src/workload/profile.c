@@ -5,6 +5,7 @@
 #include "core/clock.h"
 #include "core/fsx.h"
 #include "core/worker.h"
+#include "analysis/paced.h"
 #include "workload/frames.h"
 
 #include <errno.h>
@@ -349,65 +350,13 @@ static int cand_cmp(const void *a, const void *b)
 	return p->key < q->key ? -1 : p->key > q->key;
 }
 
-/*
- * Playback frame times from schedule, from a paced read's CSV (docs/frames.md
- * columns: frame,seq,thread,file,start_s,open_ms,io_ms,close_ms,frame_ms,
- * bytes,sched_ms,late,error). Frame seq gets its buffer when frame seq - q
- * is displayed, q intervals before its own due time; the first q frames
- * have theirs from the start. So its time from schedule is
- * q x interval + lateness (sched_ms), or, for seq < q, its completion time
- * from the start. Adds them to h; returns 0 or -errno.
- */
-static int playback_sched(const char *csv, unsigned q, uint64_t interval_ns, struct sm_hist *h)
-{
-	FILE *f = fopen(csv, "re");
-	char *line = NULL, *fld[13];
-	size_t cap = 0;
-	int rc = 0;
-
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		unsigned n = 0;
-		char *p = line, *end;
-		unsigned long long seq;
-		double v;
-
-		while (n < 13) {
-			fld[n++] = p;
-			p = strchr(p, ',');
-			if (!p)
-				break;
-			*p++ = '\0';
-		}
-		if (n < 12 || !strcmp(fld[0], "frame"))
-			continue;
-		seq = strtoull(fld[1], &end, 10);
-		if (*end)
-			continue;
-		if (seq < q) {
-			v = strtod(fld[4], NULL) * 1e9 + strtod(fld[8], NULL) * 1e6;
-		} else {
-			if (!*fld[10])
-				continue;
-			v = (double)q * (double)interval_ns + strtod(fld[10], NULL) * 1e6;
-		}
-		sm_hist_add(h, v > 0 ? (uint64_t)v : 0);
-	}
-	if (ferror(f))
-		rc = -EIO;
-	free(line);
-	fclose(f);
-	return rc;
-}
-
 /* One paced run for a cell; fills *pc. */
 static int paced_run(struct prof *x, const struct sm_run_row *row, const struct sm_fps *rate,
 		     int d, struct sm_paced *pc)
 {
 	struct sm_run_result *res = x->res;
 	struct sm_frames_plan f;
-	char dir[PATH_MAX + 64], csv[PATH_MAX + 16];
+	char dir[PATH_MAX + 64];
 	double fps = sm_fps_value(rate);
 	uint64_t n = (uint64_t)ceil(fps * (double)res->paced_ns / 1e9);
 	int rc;
@@ -415,7 +364,6 @@ static int paced_run(struct prof *x, const struct sm_run_row *row, const struct 
 	if (n < 2 * x->plan->queue)
 		n = 2 * x->plan->queue;
 	snprintf(dir, sizeof(dir), "%s/paced-%s", res->data_dir, row->fmt.name);
-	snprintf(csv, sizeof(csv), "%s/paced.csv", res->data_dir);
 	if (d == SM_DIR_PLAYBACK) {
 		/* frames to play: written unpaced first */
 		frames_plan(x, &f, dir, SM_FRAMES_WRITE, row->fmt.frame_bytes);
@@ -432,55 +380,21 @@ static int paced_run(struct prof *x, const struct sm_run_row *row, const struct 
 	}
 	frames_plan(x, &f, dir, d == SM_DIR_PLAYBACK ? SM_FRAMES_READ : SM_FRAMES_WRITE,
 		    row->fmt.frame_bytes);
-	if (d == SM_DIR_PLAYBACK)
-		f.csv_path = csv;
 	f.nframes = n;
 	f.fps = fps;
 	f.queue = x->plan->queue;
 	f.prebuffer = x->plan->prebuffer;
 	f.time_limit_ns = 3 * res->paced_ns;
 	rc = frames_go(x, &f);
-	memset(pc, 0, sizeof(*pc));
-	pc->scheduled = x->fr->frames_scheduled;
-	pc->done = x->fr->frames_done;
-	pc->dropped = x->fr->frames_dropped;
-	pc->interval_ns = (uint64_t)llround(1e9 * rate->den / rate->num);
-	pc->queue = x->fr->plan.queue ? x->fr->plan.queue : x->plan->queue;
-	pc->complete = rc == 0 && !x->fr->interrupted;
-	if (d == SM_DIR_CAPTURE) {
-		pc->p999_sched_ns = sm_hist_percentile(&x->fr->sched_lat, 99.9);
-		pc->max_sched_ns = x->fr->sched_lat.count ? x->fr->sched_lat.max : 0;
-		/* a completion before its arrival (a negative time, wrapped) means
-		 * the schedule itself went wrong: such a run decides nothing */
-		if (pc->max_sched_ns > (1ull << 62)) {
-			pc->complete = 0;
-			sm_warn(&res->warnings, "paced_run_invalid",
-				"a paced capture run reported frames completing before they "
-				"arrived; its result was not used");
-		}
-	} else {
-		/* exact per-frame figures from the run's CSV; without it, the
-		 * histograms with the pre-buffered frames left out */
-		struct sm_hist *h = sm_hist_new();
-		uint64_t b = x->fr->plan.prebuffer;
-
-		if (h && playback_sched(csv, pc->queue, pc->interval_ns, h) == 0 && h->count) {
-			pc->p999_sched_ns = sm_hist_percentile(h, 99.9);
-			pc->max_sched_ns = h->max;
-		} else {
-			pc->p999_sched_ns = sm_playback_sched_ns(
-				sm_lateness_percentile_after(&x->fr->early, &x->fr->late, 99.9, b),
-				pc->queue, pc->interval_ns);
-			pc->max_sched_ns = sm_playback_sched_ns(
-				sm_lateness_percentile_after(&x->fr->early, &x->fr->late, 100, b),
-				pc->queue, pc->interval_ns);
-		}
-		free(h);
-	}
+	if (sm_paced_from_frames(x->fr, pc) == -ERANGE)
+		sm_warn(&res->warnings, "paced_run_invalid",
+			"a paced capture run reported frames completing before they "
+			"arrived; its result was not used");
+	if (rc)
+		pc->complete = 0;
 	res->paced_runs++;
 out:
 	sm_rm_tree(dir);
-	unlink(csv);
 	return rc;
 }
 
