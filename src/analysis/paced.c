@@ -22,7 +22,7 @@ int sm_paced_from_frames(const struct sm_frames_result *fr, struct sm_paced *pc)
 	pc->dropped = fr->frames_dropped;
 	pc->interval_ns = (uint64_t)llround(1e9 / p->fps);
 	pc->queue = p->queue;
-	pc->complete = !fr->interrupted && !fr->error && !fr->error_msg[0];
+	pc->complete = !fr->head.interrupted && !fr->error && !fr->head.error[0];
 	if (p->kind == SM_FRAMES_READ) {
 		/* a frame's buffer is free queue x interval before it is due */
 		pc->p999_sched_ns = sm_playback_sched_ns(

@@ -180,13 +180,10 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 {
 	struct sm_fileio_cfg *cfg = &o->cfg;
 	struct sm_fileio_result r;
-	struct sm_warnings w;
-	struct sm_env env;
 	char msg[600];
 	int *fds = NULL, missing = 0, rc, out = SM_EXIT_OK;
 	FILE *txt = stdout;
 
-	memset(&w, 0, sizeof(w));
 	rc = check_direct(o);
 	if (rc)
 		return rc;
@@ -219,28 +216,29 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		sm_fileio_close(cfg, fds);
 		return SM_EXIT_FAIL;
 	}
-	sm_env_collect(&env, cfg->dir);
-	env.direct_io = (cfg->extra_flags & SM_FIO_FLAG_DIRECT) && cfg->io_mode != SM_FIO_IO_MMAP;
-	collect_warnings(o, &env, &w);
+	sm_result_head_begin(&r.head, "fileio", argc, argv);
+	sm_env_collect(&r.head.env, cfg->dir);
+	r.head.env.direct_io = (cfg->extra_flags & SM_FIO_FLAG_DIRECT) && cfg->io_mode != SM_FIO_IO_MMAP;
+	collect_warnings(o, &r.head.env, &r.head.warnings);
 	/* the native and JSON reports carry the warnings themselves */
-	for (unsigned i = 0; i < w.count && o->format == SM_FIO_FMT_SYSBENCH && !o->json &&
-	     o->verbosity >= 1; i++)
-		fprintf(stderr, "stormark: warning: %s\n", w.item[i].message);
+	for (unsigned i = 0; i < r.head.warnings.count && o->format == SM_FIO_FMT_SYSBENCH &&
+	     !o->json && o->verbosity >= 1; i++)
+		fprintf(stderr, "stormark: warning: %s\n", r.head.warnings.item[i].message);
 	if (!quiet(o) && o->format == SM_FIO_FMT_SYSBENCH)
 		sm_sb_run_started(txt);
 	sm_signals_install();
 	rc = sm_fileio_run(cfg, fds, o->pct.n ? o->pct.p[0] : 0, on_tick, o, &r);
 	sm_fileio_close(cfg, fds);
-	snprintf(env.engine, sizeof(env.engine), "%s", r.engine);
+	snprintf(r.head.env.engine, sizeof(r.head.env.engine), "%s", r.engine);
 	if (r.notice[0])
 		fprintf(stderr, "stormark: note: %s\n", r.notice);
 	if (rc && !r.failed) {
-		sm_error("%s", r.error[0] ? r.error : strerror(-rc));
+		sm_error("%s", r.head.error[0] ? r.head.error : strerror(-rc));
 		out = SM_EXIT_FAIL;
 		goto done;
 	}
 	if (o->json) {
-		cJSON *doc = sm_fileio_json(cfg, &r, &env, &w, &o->pct, argc, argv);
+		cJSON *doc = sm_fileio_json(cfg, &r, &o->pct);
 		int jr = doc ? sm_json_write(doc, o->json) : -ENOMEM;
 
 		cJSON_Delete(doc);
@@ -250,21 +248,21 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		}
 	}
 	if (r.failed) {
-		sm_error("%s", r.error);
+		sm_error("%s", r.head.error);
 		out = SM_EXIT_FAIL;
 		goto done;
 	}
 	if (!quiet(o)) {
 		if (o->format == SM_FIO_FMT_STORMARK) {
-			sm_fileio_text(txt, cfg, &r, &env, &w, &o->pct);
+			sm_fileio_text(txt, cfg, &r, &o->pct);
 		} else {
 			if (o->histogram)
 				sm_sb_histogram(txt, &r.events_lat);
 			sm_sb_report(txt, cfg, &r, &o->pct);
 		}
 	}
-	if (r.interrupted) {
-		sm_error("interrupted: the figures above cover %.2f s", (double)r.duration_ns / 1e9);
+	if (r.head.interrupted) {
+		sm_error("interrupted: the figures above cover %.2f s", (double)r.head.duration_ns / 1e9);
 		out = SM_EXIT_INTERRUPTED;
 	}
 done:

@@ -104,14 +104,15 @@ int cmd_frames(int argc, char **argv)
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;
 	}
+	sm_result_head_begin(&res->head, "frames", argc, argv);
 	rc = sm_frames_run(&o.plan, res,
 			   (!o.plan.quiet && isatty(STDERR_FILENO)) ? progress : NULL,
 			   &o.plan.nframes);
 	if (!o.plan.quiet && isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
-	if (rc && res->error_msg[0] && !res->frames_done && !res->open.count) {
+	if (rc && res->head.error[0] && !res->frames_done && !res->open.count) {
 		/* Nothing was measured: only the reason. */
-		fprintf(stderr, "%s: %s\n", o.prog, res->error_msg);
+		fprintf(stderr, "%s: %s\n", o.prog, res->head.error);
 		code = SM_EXIT_FAIL;
 		goto out;
 	}
@@ -119,10 +120,10 @@ int cmd_frames(int argc, char **argv)
 		sm_report_frametest(stdout, res, o.params);
 	if (o.format)
 		print_paced_verdict(&o, res, &holds);
-	for (unsigned i = 0; i < res->warnings.count; i++)
-		fprintf(stderr, "%s: warning: %s\n", o.prog, res->warnings.item[i].message);
+	for (unsigned i = 0; i < res->head.warnings.count; i++)
+		fprintf(stderr, "%s: warning: %s\n", o.prog, res->head.warnings.item[i].message);
 	if (o.json) {
-		cJSON *doc = sm_json_doc_new("frames", argc, argv);
+		cJSON *doc = sm_json_doc_new(&res->head);
 		int jrc;
 
 		sm_json_frames(doc, res);
@@ -139,7 +140,7 @@ int cmd_frames(int argc, char **argv)
 		fprintf(stderr, "%s: interrupted: the report covers the frames moved so far\n", o.prog);
 		code = SM_EXIT_INTERRUPTED;
 	} else if (rc) {
-		fprintf(stderr, "%s: %s\n", o.prog, res->error_msg);
+		fprintf(stderr, "%s: %s\n", o.prog, res->head.error);
 		code = SM_EXIT_FAIL;
 	} else if (!holds) {
 		code = SM_EXIT_FAIL;

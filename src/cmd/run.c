@@ -285,10 +285,10 @@ static void print_rest(FILE *out, const struct sm_run_result *res, int colour, i
 		sm_run_text_frames(out, res);
 	if (from <= SM_PHASE_VERDICTS && res->reached >= SM_PHASE_FRAMES)
 		sm_run_text_verdicts(out, res, colour);
-	if (res->warnings.count) {
+	if (res->head.warnings.count) {
 		fprintf(out, "\nWarnings\n");
-		for (unsigned i = 0; i < res->warnings.count; i++)
-			sm_text_wrap(out, res->warnings.item[i].message, 78, 2);
+		for (unsigned i = 0; i < res->head.warnings.count; i++)
+			sm_text_wrap(out, res->head.warnings.item[i].message, 78, 2);
 	}
 	sm_run_summary(res, summary, sizeof(summary));
 	fprintf(out, "\nSummary\n");
@@ -345,9 +345,10 @@ int cmd_run(int argc, char **argv)
 		sigaction(SIGHUP, &sa, NULL);
 	}
 
+	sm_result_head_begin(&res->head, "run", argc, argv);
 	rc = sm_run_begin(&o.plan, res);
 	if (rc) {
-		sm_error("%s", res->error_msg);
+		sm_error("%s", res->head.error);
 		code = SM_EXIT_FAIL;
 		goto out;
 	}
@@ -380,11 +381,11 @@ int cmd_run(int argc, char **argv)
 			 o.plan.keep ? "" : "; test data removed");
 		code = SM_EXIT_INTERRUPTED;
 	} else if (rc || res->error) {
-		sm_error("%s", res->error_msg[0] ? res->error_msg : strerror(-rc));
+		sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
 		code = SM_EXIT_FAIL;
 	}
 	if (o.json) {
-		cJSON *doc = sm_json_doc_new("run", argc, argv);
+		cJSON *doc = sm_json_doc_new(&res->head);
 		int jrc = doc ? 0 : -ENOMEM;
 
 		if (doc) {

@@ -270,7 +270,7 @@ static int one_run(struct runner *rn, struct sm_time_run *run)
 	return 0;
 }
 
-static void setup(struct runner *rn, struct sm_time_report *r)
+static void setup(struct runner *rn, struct sm_time_result *r)
 {
 	struct sm_fs_info fs;
 	struct stat st;
@@ -302,13 +302,13 @@ static void setup(struct runner *rn, struct sm_time_report *r)
 	r->disk = rn->disk;
 }
 
-static int emit(const struct time_opts *o, const struct sm_time_report *r, int argc, char **argv)
+static int emit(const struct time_opts *o, const struct sm_time_result *r)
 {
 	FILE *f = stdout;
 	int rc = 0;
 
 	if (o->format == FMT_JSON) {
-		cJSON *doc = sm_time_json(r, argc, argv);
+		cJSON *doc = sm_time_json(r);
 
 		if (!doc)
 			return -ENOMEM;
@@ -360,7 +360,7 @@ int cmd_time(int argc, char **argv)
 {
 	struct time_opts o;
 	struct runner rn;
-	struct sm_time_report *r = NULL;
+	struct sm_time_result *r = NULL;
 	struct sm_time_run *runs = NULL;
 	struct sm_hdb *db = NULL;
 	char db_path[4096];
@@ -387,7 +387,7 @@ int cmd_time(int argc, char **argv)
 		goto out;
 	}
 	start = sm_now_ns();
-	sm_utc_iso8601(r->started_at, sizeof(r->started_at));
+	sm_result_head_begin(&r->head, "time", argc, argv);
 	rc = sm_proc_subreaper();
 	if (!rc)
 		rc = sm_proc_forward_signals();
@@ -399,9 +399,9 @@ int cmd_time(int argc, char **argv)
 	setup(&rn, r);
 	/* the environment costs several /proc reads: only JSON carries it */
 	if (o.format == FMT_JSON)
-		sm_env_collect(&r->env, ".");
+		sm_env_collect(&r->head.env, ".");
 	else
-		sm_kernel_release(r->env.kernel, sizeof(r->env.kernel));
+		sm_kernel_release(r->head.env.kernel, sizeof(r->head.env.kernel));
 	for (unsigned i = 0; i < o.warmup; i++) {
 		struct sm_time_run scratch;
 
@@ -429,7 +429,7 @@ int cmd_time(int argc, char **argv)
 		}
 	}
 	r->exit_time = time(NULL);
-	r->duration_ns = sm_now_ns() - start;
+	r->head.duration_ns = sm_now_ns() - start;
 	r->cmd_argc = o.cmd_argc;
 	r->cmd_argv = o.cmd_argv;
 	r->shell = o.shell;
@@ -442,10 +442,10 @@ int cmd_time(int argc, char **argv)
 	else if (r->nruns && (runs[0].missing & SM_TF_BIT(SM_TF_FLUSH_CALLS)))
 		snprintf(r->flush_why, sizeof(r->flush_why), "the tracepoint filter was refused");
 	if (r->syscalls_why[0])
-		sm_warn(&r->warn, "syscalls_missing", "all system calls were not counted: %s; "
+		sm_warn(&r->head.warnings, "syscalls_missing", "all system calls were not counted: %s; "
 			"read and write calls are shown instead", r->syscalls_why);
-	sm_time_hints(runs, r->nruns, &r->warn);
-	rc = emit(&o, r, argc, argv);
+	sm_time_hints(runs, r->nruns, &r->head.warnings);
+	rc = emit(&o, r);
 	if (rc) {
 		sm_error("cannot write the report to '%s': %s", o.output ? o.output : "stdout",
 			 strerror(-rc));

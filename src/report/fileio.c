@@ -35,11 +35,12 @@ static void op_row(FILE *f, const char *name, uint64_t count, uint64_t bytes, co
 }
 
 void sm_fileio_text(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
-		    const struct sm_env *env, const struct sm_warnings *w,
 		    const struct sm_pct_list *pct)
 {
+	const struct sm_env *env = &r->head.env;
+	const struct sm_warnings *w = &r->head.warnings;
 	char a[32], b[32], c[32];
-	double s = r->duration_ns ? (double)r->duration_ns / 1e9 : 1e-9, m = 0, sd = 0;
+	double s = r->head.duration_ns ? (double)r->head.duration_ns / 1e9 : 1e-9, m = 0, sd = 0;
 
 	fprintf(f, "stormark fileio: %s, %u thread%s, %s I/O (engine %s%s%s), %s\n",
 		sm_fileio_mode_name(cfg->mode), cfg->threads, cfg->threads == 1 ? "" : "s",
@@ -63,7 +64,7 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fi
 			cfg->fsync_freq, cfg->fsync_freq ? "" : " (off)",
 			cfg->fsync_end ? ", and of every file at the end" : "");
 	fprintf(f, "duration: %.3f s, %llu events (%.1f/s)%s\n\n", s, (unsigned long long)r->events,
-		(double)r->events / s, r->interrupted ? ", INTERRUPTED" : "");
+		(double)r->events / s, r->head.interrupted ? ", INTERRUPTED" : "");
 	fprintf(f, "  %-6s %10s %11s %9s %10s %10s %10s %10s %10s %10s\n", "op", "count", "per s",
 		"MiB/s", "mean", "p50", "p95", "p99", "p99.9", "max");
 	for (int i = 0; i < 3; i++)
@@ -134,18 +135,15 @@ static cJSON *params_json(const struct sm_fileio_cfg *cfg, const struct sm_pct_l
 }
 
 cJSON *sm_fileio_json(const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
-		      const struct sm_env *env, const struct sm_warnings *w,
-		      const struct sm_pct_list *pct, int argc, char **argv)
+		      const struct sm_pct_list *pct)
 {
-	cJSON *doc = sm_json_doc_new("fileio", argc, argv), *o, *ops, *fio, *a, *errs;
-	double s = r->duration_ns ? (double)r->duration_ns / 1e9 : 0;
+	cJSON *doc = sm_json_doc_new(&r->head), *o, *ops, *fio, *a;
+	double s = r->head.duration_ns ? (double)r->head.duration_ns / 1e9 : 0;
 	uint64_t bytes = r->ops[0].bytes + r->ops[1].bytes;
 
 	if (!doc)
 		return NULL;
 	cJSON_AddItemToObject(doc, "params", params_json(cfg, pct));
-	cJSON_AddItemToObject(doc, "environment", sm_json_env(env));
-	sm_json_add_u64(doc, "duration_ns", r->duration_ns);
 	o = cJSON_AddObjectToObject(doc, "totals");
 	sm_json_add_u64(o, "bytes", bytes);
 	sm_json_add_u64(o, "items", r->events);
@@ -173,10 +171,7 @@ cJSON *sm_fileio_json(const struct sm_fileio_cfg *cfg, const struct sm_fileio_re
 		for (unsigned i = 0; i < r->nseries; i++)
 			cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->series[i].lat_pct_ns));
 	}
-	cJSON_AddItemToObject(doc, "warnings", sm_json_warnings(w));
-	errs = cJSON_AddArrayToObject(doc, "errors");
-	if (r->error[0])
-		cJSON_AddItemToArray(errs, cJSON_CreateString(r->error));
+	sm_json_doc_finish(doc, &r->head);
 	fio = cJSON_AddObjectToObject(doc, "fileio");
 	sm_json_add_u64(fio, "events", r->events);
 	cJSON_AddNumberToObject(fio, "events_per_s", s > 0 ? (double)r->events / s : 0);
@@ -200,7 +195,6 @@ cJSON *sm_fileio_json(const struct sm_fileio_cfg *cfg, const struct sm_fileio_re
 	a = cJSON_AddArrayToObject(fio, "thread_busy_ns");
 	for (unsigned i = 0; i < r->nthreads; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->thread_busy_ns[i]));
-	cJSON_AddBoolToObject(fio, "interrupted", r->interrupted);
 	cJSON_AddStringToObject(fio, "engine_notice", r->notice);
 	return doc;
 }

@@ -13,13 +13,12 @@
 /* Native text report: plan, per-operation table (count, rate, MiB/s,
  * mean, p50, p95, p99, p99.9, max), extra percentiles, fairness, warnings. */
 void sm_fileio_text(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
-		    const struct sm_env *env, const struct sm_warnings *w,
 		    const struct sm_pct_list *pct);
 
-/* The whole --json document for a run (command "fileio"). Returns a cJSON
- * tree owned by the caller, or NULL when out of memory. */
+/* The whole --json document for a run: the common head (r->head), "params",
+ * "totals", "ops", "series", "fileio". Returns a cJSON tree owned by the
+ * caller, or NULL when out of memory. */
 cJSON *sm_fileio_json(const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
-		      const struct sm_env *env, const struct sm_warnings *w,
-		      const struct sm_pct_list *pct, int argc, char **argv);
+		      const struct sm_pct_list *pct);
 
 #endif

@@ -102,7 +102,7 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 {
 	const struct sm_frames_plan *p = &r->plan;
 	struct sm_frames_snap w;
-	double secs = (double)r->duration_ns / 1e9;
+	double secs = (double)r->head.duration_ns / 1e9;
 	double fb = (double)(r->frames_done ? r->bytes / r->frames_done : 0);
 	int rd = p->kind == SM_FRAMES_READ;
 
@@ -188,9 +188,9 @@ static const char *kind_name(enum sm_frames_kind k)
 void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 {
 	const struct sm_frames_plan *p = &r->plan;
-	double secs = (double)r->duration_ns / 1e9;
+	double secs = (double)r->head.duration_ns / 1e9;
 	cJSON *params = cJSON_AddObjectToObject(doc, "params");
-	cJSON *totals, *ops, *frame, *series, *bytes, *items, *fr, *win, *cols, *errs;
+	cJSON *totals, *ops, *frame, *series, *bytes, *items, *fr, *win, *cols;
 	struct sm_frames_snap w;
 	static const unsigned wins[] = { 1, 5, 30 };
 
@@ -216,8 +216,6 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 	cJSON_AddStringToObject(params, "data", p->data == SM_DATA_ZERO ? "zero" : "random");
 	sm_json_add_u64(params, "seed", p->seed);
 	sm_json_add_u64(params, "time_limit_ns", p->time_limit_ns);
-	cJSON_AddItemToObject(doc, "environment", sm_json_env(&r->env));
-	sm_json_add_u64(doc, "duration_ns", r->duration_ns);
 
 	totals = cJSON_AddObjectToObject(doc, "totals");
 	sm_json_add_u64(totals, "bytes", r->bytes);
@@ -277,12 +275,8 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 	cols = cJSON_AddArrayToObject(fr, "histogram_columns");
 	for (unsigned c = 0; c < SM_FT_COLUMNS; c++)
 		cJSON_AddItemToArray(cols, cJSON_CreateNumber((double)w.ft_cols[c]));
-	cJSON_AddBoolToObject(fr, "interrupted", r->interrupted);
 
-	cJSON_AddItemToObject(doc, "warnings", sm_json_warnings(&r->warnings));
-	errs = cJSON_AddArrayToObject(doc, "errors");
-	if (r->error_msg[0])
-		cJSON_AddItemToArray(errs, cJSON_CreateString(r->error_msg));
+	sm_json_doc_finish(doc, &r->head);
 }
 
 void sm_progress_frames(FILE *f, const struct sm_frames_snap *last_1s,

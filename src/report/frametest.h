@@ -13,8 +13,9 @@
  * "Test parameters" string in frametest's attached form. */
 void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *params);
 
-/* The frames part of the JSON document ("params", "environment", "totals",
- * "ops", "series", "frames", "warnings", "errors") added to doc. */
+/* The frames part of the JSON document ("params", "totals", "ops", "series",
+ * "frames") and the end of the head ("warnings", "errors") added to doc, a
+ * document from sm_json_doc_new(&r->head). */
 void sm_json_frames(cJSON *doc, const struct sm_frames_result *r);
 
 /* One progress line ("\r..." without newline) for a terminal. */

@@ -95,15 +95,10 @@ static cJSON *params_json(const struct sm_run_result *res)
 
 void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 {
-	struct sm_env env = res->env;
-	cJSON *run, *a, *errs;
+	cJSON *run, *a;
 	char summary[2048];
 
 	cJSON_AddItemToObject(doc, "params", params_json(res));
-	snprintf(env.engine, sizeof(env.engine), "%s", res->block_engine);
-	cJSON_AddItemToObject(doc, "environment", sm_json_env(&env));
-	sm_json_add_u64(doc, "duration_ns", res->duration_ns);
-	cJSON_AddBoolToObject(doc, "interrupted", res->interrupted);
 
 	run = cJSON_AddObjectToObject(doc, "run");
 	cJSON_AddStringToObject(run, "phase_reached", phase_names[res->reached]);
@@ -173,8 +168,5 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 	sm_run_summary(res, summary, sizeof(summary));
 	cJSON_AddStringToObject(run, "summary", summary);
 
-	cJSON_AddItemToObject(doc, "warnings", sm_json_warnings(&res->warnings));
-	errs = cJSON_AddArrayToObject(doc, "errors");
-	if (res->error && res->error_msg[0])
-		cJSON_AddItemToArray(errs, cJSON_CreateString(res->error_msg));
+	sm_json_doc_finish(doc, &res->head);
 }

@@ -11,7 +11,7 @@
 
 void sm_run_text_header(FILE *f, const struct sm_run_result *res)
 {
-	const struct sm_env *e = &res->env;
+	const struct sm_env *e = &res->head.env;
 	char a[32], b[32], c[32];
 
 	fprintf(f, "stormark run: profiling the storage that holds '%s'\n", res->plan.dir);
@@ -274,8 +274,8 @@ void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len)
 		if (!strcmp(res->sizes[i].preset, "2k"))
 			two = &res->sizes[i];
 	}
-	add(buf, len, &pos, "This storage (%s on %s) ", res->env.fs.fs_type[0] ?
-	    res->env.fs.fs_type : "?", res->env.fs.device[0] ? res->env.fs.device : "?");
+	add(buf, len, &pos, "This storage (%s on %s) ", res->head.env.fs.fs_type[0] ?
+	    res->head.env.fs.fs_type : "?", res->head.env.fs.device[0] ? res->head.env.fs.device : "?");
 	if (two && two->t[0].measured && two->t[1].measured)
 		add(buf, len, &pos, "wrote 2K frames at %.0f fps (%.0f MiB/s) and read them at "
 			"%.0f fps (%.0f MiB/s). ", two->t[0].fps, two->t[0].bytes_per_s / MIB,
@@ -286,13 +286,13 @@ void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len)
 		summary_best(res, buf, len, &pos, SM_DIR_CAPTURE);
 		summary_best(res, buf, len, &pos, SM_DIR_PLAYBACK);
 	}
-	if (res->interrupted)
+	if (res->head.interrupted)
 		add(buf, len, &pos, "The run was interrupted, so these figures are partial. ");
 	if (res->direct_align <= 0)
 		add(buf, len, &pos, "Direct I/O did not work, so the page cache may have served "
 			"part of the data and the figures can be too high. ");
-	for (unsigned i = 0; i < res->warnings.count; i++)
-		if (!strcmp(res->warnings.item[i].code, "small_working_set"))
+	for (unsigned i = 0; i < res->head.warnings.count; i++)
+		if (!strcmp(res->head.warnings.item[i].code, "small_working_set"))
 			add(buf, len, &pos, "The free space allowed only a small working set. ");
 	if (res->notice[0])
 		add(buf, len, &pos, "io_uring was not available, so the queued block tests "

@@ -29,8 +29,8 @@ void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len);
 /* Print text wrapped at width columns, each line indented by indent. */
 void sm_text_wrap(FILE *f, const char *text, unsigned width, unsigned indent);
 
-/* The "run" part and the shared parts ("params", "environment",
- * "duration_ns", "warnings", "errors") added to doc. */
+/* "params", the "run" part and the end of the head ("warnings", "errors")
+ * added to doc, a document from sm_json_doc_new(&res->head). */
 void sm_json_run(cJSON *doc, const struct sm_run_result *res);
 
 /* The highest-rate realtime cell of a direction: *row and *rate, or -1

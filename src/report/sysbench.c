@@ -198,7 +198,7 @@ static void mean_sd(const uint64_t *v, unsigned n, double scale, double *mean, d
 void sm_sb_report(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
 		  const struct sm_pct_list *pct)
 {
-	double s = (double)r->duration_ns / 1e9, m, sd;
+	double s = (double)r->head.duration_ns / 1e9, m, sd;
 	const struct sm_hist *h = &r->events_lat;
 
 	if (s <= 0)

@@ -42,7 +42,7 @@ char *sm_tf_format(char *buf, size_t len, enum sm_tf f, double v)
 	}
 }
 
-static const char *missing_reason(const struct sm_time_report *r, enum sm_tf f)
+static const char *missing_reason(const struct sm_time_result *r, enum sm_tf f)
 {
 	if (f == SM_TF_SYSCALLS)
 		return r->syscalls_why;
@@ -55,7 +55,7 @@ static const char *missing_reason(const struct sm_time_report *r, enum sm_tf f)
 	return "/proc/PID/io of a process could not be read";
 }
 
-static void print_cmdline(FILE *f, const struct sm_time_report *r)
+static void print_cmdline(FILE *f, const struct sm_time_result *r)
 {
 	for (int i = 0; i < r->cmd_argc; i++)
 		fprintf(f, "%s%s", i ? " " : "", r->cmd_argv[i]);
@@ -63,7 +63,7 @@ static void print_cmdline(FILE *f, const struct sm_time_report *r)
 
 /* The heading before the system-wide device figures; 0 when there are
  * none (the reason is printed instead and the listing ends). */
-static int disk_heading(FILE *f, const struct sm_time_report *r)
+static int disk_heading(FILE *f, const struct sm_time_result *r)
 {
 	if (!r->disk_ok) {
 		fprintf(f, "system-wide device figures: not available (%s)\n", r->disk_why);
@@ -75,7 +75,7 @@ static int disk_heading(FILE *f, const struct sm_time_report *r)
 	return 1;
 }
 
-static void print_one(FILE *f, const struct sm_time_report *r, const struct sm_time_run *run)
+static void print_one(FILE *f, const struct sm_time_result *r, const struct sm_time_run *run)
 {
 	char buf[64];
 
@@ -98,7 +98,7 @@ static void print_one(FILE *f, const struct sm_time_report *r, const struct sm_t
 	}
 }
 
-static void print_table(FILE *f, const struct sm_time_report *r)
+static void print_table(FILE *f, const struct sm_time_result *r)
 {
 	char a[48], b[48], c[48], d[48], e[48];
 
@@ -121,7 +121,7 @@ static void print_table(FILE *f, const struct sm_time_report *r)
 	}
 }
 
-void sm_time_print_text(FILE *f, const struct sm_time_report *r)
+void sm_time_print_text(FILE *f, const struct sm_time_result *r)
 {
 	unsigned failed = 0;
 
@@ -149,15 +149,15 @@ void sm_time_print_text(FILE *f, const struct sm_time_report *r)
 	} else {
 		fputc('\n', f);
 	}
-	if (r->warn.count) {
+	if (r->head.warnings.count) {
 		fprintf(f, "hints:\n");
-		for (unsigned i = 0; i < r->warn.count; i++)
-			fprintf(f, "  - [%s] %s\n", r->warn.item[i].code, r->warn.item[i].message);
+		for (unsigned i = 0; i < r->head.warnings.count; i++)
+			fprintf(f, "  - [%s] %s\n", r->head.warnings.item[i].code, r->head.warnings.item[i].message);
 	}
 }
 
 /* Mean of figure f, or -1 when no run measured it. */
-static double mean_of(const struct sm_time_report *r, enum sm_tf f)
+static double mean_of(const struct sm_time_result *r, enum sm_tf f)
 {
 	struct sm_tf_stat s;
 
@@ -173,14 +173,14 @@ static void timeit_count(FILE *f, const char *label, double v)
 		fprintf(f, "%-18s%.0f\n", label, v);
 }
 
-void sm_time_print_timeit(FILE *f, const struct sm_time_report *r)
+void sm_time_print_timeit(FILE *f, const struct sm_time_result *r)
 {
 	char buf[64];
 	struct tm tm;
 	double sc, rc, wc;
 
 	localtime_r(&r->exit_time, &tm);
-	fprintf(f, "\nVersion Number:   %s (stormark %s)\n", r->env.kernel, SM_VERSION);
+	fprintf(f, "\nVersion Number:   %s (stormark %s)\n", r->head.env.kernel, SM_VERSION);
 	strftime(buf, sizeof(buf), "%-I:%M %P, %A, %B %-d %Y", &tm);
 	fprintf(f, "Exit Time:        %s\n", buf);
 	fprintf(f, "Elapsed Time:     %s\n",
@@ -208,11 +208,11 @@ void sm_time_print_timeit(FILE *f, const struct sm_time_report *r)
 		fputc('\n', f);
 	}
 	fprintf(f, "Bytes Other n/a: Linux keeps no count of non-read/write I/O bytes\n");
-	for (unsigned i = 0; i < r->warn.count; i++)
-		fprintf(f, "Hint [%s]: %s\n", r->warn.item[i].code, r->warn.item[i].message);
+	for (unsigned i = 0; i < r->head.warnings.count; i++)
+		fprintf(f, "Hint [%s]: %s\n", r->head.warnings.item[i].code, r->head.warnings.item[i].message);
 }
 
-void sm_time_print_csv(FILE *f, const struct sm_time_report *r)
+void sm_time_print_csv(FILE *f, const struct sm_time_result *r)
 {
 	fprintf(f, "run,exit_code,signal");
 	for (int i = 0; i < SM_TF_COUNT; i++)
@@ -249,27 +249,24 @@ static cJSON *json_run(const struct sm_time_run *run)
 	return o;
 }
 
-cJSON *sm_time_json(const struct sm_time_report *r, int argc, char **argv)
+cJSON *sm_time_json(const struct sm_time_result *r)
 {
-	cJSON *doc = sm_json_doc_new("time", argc, argv), *t, *a, *stats, *miss;
+	cJSON *doc = sm_json_doc_new(&r->head), *t, *a, *stats, *miss, *params;
 
 	if (!doc)
 		return NULL;
-	if (r->started_at[0])   /* the document is built after the runs */
-		cJSON_ReplaceItemInObject(doc, "started_at", cJSON_CreateString(r->started_at));
-	cJSON_AddItemToObject(doc, "environment", sm_json_env(&r->env));
-	sm_json_add_u64(doc, "duration_ns", r->duration_ns);
-	t = cJSON_AddObjectToObject(doc, "time");
-	a = cJSON_AddArrayToObject(t, "command");
+	params = cJSON_AddObjectToObject(doc, "params");
+	a = cJSON_AddArrayToObject(params, "command");
 	for (int i = 0; i < r->cmd_argc; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(r->cmd_argv[i]));
-	cJSON_AddBoolToObject(t, "shell", r->shell);
+	cJSON_AddBoolToObject(params, "shell", r->shell);
 	if (r->prepare)
-		cJSON_AddStringToObject(t, "prepare", r->prepare);
+		cJSON_AddStringToObject(params, "prepare", r->prepare);
 	else
-		cJSON_AddNullToObject(t, "prepare");
-	cJSON_AddNumberToObject(t, "warmup", r->warmup);
-	cJSON_AddNumberToObject(t, "runs_requested", r->runs_requested);
+		cJSON_AddNullToObject(params, "prepare");
+	cJSON_AddNumberToObject(params, "warmup", r->warmup);
+	cJSON_AddNumberToObject(params, "runs_requested", r->runs_requested);
+	t = cJSON_AddObjectToObject(doc, "time");
 	if (r->disk_ok) {
 		cJSON *d = cJSON_AddObjectToObject(t, "disk");
 
@@ -303,7 +300,6 @@ cJSON *sm_time_json(const struct sm_time_report *r, int argc, char **argv)
 		cJSON_AddNumberToObject(o, "min", s.min);
 		cJSON_AddNumberToObject(o, "max", s.max);
 	}
-	cJSON_AddItemToObject(doc, "warnings", sm_json_warnings(&r->warn));
-	cJSON_AddArrayToObject(doc, "errors");
+	sm_json_doc_finish(doc, &r->head);
 	return doc;
 }

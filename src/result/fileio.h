@@ -92,11 +92,12 @@ struct sm_fileio_tick {
 typedef void (*sm_fileio_tick_fn)(const struct sm_fileio_tick *tick, void *arg);
 
 struct sm_fileio_result {
+	struct sm_result_head head; /* duration_ns: start to the last completion;
+				     * error: the I/O error or validation failure */
 	struct sm_opstat ops[3];   /* 0 read, 1 write, 2 fsync (periodic + end + all) */
 	struct sm_hist events_lat; /* per event, issue to completion */
 	uint64_t events;
 	uint64_t periodic_fsyncs, end_fsyncs;
-	uint64_t duration_ns;
 	unsigned nthreads;
 	uint64_t *thread_events;   /* [nthreads] */
 	uint64_t *thread_busy_ns;  /* [nthreads] summed event latency */
@@ -104,9 +105,7 @@ struct sm_fileio_result {
 	unsigned nseries, series_cap;
 	char engine[16];
 	char notice[200];          /* engine fallback, if any */
-	int interrupted;           /* stopped by a signal */
-	int failed;                /* I/O error or validation failure */
-	char error[400];
+	int failed;                /* I/O error or validation failure (head.error says which) */
 };
 
 /* Prepare outcome for the sysbench lines ("Reusing existing file ..."). */

@@ -70,10 +70,9 @@ struct sm_frames_snap {
 
 /* Everything a reporter needs; filled by sm_frames_run(). */
 struct sm_frames_result {
+	struct sm_result_head head;  /* duration_ns: timed part, first issue to last
+				      * completion; error: "cannot write '/x/frame000012.tst': ..." */
 	struct sm_frames_plan plan;  /* as resolved (sizes, engine, direct) */
-	struct sm_env env;
-	struct sm_warnings warnings;
-	uint64_t duration_ns;        /* timed part: first issue to last completion */
 	uint64_t frames_scheduled;   /* frames the test meant to move */
 	uint64_t frames_done;        /* transferred */
 	uint64_t frames_dropped;     /* paced: dropped (capture) or late (playback) */
@@ -87,9 +86,7 @@ struct sm_frames_result {
 	uint64_t fastest_ns, slowest_ns;
 	struct sm_frames_snap *series;   /* one per second, then the final one */
 	unsigned nseries;
-	int interrupted;             /* stopped by SIGINT/SIGTERM */
 	int error;                   /* first -errno that stopped the run, or 0 */
-	char error_msg[512];         /* "cannot write '/x/frame000012.tst': ..." */
 };
 
 /* Release what a result owns (the series). */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared JSON building blocks. */
 #include "result/json.h"
-#include "core/clock.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,10 +11,9 @@ void sm_json_add_u64(cJSON *obj, const char *key, uint64_t v)
 	cJSON_AddItemToObject(obj, key, cJSON_CreateNumber((double)v));
 }
 
-cJSON *sm_json_doc_new(const char *command, int argc, char **argv)
+cJSON *sm_json_doc_new(const struct sm_result_head *h)
 {
 	cJSON *doc = cJSON_CreateObject(), *tool, *args;
-	char when[32];
 
 	if (!doc)
 		return NULL;
@@ -23,13 +21,25 @@ cJSON *sm_json_doc_new(const char *command, int argc, char **argv)
 	tool = cJSON_AddObjectToObject(doc, "tool");
 	cJSON_AddStringToObject(tool, "name", "stormark");
 	cJSON_AddStringToObject(tool, "version", SM_VERSION);
-	cJSON_AddStringToObject(doc, "command", command);
+	cJSON_AddStringToObject(doc, "command", h->command);
 	args = cJSON_AddArrayToObject(doc, "argv");
-	for (int i = 0; i < argc; i++)
-		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
-	sm_utc_iso8601(when, sizeof(when));
-	cJSON_AddStringToObject(doc, "started_at", when);
+	for (int i = 0; i < h->argc; i++)
+		cJSON_AddItemToArray(args, cJSON_CreateString(h->argv[i]));
+	cJSON_AddStringToObject(doc, "started_at", h->started_at);
+	sm_json_add_u64(doc, "duration_ns", h->duration_ns);
+	cJSON_AddBoolToObject(doc, "interrupted", h->interrupted);
+	cJSON_AddItemToObject(doc, "environment", sm_json_env(&h->env));
 	return doc;
+}
+
+void sm_json_doc_finish(cJSON *doc, const struct sm_result_head *h)
+{
+	cJSON *errs;
+
+	cJSON_AddItemToObject(doc, "warnings", sm_json_warnings(&h->warnings));
+	errs = cJSON_AddArrayToObject(doc, "errors");
+	if (h->error[0])
+		cJSON_AddItemToArray(errs, cJSON_CreateString(h->error));
 }
 
 cJSON *sm_json_env(const struct sm_env *env)

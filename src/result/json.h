@@ -9,9 +9,16 @@
 
 #include "result/result.h"
 
-/* A new document with schema_version, tool, command, argv and started_at.
+/* A new document that starts with the common head, written the same way
+ * for every command: schema_version, tool, command, argv, started_at,
+ * duration_ns, interrupted, environment. The command's writer then adds
+ * "params" and its body, and sm_json_doc_finish() the rest of the head.
  * Returns a cJSON object owned by the caller (cJSON_Delete), or NULL. */
-cJSON *sm_json_doc_new(const char *command, int argc, char **argv);
+cJSON *sm_json_doc_new(const struct sm_result_head *h);
+
+/* Add the end of the common head to doc: "warnings" and "errors" (an array
+ * with the error string, empty when there was none). */
+void sm_json_doc_finish(cJSON *doc, const struct sm_result_head *h);
 
 /* {"kernel","fs_type","device","mount_point","direct_io","engine",
  *  "mem_total_bytes","mem_available_bytes","cpus","fs_free_bytes"} */

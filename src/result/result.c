@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared result parts: environment, per-op statistics, warnings. */
+/* Shared result parts: the head, environment, per-op statistics, warnings. */
 #include "result/result.h"
+#include "core/clock.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -44,4 +46,25 @@ void sm_warn(struct sm_warnings *w, const char *code, const char *fmt, ...)
 	vsnprintf(w->item[w->count].message, sizeof(w->item[0].message), fmt, ap);
 	va_end(ap);
 	w->count++;
+}
+
+void sm_result_head_begin(struct sm_result_head *h, const char *command, int argc, char **argv)
+{
+	memset(h, 0, sizeof(*h));
+	snprintf(h->command, sizeof(h->command), "%s", command);
+	h->argc = argc;
+	h->argv = argv;
+	sm_utc_iso8601(h->started_at, sizeof(h->started_at));
+}
+
+void sm_result_head_release(struct sm_result_head *h)
+{
+	if (h->argv_owned) {
+		for (int i = 0; i < h->argc; i++)
+			free(h->argv[i]);
+		free(h->argv);
+	}
+	h->argv = NULL;
+	h->argc = 0;
+	h->argv_owned = 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The parts of a result that every command shares: environment, per
- * operation statistics, warnings. Command-specific results embed these;
- * reporters are pure functions of them. See docs/json-schema.md. */
+/* The parts of a result that every command shares: the common head
+ * (command, argv, start time, duration, environment, warnings, errors,
+ * interrupted), per operation statistics. Command-specific results embed
+ * these; reporters are pure functions of them. See docs/json-schema.md. */
 #ifndef SM_RESULT_RESULT_H
 #define SM_RESULT_RESULT_H
 
@@ -53,5 +54,33 @@ struct sm_warnings {
 /* Add a warning (ignored past SM_MAX_WARNINGS, or when code is present). */
 void sm_warn(struct sm_warnings *w, const char *code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The head every command's result starts with; the JSON writer writes it the
+ * same way for every command (sm_json_doc_new, sm_json_doc_finish). Who fills
+ * what: the command fills command, argv and started_at with
+ * sm_result_head_begin() before the run starts; the workload fills
+ * duration_ns, env, warnings, error and interrupted. A result read back from
+ * JSON owns its argv (argv_owned), released by sm_result_head_release().
+ */
+struct sm_result_head {
+	char command[16];          /* "frames", "fileio", "time", "run" */
+	int argc;
+	char **argv;               /* stormark's own arguments, as given */
+	int argv_owned;            /* 1: argv and its strings were allocated here */
+	char started_at[32];       /* ISO 8601 UTC, wall clock when the run started */
+	uint64_t duration_ns;      /* the command's measured span (see each body) */
+	struct sm_env env;
+	struct sm_warnings warnings;
+	char error[512];           /* what stopped or failed the run, "" if nothing */
+	int interrupted;           /* 1: stopped by a signal; figures are partial */
+};
+
+/* Fill h's command, argv (not copied: it must outlive h) and started_at
+ * (now); zero the rest. Never fails. */
+void sm_result_head_begin(struct sm_result_head *h, const char *command, int argc, char **argv);
+
+/* Free what h owns (argv read from JSON); h stays valid with argc 0. */
+void sm_result_head_release(struct sm_result_head *h);
 
 #endif

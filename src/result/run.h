@@ -75,8 +75,9 @@ enum sm_run_phase {
 };
 
 struct sm_run_result {
+	struct sm_result_head head; /* duration_ns: the whole run so far; env.engine:
+				     * the block tests' engine */
 	struct sm_run_plan plan;
-	struct sm_env env;
 	char data_dir[PATH_MAX];    /* the temporary directory (removed unless keep) */
 	int direct_align;           /* > 0: O_DIRECT works with this alignment; else -errno */
 	uint64_t file_bytes;        /* block tests' working set */
@@ -91,12 +92,8 @@ struct sm_run_result {
 	char block_engine[16], frames_engine[16];
 	char notice[160];           /* engine fallback, or "" */
 	uint64_t t0_ns;             /* sm_now_ns() at sm_run_begin() */
-	uint64_t duration_ns;       /* so far */
 	enum sm_run_phase reached;
-	struct sm_warnings warnings;
-	int interrupted;
-	int error;
-	char error_msg[512];
+	int error;                  /* -errno that stopped the run, or 0 (text in head.error) */
 };
 
 #endif

@@ -307,3 +307,21 @@ void sm_time_hints(const struct sm_time_run *runs, unsigned n, struct sm_warning
 	hint_io(runs, n, w);
 	hint_runs(runs, n, w);
 }
+
+void sm_time_result_release(struct sm_time_result *r)
+{
+	if (r->owned) {
+		for (int i = 0; i < r->cmd_argc; i++)
+			free(r->cmd_argv[i]);
+		free(r->cmd_argv);
+		free((char *)r->prepare);
+		free((struct sm_time_run *)r->runs);
+		r->cmd_argv = NULL;
+		r->prepare = NULL;
+		r->runs = NULL;
+		r->cmd_argc = 0;
+		r->nruns = 0;
+		r->owned = 0;
+	}
+	sm_result_head_release(&r->head);
+}

@@ -5,6 +5,7 @@
 #define SM_TIMEFIG_H
 
 #include <stdint.h>
+#include <time.h>
 
 #include "core/diskstats.h"
 #include "core/proctree.h"
@@ -80,6 +81,31 @@ struct sm_time_run {
 void sm_time_run_fill(struct sm_time_run *run, const struct sm_proc_totals *t,
 		      uint64_t wall_ns, uint64_t syscalls, uint64_t flush_calls,
 		      const struct sm_diskstat *disk, int wait_status);
+
+/* Everything a `time` report shows. Filled by cmd/time.c from its runs, or
+ * by the JSON reader (then owned is 1 and sm_time_result_release() frees
+ * cmd_argv, prepare and runs). */
+struct sm_time_result {
+	struct sm_result_head head; /* duration_ns: the whole invocation, warm-up
+				     * included; started_at: when stormark started */
+	int cmd_argc;
+	char **cmd_argv;            /* the timed command, as given */
+	int shell;                  /* run through sh -c */
+	const char *prepare;        /* --prepare command or NULL */
+	unsigned warmup, runs_requested;
+	const struct sm_time_run *runs;
+	unsigned nruns;             /* measured runs (may be fewer if one failed) */
+	char syscalls_why[200];     /* why syscalls are missing, "" if counted */
+	char flush_why[200];        /* why flush calls are missing */
+	int disk_ok;
+	struct sm_diskdev disk;
+	char disk_why[160];
+	time_t exit_time;           /* when the last run ended (timeit's Exit Time) */
+	int owned;                  /* 1: cmd_argv, prepare, runs are allocated here */
+};
+
+/* Free what r owns when it was read back (owned); the head's argv too. */
+void sm_time_result_release(struct sm_time_result *r);
 
 /* Summary of one figure over the runs where it was measured (n of them). */
 struct sm_tf_stat {

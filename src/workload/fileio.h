@@ -93,8 +93,8 @@ void sm_fileio_result_release(struct sm_fileio_result *r);
  * Run the test on files opened by sm_fileio_open(). Calls tick (from a
  * helper thread) every report interval when one is set; pct is the
  * percentile reported in ticks. Stops at the time or event limit, or when
- * a signal sets the stop flag (r->interrupted). Returns 0, or -errno with
- * r->error set when the run could not start or an I/O failed (r->failed).
+ * a signal sets the stop flag (r->head.interrupted). Returns 0, or -errno with
+ * r->head.error set when the run could not start or an I/O failed (r->failed).
  */
 int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 		  sm_fileio_tick_fn tick, void *tick_arg, struct sm_fileio_result *r);

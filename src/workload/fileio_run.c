@@ -65,7 +65,7 @@ static void run_fail(struct run_ctx *c, const char *fmt, ...)
 	pthread_mutex_lock(&c->mu);
 	if (!atomic_load(&c->failed)) {
 		va_start(ap, fmt);
-		vsnprintf(c->r->error, sizeof(c->r->error), fmt, ap);
+		vsnprintf(c->r->head.error, sizeof(c->r->head.error), fmt, ap);
 		va_end(ap);
 		c->r->failed = 1;
 		atomic_store(&c->failed, 1);
@@ -510,7 +510,7 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 	ws = calloc(cfg->threads, sizeof(*ws));
 	if (!c.file_sizes || !c.gen || !ws) {
 		rc = -ENOMEM;
-		snprintf(r->error, sizeof(r->error), "out of memory");
+		snprintf(r->head.error, sizeof(r->head.error), "out of memory");
 		goto out;
 	}
 	for (i = 0; i < cfg->num_files; i++)
@@ -518,7 +518,7 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 	for (i = 0; i < cfg->threads; i++) {
 		rc = worker_init(&ws[i], &c, i);
 		if (rc) {
-			snprintf(r->error, sizeof(r->error), "cannot start I/O engine '%s': %s",
+			snprintf(r->head.error, sizeof(r->head.error), "cannot start I/O engine '%s': %s",
 				 engine_for(cfg->io_mode), strerror(-rc));
 			goto out;
 		}
@@ -534,14 +534,14 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 		rp.prev = sm_hist_new();
 		if (!rp.cur || !rp.prev || pthread_create(&rep_tid, NULL, run_reporter, &rp)) {
 			rc = -ENOMEM;
-			snprintf(r->error, sizeof(r->error), "cannot start the interval reporter");
+			snprintf(r->head.error, sizeof(r->head.error), "cannot start the interval reporter");
 			goto out;
 		}
 		rep_started = 1;
 	}
 	rc = sm_threads_run(cfg->threads, run_worker, ws, sizeof(*ws), &c.start);
 	if (rc) {
-		snprintf(r->error, sizeof(r->error), "cannot start worker threads: %s", strerror(-rc));
+		snprintf(r->head.error, sizeof(r->head.error), "cannot start worker threads: %s", strerror(-rc));
 		pthread_mutex_lock(&c.mu);
 		c.running = 0;
 		pthread_cond_broadcast(&c.cv);
@@ -561,11 +561,11 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 		if (ws[i].t_end > t_end)
 			t_end = ws[i].t_end;
 	}
-	r->duration_ns = t_end > c.start.t0_ns ? t_end - c.start.t0_ns : 0;
+	r->head.duration_ns = t_end > c.start.t0_ns ? t_end - c.start.t0_ns : 0;
 	r->periodic_fsyncs = r->ops[ST_FSYNC].count - r->end_fsyncs;
 	if (cfg->fsync_all)
 		r->periodic_fsyncs = 0;
-	r->interrupted = sm_stopped();
+	r->head.interrupted = sm_stopped();
 	if (r->failed)
 		rc = -EIO;
 out:

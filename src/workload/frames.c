@@ -69,7 +69,7 @@ static void merge_results(struct shared *sh, unsigned nw, struct sm_frames_resul
 
 /* Start one thread per worker; they wait at the gate. On failure the
  * started ones are released to leave and joined; returns 0 or -errno with
- * res->error_msg set. */
+ * res->head.error set. */
 static int start_threads(struct shared *sh, const struct sm_frames_plan *p, pthread_t *tids,
 			 struct sm_frames_result *res)
 {
@@ -79,7 +79,7 @@ static int start_threads(struct shared *sh, const struct sm_frames_plan *p, pthr
 		rc = pthread_create(&tids[started], NULL, sm_frames_worker_main, &sh->workers[started]);
 		if (rc) {
 			rc = -rc;
-			snprintf(res->error_msg, sizeof(res->error_msg), "cannot start thread: %s",
+			snprintf(res->head.error, sizeof(res->head.error), "cannot start thread: %s",
 				 strerror(-rc));
 			atomic_store(&sh->abort, 1);
 			sm_start_release(&sh->start);   /* workers see abort and leave */
@@ -104,11 +104,11 @@ static int finish_result(struct shared *sh, const struct sm_frames_plan *p,
 		res->longest_drop_run = sh->pace.longest_run;
 		res->max_queue = sh->pace.max_queue;
 	}
-	res->interrupted = sm_stopped();
-	rc = sh->error ? sh->error : res->interrupted ? -EINTR : 0;
+	res->head.interrupted = sm_stopped();
+	rc = sh->error ? sh->error : res->head.interrupted ? -EINTR : 0;
 	if (sh->error)
-		snprintf(res->error_msg, sizeof(res->error_msg), "%s", sh->error_msg);
-	if (res->interrupted || sh->error || p->time_limit_ns) {
+		snprintf(res->head.error, sizeof(res->head.error), "%s", sh->error_msg);
+	if (res->head.interrupted || sh->error || p->time_limit_ns) {
 		/* Stopped before the schedule's end: count what was due. */
 		uint64_t due = res->frames_done + res->frames_dropped;
 
@@ -127,12 +127,18 @@ int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *re
 {
 	struct shared *sh = calloc(1, sizeof(*sh));
 	struct sm_frames_plan *p = &res->plan;
+	struct sm_result_head head;
 	unsigned nw = 0;
 	pthread_t *tids = NULL;
 	pthread_condattr_t ca;
 	int rc;
 
+	head = res->head;
 	memset(res, 0, sizeof(*res));
+	memcpy(res->head.command, head.command, sizeof(head.command));
+	res->head.argc = head.argc;
+	res->head.argv = head.argv;
+	memcpy(res->head.started_at, head.started_at, sizeof(head.started_at));
 	res->plan = *plan;
 	sm_opstat_init(&res->open);
 	sm_opstat_init(&res->io);
@@ -171,7 +177,7 @@ int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *re
 		rc = sm_frames_trim_stream(p, sh->distinct, res);
 	if (!rc && atomic_load(&sh->csv_err)) {
 		rc = atomic_load(&sh->csv_err);
-		snprintf(res->error_msg, sizeof(res->error_msg), "cannot write '%s': %s",
+		snprintf(res->head.error, sizeof(res->head.error), "cannot write '%s': %s",
 			 p->csv_path, strerror(-rc));
 	}
 out:

@@ -28,9 +28,10 @@ int sm_frames_check(struct sm_frames_plan *plan, char *msg, unsigned msglen);
 
 /*
  * Run the plan (call sm_frames_check() first). Fills *res (caller-owned,
- * released with sm_frames_result_release()). Returns 0 when every frame was
+ * released with sm_frames_result_release()), keeping the command, argv and
+ * started_at the caller put in res->head (sm_result_head_begin()). Returns 0 when every frame was
  * moved, -EINTR when a signal stopped it (res holds the partial result),
- * or another -errno with res->error_msg set (res still holds what was
+ * or another -errno with res->head.error set (res still holds what was
  * measured).
  */
 int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *res,

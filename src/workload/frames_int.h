@@ -129,7 +129,7 @@ void *sm_frames_worker_main(void *arg);
 /* frames_setup.c: everything before the threads (sizes, I/O plan, pacing,
  * directories, marker, CSV); every worker's engine (*nw counts those to
  * release); an existing longer stream cut to this run's length. Each
- * returns 0 or -errno with res->error_msg set. */
+ * returns 0 or -errno with res->head.error set. */
 int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res);
 int sm_frames_setup_workers(struct shared *sh, struct sm_frames_plan *p,
 			    struct sm_frames_result *res, unsigned *nw);

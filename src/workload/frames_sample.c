@@ -103,10 +103,10 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 	for (unsigned i = 0; i < p->threads; i++)
 		if (sh->workers[i].t_last > t_end)
 			t_end = sh->workers[i].t_last;
-	res->duration_ns = t_end > t0 ? t_end - t0 : 0;
+	res->head.duration_ns = t_end > t0 ? t_end - t0 : 0;
 	if (sh->paced)
 		sm_pace_finish(&sh->pace);
-	snap_take(sh, p->threads, res->duration_ns, &s);
+	snap_take(sh, p->threads, res->head.duration_ns, &s);
 	/* Samples taken after the last completion add nothing. */
 	while (res->nseries && res->series[res->nseries - 1].t_ns >= s.t_ns)
 		res->nseries--;

@@ -36,13 +36,13 @@ static unsigned choose_direct(const struct sm_frames_plan *p, struct sm_frames_r
 		align = sm_direct_probe(dir);
 	}
 	if (align < 0) {
-		sm_warn(&res->warnings, "direct_io_unavailable",
+		sm_warn(&res->head.warnings, "direct_io_unavailable",
 			"the file system refuses direct I/O (%s): using buffered I/O, which the page cache can flatter",
 			strerror(-align));
 		return 0;
 	}
 	if (p->frame_bytes % (unsigned)align) {
-		sm_warn(&res->warnings, "direct_io_unaligned",
+		sm_warn(&res->head.warnings, "direct_io_unaligned",
 			"frame size %llu is not a multiple of the direct I/O block (%d bytes): using buffered I/O",
 			(unsigned long long)p->frame_bytes, align);
 		return 0;
@@ -99,13 +99,13 @@ static void plan_io(struct shared *sh, struct sm_frames_plan *p, struct sm_frame
 		sh->chunk_len = round_up(sh->chunk_len, align);
 	}
 	if (p->direct && !align && p->kind != SM_FRAMES_EMPTY)
-		sm_warn(&res->warnings, "buffered_io",
+		sm_warn(&res->head.warnings, "buffered_io",
 			"buffered I/O: figures include the page cache, not only the storage");
 	p->direct = align != 0;
-	res->env.direct_io = p->direct;
+	res->head.env.direct_io = p->direct;
 	if (!p->direct && p->kind == SM_FRAMES_READ &&
-	    sh->distinct * p->frame_bytes < res->env.mem_available_bytes)
-		sm_warn(&res->warnings, "cached_working_set",
+	    sh->distinct * p->frame_bytes < res->head.env.mem_available_bytes)
+		sm_warn(&res->head.warnings, "cached_working_set",
 			"buffered reads of %llu MiB, less than the free RAM: this measures the page cache",
 			(unsigned long long)(sh->distinct * p->frame_bytes >> 20));
 	sh->open_flags = p->kind == SM_FRAMES_READ ? O_RDONLY : O_WRONLY | O_CREAT;
@@ -117,7 +117,7 @@ static void plan_io(struct shared *sh, struct sm_frames_plan *p, struct sm_frame
 }
 
 /* Everything before the threads: sizes, pacing, directories, marker, CSV.
- * Returns 0 or -errno with res->error_msg set. */
+ * Returns 0 or -errno with res->head.error set. */
 int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res)
 {
 	int rc;
@@ -134,12 +134,12 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 	if (!sh->distinct)
 		sh->distinct = 1;
 	res->frames_scheduled = p->nframes;
-	sm_env_collect(&res->env, p->stream ? "." : p->path);
+	sm_env_collect(&res->head.env, p->stream ? "." : p->path);
 	if (p->stream) {
 		char dir[PATH_MAX];
 
 		if (!sm_parent_dir(p->path, dir, sizeof(dir)))
-			sm_fs_info(dir, &res->env.fs);
+			sm_fs_info(dir, &res->head.env.fs);
 	}
 	plan_io(sh, p, res);
 	snprintf(sh->prefix, sizeof(sh->prefix) - 32, "%s/frame", p->path);
@@ -153,18 +153,18 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 				  sh->total, p->fps, p->queue, p->prebuffer, &res->early, &res->late);
 		if (rc) {
 			sh->paced = 0;
-			snprintf(res->error_msg, sizeof(res->error_msg), "cannot set up pacing: %s",
+			snprintf(res->head.error, sizeof(res->head.error), "cannot set up pacing: %s",
 				 strerror(-rc));
 			return rc;
 		}
 	}
 	if (p->kind != SM_FRAMES_READ && !p->stream) {
-		rc = make_dirs(p, sh->distinct, res->error_msg, sizeof(res->error_msg));
+		rc = make_dirs(p, sh->distinct, res->head.error, sizeof(res->head.error));
 		if (rc)
 			return rc;
 		rc = sm_frames_mark_dir(p->path);
 		if (rc) {
-			snprintf(res->error_msg, sizeof(res->error_msg), "cannot write '%s/%s': %s",
+			snprintf(res->head.error, sizeof(res->head.error), "cannot write '%s/%s': %s",
 				 p->path, SM_FRAMES_MARKER, strerror(-rc));
 			return rc;
 		}
@@ -176,7 +176,7 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 		sh->csv_fd = open(p->csv_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
 		if (sh->csv_fd < 0 || write(sh->csv_fd, header, sizeof(header) - 1) < 0) {
 			rc = -errno;
-			snprintf(res->error_msg, sizeof(res->error_msg), "cannot write '%s': %s",
+			snprintf(res->head.error, sizeof(res->head.error), "cannot write '%s': %s",
 				 p->csv_path, strerror(-rc));
 			return rc;
 		}
@@ -200,15 +200,15 @@ int sm_frames_setup_workers(struct shared *sh, struct sm_frames_plan *p, struct 
 		rc = sm_frames_worker_setup(sh, &sh->workers[*nw], *nw, engine, notice, sizeof(notice));
 		(*nw)++;
 		if (rc) {
-			snprintf(res->error_msg, sizeof(res->error_msg),
+			snprintf(res->head.error, sizeof(res->head.error),
 				 rc == -ENOENT ? "unknown engine '%s'" : "cannot start engine '%s': %s",
 				 engine, strerror(-rc));
 			return rc;
 		}
 	}
 	if (notice[0])
-		sm_warn(&res->warnings, "engine_fallback", "%s", notice);
-	snprintf(res->env.engine, sizeof(res->env.engine), "%s", sh->workers[0].eng.ops->name);
+		sm_warn(&res->head.warnings, "engine_fallback", "%s", notice);
+	snprintf(res->head.env.engine, sizeof(res->head.env.engine), "%s", sh->workers[0].eng.ops->name);
 	p->engine = sh->workers[0].eng.ops->name;
 	return 0;
 }
@@ -226,7 +226,7 @@ int sm_frames_trim_stream(const struct sm_frames_plan *p, uint64_t distinct,
 	if (truncate(p->path, (off_t)want)) {
 		int rc = -errno;
 
-		snprintf(res->error_msg, sizeof(res->error_msg), "cannot truncate '%s': %s", p->path,
+		snprintf(res->head.error, sizeof(res->head.error), "cannot truncate '%s': %s", p->path,
 			 strerror(-rc));
 		return rc;
 	}

@@ -92,7 +92,7 @@ static void tell(struct prof *x, const char *what)
 static int fail(struct prof *x, int rc, const char *fmt, const char *subject)
 {
 	x->res->error = rc;
-	snprintf(x->res->error_msg, sizeof(x->res->error_msg), fmt, subject, strerror(-rc));
+	snprintf(x->res->head.error, sizeof(x->res->head.error), fmt, subject, strerror(-rc));
 	return rc;
 }
 
@@ -142,7 +142,7 @@ static int run_classic(struct prof *x)
 	if (rc == 0 && fill->op.bytes < res->file_bytes) {
 		res->file_bytes = fill->op.bytes / MIB * MIB;
 		if (res->file_bytes < 64 * MIB)
-			sm_warn(&res->warnings, "small_working_set",
+			sm_warn(&res->head.warnings, "small_working_set",
 				"the storage wrote only %llu MiB in the time to fill the block test "
 				"file: block tests run on that", (unsigned long long)(res->file_bytes >> 20));
 	}
@@ -174,9 +174,12 @@ static int run_classic(struct prof *x)
 			b.duration_ns = res->classic_ns;
 			rc = sm_blockio_run(&b, &c->res[w]);
 			c->measured[w] = rc == 0 || rc == -EINTR;
-			if (c->res[w].engine[0] && c->depth > 1)
+			if (c->res[w].engine[0] && c->depth > 1) {
 				snprintf(res->block_engine, sizeof(res->block_engine), "%s",
 					 c->res[w].engine);
+				memcpy(res->head.env.engine, res->block_engine,
+				       sizeof(res->head.env.engine));
+			}
 			if (!res->notice[0] && c->res[w].notice[0])
 				snprintf(res->notice, sizeof(res->notice), "%s", c->res[w].notice);
 			if (rc == -EINTR)
@@ -226,19 +229,19 @@ static int frames_go(struct prof *x, struct sm_frames_plan *f)
 		     ? 0 : sm_frames_check(f, msg, sizeof(msg));
 	if (rc) {
 		x->res->error = rc;
-		snprintf(x->res->error_msg, sizeof(x->res->error_msg), "%s", msg);
+		snprintf(x->res->head.error, sizeof(x->res->head.error), "%s", msg);
 		return rc;
 	}
 	rc = sm_frames_run(f, x->fr, NULL, NULL);
 	if (x->fr->plan.engine && !x->res->frames_engine[0])
 		snprintf(x->res->frames_engine, sizeof(x->res->frames_engine), "%s",
-			 x->fr->env.engine[0] ? x->fr->env.engine : x->fr->plan.engine);
-	for (unsigned i = 0; i < x->fr->warnings.count; i++)
-		sm_warn(&x->res->warnings, x->fr->warnings.item[i].code, "%s",
-			x->fr->warnings.item[i].message);
+			 x->fr->head.env.engine[0] ? x->fr->head.env.engine : x->fr->plan.engine);
+	for (unsigned i = 0; i < x->fr->head.warnings.count; i++)
+		sm_warn(&x->res->head.warnings, x->fr->head.warnings.item[i].code, "%s",
+			x->fr->head.warnings.item[i].message);
 	if (rc && rc != -EINTR) {
 		x->res->error = rc;
-		snprintf(x->res->error_msg, sizeof(x->res->error_msg), "%s", x->fr->error_msg);
+		snprintf(x->res->head.error, sizeof(x->res->head.error), "%s", x->fr->head.error);
 	}
 	return rc;
 }
@@ -250,9 +253,9 @@ static void take_frametest(const struct sm_frames_result *fr, struct sm_run_fram
 	t->measured = fr->frames_done > 0;
 	t->frames = fr->frames_done;
 	t->bytes = fr->bytes;
-	t->duration_ns = fr->duration_ns;
-	t->fps = fr->duration_ns ? (double)fr->frames_done * 1e9 / (double)fr->duration_ns : 0;
-	t->bytes_per_s = fr->duration_ns ? (double)fr->bytes * 1e9 / (double)fr->duration_ns : 0;
+	t->duration_ns = fr->head.duration_ns;
+	t->fps = fr->head.duration_ns ? (double)fr->frames_done * 1e9 / (double)fr->head.duration_ns : 0;
+	t->bytes_per_s = fr->head.duration_ns ? (double)fr->bytes * 1e9 / (double)fr->head.duration_ns : 0;
 	t->p50_ns = sm_hist_percentile(h, 50);
 	t->p99_ns = sm_hist_percentile(h, 99);
 	t->p999_ns = sm_hist_percentile(h, 99.9);
@@ -387,7 +390,7 @@ static int paced_run(struct prof *x, const struct sm_run_row *row, const struct 
 	f.time_limit_ns = 3 * res->paced_ns;
 	rc = frames_go(x, &f);
 	if (sm_paced_from_frames(x->fr, pc) == -ERANGE)
-		sm_warn(&res->warnings, "paced_run_invalid",
+		sm_warn(&res->head.warnings, "paced_run_invalid",
 			"a paced capture run reported frames completing before they "
 			"arrived; its result was not used");
 	if (rc)
@@ -468,7 +471,7 @@ static int run_confirm(struct prof *x)
 		 * not fit comfortably */
 		if ((tried >= (x->plan->confirm > 1 ? 2u : 0u) &&
 		     elapsed(x) + res->paced_ns > x->plan->time_ns + res->paced_ns / 2) ||
-		    need > res->env.fs.free_bytes / 4 || sm_stopped()) {
+		    need > res->head.env.fs.free_bytes / 4 || sm_stopped()) {
 			res->near_unconfirmed += cell->near_limit;
 			continue;
 		}
@@ -481,10 +484,10 @@ static int run_confirm(struct prof *x)
 			break;
 		if (rc) {
 			/* a failed paced run leaves the computed verdict; say why */
-			sm_warn(&res->warnings, "paced_run_failed", "a paced run failed: %s",
-				res->error_msg);
+			sm_warn(&res->head.warnings, "paced_run_failed", "a paced run failed: %s",
+				res->head.error);
 			res->error = 0;
-			res->error_msg[0] = '\0';
+			res->head.error[0] = '\0';
 			rc = 0;
 			res->near_unconfirmed += cell->near_limit;
 			continue;
@@ -505,7 +508,7 @@ static void size_budget(struct prof *x)
 {
 	struct sm_run_result *res = x->res;
 	double scale = (double)x->plan->time_ns / (60.0 * SM_NS_PER_S);
-	uint64_t quarter = res->env.fs.free_bytes / 4;
+	uint64_t quarter = res->head.env.fs.free_bytes / 4;
 
 	res->file_bytes = clamp_u64((uint64_t)(scale * GIB) / MIB * MIB, 64 * MIB, GIB);
 	res->frames_bytes = clamp_u64((uint64_t)(scale * 2 * GIB) / MIB * MIB, 256 * MIB, 2 * GIB);
@@ -529,7 +532,7 @@ static int setup(struct prof *x)
 	struct sm_run_result *res = x->res;
 	int rc;
 
-	sm_env_collect(&res->env, x->plan->dir);
+	sm_env_collect(&res->head.env, x->plan->dir);
 	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-run-XXXXXX", x->plan->dir);
 	if (!mkdtemp(res->data_dir)) {
 		rc = -errno;
@@ -537,24 +540,24 @@ static int setup(struct prof *x)
 		return fail(x, rc, "cannot create a test directory in '%s': %s", x->plan->dir);
 	}
 	res->direct_align = sm_direct_probe(res->data_dir);
-	res->env.direct_io = res->direct_align > 0;
-	res->env.mem_available_bytes = sm_mem_available();
+	res->head.env.direct_io = res->direct_align > 0;
+	res->head.env.mem_available_bytes = sm_mem_available();
 	size_budget(x);
 	if (res->direct_align <= 0) {
-		sm_warn(&res->warnings, "buffered_io",
+		sm_warn(&res->head.warnings, "buffered_io",
 			"direct I/O does not work here (%s): figures include the page cache",
 			strerror(-res->direct_align));
-		if (res->frames_bytes < res->env.mem_available_bytes)
-			sm_warn(&res->warnings, "cached_working_set",
+		if (res->frames_bytes < res->head.env.mem_available_bytes)
+			sm_warn(&res->head.warnings, "cached_working_set",
 				"the working set (%llu MiB) is smaller than the free RAM (%llu MiB): "
 				"reads may come from memory",
 				(unsigned long long)(res->frames_bytes >> 20),
-				(unsigned long long)(res->env.mem_available_bytes >> 20));
+				(unsigned long long)(res->head.env.mem_available_bytes >> 20));
 	}
-	if (res->env.fs.free_bytes && res->env.fs.free_bytes < 1 * GIB)
-		sm_warn(&res->warnings, "small_working_set",
+	if (res->head.env.fs.free_bytes && res->head.env.fs.free_bytes < 1 * GIB)
+		sm_warn(&res->head.warnings, "small_working_set",
 			"only %llu MiB free: the working set is small",
-			(unsigned long long)(res->env.fs.free_bytes >> 20));
+			(unsigned long long)(res->head.env.fs.free_bytes >> 20));
 	return 0;
 }
 
@@ -582,19 +585,25 @@ static int prof_done(struct prof *x, int rc)
 	free(x->fr);
 	x->fr = NULL;
 	if (rc == -EINTR || sm_stopped()) {
-		x->res->interrupted = 1;
+		x->res->head.interrupted = 1;
 		rc = -EINTR;
 	}
-	x->res->duration_ns = elapsed(x);
+	x->res->head.duration_ns = elapsed(x);
 	return rc;
 }
 
 int sm_run_begin(const struct sm_run_plan *plan, struct sm_run_result *res)
 {
 	struct prof x = { .plan = plan, .res = res };
+	struct sm_result_head head;
 	int rc;
 
+	head = res->head;
 	memset(res, 0, sizeof(*res));
+	memcpy(res->head.command, head.command, sizeof(head.command));
+	res->head.argc = head.argc;
+	res->head.argv = head.argv;
+	memcpy(res->head.started_at, head.started_at, sizeof(head.started_at));
 	res->plan = *plan;
 	res->t0_ns = x.t0 = sm_now_ns();
 	res->nrows = plan->nformats;
@@ -606,7 +615,7 @@ int sm_run_begin(const struct sm_run_plan *plan, struct sm_run_result *res)
 		res->rows[i].fmt = plan->formats[i];
 	res->reached = SM_PHASE_SETUP;
 	rc = setup(&x);
-	res->duration_ns = elapsed(&x);
+	res->head.duration_ns = elapsed(&x);
 	return rc;
 }
 
@@ -663,12 +672,12 @@ int sm_run_end(struct sm_run_result *res)
 		rc = sm_rm_tree(res->data_dir);
 		if (rc && !res->error) {
 			res->error = rc;
-			snprintf(res->error_msg, sizeof(res->error_msg),
+			snprintf(res->head.error, sizeof(res->head.error),
 				 "cannot remove the test directory '%s': %s", res->data_dir,
 				 strerror(-rc));
 		}
 	}
-	res->duration_ns = sm_now_ns() - res->t0_ns;
+	res->head.duration_ns = sm_now_ns() - res->t0_ns;
 	return rc;
 }
 

@@ -28,8 +28,10 @@ typedef void (*sm_run_progress_fn)(const char *what, uint64_t elapsed_ns, uint64
  * test data (unless plan->keep). Always call sm_run_end() after a
  * successful sm_run_begin(), also after an error or a signal.
  * Each returns 0; -EINTR when a signal stopped it (res holds what was
- * measured so far); or another -errno with res->error_msg set.
- * res is caller-owned; release it with sm_run_result_release().
+ * measured so far); or another -errno with res->head.error set.
+ * res is caller-owned; release it with sm_run_result_release(). sm_run_begin()
+ * keeps the command, argv and started_at the caller put in res->head
+ * (sm_result_head_begin()) and fills the rest.
  */
 int sm_run_begin(const struct sm_run_plan *plan, struct sm_run_result *res);
 int sm_run_classic(struct sm_run_result *res, sm_run_progress_fn progress, void *arg);

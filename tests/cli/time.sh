@@ -102,7 +102,7 @@ $S time -n 2 --json -o j.json -- true
 check "json document" python3 -c "
 import json,sys; d=json.load(open('j.json'))
 assert d['command'] == 'time' and d['schema_version'] == 1
-t = d['time']; assert t['command'] == ['true'] and len(t['runs']) == 2
+t = d['time']; assert d['params']['command'] == ['true'] and len(t['runs']) == 2
 assert t['stats']['wall_ns']['n'] == 2 and t['runs'][0]['exit_code'] == 0
 assert t['stats']['wall_ns']['min'] <= t['stats']['wall_ns']['median'] <= t['stats']['wall_ns']['max']
 "

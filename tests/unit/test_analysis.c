@@ -64,15 +64,15 @@ static void test_paced_capture(void **state)
 	assert_int_equal(sm_verdict_paced(&pc), SM_VERDICT_NOT_REALTIME);
 
 	/* a run cut short or failed decides nothing */
-	fr->interrupted = 1;
+	fr->head.interrupted = 1;
 	assert_int_equal(sm_paced_from_frames(fr, &pc), 0);
 	assert_false(pc.complete);
 	assert_int_equal(sm_verdict_paced(&pc), -1);
-	fr->interrupted = 0;
-	snprintf(fr->error_msg, sizeof(fr->error_msg), "cannot write 'x': No space left on device");
+	fr->head.interrupted = 0;
+	snprintf(fr->head.error, sizeof(fr->head.error), "cannot write 'x': No space left on device");
 	assert_int_equal(sm_paced_from_frames(fr, &pc), 0);
 	assert_false(pc.complete);
-	fr->error_msg[0] = '\0';
+	fr->head.error[0] = '\0';
 
 	/* a completion before its arrival wrapped to a huge time: the schedule
 	 * went wrong, the run is not used */

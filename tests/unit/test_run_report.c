@@ -51,8 +51,8 @@ static struct sm_run_result *fixed_result(void)
 			s->t[d].frames = 100;
 		}
 	}
-	snprintf(res->env.fs.fs_type, sizeof(res->env.fs.fs_type), "ext4");
-	snprintf(res->env.fs.device, sizeof(res->env.fs.device), "/dev/vda");
+	snprintf(res->head.env.fs.fs_type, sizeof(res->head.env.fs.fs_type), "ext4");
+	snprintf(res->head.env.fs.device, sizeof(res->head.env.fs.device), "/dev/vda");
 	snprintf(res->data_dir, sizeof(res->data_dir), "/data/.stormark-run-abcdef");
 	res->direct_align = 4096;
 	res->file_bytes = 1ull << 30;
@@ -128,7 +128,7 @@ static void test_best_and_summary(void **state)
 		for (unsigned k = 0; k < res->plan.nrates; k++)
 			res->rows[r].cell[SM_DIR_PLAYBACK][k].final = SM_VERDICT_MARGINAL;
 	assert_int_equal(sm_run_best(res, SM_DIR_PLAYBACK, &row, &rate), -1);
-	res->interrupted = 1;
+	res->head.interrupted = 1;
 	res->direct_align = -22;
 	sm_run_summary(res, sum, sizeof(sum));
 	assert_non_null(strstr(sum, "cannot play back any of the 5 tested formats"));
@@ -162,7 +162,8 @@ static void test_text_and_json(void **state)
 	assert_int_equal(rows, NROWS);
 	free(text);
 
-	doc = sm_json_doc_new("run", 0, NULL);
+	snprintf(res->head.command, sizeof(res->head.command), "run");
+	doc = sm_json_doc_new(&res->head);
 	sm_json_run(doc, res);
 	run = cJSON_GetObjectItem(doc, "run");
 	assert_non_null(run);

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The common head of every command's JSON: command, argv as given,
+# started_at taken when the run starts (not when the JSON is written: a
+# regression, it used to be the writing time), duration_ns, interrupted.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+S=$STORMARK
+cd "$T_DIR" || exit 1
+
+# head_ok DESC FILE COMMAND BEFORE: BEFORE is `date +%s` just before the
+# command started; each command below runs for about 2 s, so a start time
+# taken at the end would be at least 2 s past BEFORE.
+head_ok() {
+  local d=$1 f=$2 cmd=$3 before=$4
+  check "$d: head" jq -e >/dev/null --arg c "$cmd" --argjson b "$before" '
+    .schema_version == 1 and .command == $c and (.argv | length) > 1 and
+    .interrupted == false and (.duration_ns >= 1500000000) and
+    (.started_at | fromdateiso8601) >= $b and (.started_at | fromdateiso8601) <= $b + 1 and
+    (.warnings | type) == "array" and (.errors | type) == "array" and
+    (.environment.kernel | length) > 0' "$f"
+}
+
+mkdir fr
+b=$(date +%s)
+$S frames -w 2k -n 1000000 -t 1 --engine null --time 2 --json f.json fr >/dev/null 2>&1
+check "frames exit 0" test $? = 0
+head_ok frames f.json frames "$b"
+check "frames argv as given" jq -e >/dev/null \
+  '.argv == ["frames","-w","2k","-n","1000000","-t","1","--engine","null","--time","2","--json","f.json","fr"]' f.json
+
+$S fileio --file-num=1 --file-total-size=1M prepare >/dev/null 2>&1
+b=$(date +%s)
+$S fileio --file-num=1 --file-total-size=1M --file-test-mode=seqrd --time=2 --json=fi.json run >/dev/null 2>&1
+check "fileio exit 0" test $? = 0
+head_ok fileio fi.json fileio "$b"
+$S fileio --file-num=1 --file-total-size=1M cleanup >/dev/null 2>&1
+
+b=$(date +%s)
+$S time --json -o t.json -- sleep 2
+check "time exit 0" test $? = 0
+head_ok time t.json time "$b"
+
+mkdir rd
+b=$(date +%s)
+$S run rd --time 2 --quiet --engine null --no-confirm --formats dpx-hd --fps 24 --json r.json >/dev/null 2>&1
+check "run exit 0" test $? = 0
+head_ok run r.json run "$b"
+
+finish
