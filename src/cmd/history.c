@@ -5,9 +5,10 @@
 #include "store/history_db.h"
 #include "result/timefig.h"
 #include "report/timeit.h"
+#include "cmd/out_opts.h"
+#include "core/opt.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,15 +17,15 @@
 #define HINT "stormark history --help"
 #define BUSY_MS 3000u
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct sm_opt *opts)
 {
 	fprintf(f,
 		"usage: stormark history [--db PATH] [KEY [KEY2]]\n\n"
 		"Runs saved with 'stormark time --save KEY'. With no KEY: every key, its\n"
 		"number of runs and trimmed means (the fastest and slowest 10%% dropped).\n"
-		"With KEY: its runs. With KEY and KEY2: the two compared figure by figure.\n\n"
-		"      --db PATH   history database (default $XDG_DATA_HOME/stormark/history.db)\n"
-		"  -h, --help      this help\n");
+		"With KEY: its runs. With KEY and KEY2: the two compared figure by figure.\n\n");
+	sm_opt_usage(f, opts, 0);
+	fprintf(f, "\nThe output flags mean the same in every command: docs/options.md.\n");
 }
 
 /* Trimmed mean of figure f over rows; *ok is 0 when no row measured it. */
@@ -193,34 +194,37 @@ out:
 
 int cmd_history(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct sm_out_opts out = { 0 };
 	const char *db_arg = NULL;
-	char path[4096], err[256];
+	int help = 0;
+	struct sm_opt opts[] = {
+		SM_OPT_STR(0, "db", db_arg, "PATH",
+			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
+		SM_OUT_OPTS(out, 'o', SM_OPT_OPTIONAL, "text (the only one so far)"),
+		SM_OPT_HELP('h', "help", help, "this help"),
+		SM_OPT_END,
+	};
+	char path[4096], err[256], msg[512];
 	struct sm_hdb *db = NULL;
-	int c, rc;
+	int rc, first;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			db_arg = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return SM_EXIT_OK;
-		case ':':
-			return sm_usage_error(PROG, HINT, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return sm_usage_error(PROG, HINT, "unknown option '%s'", argv[optind - 1]);
-		}
+	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
+	if (rc > 0) {
+		usage(stdout, opts);
+		return SM_EXIT_OK;
 	}
-	if (argc - optind > 2)
-		return sm_usage_error(PROG, HINT, "at most two keys, got %d", argc - optind);
+	if (!rc)
+		rc = sm_out_resolve(&out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT), SM_LAYOUT_TEXT, msg,
+				    sizeof(msg));
+	if (rc)
+		return sm_usage_error(PROG, HINT, "%s", msg);
+	if (argc - first > 2)
+		return sm_usage_error(PROG, HINT, "at most two keys, got %d", argc - first);
+	rc = sm_out_redirect(&out);
+	if (rc) {
+		sm_error("cannot create '%s': %s", out.output, strerror(-rc));
+		return SM_EXIT_FAIL;
+	}
 	if (db_arg)
 		snprintf(path, sizeof(path), "%s", db_arg);
 	else if (sm_hdb_default_path(path, sizeof(path))) {
@@ -228,7 +232,7 @@ int cmd_history(int argc, char **argv)
 		return SM_EXIT_FAIL;
 	}
 	rc = sm_hdb_open(path, 0, BUSY_MS, &db, err, sizeof(err));
-	if (rc == -ENOENT && optind == argc) {
+	if (rc == -ENOENT && first == argc) {
 		printf("history: %s\nno runs saved yet\n", path);
 		return SM_EXIT_OK;
 	}
@@ -236,12 +240,12 @@ int cmd_history(int argc, char **argv)
 		sm_error("cannot use history database '%s': %s", path, err);
 		return SM_EXIT_FAIL;
 	}
-	if (optind == argc)
+	if (first == argc)
 		rc = list_keys(db, path);
-	else if (argc - optind == 1)
-		rc = show_key(db, path, argv[optind]);
+	else if (argc - first == 1)
+		rc = show_key(db, path, argv[first]);
 	else
-		rc = compare(db, path, argv[optind], argv[optind + 1]);
+		rc = compare(db, path, argv[first], argv[first + 1]);
 	sm_hdb_close(db);
 	return rc;
 }

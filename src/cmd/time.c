@@ -12,9 +12,10 @@
 #include "result/json.h"
 #include "result/timefig.h"
 #include "report/timeit.h"
+#include "cmd/out_opts.h"
+#include "core/opt.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,21 +30,29 @@
 #define MAX_RUNS 100000u
 #define BUSY_MS 3000u
 
-enum fmt { FMT_TEXT, FMT_TIMEIT, FMT_JSON, FMT_CSV };
-
 struct time_opts {
 	unsigned runs, warmup;
 	const char *prepare;
-	int drop_caches, shell, no_syscalls;
-	enum fmt format;
-	const char *output;       /* NULL: stdout */
+	int drop_caches, shell, no_syscalls, csv, help;
+	struct sm_out_opts out;
 	const char *save_key;
 	const char *db_path;
 	int cmd_argc;
 	char **cmd_argv;
 };
 
-static void usage(FILE *f)
+/* --save KEY: 1 to 120 characters. */
+static int save_key_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	if (!arg[0] || strlen(arg) > 120) {
+		snprintf(exp, len, "a key of 1 to 120 characters");
+		return -EINVAL;
+	}
+	*(const char **)opt->dest = arg;
+	return 0;
+}
+
+static void usage(FILE *f, const struct sm_opt *opts)
 {
 	fprintf(f,
 		"usage: stormark time [options] [--] COMMAND [ARGS...]\n\n"
@@ -51,127 +60,56 @@ static void usage(FILE *f)
 		"max RSS, page faults, context switches, system calls, read and write\n"
 		"calls, logical bytes and bytes that reached storage; and, labelled as\n"
 		"system-wide, the counters of the disk under the current directory.\n"
-		"The exit status is the command's (128 + signal when it was killed).\n\n"
-		"  -n, --runs N          measure N runs (default 1) and report statistics\n"
-		"      --warmup N        run N times first, unmeasured\n"
-		"      --prepare CMD     run 'sh -c CMD' before every run (unmeasured)\n"
-		"      --drop-caches     drop the page cache before every run (root)\n"
-		"      --shell           run COMMAND with sh -c (one string)\n"
-		"      --no-syscalls     do not count all system calls (no perf counter)\n"
-		"      --format FMT      text (default), timeit, json or csv\n"
-		"      --json, --csv     the same as --format json / csv\n"
-		"  -o, --output FILE     write the report to FILE instead of stdout\n"
-		"      --save KEY        store the runs in the history under KEY\n"
-		"      --db PATH         history database (default\n"
-		"                        $XDG_DATA_HOME/stormark/history.db)\n"
-		"  -h, --help            this help\n\n"
+		"The exit status is the command's (128 + signal when it was killed).\n\n");
+	sm_opt_usage(f, opts, 0);
+	fprintf(f, "\nThe output flags mean the same in every command: docs/options.md.\n"
 		"See 'stormark history' and docs/time.md.\n");
 }
 
-static int parse_count(const char *s, unsigned max, unsigned *out)
-{
-	uint64_t v;
-
-	if (sm_parse_u64(s, &v) || v > max)
-		return -EINVAL;
-	*out = (unsigned)v;
-	return 0;
-}
-
-/* Returns -1 to go on, or the exit code to return. */
+/* Parse argv into o (--help: print the usage). Returns -1 to go on, or
+ * the exit code to return. */
 static int parse(int argc, char **argv, struct time_opts *o)
 {
-	enum { O_WARMUP = 256, O_PREPARE, O_DROP, O_SHELL, O_FORMAT, O_JSON, O_CSV,
-	       O_SAVE, O_DB, O_NOSYS };
-	static const struct option lopts[] = {
-		{ "runs", required_argument, NULL, 'n' },
-		{ "warmup", required_argument, NULL, O_WARMUP },
-		{ "prepare", required_argument, NULL, O_PREPARE },
-		{ "drop-caches", no_argument, NULL, O_DROP },
-		{ "shell", no_argument, NULL, O_SHELL },
-		{ "format", required_argument, NULL, O_FORMAT },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "csv", no_argument, NULL, O_CSV },
-		{ "output", required_argument, NULL, 'o' },
-		{ "save", required_argument, NULL, O_SAVE },
-		{ "db", required_argument, NULL, O_DB },
-		{ "no-syscalls", no_argument, NULL, O_NOSYS },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	struct sm_opt opts[] = {
+		SM_OPT_UINT_RANGE('n', "runs", o->runs, 1, MAX_RUNS, "N",
+				  "measure N runs (default 1) and report statistics"),
+		SM_OPT_UINT_RANGE(0, "warmup", o->warmup, 0, MAX_RUNS, "N", "run N times first, unmeasured"),
+		SM_OPT_STR(0, "prepare", o->prepare, "CMD", "run 'sh -c CMD' before every run (unmeasured)"),
+		SM_OPT_FLAG_SET(0, "drop-caches", o->drop_caches, 1, "drop the page cache before every run (root)"),
+		SM_OPT_FLAG_SET(0, "shell", o->shell, 1, "run COMMAND with sh -c (one string)"),
+		SM_OPT_FLAG_SET(0, "no-syscalls", o->no_syscalls, 1,
+				"do not count all system calls (no perf counter)"),
+		SM_OUT_OPTS(o->out, 'o', SM_OPT_OPTIONAL, "text (default), timeit, csv or json"),
+		SM_OPT_FLAG_SET(0, "csv", o->csv, 1, "the same as --format csv"),
+		SM_OPT_CALL(0, "save", SM_OPT_REQUIRED, save_key_cb, &o->save_key, "KEY",
+			    "store the runs in the history under KEY"),
+		SM_OPT_STR(0, "db", o->db_path, "PATH",
+			   "history database (default\n$XDG_DATA_HOME/stormark/history.db)"),
+		SM_OPT_HELP('h', "help", o->help, "this help"),
+		SM_OPT_END,
 	};
-	int c;
+	char msg[512];
+	int first, rc;
 
 	memset(o, 0, sizeof(*o));
 	o->runs = 1;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:n:o:h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			if (parse_count(optarg, MAX_RUNS, &o->runs) || !o->runs)
-				return sm_usage_error(PROG, HINT, "-n wants a run count from 1 to %u, not '%s'",
-						      MAX_RUNS, optarg);
-			break;
-		case O_WARMUP:
-			if (parse_count(optarg, MAX_RUNS, &o->warmup))
-				return sm_usage_error(PROG, HINT, "--warmup wants a count, not '%s'", optarg);
-			break;
-		case O_PREPARE:
-			o->prepare = optarg;
-			break;
-		case O_DROP:
-			o->drop_caches = 1;
-			break;
-		case O_SHELL:
-			o->shell = 1;
-			break;
-		case O_FORMAT:
-			if (!strcmp(optarg, "text"))
-				o->format = FMT_TEXT;
-			else if (!strcmp(optarg, "timeit"))
-				o->format = FMT_TIMEIT;
-			else if (!strcmp(optarg, "json"))
-				o->format = FMT_JSON;
-			else if (!strcmp(optarg, "csv"))
-				o->format = FMT_CSV;
-			else
-				return sm_usage_error(PROG, HINT, "unknown format '%s' (text, timeit, json, csv)",
-						      optarg);
-			break;
-		case O_JSON:
-			o->format = FMT_JSON;
-			break;
-		case O_CSV:
-			o->format = FMT_CSV;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case O_SAVE:
-			if (!optarg[0] || strlen(optarg) > 120)
-				return sm_usage_error(PROG, HINT, "--save wants a key of 1 to 120 characters");
-			o->save_key = optarg;
-			break;
-		case O_DB:
-			o->db_path = optarg;
-			break;
-		case O_NOSYS:
-			o->no_syscalls = 1;
-			break;
-		case 'h':
-			usage(stdout);
-			return SM_EXIT_OK;
-		case ':':
-			return sm_usage_error(PROG, HINT, "option '%s' needs a value",
-					      argv[optind - 1]);
-		default:
-			return sm_usage_error(PROG, HINT, "unknown option '%s'", argv[optind - 1]);
-		}
+	rc = sm_opt_parse(opts, argc, argv, SM_OPT_IN_ORDER, &first, msg, sizeof(msg));
+	if (rc > 0) {
+		usage(stdout, opts);
+		return SM_EXIT_OK;
 	}
-	if (optind >= argc)
+	if (rc)
+		return sm_usage_error(PROG, HINT, "%s", msg);
+	if (o->csv && !o->out.format)
+		o->out.format = "csv";
+	if (sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
+			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_TEXT,
+			   msg, sizeof(msg)))
+		return sm_usage_error(PROG, HINT, "%s", msg);
+	if (first >= argc)
 		return sm_usage_error(PROG, HINT, "no command to run");
-	o->cmd_argc = argc - optind;
-	o->cmd_argv = argv + optind;
+	o->cmd_argc = argc - first;
+	o->cmd_argv = argv + first;
 	if (o->shell && o->cmd_argc != 1)
 		return sm_usage_error(PROG, HINT, "--shell wants the command as one string");
 	return -1;
@@ -302,28 +240,41 @@ static void setup(struct runner *rn, struct sm_time_result *r)
 	r->disk = rn->disk;
 }
 
-static int emit(const struct time_opts *o, const struct sm_time_result *r)
+/* Write the report in its layout to stdout or -o FILE, and the JSON file
+ * of --json=FILE. Returns 0 or -errno; *what names what failed. */
+static int emit(const struct time_opts *o, const struct sm_time_result *r, const char **what)
 {
 	FILE *f = stdout;
+	cJSON *doc = NULL;
 	int rc = 0;
 
-	if (o->format == FMT_JSON) {
-		cJSON *doc = sm_time_json(r);
-
+	*what = o->out.output ? o->out.output : "stdout";
+	if (o->out.layout == SM_LAYOUT_JSON || o->out.json_file) {
+		doc = sm_time_json(r);
 		if (!doc)
 			return -ENOMEM;
-		rc = sm_json_write(doc, o->output ? o->output : "-");
-		cJSON_Delete(doc);
-		return rc;
 	}
-	if (o->output) {
-		f = fopen(o->output, "w");
-		if (!f)
-			return -errno;
+	if (o->out.json_file) {
+		*what = o->out.json_file;
+		rc = sm_json_write(doc, o->out.json_file);
+		if (rc)
+			goto out;
+		*what = o->out.output ? o->out.output : "stdout";
 	}
-	if (o->format == FMT_TIMEIT)
+	if (o->out.layout == SM_LAYOUT_JSON) {
+		rc = sm_json_write(doc, o->out.output ? o->out.output : "-");
+		goto out;
+	}
+	if (o->out.output && strcmp(o->out.output, "-")) {
+		f = fopen(o->out.output, "w");
+		if (!f) {
+			rc = -errno;
+			goto out;
+		}
+	}
+	if (o->out.layout == SM_LAYOUT_TIMEIT)
 		sm_time_print_timeit(f, r);
-	else if (o->format == FMT_CSV)
+	else if (o->out.layout == SM_LAYOUT_CSV)
 		sm_time_print_csv(f, r);
 	else
 		sm_time_print_text(f, r);
@@ -333,6 +284,8 @@ static int emit(const struct time_opts *o, const struct sm_time_result *r)
 	} else {
 		fflush(f);
 	}
+out:
+	cJSON_Delete(doc);
 	return rc;
 }
 
@@ -364,6 +317,7 @@ int cmd_time(int argc, char **argv)
 	struct sm_time_run *runs = NULL;
 	struct sm_hdb *db = NULL;
 	char db_path[4096];
+	const char *what;
 	uint64_t start;
 	int rc, code = SM_EXIT_OK;
 
@@ -398,7 +352,7 @@ int cmd_time(int argc, char **argv)
 	}
 	setup(&rn, r);
 	/* the environment costs several /proc reads: only JSON carries it */
-	if (o.format == FMT_JSON)
+	if (o.out.layout == SM_LAYOUT_JSON || o.out.json_file)
 		sm_env_collect(&r->head.env, ".");
 	else
 		sm_kernel_release(r->head.env.kernel, sizeof(r->head.env.kernel));
@@ -445,10 +399,9 @@ int cmd_time(int argc, char **argv)
 		sm_warn(&r->head.warnings, "syscalls_missing", "all system calls were not counted: %s; "
 			"read and write calls are shown instead", r->syscalls_why);
 	sm_time_hints(runs, r->nruns, &r->head.warnings);
-	rc = emit(&o, r);
+	rc = emit(&o, r, &what);
 	if (rc) {
-		sm_error("cannot write the report to '%s': %s", o.output ? o.output : "stdout",
-			 strerror(-rc));
+		sm_error("cannot write the report to '%s': %s", what, strerror(-rc));
 		code = code ? code : SM_EXIT_FAIL;
 	}
 	if (db && r->nruns) {

@@ -85,6 +85,9 @@ struct sm_opt {
 #define SM_OPT_HEAD(text) { .kind = SM_OPT_GROUP, .help = (text) }
 #define SM_OPT_FLAG_SET(s, l, d, v, h) \
 	{ .kind = SM_OPT_FLAG, .short_name = (s), .long_name = (l), .dest = &(d), .ival = (v), .help = (h) }
+#define SM_OPT_HELP(s, l, d, h) \
+	{ .kind = SM_OPT_FLAG, .short_name = (s), .long_name = (l), .dest = &(d), .ival = 1, \
+	  .flags = SM_OPT_STOP, .help = (h) }
 #define SM_OPT_BOOL_OPT(s, l, d, h) \
 	{ .kind = SM_OPT_BOOL, .short_name = (s), .long_name = (l), .arg = SM_OPT_OPTIONAL, \
 	  .dest = &(d), .argh = "on|off", .help = (h) }

@@ -64,4 +64,10 @@ else
   echo "note: python3 missing, lock test not run"
 fi
 
+# the output flags: -o FILE; layouts it does not have are refused
+expect_rc 0 "history -o FILE" $S history --db "$DB" -o list3.txt
+check "history -o writes the table" grep -Eq '^a +3 ' list3.txt
+expect_usage "history --json refused" $S history --db "$DB" --json
+expect_usage "history --format csv refused" $S history --db "$DB" --format csv
+
 finish

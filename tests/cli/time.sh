@@ -106,6 +106,13 @@ t = d['time']; assert d['params']['command'] == ['true'] and len(t['runs']) == 2
 assert t['stats']['wall_ns']['n'] == 2 and t['runs'][0]['exit_code'] == 0
 assert t['stats']['wall_ns']['min'] <= t['stats']['wall_ns']['median'] <= t['stats']['wall_ns']['max']
 "
+# --json=FILE: the JSON besides the text report; the output flags of docs/options.md
+$S time --json=jf.json -o jt.txt -- true
+check "--json=FILE writes JSON" python3 -c "import json; assert json.load(open('jf.json'))['command'] == 'time'"
+check "--json=FILE keeps the text report" grep -q "exit status 0" jt.txt
+$S time --format json -- true >fj.json
+check "--format json is JSON on stdout" python3 -c "import json; assert json.load(open('fj.json'))['command'] == 'time'"
+expect_rc 0 "--quiet accepted" $S time --quiet -o /dev/null -- true
 
 # --- bad input: one line, exit 2 (or 127/126 like a shell)
 expect_usage "no command" $S time
@@ -114,6 +121,10 @@ expect_usage "unknown option" $S time --frobnicate -- true
 expect_usage "-n 0" $S time -n 0 -- true
 expect_usage "-n junk" $S time -n 3x -- true
 expect_usage "bad format" $S time --format xml -- true
+expect_usage "layout not available" $S time --format markdown -- true
+expect_usage "--json with no FILE and another layout" $S time --json --format timeit -- true
+check "one wording for bad values" grep -qx "stormark time: invalid value '3x' for -n: expected an integer from 1 to 100000 (try 'stormark time --help')" \
+  <($S time -n 3x -- true 2>&1)
 expect_usage "missing value" $S time --prepare
 expect_rc 127 "command not found" $S time -- no-such-command-stormark
 check "not-found message" grep -q "cannot run 'no-such-command-stormark'" "$T_DIR/out"

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* The output flags shared by the commands: layout names, their resolution
+ * against what a command can render, and the report file. */
+#include "cmd/out_opts.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const names[] = {
+	[SM_LAYOUT_FRAMETEST] = "frametest", [SM_LAYOUT_SYSBENCH] = "sysbench",
+	[SM_LAYOUT_TIMEIT] = "timeit", [SM_LAYOUT_TEXT] = "text", [SM_LAYOUT_CSV] = "csv",
+	[SM_LAYOUT_MARKDOWN] = "markdown", [SM_LAYOUT_JSON] = "json",
+};
+#define NNAMES (sizeof(names) / sizeof(names[0]))
+
+enum sm_layout sm_layout_find(const char *name)
+{
+	for (unsigned i = 1; name && i < NNAMES; i++)
+		if (!strcmp(name, names[i]))
+			return (enum sm_layout)i;
+	return 0;
+}
+
+const char *sm_layout_name(enum sm_layout l)
+{
+	return (unsigned)l < NNAMES && names[l] ? names[l] : "?";
+}
+
+/* "frametest or json", "text, timeit, csv or json" */
+static void list_layouts(unsigned have, char *buf, size_t len)
+{
+	unsigned k = 0, total = 0;
+	size_t n = 0;
+
+	for (unsigned i = 1; i < NNAMES; i++)
+		total += !!(have & SM_LAYOUT_BIT(i));
+	buf[0] = '\0';
+	for (unsigned i = 1; i < NNAMES && n < len; i++) {
+		if (!(have & SM_LAYOUT_BIT(i)))
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", k == 0 ? "" : k + 1 == total ? " or " : ", ",
+				      names[i]);
+		k++;
+	}
+}
+
+int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum sm_layout dflt,
+		   char *msg, size_t len)
+{
+	int json_report = o->json && (!*o->json || !strcmp(o->json, "-"));
+	enum sm_layout l = dflt;
+	char list[128];
+
+	list_layouts(have, list, sizeof(list));
+	if (o->format) {
+		l = sm_layout_find(o->format);
+		if (!l) {
+			char expected[160];
+
+			snprintf(expected, sizeof(expected), "a report layout: %s", list);
+			sm_opt_bad_value(msg, len, "--format", o->format, expected);
+			return -EINVAL;
+		}
+		if (!(have & SM_LAYOUT_BIT(l))) {
+			snprintf(msg, len, "the %s layout is not available for %s (%s)", o->format, cmd, list);
+			return -EINVAL;
+		}
+	}
+	if (o->json && !(have & SM_LAYOUT_BIT(SM_LAYOUT_JSON))) {
+		snprintf(msg, len, "the json layout is not available for %s (%s)", cmd, list);
+		return -EINVAL;
+	}
+	if (json_report && o->format && l != SM_LAYOUT_JSON) {
+		snprintf(msg, len, "--json with no FILE makes JSON the report; it cannot go with "
+			 "--format %s (use --json=FILE)", o->format);
+		return -EINVAL;
+	}
+	o->layout = json_report ? SM_LAYOUT_JSON : l;
+	o->json_file = o->json && !json_report ? o->json : NULL;
+	return 0;
+}
+
+int sm_out_redirect(const struct sm_out_opts *o)
+{
+	FILE *f;
+
+	if (!o->output || !strcmp(o->output, "-"))
+		return 0;
+	fflush(stdout);
+	/* test first, so a bad path leaves stdout as it was */
+	f = fopen(o->output, "w");
+	if (!f)
+		return -errno;
+	fclose(f);
+	return freopen(o->output, "w", stdout) ? 0 : -errno;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* The output flags every command takes, with one meaning everywhere
+ * (docs/options.md): --json[=FILE], --format LAYOUT, -o/--output FILE,
+ * --quiet. */
+#ifndef SM_CMD_OUT_OPTS_H
+#define SM_CMD_OUT_OPTS_H
+
+#include <stddef.h>
+
+#include "core/opt.h"
+
+/* Report layouts, by the name --format takes. */
+enum sm_layout {
+	SM_LAYOUT_FRAMETEST = 1, SM_LAYOUT_SYSBENCH, SM_LAYOUT_TIMEIT, SM_LAYOUT_TEXT,
+	SM_LAYOUT_CSV, SM_LAYOUT_MARKDOWN, SM_LAYOUT_JSON,
+};
+#define SM_LAYOUT_BIT(l) (1u << (l))
+
+/* Output flags as given, and resolved by sm_out_resolve(). Strings point
+ * into argv. */
+struct sm_out_opts {
+	const char *json;       /* --json: NULL none, "-" or "" stdout, else a file */
+	const char *format;     /* --format LAYOUT; NULL: the command's default */
+	const char *output;     /* -o/--output FILE; NULL or "-": stdout */
+	int quiet;              /* --quiet: no progress display */
+	/* filled by sm_out_resolve(): */
+	enum sm_layout layout;  /* the report's layout (JSON when --json has no FILE) */
+	const char *json_file;  /* JSON written besides the report, NULL: none */
+};
+
+/* Option-table entries for the four flags, for a table over `o` (a struct
+ * sm_out_opts lvalue). short_o is 'o' for -o/--output, or 0 where -o
+ * means something else (frametest's out-of-order). json_arg is
+ * SM_OPT_OPTIONAL (--json[=FILE]) or SM_OPT_REQUIRED (--json FILE|-, the
+ * form frames and run have always taken). */
+#define SM_OUT_OPTS(o, short_o, json_arg, layouts_help) \
+	{ .kind = SM_OPT_STRING, .long_name = "json", .arg = (json_arg), .dest = &(o).json, \
+	  .dflt = "-", .flags = SM_OPT_EMPTY_OK, \
+	  .argh = (json_arg) == SM_OPT_OPTIONAL ? "FILE" : "FILE|-", \
+	  .help = "write the result as JSON to FILE; with no FILE\n" \
+		  "(or -) the JSON is the report (docs/options.md)" }, \
+	SM_OPT_STR(0, "format", (o).format, "LAYOUT", "report layout: " layouts_help), \
+	SM_OPT_STR(short_o, "output", (o).output, "FILE", "write the report to FILE, not stdout"), \
+	SM_OPT_FLAG_SET(0, "quiet", (o).quiet, 1, "no progress display")
+
+/* The layout of that name, or 0 when it is not a layout name. */
+enum sm_layout sm_layout_find(const char *name);
+
+/* A layout's name ("frametest", "json"). */
+const char *sm_layout_name(enum sm_layout l);
+
+/*
+ * Resolve the flags for a command (cmd, e.g. "stormark time") whose
+ * implemented layouts are the bits in `have`, dflt being its default:
+ * o->layout and o->json_file. --json with no FILE (or "-") makes JSON the
+ * report, as --format json does. Returns 0, or -EINVAL with one line in
+ * msg: a name that is no layout, a layout this command does not have (yet),
+ * or --json with no FILE together with another --format.
+ */
+int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum sm_layout dflt,
+		   char *msg, size_t len);
+
+/*
+ * Send stdout to o->output (when set and not "-"), so that the report, whatever
+ * prints it, lands in the file. Returns 0, or -errno when the file cannot
+ * be created (stdout is then unchanged).
+ */
+int sm_out_redirect(const struct sm_out_opts *o);
+
+#endif
