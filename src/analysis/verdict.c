@@ -45,6 +45,7 @@ void sm_verdict_cell_init(struct sm_verdict_cell *c, double measured, double nee
 	memset(c, 0, sizeof(*c));
 	c->needed = needed;
 	c->measured = measured;
+	c->ratio = needed > 0 ? measured / needed : 0;
 	c->computed = sm_verdict_compute(measured, needed);
 	c->near_limit = sm_verdict_near_limit(measured, needed);
 	c->final = c->computed;

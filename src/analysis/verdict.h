@@ -38,7 +38,8 @@ int sm_verdict_near_limit(double measured, double needed);
  */
 int sm_verdict_paced(const struct sm_paced *p);
 
-/* Fill a cell from rates: final = computed, how = COMPUTED. */
+/* Fill a cell from rates: ratio, computed, near_limit; final = computed,
+ * how = COMPUTED. */
 void sm_verdict_cell_init(struct sm_verdict_cell *c, double measured, double needed);
 
 /* Apply a paced run to a cell: when it decides, final becomes its verdict

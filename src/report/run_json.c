@@ -8,15 +8,15 @@ static const char *const phase_names[] = {
 	"setup", "classic", "frames", "verdicts", "confirm", "done",
 };
 
-static cJSON *blockio_json(const struct sm_blockio_result *r)
+static cJSON *blockio_json(const struct sm_blockio_result *r, const struct sm_run_classic_fig *fig)
 {
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "engine", r->engine);
 	cJSON_AddNumberToObject(o, "depth", r->depth);
 	sm_json_add_u64(o, "duration_ns", r->duration_ns);
-	cJSON_AddNumberToObject(o, "bytes_per_s", sm_blockio_bytes_per_s(r));
-	cJSON_AddNumberToObject(o, "iops", sm_blockio_iops(r));
+	cJSON_AddNumberToObject(o, "bytes_per_s", fig->bytes_per_s);
+	cJSON_AddNumberToObject(o, "iops", fig->iops);
 	cJSON_AddItemToObject(o, "op", sm_json_opstat(&r->op, 0));
 	return o;
 }
@@ -47,7 +47,7 @@ static cJSON *cell_json(const struct sm_verdict_cell *c, const struct sm_fps *ra
 	cJSON_AddNumberToObject(o, "fps_value", sm_fps_value(rate));
 	cJSON_AddNumberToObject(o, "needed_bytes_per_s", c->needed);
 	cJSON_AddNumberToObject(o, "measured_bytes_per_s", c->measured);
-	cJSON_AddNumberToObject(o, "ratio", c->needed > 0 ? c->measured / c->needed : 0);
+	cJSON_AddNumberToObject(o, "ratio", c->ratio);
 	cJSON_AddStringToObject(o, "verdict", sm_verdict_name(c->final));
 	cJSON_AddStringToObject(o, "computed", sm_verdict_name(c->computed));
 	cJSON_AddStringToObject(o, "how", sm_verdict_how_name(c->how));
@@ -119,9 +119,9 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 		cJSON_AddNumberToObject(o, "depth", c->depth);
 		cJSON_AddStringToObject(o, "pattern", c->random ? "random" : "sequential");
 		if (c->measured[0])
-			cJSON_AddItemToObject(o, "read", blockio_json(&c->res[0]));
+			cJSON_AddItemToObject(o, "read", blockio_json(&c->res[0], &c->fig[0]));
 		if (c->measured[1])
-			cJSON_AddItemToObject(o, "write", blockio_json(&c->res[1]));
+			cJSON_AddItemToObject(o, "write", blockio_json(&c->res[1], &c->fig[1]));
 		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(run, "frames");

@@ -53,24 +53,21 @@ static const char *num8(char *buf, double v, int decimals)
 }
 
 /* One "MiB/s IOPS p99" triple, or dashes when not measured. */
-static void classic_cell(FILE *f, const struct sm_run_classic *c, int w)
+static void classic_cell(FILE *f, const struct sm_run_classic_fig *fig)
 {
-	const struct sm_blockio_result *r = &c->res[w];
 	char p99[32], mbs[32], iops[32];
 
-	if (!c->measured[w] || !r->op.lat.count) {
+	if (!fig->valid) {
 		fprintf(f, "  %8s %8s %9s", "-", "-", "-");
 		return;
 	}
-	fprintf(f, "  %8s %8s %9s", num8(mbs, sm_blockio_bytes_per_s(r) / MIB, 1),
-		num8(iops, sm_blockio_iops(r), 0),
-		sm_fmt_ns(p99, sizeof(p99), (double)sm_hist_percentile(&r->op.lat, 99)));
+	fprintf(f, "  %8s %8s %9s", num8(mbs, fig->bytes_per_s / MIB, 1),
+		num8(iops, fig->iops, 0), sm_fmt_ns(p99, sizeof(p99), (double)fig->p99_ns));
 }
 
 void sm_run_text_classic(FILE *f, const struct sm_run_result *res)
 {
 	char a[32], b[32];
-	int fallback = 0;
 
 	fprintf(f, "\nClassic figures (%s file, %s, %s per test)\n",
 		sm_fmt_bytes(a, sizeof(a), (double)res->file_bytes),
@@ -85,12 +82,9 @@ void sm_run_text_classic(FILE *f, const struct sm_run_result *res)
 		if (!c->label[0])
 			continue;
 		fprintf(f, "  %-16s", c->label);
-		classic_cell(f, c, 0);
-		classic_cell(f, c, 1);
+		classic_cell(f, &c->fig[0]);
+		classic_cell(f, &c->fig[1]);
 		fputc('\n', f);
-		for (int w = 0; w < 2; w++)
-			if (c->measured[w] && c->res[w].depth < c->depth)
-				fallback = 1;
 	}
 	if (res->plan.engine)
 		fprintf(f, "  engine: %s for every test; writes overwrite the file\n",
@@ -98,7 +92,7 @@ void sm_run_text_classic(FILE *f, const struct sm_run_result *res)
 	else if (res->block_engine[0])
 		fprintf(f, "  engine: %s for queued tests, psync at QD1; writes overwrite the "
 			   "file\n", res->block_engine);
-	if (fallback)
+	if (res->derived.queued_fallback)
 		fprintf(f, "  note: %s; QD>1 rows ran one I/O at a time\n",
 			res->notice[0] ? res->notice : "a synchronous engine was used");
 }
@@ -171,12 +165,9 @@ static void print_cell(FILE *f, const struct sm_verdict_cell *c, int colour, int
 void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
 {
 	unsigned nr = res->plan.nrates;
-	int any = 0;
 
-	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
-		any |= res->sizes[i].t[0].measured || res->sizes[i].t[1].measured;
 	fprintf(f, "\nReal-time verdicts\n");
-	if (!any || res->reached < SM_PHASE_VERDICTS) {
+	if (!res->derived.verdicts_ready) {
 		fprintf(f, "  none: the frame tests did not finish\n");
 		return;
 	}
@@ -212,23 +203,6 @@ void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
 			res->near_unconfirmed == 1 ? "" : "s");
 }
 
-int sm_run_best(const struct sm_run_result *res, int dir, unsigned *row, unsigned *rate)
-{
-	double best = -1;
-
-	for (unsigned r = 0; r < res->nrows; r++)
-		for (unsigned k = 0; k < res->plan.nrates; k++) {
-			const struct sm_verdict_cell *c = &res->rows[r].cell[dir][k];
-
-			if (c->final == SM_VERDICT_REALTIME && c->needed > best) {
-				best = c->needed;
-				*row = r;
-				*rate = k;
-			}
-		}
-	return best < 0 ? -1 : 0;
-}
-
 /* Append printf output to buf at *pos. */
 static void add(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -250,39 +224,36 @@ static void summary_best(const struct sm_run_result *res, char *buf, size_t len,
 			 int d)
 {
 	const char *verb = d == SM_DIR_CAPTURE ? "capture" : "play back";
-	unsigned r, k;
+	const struct sm_run_best *b = &res->derived.best[d];
 
-	if (sm_run_best(res, d, &r, &k) < 0) {
+	if (!b->found) {
 		add(buf, len, pos, "It cannot %s any of the %u tested formats in real time with "
 			"20%% headroom. ", verb, res->nrows);
 		return;
 	}
 	add(buf, len, pos, "It can %s up to %s at %s fps in real time with at least 20%% "
-		"headroom (%.0f MiB/s needed). ", verb, res->rows[r].fmt.name,
-		res->plan.rates[k]->name, res->rows[r].cell[d][k].needed / MIB);
+		"headroom (%.0f MiB/s needed). ", verb, res->rows[b->row].fmt.name,
+		res->plan.rates[b->rate]->name, res->rows[b->row].cell[d][b->rate].needed / MIB);
 }
 
 void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len)
 {
-	const struct sm_run_size *two = NULL;
+	const struct sm_run_derived *dv = &res->derived;
 	size_t pos = 0;
-	int any = 0;
 
 	buf[0] = '\0';
-	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
-		any |= res->sizes[i].t[0].measured || res->sizes[i].t[1].measured;
-		if (!strcmp(res->sizes[i].preset, "2k"))
-			two = &res->sizes[i];
-	}
 	add(buf, len, &pos, "This storage (%s on %s) ", res->head.env.fs.fs_type[0] ?
 	    res->head.env.fs.fs_type : "?", res->head.env.fs.device[0] ? res->head.env.fs.device : "?");
-	if (two && two->t[0].measured && two->t[1].measured)
+	if (dv->ref_size >= 0) {
+		const struct sm_run_size *two = &res->sizes[dv->ref_size];
+
 		add(buf, len, &pos, "wrote 2K frames at %.0f fps (%.0f MiB/s) and read them at "
-			"%.0f fps (%.0f MiB/s). ", two->t[0].fps, two->t[0].bytes_per_s / MIB,
+		    "%.0f fps (%.0f MiB/s). ", two->t[0].fps, two->t[0].bytes_per_s / MIB,
 		    two->t[1].fps, two->t[1].bytes_per_s / MIB);
-	else
+	} else {
 		add(buf, len, &pos, "was profiled only in part. ");
-	if (any && res->reached >= SM_PHASE_VERDICTS && res->nrows) {
+	}
+	if (dv->verdicts_ready && res->nrows) {
 		summary_best(res, buf, len, &pos, SM_DIR_CAPTURE);
 		summary_best(res, buf, len, &pos, SM_DIR_PLAYBACK);
 	}
@@ -291,9 +262,8 @@ void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len)
 	if (res->direct_align <= 0)
 		add(buf, len, &pos, "Direct I/O did not work, so the page cache may have served "
 			"part of the data and the figures can be too high. ");
-	for (unsigned i = 0; i < res->head.warnings.count; i++)
-		if (!strcmp(res->head.warnings.item[i].code, "small_working_set"))
-			add(buf, len, &pos, "The free space allowed only a small working set. ");
+	if (dv->small_working_set)
+		add(buf, len, &pos, "The free space allowed only a small working set. ");
 	if (res->notice[0])
 		add(buf, len, &pos, "io_uring was not available, so the queued block tests "
 			"ran one I/O at a time. ");
@@ -301,7 +271,7 @@ void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len)
 		add(buf, len, &pos, "%u near-limit verdict%s could not be checked by a paced run "
 			"in the time given (try a longer --time). ", res->near_unconfirmed,
 		    res->near_unconfirmed == 1 ? "" : "s");
-	if (res->plan.time_ns < 30 * 1000000000ull)
+	if (dv->short_run)
 		add(buf, len, &pos, "A run this short gives rough figures. ");
 	if (res->direct_align > 0)
 		add(buf, len, &pos, "I/O bypassed this machine's page cache; caches below it (a "

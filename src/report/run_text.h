@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Reporters of a `stormark run` result: the terminal text (80 columns,
- * section by section as the run goes), the plain-words summary, JSON. */
+ * section by section as the run goes), the plain-words summary, JSON.
+ * They format what the result holds, including res->derived and the
+ * classic tests' fig[] (filled by sm_run_analyse(), analysis/run.h). */
 #ifndef SM_REPORT_RUN_TEXT_H
 #define SM_REPORT_RUN_TEXT_H
 
@@ -32,9 +34,5 @@ void sm_text_wrap(FILE *f, const char *text, unsigned width, unsigned indent);
 /* "params", the "run" part and the end of the head ("warnings", "errors")
  * added to doc, a document from sm_json_doc_new(&res->head). */
 void sm_json_run(cJSON *doc, const struct sm_run_result *res);
-
-/* The highest-rate realtime cell of a direction: *row and *rate, or -1
- * when no cell is realtime. */
-int sm_run_best(const struct sm_run_result *res, int dir, unsigned *row, unsigned *rate);
 
 #endif

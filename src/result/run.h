@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The result of `stormark run`: the plan as resolved, classic figures,
- * frame tests per size, and the verdict table. Data only; filled by
- * workload/profile, decided by analysis/verdict. */
+ * frame tests per size, and the verdict table. Data only; measured by
+ * workload/profile*.c, the verdicts and derived figures filled by
+ * analysis/run.h. */
 #ifndef SM_RESULT_RUN_H
 #define SM_RESULT_RUN_H
 
@@ -32,6 +33,14 @@ struct sm_run_plan {
 	uint64_t seed;
 };
 
+/* The figures of one classic test as reported; derived once from its
+ * sm_blockio_result by sm_run_analyse() (analysis/run.h). */
+struct sm_run_classic_fig {
+	int valid;                  /* measured, and at least one I/O completed */
+	double bytes_per_s, iops;
+	uint64_t p99_ns;
+};
+
 /* One classic-figure row: read [0] and write [1]. */
 struct sm_run_classic {
 	char label[24];             /* "seq 1 MiB QD8" */
@@ -40,6 +49,7 @@ struct sm_run_classic {
 	int random;
 	int measured[2];
 	struct sm_blockio_result res[2];
+	struct sm_run_classic_fig fig[2];
 };
 
 /* One frame test (unpaced, as fast as it goes). */
@@ -63,6 +73,28 @@ struct sm_run_row {
 	struct sm_format fmt;
 	struct sm_verdict_cell cell[2][SM_RUN_MAXRATES];   /* [direction][rate] */
 };
+
+/* The highest-need realtime cell of a direction. */
+struct sm_run_best {
+	int found;                  /* 0: no cell of the direction is realtime */
+	unsigned row, rate;
+};
+
+/* What the reporters print that the measurements do not hold directly;
+ * filled by sm_run_analyse() (analysis/run.h) from the rest of the result. */
+struct sm_run_derived {
+	int queued_fallback;        /* a classic test meant for QD>1 ran one I/O at a time */
+	int frames_measured;        /* at least one frame test has figures */
+	int verdicts_ready;         /* frames measured and the verdict phase reached */
+	int ref_size;               /* sizes[] index of the 2K test with both directions
+				     * measured (the summary's reference), or -1 */
+	struct sm_run_best best[2]; /* [direction] */
+	int small_working_set;      /* the working set was cut (a small_working_set warning) */
+	int short_run;              /* a budget under SM_RUN_ROUGH_NS: rough figures */
+};
+
+/* Runs shorter than this give rough figures (the summary says so). */
+#define SM_RUN_ROUGH_NS (30ull * 1000000000ull)
 
 /* Phases, in order; `reached` says how far a run got. */
 enum sm_run_phase {
@@ -89,6 +121,7 @@ struct sm_run_result {
 	unsigned nrows;
 	unsigned paced_runs;        /* paced runs made */
 	unsigned near_unconfirmed;  /* near-limit verdicts left as computed */
+	struct sm_run_derived derived;
 	char block_engine[16], frames_engine[16];
 	char notice[160];           /* engine fallback, or "" */
 	uint64_t t0_ns;             /* sm_now_ns() at sm_run_begin() */

@@ -42,6 +42,7 @@ struct sm_paced {
 struct sm_verdict_cell {
 	double needed;             /* bytes/s the format needs */
 	double measured;           /* bytes/s the storage sustained (model) */
+	double ratio;              /* measured / needed; 0 when needed <= 0 */
 	enum sm_verdict computed;  /* from measured vs needed */
 	int near_limit;
 	enum sm_verdict final;     /* what the table shows */

@@ -6,6 +6,7 @@
 #include "core/fsx.h"
 #include "core/worker.h"
 #include "analysis/paced.h"
+#include "analysis/run.h"
 #include "workload/frames.h"
 
 #include <errno.h>
@@ -314,45 +315,6 @@ static int run_frames(struct prof *x)
 
 /* ---- verdicts --------------------------------------------------------------- */
 
-void sm_run_compute_verdicts(struct sm_run_result *res)
-{
-	for (int d = 0; d < 2; d++) {
-		struct sm_rate_point pts[SM_RUN_NSIZES];
-		unsigned n = 0;
-
-		for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
-			if (!res->sizes[i].t[d].measured)
-				continue;
-			pts[n].frame_bytes = res->sizes[i].frame_bytes;
-			pts[n].fps = res->sizes[i].t[d].fps;
-			n++;
-		}
-		for (unsigned r = 0; r < res->nrows; r++) {
-			struct sm_run_row *row = &res->rows[r];
-			double fps = sm_rate_model_fps(pts, n, row->fmt.frame_bytes);
-
-			for (unsigned k = 0; k < res->plan.nrates; k++)
-				sm_verdict_cell_init(&row->cell[d][k],
-						     fps * (double)row->fmt.frame_bytes,
-						     sm_format_rate(&row->fmt, res->plan.rates[k]));
-		}
-	}
-}
-
-/* A near-limit cell waiting for a paced run. */
-struct cand {
-	unsigned row, rate;
-	int dir;
-	double key;        /* distance from the marginal band: smaller first */
-};
-
-static int cand_cmp(const void *a, const void *b)
-{
-	const struct cand *p = a, *q = b;
-
-	return p->key < q->key ? -1 : p->key > q->key;
-}
-
 /* One paced run for a cell; fills *pc. */
 static int paced_run(struct prof *x, const struct sm_run_row *row, const struct sm_fps *rate,
 		     int d, struct sm_paced *pc)
@@ -401,59 +363,16 @@ out:
 	return rc;
 }
 
-/*
- * A paced run settles more than its own cell: the same format in the same
- * direction only gets harder as the rate rises. A drop at rate F makes
- * every higher rate not real time; real time at F makes every lower rate
- * real time. Those cells take the run's figures (its interval shows the
- * rate it ran at).
- */
-static void propagate(struct sm_run_result *res, const struct cand *c, const struct sm_paced *pc)
-{
-	struct sm_run_row *row = &res->rows[c->row];
-	double f = sm_fps_value(res->plan.rates[c->rate]);
-	enum sm_verdict v = row->cell[c->dir][c->rate].final;
-
-	for (unsigned k = 0; k < res->plan.nrates; k++) {
-		struct sm_verdict_cell *o = &row->cell[c->dir][k];
-		double g = sm_fps_value(res->plan.rates[k]);
-
-		if (k == c->rate || o->how == SM_HOW_PACED)
-			continue;
-		if ((v == SM_VERDICT_NOT_REALTIME && g > f && o->final != SM_VERDICT_NOT_REALTIME) ||
-		    (v == SM_VERDICT_REALTIME && g < f && o->final != SM_VERDICT_REALTIME) ||
-		    (o->near_limit && ((v == SM_VERDICT_NOT_REALTIME && g > f) ||
-				       (v == SM_VERDICT_REALTIME && g < f)))) {
-			o->final = v;
-			o->how = SM_HOW_PACED;
-			o->paced = *pc;
-		}
-	}
-}
-
 static int run_confirm(struct prof *x)
 {
 	struct sm_run_result *res = x->res;
-	struct cand *c = calloc((size_t)res->nrows * SM_RUN_MAXRATES * 2 + 1, sizeof(*c));
-	unsigned n = 0, tried = 0;
+	struct sm_run_cand *c = calloc((size_t)res->nrows * SM_RUN_MAXRATES * 2 + 1, sizeof(*c));
+	unsigned n, tried = 0;
 	int rc = 0;
 
 	if (!c)
 		return fail(x, -ENOMEM, "cannot plan paced runs in '%s': %s", res->data_dir);
-	for (unsigned r = 0; r < res->nrows; r++)
-		for (int d = 0; d < 2; d++)
-			for (unsigned k = 0; k < res->plan.nrates; k++) {
-				const struct sm_verdict_cell *cell = &res->rows[r].cell[d][k];
-
-				if (!cell->near_limit && x->plan->confirm < 2)
-					continue;
-				c[n].row = r;
-				c[n].rate = k;
-				c[n].dir = d;
-				c[n].key = fabs(log(cell->measured / cell->needed / 1.1));
-				n++;
-			}
-	qsort(c, n, sizeof(*c), cand_cmp);
+	n = sm_run_candidates(res, x->plan->confirm > 1, c);
 	for (unsigned i = 0; i < n; i++) {
 		struct sm_run_row *row = &res->rows[c[i].row];
 		struct sm_verdict_cell *cell = &row->cell[c[i].dir][c[i].rate];
@@ -476,7 +395,7 @@ static int run_confirm(struct prof *x)
 			continue;
 		}
 		snprintf(what, sizeof(what), "paced %s of %s at %s fps",
-			 sm_direction_name((enum sm_direction)c[i].dir), row->fmt.name, rate->name);
+			 sm_direction_name(c[i].dir), row->fmt.name, rate->name);
 		tell(x, what);
 		tried++;
 		rc = paced_run(x, row, rate, c[i].dir, &pc);
@@ -496,7 +415,7 @@ static int run_confirm(struct prof *x)
 			res->near_unconfirmed += cell->near_limit;
 			continue;
 		}
-		propagate(res, &c[i], &pc);
+		sm_run_propagate(res, &c[i], &pc);
 	}
 	free(c);
 	return rc;
@@ -578,7 +497,8 @@ static int prof_init(struct prof *x, struct sm_run_result *res, sm_run_progress_
 	return 0;
 }
 
-/* End a phase: free the scratch result, turn a signal into -EINTR. */
+/* End a phase: free the scratch result, turn a signal into -EINTR, derive
+ * what the reporters print. */
 static int prof_done(struct prof *x, int rc)
 {
 	sm_frames_result_release(x->fr);
@@ -589,6 +509,7 @@ static int prof_done(struct prof *x, int rc)
 		rc = -EINTR;
 	}
 	x->res->head.duration_ns = elapsed(x);
+	sm_run_analyse(x->res);
 	return rc;
 }
 
@@ -654,10 +575,7 @@ int sm_run_verdicts(struct sm_run_result *res, sm_run_progress_fn progress, void
 	if (res->plan.confirm && !sm_stopped()) {
 		rc = run_confirm(&x);
 	} else {
-		for (unsigned r = 0; r < res->nrows; r++)
-			for (int d = 0; d < 2; d++)
-				for (unsigned k = 0; k < res->plan.nrates; k++)
-					res->near_unconfirmed += res->rows[r].cell[d][k].near_limit;
+		res->near_unconfirmed = sm_run_count_near(res);
 	}
 	if (!rc)
 		res->reached = SM_PHASE_DONE;
@@ -678,6 +596,7 @@ int sm_run_end(struct sm_run_result *res)
 		}
 	}
 	res->head.duration_ns = sm_now_ns() - res->t0_ns;
+	sm_run_analyse(res);
 	return rc;
 }
 

@@ -41,10 +41,6 @@ int sm_run_end(struct sm_run_result *res);
 
 void sm_run_result_release(struct sm_run_result *res);
 
-/* Compute every verdict cell of res from its frame tests (no I/O).
- * Exposed for tests: fill res->sizes and res->rows[].fmt first. */
-void sm_run_compute_verdicts(struct sm_run_result *res);
-
 /* Remove directory path and everything under it (no symlinks followed).
  * Returns 0 or the first -errno. */
 int sm_rm_tree(const char *path);

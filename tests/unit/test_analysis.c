@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "analysis/paced.h"
+#include "analysis/run.h"
 #include "analysis/verdict.h"
 
 #define MS 1000000ull
@@ -135,12 +136,252 @@ static void test_paced_unpaced(void **state)
 	free(fr);
 }
 
+/* A run result with nrows dpx-2k rows, the given rates, and every cell
+ * computed from the ratio ratio[row][dir][rate] (needed = 100 MB/s). */
+#define NEED 100e6
+static struct sm_run_result *table(unsigned nrows, const char *const *rates, unsigned nrates)
+{
+	struct sm_run_result *res = calloc(1, sizeof(*res));
+
+	assert_non_null(res);
+	res->rows = calloc(nrows, sizeof(*res->rows));
+	assert_non_null(res->rows);
+	res->nrows = nrows;
+	for (unsigned r = 0; r < nrows; r++)
+		assert_int_equal(sm_format_find("dpx-2k", &res->rows[r].fmt), 0);
+	for (unsigned k = 0; k < nrates; k++)
+		assert_non_null(res->plan.rates[res->plan.nrates++] = sm_fps_find(rates[k]));
+	for (unsigned r = 0; r < nrows; r++)
+		for (int d = 0; d < 2; d++)
+			for (unsigned k = 0; k < nrates; k++)
+				sm_verdict_cell_init(&res->rows[r].cell[d][k], 3.0 * NEED, NEED);
+	return res;
+}
+
+static void set_ratio(struct sm_run_result *res, unsigned r, int d, unsigned k, double ratio)
+{
+	sm_verdict_cell_init(&res->rows[r].cell[d][k], ratio * NEED, NEED);
+}
+
+static void free_table(struct sm_run_result *res)
+{
+	free(res->rows);
+	free(res);
+}
+
+static void test_candidates(void **state)
+{
+	static const char *const rates[] = { "24", "25", "30", "50", "60" };
+	struct sm_run_result *res = table(2, rates, 5);
+	struct sm_run_cand c[2 * 5 * 2];
+	unsigned n;
+
+	set_ratio(res, 0, SM_DIR_CAPTURE, 0, 2.0);
+	set_ratio(res, 0, SM_DIR_CAPTURE, 1, 1.1);     /* key 0 */
+	set_ratio(res, 0, SM_DIR_CAPTURE, 2, 0.95);    /* key 0.147 */
+	set_ratio(res, 0, SM_DIR_CAPTURE, 3, 1.3);     /* key 0.167 */
+	set_ratio(res, 0, SM_DIR_CAPTURE, 4, 0.5);
+	set_ratio(res, 1, SM_DIR_PLAYBACK, 0, 1.1);    /* key 0, later row */
+	set_ratio(res, 1, SM_DIR_PLAYBACK, 4, 0);      /* nothing measured */
+	set_ratio(res, 1, SM_DIR_CAPTURE, 2, 1.49);    /* near, key 0.303 */
+	set_ratio(res, 1, SM_DIR_CAPTURE, 3, 1.5);     /* not near: 1.5 is out */
+	set_ratio(res, 1, SM_DIR_CAPTURE, 4, 0.9);     /* near: 0.9 is in, key 0.2007 */
+	n = sm_run_candidates(res, 0, c);
+	assert_int_equal(n, 6);
+	assert_true(c[0].row == 0 && c[0].dir == SM_DIR_CAPTURE && c[0].rate == 1);
+	assert_true(c[1].row == 1 && c[1].dir == SM_DIR_PLAYBACK && c[1].rate == 0);
+	assert_true(c[2].row == 0 && c[2].dir == SM_DIR_CAPTURE && c[2].rate == 2);
+	assert_true(c[3].row == 0 && c[3].dir == SM_DIR_CAPTURE && c[3].rate == 3);
+	assert_true(c[4].row == 1 && c[4].dir == SM_DIR_CAPTURE && c[4].rate == 4);
+	assert_true(c[5].row == 1 && c[5].dir == SM_DIR_CAPTURE && c[5].rate == 2);
+	for (unsigned i = 1; i < n; i++)
+		assert_true(c[i - 1].key <= c[i].key);
+	assert_int_equal(sm_run_count_near(res), 6);
+
+	/* every cell with all: the same six first, nothing measured last */
+	n = sm_run_candidates(res, 1, c);
+	assert_int_equal(n, 20);
+	assert_true(c[0].row == 0 && c[0].rate == 1 && c[5].row == 1 && c[5].rate == 2);
+	assert_true(c[19].row == 1 && c[19].dir == SM_DIR_PLAYBACK && c[19].rate == 4);
+	for (unsigned i = 1; i < n; i++)
+		assert_true(c[i - 1].key <= c[i].key);
+	free_table(res);
+}
+
+static void test_propagate(void **state)
+{
+	/* rates out of order: propagation goes by frame rate, not position */
+	static const char *const rates[] = { "60", "24", "30", "50", "25" };
+	struct sm_run_result *res = table(1, rates, 5);
+	struct sm_paced drop = { 100, 90, 10, 0, 0, 33366667, 8, 1 };
+	struct sm_paced clean = { 100, 100, 0, 1 * MS, 2 * MS, 40 * MS, 8, 1 };
+	struct sm_verdict_cell *cap = res->rows[0].cell[SM_DIR_CAPTURE];
+	struct sm_run_cand c = { .row = 0, .dir = SM_DIR_CAPTURE };
+
+	set_ratio(res, 0, SM_DIR_CAPTURE, 1, 1.6);    /* 24: realtime, far */
+	set_ratio(res, 0, SM_DIR_CAPTURE, 4, 1.1);    /* 25: marginal, near */
+	set_ratio(res, 0, SM_DIR_CAPTURE, 2, 1.25);   /* 30: realtime, near */
+	set_ratio(res, 0, SM_DIR_CAPTURE, 3, 0.95);   /* 50: not realtime, near */
+	set_ratio(res, 0, SM_DIR_CAPTURE, 0, 0.5);    /* 60: not realtime, far */
+
+	/* 30 fps dropped frames: 50 (near) follows, 60 already says so far
+	 * from the limit and keeps its computed verdict; lower rates stay */
+	c.rate = 2;
+	assert_int_equal(sm_verdict_cell_confirm(&cap[2], &drop), 1);
+	assert_int_equal(cap[2].final, SM_VERDICT_NOT_REALTIME);
+	assert_int_equal(sm_run_propagate(res, &c, &drop), 1);
+	assert_int_equal(cap[3].final, SM_VERDICT_NOT_REALTIME);
+	assert_int_equal(cap[3].how, SM_HOW_PACED);
+	assert_int_equal(cap[3].paced.interval_ns, 33366667);
+	assert_int_equal(cap[0].how, SM_HOW_COMPUTED);
+	assert_int_equal(cap[1].how, SM_HOW_COMPUTED);
+	assert_int_equal(cap[4].how, SM_HOW_COMPUTED);
+	assert_int_equal(cap[4].final, SM_VERDICT_MARGINAL);
+	/* the other direction is another question */
+	for (unsigned k = 0; k < 5; k++)
+		assert_int_equal(res->rows[0].cell[SM_DIR_PLAYBACK][k].how, SM_HOW_COMPUTED);
+
+	/* 25 fps real time: 24 is already realtime far from the limit (kept);
+	 * a marginal cell below would follow (make 24 marginal to see it) */
+	set_ratio(res, 0, SM_DIR_CAPTURE, 1, 1.05);
+	c.rate = 4;
+	assert_int_equal(sm_verdict_cell_confirm(&cap[4], &clean), 1);
+	assert_int_equal(cap[4].final, SM_VERDICT_REALTIME);
+	assert_int_equal(sm_run_propagate(res, &c, &clean), 1);
+	assert_int_equal(cap[1].final, SM_VERDICT_REALTIME);
+	assert_int_equal(cap[1].how, SM_HOW_PACED);
+	assert_int_equal(cap[1].paced.interval_ns, 40 * MS);
+	/* the cells decided by their own paced run are left alone */
+	assert_int_equal(cap[2].final, SM_VERDICT_NOT_REALTIME);
+	assert_int_equal(cap[3].paced.interval_ns, 33366667);
+
+	/* a marginal outcome settles nothing else */
+	set_ratio(res, 0, SM_DIR_PLAYBACK, 2, 1.1);
+	set_ratio(res, 0, SM_DIR_PLAYBACK, 1, 1.1);
+	set_ratio(res, 0, SM_DIR_PLAYBACK, 3, 1.1);
+	c.dir = SM_DIR_PLAYBACK;
+	c.rate = 2;
+	clean.p999_sched_ns = 300 * MS;       /* over 8 x 40 / 2 */
+	assert_int_equal(sm_verdict_cell_confirm(&res->rows[0].cell[SM_DIR_PLAYBACK][2], &clean), 1);
+	assert_int_equal(res->rows[0].cell[SM_DIR_PLAYBACK][2].final, SM_VERDICT_MARGINAL);
+	assert_int_equal(sm_run_propagate(res, &c, &clean), 0);
+	assert_int_equal(res->rows[0].cell[SM_DIR_PLAYBACK][1].how, SM_HOW_COMPUTED);
+	assert_int_equal(res->rows[0].cell[SM_DIR_PLAYBACK][3].how, SM_HOW_COMPUTED);
+	free_table(res);
+}
+
+static void test_compute_verdicts(void **state)
+{
+	static const char *const rates[] = { "24", "48" };
+	struct sm_run_result *res = table(1, rates, 2);
+	const struct sm_verdict_cell *c;
+
+	/* one measured size, the row's own: 20 fps write, 50 fps read */
+	res->sizes[0].frame_bytes = res->rows[0].fmt.frame_bytes;
+	res->sizes[0].t[SM_DIR_CAPTURE].measured = 1;
+	res->sizes[0].t[SM_DIR_CAPTURE].fps = 20;
+	res->sizes[0].t[SM_DIR_PLAYBACK].measured = 1;
+	res->sizes[0].t[SM_DIR_PLAYBACK].fps = 50;
+	res->rows[0].cell[SM_DIR_CAPTURE][0].how = SM_HOW_PACED;   /* reset by the computation */
+	sm_run_compute_verdicts(res);
+	c = &res->rows[0].cell[SM_DIR_CAPTURE][0];
+	assert_float_equal(c->ratio, 20.0 / 24, 1e-12);
+	assert_int_equal(c->final, SM_VERDICT_NOT_REALTIME);
+	assert_int_equal(c->how, SM_HOW_COMPUTED);
+	assert_false(c->near_limit);            /* 0.83 < 0.9 */
+	c = &res->rows[0].cell[SM_DIR_PLAYBACK][0];
+	assert_float_equal(c->ratio, 50.0 / 24, 1e-12);
+	assert_int_equal(c->final, SM_VERDICT_REALTIME);
+	c = &res->rows[0].cell[SM_DIR_PLAYBACK][1];
+	assert_float_equal(c->ratio, 50.0 / 48, 1e-12);
+	assert_int_equal(c->final, SM_VERDICT_MARGINAL);
+	assert_true(c->near_limit);
+	assert_float_equal(c->needed, 48.0 * (double)res->rows[0].fmt.frame_bytes, 1e-3);
+	free_table(res);
+}
+
+static void test_analyse(void **state)
+{
+	static const char *const rates[] = { "24", "30" };
+	struct sm_run_result *res = table(2, rates, 2);
+	struct sm_run_classic *c = &res->classic[0];
+	const struct sm_run_derived *d = &res->derived;
+
+	/* a QD8 test that ran at QD1: 1000 reads of 1 MiB in 2 s */
+	snprintf(c->label, sizeof(c->label), "seq 1 MiB QD8");
+	c->depth = 8;
+	c->measured[0] = 1;
+	sm_opstat_init(&c->res[0].op);
+	for (int i = 0; i < 1000; i++)
+		sm_hist_add(&c->res[0].op.lat, i < 990 ? 1 * MS : 50 * MS);
+	c->res[0].op.count = 1000;
+	c->res[0].op.errors = 10;
+	c->res[0].op.bytes = 1000ull << 20;
+	c->res[0].duration_ns = 2000 * MS;
+	c->res[0].depth = 1;
+	res->plan.time_ns = 20000 * MS;
+	res->reached = SM_PHASE_FRAMES;
+	snprintf(res->sizes[1].preset, sizeof(res->sizes[1].preset), "2k");
+	res->sizes[1].t[0].measured = 1;
+	sm_warn(&res->head.warnings, "small_working_set", "only %d MiB free", 300);
+	sm_warn(&res->head.warnings, "small_working_set", "the fill stopped at %d MiB", 40);
+	/* capture: realtime only row 0 at 24 fps (100 MB/s needed, 1.3x) and
+	 * row 1 at 30 fps (200 MB/s needed, exactly 1.2x) */
+	set_ratio(res, 0, SM_DIR_CAPTURE, 1, 0.5);
+	set_ratio(res, 1, SM_DIR_CAPTURE, 0, 1.1);
+	set_ratio(res, 0, SM_DIR_CAPTURE, 0, 1.3);
+	sm_verdict_cell_init(&res->rows[1].cell[SM_DIR_CAPTURE][1], 240e6, 200e6);
+
+	sm_run_analyse(res);
+	assert_true(c->fig[0].valid);
+	assert_false(c->fig[1].valid);
+	assert_float_equal(c->fig[0].bytes_per_s, 500.0 * 1048576, 1e-3);
+	assert_float_equal(c->fig[0].iops, 495, 1e-9);
+	assert_true(c->fig[0].p99_ns >= 99 * MS / 100 && c->fig[0].p99_ns <= 101 * MS / 100);
+	assert_true(d->queued_fallback);
+	assert_true(d->frames_measured);
+	/* the verdict phase not reached: no table, no best format */
+	assert_false(d->verdicts_ready);
+	assert_false(d->best[SM_DIR_CAPTURE].found);
+	/* 2K measured one way only: no reference test */
+	assert_int_equal(d->ref_size, -1);
+	assert_true(d->small_working_set);
+	assert_true(d->short_run);
+
+	res->reached = SM_PHASE_DONE;
+	res->sizes[1].t[1].measured = 1;
+	res->plan.time_ns = SM_RUN_ROUGH_NS;
+	c->res[0].depth = 8;
+	res->head.warnings.count = 0;
+	sm_run_analyse(res);
+	assert_true(d->verdicts_ready);
+	assert_int_equal(d->ref_size, 1);
+	assert_false(d->queued_fallback);
+	assert_false(d->small_working_set);
+	assert_false(d->short_run);
+	/* the best capture: the largest need among realtime cells */
+	assert_true(d->best[SM_DIR_CAPTURE].found);
+	assert_int_equal(d->best[SM_DIR_CAPTURE].row, 1);
+	assert_int_equal(d->best[SM_DIR_CAPTURE].rate, 1);
+	assert_true(d->best[SM_DIR_PLAYBACK].found);
+	for (unsigned r = 0; r < 2; r++)
+		for (unsigned k = 0; k < 2; k++)
+			set_ratio(res, r, SM_DIR_PLAYBACK, k, 0.5);
+	sm_run_analyse(res);
+	assert_false(d->best[SM_DIR_PLAYBACK].found);
+	free_table(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_paced_capture),
 		cmocka_unit_test(test_paced_playback),
 		cmocka_unit_test(test_paced_unpaced),
+		cmocka_unit_test(test_candidates),
+		cmocka_unit_test(test_propagate),
+		cmocka_unit_test(test_compute_verdicts),
+		cmocka_unit_test(test_analyse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analysis/run.h"
 #include "result/json.h"
 #include "report/run_text.h"
 #include "workload/profile.h"
@@ -60,6 +61,7 @@ static struct sm_run_result *fixed_result(void)
 	res->reached = SM_PHASE_DONE;
 	res->plan.time_ns = 60000000000ull;
 	sm_run_compute_verdicts(res);
+	sm_run_analyse(res);
 	return res;
 }
 
@@ -130,6 +132,7 @@ static void test_best_and_summary(void **state)
 	assert_int_equal(sm_run_best(res, SM_DIR_PLAYBACK, &row, &rate), -1);
 	res->head.interrupted = 1;
 	res->direct_align = -22;
+	sm_run_analyse(res);
 	sm_run_summary(res, sum, sizeof(sum));
 	assert_non_null(strstr(sum, "cannot play back any of the 5 tested formats"));
 	assert_non_null(strstr(sum, "interrupted"));

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* The analysis of a `stormark run` result: the verdict table from the frame
+ * tests, which near-limit cells get a paced run and in which order, what a
+ * paced run settles beyond its own cell, and the figures the reporters
+ * print. Pure functions of the result (no I/O, no clock); the workload
+ * (workload/profile*.c) calls them between its phases. */
+#ifndef SM_ANALYSIS_RUN_H
+#define SM_ANALYSIS_RUN_H
+
+#include "result/run.h"
+
+/* Compute every verdict cell of res from its frame tests: the rate model
+ * over the measured sizes, then sm_verdict_cell_init() per format, rate and
+ * direction (any paced outcome is reset). Needs res->sizes, res->rows[].fmt
+ * and res->plan.rates. */
+void sm_run_compute_verdicts(struct sm_run_result *res);
+
+/* A verdict cell waiting for a paced run. */
+struct sm_run_cand {
+	unsigned row, rate;
+	enum sm_direction dir;
+	double key;        /* |log(ratio / 1.1)|: distance from the middle of the marginal band */
+};
+
+/*
+ * The cells worth a paced run, in the order to run them: the near-limit
+ * ones (every cell with all), closest to the middle of the marginal band
+ * (ratio 1.1) first; ties in table order (row, direction, rate). out must
+ * hold res->nrows x res->plan.nrates x 2 entries. Returns how many.
+ */
+unsigned sm_run_candidates(const struct sm_run_result *res, int all, struct sm_run_cand *out);
+
+/*
+ * A paced run at cell c (already confirmed with sm_verdict_cell_confirm())
+ * settles more than its own cell: the same format in the same direction
+ * only gets harder as the rate rises. When it was not real time, every
+ * higher rate not decided by a paced run becomes not real time; when it
+ * was real time, every lower rate becomes real time, except cells far
+ * from the limit whose computed verdict already says so. Those cells take
+ * pc (its interval shows the rate it ran at) and how = PACED. A marginal
+ * outcome settles nothing else. Returns the number of cells changed.
+ */
+unsigned sm_run_propagate(struct sm_run_result *res, const struct sm_run_cand *c,
+			  const struct sm_paced *pc);
+
+/* Near-limit cells of the table (those a run without paced runs leaves
+ * unconfirmed). */
+unsigned sm_run_count_near(const struct sm_run_result *res);
+
+/* The highest-need realtime cell of direction dir: *row and *rate, or -1
+ * (row and rate untouched) when no cell is realtime. */
+int sm_run_best(const struct sm_run_result *res, enum sm_direction dir, unsigned *row,
+		unsigned *rate);
+
+/*
+ * Fill what the reporters print but the measurements do not hold directly:
+ * res->classic[].fig (rates and p99 of each classic test) and res->derived
+ * (which sections have figures, the 2K reference test, the best format per
+ * direction, the notes the summary makes). Idempotent; call it whenever
+ * res changed before a reporter reads it (the workload does after each
+ * phase; a reader of a saved result after loading it).
+ */
+void sm_run_analyse(struct sm_run_result *res);
+
+#endif

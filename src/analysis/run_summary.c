@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* The figures the run reporters print beyond the measurements: classic
+ * rates and p99, the best format per direction, and what the summary
+ * remarks on. */
+#include "analysis/run.h"
+
+#include <string.h>
+
+int sm_run_best(const struct sm_run_result *res, enum sm_direction dir, unsigned *row,
+		unsigned *rate)
+{
+	double best = -1;
+
+	for (unsigned r = 0; r < res->nrows; r++)
+		for (unsigned k = 0; k < res->plan.nrates; k++) {
+			const struct sm_verdict_cell *c = &res->rows[r].cell[dir][k];
+
+			if (c->final == SM_VERDICT_REALTIME && c->needed > best) {
+				best = c->needed;
+				*row = r;
+				*rate = k;
+			}
+		}
+	return best < 0 ? -1 : 0;
+}
+
+static void classic_figures(struct sm_run_classic *c)
+{
+	for (int w = 0; w < 2; w++) {
+		const struct sm_blockio_result *r = &c->res[w];
+		struct sm_run_classic_fig *f = &c->fig[w];
+
+		memset(f, 0, sizeof(*f));
+		if (!c->measured[w])
+			continue;
+		f->valid = r->op.lat.count > 0;
+		f->bytes_per_s = sm_blockio_bytes_per_s(r);
+		f->iops = sm_blockio_iops(r);
+		f->p99_ns = sm_hist_percentile(&r->op.lat, 99);
+	}
+}
+
+void sm_run_analyse(struct sm_run_result *res)
+{
+	struct sm_run_derived *d = &res->derived;
+
+	memset(d, 0, sizeof(*d));
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
+		struct sm_run_classic *c = &res->classic[i];
+
+		if (!c->label[0])
+			continue;
+		classic_figures(c);
+		for (int w = 0; w < 2; w++)
+			if (c->measured[w] && c->res[w].depth < c->depth)
+				d->queued_fallback = 1;
+	}
+	d->ref_size = -1;
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
+		const struct sm_run_size *s = &res->sizes[i];
+
+		d->frames_measured |= s->t[0].measured || s->t[1].measured;
+		if (!strcmp(s->preset, "2k"))
+			d->ref_size = s->t[0].measured && s->t[1].measured ? (int)i : -1;
+	}
+	d->verdicts_ready = d->frames_measured && res->reached >= SM_PHASE_VERDICTS;
+	for (int dir = 0; dir < 2; dir++)
+		d->best[dir].found = d->verdicts_ready &&
+			sm_run_best(res, (enum sm_direction)dir, &d->best[dir].row,
+				    &d->best[dir].rate) == 0;
+	for (unsigned i = 0; i < res->head.warnings.count; i++)
+		if (!strcmp(res->head.warnings.item[i].code, "small_working_set"))
+			d->small_working_set = 1;
+	d->short_run = res->plan.time_ns < SM_RUN_ROUGH_NS;
+}
