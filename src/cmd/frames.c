@@ -4,6 +4,7 @@
  * when run as `frametest`, plus long options) is parsed in frames_opts.c. */
 #include "cmd/cmd.h"
 #include "cmd/frames_opts.h"
+#include "cmd/out_opts.h"
 #include "core/clock.h"
 #include "core/worker.h"
 #include "report/frametest.h"
@@ -28,7 +29,7 @@ static void print_formats(void)
 		printf("  %-8s %5ux%-5u %8llu KiB%s\n", sm_ft_presets[i].name, sm_ft_presets[i].width,
 		       sm_ft_presets[i].height, (unsigned long long)sm_ft_presets[i].kib,
 		       sm_ft_presets[i].original ? "  (frametest's own)" : "");
-	printf("\nformats (--format NAME):\n");
+	printf("\nvideo formats (--video-format NAME):\n");
 	for (unsigned i = 0; sm_format_at(i, &f) == 0; i++)
 		printf("  %-22s %5ux%-5u %12llu bytes/frame  %s\n", f.name, f.width, f.height,
 		       (unsigned long long)f.frame_bytes, f.family->desc);
@@ -47,7 +48,8 @@ static int check_exit(int rc)
 	return rc == -ENOENT || rc == -ENODATA || rc == -EEXIST ? SM_EXIT_FAIL : SM_EXIT_USAGE;
 }
 
-static void print_paced_verdict(const struct sm_frames_opts *o, const struct sm_frames_result *r, int *holds)
+static void print_paced_verdict(FILE *f, const struct sm_frames_opts *o, const struct sm_frames_result *r,
+				int *holds)
 {
 	const struct sm_frames_plan *p = &r->plan;
 	struct sm_paced pc;
@@ -55,7 +57,7 @@ static void print_paced_verdict(const struct sm_frames_opts *o, const struct sm_
 
 	sm_paced_from_frames(r, &pc);
 	v = sm_verdict_paced(&pc);
-	printf("\n%s %s at %g fps: %s (%llu of %llu frames dropped, p99.9 from schedule %.2f ms, "
+	fprintf(f, "\n%s %s at %g fps: %s (%llu of %llu frames dropped, p99.9 from schedule %.2f ms, "
 	       "frame interval %.2f ms, %u buffers)\n",
 	       o->format, o->capture ? "capture" : "playback", p->fps,
 	       v < 0 ? "undecided" : sm_verdict_name((enum sm_verdict)v),
@@ -71,16 +73,13 @@ int cmd_frames(int argc, char **argv)
 	char msg[512];
 	int compat = !strcmp(argv[0], "frametest") || (strrchr(argv[0], '/') &&
 		     !strcmp(strrchr(argv[0], '/') + 1, "frametest"));
-	int rc, code = SM_EXIT_OK, holds = 1;
+	int rc, code = SM_EXIT_OK, holds = 1, text;
+	const char *json_to;   /* where the JSON goes: a file, "-" (stdout), NULL */
 
 	sm_signals_install();
 	rc = sm_frames_opts_parse(argc, argv, compat, &o);
 	if (rc == SM_FRAMES_OPTS_HELP) {
-		fputs(compat ? sm_frames_ft_usage : "usage: stormark frames [options] path\n", stdout);
-		if (!compat) {
-			fputs(sm_frames_ft_usage + strlen("usage: frametest [options] path\n"), stdout);
-			fputs(sm_frames_long_usage, stdout);
-		}
+		sm_frames_opts_usage(stdout, compat);
 		return SM_EXIT_OK;
 	}
 	if (rc == SM_FRAMES_OPTS_LIST) {
@@ -89,6 +88,8 @@ int cmd_frames(int argc, char **argv)
 	}
 	if (rc)
 		return rc;
+	if (o.notice)
+		fprintf(stderr, "%s: notice: %s\n", o.prog, o.notice);
 	rc = sm_frames_check(&o.plan, msg, sizeof(msg));
 	if (rc) {
 		fprintf(stderr, "%s: %s\n", o.prog, msg);
@@ -98,6 +99,13 @@ int cmd_frames(int argc, char **argv)
 	if (rc)
 		return rc;
 	sm_frames_opts_params(&o);
+	text = o.out.layout != SM_LAYOUT_JSON;
+	json_to = text ? o.out.json_file : "-";   /* stdout is -o FILE when given */
+	rc = sm_out_redirect(&o.out);
+	if (rc) {
+		fprintf(stderr, "%s: cannot create '%s': %s\n", o.prog, o.out.output, strerror(-rc));
+		return SM_EXIT_FAIL;
+	}
 
 	res = calloc(1, sizeof(*res));
 	if (!res) {
@@ -116,25 +124,26 @@ int cmd_frames(int argc, char **argv)
 		code = SM_EXIT_FAIL;
 		goto out;
 	}
-	if (!o.json || strcmp(o.json, "-"))
+	if (text)
 		sm_report_frametest(stdout, res, o.params);
-	if (o.format)
-		print_paced_verdict(&o, res, &holds);
+	if (o.format)   /* with JSON on stdout the verdict line goes to stderr */
+		print_paced_verdict(text ? stdout : stderr, &o, res, &holds);
 	for (unsigned i = 0; i < res->head.warnings.count; i++)
 		fprintf(stderr, "%s: warning: %s\n", o.prog, res->head.warnings.item[i].message);
-	if (o.json) {
+	if (json_to) {
 		cJSON *doc = sm_json_doc_new(&res->head);
 		int jrc;
 
 		sm_json_frames(doc, res);
-		jrc = sm_json_write(doc, o.json);
+		jrc = sm_json_write(doc, json_to);
 		cJSON_Delete(doc);
 		if (jrc) {
-			fprintf(stderr, "%s: cannot write '%s': %s\n", o.prog, o.json, strerror(-jrc));
+			fprintf(stderr, "%s: cannot write '%s': %s\n", o.prog,
+				strcmp(json_to, "-") ? json_to : "stdout", strerror(-jrc));
 			code = SM_EXIT_FAIL;
 		}
 	}
-	if (o.plan.csv_path && (!o.json || strcmp(o.json, "-")))
+	if (o.plan.csv_path && text)
 		printf("Writing log file...\n");
 	if (rc == -EINTR) {
 		fprintf(stderr, "%s: interrupted: the report covers the frames moved so far\n", o.prog);

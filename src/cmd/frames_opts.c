@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Option parsing of `stormark frames` / `frametest`: getopt tables, value
- * checks with one-line errors, resolution into a plan, and the "Test
+/* Option parsing of `stormark frames` / `frametest`: one option table (the
+ * help is printed from it), resolution into a plan, and the "Test
  * parameters" line. */
 #include "cmd/frames_opts.h"
 
@@ -10,84 +10,34 @@
 #include "core/units.h"
 #include "engine/engine.h"
 #include "core/formats.h"
+#include "core/opt.h"
 
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #define MAX_THREADS 1024
 #define MAX_DEPTH 1024
+#define LIST_CODE 2   /* --list-formats stops the parse with this */
+
+/* Values stored through an int: the enums of the plan must be int-sized. */
+_Static_assert(sizeof(enum sm_frames_kind) == sizeof(int), "kind is set as an int");
+_Static_assert(sizeof(enum sm_frames_order) == sizeof(int), "order is set as an int");
+_Static_assert(sizeof(enum sm_data_mode) == sizeof(int), "data is set as an int");
 
 const char sm_frames_ft_usage[] =
 	"usage: frametest [options] path\n"
-	"Options:\n"
-	"  -w size   write test with 'size' KiB frames, or a preset: sd hd 2k 4k\n"
-	"            (stormark adds fullhd uhd 4kdci 8k ...: see 'stormark help frames')\n"
-	"  -e        write test with empty frames (create/open/close only)\n"
-	"  -r        read test of frames written earlier (default)\n"
-	"  -s        streaming test to or from one file (path is then a file)\n"
-	"  -n num    number of frames (default 1800; read: the frames present)\n"
-	"  -a num    asynchronous I/O, 'num' frames in flight per thread\n"
-	"  -t num    'num' threads\n"
-	"  -o        handle completed I/Os out of order\n"
-	"  -f rate   pace at 'rate' frames per second (capture / playback)\n"
-	"  -q num    at most 'num' queued buffers before a frame is dropped\n"
-	"  -b num    pre-buffer 'num' frames before playback starts (default 5)\n"
-	"  -v        access files in reverse order\n"
-	"  -m        access files in a random order\n"
-	"  -l num    loop over the first 'num' frames (default 0: no loop)\n"
-	"  -i num    I/Os per frame (default 1)\n"
-	"  -z size   custom frame size in KiB for a read or write test\n"
-	"  -d num    use directories of 'num' files each\n"
-	"  -p secs   pause 'secs' before the test starts\n"
-	"  -c perc   crop: read the middle 'perc'%% of each frame (read tests)\n"
-	"  -u secs   progress update interval (default 1 s)\n"
-	"  -h secs   histogram of the last 'secs' only (default: all)\n"
-	"  -x file   write per-frame timing to 'file' (CSV)\n";
+	"Options:\n";
 
 const char sm_frames_long_usage[] =
-	"\nstormark frames also takes long options:\n"
-	"  --write SIZE --empty --read --stream --frames N --async N --threads N\n"
-	"  --out-of-order --fps RATE --queue N --prebuffer N --reverse --random\n"
-	"  --loop N --ios N --size KIB --dirs N --pause SECS --crop PERC\n"
-	"  --update SECS --hist-window SECS --csv FILE (the frametest options)\n"
-	"  --json FILE      write the result as JSON ('-' for stdout)\n"
-	"  --engine NAME    psync (default), uring (default with -a), null\n"
-	"  --buffered       use the page cache (default: direct I/O)\n"
-	"  --data MODE      random (default, incompressible) or zero\n"
-	"  --seed N         data and random-order seed\n"
-	"  --time SECS      stop after SECS\n"
-	"  --quiet          no progress line\n"
-	"  --format NAME --fps RATE --capture|--play\n"
-	"                   paced check of one video format (e.g. dpx-2k at 24):\n"
-	"                   exit 0 when it holds in real time, 1 when it does not\n"
-	"  --list-formats   the built-in formats and frametest presets\n";
+	"\nPaced check of one video format: --video-format NAME --fps RATE\n"
+	"--capture|--play exits 0 when the format holds in real time, 1 when it\n"
+	"does not (docs/pacing.md). The old spelling --format NAME still works when\n"
+	"NAME is a video format, with a notice. Output flags: docs/options.md.\n";
 
-enum {
-	OPT_JSON = 256, OPT_ENGINE, OPT_BUFFERED, OPT_DATA, OPT_SEED, OPT_TIME, OPT_QUIET,
-	OPT_FORMAT, OPT_CAPTURE, OPT_PLAY, OPT_LIST, OPT_HELP,
-};
-
-static const struct option long_opts[] = {
-	{ "write", required_argument, NULL, 'w' }, { "empty", no_argument, NULL, 'e' },
-	{ "read", no_argument, NULL, 'r' }, { "stream", no_argument, NULL, 's' },
-	{ "frames", required_argument, NULL, 'n' }, { "async", required_argument, NULL, 'a' },
-	{ "threads", required_argument, NULL, 't' }, { "out-of-order", no_argument, NULL, 'o' },
-	{ "fps", required_argument, NULL, 'f' }, { "queue", required_argument, NULL, 'q' },
-	{ "prebuffer", required_argument, NULL, 'b' }, { "reverse", no_argument, NULL, 'v' },
-	{ "random", no_argument, NULL, 'm' }, { "loop", required_argument, NULL, 'l' },
-	{ "ios", required_argument, NULL, 'i' }, { "size", required_argument, NULL, 'z' },
-	{ "dirs", required_argument, NULL, 'd' }, { "pause", required_argument, NULL, 'p' },
-	{ "crop", required_argument, NULL, 'c' }, { "update", required_argument, NULL, 'u' },
-	{ "hist-window", required_argument, NULL, 'h' }, { "csv", required_argument, NULL, 'x' },
-	{ "json", required_argument, NULL, OPT_JSON }, { "engine", required_argument, NULL, OPT_ENGINE },
-	{ "buffered", no_argument, NULL, OPT_BUFFERED }, { "data", required_argument, NULL, OPT_DATA },
-	{ "seed", required_argument, NULL, OPT_SEED }, { "time", required_argument, NULL, OPT_TIME },
-	{ "quiet", no_argument, NULL, OPT_QUIET }, { "format", required_argument, NULL, OPT_FORMAT },
-	{ "capture", no_argument, NULL, OPT_CAPTURE }, { "play", no_argument, NULL, OPT_PLAY },
-	{ "list-formats", no_argument, NULL, OPT_LIST }, { "help", no_argument, NULL, OPT_HELP },
-	{ NULL, 0, NULL, 0 },
+static const struct sm_opt_choice data_modes[] = {
+	{ "random", SM_DATA_RANDOM }, { "zero", SM_DATA_ZERO }, { NULL, 0 },
 };
 
 /* Print a usage error (fmt with up to two string arguments); returns
@@ -100,52 +50,151 @@ static int bad(struct sm_frames_opts *o, const char *fmt, const char *a, const c
 	return sm_usage_error(o->prog, o->hint, "%s", msg);
 }
 
-/* A count option: a whole number within [lo, hi]. */
-static int count_arg(struct sm_frames_opts *o, int c, const char *arg, uint64_t lo, uint64_t hi,
-		     uint64_t *out)
+/* -w and -z: KiB, or a preset name; -w also makes it a write test. */
+static int size_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
-	char opt[4] = { '-', (char)c, 0, 0 };
+	struct sm_frames_opts *o = opt->dest;
+	uint64_t v = sm_ft_preset_kib(arg);
 
-	if (sm_parse_u64(arg, out) || *out < lo || *out > hi) {
-		char range[64];
-
-		snprintf(range, sizeof(range), "a whole number from %llu to %llu",
-			 (unsigned long long)lo, (unsigned long long)hi);
-		bad(o, "option %s needs %s", opt, range);
-		return -1;
+	if ((!v && sm_parse_u64(arg, &v)) || v == 0 || v > SM_FRAMES_MAX_FRAME_BYTES / 1024) {
+		snprintf(exp, len, "a frame size in KiB from 1 to %llu, or a preset (sd, hd, 2k, 4k, ...)",
+			 SM_FRAMES_MAX_FRAME_BYTES / 1024);
+		return -EINVAL;
+	}
+	if (opt->short_name == 'z') {
+		o->z_kib = v;
+	} else {
+		o->w_kib = v;
+		o->plan.kind = SM_FRAMES_WRITE;
 	}
 	return 0;
 }
 
-static int secs_arg(struct sm_frames_opts *o, int c, const char *arg, int allow_zero, uint64_t *out)
+/* --video-format NAME, and --format, which takes a report layout, or a
+ * video format name in its old spelling (with a notice). */
+static int format_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
-	char opt[3] = { '-', (char)c, 0 };
+	struct sm_frames_opts *o = opt->dest;
+	struct sm_format f;
+	int old = !strcmp(opt->long_name, "format");
 
-	if (sm_parse_duration(arg, SM_NS_PER_S, out) || (!allow_zero && !*out)) {
-		bad(o, "option %s needs a number of seconds, not '%s'", opt, arg);
-		return -1;
+	if (old && sm_layout_find(arg)) {
+		o->out.format = arg;
+		return 0;
 	}
+	if (sm_format_find(arg, &f)) {
+		snprintf(exp, len, "%s", old ? "a report layout (frametest or json) or a video format "
+			 "name (see --list-formats)" : "a video format name (see --list-formats)");
+		return -EINVAL;
+	}
+	o->format = arg;
+	if (old)
+		o->notice = "--format NAME is now --video-format NAME (--format takes a report layout)";
 	return 0;
 }
 
-/* -w/-z value: KiB, or a preset name. */
-static int size_arg(struct sm_frames_opts *o, int c, const char *arg, uint64_t *kib)
+/* The one option table: frametest's short options (each also with a long
+ * name), then those of stormark frames alone. Copied into t (room for
+ * cap entries) over o. Returns the number of entries. */
+static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 {
-	uint64_t v;
+	struct sm_frames_plan *p = &o->plan;
+	struct sm_opt tab[] = {
+		SM_OPT_CALL('w', "write", SM_OPT_REQUIRED, size_cb, o, "size",
+			    "write test with 'size' KiB frames, or a preset: sd hd 2k 4k\n"
+			    "(stormark adds fullhd uhd 4kdci 8k ...: see 'stormark help frames')"),
+		SM_OPT_FLAG_SET('e', "empty", p->kind, SM_FRAMES_EMPTY,
+				"write test with empty frames (create/open/close only)"),
+		SM_OPT_FLAG_SET('r', "read", p->kind, SM_FRAMES_READ,
+				"read test of frames written earlier (default)"),
+		SM_OPT_FLAG_SET('s', "stream", p->stream, 1,
+				"streaming test to or from one file (path is then a file)"),
+		SM_OPT_UINT_RANGE('n', "frames", p->nframes, 1, UINT32_MAX * 16ULL, "num",
+				  "number of frames (default 1800; read: the frames present)"),
+		SM_OPT_UINT_RANGE('a', "async", p->depth, 1, MAX_DEPTH, "num",
+				  "asynchronous I/O, 'num' frames in flight per thread"),
+		SM_OPT_UINT_RANGE('t', "threads", p->threads, 1, MAX_THREADS, "num", "'num' threads"),
+		SM_OPT_FLAG_SET('o', "out-of-order", p->out_of_order, 1, "handle completed I/Os out of order"),
+		SM_OPT_DOUBLE_RANGE('f', "fps", p->fps, 0, 100000, "rate",
+				    "pace at 'rate' frames per second (capture / playback)"),
+		SM_OPT_UINT_RANGE('q', "queue", p->queue, 1, 4096, "num",
+				  "at most 'num' queued buffers before a frame is dropped"),
+		SM_OPT_UINT_RANGE('b', "prebuffer", p->prebuffer, 1, 4096, "num",
+				  "pre-buffer 'num' frames before playback starts (default 5)"),
+		SM_OPT_FLAG_SET('v', "reverse", p->order, SM_ORDER_REVERSE, "access files in reverse order"),
+		SM_OPT_FLAG_SET('m', "random", p->order, SM_ORDER_RANDOM, "access files in a random order"),
+		SM_OPT_UINT_RANGE('l', "loop", p->loop, 0, UINT32_MAX * 16ULL, "num",
+				  "loop over the first 'num' frames (default 0: no loop)"),
+		SM_OPT_UINT_RANGE('i', "ios", p->ios_per_frame, 1, 1024, "num", "I/Os per frame (default 1)"),
+		SM_OPT_CALL('z', "size", SM_OPT_REQUIRED, size_cb, o, "size",
+			    "custom frame size in KiB for a read or write test"),
+		SM_OPT_UINT_RANGE('d', "dirs", p->files_per_dir, 1, UINT32_MAX, "num",
+				  "use directories of 'num' files each"),
+		SM_OPT_DURATION_RANGE('p', "pause", p->pause_ns, SM_NS_PER_S, 0, 0, "secs",
+				      "pause 'secs' before the test starts"),
+		SM_OPT_UINT_RANGE('c', "crop", p->crop_pct, 1, 100, "perc",
+				  "crop: read the middle 'perc'% of each frame (read tests)"),
+		SM_OPT_DURATION_RANGE('u', "update", p->update_ns, SM_NS_PER_S, 1, 0, "secs",
+				      "progress update interval (default 1 s)"),
+		SM_OPT_DURATION_RANGE('h', "hist-window", p->hist_window_ns, SM_NS_PER_S, 1, 0, "secs",
+				      "histogram of the last 'secs' only (default: all)"),
+		SM_OPT_STR('x', "csv", p->csv_path, "file", "write per-frame timing to 'file' (CSV)"),
+		SM_OPT_HEAD("\nstormark frames also takes:"),
+		SM_OPT_STR(0, "engine", p->engine, "NAME", "psync (default), uring (default with -a), null"),
+		SM_OPT_FLAG_SET(0, "buffered", p->direct, 0, "use the page cache (default: direct I/O)"),
+		SM_OPT_CHOOSE(0, "data", p->data, data_modes, "MODE", "random (default, incompressible) or zero"),
+		SM_OPT_UINT_RANGE(0, "seed", p->seed, 1, 0, "N", "data and random-order seed"),
+		SM_OPT_DURATION_RANGE(0, "time", p->time_limit_ns, SM_NS_PER_S, 1, 0, "SECS", "stop after SECS"),
+		SM_OPT_CALL(0, "video-format", SM_OPT_REQUIRED, format_cb, o, "NAME",
+			    "paced check of one video format (with --fps, --capture|--play)"),
+		SM_OPT_FLAG_SET(0, "capture", o->capture, 1, "the paced check writes (a camera)"),
+		SM_OPT_FLAG_SET(0, "play", o->play, 1, "the paced check reads (playback)"),
+		{ .kind = SM_OPT_FLAG, .long_name = "list-formats", .dest = &o->help, .ival = LIST_CODE,
+		  .flags = SM_OPT_STOP, .help = "the built-in video formats and frametest presets" },
+		SM_OPT_HEAD("\nOutput (the same in every command, docs/options.md):"),
+		SM_OPT_STR(0, "json", o->json, "FILE|-", "write the result as JSON to FILE; '-': the JSON\n"
+			   "is the report, on stdout"),
+		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, o, "LAYOUT",
+			    "report layout: frametest (default) or json"),
+		SM_OPT_STR(0, "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
+		SM_OPT_FLAG_SET(0, "quiet", p->quiet, 1, "no progress line"),
+		SM_OPT_HELP(0, "help", o->help, "this help"),
+		SM_OPT_END,
+	};
+	unsigned n = sizeof(tab) / sizeof(tab[0]);
 
-	v = sm_ft_preset_kib(arg);
-	if (!v && sm_parse_u64(arg, &v)) {
-		char opt[3] = { '-', (char)c, 0 };
+	for (unsigned i = 0; i < n; i++) {
+		if (tab[i].short_name == 'w' || tab[i].short_name == 'e' || tab[i].short_name == 'r')
+			tab[i].seen = &o->kind_set;
+		else if (tab[i].short_name == 'n')
+			tab[i].seen = &o->n_set;
+		else if (tab[i].short_name == 'q')
+			tab[i].seen = &o->q_set;
+		else if (tab[i].short_name == 'f')
+			tab[i].flags |= SM_OPT_GT_MIN;   /* a rate above 0 */
+	}
+	if (n > cap)
+		n = cap;
+	memcpy(t, tab, n * sizeof(*t));
+	return n;
+}
 
-		bad(o, "option %s needs a size in KiB or a preset (sd, hd, 2k, 4k, ...), not '%s'", opt, arg);
-		return -1;
+void sm_frames_opts_usage(FILE *f, int compat)
+{
+	struct sm_frames_opts scratch;
+	struct sm_opt t[64];
+
+	memset(&scratch, 0, sizeof(scratch));
+	table(&scratch, t, 64);
+	if (compat) {
+		fputs(sm_frames_ft_usage, f);
+		sm_opt_usage(f, t, SM_OPT_SHORT_ONLY);
+		return;
 	}
-	if (v == 0 || v > SM_FRAMES_MAX_FRAME_BYTES / 1024) {
-		bad(o, "frame size '%s' is out of range (1 KiB to %s)", arg, "1048576 KiB");
-		return -1;
-	}
-	*kib = v;
-	return 0;
+	fputs("usage: stormark frames [options] path\n\n"
+	      "frametest's options (each also with a long name):\n", f);
+	sm_opt_usage(f, t, 0);
+	fputs(sm_frames_long_usage, f);
 }
 
 static void add_param(struct sm_frames_opts *o, const char *fmt, unsigned long long v, int with_value)
@@ -208,171 +257,27 @@ void sm_frames_opts_params(struct sm_frames_opts *o)
 		add_param(o, "-c%llu", p->crop_pct, 1);
 }
 
-/* Parse argv into o (the getopt loop). Returns as sm_frames_opts_parse(). */
+/* Parse argv into o against the table. Returns as sm_frames_opts_parse(). */
 static int parse(int argc, char **argv, struct sm_frames_opts *o, int compat)
 {
 	struct sm_frames_plan *p = &o->plan;
-	uint64_t v;
-	int c;
+	struct sm_opt t[64];
+	char msg[512];
+	int first, rc;
 
-	opterr = 0;
-	optind = 0;   /* GNU getopt: full reset, so a second parse starts afresh */
-	while ((c = compat ? getopt(argc, argv, ":w:ersn:a:t:of:q:b:vml:i:z:d:p:c:u:h:x:")
-			   : getopt_long(argc, argv, ":w:ersn:a:t:of:q:b:vml:i:z:d:p:c:u:h:x:",
-					 long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			if (size_arg(o, c, optarg, &o->w_kib))
-				return SM_EXIT_USAGE;
-			p->kind = SM_FRAMES_WRITE;
-			o->kind_set = 1;
-			break;
-		case 'e':
-			p->kind = SM_FRAMES_EMPTY;
-			o->kind_set = 1;
-			break;
-		case 'r':
-			p->kind = SM_FRAMES_READ;
-			o->kind_set = 1;
-			break;
-		case 's':
-			p->stream = 1;
-			break;
-		case 'n':
-			if (count_arg(o, c, optarg, 1, UINT32_MAX * 16ULL, &p->nframes))
-				return SM_EXIT_USAGE;
-			o->n_set = 1;
-			break;
-		case 'a':
-			if (count_arg(o, c, optarg, 1, MAX_DEPTH, &v))
-				return SM_EXIT_USAGE;
-			p->depth = (unsigned)v;
-			break;
-		case 't':
-			if (count_arg(o, c, optarg, 1, MAX_THREADS, &v))
-				return SM_EXIT_USAGE;
-			p->threads = (unsigned)v;
-			break;
-		case 'o':
-			p->out_of_order = 1;
-			break;
-		case 'f':
-			if (sm_parse_positive_double(optarg, &p->fps) || p->fps > 100000)
-				return bad(o, "option -f needs a frame rate above 0, not '%s'%s", optarg, "");
-			break;
-		case 'q':
-			if (count_arg(o, c, optarg, 1, 4096, &v))
-				return SM_EXIT_USAGE;
-			p->queue = (unsigned)v;
-			o->q_set = 1;
-			break;
-		case 'b':
-			if (count_arg(o, c, optarg, 1, 4096, &v))
-				return SM_EXIT_USAGE;
-			p->prebuffer = (unsigned)v;
-			break;
-		case 'v':
-			p->order = SM_ORDER_REVERSE;
-			break;
-		case 'm':
-			p->order = SM_ORDER_RANDOM;
-			break;
-		case 'l':
-			if (count_arg(o, c, optarg, 0, UINT32_MAX * 16ULL, &p->loop))
-				return SM_EXIT_USAGE;
-			break;
-		case 'i':
-			if (count_arg(o, c, optarg, 1, 1024, &v))
-				return SM_EXIT_USAGE;
-			p->ios_per_frame = (unsigned)v;
-			break;
-		case 'z':
-			if (size_arg(o, c, optarg, &o->z_kib))
-				return SM_EXIT_USAGE;
-			break;
-		case 'd':
-			if (count_arg(o, c, optarg, 1, UINT32_MAX, &v))
-				return SM_EXIT_USAGE;
-			p->files_per_dir = (unsigned)v;
-			break;
-		case 'p':
-			if (secs_arg(o, c, optarg, 1, &p->pause_ns))
-				return SM_EXIT_USAGE;
-			break;
-		case 'c':
-			if (count_arg(o, c, optarg, 1, 100, &v))
-				return SM_EXIT_USAGE;
-			p->crop_pct = (unsigned)v;
-			break;
-		case 'u':
-			if (secs_arg(o, c, optarg, 0, &p->update_ns))
-				return SM_EXIT_USAGE;
-			break;
-		case 'h':
-			if (secs_arg(o, c, optarg, 0, &p->hist_window_ns))
-				return SM_EXIT_USAGE;
-			break;
-		case 'x':
-			if (!*optarg)
-				return bad(o, "option -x needs a file name%s%s", "", "");
-			p->csv_path = optarg;
-			break;
-		case OPT_JSON:
-			o->json = optarg;
-			break;
-		case OPT_ENGINE:
-			p->engine = optarg;
-			break;
-		case OPT_BUFFERED:
-			p->direct = 0;
-			break;
-		case OPT_DATA:
-			if (!strcmp(optarg, "zero"))
-				p->data = SM_DATA_ZERO;
-			else if (!strcmp(optarg, "random"))
-				p->data = SM_DATA_RANDOM;
-			else
-				return bad(o, "--data takes 'random' or 'zero', not '%s'%s", optarg, "");
-			break;
-		case OPT_SEED:
-			if (sm_parse_u64(optarg, &p->seed) || !p->seed)
-				return bad(o, "--seed needs a whole number above 0, not '%s'%s", optarg, "");
-			break;
-		case OPT_TIME:
-			if (sm_parse_duration(optarg, SM_NS_PER_S, &p->time_limit_ns) || !p->time_limit_ns)
-				return bad(o, "--time needs a duration above 0, not '%s'%s", optarg, "");
-			break;
-		case OPT_QUIET:
-			p->quiet = 1;
-			break;
-		case OPT_FORMAT:
-			o->format = optarg;
-			break;
-		case OPT_CAPTURE:
-			o->capture = 1;
-			break;
-		case OPT_PLAY:
-			o->play = 1;
-			break;
-		case OPT_LIST:
-			return SM_FRAMES_OPTS_LIST;
-		case OPT_HELP:
-			return SM_FRAMES_OPTS_HELP;
-		case ':':
-		default: {
-			char name[3] = { '-', (char)optopt, 0 };
-			const char *what = optopt ? name : argv[optind - 1];
-
-			return bad(o, c == ':' ? "option '%s' needs a value%s" : "unknown option '%s'%s",
-				   what, "");
-		}
-		}
-	}
-	if (optind >= argc && !o->format)
+	table(o, t, 64);
+	rc = sm_opt_parse(t, argc, argv, compat ? SM_OPT_SHORT_ONLY : 0, &first, msg, sizeof(msg));
+	if (rc == LIST_CODE)
+		return SM_FRAMES_OPTS_LIST;
+	if (rc > 0)
+		return SM_FRAMES_OPTS_HELP;
+	if (rc)
+		return sm_usage_error(o->prog, o->hint, "%s", msg);
+	if (first >= argc && !o->format)
 		return bad(o, "missing path%s%s", "", "");
-	if (optind < argc - 1)
-		return bad(o, "one path only, not also '%s'%s", argv[optind + 1], "");
-	p->path = optind < argc ? argv[optind] : NULL;
+	if (first < argc - 1)
+		return bad(o, "one path only, not also '%s'%s", argv[first + 1], "");
+	p->path = first < argc ? argv[first] : NULL;
 	return 0;
 }
 
@@ -387,11 +292,11 @@ static int resolve_kind(struct sm_frames_opts *o)
 		struct sm_format fmt;
 
 		if (sm_format_find(o->format, &fmt))
-			return bad(o, "unknown format '%s' (see --list-formats)%s", o->format, "");
+			return bad(o, "unknown video format '%s' (see --list-formats)%s", o->format, "");
 		if (o->capture == o->play)
-			return bad(o, "--format needs one of --capture or --play%s%s", "", "");
+			return bad(o, "--video-format needs one of --capture or --play%s%s", "", "");
 		if (!(p->fps > 0))
-			return bad(o, "--format needs --fps RATE%s%s", "", "");
+			return bad(o, "--video-format needs --fps RATE%s%s", "", "");
 		if (!p->path)
 			return bad(o, "missing directory%s%s", "", "");
 		p->kind = o->capture ? SM_FRAMES_WRITE : SM_FRAMES_READ;
@@ -403,7 +308,7 @@ static int resolve_kind(struct sm_frames_opts *o)
 		return 0;
 	}
 	if (o->capture || o->play)
-		return bad(o, "--capture and --play go with --format%s%s", "", "");
+		return bad(o, "--capture and --play go with --video-format%s%s", "", "");
 	if (p->kind == SM_FRAMES_EMPTY && kib && !o->z_kib)
 		return bad(o, "-e writes empty frames; it takes no size%s%s", "", "");
 	p->frame_bytes = kib * 1024;
@@ -412,16 +317,24 @@ static int resolve_kind(struct sm_frames_opts *o)
 	return 0;
 }
 
-/* resolve_kind(), then the paced runs' buffer count: -q, or max(8, -b). */
+/* resolve_kind(), then the paced runs' buffer count (-q, or max(8, -b)),
+ * then the output flags. */
 static int resolve(struct sm_frames_opts *o)
 {
 	struct sm_frames_plan *p = &o->plan;
 	int rc = resolve_kind(o);
 
+	char msg[256];
+
 	if (rc)
 		return rc;
 	if (p->fps > 0 && !p->queue)
 		p->queue = p->prebuffer > 8 ? p->prebuffer : 8;
+	o->out.json = o->json;
+	o->out.quiet = p->quiet;
+	if (sm_out_resolve(&o->out, o->prog, SM_LAYOUT_BIT(SM_LAYOUT_FRAMETEST) |
+			   SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_FRAMETEST, msg, sizeof(msg)))
+		return sm_usage_error(o->prog, o->hint, "%s", msg);
 	return 0;
 }
 

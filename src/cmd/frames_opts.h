@@ -6,7 +6,9 @@
 #define SM_CMD_FRAMES_OPTS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
+#include "cmd/out_opts.h"
 #include "workload/frames.h"
 
 /* The largest frame accepted, in bytes (frametest's own limit is about
@@ -17,13 +19,16 @@
 #define SM_FRAMES_OPTS_HELP (-1)   /* print the usage, exit 0 */
 #define SM_FRAMES_OPTS_LIST (-2)   /* --list-formats: print them, exit 0 */
 
-/* frametest's help text, and the long options `stormark frames` adds. */
+/* The head of frametest's help, and the note on the paced check that ends
+ * the help of `stormark frames`; the option lines between come from the
+ * option table (sm_frames_opts_usage()). */
 extern const char sm_frames_ft_usage[];
 extern const char sm_frames_long_usage[];
 
 /* Options as given, and the plan they resolve into. prog and hint point
- * to static strings; plan.path, plan.csv_path, plan.engine, json and
- * format point into argv (which must outlive the struct). */
+ * to static strings; plan.path, plan.csv_path, plan.engine, json, format,
+ * notice and the strings of out point into argv or static storage (argv
+ * must outlive the struct). */
 struct sm_frames_opts {
 	const char *prog;         /* "frametest" or "stormark frames" */
 	const char *hint;         /* where help is, for usage errors */
@@ -31,22 +36,34 @@ struct sm_frames_opts {
 	int kind_set;             /* -w/-e/-r seen */
 	uint64_t w_kib, z_kib;    /* -w and -z in KiB (0: not given) */
 	int n_set, q_set;         /* -n / -q given */
-	const char *json;         /* --json FILE, NULL: none */
-	const char *format;       /* --format NAME, NULL: none */
+	const char *json;         /* --json FILE ("-": stdout), NULL: none */
+	const char *format;       /* the video format: --video-format NAME (or the old
+				   * --format NAME), NULL: none */
+	struct sm_out_opts out;   /* --format LAYOUT, --output, --quiet; resolved */
+	const char *notice;       /* for stderr: the old --format spelling was used */
 	int capture, play;
+	int help;                 /* --help / --list-formats seen (parse stops there) */
 	char params[512];         /* "Test parameters", see sm_frames_opts_params() */
 };
 
 /*
  * Reset *o and parse argv (argv[0] is the program name) into it: frametest's
  * short options only when compat is set, the long ones too otherwise; then
- * resolve the plan (preset sizes, --format, paced defaults). Can be called
- * again in the same process (getopt is reset). Returns 0;
+ * resolve the plan (preset sizes, --video-format, paced defaults) and the
+ * output flags. Can be called again in the same process. Returns 0 (with
+ * o->notice set when the caller should print it);
  * SM_EXIT_USAGE after printing one error line to stderr;
  * SM_FRAMES_OPTS_HELP for --help (or frametest with no arguments);
  * SM_FRAMES_OPTS_LIST for --list-formats. Prints nothing else.
  */
 int sm_frames_opts_parse(int argc, char **argv, int compat, struct sm_frames_opts *o);
+
+/*
+ * Print the help to f: frametest's (short options only) when compat is
+ * set, else that of `stormark frames`; the option lines come from the same
+ * table sm_frames_opts_parse() reads.
+ */
+void sm_frames_opts_usage(FILE *f, int compat);
 
 /*
  * Checks that need no test files: the engine name, the CSV file's

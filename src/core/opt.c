@@ -347,7 +347,7 @@ static void unknown_long(const struct sm_opt *opts, unsigned n, unsigned flags, 
 int sm_opt_parse(const struct sm_opt *opts, int argc, char **argv, unsigned flags,
 		 int *first_arg, char *msg, size_t msglen)
 {
-	unsigned n = count_opts(opts), uses = 0;
+	unsigned n = count_opts(opts);
 	struct option *longs = calloc(n + 1, sizeof(*longs));
 	char *shorts = malloc(3 * n + 3);
 	int c, rc = 0;
@@ -395,9 +395,8 @@ int sm_opt_parse(const struct sm_opt *opts, int argc, char **argv, unsigned flag
 			sm_opt_bad_value(msg, msglen, name, optarg, exp);
 			goto out;
 		}
-		uses++;
-		if (o->seen && !*o->seen)
-			*o->seen = (int)uses;
+		if (o->seen)
+			*o->seen = 1;
 		if (rc > 0)
 			goto out;
 	}
@@ -460,7 +459,12 @@ void sm_opt_usage(FILE *f, const struct sm_opt *opts, unsigned flags)
 		const char *h, *nl;
 
 		if (o->kind == SM_OPT_GROUP) {
-			if (o->help)
+			unsigned j = i + 1;
+
+			/* a heading over no shown option (short names only) is left out */
+			while (j < n && opts[j].kind != SM_OPT_GROUP && !shown(&opts[j], flags))
+				j++;
+			if (o->help && j < n && opts[j].kind != SM_OPT_GROUP)
 				fprintf(f, "%s\n", o->help);
 			continue;
 		}

@@ -70,7 +70,7 @@ struct sm_opt {
 	int ival;                      /* FLAG: value stored; STOP: value returned */
 	const struct sm_opt_choice *choices;  /* CHOICE: ended by a NULL name */
 	sm_opt_cb cb;                  /* CALLBACK */
-	int *seen;                     /* if set: 1 + argv index of the first use */
+	int *seen;                     /* if set: 1 once the option was given */
 	const char *dflt;              /* STRING with an optional value: stored when none is given */
 	const char *argh;              /* the value's name in the usage ("N", "SECS") */
 	const char *help;              /* usage line(s); NULL: hidden */

@@ -118,6 +118,20 @@ check "impossible playback: drops" test "$(json p4.json 'd["frames"]["dropped"] 
 expect_rc 0 "format check that holds" "$STORMARK" frames --format dpx-sd-pal --fps 2 -n 4 --capture --quiet "$D"
 check "format check prints a verdict" grep -q "^dpx-sd-pal capture at 2 fps: realtime" "$T_DIR/out"
 expect_rc 1 "format check that cannot hold" "$STORMARK" frames --format dpx-4k --fps 5000 -n 50 --capture --quiet "$D"
+# --video-format is the name now; the old --format NAME works with a notice on stderr
+"$STORMARK" frames --video-format dpx-sd-pal --fps 2 -n 4 --capture --quiet "$D" >"$T_DIR/vf.out" 2>"$T_DIR/vf.err"
+check "--video-format: a verdict" grep -q "^dpx-sd-pal capture at 2 fps: realtime" "$T_DIR/vf.out"
+check "--video-format: no notice" test ! -s "$T_DIR/vf.err"
+"$STORMARK" frames --format dpx-sd-pal --fps 2 -n 4 --capture --quiet "$D" >"$T_DIR/vf.out" 2>"$T_DIR/vf.err"
+check "old --format NAME: one notice line" test "$(grep -c 'notice: --format NAME is now --video-format NAME' "$T_DIR/vf.err")" = 1
+
+# --- output flags (docs/options.md) ----------------------------------------------------
+"$STORMARK" frames -w 64 -n 5 --format json "$D" >"$T_DIR/fj.out" 2>"$T_DIR/fj.err"
+check "--format json: JSON alone on stdout" python3 -c "import json; assert json.load(open('$T_DIR/fj.out'))['command'] == 'frames'"
+"$STORMARK" frames -w 64 -n 5 --output "$T_DIR/rep.txt" --json "$T_DIR/rep.json" "$D" >"$T_DIR/o.out"
+check "--output: the report in the file" grep -q "^Frames transferred: 5 " "$T_DIR/rep.txt"
+check "--output: nothing on stdout" test ! -s "$T_DIR/o.out"
+check "--json FILE besides --output" python3 -c "import json; assert json.load(open('$T_DIR/rep.json'))['command'] == 'frames'"
 
 # --- bad input: one line, exit 2, nothing created -----------------------------------
 mkdir -p B && touch B/keep
@@ -139,6 +153,10 @@ expect_usage "a file where a directory is needed" "$FT" -w 64 B/keep
 expect_usage "a directory where a file is needed" "$FT" -s -w 64 B
 expect_usage "missing directory" "$FT" -w 64 B/nope
 expect_usage "unknown format" "$STORMARK" frames --format dpx-99k --fps 24 --capture B
+expect_usage "unknown video format" "$STORMARK" frames --video-format dpx-99k --fps 24 --capture B
+expect_usage "layout frames does not have" "$STORMARK" frames -w 64 --format markdown B
+check "one wording for bad values" grep -q "^frametest: invalid value 'many' for -n: expected an integer from 1 to " \
+  <("$FT" -w 64 -n many B 2>&1)
 check "bad input created nothing" test "$(ls -A B)" = keep
 
 # --- safety: never overwrite what stormark did not write --------------------------------
@@ -161,6 +179,8 @@ expect_rc 0 "frametest alone prints help" "$FT"
 check "help lists -w" grep -q "^  -w size" "$T_DIR/out"
 expect_rc 0 "stormark help frames" "$STORMARK" help frames
 check "help lists --format" grep -q -- "--format NAME" "$T_DIR/out"
+check "help lists --video-format" grep -q -- "--video-format NAME" "$T_DIR/out"
+check "frametest's help has no long options" test "$("$FT" | grep -c -- '--')" = 0
 
 mkdir -p I
 "$FT" -w 64 -n 10000000 -f 200 I >"$T_DIR/int.out" 2>"$T_DIR/int.err" &

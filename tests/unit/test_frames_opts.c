@@ -780,6 +780,44 @@ static void test_params(void **state)
 	assert_string_equal(o.params, "-w64 -n4 -a2 -o -f50 -q3 -b2 -i2 -d2");
 }
 
+/* --video-format, the old --format spelling with its notice, and the
+ * output flags of docs/options.md. */
+static void test_output_flags(void **state)
+{
+	struct sm_frames_opts o;
+
+	SM_OK(&o, "--video-format", "dpx-2k", "--fps", "24", "--capture", "d");
+	assert_string_equal(o.format, "dpx-2k");
+	assert_null(o.notice);
+	assert_int_equal(o.plan.frame_bytes, 12750848);
+	assert_int_equal(o.out.layout, SM_LAYOUT_FRAMETEST);
+	SM_OK(&o, "--format", "dpx-2k", "--fps", "24", "--capture", "d");
+	assert_non_null(o.notice);                 /* printed by the command */
+	assert_non_null(strstr(o.notice, "--video-format"));
+	SM_OK(&o, "-w", "64", "--format", "json", "d");
+	assert_null(o.format);
+	assert_int_equal(o.out.layout, SM_LAYOUT_JSON);
+	assert_null(o.out.json_file);
+	SM_OK(&o, "-w", "64", "--format=frametest", "--json", "r.json", "--output", "rep.txt", "d");
+	assert_int_equal(o.out.layout, SM_LAYOUT_FRAMETEST);
+	assert_string_equal(o.out.json_file, "r.json");
+	assert_string_equal(o.out.output, "rep.txt");
+	SM_OK(&o, "-w", "64", "--json", "-", "d");
+	assert_int_equal(o.out.layout, SM_LAYOUT_JSON);
+	assert_null(o.out.json_file);
+	SM_OK(&o, "-w", "64", "--quiet", "d");
+	assert_int_equal(o.out.quiet, 1);
+	SM_BAD("-w", "64", "--format", "markdown", "d");          /* not available (yet) */
+	SM_BAD("-w", "64", "--format", "sysbench", "d");
+	SM_BAD("-w", "64", "--format", "frametest", "--json", "-", "d");
+	SM_BAD("--video-format", "json", "--fps", "24", "--capture", "d");
+	SM_BAD("--video-format", "dpx-99k", "--fps", "24", "--capture", "d");
+	FT_BAD("--video-format=dpx-2k", "d");
+	FT_BAD("--output=x", "d");
+	/* the help: frametest's short options only; stormark's also long */
+	assert_non_null(strstr(sm_frames_long_usage, "--video-format NAME"));
+}
+
 static char tmpdir[PATH_MAX];
 
 static int make_tmpdir(void **state)
@@ -870,6 +908,7 @@ int main(void)
 		cmocka_unit_test(test_long_options),
 		cmocka_unit_test(test_compat_rejects_long),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_output_flags),
 		cmocka_unit_test(test_repeated_parse),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_stream_read_params),
