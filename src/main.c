@@ -18,6 +18,7 @@ static const struct sm_command commands[] = {
 	{ "fileio", cmd_fileio, "file I/O test (sysbench fileio-compatible)" },
 	{ "time", cmd_time, "time a command and account for its I/O" },
 	{ "history", cmd_history, "list and compare runs saved by 'time --save'" },
+	{ "report", cmd_report, "render a saved --json result again, in any of its layouts" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

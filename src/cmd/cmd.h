@@ -15,6 +15,7 @@ int cmd_sysbench(int argc, char **argv);   /* the `sysbench` name */
 int cmd_time(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Print "stormark: <cmd>: <message> (try 'stormark help <cmd>')" on one line
  * to stderr and return SM_EXIT_USAGE. prog is the name to show ("stormark

@@ -274,28 +274,6 @@ static int use_colour(FILE *out)
 	return isatty(fileno(out)) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
 }
 
-/* Print the sections the run reached, and the summary. */
-static void print_rest(FILE *out, const struct sm_run_result *res, int colour, int from)
-{
-	char summary[2048];
-
-	if (from <= SM_PHASE_CLASSIC && res->reached >= SM_PHASE_CLASSIC)
-		sm_run_text_classic(out, res);
-	if (from <= SM_PHASE_FRAMES && res->reached >= SM_PHASE_FRAMES)
-		sm_run_text_frames(out, res);
-	if (from <= SM_PHASE_VERDICTS && res->reached >= SM_PHASE_FRAMES)
-		sm_run_text_verdicts(out, res, colour);
-	if (res->head.warnings.count) {
-		fprintf(out, "\nWarnings\n");
-		for (unsigned i = 0; i < res->head.warnings.count; i++)
-			sm_text_wrap(out, res->head.warnings.item[i].message, 78, 2);
-	}
-	sm_run_summary(res, summary, sizeof(summary));
-	fprintf(out, "\nSummary\n");
-	sm_text_wrap(out, summary, 78, 2);
-	fflush(out);
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct sm_run_result *res = NULL;
@@ -373,9 +351,7 @@ int cmd_run(int argc, char **argv)
 		progress_clear(&pc);
 	}
 	sm_run_end(res);
-	print_rest(out, res, colour, printed);
-	if (o.plan.keep)
-		fprintf(out, "\nTest data kept in %s\n", res->data_dir);
+	sm_run_text_rest(out, res, colour, printed);
 	if (rc == -EINTR) {
 		sm_error("interrupted: the figures above are partial%s",
 			 o.plan.keep ? "" : "; test data removed");

@@ -13,11 +13,11 @@ static cJSON *blockio_json(const struct sm_blockio_result *r, const struct sm_ru
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "engine", r->engine);
-	cJSON_AddNumberToObject(o, "depth", r->depth);
+	sm_json_add_double(o, "depth", r->depth);
 	sm_json_add_u64(o, "duration_ns", r->duration_ns);
-	cJSON_AddNumberToObject(o, "bytes_per_s", fig->bytes_per_s);
-	cJSON_AddNumberToObject(o, "iops", fig->iops);
-	cJSON_AddItemToObject(o, "op", sm_json_opstat(&r->op, 0));
+	sm_json_add_double(o, "bytes_per_s", fig->bytes_per_s);
+	sm_json_add_double(o, "iops", fig->iops);
+	cJSON_AddItemToObject(o, "op", sm_json_opstat(&r->op, 1));
 	return o;
 }
 
@@ -28,8 +28,8 @@ static cJSON *frametest_json(const struct sm_run_frametest *t)
 	sm_json_add_u64(o, "frames", t->frames);
 	sm_json_add_u64(o, "bytes", t->bytes);
 	sm_json_add_u64(o, "duration_ns", t->duration_ns);
-	cJSON_AddNumberToObject(o, "fps", t->fps);
-	cJSON_AddNumberToObject(o, "bytes_per_s", t->bytes_per_s);
+	sm_json_add_double(o, "fps", t->fps);
+	sm_json_add_double(o, "bytes_per_s", t->bytes_per_s);
 	cJSON_AddBoolToObject(o, "direct_io", t->direct);
 	lat = cJSON_AddObjectToObject(o, "frame_ns");
 	sm_json_add_u64(lat, "p50", t->p50_ns);
@@ -44,10 +44,10 @@ static cJSON *cell_json(const struct sm_verdict_cell *c, const struct sm_fps *ra
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(o, "fps", rate->name);
-	cJSON_AddNumberToObject(o, "fps_value", sm_fps_value(rate));
-	cJSON_AddNumberToObject(o, "needed_bytes_per_s", c->needed);
-	cJSON_AddNumberToObject(o, "measured_bytes_per_s", c->measured);
-	cJSON_AddNumberToObject(o, "ratio", c->ratio);
+	sm_json_add_double(o, "fps_value", sm_fps_value(rate));
+	sm_json_add_double(o, "needed_bytes_per_s", c->needed);
+	sm_json_add_double(o, "measured_bytes_per_s", c->measured);
+	sm_json_add_double(o, "ratio", c->ratio);
 	cJSON_AddStringToObject(o, "verdict", sm_verdict_name(c->final));
 	cJSON_AddStringToObject(o, "computed", sm_verdict_name(c->computed));
 	cJSON_AddStringToObject(o, "how", sm_verdict_how_name(c->how));
@@ -61,7 +61,7 @@ static cJSON *cell_json(const struct sm_verdict_cell *c, const struct sm_fps *ra
 		sm_json_add_u64(p, "p99_9_sched_ns", c->paced.p999_sched_ns);
 		sm_json_add_u64(p, "max_sched_ns", c->paced.max_sched_ns);
 		sm_json_add_u64(p, "interval_ns", c->paced.interval_ns);
-		cJSON_AddNumberToObject(p, "queue", c->paced.queue);
+		sm_json_add_double(p, "queue", c->paced.queue);
 	}
 	return o;
 }
@@ -74,10 +74,11 @@ static cJSON *params_json(const struct sm_run_result *res)
 	cJSON_AddStringToObject(o, "dir", p->dir);
 	sm_json_add_u64(o, "time_ns", p->time_ns);
 	cJSON_AddStringToObject(o, "engine", p->engine ? p->engine : "default");
-	cJSON_AddNumberToObject(o, "threads", p->threads);
-	cJSON_AddNumberToObject(o, "queue", p->queue);
-	cJSON_AddNumberToObject(o, "prebuffer", p->prebuffer);
+	sm_json_add_double(o, "threads", p->threads);
+	sm_json_add_double(o, "queue", p->queue);
+	sm_json_add_double(o, "prebuffer", p->prebuffer);
 	cJSON_AddBoolToObject(o, "confirm", p->confirm);
+	cJSON_AddBoolToObject(o, "keep", p->keep);
 	cJSON_AddBoolToObject(o, "direct", res->direct_align > 0);
 	sm_json_add_u64(o, "block_file_bytes", res->file_bytes);
 	sm_json_add_u64(o, "frames_bytes_per_size", res->frames_bytes);
@@ -103,9 +104,13 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 	run = cJSON_AddObjectToObject(doc, "run");
 	cJSON_AddStringToObject(run, "phase_reached", phase_names[res->reached]);
 	cJSON_AddStringToObject(run, "test_dir", res->data_dir);
-	cJSON_AddNumberToObject(run, "direct_io_alignment",
+	sm_json_add_double(run, "direct_io_alignment",
 				res->direct_align > 0 ? res->direct_align : 0);
+	sm_json_add_double(run, "direct_io_errno",
+				res->direct_align > 0 ? 0 : -res->direct_align);
+	cJSON_AddStringToObject(run, "block_engine", res->block_engine);
 	cJSON_AddStringToObject(run, "frames_engine", res->frames_engine);
+	cJSON_AddStringToObject(run, "engine_notice", res->notice);
 	a = cJSON_AddArrayToObject(run, "classic");
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
 		const struct sm_run_classic *c = &res->classic[i];
@@ -116,7 +121,7 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "test", c->label);
 		sm_json_add_u64(o, "block_bytes", c->block);
-		cJSON_AddNumberToObject(o, "depth", c->depth);
+		sm_json_add_double(o, "depth", c->depth);
 		cJSON_AddStringToObject(o, "pattern", c->random ? "random" : "sequential");
 		if (c->measured[0])
 			cJSON_AddItemToObject(o, "read", blockio_json(&c->res[0], &c->fig[0]));
@@ -134,7 +139,7 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "preset", s->preset);
 		sm_json_add_u64(o, "frame_bytes", s->frame_bytes);
-		cJSON_AddNumberToObject(o, "threads", res->plan.threads);
+		sm_json_add_double(o, "threads", res->plan.threads);
 		if (s->t[SM_DIR_CAPTURE].measured)
 			cJSON_AddItemToObject(o, "write", frametest_json(&s->t[SM_DIR_CAPTURE]));
 		if (s->t[SM_DIR_PLAYBACK].measured)
@@ -149,8 +154,8 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 
 			cJSON_AddStringToObject(o, "format", row->fmt.name);
 			cJSON_AddStringToObject(o, "family", row->fmt.family->name);
-			cJSON_AddNumberToObject(o, "width", row->fmt.width);
-			cJSON_AddNumberToObject(o, "height", row->fmt.height);
+			sm_json_add_double(o, "width", row->fmt.width);
+			sm_json_add_double(o, "height", row->fmt.height);
 			sm_json_add_u64(o, "frame_bytes", row->fmt.frame_bytes);
 			for (int d = 0; d < 2; d++) {
 				cJSON *cells = cJSON_AddArrayToObject(

@@ -137,6 +137,35 @@ void sm_run_text_frames(FILE *f, const struct sm_run_result *res)
 		   "  (open + I/O + close)\n");
 }
 
+void sm_run_text_rest(FILE *f, const struct sm_run_result *res, int colour, int from)
+{
+	char summary[2048];
+
+	if (from <= SM_PHASE_CLASSIC && res->reached >= SM_PHASE_CLASSIC)
+		sm_run_text_classic(f, res);
+	if (from <= SM_PHASE_FRAMES && res->reached >= SM_PHASE_FRAMES)
+		sm_run_text_frames(f, res);
+	if (from <= SM_PHASE_VERDICTS && res->reached >= SM_PHASE_FRAMES)
+		sm_run_text_verdicts(f, res, colour);
+	if (res->head.warnings.count) {
+		fprintf(f, "\nWarnings\n");
+		for (unsigned i = 0; i < res->head.warnings.count; i++)
+			sm_text_wrap(f, res->head.warnings.item[i].message, 78, 2);
+	}
+	sm_run_summary(res, summary, sizeof(summary));
+	fprintf(f, "\nSummary\n");
+	sm_text_wrap(f, summary, 78, 2);
+	if (res->plan.keep)
+		fprintf(f, "\nTest data kept in %s\n", res->data_dir);
+	fflush(f);
+}
+
+void sm_run_text(FILE *f, const struct sm_run_result *res, int colour)
+{
+	sm_run_text_header(f, res);
+	sm_run_text_rest(f, res, colour, SM_PHASE_SETUP);
+}
+
 static const char *cell_word(const struct sm_verdict_cell *c)
 {
 	switch (c->final) {

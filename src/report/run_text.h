@@ -25,6 +25,14 @@ void sm_run_text_frames(FILE *f, const struct sm_run_result *res);
 /* The verdict table; colour: 1 to colour the verdicts (terminal only). */
 void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour);
 
+/* The sections the run reached from phase `from` on (enum sm_run_phase:
+ * the live run prints the earlier ones as it goes), the warnings, the
+ * summary and where kept test data is. */
+void sm_run_text_rest(FILE *f, const struct sm_run_result *res, int colour, int from);
+
+/* The whole report, as a live run prints it on its output. */
+void sm_run_text(FILE *f, const struct sm_run_result *res, int colour);
+
 /* The one-paragraph summary in plain words into buf (unwrapped). */
 void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len);
 

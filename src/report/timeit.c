@@ -180,7 +180,7 @@ void sm_time_print_timeit(FILE *f, const struct sm_time_result *r)
 	double sc, rc, wc;
 
 	localtime_r(&r->exit_time, &tm);
-	fprintf(f, "\nVersion Number:   %s (stormark %s)\n", r->head.env.kernel, SM_VERSION);
+	fprintf(f, "\nVersion Number:   %s (stormark %s)\n", r->head.env.kernel, r->head.version);
 	strftime(buf, sizeof(buf), "%-I:%M %P, %A, %B %-d %Y", &tm);
 	fprintf(f, "Exit Time:        %s\n", buf);
 	fprintf(f, "Elapsed Time:     %s\n",
@@ -238,13 +238,13 @@ static cJSON *json_run(const struct sm_time_run *run)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(o, "exit_code", run->exit_code);
-	cJSON_AddNumberToObject(o, "signal", run->term_signal);
+	sm_json_add_double(o, "exit_code", run->exit_code);
+	sm_json_add_double(o, "signal", run->term_signal);
 	for (int i = 0; i < SM_TF_COUNT; i++) {
 		if (run->missing & SM_TF_BIT(i))
 			cJSON_AddNullToObject(o, sm_tf_desc[i].key);
 		else
-			cJSON_AddNumberToObject(o, sm_tf_desc[i].key, run->v[i]);
+			sm_json_add_double(o, sm_tf_desc[i].key, run->v[i]);
 	}
 	return o;
 }
@@ -264,19 +264,24 @@ cJSON *sm_time_json(const struct sm_time_result *r)
 		cJSON_AddStringToObject(params, "prepare", r->prepare);
 	else
 		cJSON_AddNullToObject(params, "prepare");
-	cJSON_AddNumberToObject(params, "warmup", r->warmup);
-	cJSON_AddNumberToObject(params, "runs_requested", r->runs_requested);
+	sm_json_add_double(params, "warmup", r->warmup);
+	sm_json_add_double(params, "runs_requested", r->runs_requested);
 	t = cJSON_AddObjectToObject(doc, "time");
 	if (r->disk_ok) {
 		cJSON *d = cJSON_AddObjectToObject(t, "disk");
 
 		cJSON_AddStringToObject(d, "device", r->disk.name);
-		cJSON_AddNumberToObject(d, "major", r->disk.major);
-		cJSON_AddNumberToObject(d, "minor", r->disk.minor);
+		sm_json_add_double(d, "major", r->disk.major);
+		sm_json_add_double(d, "minor", r->disk.minor);
 		cJSON_AddBoolToObject(d, "system_wide", 1);
 	} else {
 		cJSON_AddNullToObject(t, "disk");
 	}
+	/* what the text layouts print for figures that were not measured */
+	cJSON_AddStringToObject(t, "syscalls_missing_reason", r->syscalls_why);
+	cJSON_AddStringToObject(t, "flush_calls_missing_reason", r->flush_why);
+	cJSON_AddStringToObject(t, "disk_missing_reason", r->disk_why);
+	sm_json_add_double(t, "ended_at_unix_s", (double)r->exit_time);
 	a = cJSON_AddArrayToObject(t, "runs");
 	for (unsigned k = 0; k < r->nruns; k++)
 		cJSON_AddItemToArray(a, json_run(&r->runs[k]));
@@ -293,12 +298,12 @@ cJSON *sm_time_json(const struct sm_time_result *r)
 			continue;
 		}
 		o = cJSON_AddObjectToObject(stats, sm_tf_desc[i].key);
-		cJSON_AddNumberToObject(o, "n", s.n);
-		cJSON_AddNumberToObject(o, "mean", s.mean);
-		cJSON_AddNumberToObject(o, "stddev", s.stddev);
-		cJSON_AddNumberToObject(o, "median", s.median);
-		cJSON_AddNumberToObject(o, "min", s.min);
-		cJSON_AddNumberToObject(o, "max", s.max);
+		sm_json_add_double(o, "n", s.n);
+		sm_json_add_double(o, "mean", s.mean);
+		sm_json_add_double(o, "stddev", s.stddev);
+		sm_json_add_double(o, "median", s.median);
+		sm_json_add_double(o, "min", s.min);
+		sm_json_add_double(o, "max", s.max);
 	}
 	sm_json_doc_finish(doc, &r->head);
 	return doc;

@@ -3,12 +3,44 @@
 #include "result/json.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+cJSON *sm_json_u64(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return cJSON_CreateRaw(buf);
+}
+
 void sm_json_add_u64(cJSON *obj, const char *key, uint64_t v)
 {
-	cJSON_AddItemToObject(obj, key, cJSON_CreateNumber((double)v));
+	cJSON_AddItemToObject(obj, key, sm_json_u64(v));
+}
+
+cJSON *sm_json_double(double v)
+{
+	char buf[32];
+
+	if (!isfinite(v))
+		return cJSON_CreateNull();
+	/* the shortest form that reads back as the same double: cJSON's own
+	 * printing accepts a near miss, which would change figures derived
+	 * from the numbers when a saved result is rendered again */
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return cJSON_CreateRaw(buf);
+}
+
+void sm_json_add_double(cJSON *obj, const char *key, double v)
+{
+	cJSON_AddItemToObject(obj, key, sm_json_double(v));
 }
 
 cJSON *sm_json_doc_new(const struct sm_result_head *h)
@@ -20,7 +52,7 @@ cJSON *sm_json_doc_new(const struct sm_result_head *h)
 	cJSON_AddNumberToObject(doc, "schema_version", SM_SCHEMA_VERSION);
 	tool = cJSON_AddObjectToObject(doc, "tool");
 	cJSON_AddStringToObject(tool, "name", "stormark");
-	cJSON_AddStringToObject(tool, "version", SM_VERSION);
+	cJSON_AddStringToObject(tool, "version", h->version);
 	cJSON_AddStringToObject(doc, "command", h->command);
 	args = cJSON_AddArrayToObject(doc, "argv");
 	for (int i = 0; i < h->argc; i++)
@@ -51,6 +83,7 @@ cJSON *sm_json_env(const struct sm_env *env)
 	cJSON_AddStringToObject(o, "device", env->fs.device);
 	cJSON_AddStringToObject(o, "mount_point", env->fs.mount_point);
 	sm_json_add_u64(o, "fs_free_bytes", env->fs.free_bytes);
+	sm_json_add_u64(o, "fs_total_bytes", env->fs.total_bytes);
 	cJSON_AddBoolToObject(o, "direct_io", env->direct_io);
 	cJSON_AddStringToObject(o, "engine", env->engine);
 	sm_json_add_u64(o, "mem_total_bytes", env->mem_total_bytes);
@@ -68,9 +101,9 @@ cJSON *sm_json_lat(const struct sm_hist *h, int with_buckets)
 	cJSON *o = cJSON_CreateObject();
 
 	sm_json_add_u64(o, "min", h->count ? h->min : 0);
-	cJSON_AddNumberToObject(o, "mean", sm_hist_mean(h));
+	sm_json_add_double(o, "mean", sm_hist_mean(h));
 	sm_json_add_u64(o, "max", h->max);
-	cJSON_AddNumberToObject(o, "stddev", sm_hist_stddev(h));
+	sm_json_add_double(o, "stddev", sm_hist_stddev(h));
 	for (unsigned i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
 		sm_json_add_u64(o, pct[i].key, sm_hist_percentile(h, pct[i].p));
 	if (with_buckets) {
@@ -78,6 +111,8 @@ cJSON *sm_json_lat(const struct sm_hist *h, int with_buckets)
 		cJSON *counts;
 
 		cJSON_AddNumberToObject(hist, "sub_bits", SM_HIST_SUB_BITS);
+		sm_json_add_u64(hist, "sum", h->sum);
+		sm_json_add_double(hist, "m2", h->m2);
 		counts = cJSON_AddArrayToObject(hist, "counts");
 		for (unsigned i = 0; i < SM_HIST_BUCKETS; i++) {
 			cJSON *pair;
@@ -85,8 +120,8 @@ cJSON *sm_json_lat(const struct sm_hist *h, int with_buckets)
 			if (!h->buckets[i])
 				continue;
 			pair = cJSON_CreateArray();
-			cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)sm_hist_bucket_low(i)));
-			cJSON_AddItemToArray(pair, cJSON_CreateNumber((double)h->buckets[i]));
+			cJSON_AddItemToArray(pair, sm_json_u64(sm_hist_bucket_low(i)));
+			cJSON_AddItemToArray(pair, sm_json_u64(h->buckets[i]));
 			cJSON_AddItemToArray(counts, pair);
 		}
 	}

@@ -20,13 +20,15 @@ cJSON *sm_json_doc_new(const struct sm_result_head *h);
  * with the error string, empty when there was none). */
 void sm_json_doc_finish(cJSON *doc, const struct sm_result_head *h);
 
-/* {"kernel","fs_type","device","mount_point","direct_io","engine",
- *  "mem_total_bytes","mem_available_bytes","cpus","fs_free_bytes"} */
+/* {"kernel","fs_type","device","mount_point","fs_free_bytes","fs_total_bytes",
+ *  "direct_io","engine","mem_total_bytes","mem_available_bytes","cpus"} */
 cJSON *sm_json_env(const struct sm_env *env);
 
 /* Latency summary in ns: min, mean, max, stddev, p50, p90, p95, p99, p99_9,
- * p99_99; with_buckets adds "histogram": {"sub_bits", "counts": [[low_ns,
- * count], ...]} (non-empty buckets only) for exact re-merging. */
+ * p99_99; with_buckets adds "histogram": {"sub_bits", "sum" (exact sum of
+ * the values, ns), "m2" (sum of squared deviations, ns^2), "counts":
+ * [[low_ns, count], ...]} (non-empty buckets only), enough to restore the
+ * histogram exactly (sm_json_read_lat) and to merge runs. */
 cJSON *sm_json_lat(const struct sm_hist *h, int with_buckets);
 
 /* {"count","bytes","errors","lat_ns":{...}} */
@@ -35,9 +37,16 @@ cJSON *sm_json_opstat(const struct sm_opstat *s, int with_buckets);
 /* [{"code","message"}, ...] */
 cJSON *sm_json_warnings(const struct sm_warnings *w);
 
-/* Add a uint64 as a JSON number (exact below 2^53, which covers bytes and
- * ns of any real run). */
+/* A uint64 as a JSON number, printed in full (read back exactly below 2^53,
+ * which covers bytes and ns of any real run). */
+cJSON *sm_json_u64(uint64_t v);
 void sm_json_add_u64(cJSON *obj, const char *key, uint64_t v);
+
+/* A double as the shortest JSON number that reads back as the same double
+ * (null when not finite), so derived figures do not change when a saved
+ * result is rendered again. */
+cJSON *sm_json_double(double v);
+void sm_json_add_double(cJSON *obj, const char *key, double v);
 
 /* Print doc to path ("-" for stdout), indented, with a final newline.
  * Returns 0 or -errno. */

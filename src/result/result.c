@@ -52,9 +52,20 @@ void sm_result_head_begin(struct sm_result_head *h, const char *command, int arg
 {
 	memset(h, 0, sizeof(*h));
 	snprintf(h->command, sizeof(h->command), "%s", command);
+	snprintf(h->version, sizeof(h->version), "%s", SM_VERSION);
 	h->argc = argc;
 	h->argv = argv;
 	sm_utc_iso8601(h->started_at, sizeof(h->started_at));
+}
+
+void sm_result_head_keep(struct sm_result_head *dst, const struct sm_result_head *src)
+{
+	memcpy(dst->command, src->command, sizeof(dst->command));
+	memcpy(dst->version, src->version, sizeof(dst->version));
+	dst->argc = src->argc;
+	dst->argv = src->argv;
+	dst->argv_owned = src->argv_owned;
+	memcpy(dst->started_at, src->started_at, sizeof(dst->started_at));
 }
 
 void sm_result_head_release(struct sm_result_head *h)

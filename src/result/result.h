@@ -62,9 +62,12 @@ void sm_warn(struct sm_warnings *w, const char *code, const char *fmt, ...)
  * sm_result_head_begin() before the run starts; the workload fills
  * duration_ns, env, warnings, error and interrupted. A result read back from
  * JSON owns its argv (argv_owned), released by sm_result_head_release().
+ * The frames and run workloads keep command, version, argv and started_at
+ * when they clear a result.
  */
 struct sm_result_head {
 	char command[16];          /* "frames", "fileio", "time", "run" */
+	char version[32];          /* stormark's version that measured it */
 	int argc;
 	char **argv;               /* stormark's own arguments, as given */
 	int argv_owned;            /* 1: argv and its strings were allocated here */
@@ -76,9 +79,14 @@ struct sm_result_head {
 	int interrupted;           /* 1: stopped by a signal; figures are partial */
 };
 
-/* Fill h's command, argv (not copied: it must outlive h) and started_at
+/* Fill h's command, version, argv (not copied: it must outlive h) and started_at
  * (now); zero the rest. Never fails. */
 void sm_result_head_begin(struct sm_result_head *h, const char *command, int argc, char **argv);
+
+/* Copy what the command filled (command, version, argv, started_at) from
+ * src into dst, a head just cleared: how a workload that clears its result
+ * keeps them. Never fails. */
+void sm_result_head_keep(struct sm_result_head *dst, const struct sm_result_head *src);
 
 /* Free what h owns (argv read from JSON); h stays valid with argc 0. */
 void sm_result_head_release(struct sm_result_head *h);

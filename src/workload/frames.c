@@ -135,10 +135,7 @@ int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *re
 
 	head = res->head;
 	memset(res, 0, sizeof(*res));
-	memcpy(res->head.command, head.command, sizeof(head.command));
-	res->head.argc = head.argc;
-	res->head.argv = head.argv;
-	memcpy(res->head.started_at, head.started_at, sizeof(head.started_at));
+	sm_result_head_keep(&res->head, &head);
 	res->plan = *plan;
 	sm_opstat_init(&res->open);
 	sm_opstat_init(&res->io);

@@ -521,10 +521,7 @@ int sm_run_begin(const struct sm_run_plan *plan, struct sm_run_result *res)
 
 	head = res->head;
 	memset(res, 0, sizeof(*res));
-	memcpy(res->head.command, head.command, sizeof(head.command));
-	res->head.argc = head.argc;
-	res->head.argv = head.argv;
-	memcpy(res->head.started_at, head.started_at, sizeof(head.started_at));
+	sm_result_head_keep(&res->head, &head);
 	res->plan = *plan;
 	res->t0_ns = x.t0 = sm_now_ns();
 	res->nrows = plan->nformats;

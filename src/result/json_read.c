@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading a saved result back: loading, typed members, the common head. */
+#include "result/json_read.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sm_jerr_set(struct sm_jerr *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e && !e->msg[0]) {
+		va_start(ap, fmt);
+		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* The whole of f into a NUL-terminated buffer (caller frees), or NULL. */
+static char *slurp(FILE *f, int *err)
+{
+	size_t cap = 1 << 16, len = 0, n;
+	char *buf = malloc(cap), *nb;
+
+	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len - 1 == 0) {
+			nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (!buf) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (ferror(f)) {
+		*err = -EIO;
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+int sm_json_load(const char *path, cJSON **doc, struct sm_jerr *e)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	const cJSON *v;
+	char *text = NULL;
+	int rc = 0;
+
+	*doc = NULL;
+	if (!f) {
+		rc = -errno;
+		snprintf(e->msg, sizeof(e->msg), "cannot open '%s': %s", path, strerror(errno));
+		return rc;
+	}
+	text = slurp(f, &rc);
+	if (f != stdin)
+		fclose(f);
+	if (!text) {
+		snprintf(e->msg, sizeof(e->msg), "cannot read '%s': %s", path, strerror(-rc));
+		return rc;
+	}
+	*doc = cJSON_Parse(text);
+	if (!*doc) {
+		const char *at = cJSON_GetErrorPtr();
+
+		rc = sm_jerr_set(e, "'%s' is not valid JSON (%s at byte %ld)", path,
+				 at && !*at ? "it ends too early" : "syntax error",
+				 at ? (long)(at - text) : 0L);
+		goto out;
+	}
+	if (!cJSON_IsObject(*doc)) {
+		rc = sm_jerr_set(e, "'%s' is not a stormark result (not a JSON object)", path);
+		goto out;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(*doc, "schema_version");
+	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < 1) {
+		rc = sm_jerr_set(e, "'%s' is not a stormark result (no schema_version)", path);
+		goto out;
+	}
+	if (v->valuedouble > SM_SCHEMA_VERSION) {
+		rc = sm_jerr_set(e, "'%s' has schema_version %.0f; this stormark reads up to %d "
+				 "(a newer stormark wrote it)", path, v->valuedouble, SM_SCHEMA_VERSION);
+		goto out;
+	}
+	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(*doc, "command")))
+		rc = sm_jerr_set(e, "'%s' is not a stormark result (no command)", path);
+out:
+	free(text);
+	if (rc) {
+		cJSON_Delete(*doc);
+		*doc = NULL;
+	}
+	return rc;
+}
+
+static const cJSON *member(const cJSON *obj, const char *key)
+{
+	return obj ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+}
+
+int sm_jget_double(const cJSON *obj, const char *key, double *v, struct sm_jerr *e)
+{
+	const cJSON *m = member(obj, key);
+
+	if (!cJSON_IsNumber(m))
+		return sm_jerr_set(e, "'%s' is missing or not a number", key);
+	*v = m->valuedouble;
+	return 0;
+}
+
+int sm_jget_u64(const cJSON *obj, const char *key, uint64_t *v, struct sm_jerr *e)
+{
+	double d = 0;
+
+	if (sm_jget_double(obj, key, &d, e))
+		return -EINVAL;
+	if (d < 0 || d != floor(d) || d >= 18446744073709551616.0)
+		return sm_jerr_set(e, "'%s' is not a whole number >= 0", key);
+	*v = (uint64_t)d;
+	return 0;
+}
+
+int sm_jget_int(const cJSON *obj, const char *key, int *v, struct sm_jerr *e)
+{
+	double d = 0;
+
+	if (sm_jget_double(obj, key, &d, e))
+		return -EINVAL;
+	if (d != floor(d) || d < -2147483648.0 || d > 2147483647.0)
+		return sm_jerr_set(e, "'%s' is not a whole number", key);
+	*v = (int)d;
+	return 0;
+}
+
+int sm_jget_uint(const cJSON *obj, const char *key, unsigned *v, struct sm_jerr *e)
+{
+	uint64_t u = 0;
+
+	if (sm_jget_u64(obj, key, &u, e))
+		return -EINVAL;
+	if (u > UINT32_MAX)
+		return sm_jerr_set(e, "'%s' is too large", key);
+	*v = (unsigned)u;
+	return 0;
+}
+
+int sm_jget_bool(const cJSON *obj, const char *key, int *v, struct sm_jerr *e)
+{
+	const cJSON *m = member(obj, key);
+
+	if (!cJSON_IsBool(m))
+		return sm_jerr_set(e, "'%s' is missing or not true/false", key);
+	*v = cJSON_IsTrue(m);
+	return 0;
+}
+
+int sm_jget_str(const cJSON *obj, const char *key, char *buf, size_t len, struct sm_jerr *e)
+{
+	const cJSON *m = member(obj, key);
+
+	if (!cJSON_IsString(m))
+		return sm_jerr_set(e, "'%s' is missing or not a string", key);
+	if (strlen(m->valuestring) >= len)
+		return sm_jerr_set(e, "'%s' is too long", key);
+	memcpy(buf, m->valuestring, strlen(m->valuestring) + 1);
+	return 0;
+}
+
+int sm_jget_strdup(const cJSON *obj, const char *key, char **v, struct sm_jerr *e)
+{
+	const cJSON *m = member(obj, key);
+
+	*v = NULL;
+	if (cJSON_IsNull(m))
+		return 0;
+	if (!cJSON_IsString(m))
+		return sm_jerr_set(e, "'%s' is missing or not a string", key);
+	*v = strdup(m->valuestring);
+	return *v ? 0 : -ENOMEM;
+}
+
+const cJSON *sm_jget_obj(const cJSON *obj, const char *key, struct sm_jerr *e)
+{
+	const cJSON *m = member(obj, key);
+
+	if (!cJSON_IsObject(m)) {
+		sm_jerr_set(e, "'%s' is missing or not an object", key);
+		return NULL;
+	}
+	return m;
+}
+
+const cJSON *sm_jget_arr(const cJSON *obj, const char *key, struct sm_jerr *e)
+{
+	const cJSON *m = member(obj, key);
+
+	if (!cJSON_IsArray(m)) {
+		sm_jerr_set(e, "'%s' is missing or not an array", key);
+		return NULL;
+	}
+	return m;
+}
+
+int sm_json_read_env(const cJSON *o, struct sm_env *env, struct sm_jerr *e)
+{
+	int rc = 0;
+
+	memset(env, 0, sizeof(*env));
+	if (!o)
+		return sm_jerr_set(e, "'environment' is missing or not an object");
+	rc |= sm_jget_str(o, "kernel", env->kernel, sizeof(env->kernel), e);
+	rc |= sm_jget_str(o, "fs_type", env->fs.fs_type, sizeof(env->fs.fs_type), e);
+	rc |= sm_jget_str(o, "device", env->fs.device, sizeof(env->fs.device), e);
+	rc |= sm_jget_str(o, "mount_point", env->fs.mount_point, sizeof(env->fs.mount_point), e);
+	rc |= sm_jget_u64(o, "fs_free_bytes", &env->fs.free_bytes, e);
+	rc |= sm_jget_u64(o, "fs_total_bytes", &env->fs.total_bytes, e);
+	rc |= sm_jget_bool(o, "direct_io", &env->direct_io, e);
+	rc |= sm_jget_str(o, "engine", env->engine, sizeof(env->engine), e);
+	rc |= sm_jget_u64(o, "mem_total_bytes", &env->mem_total_bytes, e);
+	rc |= sm_jget_u64(o, "mem_available_bytes", &env->mem_available_bytes, e);
+	rc |= sm_jget_uint(o, "cpus", &env->cpus, e);
+	return rc ? -EINVAL : 0;
+}
+
+int sm_json_read_lat(const cJSON *o, struct sm_hist *h, struct sm_jerr *e)
+{
+	const cJSON *hist = sm_jget_obj(o, "histogram", e), *counts, *pair;
+	unsigned bits = 0;
+	int rc = 0;
+
+	sm_hist_init(h);
+	if (!hist)
+		return -EINVAL;
+	counts = sm_jget_arr(hist, "counts", e);
+	rc |= sm_jget_uint(hist, "sub_bits", &bits, e);
+	rc |= sm_jget_u64(hist, "sum", &h->sum, e);
+	rc |= sm_jget_double(hist, "m2", &h->m2, e);
+	if (rc || !counts)
+		return -EINVAL;
+	if (bits != SM_HIST_SUB_BITS)
+		return sm_jerr_set(e, "a histogram has %u sub-bucket bits; this stormark uses %d",
+				   bits, SM_HIST_SUB_BITS);
+	cJSON_ArrayForEach(pair, counts) {
+		const cJSON *lo = cJSON_GetArrayItem(pair, 0), *n = cJSON_GetArrayItem(pair, 1);
+		unsigned i;
+
+		if (cJSON_GetArraySize(pair) != 2 || !cJSON_IsNumber(lo) || !cJSON_IsNumber(n) ||
+		    lo->valuedouble < 0 || n->valuedouble < 1)
+			return sm_jerr_set(e, "a histogram bucket is not [low_ns, count]");
+		i = sm_hist_index((uint64_t)lo->valuedouble);
+		if (sm_hist_bucket_low(i) != (uint64_t)lo->valuedouble)
+			return sm_jerr_set(e, "a histogram bucket starts at %.0f ns, not a bucket "
+					   "boundary", lo->valuedouble);
+		h->buckets[i] += (uint64_t)n->valuedouble;
+		h->count += (uint64_t)n->valuedouble;
+	}
+	if (h->count) {
+		rc |= sm_jget_u64(o, "min", &h->min, e);
+		rc |= sm_jget_u64(o, "max", &h->max, e);
+		h->mean = (double)h->sum / (double)h->count;
+	}
+	return rc ? -EINVAL : 0;
+}
+
+int sm_json_read_opstat(const cJSON *o, struct sm_opstat *s, struct sm_jerr *e)
+{
+	int rc = 0;
+
+	sm_opstat_init(s);
+	if (!o)
+		return sm_jerr_set(e, "an operation object is missing");
+	rc |= sm_jget_u64(o, "count", &s->count, e);
+	rc |= sm_jget_u64(o, "bytes", &s->bytes, e);
+	rc |= sm_jget_u64(o, "errors", &s->errors, e);
+	if (rc)
+		return -EINVAL;
+	return sm_json_read_lat(sm_jget_obj(o, "lat_ns", e), &s->lat, e);
+}
+
+static int read_warnings(const cJSON *a, struct sm_warnings *w, struct sm_jerr *e)
+{
+	const cJSON *it;
+
+	memset(w, 0, sizeof(*w));
+	if (!a)
+		return -EINVAL;
+	cJSON_ArrayForEach(it, a) {
+		if (w->count >= SM_MAX_WARNINGS)
+			return sm_jerr_set(e, "more than %d warnings", SM_MAX_WARNINGS);
+		if (sm_jget_str(it, "code", w->item[w->count].code, sizeof(w->item[0].code), e) ||
+		    sm_jget_str(it, "message", w->item[w->count].message,
+				sizeof(w->item[0].message), e))
+			return -EINVAL;
+		w->count++;
+	}
+	return 0;
+}
+
+int sm_json_read_head(const cJSON *doc, struct sm_result_head *h, struct sm_jerr *e)
+{
+	const cJSON *argv = sm_jget_arr(doc, "argv", e), *errs, *it;
+	int rc = 0;
+
+	memset(h, 0, sizeof(*h));
+	rc |= sm_jget_str(doc, "command", h->command, sizeof(h->command), e);
+	rc |= sm_jget_str(sm_jget_obj(doc, "tool", e), "version", h->version, sizeof(h->version), e);
+	rc |= sm_jget_str(doc, "started_at", h->started_at, sizeof(h->started_at), e);
+	rc |= sm_jget_u64(doc, "duration_ns", &h->duration_ns, e);
+	rc |= sm_jget_bool(doc, "interrupted", &h->interrupted, e);
+	rc |= sm_json_read_env(sm_jget_obj(doc, "environment", e), &h->env, e);
+	rc |= read_warnings(sm_jget_arr(doc, "warnings", e), &h->warnings, e);
+	errs = sm_jget_arr(doc, "errors", e);
+	if (rc || !argv || !errs)
+		return -EINVAL;
+	it = cJSON_GetArrayItem(errs, 0);
+	if (it && (!cJSON_IsString(it) || strlen(it->valuestring) >= sizeof(h->error)))
+		return sm_jerr_set(e, "'errors' holds something other than a short string");
+	if (it)
+		memcpy(h->error, it->valuestring, strlen(it->valuestring) + 1);
+	h->argv = calloc((size_t)cJSON_GetArraySize(argv) + 1, sizeof(char *));
+	if (!h->argv)
+		return -ENOMEM;
+	h->argv_owned = 1;
+	cJSON_ArrayForEach(it, argv) {
+		if (!cJSON_IsString(it))
+			return sm_jerr_set(e, "'argv' holds something other than strings");
+		h->argv[h->argc] = strdup(it->valuestring);
+		if (!h->argv[h->argc])
+			return -ENOMEM;
+		h->argc++;
+	}
+	return 0;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading a saved result back (cJSON): the common head and the shared
+ * parts; each command's body has its own reader (json_read_time.c,
+ * json_read_run.c). A reader restores exactly what the writer wrote, so a
+ * reporter given the restored result prints what the live run printed. */
+#ifndef SM_RESULT_JSON_READ_H
+#define SM_RESULT_JSON_READ_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+#include "result/result.h"
+#include "result/run.h"
+#include "result/timefig.h"
+
+/* Where a reader reports its first failure: a one-line reason. */
+struct sm_jerr {
+	char msg[256];
+};
+
+/* Record the first failure in e (later ones are dropped); returns -EINVAL. */
+int sm_jerr_set(struct sm_jerr *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Load and parse path ("-" for stdin) and check that it is a stormark
+ * result this build can read: an object with schema_version at most
+ * SM_SCHEMA_VERSION and a "command". Returns 0 with *doc (caller-owned,
+ * cJSON_Delete), or -errno / -EINVAL with the reason in e (not JSON,
+ * truncated, a newer schema, not a stormark result).
+ */
+int sm_json_load(const char *path, cJSON **doc, struct sm_jerr *e);
+
+/* Typed members of obj: each returns 0, or -EINVAL with "'key' is missing
+ * or not a ..." in e. A NULL obj is reported as missing too. */
+int sm_jget_u64(const cJSON *obj, const char *key, uint64_t *v, struct sm_jerr *e);
+int sm_jget_int(const cJSON *obj, const char *key, int *v, struct sm_jerr *e);
+int sm_jget_uint(const cJSON *obj, const char *key, unsigned *v, struct sm_jerr *e);
+int sm_jget_double(const cJSON *obj, const char *key, double *v, struct sm_jerr *e);
+int sm_jget_bool(const cJSON *obj, const char *key, int *v, struct sm_jerr *e);
+/* A string copied into buf (len bytes); -EINVAL also when it does not fit. */
+int sm_jget_str(const cJSON *obj, const char *key, char *buf, size_t len, struct sm_jerr *e);
+/* A string duplicated (caller frees) into *v; NULL for JSON null. */
+int sm_jget_strdup(const cJSON *obj, const char *key, char **v, struct sm_jerr *e);
+/* The object or array member key, or NULL with e set. */
+const cJSON *sm_jget_obj(const cJSON *obj, const char *key, struct sm_jerr *e);
+const cJSON *sm_jget_arr(const cJSON *obj, const char *key, struct sm_jerr *e);
+
+/* The head (command, version, argv, started_at, duration_ns, interrupted,
+ * environment, warnings, errors) into h; h owns its argv afterwards
+ * (sm_result_head_release). Returns 0 or -EINVAL/-ENOMEM with e set. */
+int sm_json_read_head(const cJSON *doc, struct sm_result_head *h, struct sm_jerr *e);
+
+/* The environment object as sm_json_env() wrote it. */
+int sm_json_read_env(const cJSON *o, struct sm_env *env, struct sm_jerr *e);
+
+/* A latency object with its "histogram" (sm_json_lat with buckets) back into
+ * h, exactly: buckets, count, min, max, sum, m2. */
+int sm_json_read_lat(const cJSON *o, struct sm_hist *h, struct sm_jerr *e);
+
+/* An operation object (sm_json_opstat with buckets) into s. */
+int sm_json_read_opstat(const cJSON *o, struct sm_opstat *s, struct sm_jerr *e);
+
+/* A `time` document into r (r->owned: release with sm_time_result_release). */
+int sm_time_from_json(const cJSON *doc, struct sm_time_result *r, struct sm_jerr *e);
+
+/* A `run` document into res (release with sm_run_from_json_release). The
+ * plan's strings point into res; formats and rates into the built-in
+ * tables. */
+int sm_run_from_json(const cJSON *doc, struct sm_run_result *res, struct sm_jerr *e);
+void sm_run_from_json_release(struct sm_run_result *res);
+
+#endif

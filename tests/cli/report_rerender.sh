@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# stormark report FILE.json: a saved run rendered again prints exactly what
+# the live run printed, in every layout of its command; bad, truncated or
+# newer files get one line and exit 2.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+S=$STORMARK
+cd "$T_DIR" || exit 1
+
+# same DESC LIVE FILE.json [ARGS...]: `report FILE.json ARGS` prints LIVE
+same() {
+  local d=$1 live=$2 json=$3; shift 3
+  $S report "$json" "$@" >re.out 2>re.err
+  local rc=$?
+  if [ $rc = 0 ] && cmp -s "$live" re.out; then ok
+  else fail "$d: exit $rc, output differs"; diff "$live" re.out | head -10 >&2; head -3 re.err >&2; fi
+}
+
+# ---- time: text, timeit, csv from one live run each, and the JSON itself
+for layout in text timeit csv; do
+  $S time -n 2 --format $layout --json=t-$layout.json -- sh -c 'head -c 100000 /dev/zero >/dev/null' \
+    >t-$layout.live 2>/dev/null
+  check "time $layout: live run" test -s t-$layout.live
+  same "time $layout" t-$layout.live t-$layout.json --format $layout
+done
+same "time: text is the default layout" t-text.live t-text.json
+$S time --json -o t.json -- true 2>/dev/null
+same "time json" t.json t.json --format json
+$S report t-csv.json --format csv -o t-out.csv
+check "time: -o writes the file" cmp -s t-csv.live t-out.csv
+
+# ---- run: the null engine (no I/O, fixed profile), text and JSON
+mkdir rd
+$S run rd --time 2 --quiet --engine null --no-confirm --formats dpx-hd,dpx-4k --fps 24,60 \
+  --json r.json >r.live 2>/dev/null
+check "run: live run" test $? = 0
+same "run text" r.live r.json
+same "run text (named)" r.live r.json --format text
+same "run json" r.json r.json --format json
+$S run rd --time 2 --quiet --engine null --classic-only --json rc.json >rc.live 2>/dev/null
+same "run --classic-only text" rc.live rc.json
+same "run --classic-only json" rc.json rc.json --format json
+
+# ---- bad input: one line on stderr, nothing on stdout, exit 2
+expect_usage "no file" $S report
+expect_usage "missing file" $S report no-such.json
+expect_usage "unknown layout" $S report t.json --format html
+expect_usage "layout of another command" $S report r.json --format timeit
+printf 'not json\n' >bad.json
+expect_usage "not JSON" $S report bad.json
+head -c 300 r.json >trunc.json
+expect_usage "truncated" $S report trunc.json
+jq '.schema_version = 99' r.json >newer.json
+expect_usage "newer schema" $S report newer.json
+check "newer schema: says so" grep -q "schema_version 99" "$T_DIR/usage.err"
+jq 'del(.run.classic[0].read.op.lat_ns.histogram)' r.json >nohist.json
+expect_usage "no histogram" $S report nohist.json
+jq 'del(.params)' t.json >noparams.json
+expect_usage "time without params" $S report noparams.json
+printf '[1, 2]\n' >array.json
+expect_usage "not an object" $S report array.json
+
+finish
