@@ -3,100 +3,74 @@
  * its command has, with no I/O but reading the file. The readers are in
  * result/json_read*.c, the layouts in report/. */
 #include "cmd/cmd.h"
+#include "cmd/out_opts.h"
+#include "analysis/run.h"
 #include "result/json.h"
 #include "result/json_read.h"
 #include "report/run_text.h"
 #include "report/timeit.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define PROG "stormark report"
 #define HINT "stormark help report"
 
-static const char usage_text[] =
-	"usage: stormark report FILE.json [--format LAYOUT] [-o FILE]\n"
-	"\n"
-	"Render a result saved with --json again, exactly as the run printed it,\n"
-	"or in another layout of the same command ('-' reads stdin). No I/O is done.\n"
-	"\n"
-	"Options:\n"
-	"  --format LAYOUT  the layout (default: the command's own text):\n"
-	"                     time: text, timeit, csv, json\n"
-	"                     run:  text, json\n"
-	"  -o, --output FILE  write to FILE instead of stdout\n"
-	"  -h, --help       this help\n"
-	"\n"
-	"Exit status: 0 done, 1 the output could not be written, 2 usage error or a\n"
-	"file that is not a result this stormark can read (bad, truncated, newer).\n";
-
-/* One command's layouts; render returns 0 or -errno (of writing). */
+/* One command's layouts. render returns 0, -EINVAL/-ENOMEM with the
+ * reader's reason in e, or -errno of writing the JSON layout. */
 struct kind {
 	const char *command;
-	const char *layouts;       /* "text timeit csv json": the first is the default */
-	int (*render)(const cJSON *doc, const char *layout, FILE *out, struct sm_jerr *e);
+	unsigned layouts;          /* SM_LAYOUT_BIT()s */
+	enum sm_layout dflt;       /* what the live command prints by default */
+	int (*render)(const cJSON *doc, enum sm_layout l, struct sm_jerr *e);
 };
 
-static int write_doc(cJSON *doc, FILE *out)
-{
-	char *text = doc ? cJSON_Print(doc) : NULL;
-	int rc = 0;
-
-	if (!text)
-		return -ENOMEM;
-	if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
-		rc = -EIO;
-	free(text);
-	return rc;
-}
-
-static int render_time(const cJSON *doc, const char *layout, FILE *out, struct sm_jerr *e)
+static int render_time(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 {
 	struct sm_time_result r;
 	int rc = sm_time_from_json(doc, &r, e);
 
 	if (rc)
 		goto out;
-	if (!strcmp(layout, "json")) {
+	if (l == SM_LAYOUT_JSON) {
 		cJSON *d = sm_time_json(&r);
 
-		rc = write_doc(d, out);
+		rc = d ? sm_json_write(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
-	} else if (!strcmp(layout, "timeit")) {
-		sm_time_print_timeit(out, &r);
-	} else if (!strcmp(layout, "csv")) {
-		sm_time_print_csv(out, &r);
+	} else if (l == SM_LAYOUT_TIMEIT) {
+		sm_time_print_timeit(stdout, &r);
+	} else if (l == SM_LAYOUT_CSV) {
+		sm_time_print_csv(stdout, &r);
 	} else {
-		sm_time_print_text(out, &r);
+		sm_time_print_text(stdout, &r);
 	}
-	rc = rc ? rc : 1;   /* 1: rendered */
 out:
 	sm_time_result_release(&r);
 	return rc;
 }
 
-static int render_run(const cJSON *doc, const char *layout, FILE *out, struct sm_jerr *e)
+static int render_run(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 {
 	struct sm_run_result *res = calloc(1, sizeof(*res));
 	int rc = res ? sm_run_from_json(doc, res, e) : -ENOMEM;
 
 	if (rc)
 		goto out;
-	if (!strcmp(layout, "json")) {
+	/* what the reporters print beyond the measurements, as the live run
+	 * derived it */
+	sm_run_analyse(res);
+	if (l == SM_LAYOUT_JSON) {
 		cJSON *d = sm_json_doc_new(&res->head);
 
 		if (d)
 			sm_json_run(d, res);
-		rc = write_doc(d, out);
+		rc = d ? sm_json_write(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
 	} else {
-		sm_run_text(out, res, 0);
+		sm_run_text(stdout, res, 0);
 	}
-	rc = rc ? rc : 1;
 out:
 	if (res)
 		sm_run_from_json_release(res);
@@ -105,73 +79,61 @@ out:
 }
 
 static const struct kind kinds[] = {
-	{ "time", "text timeit csv json", render_time },
-	{ "run", "text json", render_run },
+	{ "time", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
+		  SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+	  SM_LAYOUT_TEXT, render_time },
+	{ "run", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+	  SM_LAYOUT_TEXT, render_run },
 };
 
-/* 1 when word is one of the blank-separated words of list. */
-static int in_list(const char *list, const char *word)
+static void usage(FILE *f, const struct sm_opt *opts)
 {
-	size_t n = strlen(word);
-
-	for (const char *p = list; *p; ) {
-		size_t len = strcspn(p, " ");
-
-		if (len == n && !strncmp(p, word, n))
-			return 1;
-		p += len;
-		p += *p == ' ';
-	}
-	return 0;
+	fprintf(f, "usage: stormark report FILE.json [options]\n\n"
+		   "Print a result saved with --json again, exactly as the run printed it,\n"
+		   "or in another layout of the same command ('-' reads stdin). No I/O is\n"
+		   "done. Layouts: time: text (default), timeit, csv, json; run: text\n"
+		   "(default), json.\n\n");
+	sm_opt_usage(f, opts, 0);
+	fprintf(f, "\nExit status: 0 done, 1 the report could not be written, 2 a usage error\n"
+		   "or a file that is not a result this stormark can read (not JSON, cut\n"
+		   "short, incomplete, or from a newer stormark). See docs/report.md.\n");
 }
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "format", required_argument, NULL, 'F' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	struct sm_out_opts out;
+	int help = 0;
+	struct sm_opt opts[] = {
+		SM_OUT_OPTS(out, 'o', SM_OPT_OPTIONAL, "the command's own (default), or\n"
+			    "another of its layouts"),
+		SM_OPT_HELP('h', "help", help, "this help"),
+		SM_OPT_END,
 	};
-	const char *layout = NULL, *output = NULL, *path;
 	const struct kind *k = NULL;
 	struct sm_jerr e = { { 0 } };
-	char cmdname[16], deflt[16];
+	char msg[512], prog[64];
+	const char *path, *cmdname;
 	cJSON *doc = NULL;
-	FILE *out = stdout;
-	int c, rc, code = SM_EXIT_OK;
+	int first, rc, code = SM_EXIT_OK;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:h", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'F':
-			layout = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return SM_EXIT_OK;
-		case ':':
-			return sm_usage_error(PROG, HINT, "'%s' needs a value", argv[optind - 1]);
-		default:
-			return sm_usage_error(PROG, HINT, "unknown option '%s'", argv[optind - 1]);
-		}
+	memset(&out, 0, sizeof(out));
+	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
+	if (rc > 0) {
+		usage(stdout, opts);
+		return SM_EXIT_OK;
 	}
-	if (optind >= argc)
+	if (rc)
+		return sm_usage_error(PROG, HINT, "%s", msg);
+	if (first >= argc)
 		return sm_usage_error(PROG, HINT, "which result? give a FILE.json");
-	if (argc - optind > 1)
-		return sm_usage_error(PROG, HINT, "one file at most, not also '%s'", argv[optind + 1]);
-	path = argv[optind];
-	rc = sm_json_load(path, &doc, &e);
-	if (rc) {
+	if (argc - first > 1)
+		return sm_usage_error(PROG, HINT, "one file at most, not also '%s'", argv[first + 1]);
+	path = argv[first];
+	if (sm_json_load(path, &doc, &e)) {
 		fprintf(stderr, "%s: %s\n", PROG, e.msg);
 		return SM_EXIT_USAGE;
 	}
-	snprintf(cmdname, sizeof(cmdname), "%s",
-		 cJSON_GetObjectItemCaseSensitive(doc, "command")->valuestring);
+	cmdname = cJSON_GetObjectItemCaseSensitive(doc, "command")->valuestring;
 	for (unsigned i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strcmp(kinds[i].command, cmdname))
 			k = &kinds[i];
@@ -181,33 +143,33 @@ int cmd_report(int argc, char **argv)
 		code = SM_EXIT_USAGE;
 		goto out;
 	}
-	snprintf(deflt, sizeof(deflt), "%.*s", (int)strcspn(k->layouts, " "), k->layouts);
-	if (!layout)
-		layout = deflt;
-	if (!in_list(k->layouts, layout)) {
-		code = sm_usage_error(PROG, HINT, "a %s result has no layout '%s' (%s)", cmdname,
-				      layout, k->layouts);
+	snprintf(prog, sizeof(prog), "a %s result", cmdname);
+	if (sm_out_resolve(&out, prog, k->layouts, k->dflt, msg, sizeof(msg))) {
+		code = sm_usage_error(PROG, HINT, "%s", msg);
 		goto out;
 	}
-	if (output) {
-		out = fopen(output, "w");
-		if (!out) {
-			sm_error("cannot write '%s': %s", output, strerror(errno));
-			code = SM_EXIT_FAIL;
-			goto out;
-		}
+	if (out.json_file) {
+		code = sm_usage_error(PROG, HINT, "--json=FILE: the file is already JSON (use "
+				      "--format json -o FILE)");
+		goto out;
 	}
-	rc = k->render(doc, layout, out, &e);
-	if (rc == -EINVAL || (rc < 0 && e.msg[0])) {
+	rc = sm_out_redirect(&out);
+	if (rc) {
+		sm_error("cannot write '%s': %s", out.output, strerror(-rc));
+		code = SM_EXIT_FAIL;
+		goto out;
+	}
+	rc = k->render(doc, out.layout, &e);
+	if (rc && e.msg[0]) {
 		fprintf(stderr, "%s: '%s' is not a complete %s result: %s\n", PROG, path, cmdname,
-			e.msg[0] ? e.msg : "bad value");
+			e.msg);
 		code = SM_EXIT_USAGE;
-	} else if (rc < 0) {
-		sm_error("cannot write the report: %s", strerror(-rc));
+	} else if (rc == -ENOMEM) {
+		sm_error("out of memory");
 		code = SM_EXIT_FAIL;
 	}
-	if (out != stdout && fclose(out) && code == SM_EXIT_OK) {
-		sm_error("cannot write '%s': %s", output, strerror(errno));
+	if (fflush(stdout) || ferror(stdout) || (rc && !e.msg[0] && rc != -ENOMEM)) {
+		sm_error("cannot write the report: %s", strerror(rc ? -rc : EIO));
 		code = SM_EXIT_FAIL;
 	}
 out:

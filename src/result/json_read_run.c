@@ -70,6 +70,7 @@ static int read_cell(const cJSON *o, struct sm_verdict_cell *c, struct sm_jerr *
 	memset(c, 0, sizeof(*c));
 	rc |= sm_jget_double(o, "needed_bytes_per_s", &c->needed, e);
 	rc |= sm_jget_double(o, "measured_bytes_per_s", &c->measured, e);
+	rc |= sm_jget_double(o, "ratio", &c->ratio, e);
 	rc |= sm_jget_bool(o, "near_limit", &c->near_limit, e);
 	if ((v = by_name(o, "verdict", verdict_name, 3, e)) < 0)
 		return -EINVAL;
