@@ -46,6 +46,33 @@ void sm_hist_merge(struct sm_hist *dst, const struct sm_hist *src)
 	dst->sum += src->sum;
 }
 
+void sm_hist_diff(struct sm_hist *out, const struct sm_hist *a, const struct sm_hist *b)
+{
+	unsigned first = SM_HIST_BUCKETS, last = 0;
+
+	sm_hist_init(out);
+	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++) {
+		out->buckets[i] = a->buckets[i] - b->buckets[i];
+		out->count += out->buckets[i];
+		if (out->buckets[i]) {
+			if (first == SM_HIST_BUCKETS)
+				first = i;
+			last = i;
+		}
+	}
+	if (!out->count)
+		return;
+	out->sum = a->sum - b->sum;
+	out->min = sm_hist_bucket_low(first) > a->min ? sm_hist_bucket_low(first) : a->min;
+	out->max = sm_hist_bucket_high(last) < a->max ? sm_hist_bucket_high(last) : a->max;
+	out->mean = (double)out->sum / (double)out->count;
+	for (unsigned i = first; i <= last; i++) {
+		double mid = ((double)sm_hist_bucket_low(i) + (double)sm_hist_bucket_high(i)) / 2;
+
+		out->m2 += (double)out->buckets[i] * (mid - out->mean) * (mid - out->mean);
+	}
+}
+
 uint64_t sm_hist_bucket_low(unsigned i)
 {
 	unsigned shift;

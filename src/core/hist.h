@@ -70,6 +70,14 @@ struct sm_hist *sm_hist_new(void);
 /* Add every value recorded in src to dst. */
 void sm_hist_merge(struct sm_hist *dst, const struct sm_hist *src);
 
+/*
+ * *out = the values in a that are not in b, where b is an earlier state of
+ * a (a cumulative histogram read at two instants). Buckets and count are
+ * exact; sum is a.sum - b.sum; min and max are the bounds of the outermost
+ * non-empty buckets (kept within a's); the stddev is from bucket midpoints.
+ */
+void sm_hist_diff(struct sm_hist *out, const struct sm_hist *a, const struct sm_hist *b);
+
 /* Smallest and largest value that fall in bucket i. */
 uint64_t sm_hist_bucket_low(unsigned i);
 uint64_t sm_hist_bucket_high(unsigned i);

@@ -358,6 +358,46 @@ static void test_stddev_cancellation(void **state)
 	free(all);
 }
 
+/* A histogram read at two instants: the difference holds exactly the values
+ * added in between (buckets, count, sum), min/max within their buckets. */
+static void test_diff(void **state)
+{
+	struct sm_hist *a = sm_hist_new(), *early = sm_hist_new(), *d = sm_hist_new(),
+		       *later = sm_hist_new();
+	uint64_t sum = 0;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(early);
+	assert_non_null(d);
+	assert_non_null(later);
+	for (uint64_t v = 1; v <= 1000; v++)
+		sm_hist_add(a, v * 1000);          /* 1 us .. 1 ms */
+	*early = *a;
+	for (uint64_t v = 0; v < 500; v++) {
+		uint64_t x = 5000000 + v * 7919;   /* 5 .. 9 ms */
+
+		sm_hist_add(a, x);
+		sm_hist_add(later, x);
+		sum += x;
+	}
+	sm_hist_diff(d, a, early);
+	assert_int_equal(d->count, 500);
+	assert_int_equal(d->sum, sum);
+	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++)
+		assert_int_equal(d->buckets[i], later->buckets[i]);
+	assert_true(d->min <= later->min && d->min >= sm_hist_bucket_low(sm_hist_index(later->min)));
+	assert_true(d->max >= later->max && d->max <= a->max);
+	assert_true(sm_hist_percentile(d, 50) == sm_hist_percentile(later, 50));
+	assert_true(fabs(sm_hist_stddev(d) - sm_hist_stddev(later)) < 0.01 * sm_hist_stddev(later));
+	sm_hist_diff(d, a, a);
+	assert_int_equal(d->count, 0);
+	free(a);
+	free(early);
+	free(d);
+	free(later);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_moments),
 		cmocka_unit_test(test_stddev_cancellation),
+		cmocka_unit_test(test_diff),
 	};
 
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
