@@ -23,8 +23,9 @@ int sm_paced_from_frames(const struct sm_frames_result *fr, struct sm_paced *pc)
 	pc->interval_ns = (uint64_t)llround(1e9 / p->fps);
 	pc->queue = p->queue;
 	pc->complete = !fr->head.interrupted && !fr->error && !fr->head.error[0];
-	if (p->kind == SM_FRAMES_READ) {
-		/* a frame's buffer is free queue x interval before it is due */
+	if (p->kind == SM_FRAMES_READ && !fr->sched_lat.count) {
+		/* a result without the recorded figure (an older JSON): a
+		 * frame's buffer is free queue x interval before it is due */
 		pc->p999_sched_ns = sm_playback_sched_ns(
 			sm_lateness_percentile(&fr->early, &fr->late, 99.9), pc->queue,
 			pc->interval_ns);

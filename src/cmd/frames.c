@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/worker.h"
 #include "report/frametest.h"
+#include "report/frames_csv.h"
 #include "result/json.h"
 #include "analysis/paced.h"
 #include "analysis/verdict.h"
@@ -70,6 +71,7 @@ int cmd_frames(int argc, char **argv)
 {
 	struct sm_frames_opts o;
 	struct sm_frames_result *res = NULL;
+	struct sm_frames_csv csv = { .fd = -1 };
 	char msg[512];
 	int compat = !strcmp(argv[0], "frametest") || (strrchr(argv[0], '/') &&
 		     !strcmp(strrchr(argv[0], '/') + 1, "frametest"));
@@ -113,6 +115,17 @@ int cmd_frames(int argc, char **argv)
 		return SM_EXIT_FAIL;
 	}
 	sm_result_head_begin(&res->head, "frames", argc, argv);
+	if (o.plan.csv_path) {
+		/* the workload streams its per-frame records into this sink */
+		rc = sm_frames_csv_open(&csv, o.plan.csv_path);
+		if (rc) {
+			fprintf(stderr, "%s: cannot write '%s': %s\n", o.prog, o.plan.csv_path,
+				strerror(-rc));
+			code = SM_EXIT_FAIL;
+			goto out;
+		}
+		o.plan.sink = &csv.sink;
+	}
 	rc = sm_frames_run(&o.plan, res,
 			   (!o.plan.quiet && isatty(STDERR_FILENO)) ? progress : NULL,
 			   &o.plan.nframes);
@@ -155,6 +168,10 @@ int cmd_frames(int argc, char **argv)
 		code = SM_EXIT_FAIL;
 	}
 out:
+	if (csv.fd >= 0 && (rc = sm_frames_csv_close(&csv)) && code == SM_EXIT_OK) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", o.prog, o.plan.csv_path, strerror(-rc));
+		code = SM_EXIT_FAIL;
+	}
 	sm_frames_result_release(res);
 	free(res);
 	return code;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* frametest-style text report, JSON and progress for frames results. */
 #include "report/frametest.h"
+#include "report/frametest_axis.h"
 #include "result/json.h"
 #include "core/clock.h"
 #include "analysis/verdict.h"
@@ -102,6 +103,7 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 {
 	const struct sm_frames_plan *p = &r->plan;
 	struct sm_frames_snap w;
+	uint64_t cols[SM_FT_COLUMNS];
 	double secs = (double)r->head.duration_ns / 1e9;
 	double fb = (double)(r->frames_done ? r->bytes / r->frames_done : 0);
 	int rd = p->kind == SM_FRAMES_READ;
@@ -129,20 +131,31 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 	averaged_row(f, "30s:", &w);
 	sm_frames_window(r, UINT32_MAX, &w);
 	averaged_row(f, "Overall:", &w);
-	if (p->hist_window_ns) {
-		unsigned secs_h = (unsigned)((p->hist_window_ns + SM_NS_PER_S - 1) / SM_NS_PER_S);
-
-		sm_frames_window(r, secs_h, &w);
-	}
-	histogram(f, w.ft_cols);
-	fprintf(f, "Overall frame rate .... %.2f fps (%.0f bytes/s)\n",
-		secs > 0 ? (double)r->frames_done / secs : 0.0,
-		secs > 0 ? (double)r->bytes / secs : 0.0);
+	/* the -h window (the whole run without -h), as in the JSON */
+	sm_ft_columns(&r->frame_window, cols);
+	histogram(f, cols);
+	if (p->fps > 0)
+		/* paced: the rate the schedule achieved (result/frames.h) */
+		fprintf(f, "Overall frame rate .... %.2f fps (%.0f bytes/s)\n", r->paced_fps,
+			r->paced_fps * fb);
+	else
+		fprintf(f, "Overall frame rate .... %.2f fps (%.0f bytes/s)\n",
+			secs > 0 ? (double)r->frames_done / secs : 0.0,
+			secs > 0 ? (double)r->bytes / secs : 0.0);
 	triple(f, "file", &r->frame.lat, 3, 24);
 	triple(f, rd ? "open" : "create", &r->open.lat, 3, 24);
 	if (p->kind != SM_FRAMES_EMPTY)
 		triple(f, rd ? "read" : "write", &r->io.lat, 1, 24);
 	triple(f, "close", &r->close.lat, 3, 23);
+	if (p->fps > 0) {
+		const struct sm_hist *h = &r->sched_lat;
+
+		/* The user's view: capture from arrival, playback from the time
+		 * the frame's buffer is free by the schedule (result/frames.h). */
+		fprintf(f, "Frame time from schedule: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms (frame interval %.3f ms)\n",
+			ms((double)sm_hist_percentile(h, 50)), ms((double)sm_hist_percentile(h, 99)),
+			ms((double)sm_hist_percentile(h, 99.9)), ms((double)h->max), 1e3 / p->fps);
+	}
 	if (p->fps > 0 && rd) {
 		/* Lateness of every displayed frame: negative = early. */
 		fprintf(f, "Lateness (done - due): p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms (frame interval %.3f ms)\n",
@@ -150,12 +163,6 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 			ms((double)sm_lateness_percentile(&r->early, &r->late, 99)),
 			ms((double)sm_lateness_percentile(&r->early, &r->late, 99.9)),
 			ms((double)sm_lateness_percentile(&r->early, &r->late, 100)), 1e3 / p->fps);
-	} else if (p->fps > 0) {
-		const struct sm_hist *h = &r->sched_lat;
-
-		fprintf(f, "Frame time from arrival: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms (frame interval %.3f ms)\n",
-			ms((double)sm_hist_percentile(h, 50)), ms((double)sm_hist_percentile(h, 99)),
-			ms((double)sm_hist_percentile(h, 99.9)), ms((double)h->max), 1e3 / p->fps);
 	}
 	if (p->fps > 0) {
 		fprintf(f, "Buffers used at most .. %llu of %u\n", (unsigned long long)r->max_queue,
@@ -190,8 +197,9 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 	const struct sm_frames_plan *p = &r->plan;
 	double secs = (double)r->head.duration_ns / 1e9;
 	cJSON *params = cJSON_AddObjectToObject(doc, "params");
-	cJSON *totals, *ops, *frame, *series, *bytes, *items, *fr, *win, *cols;
+	cJSON *totals, *ops, *frame, *series, *bytes, *items, *fr, *win, *cols, *hist;
 	struct sm_frames_snap w;
+	uint64_t ftc[SM_FT_COLUMNS];
 	static const unsigned wins[] = { 1, 5, 30 };
 
 	cJSON_AddStringToObject(params, "test", kind_name(p->kind));
@@ -233,8 +241,7 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 	sm_json_add_u64(frame, "dropped", r->frames_dropped);
 	sm_json_add_u64(frame, "late", p->kind == SM_FRAMES_READ ? r->late.count : 0);
 	if (p->fps > 0)
-		cJSON_AddItemToObject(frame, "sched_lat_ns",
-				      sm_json_lat(p->kind == SM_FRAMES_READ ? &r->late : &r->sched_lat, 0));
+		cJSON_AddItemToObject(frame, "sched_lat_ns", sm_json_lat(&r->sched_lat, 1));
 	cJSON_AddItemToObject(ops, "frame", frame);
 
 	series = cJSON_AddObjectToObject(doc, "series");
@@ -258,9 +265,18 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 	sm_json_add_u64(fr, "max_buffers_used", r->max_queue);
 	sm_json_add_u64(fr, "fastest_ns", r->fastest_ns);
 	sm_json_add_u64(fr, "slowest_ns", r->slowest_ns);
+	if (p->fps > 0) {
+		cJSON *pc = cJSON_AddObjectToObject(fr, "paced");
+
+		sm_json_add_u64(pc, "frames", r->paced_frames);
+		sm_json_add_u64(pc, "schedule_ns", r->schedule_ns);
+		cJSON_AddNumberToObject(pc, "frames_per_s", r->paced_fps);
+	}
 	if (p->fps > 0 && p->kind == SM_FRAMES_READ) {
-		cJSON_AddItemToObject(fr, "early_ns", sm_json_lat(&r->early, 0));
-		cJSON_AddItemToObject(fr, "late_ns", sm_json_lat(&r->late, 0));
+		cJSON *lt = cJSON_AddObjectToObject(fr, "lateness_ns");
+
+		cJSON_AddItemToObject(lt, "early", sm_json_lat(&r->early, 1));
+		cJSON_AddItemToObject(lt, "late", sm_json_lat(&r->late, 1));
 	}
 	win = cJSON_AddObjectToObject(fr, "windows");
 	for (unsigned i = 0; i < sizeof(wins) / sizeof(wins[0]); i++) {
@@ -272,9 +288,14 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 	}
 	sm_frames_window(r, UINT32_MAX, &w);
 	cJSON_AddItemToObject(win, "overall", snap_json(&w));
-	cols = cJSON_AddArrayToObject(fr, "histogram_columns");
+	hist = cJSON_AddObjectToObject(fr, "histogram");
+	sm_json_add_u64(hist, "window_ns", p->hist_window_ns);
+	sm_json_add_u64(hist, "covered_ns", r->frame_window_ns);
+	cJSON_AddItemToObject(hist, "frame_ns", sm_json_lat(&r->frame_window, 1));
+	sm_ft_columns(&r->frame_window, ftc);
+	cols = cJSON_AddArrayToObject(hist, "columns");
 	for (unsigned c = 0; c < SM_FT_COLUMNS; c++)
-		cJSON_AddItemToArray(cols, cJSON_CreateNumber((double)w.ft_cols[c]));
+		cJSON_AddItemToArray(cols, cJSON_CreateNumber((double)ftc[c]));
 
 	sm_json_doc_finish(doc, &r->head);
 }

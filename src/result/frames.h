@@ -22,13 +22,40 @@ enum sm_frames_order {
 	SM_ORDER_RANDOM,       /* -m: a permutation, O(1) memory */
 };
 
-/* frametest's histogram: 65 character columns on a log axis with ticks at
- * 0.1 .2 .5 1 2 5 10 20 50 100 200 500 1000 ms, 4 or 5 columns apart as in
- * frametest's axis (column 0: < 0.1 ms, column 64: >= 1 s). */
-#define SM_FT_COLUMNS 65
-#define SM_FT_TICKS 13
-extern const unsigned sm_ft_tick_col[SM_FT_TICKS];
-extern const double sm_ft_tick_ms[SM_FT_TICKS];
+/* One frame as a per-frame log (the -x CSV) sees it; times in ns. Filled
+ * by the worker that moved the frame, valid during the record() call. */
+struct sm_frame_record {
+	uint64_t frame;             /* frame index (file number, or stream offset / size) */
+	uint64_t seq;               /* transfer number in the schedule */
+	unsigned thread;
+	const char *path;
+	uint64_t start_ns;          /* its first request's issue, since the start */
+	uint64_t open_ns, io_ns, close_ns, frame_ns;
+	uint64_t bytes;
+	int have_sched;             /* paced: sched_ns is set */
+	uint64_t sched_ns;          /* from schedule, as res->sched_lat */
+	int have_lateness;          /* paced playback once the display started: */
+	int64_t lateness_ns;        /*   completion - due (< 0: early) */
+	int late;                   /* playback: missed its due time */
+	int err;                    /* -errno that ended the frame, or 0 */
+};
+
+/*
+ * Where per-frame records go while a test runs (the command wires one, such
+ * as report/frames_csv.c's, into plan.sink). Records are streamed, never
+ * kept. Each worker opens its own writer, so record() needs no locking.
+ */
+struct sm_frames_sink {
+	const char *name;           /* for messages: the file's path */
+	/* A writer for worker `thread`; NULL when out of memory. */
+	void *(*open)(struct sm_frames_sink *sink, unsigned thread);
+	/* One record, in the worker's hot path (the writer buffers). */
+	void (*record)(void *writer, const struct sm_frame_record *r);
+	/* Flush and free the writer. Returns 0 or the -errno of its first
+	 * failed write (the run then fails). */
+	int (*close)(void *writer);
+	void *ctx;                  /* the sink's own state */
+};
 
 /* What to run; filled by the command from its options. */
 struct sm_frames_plan {
@@ -51,7 +78,9 @@ struct sm_frames_plan {
 	unsigned crop_pct;          /* -c: 1..100; 100 = whole frame */
 	uint64_t update_ns;         /* -u: live progress interval (0 = none) */
 	uint64_t hist_window_ns;    /* -h: histogram over the last N ns; 0 = all */
-	const char *csv_path;       /* -x: per-frame records, NULL = none */
+	const char *csv_path;       /* -x: per-frame CSV file, NULL = none */
+	struct sm_frames_sink *sink;   /* per-frame records (the command wires the
+				     * -x file to it), NULL = none */
 	const char *engine;         /* NULL: psync when depth == 0, else uring */
 	int direct;                 /* 1: O_DIRECT (falls back with a warning) */
 	enum sm_data_mode data;
@@ -65,7 +94,6 @@ struct sm_frames_snap {
 	uint64_t t_ns;              /* since the start of the timed run */
 	uint64_t frames, bytes, dropped;
 	uint64_t open_ns, io_ns, close_ns, frame_ns;   /* sums over frames */
-	uint64_t ft_cols[SM_FT_COLUMNS];               /* frametest histogram */
 };
 
 /* Everything a reporter needs; filled by sm_frames_run(). */
@@ -80,9 +108,33 @@ struct sm_frames_result {
 	uint64_t bytes;
 	uint64_t max_queue;          /* paced: most buffers in use at once */
 	struct sm_opstat open, io, close, frame;   /* frame = open + io + close */
-	struct sm_hist sched_lat;    /* paced: completion - scheduled time, ns */
-	struct sm_hist early;        /* paced playback: due - completion when early */
-	struct sm_hist late;         /* paced playback: completion - due when late */
+	/* Paced: frame time from schedule, the user's view (docs/pacing.md),
+	 * of every transferred frame. Capture: completion - arrival. Playback:
+	 * completion - the time its buffer is free by the schedule, which is
+	 * due - queue x interval (when frame seq - queue is shown), or the
+	 * start for the first queue frames; never negative. Recorded by the
+	 * workload per frame. */
+	struct sm_hist sched_lat;
+	/* Paced playback: lateness (completion - due) of the frames the
+	 * display judged, split by sign: early holds due - completion of the
+	 * frames shown early (not the pre-buffered ones, on time by
+	 * construction), late holds completion - due of the late ones. */
+	struct sm_hist early;
+	struct sm_hist late;
+	/* Paced: the rate the schedule achieved, over the schedule's span, not
+	 * over the I/O (docs/pacing.md): capture, frames written per second
+	 * from frame 0's arrival to the end of the last arrived frame's
+	 * interval; playback, frames shown per second from the display's start
+	 * to the end of the last judged frame's interval. */
+	uint64_t paced_frames;       /* capture: written; playback: shown on time */
+	uint64_t schedule_ns;        /* the span: frames judged x interval */
+	double paced_fps;            /* paced_frames / schedule_ns, per second */
+	/* Frame times (file times) over the -h window: the last
+	 * plan.hist_window_ns of the run, or all of it without -h. frametest's
+	 * histogram is drawn from it. */
+	struct sm_hist frame_window;
+	uint64_t frame_window_ns;    /* the span it really covers (samples are
+				      * whole seconds apart; the run may be shorter) */
 	uint64_t fastest_ns, slowest_ns;
 	struct sm_frames_snap *series;   /* one per second, then the final one */
 	unsigned nseries;
@@ -101,8 +153,5 @@ void sm_frames_snap_diff(const struct sm_frames_snap *a, const struct sm_frames_
  * shorter than that (out then covers the whole run). */
 int sm_frames_window(const struct sm_frames_result *res, unsigned secs,
 		     struct sm_frames_snap *out);
-
-/* The frametest histogram column of a frame time. */
-unsigned sm_ft_column(uint64_t ns);
 
 #endif

@@ -67,6 +67,30 @@ static void merge_results(struct shared *sh, unsigned nw, struct sm_frames_resul
 	res->bytes = res->frame.bytes;
 }
 
+/*
+ * The rate a paced run achieved, over its schedule rather than its I/O
+ * (result/frames.h): the frames the schedule judged span that many
+ * intervals. Capture judged every frame that arrived (each written or
+ * dropped), playback every frame the display reached (shown, late or
+ * skipped; after sm_pace_finish(), every frame handed out).
+ */
+static void paced_rate(const struct shared *sh, struct sm_frames_result *res)
+{
+	const struct sm_pace *pc = &sh->pace;
+	uint64_t judged;
+
+	if (pc->kind == SM_PACE_CAPTURE) {
+		judged = pc->next_arrival;
+		res->paced_frames = res->frame.count;
+	} else {
+		judged = pc->started ? pc->next_display : 0;
+		res->paced_frames = judged - pc->dropped;
+	}
+	res->schedule_ns = (uint64_t)((double)judged * pc->interval_ns + 0.5);
+	res->paced_fps = res->schedule_ns ? (double)res->paced_frames * 1e9 / (double)res->schedule_ns
+					  : 0;
+}
+
 /* Start one thread per worker; they wait at the gate. On failure the
  * started ones are released to leave and joined; returns 0 or -errno with
  * res->head.error set. */
@@ -99,10 +123,12 @@ static int finish_result(struct shared *sh, const struct sm_frames_plan *p,
 	int rc;
 
 	merge_results(sh, p->threads, res);
+	sm_frames_window_close(sh, res);
 	if (sh->paced) {
 		res->frames_dropped = sh->pace.dropped;
 		res->longest_drop_run = sh->pace.longest_run;
 		res->max_queue = sh->pace.max_queue;
+		paced_rate(sh, res);
 	}
 	res->head.interrupted = sm_stopped();
 	rc = sh->error ? sh->error : res->head.interrupted ? -EINTR : 0;
@@ -147,7 +173,6 @@ int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *re
 	if (!sh)
 		return -ENOMEM;
 	sh->plan = p;
-	sh->csv_fd = -1;
 	pthread_mutex_init(&sh->mu, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -172,18 +197,17 @@ int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *re
 	rc = finish_result(sh, p, res);
 	if (!rc && p->stream && p->kind == SM_FRAMES_WRITE)
 		rc = sm_frames_trim_stream(p, sh->distinct, res);
-	if (!rc && atomic_load(&sh->csv_err)) {
-		rc = atomic_load(&sh->csv_err);
+	if (!rc && atomic_load(&sh->sink_err)) {
+		rc = atomic_load(&sh->sink_err);
 		snprintf(res->head.error, sizeof(res->head.error), "cannot write '%s': %s",
-			 p->csv_path, strerror(-rc));
+			 p->sink->name, strerror(-rc));
 	}
 out:
 	for (unsigned i = 0; sh->workers && i < nw; i++)
 		sm_frames_worker_release(&sh->workers[i]);
 	free(sh->workers);
+	free(sh->ring);
 	free(tids);
-	if (sh->csv_fd >= 0)
-		close(sh->csv_fd);
 	if (sh->paced)
 		sm_pace_release(&sh->pace);
 	pthread_mutex_destroy(&sh->mu);

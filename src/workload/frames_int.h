@@ -16,8 +16,6 @@
 #include "engine/engine.h"
 #include "workload/frames.h"
 
-#define CSV_BUF (64 * 1024)
-
 enum slot_state { SLOT_FREE = 0, SLOT_OPEN, SLOT_XFER, SLOT_CLOSE, SLOT_DONE };
 
 /* One frame in flight in a worker. */
@@ -39,10 +37,12 @@ struct slot {
  * their worker (relaxed), summed by the sampler. */
 struct pub {
 	_Atomic uint64_t frames, bytes, open_ns, io_ns, close_ns, frame_ns;
-	_Atomic uint64_t ft_cols[SM_FT_COLUMNS];
+	_Atomic uint64_t ft_buckets[SM_HIST_BUCKETS];   /* frame times, when
+							 * shared.windowed */
 };
 
 struct shared;
+struct sm_frames_ring;
 
 /* One worker thread's state; only its thread touches it while the test
  * runs, except pub (read by the sampler). */
@@ -59,8 +59,7 @@ struct worker {
 	struct sm_opstat *open, *io, *close, *frame;
 	struct sm_hist *sched_lat;
 	uint64_t fastest, slowest, t_last;
-	char *csv;
-	size_t csv_len;
+	void *sink;                /* this worker's writer of plan.sink, or NULL */
 	struct pub pub __attribute__((aligned(64)));
 };
 
@@ -73,12 +72,11 @@ struct shared {
 	uint64_t region_off, region_len, chunk_len;
 	int open_flags;
 	uint64_t run_seed;
-	int csv_fd;
 	struct sm_start start;
 	_Atomic uint64_t next;     /* unpaced: next sequence number */
 	_Atomic int abort;
 	_Atomic unsigned finished;
-	_Atomic int csv_err;       /* first failed write of the CSV, -errno */
+	_Atomic int sink_err;      /* first failed write of plan.sink, -errno */
 	char prefix[PATH_MAX];     /* "PATH/frame": frame names are prefix + digits + ".tst" */
 	size_t prefix_len;
 	pthread_mutex_t mu;        /* pacing, error, finish signalling */
@@ -86,6 +84,9 @@ struct shared {
 	int paced;
 	struct sm_pace pace;
 	struct sm_hist *early, *late;
+	int windowed;              /* -h: workers publish frame-time buckets and
+				    * the sampler keeps the window's start */
+	struct sm_frames_ring *ring;
 	int error;
 	char error_msg[512];
 	struct worker *workers;
@@ -110,12 +111,11 @@ uint64_t sm_frames_frame_of(const struct shared *sh, uint64_t seq);
 /* frames_slot.c: start frame seq (scheduled at sched, 0 unpaced) in slot s
  * and return its first request; account a completed request and return the
  * frame's next one, or NULL when the frame is finished; retire finished
- * frames (in start order unless -o); write out the worker's CSV buffer. */
+ * frames (in start order unless -o). */
 struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t seq,
 				   uint64_t sched);
 struct sm_io *sm_frames_slot_step(struct worker *w, struct slot *s);
 void sm_frames_retire_ready(struct worker *w, struct slot *s);
-void sm_frames_csv_flush(struct worker *w);
 
 /* frames_worker.c: set up worker id (slots, buffers, engine); returns 0 or
  * -errno (-ENOENT: unknown engine), the notice filled on an engine
@@ -127,7 +127,7 @@ void sm_frames_worker_release(struct worker *w);
 void *sm_frames_worker_main(void *arg);
 
 /* frames_setup.c: everything before the threads (sizes, I/O plan, pacing,
- * directories, marker, CSV); every worker's engine (*nw counts those to
+ * directories, marker); every worker's engine (*nw counts those to
  * release); an existing longer stream cut to this run's length. Each
  * returns 0 or -errno with res->head.error set. */
 int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res);
@@ -138,9 +138,14 @@ int sm_frames_trim_stream(const struct sm_frames_plan *p, uint64_t distinct,
 
 /* frames_sample.c: open the start gate, sample every second (and call
  * progress) until every worker has finished, join them and close the
- * series with the final sample. */
+ * series with the final sample. With -h it also keeps the frame-time
+ * histograms the window can start at (a few, whatever the run's length;
+ * without memory for them the window is the whole run). */
 void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan *p,
 				 struct sm_frames_result *res, pthread_t *tids,
 				 sm_frames_progress_fn progress, void *arg);
+/* After merging: res->frame_window and res->frame_window_ns from the
+ * kept histograms and res->frame.lat; frees them. */
+void sm_frames_window_close(struct shared *sh, struct sm_frames_result *res);
 
 #endif

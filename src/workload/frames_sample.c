@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Sampling a running frames test: cumulative counters of every worker
- * once a second into the result's series, and live progress. */
+ * once a second into the result's series, live progress, and with -h the
+ * frame-time histograms the -h window starts from. */
 #include "workload/frames_int.h"
 #include "core/clock.h"
 
@@ -22,14 +23,90 @@ static void snap_take(struct shared *sh, unsigned nw, uint64_t t, struct sm_fram
 		s->io_ns += atomic_load_explicit(&p->io_ns, memory_order_relaxed);
 		s->close_ns += atomic_load_explicit(&p->close_ns, memory_order_relaxed);
 		s->frame_ns += atomic_load_explicit(&p->frame_ns, memory_order_relaxed);
-		for (unsigned c = 0; c < SM_FT_COLUMNS; c++)
-			s->ft_cols[c] += atomic_load_explicit(&p->ft_cols[c], memory_order_relaxed);
 	}
 	if (sh->paced) {
 		pthread_mutex_lock(&sh->mu);
 		s->dropped = sh->pace.dropped;
 		pthread_mutex_unlock(&sh->mu);
 	}
+}
+
+/*
+ * The -h window's possible starts: cumulative frame-time histograms taken
+ * every period_ns (whole seconds), the last cap of them kept in a ring.
+ * cap x period spans the window plus a period, so the latest one at least
+ * the window before the run's end is always kept; the period grows with
+ * the window so that cap stays near SM_RING_MAX (about 2 MiB), whatever
+ * the window and the run's length.
+ */
+#define SM_RING_MAX 32
+
+struct sm_frames_ring {
+	uint64_t period_ns;
+	unsigned cap, n;            /* n: taken so far; slot n % cap is next */
+	uint64_t t[SM_RING_MAX];    /* since t0 */
+	struct sm_hist h[SM_RING_MAX];   /* buckets, count and sum only */
+};
+
+static struct sm_frames_ring *ring_new(uint64_t window_ns)
+{
+	uint64_t secs = (window_ns + SM_NS_PER_S - 1) / SM_NS_PER_S;
+	uint64_t period = (secs + SM_RING_MAX - 3) / (SM_RING_MAX - 2);
+	struct sm_frames_ring *r;
+
+	if (!period)
+		period = 1;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->period_ns = period * SM_NS_PER_S;
+	r->cap = (unsigned)((secs + period - 1) / period + 2);
+	return r;
+}
+
+static void ring_take(struct shared *sh, unsigned nw, uint64_t t)
+{
+	struct sm_frames_ring *r = sh->ring;
+	struct sm_hist *h = &r->h[r->n % r->cap];
+
+	sm_hist_init(h);
+	for (unsigned i = 0; i < nw; i++) {
+		struct pub *p = &sh->workers[i].pub;
+
+		/* the sum a frame or so ahead of the buckets at worst: only the
+		 * window's mean can feel it */
+		h->sum += atomic_load_explicit(&p->frame_ns, memory_order_relaxed);
+		for (unsigned b = 0; b < SM_HIST_BUCKETS; b++)
+			h->buckets[b] += atomic_load_explicit(&p->ft_buckets[b], memory_order_relaxed);
+	}
+	for (unsigned b = 0; b < SM_HIST_BUCKETS; b++)
+		h->count += h->buckets[b];
+	r->t[r->n % r->cap] = t;
+	r->n++;
+}
+
+void sm_frames_window_close(struct shared *sh, struct sm_frames_result *res)
+{
+	struct sm_frames_ring *r = sh->ring;
+	uint64_t end = res->head.duration_ns, window = res->plan.hist_window_ns;
+	const struct sm_hist *start = NULL;
+	uint64_t t_start = 0;
+
+	for (unsigned i = 0; r && end > window && i < r->n && i < r->cap; i++) {
+		/* the latest start at least the window before the end: the
+		 * histogram then covers the window asked, or up to a period more */
+		if (r->t[i] <= end - window && r->t[i] >= t_start && r->h[i].count <= res->frame.lat.count) {
+			start = &r->h[i];
+			t_start = r->t[i];
+		}
+	}
+	if (start)
+		sm_hist_diff(&res->frame_window, &res->frame.lat, start);
+	else
+		res->frame_window = res->frame.lat;
+	res->frame_window_ns = end - t_start;
+	free(sh->ring);
+	sh->ring = NULL;
 }
 
 static int series_push(struct sm_frames_result *res, unsigned *cap, const struct sm_frames_snap *s)
@@ -57,6 +134,11 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 	uint64_t t0, tick, next_prog, t_end = 0;
 	unsigned cap = 0;
 
+	if (p->hist_window_ns) {
+		/* before the gate: workers read windowed once they pass it */
+		sh->ring = ring_new(p->hist_window_ns);
+		sh->windowed = sh->ring != NULL;
+	}
 	if (p->pause_ns)
 		sm_sleep_until_ns(sm_now_ns() + p->pause_ns);
 	/* Workers claim paced frames under sh->mu: the schedule starts with
@@ -84,6 +166,8 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 		if (now >= tick) {
 			snap_take(sh, p->threads, tick - t0, &s);
 			series_push(res, &cap, &s);
+			if (sh->ring && (tick - t0) % sh->ring->period_ns == 0)
+				ring_take(sh, p->threads, tick - t0);
 			tick += SM_NS_PER_S;
 		}
 		if (now >= next_prog) {

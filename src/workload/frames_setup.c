@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Before the threads start: the I/O plan (crop, split, direct or buffered
- * with warnings), pacing, directories, the marker file, the CSV file and
- * every worker's engine. */
+ * with warnings), pacing, directories, the marker file and every worker's
+ * engine. */
 #include "workload/frames_int.h"
 #include "core/clock.h"
 #include "core/fsx.h"
@@ -116,7 +116,7 @@ static void plan_io(struct shared *sh, struct sm_frames_plan *p, struct sm_frame
 	sh->open_flags |= O_CLOEXEC;
 }
 
-/* Everything before the threads: sizes, pacing, directories, marker, CSV.
+/* Everything before the threads: sizes, pacing, directories, marker.
  * Returns 0 or -errno with res->head.error set. */
 int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res)
 {
@@ -166,18 +166,6 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 		if (rc) {
 			snprintf(res->head.error, sizeof(res->head.error), "cannot write '%s/%s': %s",
 				 p->path, SM_FRAMES_MARKER, strerror(-rc));
-			return rc;
-		}
-	}
-	if (p->csv_path) {
-		static const char header[] =
-			"frame,seq,thread,file,start_s,open_ms,io_ms,close_ms,frame_ms,bytes,sched_ms,late,error\n";
-
-		sh->csv_fd = open(p->csv_path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-		if (sh->csv_fd < 0 || write(sh->csv_fd, header, sizeof(header) - 1) < 0) {
-			rc = -errno;
-			snprintf(res->head.error, sizeof(res->head.error), "cannot write '%s': %s",
-				 p->csv_path, strerror(-rc));
 			return rc;
 		}
 	}

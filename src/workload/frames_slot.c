@@ -18,92 +18,93 @@ static void pub_add(_Atomic uint64_t *c, uint64_t v)
 			      memory_order_relaxed);
 }
 
-void sm_frames_csv_flush(struct worker *w)
+/* Paced: the frame's time from schedule (and, in playback, tell the
+ * display it is complete and learn its lateness) into its record and the
+ * worker's from-schedule histogram. Definitions in result/frames.h. */
+static void pace_account(struct worker *w, const struct slot *s, struct sm_frame_record *r)
+{
+	struct shared *sh = w->sh;
+	uint64_t from = s->sched;   /* capture: its arrival */
+
+	if (sh->pace.kind == SM_PACE_PLAYBACK) {
+		unsigned q = sh->pace.q;
+
+		pthread_mutex_lock(&sh->mu);
+		r->late = sm_pace_complete(&sh->pace, s->seq, s->t_end);
+		if (sh->pace.started) {
+			r->have_lateness = 1;
+			r->lateness_ns = (int64_t)(s->t_end - sm_pace_due(&sh->pace, s->seq));
+		}
+		/* Frame seq's buffer is free, by the schedule, when frame
+		 * seq - q is shown (the display has started by then: no buffer
+		 * frees before it); the first q have theirs from the start. */
+		from = s->seq < q ? sh->start.t0_ns : sm_pace_due(&sh->pace, s->seq - q);
+		pthread_mutex_unlock(&sh->mu);
+	}
+	r->have_sched = 1;
+	/* Capture cannot complete before its arrival (a frame is claimed only
+	 * once it has arrived): left unclamped, a broken schedule shows as a
+	 * huge value rather than a plausible 0. */
+	r->sched_ns = s->t_end > from || sh->pace.kind == SM_PACE_CAPTURE ? s->t_end - from : 0;
+	sm_hist_add(w->sched_lat, r->sched_ns);
+}
+
+/* Successful frame: the worker's statistics and published counters. */
+static void account(struct worker *w, const struct slot *s, uint64_t ft)
 {
 	struct shared *sh = w->sh;
 
-	if (w->csv_len && sh->csv_fd >= 0 && !atomic_load_explicit(&sh->csv_err, memory_order_relaxed)) {
-		ssize_t n = write(sh->csv_fd, w->csv, w->csv_len);
-
-		if (n != (ssize_t)w->csv_len)
-			atomic_store(&sh->csv_err, n < 0 ? -errno : -ENOSPC);
+	sm_hist_add(&w->frame->lat, ft);
+	w->frame->count++;
+	w->frame->bytes += s->bytes;
+	if (sh->plan->kind != SM_FRAMES_EMPTY) {
+		sm_hist_add(&w->io->lat, s->io_ns);
+		w->io->count++;
+		w->io->bytes += s->bytes;
 	}
-	w->csv_len = 0;
+	if (ft < w->fastest)
+		w->fastest = ft;
+	if (ft > w->slowest)
+		w->slowest = ft;
+	pub_add(&w->pub.frames, 1);
+	pub_add(&w->pub.bytes, s->bytes);
+	pub_add(&w->pub.open_ns, s->open_ns);
+	pub_add(&w->pub.io_ns, s->io_ns);
+	pub_add(&w->pub.close_ns, s->close_ns);
+	pub_add(&w->pub.frame_ns, ft);
+	if (sh->windowed)
+		pub_add(&w->pub.ft_buckets[sm_hist_index(ft)], 1);
 }
 
-static void csv_row(struct worker *w, const struct slot *s, uint64_t t0, int late,
-		    int64_t sched_ns, int have_sched)
-{
-	char schedbuf[32] = "";
-	int n;
-
-	if (!w->csv)
-		return;
-	if (have_sched)
-		snprintf(schedbuf, sizeof(schedbuf), "%.3f", (double)sched_ns / 1e6);
-	if (w->csv_len + 2 * PATH_MAX > CSV_BUF)
-		sm_frames_csv_flush(w);
-	n = snprintf(w->csv + w->csv_len, CSV_BUF - w->csv_len,
-		     "%llu,%llu,%u,%s,%.6f,%.3f,%.3f,%.3f,%.3f,%llu,%s,%d,%s\n",
-		     (unsigned long long)s->frame, (unsigned long long)s->seq, w->id, s->path,
-		     (double)(s->t_begin - t0) / 1e9, (double)s->open_ns / 1e6,
-		     (double)s->io_ns / 1e6, (double)s->close_ns / 1e6,
-		     (double)(s->t_end - s->t_begin) / 1e6, (unsigned long long)s->bytes, schedbuf,
-		     late, s->err ? strerror(-s->err) : "");
-	if (n > 0)
-		w->csv_len += (size_t)n;
-}
-
-/* A frame is finished (successfully or not): account it. */
+/* A frame is finished (successfully or not): account it and hand its
+ * record to the sink. */
 static void retire(struct worker *w, struct slot *s)
 {
 	struct shared *sh = w->sh;
 	uint64_t ft = s->t_end - s->t_begin;
-	int late = 0, have_sched = 0;
-	int64_t sched_ns = 0;
+	struct sm_frame_record r = { 0 };
 
 	if (!s->err) {
-		sm_hist_add(&w->frame->lat, ft);
-		w->frame->count++;
-		w->frame->bytes += s->bytes;
-		if (sh->plan->kind != SM_FRAMES_EMPTY) {
-			sm_hist_add(&w->io->lat, s->io_ns);
-			w->io->count++;
-			w->io->bytes += s->bytes;
-		}
-		if (ft < w->fastest)
-			w->fastest = ft;
-		if (ft > w->slowest)
-			w->slowest = ft;
-		pub_add(&w->pub.frames, 1);
-		pub_add(&w->pub.bytes, s->bytes);
-		pub_add(&w->pub.open_ns, s->open_ns);
-		pub_add(&w->pub.io_ns, s->io_ns);
-		pub_add(&w->pub.close_ns, s->close_ns);
-		pub_add(&w->pub.frame_ns, ft);
-		pub_add(&w->pub.ft_cols[sm_ft_column(ft)], 1);
-		if (sh->paced && sh->pace.kind == SM_PACE_PLAYBACK) {
-			/* Playback: the display decides; capture has nothing to
-			 * tell the schedule when a frame is written. */
-			pthread_mutex_lock(&sh->mu);
-			late = sm_pace_complete(&sh->pace, s->seq, s->t_end);
-			if (sh->pace.started) {
-				sched_ns = (int64_t)(s->t_end - sm_pace_due(&sh->pace, s->seq));
-				have_sched = 1;
-			}
-			pthread_mutex_unlock(&sh->mu);
-		}
-		if (sh->paced) {
-			if (sh->pace.kind == SM_PACE_CAPTURE) {
-				sched_ns = (int64_t)(s->t_end - s->sched);
-				have_sched = 1;
-				sm_hist_add(w->sched_lat, s->t_end - s->sched);
-			}
-		}
+		account(w, s, ft);
+		if (sh->paced)
+			pace_account(w, s, &r);
 	}
 	if (s->t_end > w->t_last)
 		w->t_last = s->t_end;
-	csv_row(w, s, sh->start.t0_ns, late, sched_ns, have_sched);
+	if (w->sink) {
+		r.frame = s->frame;
+		r.seq = s->seq;
+		r.thread = w->id;
+		r.path = s->path;
+		r.start_ns = s->t_begin - sh->start.t0_ns;
+		r.open_ns = s->open_ns;
+		r.io_ns = s->io_ns;
+		r.close_ns = s->close_ns;
+		r.frame_ns = ft;
+		r.bytes = s->bytes;
+		r.err = s->err;
+		sh->plan->sink->record(w->sink, &r);
+	}
 	s->state = SLOT_FREE;
 }
 

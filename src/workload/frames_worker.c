@@ -230,7 +230,16 @@ void *sm_frames_worker_main(void *arg)
 out:
 	if (p->stream && w->stream_fd >= 0)
 		stream_close(w);
-	sm_frames_csv_flush(w);
+	if (w->sink) {
+		int err = p->sink->close(w->sink);
+
+		w->sink = NULL;
+		if (err) {
+			int none = 0;
+
+			atomic_compare_exchange_strong(&sh->sink_err, &none, err);
+		}
+	}
 	free(batch);
 	free(done);
 	pthread_mutex_lock(&sh->mu);
@@ -285,9 +294,9 @@ int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id, con
 		}
 		bufs[i] = s->buf;
 	}
-	if (p->csv_path) {
-		w->csv = malloc(CSV_BUF);
-		if (!w->csv)
+	if (p->sink) {
+		w->sink = p->sink->open(p->sink, id);
+		if (!w->sink)
 			goto out;
 	}
 	cfg.depth = w->nslots;
@@ -317,5 +326,6 @@ void sm_frames_worker_release(struct worker *w)
 	free(w->close);
 	free(w->frame);
 	free(w->sched_lat);
-	free(w->csv);
+	if (w->sink)                /* its thread never ran */
+		w->sh->plan->sink->close(w->sink);
 }

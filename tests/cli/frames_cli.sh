@@ -20,7 +20,7 @@ check "write: Test parameters" grep -qx "Test parameters: -w64 -n20 -t2" "$T_DIR
 check "write: Frames transferred" grep -qx "Frames transferred: 20 (1.250 MB)" "$T_DIR/out"
 check "write: Writing log file" grep -qx "Writing log file..." "$T_DIR/out"
 check "write: CSV rows = frames + header" test "$(wc -l < w.csv)" = 21
-check "write: CSV header" grep -qx "frame,seq,thread,file,start_s,open_ms,io_ms,close_ms,frame_ms,bytes,sched_ms,late,error" w.csv
+check "write: CSV header" grep -qx "frame,seq,thread,file,start_s,open_ms,io_ms,close_ms,frame_ms,bytes,sched_ms,lateness_ms,late,error" w.csv
 check "write: every 4 KiB block unique and incompressible" python3 - "$D" <<'PY'
 import sys, glob, math, collections
 blocks = set(); data = b""

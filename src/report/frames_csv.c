@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/* The per-frame CSV log: each worker formats its lines into its own buffer
+ * and appends whole buffers to the file (O_APPEND: writes from several
+ * threads do not interleave within a buffer). */
+#include "report/frames_csv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CSV_BUF (64 * 1024)
+#define CSV_LINE_MAX (PATH_MAX + 512)   /* a path and a dozen numbers */
+
+static const char header[] = "frame,seq,thread,file,start_s,open_ms,io_ms,close_ms,frame_ms,"
+			     "bytes,sched_ms,lateness_ms,late,error\n";
+
+/* One worker's buffer. err: -errno of the first failed write; later
+ * records are dropped (the run fails with it at the end). */
+struct writer {
+	int fd;
+	int err;
+	size_t len;
+	char buf[CSV_BUF];
+};
+
+static void flush(struct writer *w)
+{
+	if (w->len && !w->err) {
+		ssize_t n = write(w->fd, w->buf, w->len);
+
+		if (n != (ssize_t)w->len)
+			w->err = n < 0 ? -errno : -ENOSPC;
+	}
+	w->len = 0;
+}
+
+static void *writer_open(struct sm_frames_sink *sink, unsigned thread)
+{
+	struct sm_frames_csv *c = sink->ctx;
+	struct writer *w = malloc(sizeof(*w));
+
+	(void)thread;
+	if (w) {
+		w->fd = c->fd;
+		w->err = 0;
+		w->len = 0;
+	}
+	return w;
+}
+
+static void writer_record(void *arg, const struct sm_frame_record *r)
+{
+	struct writer *w = arg;
+	char sched[32] = "", lateness[32] = "";
+	int n;
+
+	if (w->err)
+		return;
+	if (r->have_sched)
+		snprintf(sched, sizeof(sched), "%.3f", (double)r->sched_ns / 1e6);
+	if (r->have_lateness)
+		snprintf(lateness, sizeof(lateness), "%.3f", (double)r->lateness_ns / 1e6);
+	if (w->len + CSV_LINE_MAX > CSV_BUF)
+		flush(w);
+	n = snprintf(w->buf + w->len, CSV_BUF - w->len,
+		     "%llu,%llu,%u,%s,%.6f,%.3f,%.3f,%.3f,%.3f,%llu,%s,%s,%d,%s\n",
+		     (unsigned long long)r->frame, (unsigned long long)r->seq, r->thread, r->path,
+		     (double)r->start_ns / 1e9, (double)r->open_ns / 1e6, (double)r->io_ns / 1e6,
+		     (double)r->close_ns / 1e6, (double)r->frame_ns / 1e6,
+		     (unsigned long long)r->bytes, sched, lateness, r->late,
+		     r->err ? strerror(-r->err) : "");
+	if (n > 0)
+		w->len += (size_t)n < CSV_BUF - w->len ? (size_t)n : CSV_BUF - w->len - 1;
+}
+
+static int writer_close(void *arg)
+{
+	struct writer *w = arg;
+	int err;
+
+	flush(w);
+	err = w->err;
+	free(w);
+	return err;
+}
+
+int sm_frames_csv_open(struct sm_frames_csv *c, const char *path)
+{
+	ssize_t n;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->path, sizeof(c->path), "%s", path);
+	c->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	if (c->fd < 0)
+		return -errno;
+	n = write(c->fd, header, sizeof(header) - 1);
+	if (n != (ssize_t)(sizeof(header) - 1)) {
+		rc = n < 0 ? -errno : -ENOSPC;
+		close(c->fd);
+		c->fd = -1;
+		return rc;
+	}
+	c->sink.name = c->path;
+	c->sink.open = writer_open;
+	c->sink.record = writer_record;
+	c->sink.close = writer_close;
+	c->sink.ctx = c;
+	return 0;
+}
+
+int sm_frames_csv_close(struct sm_frames_csv *c)
+{
+	int rc = 0;
+
+	if (c->fd >= 0 && close(c->fd))
+		rc = -errno;
+	c->fd = -1;
+	return rc;
+}

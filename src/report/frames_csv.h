@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* The per-frame CSV log (-x FILE): a record sink that streams one line per
+ * frame to the file (docs/frames.md lists the columns). */
+#ifndef SM_REPORT_FRAMES_CSV_H
+#define SM_REPORT_FRAMES_CSV_H
+
+#include "result/frames.h"
+
+/* The file and the sink writing to it; caller-owned storage. */
+struct sm_frames_csv {
+	struct sm_frames_sink sink;
+	int fd;
+	char path[4096];
+};
+
+/* Create (or truncate) path and write the header; c->sink is then ready
+ * for plan.sink. Returns 0, or -errno (nothing to close on failure). */
+int sm_frames_csv_open(struct sm_frames_csv *c, const char *path);
+
+/* Close the file. Returns 0 or -errno. */
+int sm_frames_csv_close(struct sm_frames_csv *c);
+
+#endif
