@@ -84,7 +84,8 @@ unsigned sm_run_propagate(struct sm_run_result *res, const struct sm_run_cand *c
 		if (k == c->rate || o->how == SM_HOW_PACED)
 			continue;
 		/* a higher rate needs more, a lower one less: only those follow */
-		if (!((v == SM_VERDICT_NOT_REALTIME && g > f) || (v == SM_VERDICT_REALTIME && g < f)))
+		if (!((v == SM_VERDICT_NOT_REALTIME && g > f) ||
+		      (v == SM_VERDICT_REALTIME && g < f)))
 			continue;
 		/* a computed verdict that already says so, far from the limit,
 		 * needs no confirming */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stormark run (and `stormark` alone): profile the storage holding a
  * directory and say which video formats it can capture and play in real
- * time. Options here; the phases are workload/profile.c, the report
+ * time. Options here; the phases are workload/profile*.c, the report
  * report/run_text.c. */
 #include "cmd/cmd.h"
 #include "core/clock.h"

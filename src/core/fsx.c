@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,3 +261,18 @@ int sm_parent_dir(const char *path, char *out, size_t len)
 	out[slash - path] = '\0';
 	return 0;
 }
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path) ? -errno : 0;
+}
+
+int sm_rm_tree(const char *path)
+{
+	int rc = nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+
+	if (rc > 0 || (rc < 0 && errno == ENOENT))
+		return rc > 0 ? -rc : 0;
+	return rc < 0 ? -errno : 0;
+}
+

@@ -54,6 +54,11 @@ int sm_is_dir(const char *path);
  * -errno; an existing directory is success. */
 int sm_mkdir_p(const char *path);
 
+/* Remove directory path and everything under it (symlinks are removed,
+ * never followed). A path that does not exist is success. Returns 0 or
+ * the first -errno. */
+int sm_rm_tree(const char *path);
+
 /* The directory part of path into out ("." for a bare name, "/" for a
  * file in the root). Returns 0 or -ENAMETOOLONG. */
 int sm_parent_dir(const char *path, char *out, size_t len);

@@ -41,8 +41,4 @@ int sm_run_end(struct sm_run_result *res);
 
 void sm_run_result_release(struct sm_run_result *res);
 
-/* Remove directory path and everything under it (no symlinks followed).
- * Returns 0 or the first -errno. */
-int sm_rm_tree(const char *path);
-
 #endif

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/* The profile's frame tests: at each main frame size, frames written as
+ * fast as they go, then read back; and the frames runs every phase shares. */
+#include "workload/profile_int.h"
+#include "core/fsx.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const frame_presets[SM_RUN_NSIZES] = { "hd", "2k", "4k" };
+
+void sm_prof_frames_plan(const struct sm_prof *x, struct sm_frames_plan *f, const char *dir,
+			 enum sm_frames_kind kind, uint64_t frame_bytes)
+{
+	sm_frames_plan_defaults(f);
+	f->kind = kind;
+	f->path = dir;
+	f->frame_bytes = frame_bytes;
+	f->threads = x->plan->threads;
+	f->depth = 0;
+	f->direct = x->res->direct_align > 0;
+	f->engine = x->plan->engine;
+	f->seed = x->plan->seed;
+	f->update_ns = 0;
+	f->quiet = 1;
+	f->csv_path = NULL;
+}
+
+/* Run a frames plan: check, run, keep the scratch result in x->fr. */
+int sm_prof_frames_go(struct sm_prof *x, struct sm_frames_plan *f)
+{
+	char msg[512];
+	int rc;
+
+	sm_frames_result_release(x->fr);
+	memset(x->fr, 0, sizeof(*x->fr));
+	if (f->kind == SM_FRAMES_WRITE) {
+		rc = sm_mkdir_p(f->path);
+		if (rc)
+			return sm_prof_fail(x, rc, "cannot create '%s': %s", f->path);
+	}
+	/* the null engine writes nothing, so a read test has no files to find */
+	rc = f->engine && !strcmp(f->engine, "null") && f->kind == SM_FRAMES_READ
+		     ? 0 : sm_frames_check(f, msg, sizeof(msg));
+	if (rc) {
+		x->res->error = rc;
+		snprintf(x->res->head.error, sizeof(x->res->head.error), "%s", msg);
+		return rc;
+	}
+	rc = sm_frames_run(f, x->fr, NULL, NULL);
+	if (x->fr->plan.engine && !x->res->frames_engine[0])
+		snprintf(x->res->frames_engine, sizeof(x->res->frames_engine), "%s",
+			 x->fr->head.env.engine[0] ? x->fr->head.env.engine : x->fr->plan.engine);
+	for (unsigned i = 0; i < x->fr->head.warnings.count; i++)
+		sm_warn(&x->res->head.warnings, x->fr->head.warnings.item[i].code, "%s",
+			x->fr->head.warnings.item[i].message);
+	if (rc && rc != -EINTR) {
+		x->res->error = rc;
+		snprintf(x->res->head.error, sizeof(x->res->head.error), "%s", x->fr->head.error);
+	}
+	return rc;
+}
+
+static void take_frametest(const struct sm_frames_result *fr, struct sm_run_frametest *t)
+{
+	const struct sm_hist *h = &fr->frame.lat;
+
+	t->measured = fr->frames_done > 0;
+	t->frames = fr->frames_done;
+	t->bytes = fr->bytes;
+	t->duration_ns = fr->head.duration_ns;
+	t->fps = fr->head.duration_ns ? (double)fr->frames_done * 1e9 / (double)fr->head.duration_ns : 0;
+	t->bytes_per_s = fr->head.duration_ns ? (double)fr->bytes * 1e9 / (double)fr->head.duration_ns : 0;
+	t->p50_ns = sm_hist_percentile(h, 50);
+	t->p99_ns = sm_hist_percentile(h, 99);
+	t->p999_ns = sm_hist_percentile(h, 99.9);
+	t->max_ns = h->count ? h->max : 0;
+	t->direct = fr->plan.direct;
+}
+
+int sm_prof_frames(struct sm_prof *x)
+{
+	struct sm_run_result *res = x->res;
+	struct sm_frames_plan f;
+	char dir[PATH_MAX + 32];
+	int rc = 0;
+
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
+		struct sm_run_size *s = &res->sizes[i];
+		uint64_t distinct;
+		char what[64];
+
+		snprintf(s->preset, sizeof(s->preset), "%s", frame_presets[i]);
+		s->frame_bytes = sm_ft_preset_kib(s->preset) * 1024;
+		distinct = res->frames_bytes / s->frame_bytes;
+		if (distinct < 2 * x->plan->threads)
+			distinct = 2 * x->plan->threads;
+		snprintf(dir, sizeof(dir), "%s/frames-%s", res->data_dir, s->preset);
+
+		snprintf(what, sizeof(what), "%s frames, write", s->preset);
+		sm_prof_tell(x, what);
+		sm_prof_frames_plan(x, &f, dir, SM_FRAMES_WRITE, s->frame_bytes);
+		f.nframes = 1000000;
+		f.loop = distinct;
+		f.time_limit_ns = res->frame_ns;
+		rc = sm_prof_frames_go(x, &f);
+		take_frametest(x->fr, &s->t[SM_DIR_CAPTURE]);
+		if (rc)
+			return rc;
+		if (x->fr->frames_done < distinct)
+			distinct = x->fr->frames_done;
+		if (!distinct)
+			continue;
+
+		snprintf(what, sizeof(what), "%s frames, read", s->preset);
+		sm_prof_tell(x, what);
+		sm_prof_frames_plan(x, &f, dir, SM_FRAMES_READ, s->frame_bytes);
+		f.nframes = 1000000;
+		f.loop = distinct;
+		f.time_limit_ns = res->frame_ns;
+		rc = sm_prof_frames_go(x, &f);
+		take_frametest(x->fr, &s->t[SM_DIR_PLAYBACK]);
+		if (rc)
+			return rc;
+		sm_rm_tree(dir);
+	}
+	return 0;
+}
+
