@@ -52,13 +52,20 @@ unsigned sm_run_count_near(const struct sm_run_result *res);
 int sm_run_best(const struct sm_run_result *res, enum sm_direction dir, unsigned *row,
 		unsigned *rate);
 
+/* The reported figures of classic test c in direction w (0 read, 1 write)
+ * from its blockio result: c->fig[w] (rates and p99; valid when measured
+ * with at least one I/O). The workload calls it after each test; a reader
+ * of a saved result fills fig from the JSON instead (it has no histogram
+ * to compute p99 from). */
+void sm_run_classic_figures(struct sm_run_classic *c, int w);
+
 /*
- * Fill what the reporters print but the measurements do not hold directly:
- * res->classic[].fig (rates and p99 of each classic test) and res->derived
- * (which sections have figures, the 2K reference test, the best format per
- * direction, the notes the summary makes). Idempotent; call it whenever
- * res changed before a reporter reads it (the workload does after each
- * phase; a reader of a saved result after loading it).
+ * Fill res->derived: what the reporters print that the measurements do
+ * not hold directly (a queued test that ran at QD1, which sections have
+ * figures, the 2K reference test, the best format per direction, the
+ * notes the summary makes). Reads only what the JSON of the run holds, so
+ * a reader of a saved result can call it too. Idempotent; the workload
+ * calls it after each phase.
  */
 void sm_run_analyse(struct sm_run_result *res);
 

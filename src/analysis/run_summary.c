@@ -24,20 +24,18 @@ int sm_run_best(const struct sm_run_result *res, enum sm_direction dir, unsigned
 	return best < 0 ? -1 : 0;
 }
 
-static void classic_figures(struct sm_run_classic *c)
+void sm_run_classic_figures(struct sm_run_classic *c, int w)
 {
-	for (int w = 0; w < 2; w++) {
-		const struct sm_blockio_result *r = &c->res[w];
-		struct sm_run_classic_fig *f = &c->fig[w];
+	const struct sm_blockio_result *r = &c->res[w];
+	struct sm_run_classic_fig *f = &c->fig[w];
 
-		memset(f, 0, sizeof(*f));
-		if (!c->measured[w])
-			continue;
-		f->valid = r->op.lat.count > 0;
-		f->bytes_per_s = sm_blockio_bytes_per_s(r);
-		f->iops = sm_blockio_iops(r);
-		f->p99_ns = sm_hist_percentile(&r->op.lat, 99);
-	}
+	memset(f, 0, sizeof(*f));
+	if (!c->measured[w])
+		return;
+	f->valid = r->op.lat.count > 0;
+	f->bytes_per_s = sm_blockio_bytes_per_s(r);
+	f->iops = sm_blockio_iops(r);
+	f->p99_ns = sm_hist_percentile(&r->op.lat, 99);
 }
 
 void sm_run_analyse(struct sm_run_result *res)
@@ -50,7 +48,6 @@ void sm_run_analyse(struct sm_run_result *res)
 
 		if (!c->label[0])
 			continue;
-		classic_figures(c);
 		for (int w = 0; w < 2; w++)
 			if (c->measured[w] && c->res[w].depth < c->depth)
 				d->queued_fallback = 1;

@@ -2,7 +2,8 @@
 /* Reporters of a `stormark run` result: the terminal text (80 columns,
  * section by section as the run goes), the plain-words summary, JSON.
  * They format what the result holds, including res->derived and the
- * classic tests' fig[] (filled by sm_run_analyse(), analysis/run.h). */
+ * classic tests' fig[] (filled by analysis/run.h: sm_run_analyse() and
+ * sm_run_classic_figures()). */
 #ifndef SM_REPORT_RUN_TEXT_H
 #define SM_REPORT_RUN_TEXT_H
 

@@ -34,7 +34,7 @@ struct sm_run_plan {
 };
 
 /* The figures of one classic test as reported; derived once from its
- * sm_blockio_result by sm_run_analyse() (analysis/run.h). */
+ * sm_blockio_result by sm_run_classic_figures() (analysis/run.h). */
 struct sm_run_classic_fig {
 	int valid;                  /* measured, and at least one I/O completed */
 	double bytes_per_s, iops;

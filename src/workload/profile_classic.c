@@ -2,6 +2,7 @@
 /* The profile's classic figures: sequential 1 MiB and random 4 KiB reads
  * and writes at QD1 and a deep queue, on one pre-filled file. */
 #include "workload/profile_int.h"
+#include "analysis/run.h"
 #include "core/clock.h"
 #include "workload/blockio.h"
 
@@ -101,6 +102,7 @@ int sm_prof_classic(struct sm_prof *x)
 			b.duration_ns = res->classic_ns;
 			rc = sm_blockio_run(&b, &c->res[w]);
 			c->measured[w] = rc == 0 || rc == -EINTR;
+			sm_run_classic_figures(c, w);
 			if (c->res[w].engine[0] && c->depth > 1) {
 				snprintf(res->block_engine, sizeof(res->block_engine), "%s",
 					 c->res[w].engine);

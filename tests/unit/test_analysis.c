@@ -341,6 +341,10 @@ static void test_analyse(void **state)
 	sm_verdict_cell_init(&res->rows[1].cell[SM_DIR_CAPTURE][1], 240e6, 200e6);
 
 	sm_run_analyse(res);
+	/* the figures are the workload's to fill, test by test */
+	assert_false(c->fig[0].valid);
+	sm_run_classic_figures(c, 0);
+	sm_run_classic_figures(c, 1);
 	assert_true(c->fig[0].valid);
 	assert_false(c->fig[1].valid);
 	assert_float_equal(c->fig[0].bytes_per_s, 500.0 * 1048576, 1e-3);
