@@ -11,17 +11,26 @@ static const char *const phase_names[] = {
 	"setup", "classic", "frames", "verdicts", "confirm", "done",
 };
 
-static int read_blockio(const cJSON *o, struct sm_blockio_result *r, struct sm_jerr *e)
+/* A classic test's result and its figures as stored (never computed again). */
+static int read_blockio(const cJSON *o, struct sm_blockio_result *r,
+			struct sm_run_classic_fig *fig, struct sm_jerr *e)
 {
+	const cJSON *op = sm_jget_obj(o, "op", e);
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
+	memset(fig, 0, sizeof(*fig));
 	rc |= sm_jget_str(o, "engine", r->engine, sizeof(r->engine), e);
 	rc |= sm_jget_uint(o, "depth", &r->depth, e);
 	rc |= sm_jget_u64(o, "duration_ns", &r->duration_ns, e);
-	if (rc)
+	rc |= sm_jget_double(o, "bytes_per_s", &fig->bytes_per_s, e);
+	rc |= sm_jget_double(o, "iops", &fig->iops, e);
+	if (rc || sm_json_read_opstat(op, &r->op, e))
 		return -EINVAL;
-	return sm_json_read_opstat(sm_jget_obj(o, "op", e), &r->op, e);
+	if (sm_jget_u64(sm_jget_obj(op, "lat_ns", e), "p99", &fig->p99_ns, e))
+		return -EINVAL;
+	fig->valid = r->op.lat.count > 0;
+	return 0;
 }
 
 static int read_frametest(const cJSON *o, struct sm_run_frametest *t, struct sm_jerr *e)
@@ -231,9 +240,9 @@ int sm_run_from_json(const cJSON *doc, struct sm_run_result *res, struct sm_jerr
 		if (rc)
 			return -EINVAL;
 		c->random = !strcmp(pattern, "random");
-		if (r && (c->measured[0] = 1, read_blockio(r, &c->res[0], e)))
+		if (r && (c->measured[0] = 1, read_blockio(r, &c->res[0], &c->fig[0], e)))
 			return -EINVAL;
-		if (w && (c->measured[1] = 1, read_blockio(w, &c->res[1], e)))
+		if (w && (c->measured[1] = 1, read_blockio(w, &c->res[1], &c->fig[1], e)))
 			return -EINVAL;
 	}
 	a = sm_jget_arr(run, "frames", e);
