@@ -37,8 +37,9 @@ struct sm_out_opts {
 	{ .kind = SM_OPT_STRING, .long_name = "json", .arg = (json_arg), .dest = &(o).json, \
 	  .dflt = "-", .flags = SM_OPT_EMPTY_OK, \
 	  .argh = (json_arg) == SM_OPT_OPTIONAL ? "FILE" : "FILE|-", \
-	  .help = "write the result as JSON to FILE; with no FILE\n" \
-		  "(or -) the JSON is the report (docs/options.md)" }, \
+	  .help = (json_arg) == SM_OPT_OPTIONAL ? \
+		  "write the result as JSON to FILE; with no FILE\n(or -) the JSON is the report (docs/options.md)" : \
+		  "write the result as JSON to FILE; '-': the JSON\nis the report, on stdout (docs/options.md)" }, \
 	SM_OPT_STR(0, "format", (o).format, "LAYOUT", "report layout: " layouts_help), \
 	SM_OPT_STR(short_o, "output", (o).output, "FILE", "write the report to FILE, not stdout"), \
 	SM_OPT_FLAG_SET(0, "quiet", (o).quiet, 1, "no progress display")

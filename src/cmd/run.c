@@ -4,8 +4,10 @@
  * time. Options here; the phases are workload/profile*.c, the report
  * report/run_text.c. */
 #include "cmd/cmd.h"
+#include "cmd/out_opts.h"
 #include "core/clock.h"
 #include "core/fsx.h"
+#include "core/opt.h"
 #include "core/units.h"
 #include "core/worker.h"
 #include "result/json.h"
@@ -13,7 +15,6 @@
 #include "workload/profile.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,32 +24,22 @@
 #define PROG "stormark run"
 #define HINT "stormark help run"
 
-static const char usage_text[] =
-	"usage: stormark run [DIR] [options]\n"
-	"       stormark [DIR] [options]\n"
-	"\n"
-	"Profile the storage that holds DIR (default: the current directory): classic\n"
-	"block figures, frame-sequence tests, and which video formats it can capture\n"
-	"(write) and play back (read) in real time. Test data goes in a temporary\n"
-	"directory DIR/.stormark-run-XXXXXX, removed at the end, also on Ctrl-C.\n"
-	"\n"
-	"Options:\n"
-	"  --time SECS      about how long the whole run takes (default 60)\n"
-	"  --json FILE      also write the result as JSON ('-': to stdout, and the\n"
-	"                   text report to stderr)\n"
-	"  --engine NAME    uring, psync or null (default: uring for queued block\n"
-	"                   tests, psync for frame tests)\n"
-	"  --formats LIST   verdict rows: comma-separated format names, or 'all'\n"
-	"                   (default: a selection from SD to 8K; see docs/formats.md)\n"
-	"  --fps LIST       frame rates of the verdict table (default 24,25,30,50,60)\n"
-	"  --no-confirm     do not check near-limit verdicts with paced runs\n"
-	"  --confirm-all    check every verdict with a paced run, as time allows\n"
-	"  --classic-only   only the block tests (for comparing with fio)\n"
-	"  --keep           keep the test data (its path is printed)\n"
-	"  --quiet          no progress display\n"
-	"  -h, --help       this help\n"
-	"\n"
-	"Exit status: 0 done, 1 the run failed, 2 usage error, 130 interrupted.\n";
+static void usage(FILE *f, const struct sm_opt *opts)
+{
+	fputs("usage: stormark run [DIR] [options]\n"
+	      "       stormark [DIR] [options]\n"
+	      "\n"
+	      "Profile the storage that holds DIR (default: the current directory): classic\n"
+	      "block figures, frame-sequence tests, and which video formats it can capture\n"
+	      "(write) and play back (read) in real time. Test data goes in a temporary\n"
+	      "directory DIR/.stormark-run-XXXXXX, removed at the end, also on Ctrl-C.\n"
+	      "\n"
+	      "Options:\n", f);
+	sm_opt_usage(f, opts, 0);
+	fputs("\nThe output flags mean the same in every command (docs/options.md); with\n"
+	      "the JSON as the report, the text report goes to stderr.\n"
+	      "Exit status: 0 done, 1 the run failed, 2 usage error, 130 interrupted.\n", f);
+}
 
 static const char *const default_formats[] = {
 	"dpx-sd-pal", "v210-hd", "dpx-hd", "exr-half-hd", "dpx-2k-dci", "dpx-2k",
@@ -56,31 +47,12 @@ static const char *const default_formats[] = {
 	"exr-half-rgba-4k", "dpx-8k-uhd",
 };
 
-enum {
-	OPT_TIME = 256, OPT_JSON, OPT_ENGINE, OPT_FORMATS, OPT_FPS, OPT_NO_CONFIRM,
-	OPT_CONFIRM_ALL, OPT_CLASSIC_ONLY, OPT_KEEP, OPT_QUIET,
-};
-
-static const struct option long_opts[] = {
-	{ "time", required_argument, NULL, OPT_TIME },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "formats", required_argument, NULL, OPT_FORMATS },
-	{ "fps", required_argument, NULL, OPT_FPS },
-	{ "no-confirm", no_argument, NULL, OPT_NO_CONFIRM },
-	{ "confirm-all", no_argument, NULL, OPT_CONFIRM_ALL },
-	{ "classic-only", no_argument, NULL, OPT_CLASSIC_ONLY },
-	{ "keep", no_argument, NULL, OPT_KEEP },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 struct run_opts {
 	struct sm_run_plan plan;
-	const char *json;
-	int quiet;
+	struct sm_out_opts out;     /* --json, --format, -o, --quiet */
+	const char *json_to;        /* where the JSON goes: a file, "-" (stdout), NULL */
 	int classic_only;
+	int help;
 	struct sm_format *formats;  /* owned */
 	unsigned nformats;
 };
@@ -149,81 +121,96 @@ static int parse_fps(struct sm_run_plan *p, const char *list, char *bad, size_t 
 	return rc;
 }
 
-/* Parse argv into o. Returns 0, 1 after --help, or SM_EXIT_USAGE. */
-static int parse(int argc, char **argv, struct run_opts *o)
+/* --engine: uring, psync or null. */
+static int engine_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	if (!sm_engine_find(arg) || !strcmp(arg, "mmap")) {
+		snprintf(exp, len, "uring, psync or null");
+		return -EINVAL;
+	}
+	*(const char **)opt->dest = arg;
+	return 0;
+}
+
+/* --video-formats (or --formats) LIST. */
+static int formats_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
 	char bad[128];
-	uint64_t ns;
-	int c, rc;
+	int rc = parse_formats(opt->dest, arg, bad, sizeof(bad));
+
+	if (rc == -ENOMEM)
+		snprintf(exp, len, "a shorter list (out of memory)");
+	else if (rc)
+		snprintf(exp, len, "comma-separated video format names or 'all' ('%s' is none: "
+			 "see docs/formats.md)", bad);
+	return rc ? -EINVAL : 0;
+}
+
+/* --fps LIST. */
+static int fps_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	char bad[128];
+	int rc = parse_fps(opt->dest, arg, bad, sizeof(bad));
+
+	if (rc == -E2BIG)
+		snprintf(exp, len, "at most %d frame rates", SM_RUN_MAXRATES);
+	else if (rc == -ENOMEM)
+		snprintf(exp, len, "a shorter list (out of memory)");
+	else if (rc)
+		snprintf(exp, len, "comma-separated frame rates from 23.976 24 25 29.97 30 48 50 "
+			 "59.94 60 120 ('%s' is none)", bad);
+	return rc ? -EINVAL : 0;
+}
+
+/* Parse argv into o (--help: print the usage). Returns 0, 1 after --help,
+ * or SM_EXIT_USAGE. */
+static int parse(int argc, char **argv, struct run_opts *o)
+{
+	struct sm_opt opts[] = {
+		SM_OPT_DURATION_RANGE(0, "time", o->plan.time_ns, SM_NS_PER_S, SM_NS_PER_S,
+				      24 * 3600 * SM_NS_PER_S, "SECS",
+				      "about how long the whole run takes (default 60)"),
+		SM_OPT_CALL(0, "engine", SM_OPT_REQUIRED, engine_cb, &o->plan.engine, "NAME",
+			    "uring, psync or null (default: uring for queued block\n"
+			    "tests, psync for frame tests)"),
+		SM_OPT_CALL(0, "video-formats", SM_OPT_REQUIRED, formats_cb, o, "LIST",
+			    "verdict rows: comma-separated video format names, or\n"
+			    "'all' (default: a selection from SD to 8K; docs/formats.md)"),
+		SM_OPT_CALL(0, "formats", SM_OPT_REQUIRED, formats_cb, o, "LIST",
+			    "the old spelling of --video-formats LIST"),
+		SM_OPT_CALL(0, "fps", SM_OPT_REQUIRED, fps_cb, &o->plan, "LIST",
+			    "frame rates of the verdict table (default 24,25,30,50,60)"),
+		SM_OPT_FLAG_SET(0, "no-confirm", o->plan.confirm, 0,
+				"do not check near-limit verdicts with paced runs"),
+		SM_OPT_FLAG_SET(0, "confirm-all", o->plan.confirm, 2,
+				"check every verdict with a paced run, as time allows"),
+		SM_OPT_FLAG_SET(0, "classic-only", o->classic_only, 1, "only the block tests (for comparing with fio)"),
+		SM_OPT_FLAG_SET(0, "keep", o->plan.keep, 1, "keep the test data (its path is printed)"),
+		SM_OPT_HEAD("\nOutput:"),
+		SM_OUT_OPTS(o->out, 'o', SM_OPT_REQUIRED, "text (default) or json"),
+		SM_OPT_HELP('h', "help", o->help, "this help"),
+		SM_OPT_END,
+	};
+	char msg[512];
+	int first, rc;
 
 	memset(o, 0, sizeof(*o));
 	sm_run_plan_defaults(&o->plan);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_TIME:
-			if (sm_parse_duration(optarg, SM_NS_PER_S, &ns) || ns < SM_NS_PER_S ||
-			    ns > 24 * 3600 * SM_NS_PER_S)
-				return sm_usage_error(PROG, HINT, "--time wants 1 s to 24 h, not '%s'",
-						      optarg);
-			o->plan.time_ns = ns;
-			break;
-		case OPT_JSON:
-			o->json = optarg;
-			break;
-		case OPT_ENGINE:
-			if (!sm_engine_find(optarg) || !strcmp(optarg, "mmap"))
-				return sm_usage_error(PROG, HINT, "unknown engine '%s' (uring, psync, null)",
-						      optarg);
-			o->plan.engine = optarg;
-			break;
-		case OPT_FORMATS:
-			rc = parse_formats(o, optarg, bad, sizeof(bad));
-			if (rc == -ENOMEM)
-				return sm_usage_error(PROG, NULL, "out of memory");
-			if (rc)
-				return sm_usage_error(PROG, HINT, "unknown format '%s' (see docs/formats.md)",
-						      bad);
-			break;
-		case OPT_FPS:
-			rc = parse_fps(&o->plan, optarg, bad, sizeof(bad));
-			if (rc == -E2BIG)
-				return sm_usage_error(PROG, HINT, "--fps takes at most %d rates",
-						      SM_RUN_MAXRATES);
-			if (rc)
-				return sm_usage_error(PROG, HINT, "unknown frame rate '%s' (23.976 24 25 "
-						      "29.97 30 48 50 59.94 60 120)", bad);
-			break;
-		case OPT_NO_CONFIRM:
-			o->plan.confirm = 0;
-			break;
-		case OPT_CONFIRM_ALL:
-			o->plan.confirm = 2;
-			break;
-		case OPT_CLASSIC_ONLY:
-			o->classic_only = 1;
-			break;
-		case OPT_KEEP:
-			o->plan.keep = 1;
-			break;
-		case OPT_QUIET:
-			o->quiet = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
-		default:
-			if (optopt >= 256 || (optopt == 0 && argv[optind - 1]))
-				return sm_usage_error(PROG, HINT, "unknown or incomplete option '%s'",
-						      argv[optind - 1]);
-			return sm_usage_error(PROG, HINT, "unknown option '-%c'", optopt);
-		}
+	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
+	if (rc > 0) {
+		usage(stdout, opts);
+		return 1;
 	}
-	if (optind < argc)
-		o->plan.dir = argv[optind++];
-	if (optind < argc)
-		return sm_usage_error(PROG, HINT, "one directory at most, not also '%s'", argv[optind]);
+	if (!rc)
+		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+				    SM_LAYOUT_TEXT, msg, sizeof(msg));
+	if (rc)
+		return sm_usage_error(PROG, HINT, "%s", msg);
+	o->json_to = o->out.layout == SM_LAYOUT_JSON ? "-" : o->out.json_file;
+	if (first < argc)
+		o->plan.dir = argv[first++];
+	if (first < argc)
+		return sm_usage_error(PROG, HINT, "one directory at most, not also '%s'", argv[first]);
 	if (!o->formats) {
 		unsigned n = sizeof(default_formats) / sizeof(default_formats[0]);
 
@@ -298,10 +285,17 @@ int cmd_run(int argc, char **argv)
 	abs_dir = realpath(o.plan.dir, NULL);
 	if (abs_dir)
 		o.plan.dir = abs_dir;
-	if (o.json && !strcmp(o.json, "-"))
+	rc = sm_out_redirect(&o.out);   /* -o FILE: what goes to stdout goes there */
+	if (rc) {
+		sm_error("cannot create '%s': %s", o.out.output, strerror(-rc));
+		free(o.formats);
+		free(abs_dir);
+		return SM_EXIT_FAIL;
+	}
+	if (o.out.layout == SM_LAYOUT_JSON)   /* the JSON is the report: text to stderr */
 		out = stderr;
 	colour = use_colour(out);
-	pc.on = !o.quiet && isatty(STDERR_FILENO);
+	pc.on = !o.out.quiet && isatty(STDERR_FILENO);
 	res = calloc(1, sizeof(*res));
 	if (!res) {
 		free(o.formats);
@@ -360,17 +354,18 @@ int cmd_run(int argc, char **argv)
 		sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
 		code = SM_EXIT_FAIL;
 	}
-	if (o.json) {
+	if (o.json_to) {
 		cJSON *doc = sm_json_doc_new(&res->head);
 		int jrc = doc ? 0 : -ENOMEM;
 
 		if (doc) {
 			sm_json_run(doc, res);
-			jrc = sm_json_write(doc, o.json);
+			jrc = sm_json_write(doc, o.json_to);
 			cJSON_Delete(doc);
 		}
 		if (jrc) {
-			sm_error("cannot write JSON to '%s': %s", o.json, strerror(-jrc));
+			sm_error("cannot write JSON to '%s': %s",
+				 strcmp(o.json_to, "-") ? o.json_to : "stdout", strerror(-jrc));
 			if (code == SM_EXIT_OK)
 				code = SM_EXIT_FAIL;
 		}

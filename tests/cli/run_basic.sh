@@ -59,6 +59,20 @@ check "'stormark DIR' runs 'run'" test $? = 0
 check "--json - puts JSON alone on stdout" jq -e >/dev/null '.command == "run" and .run.phase_reached == "classic" and (.run.verdicts | length) == 0' "$T_DIR/j.out"
 check "--json - puts the text on stderr" grep -q "Summary" "$T_DIR/j.err"
 
+# ---- the output flags of docs/options.md ------------------------------------
+"$STORMARK" run "$D" --time 1 --quiet --engine null --classic-only --format json -o "$T_DIR/f.json" \
+  >"$T_DIR/f.out" 2>"$T_DIR/f.err"
+check "--format json -o FILE: the JSON in FILE" jq -e >/dev/null '.command == "run"' "$T_DIR/f.json"
+check "--format json: the text on stderr" grep -q "Summary" "$T_DIR/f.err"
+check "--format json -o FILE: nothing on stdout" test ! -s "$T_DIR/f.out"
+"$STORMARK" run "$D" --time 1 --quiet --engine null --classic-only --video-formats dpx-hd -o "$T_DIR/t.txt" \
+  >"$T_DIR/t.out" 2>&1
+check "-o FILE: the text report in FILE" grep -q "Summary" "$T_DIR/t.txt"
+check "-o FILE: nothing on stdout" test ! -s "$T_DIR/t.out"
+expect_usage "a layout run does not have" "$STORMARK" run "$D" --format markdown
+expect_usage "--json - with another layout" "$STORMARK" run "$D" --json - --format text
+expect_usage "--video-formats unknown" "$STORMARK" run "$D" --video-formats dpx-3k
+
 # ---- --keep -----------------------------------------------------------------
 "$STORMARK" run "$D" --time 1 --quiet --engine null --classic-only --keep \
   >"$T_DIR/k.out" 2>&1
@@ -89,5 +103,6 @@ check "no directory was created for a missing DIR" test ! -e "$T_DIR/nope"
 "$STORMARK" run --help >"$T_DIR/h.out" 2>&1
 check "--help exits 0" test $? = 0
 check "--help names the options" grep -q -- "--formats LIST" "$T_DIR/h.out"
+check "--help names --video-formats" grep -q -- "--video-formats LIST" "$T_DIR/h.out"
 
 finish
