@@ -2,6 +2,7 @@
 /* System-call counting of a process tree with perf_event_open on the
  * raw_syscalls:sys_enter tracepoint, inherit=1, enable_on_exec=1. */
 #include "core/perfsys.h"
+#include "core/tsan.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -102,8 +103,29 @@ static int id_from_private_mount(void)
 	if (!np)
 		return -ENOMEM;
 	np->id = -ENOENT;
+#if SM_TSAN_BUILD
+	{
+		/* a forked child (core/tsan.h): its answer comes back by a pipe */
+		int fd[2];
+
+		if (pipe2(fd, O_CLOEXEC)) {
+			free(np);
+			return -errno;
+		}
+		pid = fork();
+		if (pid == 0) {
+			ns_probe_child(np);
+			_exit(write(fd[1], &np->id, sizeof(np->id)) == sizeof(np->id) ? 0 : 1);
+		}
+		close(fd[1]);
+		if (pid > 0 && read(fd[0], &id, sizeof(id)) == sizeof(id))
+			np->id = id;
+		close(fd[0]);
+	}
+#else
 	pid = clone(ns_probe_child, np->stack + sizeof(np->stack),
 		    CLONE_VM | CLONE_VFORK | SIGCHLD, np);
+#endif
 	if (pid < 0) {
 		free(np);
 		return -errno;
@@ -268,7 +290,9 @@ void sm_perfsys_release(struct sm_perfsys *ps)
 {
 	/* static: the child runs on this stack and reads this struct after
 	 * we have returned (it shares our memory, not our fd table) */
+#if !SM_TSAN_BUILD
 	static char stack[16384] __attribute__((aligned(16)));
+#endif
 	static struct closer c;
 	int gate[2];
 
@@ -282,7 +306,12 @@ void sm_perfsys_release(struct sm_perfsys *ps)
 	}
 	c.anchor = ps->fd_anchor;
 	c.gate = gate[0];
+#if SM_TSAN_BUILD
+	if (fork() == 0)   /* the same child on a copy of our memory (core/tsan.h) */
+		_exit(closer_child(&c));
+#else
 	clone(closer_child, stack + sizeof(stack), CLONE_VM | SIGCHLD, &c);
+#endif
 	close(gate[0]);
 	close(ps->fd_anchor);   /* cheap while the child still holds it */
 	ps->fd_anchor = -1;
