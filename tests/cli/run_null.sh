@@ -19,12 +19,21 @@ echo "not stormark's" >"$D/keep.txt"
   --fps 24,60 --json "$T_DIR/n.json" >"$T_DIR/nout" 2>&1
 check "null run exit 0" test $? = 0
 check "null run: every section" grep -q "Real-time verdicts" "$T_DIR/nout"
+# the verdicts depend on the null engine's speed, which ThreadSanitizer
+# takes away; under it only the shape of the table is checked
+if [ "${SM_SANITIZER:-none}" = thread ]; then
+  check "null run: 2 rows x 2 rates, computed" jq -e >/dev/null '
+  (.run.verdicts | map(.format)) == ["dpx-hd", "dpx-8k-uhd"] and .params.fps == ["24", "60"] and
+  all(.run.verdicts[] | (.capture + .playback)[]; .how == "computed")' "$T_DIR/n.json"
+  check "null run: table rows" grep -Eq '^  dpx-8k-uhd +126\.6 ' "$T_DIR/nout"
+else
 check "null run: 2 rows x 2 rates, all realtime and computed" jq -e >/dev/null '
   (.run.verdicts | map(.format)) == ["dpx-hd", "dpx-8k-uhd"] and .params.fps == ["24", "60"] and
   all(.run.verdicts[] | (.capture + .playback)[]; .verdict == "realtime" and .how == "computed")
   and .run.paced_runs == 0' "$T_DIR/n.json"
-check "null run: engine named" jq -e >/dev/null '.params.engine == "null" and .environment.engine == "null"' "$T_DIR/n.json"
 check "null run: table rows" grep -Eq '^  dpx-8k-uhd +126\.6 +yes +yes +yes +yes$' "$T_DIR/nout"
+fi
+check "null run: engine named" jq -e >/dev/null '.params.engine == "null" and .environment.engine == "null"' "$T_DIR/n.json"
 check "null run leaves nothing" test "$(ls -A "$D")" = "keep.txt"
 
 
