@@ -70,6 +70,8 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fi
 	for (int i = 0; i < 3; i++)
 		op_row(f, op_names[i], r->ops[i].count, r->ops[i].bytes, &r->ops[i].lat, s);
 	op_row(f, "event", r->events, r->ops[0].bytes + r->ops[1].bytes, &r->events_lat, s);
+	fprintf(f, "latency:  read/write/fsync: issue to completion; event: its thread's time on it, "
+		   "as sysbench's\n");
 	if (pct->n) {
 		fprintf(f, "\nevent latency percentiles:");
 		for (unsigned i = 0; i < pct->n; i++)

@@ -85,8 +85,8 @@ struct sm_fileio_tick {
 	uint64_t interval_ns;
 	uint64_t reads, writes, fsyncs, events;
 	uint64_t read_bytes, write_bytes;
-	uint64_t lat_pct_ns;       /* the requested percentile of event latency */
-	uint64_t lat_max_ns;
+	uint64_t lat_pct_ns;       /* the requested percentile of the interval's event times */
+	uint64_t lat_max_ns;       /* the largest event time of the interval (bucket precision) */
 };
 
 typedef void (*sm_fileio_tick_fn)(const struct sm_fileio_tick *tick, void *arg);
@@ -94,13 +94,18 @@ typedef void (*sm_fileio_tick_fn)(const struct sm_fileio_tick *tick, void *arg);
 struct sm_fileio_result {
 	struct sm_result_head head; /* duration_ns: start to the last completion;
 				     * error: the I/O error or validation failure */
-	struct sm_opstat ops[3];   /* 0 read, 1 write, 2 fsync (periodic + end + all) */
-	struct sm_hist events_lat; /* per event, issue to completion */
+	struct sm_opstat ops[3];   /* 0 read, 1 write, 2 fsync (periodic + end + all);
+				    * lat: each request from issue to completion */
+	struct sm_hist events_lat; /* each event's time as sysbench 1.0.20 counts it:
+				    * the time its thread spent executing it (with
+				    * fsync-all, the write and its fsync; async: its
+				    * submission, plus the wait for a free slot when
+				    * it filled the queue) */
 	uint64_t events;
 	uint64_t periodic_fsyncs, end_fsyncs;
 	unsigned nthreads;
 	uint64_t *thread_events;   /* [nthreads] */
-	uint64_t *thread_busy_ns;  /* [nthreads] summed event latency */
+	uint64_t *thread_busy_ns;  /* [nthreads] the sum of each thread's event times */
 	struct sm_fileio_tick *series;
 	unsigned nseries, series_cap;
 	char engine[16];

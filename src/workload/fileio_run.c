@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* sysbench-fileio workload: the run phase. Worker threads take events from
  * the shared generator and keep up to `depth` of them in flight on their
- * own engine instance (psync, uring or mmap); a helper thread reports
- * intervals. Nothing here allocates, locks (beyond the generator's short
- * critical section) or prints inside the timed loop. */
+ * own engine instance (psync, uring or mmap); their statistics live in a
+ * core/series, which a helper thread samples for the interval reports.
+ * Nothing here allocates, locks (beyond the generator's short critical
+ * section) or prints inside the timed loop. */
 #include "workload/fileio.h"
+#include "workload/fileio_stats.h"
 #include "engine/engine.h"
 #include "engine/sync_exec.h"
 #include "core/clock.h"
-#include "core/worker.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,8 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { ST_READ = 0, ST_WRITE = 1, ST_FSYNC = 2 };
 
 struct run_ctx {
 	const struct sm_fileio_cfg *cfg;
@@ -31,6 +30,7 @@ struct run_ctx {
 	pthread_mutex_t mu;        /* guards error, running; cv signals the reporter */
 	pthread_cond_t cv;
 	unsigned running;
+	struct sm_series *stats;
 	struct sm_fileio_result *r;
 };
 
@@ -42,6 +42,7 @@ struct slot {
 struct worker {
 	struct run_ctx *ctx;
 	unsigned id;
+	struct sm_series_slot *st; /* this worker's statistics (it alone writes them) */
 	struct sm_engine eng;
 	int eng_open;
 	unsigned char *mem;        /* depth buffers of req_len, one allocation */
@@ -50,10 +51,7 @@ struct worker {
 	unsigned *free_ids;
 	struct sm_io **batch, **done;
 	struct sm_fileio_req *reqs;
-	/* statistics: written by this worker only, read racily by the reporter */
-	struct sm_opstat ops[3];
-	struct sm_hist ev;
-	uint64_t events, busy_ns, t_end;
+	uint64_t t_end;            /* read once the worker is joined */
 };
 
 static void run_fail(struct run_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -78,16 +76,39 @@ static int stat_of(int op)
 	return op == SM_OP_READ ? ST_READ : op == SM_OP_WRITE ? ST_WRITE : ST_FSYNC;
 }
 
-static void account(struct sm_opstat *s, const struct sm_io *io)
+static void account(struct worker *w, int kind, const struct sm_io *io)
 {
+	sm_series_add(w->st, C_COUNT + kind, 1);
 	if (io->res < 0) {
-		s->count++;
-		s->errors++;
+		sm_series_add(w->st, C_ERRORS + kind, 1);
 		return;
 	}
-	s->count++;
-	s->bytes += io->op == SM_OP_READ || io->op == SM_OP_WRITE ? (uint64_t)io->res : 0;
-	sm_hist_add(&s->lat, io->t_done - io->t_issue);
+	if (io->op == SM_OP_READ || io->op == SM_OP_WRITE)
+		sm_series_add(w->st, C_BYTES + kind, (uint64_t)io->res);
+	sm_series_record(w->st, H_LAT + kind, io->t_done - io->t_issue);
+}
+
+/*
+ * An event's time as sysbench 1.0.20 counts it: the time its thread spent
+ * executing it. In sync and mmap mode that is the request (and, with
+ * --file-fsync-all, the fsync after the write). In async mode sysbench's
+ * thread submits the request and returns, except when the queue is then
+ * full: it waits for at least one completion first. So an event's time is
+ * its submission, plus that wait for the event that filled the queue, and
+ * a thread's events add up to the time it spent submitting and waiting.
+ * Here a batch of n events is submitted at once: each gets an equal share
+ * of submit_ns, and the one that filled the queue also gets wait_ns.
+ */
+static void record_events(struct worker *w, unsigned n, uint64_t submit_ns, uint64_t wait_ns)
+{
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t v = submit_ns / n;
+
+		if (k == n - 1)
+			v += submit_ns % n + wait_ns;
+		sm_series_record(w->st, H_EVENT, v);
+	}
+	sm_series_add(w->st, C_BUSY_NS, submit_ns + wait_ns);
 }
 
 /* fsync one file outside the event stream (--file-fsync-all, end of test). */
@@ -105,7 +126,7 @@ static int side_fsync(struct worker *w, unsigned file)
 		sm_sync_exec(&io);     /* never mix into the async queue */
 	else
 		sm_engine_do(&w->eng, &io);
-	account(&w->ops[ST_FSYNC], &io);
+	account(w, ST_FSYNC, &io);
 	if (io.res < 0) {
 		char path[4096];
 
@@ -124,7 +145,7 @@ static void complete(struct worker *w, struct sm_io *io)
 	struct slot *sl = &w->slots[s];
 	uint64_t bad;
 
-	account(&w->ops[stat_of(sl->req.op)], io);
+	account(w, stat_of(sl->req.op), io);
 	if (io->res < 0 || (sl->req.op != SM_OP_FSYNC && (uint64_t)io->res != sl->req.len)) {
 		char path[4096];
 
@@ -134,11 +155,7 @@ static void complete(struct worker *w, struct sm_io *io)
 			 (unsigned long long)sl->req.off, path,
 			 io->res < 0 ? strerror((int)-io->res) : "short transfer");
 	} else {
-		uint64_t lat = io->t_done - io->t_issue;
-
-		w->events++;
-		w->busy_ns += lat;
-		sm_hist_add(&w->ev, lat);
+		sm_series_add(w->st, C_EVENTS, 1);
 		if (cfg->validate && sl->req.op == SM_OP_READ &&
 		    sm_fileio_verify(io->buf, sl->req.len, cfg->block_size, sl->req.file,
 				     sl->req.off, &bad)) {
@@ -148,6 +165,7 @@ static void complete(struct worker *w, struct sm_io *io)
 			run_fail(c, "validation failed: block at offset %llu of '%s' does not hold "
 				 "what was written there", (unsigned long long)bad, path);
 		}
+		/* part of the event (record_events() times this call) */
 		if (cfg->fsync_all && sl->req.op == SM_OP_WRITE)
 			side_fsync(w, sl->req.file);
 	}
@@ -223,6 +241,7 @@ static void *run_worker(void *argp)
 			stop = 1;
 		if (!stop && nfree) {
 			unsigned want = cfg->rate > 0 ? 1 : nfree, n, done = 0;
+			uint64_t t_sub, t_wait;
 
 			for (unsigned k = 0; k < want; k++)
 				slot_ids[k] = w->id * c->depth + w->free_ids[nfree - 1 - k];
@@ -240,6 +259,7 @@ static void *run_worker(void *argp)
 
 				sm_sleep_until_ns(due);
 			}
+			t_sub = sm_now_ns();
 			while (done < n) {
 				int rc = sm_engine_submit(&w->eng, w->batch + done, n - done);
 
@@ -259,6 +279,19 @@ static void *run_worker(void *argp)
 				if (done < n && reap_some(w, 1, &nfree) < 0)
 					stop = 1;
 			}
+			if (!done)
+				continue;
+			t_wait = sm_now_ns();
+			if (nfree == 0 && !stop) {
+				/* the queue is full: wait for a free slot, as part of
+				 * the event that filled it (sync modes: depth 1, so
+				 * this is the request itself) */
+				if (reap_some(w, 1, &nfree) < 0)
+					stop = 1;
+				record_events(w, done, t_wait - t_sub, sm_now_ns() - t_wait);
+				continue;
+			}
+			record_events(w, done, t_wait - t_sub, 0);
 		}
 		if (w->eng.inflight == 0) {
 			if (stop)
@@ -285,101 +318,6 @@ static void *run_worker(void *argp)
 	return NULL;
 }
 
-/* ---- interval reports --------------------------------------------------- */
-
-struct reporter {
-	struct run_ctx *ctx;
-	struct worker *ws;
-	unsigned n;
-	double pct;
-	sm_fileio_tick_fn fn;
-	void *arg;
-	struct sm_hist *cur, *prev;
-};
-
-static void snapshot(struct reporter *rp, struct sm_fileio_tick *t, struct sm_hist *h)
-{
-	memset(t, 0, sizeof(*t));
-	sm_hist_init(h);
-	for (unsigned i = 0; i < rp->n; i++) {
-		const struct worker *w = &rp->ws[i];
-
-		t->reads += __atomic_load_n(&w->ops[ST_READ].count, __ATOMIC_RELAXED);
-		t->writes += __atomic_load_n(&w->ops[ST_WRITE].count, __ATOMIC_RELAXED);
-		t->fsyncs += __atomic_load_n(&w->ops[ST_FSYNC].count, __ATOMIC_RELAXED);
-		t->read_bytes += __atomic_load_n(&w->ops[ST_READ].bytes, __ATOMIC_RELAXED);
-		t->write_bytes += __atomic_load_n(&w->ops[ST_WRITE].bytes, __ATOMIC_RELAXED);
-		t->events += __atomic_load_n(&w->events, __ATOMIC_RELAXED);
-		/* a racy copy: a bucket may be one count behind, never torn */
-		sm_hist_merge(h, &w->ev);
-	}
-}
-
-static void *run_reporter(void *argp)
-{
-	struct reporter *rp = argp;
-	struct run_ctx *c = rp->ctx;
-	struct sm_fileio_result *r = c->r;
-	uint64_t iv = c->cfg->report_interval_ns, t0, next;
-	struct sm_fileio_tick before, now;
-
-	if (sm_start_wait(&c->start))
-		return NULL;
-	t0 = c->start.t0_ns;
-	next = t0 + iv;
-	snapshot(rp, &before, rp->prev);
-	for (;;) {
-		struct timespec ts = { (time_t)(next / SM_NS_PER_S), (long)(next % SM_NS_PER_S) };
-		struct sm_fileio_tick t;
-		int done;
-
-		pthread_mutex_lock(&c->mu);
-		while (c->running && sm_now_ns() < next)
-			if (pthread_cond_timedwait(&c->cv, &c->mu, &ts) == ETIMEDOUT)
-				break;
-		done = c->running == 0;
-		pthread_mutex_unlock(&c->mu);
-		if (done)
-			break;
-		if (sm_now_ns() < next)
-			continue;
-		/* like sysbench: no tick at (or past) the end of the time limit */
-		if (c->cfg->time_ns && next - t0 >= c->cfg->time_ns)
-			break;
-		snapshot(rp, &now, rp->cur);
-		t = now;
-		t.t_ns = next - t0;
-		t.interval_ns = iv;
-		t.reads -= before.reads;
-		t.writes -= before.writes;
-		t.fsyncs -= before.fsyncs;
-		t.read_bytes -= before.read_bytes;
-		t.write_bytes -= before.write_bytes;
-		t.events -= before.events;
-		/* interval histogram = cumulative now - cumulative before */
-		for (unsigned i = 0; i < SM_HIST_BUCKETS; i++)
-			rp->prev->buckets[i] = rp->cur->buckets[i] - rp->prev->buckets[i];
-		rp->prev->count = rp->cur->count - rp->prev->count;
-		rp->prev->min = rp->cur->min;
-		rp->prev->max = rp->cur->max;
-		t.lat_pct_ns = rp->pct > 0 ? sm_hist_percentile(rp->prev, rp->pct) : 0;
-		t.lat_max_ns = rp->cur->max;
-		if (r->nseries < r->series_cap)
-			r->series[r->nseries++] = t;
-		if (rp->fn)
-			rp->fn(&t, rp->arg);
-		before = now;
-		{
-			struct sm_hist *tmp = rp->prev;
-
-			rp->prev = rp->cur;
-			rp->cur = tmp;
-		}
-		next += iv;
-	}
-	return NULL;
-}
-
 /* ---- setup and merge --------------------------------------------------------- */
 
 static const char *engine_for(enum sm_fileio_io m)
@@ -397,9 +335,7 @@ static int worker_init(struct worker *w, struct run_ctx *c, unsigned id)
 
 	w->ctx = c;
 	w->id = id;
-	for (int i = 0; i < 3; i++)
-		sm_opstat_init(&w->ops[i]);
-	sm_hist_init(&w->ev);
+	w->st = sm_series_slot(c->stats, id);
 	w->mem = sm_buf_alloc(stride * c->depth, SM_BUF_ALIGN);
 	w->bufs = calloc(c->depth, sizeof(*w->bufs));
 	w->slots = calloc(c->depth, sizeof(*w->slots));
@@ -446,44 +382,12 @@ static void worker_release(struct worker *w)
 	free(w->reqs);
 }
 
-int sm_fileio_result_init(struct sm_fileio_result *r, const struct sm_fileio_cfg *cfg)
-{
-	memset(r, 0, sizeof(*r));
-	for (int i = 0; i < 3; i++)
-		sm_opstat_init(&r->ops[i]);
-	sm_hist_init(&r->events_lat);
-	r->nthreads = cfg->threads;
-	r->thread_events = calloc(cfg->threads, sizeof(uint64_t));
-	r->thread_busy_ns = calloc(cfg->threads, sizeof(uint64_t));
-	if (cfg->report_interval_ns) {
-		uint64_t n = cfg->time_ns ? cfg->time_ns / cfg->report_interval_ns + 2 : 3600;
-
-		r->series_cap = n > 100000 ? 100000 : (unsigned)n;
-		r->series = calloc(r->series_cap, sizeof(*r->series));
-		if (!r->series)
-			r->series_cap = 0;
-	}
-	if (!r->thread_events || !r->thread_busy_ns)
-		return -ENOMEM;
-	return 0;
-}
-
-void sm_fileio_result_release(struct sm_fileio_result *r)
-{
-	free(r->thread_events);
-	free(r->thread_busy_ns);
-	free(r->series);
-	r->thread_events = r->thread_busy_ns = NULL;
-	r->series = NULL;
-}
-
 int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 		  sm_fileio_tick_fn tick, void *tick_arg, struct sm_fileio_result *r)
 {
 	struct run_ctx c;
 	struct worker *ws = NULL;
-	struct reporter rp;
-	pthread_t rep_tid;
+	struct sm_fileio_reporter rp;
 	pthread_condattr_t ca;
 	int rep_started = 0, rc = 0;
 	unsigned i;
@@ -508,7 +412,8 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 	c.file_sizes = calloc(cfg->num_files, sizeof(uint64_t));
 	c.gen = sm_fileio_gen_new(cfg, cfg->threads * c.depth);
 	ws = calloc(cfg->threads, sizeof(*ws));
-	if (!c.file_sizes || !c.gen || !ws) {
+	c.stats = sm_fileio_stats_new(cfg);
+	if (!c.file_sizes || !c.gen || !ws || !c.stats) {
 		rc = -ENOMEM;
 		snprintf(r->head.error, sizeof(r->head.error), "out of memory");
 		goto out;
@@ -524,16 +429,18 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 		}
 	}
 	if (cfg->report_interval_ns) {
-		rp.ctx = &c;
-		rp.ws = ws;
-		rp.n = cfg->threads;
+		rp.cfg = cfg;
+		rp.start = &c.start;
+		rp.mu = &c.mu;
+		rp.cv = &c.cv;
+		rp.running = &c.running;
+		rp.stats = c.stats;
+		rp.r = r;
 		rp.pct = pct;
 		rp.fn = tick;
 		rp.arg = tick_arg;
-		rp.cur = sm_hist_new();
-		rp.prev = sm_hist_new();
-		if (!rp.cur || !rp.prev || pthread_create(&rep_tid, NULL, run_reporter, &rp)) {
-			rc = -ENOMEM;
+		rc = sm_fileio_reporter_start(&rp);
+		if (rc) {
 			snprintf(r->head.error, sizeof(r->head.error), "cannot start the interval reporter");
 			goto out;
 		}
@@ -548,19 +455,14 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 		pthread_mutex_unlock(&c.mu);
 	}
 	if (rep_started)
-		pthread_join(rep_tid, NULL);
+		sm_fileio_reporter_join(&rp);
 	if (rc)
 		goto out;
-	for (i = 0; i < cfg->threads; i++) {
-		for (int k = 0; k < 3; k++)
-			sm_opstat_merge(&r->ops[k], &ws[i].ops[k]);
-		sm_hist_merge(&r->events_lat, &ws[i].ev);
-		r->events += ws[i].events;
-		r->thread_events[i] = ws[i].events;
-		r->thread_busy_ns[i] = ws[i].busy_ns;
+	/* every worker has been joined: the series now reads exact */
+	sm_fileio_stats_collect(c.stats, r);
+	for (i = 0; i < cfg->threads; i++)
 		if (ws[i].t_end > t_end)
 			t_end = ws[i].t_end;
-	}
 	r->head.duration_ns = t_end > c.start.t0_ns ? t_end - c.start.t0_ns : 0;
 	r->periodic_fsyncs = r->ops[ST_FSYNC].count - r->end_fsyncs;
 	if (cfg->fsync_all)
@@ -573,8 +475,7 @@ out:
 		for (i = 0; i < cfg->threads; i++)
 			worker_release(&ws[i]);
 	free(ws);
-	free(rp.cur);
-	free(rp.prev);
+	sm_series_free(c.stats);
 	sm_fileio_gen_free(c.gen);
 	free(c.file_sizes);
 	pthread_cond_destroy(&c.cv);

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/* fileio's run statistics: the series its workers write, the interval
+ * reporter that samples it, the result filled from it. */
+#include "workload/fileio_stats.h"
+#include "core/clock.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sm_series *sm_fileio_stats_new(const struct sm_fileio_cfg *cfg)
+{
+	struct sm_series_cfg sc = { .workers = cfg->threads, .counters = C__N, .hists = H__N };
+
+	return sm_series_new(&sc);
+}
+
+void sm_fileio_stats_collect(struct sm_series *st, struct sm_fileio_result *r)
+{
+	for (int k = 0; k < 3; k++) {
+		r->ops[k].count = sm_series_total(st, -1, C_COUNT + k);
+		r->ops[k].bytes = sm_series_total(st, -1, C_BYTES + k);
+		r->ops[k].errors = sm_series_total(st, -1, C_ERRORS + k);
+		sm_series_hist_read(st, -1, H_LAT + k, &r->ops[k].lat);
+	}
+	sm_series_hist_read(st, -1, H_EVENT, &r->events_lat);
+	r->events = sm_series_total(st, -1, C_EVENTS);
+	for (unsigned i = 0; i < r->nthreads; i++) {
+		r->thread_events[i] = sm_series_total(st, (int)i, C_EVENTS);
+		r->thread_busy_ns[i] = sm_series_total(st, (int)i, C_BUSY_NS);
+	}
+}
+
+/* The tick that ends at t (since the start) and covers the last iv. */
+static void make_tick(struct sm_fileio_reporter *rp, uint64_t t, uint64_t iv,
+		      struct sm_fileio_tick *out)
+{
+	struct sm_series_point p;
+
+	sm_series_window(rp->stats, iv, &p);
+	sm_series_take_interval(rp->stats, H_EVENT, rp->h);
+	memset(out, 0, sizeof(*out));
+	out->t_ns = t;
+	out->interval_ns = p.t_ns;
+	out->reads = p.counter[C_COUNT + ST_READ];
+	out->writes = p.counter[C_COUNT + ST_WRITE];
+	out->fsyncs = p.counter[C_COUNT + ST_FSYNC];
+	out->read_bytes = p.counter[C_BYTES + ST_READ];
+	out->write_bytes = p.counter[C_BYTES + ST_WRITE];
+	out->events = p.counter[C_EVENTS];
+	out->lat_pct_ns = rp->pct > 0 ? sm_hist_percentile(rp->h, rp->pct) : 0;
+	out->lat_max_ns = p.hist_max[H_EVENT];
+}
+
+/*
+ * The sampler: one sample of the series each second (or each interval when
+ * the interval is not whole seconds), a tick every report interval. Ticks
+ * are due at whole multiples of the interval since the start, like
+ * sysbench's, and none is made at or past the time limit.
+ */
+static void *run_reporter(void *argp)
+{
+	struct sm_fileio_reporter *rp = argp;
+	struct sm_fileio_result *r = rp->r;
+	uint64_t iv = rp->cfg->report_interval_ns, t0, next, step;
+
+	step = iv % SM_NS_PER_S == 0 ? SM_NS_PER_S : iv;
+	if (sm_start_wait(rp->start))
+		return NULL;
+	t0 = rp->start->t0_ns;
+	next = t0 + step;
+	for (;;) {
+		struct timespec ts = { (time_t)(next / SM_NS_PER_S), (long)(next % SM_NS_PER_S) };
+		struct sm_fileio_tick t;
+		int done;
+
+		pthread_mutex_lock(rp->mu);
+		while (*rp->running && sm_now_ns() < next)
+			if (pthread_cond_timedwait(rp->cv, rp->mu, &ts) == ETIMEDOUT)
+				break;
+		done = *rp->running == 0;
+		pthread_mutex_unlock(rp->mu);
+		if (done)
+			break;
+		if (sm_now_ns() < next)
+			continue;
+		if (rp->cfg->time_ns && next - t0 >= rp->cfg->time_ns)
+			break;
+		/* a sample that could not be stored only shortens the series;
+		 * the interval histograms are still right */
+		(void)sm_series_sample(rp->stats, next - t0);
+		if ((next - t0) % iv == 0) {
+			make_tick(rp, next - t0, iv, &t);
+			if (r->nseries < r->series_cap)
+				r->series[r->nseries++] = t;
+			if (rp->fn)
+				rp->fn(&t, rp->arg);
+		}
+		next += step;
+	}
+	return NULL;
+}
+
+int sm_fileio_reporter_start(struct sm_fileio_reporter *rp)
+{
+	int rc;
+
+	rp->h = sm_hist_new();
+	if (!rp->h)
+		return -ENOMEM;
+	rc = pthread_create(&rp->tid, NULL, run_reporter, rp);
+	if (rc) {
+		free(rp->h);
+		rp->h = NULL;
+		return -rc;
+	}
+	return 0;
+}
+
+void sm_fileio_reporter_join(struct sm_fileio_reporter *rp)
+{
+	pthread_join(rp->tid, NULL);
+	free(rp->h);
+	rp->h = NULL;
+}
+
+int sm_fileio_result_init(struct sm_fileio_result *r, const struct sm_fileio_cfg *cfg)
+{
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < 3; i++)
+		sm_opstat_init(&r->ops[i]);
+	sm_hist_init(&r->events_lat);
+	r->nthreads = cfg->threads;
+	r->thread_events = calloc(cfg->threads, sizeof(uint64_t));
+	r->thread_busy_ns = calloc(cfg->threads, sizeof(uint64_t));
+	if (cfg->report_interval_ns) {
+		uint64_t n = cfg->time_ns ? cfg->time_ns / cfg->report_interval_ns + 2 : 3600;
+
+		r->series_cap = n > 100000 ? 100000 : (unsigned)n;
+		r->series = calloc(r->series_cap, sizeof(*r->series));
+		if (!r->series)
+			r->series_cap = 0;
+	}
+	if (!r->thread_events || !r->thread_busy_ns)
+		return -ENOMEM;
+	return 0;
+}
+
+void sm_fileio_result_release(struct sm_fileio_result *r)
+{
+	free(r->thread_events);
+	free(r->thread_busy_ns);
+	free(r->series);
+	r->thread_events = r->thread_busy_ns = NULL;
+	r->series = NULL;
+}
