@@ -207,6 +207,7 @@ out:
 		sm_frames_worker_release(&sh->workers[i]);
 	free(sh->workers);
 	free(sh->ring);
+	sm_series_free(sh->live);
 	free(tids);
 	if (sh->paced)
 		sm_pace_release(&sh->pace);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/pace.h"
+#include "core/series.h"
 #include "core/worker.h"
 #include "engine/engine.h"
 #include "workload/frames.h"
@@ -33,21 +34,19 @@ struct slot {
 	char path[PATH_MAX];
 };
 
-/* Counters a worker publishes for the sampling thread: written only by
- * their worker (relaxed), summed by the sampler. */
-struct pub {
-	_Atomic uint64_t frames, bytes, open_ns, io_ns, close_ns, frame_ns;
-	_Atomic uint64_t ft_buckets[SM_HIST_BUCKETS];   /* frame times, when
-							 * shared.windowed */
-};
+/* The live counters each worker publishes in its core/series slot (read
+ * by the sampler for the per-second series and progress), and with -h its
+ * frame-time histogram (HIST_FRAME). */
+enum { C_FRAMES, C_BYTES, C_OPEN_NS, C_IO_NS, C_CLOSE_NS, C_FRAME_NS, NCOUNTERS };
+#define HIST_FRAME 0
 
 struct shared;
 struct sm_frames_ring;
 
 /* One worker thread's state; only its thread touches it while the test
- * runs, except pub (read by the sampler). */
+ * runs (its series slot is read by the sampler, through core/series). */
 struct worker {
-	struct shared *sh;
+	_Alignas(64) struct shared *sh;   /* workers on cache lines of their own */
 	unsigned id;
 	struct sm_engine eng;
 	int eng_ok;
@@ -60,7 +59,7 @@ struct worker {
 	struct sm_hist *sched_lat;
 	uint64_t fastest, slowest, t_last;
 	void *sink;                /* this worker's writer of plan.sink, or NULL */
-	struct pub pub __attribute__((aligned(64)));
+	struct sm_series_slot *live;   /* this worker's slot of shared.live */
 };
 
 /* What every worker of one test shares. The plan and sizes are fixed
@@ -84,8 +83,9 @@ struct shared {
 	int paced;
 	struct sm_pace pace;
 	struct sm_hist *early, *late;
-	int windowed;              /* -h: workers publish frame-time buckets and
-				    * the sampler keeps the window's start */
+	struct sm_series *live;    /* every worker's live counters */
+	int windowed;              /* -h: workers record frame times in their
+				    * slot and the sampler keeps the window's start */
 	struct sm_frames_ring *ring;
 	int error;
 	char error_msg[512];
@@ -144,6 +144,10 @@ int sm_frames_trim_stream(const struct sm_frames_plan *p, uint64_t distinct,
 void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan *p,
 				 struct sm_frames_result *res, pthread_t *tids,
 				 sm_frames_progress_fn progress, void *arg);
+/* Before the workers are set up: the live counters' series (one slot per
+ * worker; with -h a frame-time histogram too, and the ring of window
+ * starts). Returns 0 or -ENOMEM. */
+int sm_frames_live_init(struct shared *sh, const struct sm_frames_plan *p);
 /* After merging: res->frame_window and res->frame_window_ns from the
  * kept histograms and res->frame.lat; frees them. */
 void sm_frames_window_close(struct shared *sh, struct sm_frames_result *res);

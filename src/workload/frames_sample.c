@@ -10,20 +10,19 @@
 #include <string.h>
 #include <time.h>
 
-static void snap_take(struct shared *sh, unsigned nw, uint64_t t, struct sm_frames_snap *s)
+/* Every worker's counters summed, read through core/series (relaxed
+ * atomics: a reading while workers run may be a frame apart between two
+ * counters; exact once they are joined). */
+static void snap_take(struct shared *sh, uint64_t t, struct sm_frames_snap *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->t_ns = t;
-	for (unsigned i = 0; i < nw; i++) {
-		struct pub *p = &sh->workers[i].pub;
-
-		s->frames += atomic_load_explicit(&p->frames, memory_order_relaxed);
-		s->bytes += atomic_load_explicit(&p->bytes, memory_order_relaxed);
-		s->open_ns += atomic_load_explicit(&p->open_ns, memory_order_relaxed);
-		s->io_ns += atomic_load_explicit(&p->io_ns, memory_order_relaxed);
-		s->close_ns += atomic_load_explicit(&p->close_ns, memory_order_relaxed);
-		s->frame_ns += atomic_load_explicit(&p->frame_ns, memory_order_relaxed);
-	}
+	s->frames = sm_series_total(sh->live, -1, C_FRAMES);
+	s->bytes = sm_series_total(sh->live, -1, C_BYTES);
+	s->open_ns = sm_series_total(sh->live, -1, C_OPEN_NS);
+	s->io_ns = sm_series_total(sh->live, -1, C_IO_NS);
+	s->close_ns = sm_series_total(sh->live, -1, C_CLOSE_NS);
+	s->frame_ns = sm_series_total(sh->live, -1, C_FRAME_NS);
 	if (sh->paced) {
 		pthread_mutex_lock(&sh->mu);
 		s->dropped = sh->pace.dropped;
@@ -32,7 +31,7 @@ static void snap_take(struct shared *sh, unsigned nw, uint64_t t, struct sm_fram
 }
 
 /*
- * The -h window's possible starts: cumulative frame-time histograms taken
+ * The -h window's possible starts: cumulative frame-time histograms read
  * every period_ns (whole seconds), the last cap of them kept in a ring.
  * cap x period spans the window plus a period, so the latest one at least
  * the window before the run's end is always kept; the period grows with
@@ -64,23 +63,14 @@ static struct sm_frames_ring *ring_new(uint64_t window_ns)
 	return r;
 }
 
-static void ring_take(struct shared *sh, unsigned nw, uint64_t t)
+static void ring_take(struct shared *sh, uint64_t t)
 {
 	struct sm_frames_ring *r = sh->ring;
-	struct sm_hist *h = &r->h[r->n % r->cap];
 
-	sm_hist_init(h);
-	for (unsigned i = 0; i < nw; i++) {
-		struct pub *p = &sh->workers[i].pub;
-
-		/* the sum a frame or so ahead of the buckets at worst: only the
-		 * window's mean can feel it */
-		h->sum += atomic_load_explicit(&p->frame_ns, memory_order_relaxed);
-		for (unsigned b = 0; b < SM_HIST_BUCKETS; b++)
-			h->buckets[b] += atomic_load_explicit(&p->ft_buckets[b], memory_order_relaxed);
-	}
-	for (unsigned b = 0; b < SM_HIST_BUCKETS; b++)
-		h->count += h->buckets[b];
+	/* every worker's frame-time histogram merged (its sum may be a frame
+	 * ahead of its buckets while they run: only the window's mean can
+	 * feel it) */
+	sm_series_hist_read(sh->live, -1, HIST_FRAME, &r->h[r->n % r->cap]);
 	r->t[r->n % r->cap] = t;
 	r->n++;
 }
@@ -109,6 +99,20 @@ void sm_frames_window_close(struct shared *sh, struct sm_frames_result *res)
 	sh->ring = NULL;
 }
 
+int sm_frames_live_init(struct shared *sh, const struct sm_frames_plan *p)
+{
+	struct sm_series_cfg cfg = { .workers = p->threads, .counters = NCOUNTERS };
+
+	if (p->hist_window_ns) {
+		/* without memory for the ring, the window is the whole run */
+		sh->ring = ring_new(p->hist_window_ns);
+		sh->windowed = sh->ring != NULL;
+	}
+	cfg.hists = sh->windowed ? 1 : 0;
+	sh->live = sm_series_new(&cfg);
+	return sh->live ? 0 : -ENOMEM;
+}
+
 static int series_push(struct sm_frames_result *res, unsigned *cap, const struct sm_frames_snap *s)
 {
 	if (res->nseries == *cap) {
@@ -134,11 +138,6 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 	uint64_t t0, tick, next_prog, t_end = 0;
 	unsigned cap = 0;
 
-	if (p->hist_window_ns) {
-		/* before the gate: workers read windowed once they pass it */
-		sh->ring = ring_new(p->hist_window_ns);
-		sh->windowed = sh->ring != NULL;
-	}
 	if (p->pause_ns)
 		sm_sleep_until_ns(sm_now_ns() + p->pause_ns);
 	/* Workers claim paced frames under sh->mu: the schedule starts with
@@ -164,16 +163,16 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 			continue;
 		pthread_mutex_unlock(&sh->mu);
 		if (now >= tick) {
-			snap_take(sh, p->threads, tick - t0, &s);
+			snap_take(sh, tick - t0, &s);
 			series_push(res, &cap, &s);
 			if (sh->ring && (tick - t0) % sh->ring->period_ns == 0)
-				ring_take(sh, p->threads, tick - t0);
+				ring_take(sh, tick - t0);
 			tick += SM_NS_PER_S;
 		}
 		if (now >= next_prog) {
 			struct sm_frames_snap cur, d;
 
-			snap_take(sh, p->threads, now - t0, &cur);
+			snap_take(sh, now - t0, &cur);
 			sm_frames_snap_diff(&cur, &prev, &d);
 			progress(&d, &cur, arg);
 			prev = cur;
@@ -190,7 +189,7 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 	res->head.duration_ns = t_end > t0 ? t_end - t0 : 0;
 	if (sh->paced)
 		sm_pace_finish(&sh->pace);
-	snap_take(sh, p->threads, res->head.duration_ns, &s);
+	snap_take(sh, res->head.duration_ns, &s);
 	/* Samples taken after the last completion add nothing. */
 	while (res->nseries && res->series[res->nseries - 1].t_ns >= s.t_ns)
 		res->nseries--;

@@ -180,6 +180,12 @@ int sm_frames_setup_workers(struct shared *sh, struct sm_frames_plan *p, struct 
 	char notice[256] = "";
 	int rc;
 
+	rc = sm_frames_live_init(sh, p);
+	if (rc) {
+		snprintf(res->head.error, sizeof(res->head.error), "cannot allocate live counters: %s",
+			 strerror(-rc));
+		return rc;
+	}
 	sh->workers = aligned_alloc(64, round_up(p->threads * sizeof(struct worker), 64));
 	if (!sh->workers)
 		return -ENOMEM;

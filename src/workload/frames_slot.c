@@ -11,13 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static void pub_add(_Atomic uint64_t *c, uint64_t v)
-{
-	/* Single writer: a relaxed load and store, no locked instruction. */
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + v,
-			      memory_order_relaxed);
-}
-
 /* Paced: the frame's time from schedule (and, in playback, tell the
  * display it is complete and learn its lateness) into its record and the
  * worker's from-schedule histogram. Definitions in result/frames.h. */
@@ -66,14 +59,14 @@ static void account(struct worker *w, const struct slot *s, uint64_t ft)
 		w->fastest = ft;
 	if (ft > w->slowest)
 		w->slowest = ft;
-	pub_add(&w->pub.frames, 1);
-	pub_add(&w->pub.bytes, s->bytes);
-	pub_add(&w->pub.open_ns, s->open_ns);
-	pub_add(&w->pub.io_ns, s->io_ns);
-	pub_add(&w->pub.close_ns, s->close_ns);
-	pub_add(&w->pub.frame_ns, ft);
+	sm_series_add(w->live, C_FRAMES, 1);
+	sm_series_add(w->live, C_BYTES, s->bytes);
+	sm_series_add(w->live, C_OPEN_NS, s->open_ns);
+	sm_series_add(w->live, C_IO_NS, s->io_ns);
+	sm_series_add(w->live, C_CLOSE_NS, s->close_ns);
+	sm_series_add(w->live, C_FRAME_NS, ft);
 	if (sh->windowed)
-		pub_add(&w->pub.ft_buckets[sm_hist_index(ft)], 1);
+		sm_series_record(w->live, HIST_FRAME, ft);
 }
 
 /* A frame is finished (successfully or not): account it and hand its

@@ -259,6 +259,7 @@ int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id, con
 
 	w->sh = sh;
 	w->id = id;
+	w->live = sm_series_slot(sh->live, id);
 	w->stream_fd = -1;
 	w->fastest = UINT64_MAX;
 	w->nslots = p->depth ? p->depth : 1;
