@@ -81,6 +81,7 @@ static cJSON *params_json(const struct sm_run_result *res)
 	cJSON_AddBoolToObject(o, "keep", p->keep);
 	cJSON_AddBoolToObject(o, "direct", res->direct_align > 0);
 	sm_json_add_u64(o, "block_file_bytes", res->file_bytes);
+	sm_json_add_u64(o, "block_file_planned_bytes", res->file_bytes_planned);
 	sm_json_add_u64(o, "frames_bytes_per_size", res->frames_bytes);
 	sm_json_add_u64(o, "block_test_ns", res->classic_ns);
 	sm_json_add_u64(o, "frame_test_ns", res->frame_ns);

@@ -29,7 +29,7 @@ void sm_run_text_header(FILE *f, const struct sm_run_result *res)
 		fprintf(f, "  direct I/O   does not work here (%s): buffered I/O\n",
 			strerror(-res->direct_align));
 	fprintf(f, "  working set  %s file for block tests, %s of frames per size\n",
-		sm_fmt_bytes(a, sizeof(a), (double)res->file_bytes),
+		sm_fmt_bytes(a, sizeof(a), (double)res->file_bytes_planned),
 		sm_fmt_bytes(b, sizeof(b), (double)res->frames_bytes));
 	fprintf(f, "  time         about %.0f s: %s per block test, %s per frame test,\n"
 		   "               %s per paced run\n",

@@ -128,6 +128,7 @@ static int read_params(const cJSON *p, struct sm_run_result *res, struct sm_jerr
 	rc |= sm_jget_bool(p, "confirm", &plan->confirm, e);
 	rc |= sm_jget_bool(p, "keep", &plan->keep, e);
 	rc |= sm_jget_u64(p, "block_file_bytes", &res->file_bytes, e);
+	rc |= sm_jget_u64(p, "block_file_planned_bytes", &res->file_bytes_planned, e);
 	rc |= sm_jget_u64(p, "frames_bytes_per_size", &res->frames_bytes, e);
 	rc |= sm_jget_u64(p, "block_test_ns", &res->classic_ns, e);
 	rc |= sm_jget_u64(p, "frame_test_ns", &res->frame_ns, e);

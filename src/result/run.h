@@ -112,7 +112,9 @@ struct sm_run_result {
 	struct sm_run_plan plan;
 	char data_dir[PATH_MAX];    /* the temporary directory (removed unless keep) */
 	int direct_align;           /* > 0: O_DIRECT works with this alignment; else -errno */
-	uint64_t file_bytes;        /* block tests' working set */
+	uint64_t file_bytes;        /* block tests' working set (what the fill wrote) */
+	uint64_t file_bytes_planned; /* the size planned at setup, which the header
+				      * shows (the fill may write less in its time) */
 	uint64_t frames_bytes;      /* frame tests' working set per size */
 	uint64_t classic_ns, frame_ns, paced_ns;   /* time given to each test */
 	struct sm_run_classic classic[SM_RUN_NCLASSIC];

@@ -38,6 +38,7 @@ void sm_prof_budget(struct sm_prof *x)
 		res->file_bytes = quarter / MIB * MIB;
 	if (quarter && res->frames_bytes > quarter)
 		res->frames_bytes = quarter / MIB * MIB;
+	res->file_bytes_planned = res->file_bytes;
 	/* 8 block tests x 2.5% + 6 frame tests x 4.5% = 47%; the rest, less
 	 * the time to fill the block file and set up each test, goes to paced
 	 * runs */

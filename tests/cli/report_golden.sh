@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Golden renderings: every canned result in tests/golden/<command>/NAME.json
+# rendered by `stormark report` in each layout NAME.LAYOUT that is checked
+# in, byte for byte; and --format json gives the canned file back.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+export TZ=UTC LC_ALL=C
+G="$SM_SOURCE_DIR/tests/golden"
+n=0
+for json in "$G"/time/*.json "$G"/run/*.json; do
+  base=${json%.json}
+  for want in "$base".*; do
+    layout=${want##*.}
+    [ "$layout" = json ] && continue
+    "$STORMARK" report "$json" --format "$layout" >"$T_DIR/got" 2>"$T_DIR/err"
+    if [ $? = 0 ] && cmp -s "$want" "$T_DIR/got"; then ok
+    else fail "golden ${want#$G/}"; diff "$want" "$T_DIR/got" | head -10 >&2; head -3 "$T_DIR/err" >&2; fi
+    n=$((n + 1))
+  done
+  "$STORMARK" report "$json" --format json >"$T_DIR/got" 2>&1
+  check "golden ${json#$G/}: --format json gives it back" cmp -s "$json" "$T_DIR/got"
+done
+# every reporter of time and run has a golden file
+check "golden files present" test "$n" -ge 8
+finish
