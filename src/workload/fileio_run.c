@@ -165,7 +165,9 @@ static void complete(struct worker *w, struct sm_io *io)
 			run_fail(c, "validation failed: block at offset %llu of '%s' does not hold "
 				 "what was written there", (unsigned long long)bad, path);
 		}
-		/* part of the event (record_events() times this call) */
+		/* part of the write's event: completions are handled while the
+		 * thread waits for a free slot, the wait record_events() counts
+		 * (in sync mode, the request's own) */
 		if (cfg->fsync_all && sl->req.op == SM_OP_WRITE)
 			side_fsync(w, sl->req.file);
 	}
