@@ -286,7 +286,7 @@ static int fileio_main(const char *prog, int argc, char **argv)
 		return SM_EXIT_OK;
 	}
 	if (o.help || (o.command && !strcmp(o.command, "help"))) {
-		fputs(sm_fileio_usage, stdout);
+		sm_fileio_usage(stdout);
 		return SM_EXIT_OK;
 	}
 	if (!o.command)
@@ -297,6 +297,11 @@ static int fileio_main(const char *prog, int argc, char **argv)
 	rc = check_plan(&o);
 	if (rc)
 		return rc;
+	rc = sm_out_redirect(&o.out);   /* -o FILE: the report goes there */
+	if (rc) {
+		sm_error("cannot create '%s': %s", o.out.output, strerror(-rc));
+		return SM_EXIT_FAIL;
+	}
 	if (!strcmp(o.command, "cleanup"))
 		return do_cleanup(&o);
 	if (!strcmp(o.command, "prepare")) {
@@ -306,7 +311,7 @@ static int fileio_main(const char *prog, int argc, char **argv)
 	return do_run(&o, argc, argv);
 }
 
-/* `stormark fileio ...`: see sm_fileio_usage; returns the exit code. */
+/* `stormark fileio ...`: see sm_fileio_usage(); returns the exit code. */
 int cmd_fileio(int argc, char **argv)
 {
 	return fileio_main("stormark fileio", argc, argv);
@@ -331,7 +336,7 @@ int cmd_sysbench(int argc, char **argv)
 			return SM_EXIT_OK;
 		}
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "--help=on")) {
-			fputs(sm_fileio_usage, stdout);
+			sm_fileio_usage(stdout);
 			return SM_EXIT_OK;
 		}
 	}

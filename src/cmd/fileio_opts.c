@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* stormark fileio's command line: a getopt_long table with sysbench
- * 1.0.20's option names and defaults, strict value parsing. */
+/* stormark fileio's command line: one core/opt table with sysbench
+ * 1.0.20's option names, forms and defaults, and stormark's additions; the
+ * help is printed from it. */
 #include "cmd/cmd.h"
 #include "cmd/fileio_opts.h"
 #include "core/clock.h"
+#include "core/opt.h"
 #include "core/units.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,94 +17,6 @@
 
 #define MAX_THREADS 1024
 #define MAX_BACKLOG 1024
-
-const char sm_fileio_usage[] =
-	"usage: stormark fileio [options] prepare|run|cleanup|help\n"
-	"       sysbench fileio [options] prepare|run|cleanup|help   (through a 'sysbench' link)\n"
-	"\n"
-	"sysbench 1.0.20 fileio options (same defaults):\n"
-	"  --file-num=N                  number of files to create [128]\n"
-	"  --file-block-size=N           block size to use in all IO operations [16384]\n"
-	"  --file-total-size=SIZE        total size of files to create [2G]\n"
-	"  --file-test-mode=STRING       test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}\n"
-	"  --file-io-mode=STRING         file operations mode {sync,async,mmap} [sync]\n"
-	"                                (async runs on io_uring; no libaio needed)\n"
-	"  --file-async-backlog=N        requests in flight per thread in async mode [128]\n"
-	"  --file-extra-flags=[LIST,...] additional open flags {sync,dsync,direct} []\n"
-	"  --file-fsync-freq=N           do fsync() after this number of requests (0 - don't use fsync()) [100]\n"
-	"  --file-fsync-all[=on|off]     do fsync() after each write operation [off]\n"
-	"  --file-fsync-end[=on|off]     do fsync() at the end of test [on]\n"
-	"  --file-fsync-mode=STRING      which method to use for synchronization {fsync, fdatasync} [fsync]\n"
-	"  --file-merged-requests=N      merge at most this number of IO requests if possible (0 - don't merge) [0]\n"
-	"  --file-rw-ratio=N             reads/writes ratio for combined test [1.5]\n"
-	"general options:\n"
-	"  --threads=N --events=N --time=N --rate=N --report-interval=N\n"
-	"  --histogram[=on|off] --percentile=P[,P...] (0 disables) [95]\n"
-	"  --rand-seed=N (0: from the clock) --validate[=on|off] --verbosity=N\n"
-	"  deprecated aliases: --num-threads --max-requests --max-time --tx-rate\n"
-	"  accepted and ignored: --forced-shutdown --thread-stack-size --debug --rand-type\n"
-	"    --rand-spec-iter --rand-spec-pct --rand-spec-res --rand-pareto-h --rand-zipfian-exp\n"
-	"stormark additions:\n"
-	"  --file-dir=DIR                where the test files live [current directory]\n"
-	"  --file-data=random|zero       what prepare writes [random: incompressible]\n"
-	"  --format=sysbench|stormark    report layout [sysbench]\n"
-	"  --json[=FILE]                 write the result as JSON (stdout when no FILE)\n";
-
-enum {
-	O_FILE_NUM = 256, O_BLOCK, O_TOTAL, O_MODE, O_IOMODE, O_BACKLOG, O_FLAGS, O_FREQ,
-	O_FALL, O_FEND, O_FMODE, O_MERGED, O_RATIO, O_DIR, O_DATA, O_THREADS, O_EVENTS, O_TIME,
-	O_RATE, O_RI, O_HIST, O_PCT, O_SEED, O_VALIDATE, O_VERB, O_FORMAT, O_JSON, O_HELP,
-	O_VERSION, O_IGNORE, O_IGNORE_BOOL, O_UNSUPPORTED, O_DEPR_THREADS, O_DEPR_EVENTS,
-	O_DEPR_TIME, O_DEPR_RATE,
-};
-
-static const struct option long_opts[] = {
-	{ "file-num", required_argument, NULL, O_FILE_NUM },
-	{ "file-block-size", required_argument, NULL, O_BLOCK },
-	{ "file-total-size", required_argument, NULL, O_TOTAL },
-	{ "file-test-mode", required_argument, NULL, O_MODE },
-	{ "file-io-mode", required_argument, NULL, O_IOMODE },
-	{ "file-async-backlog", required_argument, NULL, O_BACKLOG },
-	{ "file-extra-flags", required_argument, NULL, O_FLAGS },
-	{ "file-fsync-freq", required_argument, NULL, O_FREQ },
-	{ "file-fsync-all", optional_argument, NULL, O_FALL },
-	{ "file-fsync-end", optional_argument, NULL, O_FEND },
-	{ "file-fsync-mode", required_argument, NULL, O_FMODE },
-	{ "file-merged-requests", required_argument, NULL, O_MERGED },
-	{ "file-rw-ratio", required_argument, NULL, O_RATIO },
-	{ "file-dir", required_argument, NULL, O_DIR },
-	{ "file-data", required_argument, NULL, O_DATA },
-	{ "threads", required_argument, NULL, O_THREADS },
-	{ "events", required_argument, NULL, O_EVENTS },
-	{ "time", required_argument, NULL, O_TIME },
-	{ "rate", required_argument, NULL, O_RATE },
-	{ "report-interval", required_argument, NULL, O_RI },
-	{ "histogram", optional_argument, NULL, O_HIST },
-	{ "percentile", required_argument, NULL, O_PCT },
-	{ "rand-seed", required_argument, NULL, O_SEED },
-	{ "validate", optional_argument, NULL, O_VALIDATE },
-	{ "verbosity", required_argument, NULL, O_VERB },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "json", optional_argument, NULL, O_JSON },
-	{ "help", optional_argument, NULL, O_HELP },
-	{ "version", optional_argument, NULL, O_VERSION },
-	{ "num-threads", required_argument, NULL, O_DEPR_THREADS },
-	{ "max-requests", required_argument, NULL, O_DEPR_EVENTS },
-	{ "max-time", required_argument, NULL, O_DEPR_TIME },
-	{ "tx-rate", required_argument, NULL, O_DEPR_RATE },
-	{ "forced-shutdown", required_argument, NULL, O_IGNORE },
-	{ "thread-stack-size", required_argument, NULL, O_IGNORE },
-	{ "rand-type", required_argument, NULL, O_IGNORE },
-	{ "rand-spec-iter", required_argument, NULL, O_IGNORE },
-	{ "rand-spec-pct", required_argument, NULL, O_IGNORE },
-	{ "rand-spec-res", required_argument, NULL, O_IGNORE },
-	{ "rand-pareto-h", required_argument, NULL, O_IGNORE },
-	{ "rand-zipfian-exp", required_argument, NULL, O_IGNORE },
-	{ "debug", optional_argument, NULL, O_IGNORE_BOOL },
-	{ "report-checkpoints", required_argument, NULL, O_UNSUPPORTED },
-	{ "config-file", required_argument, NULL, O_UNSUPPORTED },
-	{ NULL, 0, NULL, 0 },
-};
 
 int sm_fileio_bad(const struct sm_fileio_opts *o, const char *fmt, ...)
 {
@@ -116,52 +29,6 @@ int sm_fileio_bad(const struct sm_fileio_opts *o, const char *fmt, ...)
 	return sm_usage_error(o->prog, !strcmp(o->prog, "sysbench") ? "sysbench fileio help"
 								      : "stormark help fileio",
 			      "%s", msg);
-}
-
-static int parse_bool(const char *s, int *out)
-{
-	static const char *const on[] = { "on", "true", "yes", "1" };
-	static const char *const off[] = { "off", "false", "no", "0" };
-
-	if (!s) {
-		*out = 1;
-		return 0;
-	}
-	for (int i = 0; i < 4; i++) {
-		if (!strcmp(s, on[i])) {
-			*out = 1;
-			return 0;
-		}
-		if (!strcmp(s, off[i])) {
-			*out = 0;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
-/* A positive-or-zero number with an optional fraction, nothing else. */
-static int parse_double(const char *s, double *out)
-{
-	char *end;
-
-	if (!s || !*s || !(s[0] == '.' || (s[0] >= '0' && s[0] <= '9')))
-		return -EINVAL;
-	errno = 0;
-	*out = strtod(s, &end);
-	if (errno || *end || !isfinite(*out))
-		return -EINVAL;
-	return 0;
-}
-
-static int parse_u32(const char *s, unsigned lo, unsigned hi, unsigned *out)
-{
-	uint64_t v;
-
-	if (sm_parse_u64(s, &v) || v < lo || v > hi)
-		return -EINVAL;
-	*out = (unsigned)v;
-	return 0;
 }
 
 static int parse_flags(const char *s, unsigned *out)
@@ -185,6 +52,18 @@ static int parse_flags(const char *s, unsigned *out)
 	return 0;
 }
 
+/* A number >= 0 with an optional fraction ("99.9"), nothing else. */
+static int parse_pct(const char *s, double *out)
+{
+	char *end;
+
+	if (!*s || strspn(s, "0123456789.") != strlen(s))
+		return -EINVAL;
+	errno = 0;
+	*out = strtod(s, &end);
+	return errno || *end || !isfinite(*out) ? -EINVAL : 0;
+}
+
 static int parse_pcts(const char *s, struct sm_pct_list *p)
 {
 	char buf[128], *save = NULL, *tok;
@@ -196,7 +75,7 @@ static int parse_pcts(const char *s, struct sm_pct_list *p)
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		double v;
 
-		if (parse_double(tok, &v) || v > 100 || p->n == SM_FIO_MAX_PCT)
+		if (parse_pct(tok, &v) || v > 100 || p->n == SM_FIO_MAX_PCT)
 			return -EINVAL;
 		if (v == 0) {
 			if (p->n || strtok_r(NULL, ",", &save))
@@ -208,218 +87,228 @@ static int parse_pcts(const char *s, struct sm_pct_list *p)
 	return p->n ? 0 : -EINVAL;
 }
 
-/* Seconds as sysbench takes them ("10"), or a duration ("500ms"). */
-static int parse_secs(const char *s, uint64_t *ns)
-{
-	return sm_parse_duration(s, SM_NS_PER_S, ns);
-}
-
-static int parse_one(struct sm_fileio_opts *o, int c, const char *arg, const char *name)
-{
-	struct sm_fileio_cfg *cfg = &o->cfg;
-	uint64_t v;
-	int b;
-
-#define BAD_VALUE() sm_fileio_bad(o, "invalid value '%s' for --%s", arg ? arg : "", name)
-	switch (c) {
-	case O_FILE_NUM:
-		if (parse_u32(arg, 1, 1000000, &cfg->num_files))
-			return sm_fileio_bad(o, "invalid --file-num '%s': a whole number of files from 1 to 1000000", arg);
-		break;
-	case O_BLOCK:
-		if (sm_parse_size(arg, 1, &v) || v == 0 || v > (1ULL << 30))
-			return sm_fileio_bad(o, "invalid --file-block-size '%s': a size in bytes (suffixes K, M, G), "
-				   "from 1 to 1G", arg);
-		cfg->block_size = v;
-		break;
-	case O_TOTAL:
-		if (sm_parse_size(arg, 1, &v) || v == 0)
-			return sm_fileio_bad(o, "invalid --file-total-size '%s': a whole size in bytes with an "
-				   "optional K, M, G or T suffix (no fractions)", arg);
-		cfg->total_size = v;
-		break;
-	case O_MODE:
-		cfg->mode = sm_fileio_mode_parse(arg);
-		if (cfg->mode == SM_FIO_NONE)
-			return sm_fileio_bad(o, "unknown --file-test-mode '%s': seqwr, seqrewr, seqrd, rndrd, "
-				   "rndwr or rndrw", arg);
-		break;
-	case O_IOMODE:
-		if (!strcmp(arg, "sync"))
-			cfg->io_mode = SM_FIO_IO_SYNC;
-		else if (!strcmp(arg, "async"))
-			cfg->io_mode = SM_FIO_IO_ASYNC;
-		else if (!strcmp(arg, "mmap"))
-			cfg->io_mode = SM_FIO_IO_MMAP;
-		else
-			return sm_fileio_bad(o, "unknown --file-io-mode '%s': sync, async or mmap", arg);
-		break;
-	case O_BACKLOG:
-		if (parse_u32(arg, 1, MAX_BACKLOG, &cfg->async_backlog))
-			return sm_fileio_bad(o, "invalid --file-async-backlog '%s': from 1 to %d", arg, MAX_BACKLOG);
-		break;
-	case O_FLAGS:
-		if (parse_flags(arg, &cfg->extra_flags))
-			return sm_fileio_bad(o, "invalid --file-extra-flags '%s': a list of sync, dsync, direct", arg);
-		break;
-	case O_FREQ:
-		if (parse_u32(arg, 0, UINT32_MAX, &cfg->fsync_freq))
-			return sm_fileio_bad(o, "invalid --file-fsync-freq '%s': a whole number, 0 for none", arg);
-		break;
-	case O_FALL:
-	case O_FEND:
-	case O_HIST:
-	case O_VALIDATE:
-	case O_IGNORE_BOOL:
-		if (parse_bool(arg, &b))
-			return sm_fileio_bad(o, "invalid value '%s' for --%s: on or off", arg, name);
-		if (c == O_FALL)
-			cfg->fsync_all = b;
-		else if (c == O_FEND)
-			cfg->fsync_end = b;
-		else if (c == O_HIST)
-			o->histogram = b;
-		else if (c == O_VALIDATE)
-			cfg->validate = b;
-		break;
-	case O_FMODE:
-		if (!strcmp(arg, "fsync"))
-			cfg->fsync_data = 0;
-		else if (!strcmp(arg, "fdatasync"))
-			cfg->fsync_data = 1;
-		else
-			return sm_fileio_bad(o, "unknown --file-fsync-mode '%s': fsync or fdatasync", arg);
-		break;
-	case O_MERGED:
-		if (parse_u32(arg, 0, 1u << 20, &cfg->merged))
-			return sm_fileio_bad(o, "invalid --file-merged-requests '%s': a whole number, 0 for none", arg);
-		break;
-	case O_RATIO:
-		if (parse_double(arg, &cfg->rw_ratio))
-			return sm_fileio_bad(o, "invalid --file-rw-ratio '%s': a number >= 0", arg);
-		break;
-	case O_DIR:
-		if (!*arg)
-			return BAD_VALUE();
-		cfg->dir = arg;
-		break;
-	case O_DATA:
-		if (!strcmp(arg, "random"))
-			cfg->data = SM_DATA_RANDOM;
-		else if (!strcmp(arg, "zero"))
-			cfg->data = SM_DATA_ZERO;
-		else
-			return sm_fileio_bad(o, "unknown --file-data '%s': random or zero", arg);
-		break;
-	case O_DEPR_THREADS:
-	case O_THREADS:
-		if (parse_u32(arg, 1, MAX_THREADS, &cfg->threads))
-			return sm_fileio_bad(o, "invalid --%s '%s': from 1 to %d", name, arg, MAX_THREADS);
-		break;
-	case O_DEPR_EVENTS:
-	case O_EVENTS:
-		if (sm_parse_u64(arg, &cfg->max_events))
-			return sm_fileio_bad(o, "invalid --%s '%s': a whole number, 0 for no limit", name, arg);
-		break;
-	case O_DEPR_TIME:
-	case O_TIME:
-		if (parse_secs(arg, &cfg->time_ns))
-			return sm_fileio_bad(o, "invalid --%s '%s': seconds, 0 for no limit", name, arg);
-		break;
-	case O_DEPR_RATE:
-	case O_RATE:
-		if (parse_double(arg, &cfg->rate))
-			return sm_fileio_bad(o, "invalid --%s '%s': events per second, 0 for no limit", name, arg);
-		break;
-	case O_RI:
-		if (parse_secs(arg, &cfg->report_interval_ns))
-			return sm_fileio_bad(o, "invalid --report-interval '%s': seconds, 0 for none", arg);
-		break;
-	case O_PCT:
-		if (parse_pcts(arg, &o->pct))
-			return sm_fileio_bad(o, "invalid --percentile '%s': numbers in (0, 100] separated by "
-				   "commas, or 0 to disable", arg);
-		break;
-	case O_SEED:
-		if (sm_parse_u64(arg, &cfg->seed))
-			return sm_fileio_bad(o, "invalid --rand-seed '%s': a whole number", arg);
-		o->seed_given = cfg->seed != 0;
-		break;
-	case O_VERB:
-		if (sm_parse_u64(arg, &v) || v > 5)
-			return sm_fileio_bad(o, "invalid --verbosity '%s': 0 to 5", arg);
-		o->verbosity = (int)v;
-		break;
-	case O_FORMAT:
-		if (!strcmp(arg, "sysbench"))
-			o->format = SM_FIO_FMT_SYSBENCH;
-		else if (!strcmp(arg, "stormark"))
-			o->format = SM_FIO_FMT_STORMARK;
-		else if (!strcmp(arg, "json"))
-			o->json = "-";
-		else
-			return sm_fileio_bad(o, "unknown --format '%s': sysbench, stormark or json", arg);
-		break;
-	case O_JSON:
-		o->json = arg && *arg ? arg : "-";
-		break;
-	case O_HELP:
-		o->help = 1;
-		break;
-	case O_VERSION:
-		o->version = 1;
-		break;
-	case O_IGNORE:
-		if (!arg || !*arg)
-			return BAD_VALUE();
-		break;
-	case O_UNSUPPORTED:
-		return sm_fileio_bad(o, "--%s is not supported by stormark", name);
-	default:
-		return sm_fileio_bad(o, "unknown option");
-	}
-	if ((c == O_DEPR_THREADS || c == O_DEPR_EVENTS || c == O_DEPR_TIME || c == O_DEPR_RATE) &&
-	    o->ndeprecated < 4)
-		o->deprecated[o->ndeprecated++] = name;
-	return 0;
-#undef BAD_VALUE
-}
-
 const char *sm_fileio_depr_new(const char *old)
 {
 	return !strcmp(old, "num-threads") ? "threads" : !strcmp(old, "max-requests") ? "events"
 	       : !strcmp(old, "max-time") ? "time" : "rate";
 }
 
+static const struct sm_opt_choice io_modes[] = {
+	{ "sync", SM_FIO_IO_SYNC }, { "async", SM_FIO_IO_ASYNC }, { "mmap", SM_FIO_IO_MMAP }, { NULL, 0 },
+};
+static const struct sm_opt_choice fsync_modes[] = {
+	{ "fsync", 0 }, { "fdatasync", 1 }, { NULL, 0 },
+};
+static const struct sm_opt_choice data_modes[] = {
+	{ "random", SM_DATA_RANDOM }, { "zero", SM_DATA_ZERO }, { NULL, 0 },
+};
+
+_Static_assert(sizeof(enum sm_fileio_io) == sizeof(int), "io_mode is set as an int");
+_Static_assert(sizeof(enum sm_data_mode) == sizeof(int), "data is set as an int");
+
+static int mode_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	enum sm_fileio_mode m = sm_fileio_mode_parse(arg);
+
+	if (m == SM_FIO_NONE) {
+		snprintf(exp, len, "seqwr, seqrewr, seqrd, rndrd, rndwr or rndrw");
+		return -EINVAL;
+	}
+	*(enum sm_fileio_mode *)opt->dest = m;
+	return 0;
+}
+
+static int flags_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	if (parse_flags(arg, opt->dest)) {
+		snprintf(exp, len, "a comma-separated list of sync, dsync and direct");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int pct_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	if (parse_pcts(arg, opt->dest)) {
+		snprintf(exp, len, "percentiles in (0, 100] separated by commas, or 0 to disable");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --rand-seed: 0 means from the clock. */
+static int seed_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	struct sm_fileio_opts *o = opt->dest;
+
+	if (sm_parse_u64(arg, &o->cfg.seed)) {
+		snprintf(exp, len, "a non-negative integer (0: from the clock)");
+		return -EINVAL;
+	}
+	o->seed_given = o->cfg.seed != 0;
+	return 0;
+}
+
+/* --format: sysbench, text (also by its old name 'stormark'), json. */
+static int format_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	*(const char **)opt->dest = !strcmp(arg, "stormark") ? "text" : arg;
+	return 0;
+}
+
+/* sysbench options stormark does not have. */
+static int unsupported_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	return -ENOTSUP;
+}
+
+/* The deprecated names, in the order of the table's entries for them. */
+static const char *const depr_names[] = { "num-threads", "max-requests", "max-time", "tx-rate" };
+
+/* The table over o, copied into t (room for cap entries); returns the
+ * number of entries. */
+static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
+{
+	struct sm_fileio_cfg *c = &o->cfg;
+	struct sm_opt tab[] = {
+		SM_OPT_HEAD("sysbench 1.0.20 fileio options (same defaults):"),
+		SM_OPT_UINT_RANGE(0, "file-num", c->num_files, 1, 1000000, "N", "number of files to create [128]"),
+		SM_OPT_SIZE_RANGE(0, "file-block-size", c->block_size, 1, 1, 1ULL << 30, "N",
+				  "block size to use in all IO operations [16384]"),
+		SM_OPT_SIZE_RANGE(0, "file-total-size", c->total_size, 1, 1, 0, "SIZE",
+				  "total size of files to create [2G]"),
+		SM_OPT_CALL(0, "file-test-mode", SM_OPT_REQUIRED, mode_cb, &c->mode, "STRING",
+			    "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}"),
+		SM_OPT_CHOOSE(0, "file-io-mode", c->io_mode, io_modes, "STRING",
+			      "file operations mode {sync,async,mmap} [sync]\n"
+			      "(async runs on io_uring; no libaio needed)"),
+		SM_OPT_UINT_RANGE(0, "file-async-backlog", c->async_backlog, 1, MAX_BACKLOG, "N",
+				  "requests in flight per thread in async mode [128]"),
+		SM_OPT_CALL(0, "file-extra-flags", SM_OPT_REQUIRED, flags_cb, &c->extra_flags, "[LIST,...]",
+			    "additional open flags {sync,dsync,direct} []"),
+		SM_OPT_UINT_RANGE(0, "file-fsync-freq", c->fsync_freq, 0, UINT32_MAX, "N",
+				  "do fsync() after this number of requests (0 - don't use fsync()) [100]"),
+		SM_OPT_BOOL_OPT(0, "file-fsync-all", c->fsync_all, "do fsync() after each write operation [off]"),
+		SM_OPT_BOOL_OPT(0, "file-fsync-end", c->fsync_end, "do fsync() at the end of test [on]"),
+		SM_OPT_CHOOSE(0, "file-fsync-mode", c->fsync_data, fsync_modes, "STRING",
+			      "which method to use for synchronization {fsync, fdatasync} [fsync]"),
+		SM_OPT_UINT_RANGE(0, "file-merged-requests", c->merged, 0, 1u << 20, "N",
+				  "merge at most this number of IO requests if possible (0 - don't merge) [0]"),
+		SM_OPT_DOUBLE_RANGE(0, "file-rw-ratio", c->rw_ratio, 0, INFINITY, "N",
+				    "reads/writes ratio for combined test [1.5]"),
+		SM_OPT_HEAD("general options:"),
+		SM_OPT_UINT_RANGE(0, "threads", c->threads, 1, MAX_THREADS, "N", "number of threads to use [1]"),
+		SM_OPT_UINT_RANGE(0, "events", c->max_events, 0, 0, "N", "limit for total number of events [0]"),
+		SM_OPT_DURATION_RANGE(0, "time", c->time_ns, SM_NS_PER_S, 0, 0, "N",
+				      "limit for total execution time in seconds [10]"),
+		SM_OPT_DOUBLE_RANGE(0, "rate", c->rate, 0, INFINITY, "N",
+				    "average transactions rate. 0 for unlimited rate [0]"),
+		SM_OPT_DURATION_RANGE(0, "report-interval", c->report_interval_ns, SM_NS_PER_S, 0, 0, "N",
+				      "periodically report intermediate statistics with a specified\n"
+				      "interval in seconds. 0 disables intermediate reports [0]"),
+		SM_OPT_BOOL_OPT(0, "histogram", o->histogram, "print latency histogram in report [off]"),
+		SM_OPT_CALL(0, "percentile", SM_OPT_REQUIRED, pct_cb, &o->pct, "N",
+			    "percentile to calculate in latency statistics (1-100),\n"
+			    "a list separated by commas; 0 disables [95]"),
+		SM_OPT_CALL(0, "rand-seed", SM_OPT_REQUIRED, seed_cb, o, "N",
+			    "seed for random number generator. 0 uses the clock [0]"),
+		SM_OPT_BOOL_OPT(0, "validate", c->validate, "perform validation checks where possible [off]"),
+		SM_OPT_UINT_RANGE(0, "verbosity", o->verbosity, 0, 5, "N",
+				  "verbosity level {5 - debug, 0 - only critical messages} [3]"),
+		{ .kind = SM_OPT_BOOL, .long_name = "help", .arg = SM_OPT_OPTIONAL, .dest = &o->help,
+		  .argh = "on|off", .help = "print help and exit" },
+		{ .kind = SM_OPT_BOOL, .long_name = "version", .arg = SM_OPT_OPTIONAL, .dest = &o->version,
+		  .argh = "on|off", .help = "print version and exit" },
+		SM_OPT_HEAD("deprecated aliases (a warning names the new option):"),
+		SM_OPT_UINT_RANGE(0, "num-threads", c->threads, 1, MAX_THREADS, "N", "--threads"),
+		SM_OPT_UINT_RANGE(0, "max-requests", c->max_events, 0, 0, "N", "--events"),
+		SM_OPT_DURATION_RANGE(0, "max-time", c->time_ns, SM_NS_PER_S, 0, 0, "N", "--time"),
+		SM_OPT_DOUBLE_RANGE(0, "tx-rate", c->rate, 0, INFINITY, "N", "--rate"),
+		SM_OPT_HEAD("accepted and ignored:"),
+		SM_OPT_STR(0, "forced-shutdown", o->ignored, "V", "ignored"),
+		SM_OPT_STR(0, "thread-stack-size", o->ignored, "SIZE", "ignored"),
+		SM_OPT_STR(0, "rand-type", o->ignored, "V", "ignored"),
+		SM_OPT_STR(0, "rand-spec-iter", o->ignored, "N", "ignored"),
+		SM_OPT_STR(0, "rand-spec-pct", o->ignored, "N", "ignored"),
+		SM_OPT_STR(0, "rand-spec-res", o->ignored, "N", "ignored"),
+		SM_OPT_STR(0, "rand-pareto-h", o->ignored, "N", "ignored"),
+		SM_OPT_STR(0, "rand-zipfian-exp", o->ignored, "N", "ignored"),
+		SM_OPT_BOOL_OPT(0, "debug", o->ignored_bool, "ignored"),
+		SM_OPT_CALL(0, "report-checkpoints", SM_OPT_REQUIRED, unsupported_cb, o, "LIST", NULL),
+		SM_OPT_CALL(0, "config-file", SM_OPT_REQUIRED, unsupported_cb, o, "FILE", NULL),
+		SM_OPT_HEAD("stormark additions:"),
+		SM_OPT_STR(0, "file-dir", c->dir, "DIR", "where the test files live [current directory]"),
+		SM_OPT_CHOOSE(0, "file-data", c->data, data_modes, "random|zero",
+			      "what prepare writes [random: incompressible]"),
+		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, &o->out.format, "LAYOUT",
+			    "report layout: sysbench (default), text (stormark's;\n"
+			    "'stormark' is its old name) or json"),
+		SM_OPT_STR('o', "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
+		{ .kind = SM_OPT_STRING, .long_name = "json", .arg = SM_OPT_OPTIONAL, .dest = &o->out.json,
+		  .dflt = "-", .flags = SM_OPT_EMPTY_OK, .argh = "FILE",
+		  .help = "write the result as JSON to FILE; with no FILE the JSON\n"
+			  "is the report, on stdout (docs/options.md)" },
+		SM_OPT_FLAG_SET(0, "quiet", o->out.quiet, 1, "accepted as in every command (fileio shows no\n"
+				"progress line; --report-interval lines are part of the report)"),
+		SM_OPT_END,
+	};
+	unsigned n = sizeof(tab) / sizeof(tab[0]);
+
+	for (unsigned i = 0; i < n; i++)   /* note the deprecated names used */
+		for (unsigned d = 0; d < 4; d++)
+			if (tab[i].long_name && !strcmp(tab[i].long_name, depr_names[d]))
+				tab[i].seen = &o->depr_seen[d];
+	if (n > cap)
+		n = cap;
+	memcpy(t, tab, n * sizeof(*t));
+	return n;
+}
+
+void sm_fileio_usage(FILE *f)
+{
+	struct sm_fileio_opts scratch;
+	struct sm_opt t[80];
+
+	memset(&scratch, 0, sizeof(scratch));
+	table(&scratch, t, 80);
+	fputs("usage: stormark fileio [options] prepare|run|cleanup|help\n"
+	      "       sysbench fileio [options] prepare|run|cleanup|help   (through a 'sysbench' link)\n"
+	      "\n", f);
+	sm_opt_usage(f, t, SM_OPT_USAGE_EQ);
+	fputs("\nThe output flags mean the same in every command: docs/options.md.\n", f);
+}
+
 int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 {
-	int c, idx;
+	struct sm_opt t[80];
+	char msg[512];
+	int first, rc;
 
 	sm_fileio_cfg_defaults(&o->cfg);
 	o->pct.n = 1;
 	o->pct.p[0] = 95;
 	o->verbosity = 3;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "-:", long_opts, &idx)) != -1) {
-		int rc;
-
-		if (c == 1) {
-			if (o->command)
-				return sm_fileio_bad(o, "unexpected argument '%s' after '%s'", optarg, o->command);
-			if (strcmp(optarg, "prepare") && strcmp(optarg, "run") && strcmp(optarg, "cleanup") &&
-			    strcmp(optarg, "help"))
-				return sm_fileio_bad(o, "unknown command '%s': prepare, run, cleanup or help", optarg);
-			o->command = optarg;
-			continue;
-		}
-		if (c == ':')
-			return sm_fileio_bad(o, "option '%s' needs a value", argv[optind - 1]);
-		if (c == '?')
-			return sm_fileio_bad(o, "unknown option '%s'", argv[optind - 1]);
-		rc = parse_one(o, c, optarg, long_opts[idx].name);
-		if (rc)
-			return rc;
+	table(o, t, 80);
+	rc = sm_opt_parse(t, argc, argv, 0, &first, msg, sizeof(msg));
+	if (rc)
+		return sm_fileio_bad(o, "%s", msg);
+	for (unsigned d = 0; d < 4; d++)
+		if (o->depr_seen[d])
+			o->deprecated[o->ndeprecated++] = depr_names[d];
+	if (o->help || o->version)
+		return 0;
+	for (int i = first; i < argc; i++) {
+		if (o->command)
+			return sm_fileio_bad(o, "unexpected argument '%s' after '%s'", argv[i], o->command);
+		if (strcmp(argv[i], "prepare") && strcmp(argv[i], "run") && strcmp(argv[i], "cleanup") &&
+		    strcmp(argv[i], "help"))
+			return sm_fileio_bad(o, "unknown command '%s': prepare, run, cleanup or help", argv[i]);
+		o->command = argv[i];
 	}
+	if (sm_out_resolve(&o->out, o->prog, SM_LAYOUT_BIT(SM_LAYOUT_SYSBENCH) | SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
+			   SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_SYSBENCH, msg, sizeof(msg)))
+		return sm_fileio_bad(o, "%s", msg);
+	o->format = o->out.layout == SM_LAYOUT_TEXT ? SM_FIO_FMT_STORMARK : SM_FIO_FMT_SYSBENCH;
+	o->json = o->out.layout == SM_LAYOUT_JSON ? "-" : o->out.json_file;
 	return 0;
 }

@@ -4,6 +4,9 @@
 #ifndef SM_CMD_FILEIO_OPTS_H
 #define SM_CMD_FILEIO_OPTS_H
 
+#include <stdio.h>
+
+#include "cmd/out_opts.h"
 #include "report/sysbench.h"
 #include "workload/fileio.h"
 
@@ -18,18 +21,23 @@ struct sm_fileio_opts {
 	int seed_given;
 	int verbosity;
 	enum sm_fileio_fmt format;
-	const char *json;          /* NULL, or a path ("-": stdout) */
+	const char *json;          /* NULL, or a path ("-": stdout, the JSON is the report) */
+	struct sm_out_opts out;    /* --format, -o/--output, --json, --quiet as given */
 	int help, version;
-	const char *deprecated[4];
+	const char *deprecated[4]; /* deprecated names used, in the order of the help */
 	unsigned ndeprecated;
+	int depr_seen[4];
+	const char *ignored;       /* values of options accepted and ignored */
+	int ignored_bool;
 };
 
-/* The --help text. */
-extern const char sm_fileio_usage[];
+/* Print the help to f, from the option table sm_fileio_parse() reads. */
+void sm_fileio_usage(FILE *f);
 
 /* Parse argv (options anywhere, the command as the one positional) into
- * *o, starting from sysbench's defaults. Returns 0, or the exit code of a
- * usage error already reported on stderr. */
+ * *o, starting from sysbench's defaults; resolve the output flags into
+ * o->format and o->json. Returns 0, or the exit code of a usage error
+ * already reported on stderr. */
 int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv);
 
 /* Report a usage error for o->prog (one line on stderr); returns 2. */

@@ -71,6 +71,11 @@ int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum s
 		snprintf(msg, len, "the json layout is not available for %s (%s)", cmd, list);
 		return -EINVAL;
 	}
+	if (o->json && !json_report && o->format && l == SM_LAYOUT_JSON) {
+		snprintf(msg, len, "--format json makes the JSON the report; it cannot go with "
+			 "--json=FILE (use -o FILE to put the report in a file)");
+		return -EINVAL;
+	}
 	if (json_report && o->format && l != SM_LAYOUT_JSON) {
 		snprintf(msg, len, "--json with no FILE makes JSON the report; it cannot go with "
 			 "--format %s (use --json=FILE)", o->format);

@@ -56,7 +56,8 @@ const char *sm_layout_name(enum sm_layout l);
  * o->layout and o->json_file. --json with no FILE (or "-") makes JSON the
  * report, as --format json does. Returns 0, or -EINVAL with one line in
  * msg: a name that is no layout, a layout this command does not have (yet),
- * or --json with no FILE together with another --format.
+ * --json with no FILE together with another --format, or --json=FILE
+ * with --format json (the JSON would go to two places; -o FILE is the way).
  */
 int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum sm_layout dflt,
 		   char *msg, size_t len);

@@ -257,6 +257,8 @@ static int store(const struct sm_opt *o, const char *arg, char *exp, size_t len)
 	case SM_OPT_CALLBACK:
 		exp[0] = '\0';
 		rc = o->cb(o, arg, exp, len);
+		if (rc == -ENOTSUP)
+			return rc;
 		if (rc < 0 && exp[0] && !o->expected)
 			return -EINVAL;
 		break;
@@ -391,6 +393,11 @@ int sm_opt_parse(const struct sm_opt *opts, int argc, char **argv, unsigned flag
 		o = c >= 256 ? &opts[c - 256] : find_short(opts, n, c);
 		opt_name(o, c >= 256, name, sizeof(name));
 		rc = store(o, optarg, exp, sizeof(exp));
+		if (rc == -ENOTSUP) {
+			snprintf(msg, msglen, "option '%s' is not supported", name);
+			rc = -EINVAL;
+			goto out;
+		}
 		if (rc < 0) {
 			sm_opt_bad_value(msg, msglen, name, optarg, exp);
 			goto out;

@@ -45,9 +45,10 @@ struct sm_opt;
 /*
  * A callback option: parse arg (NULL when an optional value was not given)
  * into opt->dest. Returns 0; a positive number to stop parsing (that
- * number is what sm_opt_parse() returns); or -EINVAL after writing into
+ * number is what sm_opt_parse() returns); -EINVAL after writing into
  * `expected` what a good value looks like ("a size in KiB or a preset"),
- * from which the module composes its one error wording.
+ * from which the module composes its one error wording; or -ENOTSUP for an
+ * option that is recognised but refused ("option '--x' is not supported").
  */
 typedef int (*sm_opt_cb)(const struct sm_opt *opt, const char *arg, char *expected, size_t len);
 

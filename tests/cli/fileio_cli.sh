@@ -94,6 +94,17 @@ check "native: fsync row" grep -Eq '^  fsync +20 ' "$T_DIR/out"
 check "native: no sysbench header" test "$(grep -c 'Running the test' "$T_DIR/out")" = 0
 "$STORMARK" fileio $SMALL --file-test-mode=rndrd --events=100 --time=0 --json run >"$T_DIR/j.json" 2>/dev/null
 check "--json: stdout is only JSON" test "$(json "$T_DIR/j.json" "d['command']")" = fileio
+# the output flags of docs/options.md: --format text (the native layout), -o FILE
+expect_rc 0 "--format text -o FILE" "$STORMARK" fileio $SMALL --file-test-mode=rndwr --events=500 --time=0 --format=text -o "$T_DIR/nat.txt" --quiet run
+check "-o: the report in the file" grep -Eq '^  write +484 ' "$T_DIR/nat.txt"
+check "-o: nothing on stdout" test ! -s "$T_DIR/out"
+"$STORMARK" fileio $SMALL --file-test-mode=rndrd --events=100 --time=0 --format=json run >"$T_DIR/fj.json" 2>/dev/null
+check "--format json: stdout is only JSON" test "$(json "$T_DIR/fj.json" "d['command']")" = fileio
+expect_usage "a layout fileio does not have" "$STORMARK" fileio --format=markdown --file-test-mode=rndrd run
+expect_usage "--format json with --json=FILE" "$STORMARK" fileio --format=json --json=x.json --file-test-mode=rndrd run
+expect_usage "an unsupported sysbench option" "$STORMARK" fileio --config-file=x run
+check "one wording for bad values" grep -qx "stormark fileio: invalid value 'x' for --threads: expected an integer from 1 to 1024 (try 'stormark help fileio')" \
+  <("$STORMARK" fileio --threads=x run 2>&1)
 
 # ---- run without prepare, cleanup ------------------------------------------------
 touch keep.txt test_file.4 test_file.x

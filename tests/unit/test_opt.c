@@ -32,6 +32,12 @@ static const struct sm_opt_choice modes[] = {
 	{ "sync", 1 }, { "async", 2 }, { "mmap", 3 }, { NULL, 0 },
 };
 
+/* A callback for a recognised option that is refused. */
+static int refuse_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	return -ENOTSUP;
+}
+
 /* A callback: only even numbers. */
 static int even_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
@@ -72,6 +78,7 @@ static void table(struct sm_opt *t, size_t cap)
 		SM_OPT_STR(0, "json", v.json, "FILE", "JSON"),
 		SM_OPT_FLAG_SET('H', "help", v.help, 5, "this help"),
 		SM_OPT_STR(0, "secret", v.name, "X", "never shown"),
+		SM_OPT_CALL(0, "config-file", SM_OPT_REQUIRED, refuse_cb, &v, "FILE", NULL),
 		SM_OPT_END,
 	};
 
@@ -186,6 +193,7 @@ static void test_bad_forms(void **state)
 	BAD("option '-t' needs a value", "d", "-t");
 	BAD("option '--out-of-order' takes no value", "--out-of-order=1");
 	BAD("ambiguous option '--f' (could be --frames --fps)", "--f", "24");
+	BAD("option '--config-file' is not supported", "--config-file=x");
 	/* the hidden option still parses */
 	OK("--secret", "s");
 	assert_string_equal(v.name, "s");
