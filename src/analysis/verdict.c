@@ -126,23 +126,20 @@ double sm_rate_model_fps(const struct sm_rate_point *pts, unsigned n, uint64_t f
 	return t > 0 ? 1 / t : 0;
 }
 
-int64_t sm_lateness_percentile_after(const struct sm_hist *early, const struct sm_hist *late,
-				     double p, uint64_t skip)
+int64_t sm_lateness_percentile(const struct sm_hist *early, const struct sm_hist *late,
+			       double p)
 {
-	uint64_t total = early->count + late->count, kept, rank;
+	uint64_t total = early->count + late->count, rank;
 
 	if (!total)
 		return 0;
-	/* leaving out the `skip` highest values keeps the order of the rest:
-	 * rank among the kept ones is rank in the whole list */
-	kept = skip < total ? total - skip : total;
 	/* nearest rank; the small epsilon keeps 99.9% of 1000 at 999, not
 	 * 1000 through rounding */
-	rank = (uint64_t)ceil(p / 100.0 * (double)kept - 1e-9);
+	rank = (uint64_t)ceil(p / 100.0 * (double)total - 1e-9);
 	if (rank < 1)
 		rank = 1;
-	if (rank > kept)
-		rank = kept;
+	if (rank > total)
+		rank = total;
 	if (rank > early->count) {
 		/* among the late frames, ascending */
 		return (int64_t)sm_hist_percentile(
@@ -152,12 +149,6 @@ int64_t sm_lateness_percentile_after(const struct sm_hist *early, const struct s
 	 * smallest earliness */
 	return -(int64_t)sm_hist_percentile(
 		early, 100.0 * (double)(early->count - rank + 1) / (double)early->count);
-}
-
-int64_t sm_lateness_percentile(const struct sm_hist *early, const struct sm_hist *late,
-			       double p)
-{
-	return sm_lateness_percentile_after(early, late, p, 0);
 }
 
 uint64_t sm_playback_sched_ns(int64_t lateness_ns, unsigned queue, uint64_t interval_ns)

@@ -63,13 +63,6 @@ double sm_rate_model_fps(const struct sm_rate_point *pts, unsigned n, uint64_t f
 int64_t sm_lateness_percentile(const struct sm_hist *early, const struct sm_hist *late,
 			       double p);
 
-/* The same, leaving out the `skip` least-early frames: a playback run's
- * pre-buffered frames (-b) are ready before the display starts, so frame 0
- * is due the moment the last of them completes and says nothing about the
- * storage; pass skip = b to judge the frames read while playing. */
-int64_t sm_lateness_percentile_after(const struct sm_hist *early, const struct sm_hist *late,
-				     double p, uint64_t skip);
-
 /* Playback frame time from schedule for a lateness: a frame's buffer is
  * free queue x interval before it is due, so the time from then to its
  * completion is queue x interval + lateness (0 when negative). */
