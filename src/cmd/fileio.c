@@ -217,6 +217,10 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		return SM_EXIT_FAIL;
 	}
 	sm_result_head_begin(&r.head, "fileio", argc, argv);
+	r.cfg = *cfg;
+	r.pct = o->pct;
+	r.seed_given = o->seed_given;
+	r.histogram = o->histogram;
 	sm_env_collect(&r.head.env, cfg->dir);
 	r.head.env.direct_io = (cfg->extra_flags & SM_FIO_FLAG_DIRECT) && cfg->io_mode != SM_FIO_IO_MMAP;
 	collect_warnings(o, &r.head.env, &r.head.warnings);
@@ -238,7 +242,7 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		goto done;
 	}
 	if (o->json) {
-		cJSON *doc = sm_fileio_json(cfg, &r, &o->pct);
+		cJSON *doc = sm_fileio_json(&r);
 		int jr = doc ? sm_json_write(doc, o->json) : -ENOMEM;
 
 		cJSON_Delete(doc);
@@ -254,7 +258,7 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	}
 	if (!quiet(o)) {
 		if (o->format == SM_FIO_FMT_STORMARK) {
-			sm_fileio_text(txt, cfg, &r, &o->pct);
+			sm_fileio_text(txt, &r);
 		} else {
 			if (o->histogram)
 				sm_sb_histogram(txt, &r.events_lat);

@@ -7,7 +7,9 @@
 #include "analysis/run.h"
 #include "result/json.h"
 #include "result/json_read.h"
+#include "report/fileio.h"
 #include "report/run_text.h"
+#include "report/sysbench.h"
 #include "report/timeit.h"
 
 #include <errno.h>
@@ -78,12 +80,39 @@ out:
 	return rc;
 }
 
+static int render_fileio(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
+{
+	struct sm_fileio_result *r = calloc(1, sizeof(*r));
+	int rc = r ? sm_fileio_from_json(doc, r, e) : -ENOMEM;
+
+	if (rc)
+		goto out;
+	if (l == SM_LAYOUT_JSON) {
+		cJSON *d = sm_fileio_json(r);
+
+		rc = d ? sm_json_write(d, "-") : -ENOMEM;
+		cJSON_Delete(d);
+	} else if (l == SM_LAYOUT_SYSBENCH) {
+		sm_sb_render(stdout, r);
+	} else {
+		sm_fileio_render(stdout, r);
+	}
+out:
+	if (r)
+		sm_fileio_from_json_release(r);
+	free(r);
+	return rc;
+}
+
 static const struct kind kinds[] = {
 	{ "time", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
 		  SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 	  SM_LAYOUT_TEXT, render_time },
 	{ "run", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 	  SM_LAYOUT_TEXT, render_run },
+	{ "fileio", SM_LAYOUT_BIT(SM_LAYOUT_SYSBENCH) | SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
+		    SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+	  SM_LAYOUT_SYSBENCH, render_fileio },
 };
 
 static void usage(FILE *f, const struct sm_opt *opts)
@@ -92,7 +121,8 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "Print a result saved with --json again, exactly as the run printed it,\n"
 		   "or in another layout of the same command ('-' reads stdin). No I/O is\n"
 		   "done. Layouts: time: text (default), timeit, csv, json; run: text\n"
-		   "(default), json.\n\n");
+		   "(default), json; fileio: sysbench (default), text (stormark's own),\n"
+		   "json.\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nExit status: 0 done, 1 the report could not be written, 2 a usage error\n"
 		   "or a file that is not a result this stormark can read (not JSON, cut\n"

@@ -34,9 +34,10 @@ static void op_row(FILE *f, const char *name, uint64_t count, uint64_t bytes, co
 	fputc('\n', f);
 }
 
-void sm_fileio_text(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
-		    const struct sm_pct_list *pct)
+void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 {
+	const struct sm_fileio_cfg *cfg = &r->cfg;
+	const struct sm_pct_list *pct = &r->pct;
 	const struct sm_env *env = &r->head.env;
 	const struct sm_warnings *w = &r->head.warnings;
 	char a[32], b[32], c[32];
@@ -95,21 +96,30 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fi
 		fprintf(f, "warning:  %s\n", w->item[i].message);
 }
 
-static cJSON *params_json(const struct sm_fileio_cfg *cfg, const struct sm_pct_list *pct)
+void sm_fileio_render(FILE *f, const struct sm_fileio_result *r)
 {
+	for (unsigned i = 0; i < r->nseries; i++)
+		sm_sb_tick(f, &r->series[i], &r->pct);
+	sm_fileio_text(f, r);
+}
+
+static cJSON *params_json(const struct sm_fileio_result *r)
+{
+	const struct sm_fileio_cfg *cfg = &r->cfg;
+	const struct sm_pct_list *pct = &r->pct;
 	static const char *const io[] = { "sync", "async", "mmap" };
 	cJSON *o = cJSON_CreateObject(), *fl, *pa;
 
 	cJSON_AddStringToObject(o, "dir", cfg->dir);
 	cJSON_AddStringToObject(o, "test_mode", sm_fileio_mode_name(cfg->mode));
 	cJSON_AddStringToObject(o, "io_mode", io[cfg->io_mode]);
-	cJSON_AddNumberToObject(o, "threads", cfg->threads);
-	cJSON_AddNumberToObject(o, "file_num", cfg->num_files);
+	sm_json_add_double(o, "threads", cfg->threads);
+	sm_json_add_double(o, "file_num", cfg->num_files);
 	sm_json_add_u64(o, "file_size_bytes", cfg->file_size);
 	sm_json_add_u64(o, "total_size_bytes", cfg->file_size * cfg->num_files);
 	sm_json_add_u64(o, "block_size_bytes", cfg->block_size);
 	sm_json_add_u64(o, "request_size_bytes", sm_fileio_request_size(cfg));
-	cJSON_AddNumberToObject(o, "async_backlog", cfg->async_backlog);
+	sm_json_add_double(o, "async_backlog", cfg->async_backlog);
 	fl = cJSON_AddArrayToObject(o, "extra_flags");
 	if (cfg->extra_flags & SM_FIO_FLAG_SYNC)
 		cJSON_AddItemToArray(fl, cJSON_CreateString("sync"));
@@ -117,86 +127,92 @@ static cJSON *params_json(const struct sm_fileio_cfg *cfg, const struct sm_pct_l
 		cJSON_AddItemToArray(fl, cJSON_CreateString("dsync"));
 	if (cfg->extra_flags & SM_FIO_FLAG_DIRECT)
 		cJSON_AddItemToArray(fl, cJSON_CreateString("direct"));
-	cJSON_AddNumberToObject(o, "fsync_freq", cfg->fsync_all ? 0 : cfg->fsync_freq);
+	sm_json_add_double(o, "fsync_freq", cfg->fsync_all ? 0 : cfg->fsync_freq);
 	cJSON_AddBoolToObject(o, "fsync_all", cfg->fsync_all);
 	cJSON_AddBoolToObject(o, "fsync_end", cfg->fsync_end && !cfg->fsync_all);
 	cJSON_AddStringToObject(o, "fsync_mode", cfg->fsync_data ? "fdatasync" : "fsync");
-	cJSON_AddNumberToObject(o, "merged_requests", cfg->merged);
-	cJSON_AddNumberToObject(o, "rw_ratio", cfg->rw_ratio);
+	sm_json_add_double(o, "merged_requests", cfg->merged);
+	sm_json_add_double(o, "rw_ratio", cfg->rw_ratio);
 	sm_json_add_u64(o, "time_limit_ns", cfg->time_ns);
 	sm_json_add_u64(o, "event_limit", cfg->max_events);
-	cJSON_AddNumberToObject(o, "rate_per_s", cfg->rate);
+	sm_json_add_double(o, "rate_per_s", cfg->rate);
 	sm_json_add_u64(o, "report_interval_ns", cfg->report_interval_ns);
 	sm_json_add_u64(o, "rand_seed", cfg->seed);
+	cJSON_AddBoolToObject(o, "rand_seed_given", r->seed_given);
+	cJSON_AddBoolToObject(o, "histogram", r->histogram);
 	cJSON_AddBoolToObject(o, "validate", cfg->validate);
 	cJSON_AddStringToObject(o, "data", cfg->data == SM_DATA_ZERO ? "zero" : "random");
 	pa = cJSON_AddArrayToObject(o, "percentiles");
 	for (unsigned i = 0; i < pct->n; i++)
-		cJSON_AddItemToArray(pa, cJSON_CreateNumber(pct->p[i]));
+		cJSON_AddItemToArray(pa, sm_json_double(pct->p[i]));
 	return o;
 }
 
-cJSON *sm_fileio_json(const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
-		      const struct sm_pct_list *pct)
+cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 {
+	const struct sm_fileio_cfg *cfg = &r->cfg;
+	const struct sm_pct_list *pct = &r->pct;
 	cJSON *doc = sm_json_doc_new(&r->head), *o, *ops, *fio, *a;
 	double s = r->head.duration_ns ? (double)r->head.duration_ns / 1e9 : 0;
 	uint64_t bytes = r->ops[0].bytes + r->ops[1].bytes;
 
 	if (!doc)
 		return NULL;
-	cJSON_AddItemToObject(doc, "params", params_json(cfg, pct));
+	cJSON_AddItemToObject(doc, "params", params_json(r));
 	o = cJSON_AddObjectToObject(doc, "totals");
 	sm_json_add_u64(o, "bytes", bytes);
 	sm_json_add_u64(o, "items", r->events);
-	cJSON_AddNumberToObject(o, "items_per_s", s > 0 ? (double)r->events / s : 0);
-	cJSON_AddNumberToObject(o, "bytes_per_s", s > 0 ? (double)bytes / s : 0);
+	sm_json_add_double(o, "items_per_s", s > 0 ? (double)r->events / s : 0);
+	sm_json_add_double(o, "bytes_per_s", s > 0 ? (double)bytes / s : 0);
 	ops = cJSON_AddObjectToObject(doc, "ops");
 	for (int i = 0; i < 3; i++)
 		if (r->ops[i].count)
-			cJSON_AddItemToObject(ops, op_names[i], sm_json_opstat(&r->ops[i], 0));
+			cJSON_AddItemToObject(ops, op_names[i], sm_json_opstat(&r->ops[i], 1));
 	if (r->series && r->nseries) {
-		cJSON *se = cJSON_AddObjectToObject(doc, "series"), *rb, *wb, *it;
+		static const char *const keys[] = {
+			"t_ns", "duration_ns", "read_bytes", "write_bytes", "reads", "writes",
+			"fsyncs", "items", "lat_pct_ns", "lat_max_ns",
+		};
+		cJSON *se = cJSON_AddObjectToObject(doc, "series");
 
 		sm_json_add_u64(se, "interval_ns", cfg->report_interval_ns);
-		rb = cJSON_AddArrayToObject(se, "read_bytes");
-		wb = cJSON_AddArrayToObject(se, "write_bytes");
-		it = cJSON_AddArrayToObject(se, "items");
-		a = cJSON_AddArrayToObject(se, "fsyncs");
-		for (unsigned i = 0; i < r->nseries; i++) {
-			cJSON_AddItemToArray(rb, cJSON_CreateNumber((double)r->series[i].read_bytes));
-			cJSON_AddItemToArray(wb, cJSON_CreateNumber((double)r->series[i].write_bytes));
-			cJSON_AddItemToArray(it, cJSON_CreateNumber((double)r->series[i].events));
-			cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->series[i].fsyncs));
+		for (unsigned k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			a = cJSON_AddArrayToObject(se, keys[k]);
+			for (unsigned i = 0; i < r->nseries; i++) {
+				const struct sm_fileio_tick *t = &r->series[i];
+				const uint64_t v[] = {
+					t->t_ns, t->interval_ns, t->read_bytes, t->write_bytes, t->reads,
+					t->writes, t->fsyncs, t->events, t->lat_pct_ns, t->lat_max_ns,
+				};
+
+				cJSON_AddItemToArray(a, sm_json_u64(v[k]));
+			}
 		}
-		a = cJSON_AddArrayToObject(se, "lat_pct_ns");
-		for (unsigned i = 0; i < r->nseries; i++)
-			cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->series[i].lat_pct_ns));
 	}
-	sm_json_doc_finish(doc, &r->head);
 	fio = cJSON_AddObjectToObject(doc, "fileio");
 	sm_json_add_u64(fio, "events", r->events);
-	cJSON_AddNumberToObject(fio, "events_per_s", s > 0 ? (double)r->events / s : 0);
+	sm_json_add_double(fio, "events_per_s", s > 0 ? (double)r->events / s : 0);
 	sm_json_add_u64(fio, "periodic_fsyncs", r->periodic_fsyncs);
 	sm_json_add_u64(fio, "end_fsyncs", r->end_fsyncs);
-	cJSON_AddNumberToObject(fio, "reads_per_s", s > 0 ? (double)r->ops[0].count / s : 0);
-	cJSON_AddNumberToObject(fio, "writes_per_s", s > 0 ? (double)r->ops[1].count / s : 0);
-	cJSON_AddNumberToObject(fio, "fsyncs_per_s", s > 0 ? (double)r->ops[2].count / s : 0);
-	cJSON_AddItemToObject(fio, "event_lat_ns", sm_json_lat(&r->events_lat, 0));
+	sm_json_add_double(fio, "reads_per_s", s > 0 ? (double)r->ops[0].count / s : 0);
+	sm_json_add_double(fio, "writes_per_s", s > 0 ? (double)r->ops[1].count / s : 0);
+	sm_json_add_double(fio, "fsyncs_per_s", s > 0 ? (double)r->ops[2].count / s : 0);
+	cJSON_AddItemToObject(fio, "event_lat_ns", sm_json_lat(&r->events_lat, 1));
 	a = cJSON_AddArrayToObject(fio, "event_percentiles");
 	for (unsigned i = 0; i < pct->n; i++) {
 		cJSON *p = cJSON_CreateObject();
 
-		cJSON_AddNumberToObject(p, "percentile", pct->p[i]);
+		sm_json_add_double(p, "percentile", pct->p[i]);
 		sm_json_add_u64(p, "lat_ns", sm_hist_percentile(&r->events_lat, pct->p[i]));
 		cJSON_AddItemToArray(a, p);
 	}
 	a = cJSON_AddArrayToObject(fio, "thread_events");
 	for (unsigned i = 0; i < r->nthreads; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->thread_events[i]));
+		cJSON_AddItemToArray(a, sm_json_u64(r->thread_events[i]));
 	a = cJSON_AddArrayToObject(fio, "thread_busy_ns");
 	for (unsigned i = 0; i < r->nthreads; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)r->thread_busy_ns[i]));
+		cJSON_AddItemToArray(a, sm_json_u64(r->thread_busy_ns[i]));
 	cJSON_AddStringToObject(fio, "engine_notice", r->notice);
+	sm_json_doc_finish(doc, &r->head);
 	return doc;
 }

@@ -12,13 +12,17 @@
 
 /* Native text report: plan, per-operation table (count, rate, MiB/s,
  * mean, p50, p95, p99, p99.9, max), extra percentiles, fairness, warnings. */
-void sm_fileio_text(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
-		    const struct sm_pct_list *pct);
+void sm_fileio_text(FILE *f, const struct sm_fileio_result *r);
 
-/* The whole --json document for a run: the common head (r->head), "params",
- * "totals", "ops", "series", "fileio". Returns a cJSON tree owned by the
+/* The whole native layout as a live run prints it on stdout: the interval
+ * lines of r->series, then sm_fileio_text(). */
+void sm_fileio_render(FILE *f, const struct sm_fileio_result *r);
+
+/* The whole --json document for a run: the common head (r->head), "params"
+ * (r->cfg and what the text shows of the command line), "totals", "ops"
+ * and "fileio" (latencies with their histograms), "series" (every field of
+ * each interval), then "warnings" and "errors". Returns a cJSON tree owned by the
  * caller, or NULL when out of memory. */
-cJSON *sm_fileio_json(const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
-		      const struct sm_pct_list *pct);
+cJSON *sm_fileio_json(const struct sm_fileio_result *r);
 
 #endif

@@ -239,3 +239,15 @@ void sm_sb_report(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_file
 	fprintf(f, "    execution time (avg/stddev):   %.4f/%3.2f\n", m, sd);
 	fprintf(f, "\n");
 }
+
+void sm_sb_render(FILE *f, const struct sm_fileio_result *r)
+{
+	sm_sb_banner(f);
+	sm_sb_run_head(f, &r->cfg, r->seed_given, r->cfg.seed);
+	sm_sb_run_started(f);
+	for (unsigned i = 0; i < r->nseries; i++)
+		sm_sb_tick(f, &r->series[i], &r->pct);
+	if (r->histogram)
+		sm_sb_histogram(f, &r->events_lat);
+	sm_sb_report(f, &r->cfg, r, &r->pct);
+}

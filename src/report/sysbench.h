@@ -9,13 +9,6 @@
 
 #include "result/fileio.h"
 
-/* Percentiles asked for with --percentile (empty: disabled). */
-#define SM_FIO_MAX_PCT 8
-struct sm_pct_list {
-	unsigned n;
-	double p[SM_FIO_MAX_PCT];
-};
-
 /* The banner and the blank line after it. */
 void sm_sb_banner(FILE *f);
 
@@ -46,6 +39,11 @@ void sm_sb_histogram(FILE *f, const struct sm_hist *h);
 /* The final report, "File operations:" .. "Threads fairness:". */
 void sm_sb_report(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
 		  const struct sm_pct_list *pct);
+
+/* The whole run in sysbench's layout, as a live run prints it on stdout:
+ * banner, options, "Threads started!", the interval lines of r->series,
+ * the histogram with r->histogram, the final report. */
+void sm_sb_render(FILE *f, const struct sm_fileio_result *r);
 
 /* sysbench's size format ("1.0625Mi", "16Ki", "512") into buf. */
 char *sm_sb_size(char *buf, size_t len, double v);

@@ -79,6 +79,13 @@ enum sm_fileio_mode sm_fileio_mode_parse(const char *s);
 
 /* ---- results ------------------------------------------------------------ */
 
+/* Percentiles asked for with --percentile (empty: disabled). */
+#define SM_FIO_MAX_PCT 8
+struct sm_pct_list {
+	unsigned n;
+	double p[SM_FIO_MAX_PCT];
+};
+
 /* One --report-interval tick: counts over the interval, event latency. */
 struct sm_fileio_tick {
 	uint64_t t_ns;             /* since the start */
@@ -94,6 +101,13 @@ typedef void (*sm_fileio_tick_fn)(const struct sm_fileio_tick *tick, void *arg);
 struct sm_fileio_result {
 	struct sm_result_head head; /* duration_ns: start to the last completion;
 				     * error: the I/O error or validation failure */
+	/* The plan as resolved and what the text layouts show of the command
+	 * line; filled by the command before the run (cfg.dir is borrowed, or
+	 * owned when read back from JSON: sm_fileio_from_json_release()). */
+	struct sm_fileio_cfg cfg;
+	struct sm_pct_list pct;    /* --percentile */
+	int seed_given;            /* --rand-seed was given (sysbench's head says so) */
+	int histogram;             /* --histogram: the latency histogram is shown */
 	struct sm_opstat ops[3];   /* 0 read, 1 write, 2 fsync (periodic + end + all);
 				    * lat: each request from issue to completion */
 	struct sm_hist events_lat; /* each event's time as sysbench 1.0.20 counts it:

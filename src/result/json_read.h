@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading a saved result back (cJSON): the common head and the shared
  * parts; each command's body has its own reader (json_read_time.c,
- * json_read_run.c). A reader restores exactly what the writer wrote, so a
+ * json_read_run.c, json_read_fileio.c). A reader restores exactly what the writer wrote, so a
  * reporter given the restored result prints what the live run printed. */
 #ifndef SM_RESULT_JSON_READ_H
 #define SM_RESULT_JSON_READ_H
@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 
+#include "result/fileio.h"
 #include "result/result.h"
 #include "result/run.h"
 #include "result/timefig.h"
@@ -68,5 +69,10 @@ int sm_time_from_json(const cJSON *doc, struct sm_time_result *r, struct sm_jerr
  * tables. */
 int sm_run_from_json(const cJSON *doc, struct sm_run_result *res, struct sm_jerr *e);
 void sm_run_from_json_release(struct sm_run_result *res);
+
+/* A `fileio run` document into r (release with sm_fileio_from_json_release:
+ * the reader allocates cfg.dir, the per-thread arrays and the series). */
+int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_jerr *e);
+void sm_fileio_from_json_release(struct sm_fileio_result *r);
 
 #endif

@@ -41,6 +41,25 @@ $S run rd --time 2 --quiet --engine null --classic-only --json rc.json >rc.live 
 same "run --classic-only text" rc.live rc.json
 same "run --classic-only json" rc.json rc.json --format json
 
+# ---- fileio: sysbench's layout (with --histogram, intervals, a percentile),
+# the native text, the JSON; sync, async and fsync-all
+$S fileio --file-num=2 --file-total-size=4M prepare >/dev/null 2>&1
+$S fileio --file-num=2 --file-total-size=4M --file-test-mode=rndrw --time=2 --report-interval=1 \
+  --histogram --percentile=99 --rand-seed=7 --json=fi.json run >fi.live 2>/dev/null
+check "fileio: live run" grep -q "Latency histogram" fi.live
+same "fileio sysbench (default)" fi.live fi.json
+same "fileio sysbench" fi.live fi.json --format sysbench
+same "fileio json" fi.json fi.json --format json
+$S fileio --file-num=2 --file-total-size=4M --file-test-mode=seqwr --file-io-mode=async --time=1 \
+  --report-interval=1 --format=stormark --json=fa.json run >fa.live 2>/dev/null
+check "fileio async native: live run" test -s fa.live
+same "fileio async native" fa.live fa.json --format text
+same "fileio async json" fa.json fa.json --format json
+$S fileio --file-num=2 --file-total-size=4M --file-test-mode=rndwr --file-fsync-all=on \
+  --events=200 --json=fs.json run >fs.live 2>/dev/null
+same "fileio fsync-all sysbench" fs.live fs.json
+$S fileio --file-num=2 --file-total-size=4M cleanup >/dev/null 2>&1
+
 # ---- bad input: one line on stderr, nothing on stdout, exit 2
 expect_usage "no file" $S report
 expect_usage "missing file" $S report no-such.json

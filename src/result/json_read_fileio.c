@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading a saved `stormark fileio run` result back (the document of
+ * sm_fileio_json()). */
+#include "result/json_read.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const op_names[3] = { "read", "write", "fsync" };
+
+static int read_cfg(const cJSON *p, struct sm_fileio_result *r, struct sm_jerr *e)
+{
+	struct sm_fileio_cfg *c = &r->cfg;
+	const cJSON *fl = sm_jget_arr(p, "extra_flags", e), *pc = sm_jget_arr(p, "percentiles", e);
+	const cJSON *it;
+	char mode[16], io[16], fsm[16], data[16], *dir;
+	int rc = 0;
+
+	rc |= sm_jget_strdup(p, "dir", &dir, e);
+	c->dir = dir;
+	rc |= sm_jget_str(p, "test_mode", mode, sizeof(mode), e);
+	rc |= sm_jget_str(p, "io_mode", io, sizeof(io), e);
+	rc |= sm_jget_uint(p, "threads", &c->threads, e);
+	rc |= sm_jget_uint(p, "file_num", &c->num_files, e);
+	rc |= sm_jget_u64(p, "file_size_bytes", &c->file_size, e);
+	rc |= sm_jget_u64(p, "total_size_bytes", &c->total_size, e);
+	rc |= sm_jget_u64(p, "block_size_bytes", &c->block_size, e);
+	rc |= sm_jget_uint(p, "async_backlog", &c->async_backlog, e);
+	rc |= sm_jget_uint(p, "fsync_freq", &c->fsync_freq, e);
+	rc |= sm_jget_bool(p, "fsync_all", &c->fsync_all, e);
+	rc |= sm_jget_bool(p, "fsync_end", &c->fsync_end, e);
+	rc |= sm_jget_str(p, "fsync_mode", fsm, sizeof(fsm), e);
+	rc |= sm_jget_uint(p, "merged_requests", &c->merged, e);
+	rc |= sm_jget_double(p, "rw_ratio", &c->rw_ratio, e);
+	rc |= sm_jget_u64(p, "time_limit_ns", &c->time_ns, e);
+	rc |= sm_jget_u64(p, "event_limit", &c->max_events, e);
+	rc |= sm_jget_double(p, "rate_per_s", &c->rate, e);
+	rc |= sm_jget_u64(p, "report_interval_ns", &c->report_interval_ns, e);
+	rc |= sm_jget_u64(p, "rand_seed", &c->seed, e);
+	rc |= sm_jget_bool(p, "rand_seed_given", &r->seed_given, e);
+	rc |= sm_jget_bool(p, "histogram", &r->histogram, e);
+	rc |= sm_jget_bool(p, "validate", &c->validate, e);
+	rc |= sm_jget_str(p, "data", data, sizeof(data), e);
+	if (rc || !fl || !pc)
+		return -EINVAL;
+	c->mode = sm_fileio_mode_parse(mode);
+	if (c->mode == SM_FIO_NONE)
+		return sm_jerr_set(e, "'test_mode' has an unknown value '%s'", mode);
+	if (!strcmp(io, "sync"))
+		c->io_mode = SM_FIO_IO_SYNC;
+	else if (!strcmp(io, "async"))
+		c->io_mode = SM_FIO_IO_ASYNC;
+	else if (!strcmp(io, "mmap"))
+		c->io_mode = SM_FIO_IO_MMAP;
+	else
+		return sm_jerr_set(e, "'io_mode' has an unknown value '%s'", io);
+	c->fsync_data = !strcmp(fsm, "fdatasync");
+	c->data = !strcmp(data, "zero") ? SM_DATA_ZERO : SM_DATA_RANDOM;
+	cJSON_ArrayForEach(it, fl) {
+		const char *v = cJSON_IsString(it) ? it->valuestring : "";
+
+		if (!strcmp(v, "sync"))
+			c->extra_flags |= SM_FIO_FLAG_SYNC;
+		else if (!strcmp(v, "dsync"))
+			c->extra_flags |= SM_FIO_FLAG_DSYNC;
+		else if (!strcmp(v, "direct"))
+			c->extra_flags |= SM_FIO_FLAG_DIRECT;
+		else
+			return sm_jerr_set(e, "'extra_flags' holds an unknown flag");
+	}
+	cJSON_ArrayForEach(it, pc) {
+		if (!cJSON_IsNumber(it) || r->pct.n >= SM_FIO_MAX_PCT)
+			return sm_jerr_set(e, "'percentiles' is not a short list of numbers");
+		r->pct.p[r->pct.n++] = it->valuedouble;
+	}
+	return 0;
+}
+
+static int read_series(const cJSON *se, struct sm_fileio_result *r, struct sm_jerr *e)
+{
+	static const char *const keys[] = {
+		"t_ns", "duration_ns", "read_bytes", "write_bytes", "reads", "writes",
+		"fsyncs", "items", "lat_pct_ns", "lat_max_ns",
+	};
+	const cJSON *a[10];
+	int n = -1;
+
+	for (unsigned k = 0; k < 10; k++) {
+		a[k] = sm_jget_arr(se, keys[k], e);
+		if (!a[k])
+			return -EINVAL;
+		if (n >= 0 && cJSON_GetArraySize(a[k]) != n)
+			return sm_jerr_set(e, "the series arrays differ in length");
+		n = cJSON_GetArraySize(a[k]);
+	}
+	r->series = calloc((size_t)n + 1, sizeof(*r->series));
+	if (!r->series)
+		return -ENOMEM;
+	r->series_cap = (unsigned)n + 1;
+	for (int i = 0; i < n; i++) {
+		struct sm_fileio_tick *t = &r->series[i];
+		uint64_t *v[] = {
+			&t->t_ns, &t->interval_ns, &t->read_bytes, &t->write_bytes, &t->reads,
+			&t->writes, &t->fsyncs, &t->events, &t->lat_pct_ns, &t->lat_max_ns,
+		};
+
+		for (unsigned k = 0; k < 10; k++) {
+			const cJSON *x = cJSON_GetArrayItem(a[k], i);
+
+			if (!cJSON_IsNumber(x) || x->valuedouble < 0)
+				return sm_jerr_set(e, "'series.%s' holds something other than counts",
+						   keys[k]);
+			*v[k] = (uint64_t)x->valuedouble;
+		}
+	}
+	r->nseries = (unsigned)n;
+	return 0;
+}
+
+static int read_u64s(const cJSON *a, uint64_t *out, unsigned n, const char *key, struct sm_jerr *e)
+{
+	if (!a || cJSON_GetArraySize(a) != (int)n)
+		return sm_jerr_set(e, "'%s' is missing or has not one entry per thread", key);
+	for (unsigned i = 0; i < n; i++) {
+		const cJSON *x = cJSON_GetArrayItem(a, (int)i);
+
+		if (!cJSON_IsNumber(x) || x->valuedouble < 0)
+			return sm_jerr_set(e, "'%s' holds something other than counts", key);
+		out[i] = (uint64_t)x->valuedouble;
+	}
+	return 0;
+}
+
+int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_jerr *e)
+{
+	const cJSON *ops, *fio, *te, *se;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	for (int i = 0; i < 3; i++)
+		sm_opstat_init(&r->ops[i]);
+	sm_hist_init(&r->events_lat);
+	rc = sm_json_read_head(doc, &r->head, e);
+	if (!rc)
+		rc = read_cfg(sm_jget_obj(doc, "params", e), r, e);
+	if (rc)
+		return rc;
+	ops = sm_jget_obj(doc, "ops", e);
+	fio = sm_jget_obj(doc, "fileio", e);
+	if (!ops || !fio)
+		return -EINVAL;
+	for (int i = 0; i < 3; i++) {
+		const cJSON *o = cJSON_GetObjectItemCaseSensitive(ops, op_names[i]);
+
+		if (o && sm_json_read_opstat(o, &r->ops[i], e))
+			return -EINVAL;
+	}
+	rc |= sm_jget_u64(fio, "events", &r->events, e);
+	rc |= sm_jget_u64(fio, "periodic_fsyncs", &r->periodic_fsyncs, e);
+	rc |= sm_jget_u64(fio, "end_fsyncs", &r->end_fsyncs, e);
+	rc |= sm_jget_str(fio, "engine_notice", r->notice, sizeof(r->notice), e);
+	if (rc || sm_json_read_lat(sm_jget_obj(fio, "event_lat_ns", e), &r->events_lat, e))
+		return -EINVAL;
+	memcpy(r->engine, r->head.env.engine, sizeof(r->engine));
+	r->failed = r->head.error[0] != '\0';
+	te = sm_jget_arr(fio, "thread_events", e);
+	if (!te)
+		return -EINVAL;
+	r->nthreads = (unsigned)cJSON_GetArraySize(te);
+	r->thread_events = calloc(r->nthreads + 1, sizeof(uint64_t));
+	r->thread_busy_ns = calloc(r->nthreads + 1, sizeof(uint64_t));
+	if (!r->thread_events || !r->thread_busy_ns)
+		return -ENOMEM;
+	if (read_u64s(te, r->thread_events, r->nthreads, "thread_events", e) ||
+	    read_u64s(cJSON_GetObjectItemCaseSensitive(fio, "thread_busy_ns"), r->thread_busy_ns,
+		      r->nthreads, "thread_busy_ns", e))
+		return -EINVAL;
+	se = cJSON_GetObjectItemCaseSensitive(doc, "series");
+	return se ? read_series(se, r, e) : 0;
+}
+
+void sm_fileio_from_json_release(struct sm_fileio_result *r)
+{
+	free((char *)r->cfg.dir);
+	free(r->thread_events);
+	free(r->thread_busy_ns);
+	free(r->series);
+	r->cfg.dir = NULL;
+	r->thread_events = r->thread_busy_ns = NULL;
+	r->series = NULL;
+	r->nseries = r->nthreads = 0;
+	sm_result_head_release(&r->head);
+}
