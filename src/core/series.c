@@ -13,7 +13,8 @@
  * of CACHE_LINE), each starting on a line. pts holds npts points of
  * `pt_words` words: t, counters, then count, sum, max per histogram.
  * prev[h] is histogram h summed over workers at the last sample; acc[h]
- * what was added between the last take and the last sample. */
+ * what was added between the last take and the last sample; cur is the
+ * sampler's scratch. */
 struct sm_series {
 	struct sm_series_cfg cfg;
 	size_t stride;
@@ -96,43 +97,64 @@ uint64_t sm_series_total(const struct sm_series *s, int i, unsigned c)
 	return t;
 }
 
-/* One worker's histogram as a plain one (count from the buckets read). */
-static void read_one(const struct sm_series_hist *x, struct sm_hist *out)
+/* Add one worker's histogram to out (count from the buckets read, so out
+ * keeps struct sm_hist's invariants while the worker writes). No scratch
+ * memory: several readers may do this at once. */
+static void add_one(const struct sm_series_hist *x, struct sm_hist *out)
 {
-	sm_hist_init(out);
+	uint64_t n = 0, lo = UINT64_MAX, hi = 0, mn, mx;
+	double mean, m2;
+
 	for (unsigned b = 0; b < SM_HIST_BUCKETS; b++) {
-		out->buckets[b] = atomic_load_explicit(&x->buckets[b], memory_order_relaxed);
-		out->count += out->buckets[b];
+		uint64_t v = atomic_load_explicit(&x->buckets[b], memory_order_relaxed);
+
+		if (!v)
+			continue;
+		out->buckets[b] += v;
+		n += v;
+		if (lo == UINT64_MAX)
+			lo = sm_hist_bucket_low(b);
+		hi = sm_hist_bucket_high(b);
 	}
-	if (!out->count)
+	if (!n)
 		return;
-	out->min = atomic_load_explicit(&x->min, memory_order_relaxed);
-	out->max = atomic_load_explicit(&x->max, memory_order_relaxed);
-	out->sum = atomic_load_explicit(&x->sum, memory_order_relaxed);
-	out->mean = atomic_load_explicit(&x->mean, memory_order_relaxed);
-	out->m2 = atomic_load_explicit(&x->m2, memory_order_relaxed);
-	/* a value whose bucket was read but whose min/max store was not yet:
-	 * keep min <= max and both inside the buckets' range */
-	if (out->min > out->max) {
-		out->min = 0;
-		out->max = UINT64_MAX;
+	mn = atomic_load_explicit(&x->min, memory_order_relaxed);
+	mx = atomic_load_explicit(&x->max, memory_order_relaxed);
+	mean = atomic_load_explicit(&x->mean, memory_order_relaxed);
+	m2 = atomic_load_explicit(&x->m2, memory_order_relaxed);
+	/* a value whose bucket was read before its min/max store: fall back
+	 * to the bounds of the buckets read */
+	if (mn > hi)
+		mn = lo;
+	if (mx < lo || mx < mn)
+		mx = hi;
+	if (mn < out->min)
+		out->min = mn;
+	if (mx > out->max)
+		out->max = mx;
+	out->sum += atomic_load_explicit(&x->sum, memory_order_relaxed);
+	/* Chan et al.'s pairwise update, as sm_hist_merge() */
+	if (out->count) {
+		double n1 = (double)out->count, n2 = (double)n, d = mean - out->mean;
+
+		out->m2 += m2 + d * d * n1 * n2 / (n1 + n2);
+		out->mean += d * n2 / (n1 + n2);
+	} else {
+		out->mean = mean;
+		out->m2 = m2;
 	}
+	out->count += n;
 }
 
 void sm_series_hist_read(const struct sm_series *s, int i, unsigned h, struct sm_hist *out)
 {
-	struct sm_hist *one;
-
+	sm_hist_init(out);
 	if (i >= 0) {
-		read_one(&slot_c(s, (unsigned)i)->hist[h], out);
+		add_one(&slot_c(s, (unsigned)i)->hist[h], out);
 		return;
 	}
-	sm_hist_init(out);
-	one = s->cur;
-	for (unsigned k = 0; k < s->cfg.workers; k++) {
-		read_one(&slot_c(s, k)->hist[h], one);
-		sm_hist_merge(out, one);
-	}
+	for (unsigned k = 0; k < s->cfg.workers; k++)
+		add_one(&slot_c(s, k)->hist[h], out);
 }
 
 /* Summary statistics of a histogram known only by its buckets: min and max

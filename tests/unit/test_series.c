@@ -173,6 +173,34 @@ static void *writer(void *arg)
 	return NULL;
 }
 
+/* A second reader: merged readings while the sampler samples and the
+ * writers write; each keeps the histogram's invariants and never goes back. */
+struct rd {
+	struct sm_series *s;
+	atomic_int *stop;
+	int bad;
+};
+
+static void *reader(void *arg)
+{
+	struct rd *r = arg;
+	struct sm_hist *h = sm_hist_new();
+	uint64_t last = 0;
+
+	while (h && !atomic_load(r->stop)) {
+		uint64_t n = 0;
+
+		sm_series_hist_read(r->s, -1, 0, h);
+		for (unsigned b = 0; b < SM_HIST_BUCKETS; b++)
+			n += h->buckets[b];
+		if (n != h->count || h->count < last || (h->count && h->min > h->max))
+			r->bad = 1;
+		last = h->count;
+	}
+	free(h);
+	return NULL;
+}
+
 static void test_concurrent(void **state)
 {
 	struct sm_series_cfg cfg = { .workers = WRITERS, .counters = 2, .hists = 1 };
@@ -189,6 +217,11 @@ static void test_concurrent(void **state)
 		w[i] = (struct wr){ s, i, &go };
 		assert_int_equal(pthread_create(&t[i], NULL, writer, &w[i]), 0);
 	}
+	atomic_int rstop = 0;
+	struct rd rd = { s, &rstop, 0 };
+	pthread_t rt;
+
+	assert_int_equal(pthread_create(&rt, NULL, reader, &rd), 0);
 	atomic_store(&go, 1);
 	/* sample while they run: cumulative counts never go back, and the
 	 * intervals add up to the cumulative count */
@@ -204,6 +237,9 @@ static void test_concurrent(void **state)
 	}
 	for (unsigned i = 0; i < WRITERS; i++)
 		pthread_join(t[i], NULL);
+	atomic_store(&rstop, 1);
+	pthread_join(rt, NULL);
+	assert_false(rd.bad);
 	assert_int_equal(sm_series_sample(s, ++t_ns), 0);
 	sm_series_take_interval(s, 0, h);
 	intervals += h->count;
