@@ -192,15 +192,61 @@ static const char *kind_name(enum sm_frames_kind k)
 	return k == SM_FRAMES_WRITE ? "write" : k == SM_FRAMES_EMPTY ? "empty" : "read";
 }
 
+/* The "frames" object: counts, paced figures, windows, the histogram. */
+static void frames_json(cJSON *fr, const struct sm_frames_result *r)
+{
+	const struct sm_frames_plan *p = &r->plan;
+	static const unsigned wins[] = { 1, 5, 30 };
+	struct sm_frames_snap w;
+	uint64_t ftc[SM_FT_COLUMNS];
+	cJSON *win, *hist, *cols;
+
+	sm_json_add_u64(fr, "scheduled", r->frames_scheduled);
+	sm_json_add_u64(fr, "transferred", r->frames_done);
+	sm_json_add_u64(fr, "dropped", r->frames_dropped);
+	sm_json_add_u64(fr, "longest_drop_run", r->longest_drop_run);
+	sm_json_add_u64(fr, "max_buffers_used", r->max_queue);
+	sm_json_add_u64(fr, "fastest_ns", r->fastest_ns);
+	sm_json_add_u64(fr, "slowest_ns", r->slowest_ns);
+	if (p->fps > 0) {
+		cJSON *pc = cJSON_AddObjectToObject(fr, "paced");
+
+		sm_json_add_u64(pc, "frames", r->paced_frames);
+		sm_json_add_u64(pc, "schedule_ns", r->schedule_ns);
+		cJSON_AddNumberToObject(pc, "frames_per_s", r->paced_fps);
+	}
+	if (p->fps > 0 && p->kind == SM_FRAMES_READ) {
+		cJSON *lt = cJSON_AddObjectToObject(fr, "lateness_ns");
+
+		cJSON_AddItemToObject(lt, "early", sm_json_lat(&r->early, 1));
+		cJSON_AddItemToObject(lt, "late", sm_json_lat(&r->late, 1));
+	}
+	win = cJSON_AddObjectToObject(fr, "windows");
+	for (unsigned i = 0; i < sizeof(wins) / sizeof(wins[0]); i++) {
+		char key[16];
+
+		sm_frames_window(r, wins[i], &w);
+		snprintf(key, sizeof(key), "last_%us", wins[i]);
+		cJSON_AddItemToObject(win, key, snap_json(&w));
+	}
+	sm_frames_window(r, UINT32_MAX, &w);
+	cJSON_AddItemToObject(win, "overall", snap_json(&w));
+	hist = cJSON_AddObjectToObject(fr, "histogram");
+	sm_json_add_u64(hist, "window_ns", p->hist_window_ns);
+	sm_json_add_u64(hist, "covered_ns", r->frame_window_ns);
+	cJSON_AddItemToObject(hist, "frame_ns", sm_json_lat(&r->frame_window, 1));
+	sm_ft_columns(&r->frame_window, ftc);
+	cols = cJSON_AddArrayToObject(hist, "columns");
+	for (unsigned c = 0; c < SM_FT_COLUMNS; c++)
+		cJSON_AddItemToArray(cols, cJSON_CreateNumber((double)ftc[c]));
+}
+
 void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 {
 	const struct sm_frames_plan *p = &r->plan;
 	double secs = (double)r->head.duration_ns / 1e9;
 	cJSON *params = cJSON_AddObjectToObject(doc, "params");
-	cJSON *totals, *ops, *frame, *series, *bytes, *items, *fr, *win, *cols, *hist;
-	struct sm_frames_snap w;
-	uint64_t ftc[SM_FT_COLUMNS];
-	static const unsigned wins[] = { 1, 5, 30 };
+	cJSON *totals, *ops, *frame, *series, *bytes, *items;
 
 	cJSON_AddStringToObject(params, "test", kind_name(p->kind));
 	cJSON_AddBoolToObject(params, "stream", p->stream);
@@ -257,46 +303,7 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 			(double)(r->series[i].frames - (prev ? prev->frames : 0))));
 	}
 
-	fr = cJSON_AddObjectToObject(doc, "frames");
-	sm_json_add_u64(fr, "scheduled", r->frames_scheduled);
-	sm_json_add_u64(fr, "transferred", r->frames_done);
-	sm_json_add_u64(fr, "dropped", r->frames_dropped);
-	sm_json_add_u64(fr, "longest_drop_run", r->longest_drop_run);
-	sm_json_add_u64(fr, "max_buffers_used", r->max_queue);
-	sm_json_add_u64(fr, "fastest_ns", r->fastest_ns);
-	sm_json_add_u64(fr, "slowest_ns", r->slowest_ns);
-	if (p->fps > 0) {
-		cJSON *pc = cJSON_AddObjectToObject(fr, "paced");
-
-		sm_json_add_u64(pc, "frames", r->paced_frames);
-		sm_json_add_u64(pc, "schedule_ns", r->schedule_ns);
-		cJSON_AddNumberToObject(pc, "frames_per_s", r->paced_fps);
-	}
-	if (p->fps > 0 && p->kind == SM_FRAMES_READ) {
-		cJSON *lt = cJSON_AddObjectToObject(fr, "lateness_ns");
-
-		cJSON_AddItemToObject(lt, "early", sm_json_lat(&r->early, 1));
-		cJSON_AddItemToObject(lt, "late", sm_json_lat(&r->late, 1));
-	}
-	win = cJSON_AddObjectToObject(fr, "windows");
-	for (unsigned i = 0; i < sizeof(wins) / sizeof(wins[0]); i++) {
-		char key[16];
-
-		sm_frames_window(r, wins[i], &w);
-		snprintf(key, sizeof(key), "last_%us", wins[i]);
-		cJSON_AddItemToObject(win, key, snap_json(&w));
-	}
-	sm_frames_window(r, UINT32_MAX, &w);
-	cJSON_AddItemToObject(win, "overall", snap_json(&w));
-	hist = cJSON_AddObjectToObject(fr, "histogram");
-	sm_json_add_u64(hist, "window_ns", p->hist_window_ns);
-	sm_json_add_u64(hist, "covered_ns", r->frame_window_ns);
-	cJSON_AddItemToObject(hist, "frame_ns", sm_json_lat(&r->frame_window, 1));
-	sm_ft_columns(&r->frame_window, ftc);
-	cols = cJSON_AddArrayToObject(hist, "columns");
-	for (unsigned c = 0; c < SM_FT_COLUMNS; c++)
-		cJSON_AddItemToArray(cols, cJSON_CreateNumber((double)ftc[c]));
-
+	frames_json(cJSON_AddObjectToObject(doc, "frames"), r);
 	sm_json_doc_finish(doc, &r->head);
 }
 
