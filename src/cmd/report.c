@@ -7,7 +7,9 @@
 #include "analysis/run.h"
 #include "result/json.h"
 #include "result/json_read.h"
+#include "report/csv.h"
 #include "report/fileio.h"
+#include "report/markdown.h"
 #include "report/run_text.h"
 #include "report/sysbench.h"
 #include "report/timeit.h"
@@ -45,6 +47,8 @@ static int render_time(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 		sm_time_print_timeit(stdout, &r);
 	} else if (l == SM_LAYOUT_CSV) {
 		sm_time_print_csv(stdout, &r);
+	} else if (l == SM_LAYOUT_MARKDOWN) {
+		sm_md_time(stdout, &r);
 	} else {
 		sm_time_print_text(stdout, &r);
 	}
@@ -70,6 +74,10 @@ static int render_run(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 			sm_json_run(d, res);
 		rc = d ? sm_json_write(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
+	} else if (l == SM_LAYOUT_CSV) {
+		sm_csv_run(stdout, res);
+	} else if (l == SM_LAYOUT_MARKDOWN) {
+		sm_md_run(stdout, res);
 	} else {
 		sm_run_text(stdout, res, 0);
 	}
@@ -94,6 +102,10 @@ static int render_fileio(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 		cJSON_Delete(d);
 	} else if (l == SM_LAYOUT_SYSBENCH) {
 		sm_sb_render(stdout, r);
+	} else if (l == SM_LAYOUT_CSV) {
+		sm_csv_fileio(stdout, r);
+	} else if (l == SM_LAYOUT_MARKDOWN) {
+		sm_md_fileio(stdout, r);
 	} else {
 		sm_fileio_render(stdout, r);
 	}
@@ -106,11 +118,14 @@ out:
 
 static const struct kind kinds[] = {
 	{ "time", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
-		  SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+		  SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
+		  SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 	  SM_LAYOUT_TEXT, render_time },
-	{ "run", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+	{ "run", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
+		 SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 	  SM_LAYOUT_TEXT, render_run },
 	{ "fileio", SM_LAYOUT_BIT(SM_LAYOUT_SYSBENCH) | SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
+		    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
 		    SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 	  SM_LAYOUT_SYSBENCH, render_fileio },
 };
@@ -120,9 +135,9 @@ static void usage(FILE *f, const struct sm_opt *opts)
 	fprintf(f, "usage: stormark report FILE.json [options]\n\n"
 		   "Print a result saved with --json again, exactly as the run printed it,\n"
 		   "or in another layout of the same command ('-' reads stdin). No I/O is\n"
-		   "done. Layouts: time: text (default), timeit, csv, json; run: text\n"
-		   "(default), json; fileio: sysbench (default), text (stormark's own),\n"
-		   "json.\n\n");
+		   "done. Layouts: time: text (default), timeit, csv, markdown, json;\n"
+		   "run: text (default), csv, markdown, json; fileio: sysbench (default),\n"
+		   "text (stormark's own), csv, markdown, json.\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nExit status: 0 done, 1 the report could not be written, 2 a usage error\n"
 		   "or a file that is not a result this stormark can read (not JSON, cut\n"

@@ -42,7 +42,7 @@ char *sm_tf_format(char *buf, size_t len, enum sm_tf f, double v)
 	}
 }
 
-static const char *missing_reason(const struct sm_time_result *r, enum sm_tf f)
+const char *sm_time_missing_reason(const struct sm_time_result *r, enum sm_tf f)
 {
 	if (f == SM_TF_SYSCALLS)
 		return r->syscalls_why;
@@ -83,7 +83,7 @@ static void print_one(FILE *f, const struct sm_time_result *r, const struct sm_t
 		if (i == SM_TF_DISK_READ_IOS && !disk_heading(f, r))
 			break;
 		if (run->missing & SM_TF_BIT(i)) {
-			fprintf(f, "  %-26s n/a (%s)\n", sm_tf_desc[i].label, missing_reason(r, i));
+			fprintf(f, "  %-26s n/a (%s)\n", sm_tf_desc[i].label, sm_time_missing_reason(r, i));
 			if (i == SM_TF_SYSCALLS && !(run->missing & SM_TF_BIT(SM_TF_READ_CALLS)))
 				fprintf(f, "  %-26s %.0f (read and write family only)\n",
 					"system calls (counted)",
@@ -111,7 +111,7 @@ static void print_table(FILE *f, const struct sm_time_result *r)
 			break;
 		sm_tf_stats(r->runs, r->nruns, i, &s);
 		if (!s.n) {
-			fprintf(f, "  %-26s n/a (%s)\n", sm_tf_desc[i].label, missing_reason(r, i));
+			fprintf(f, "  %-26s n/a (%s)\n", sm_tf_desc[i].label, sm_time_missing_reason(r, i));
 			continue;
 		}
 		fprintf(f, "  %-26s %12s %11s %12s %12s %12s\n", sm_tf_desc[i].label,
@@ -294,7 +294,7 @@ cJSON *sm_time_json(const struct sm_time_result *r)
 		sm_tf_stats(r->runs, r->nruns, i, &s);
 		if (!s.n) {
 			if (r->nruns)
-				cJSON_AddStringToObject(miss, sm_tf_desc[i].key, missing_reason(r, i));
+				cJSON_AddStringToObject(miss, sm_tf_desc[i].key, sm_time_missing_reason(r, i));
 			continue;
 		}
 		o = cJSON_AddObjectToObject(stats, sm_tf_desc[i].key);

@@ -27,6 +27,9 @@ void sm_time_print_csv(FILE *f, const struct sm_time_result *r);
  * docs/time.md); caller owns it (cJSON_Delete). NULL on ENOMEM. */
 cJSON *sm_time_json(const struct sm_time_result *r);
 
+/* Why figure f was not measured, in words ("disabled with --no-syscalls"). */
+const char *sm_time_missing_reason(const struct sm_time_result *r, enum sm_tf f);
+
 /* timeit's duration format, H:MM:SS.mmm ("0:01:38.559"), into buf. */
 char *sm_fmt_timeit_duration(char *buf, size_t len, double ns);
 

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* CSV renderings of run and fileio results. */
+#include "report/csv.h"
+
+#include <math.h>
+
+/* A number as CSV wants it: integers without a point, others with enough
+ * digits to read back. */
+static void num(FILE *f, double v)
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		fprintf(f, ",%.0f", v);
+	else
+		fprintf(f, ",%.17g", v);
+}
+
+static void empty(FILE *f, int n)
+{
+	while (n-- > 0)
+		fputc(',', f);
+}
+
+void sm_csv_run(FILE *f, const struct sm_run_result *res)
+{
+	fprintf(f, "kind,test,direction,fps,bytes_per_s,iops,p50_ns,p99_ns,p99_9_ns,max_ns,"
+		   "needed_bytes_per_s,verdict,how\n");
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
+		const struct sm_run_classic *c = &res->classic[i];
+
+		for (int w = 0; c->label[0] && w < 2; w++) {
+			if (!c->fig[w].valid)
+				continue;
+			fprintf(f, "classic,%s,%s,", c->label, w ? "write" : "read");
+			num(f, c->fig[w].bytes_per_s);
+			num(f, c->fig[w].iops);
+			empty(f, 1);
+			num(f, (double)c->fig[w].p99_ns);
+			empty(f, 5);
+			fputc('\n', f);
+		}
+	}
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
+		const struct sm_run_size *s = &res->sizes[i];
+
+		for (int d = 0; s->preset[0] && d < 2; d++) {
+			const struct sm_run_frametest *t = &s->t[d];
+
+			if (!t->measured)
+				continue;
+			fprintf(f, "frames,%s,%s", s->preset, d ? "read" : "write");
+			num(f, t->fps);
+			num(f, t->bytes_per_s);
+			empty(f, 1);
+			num(f, (double)t->p50_ns);
+			num(f, (double)t->p99_ns);
+			num(f, (double)t->p999_ns);
+			num(f, (double)t->max_ns);
+			empty(f, 3);
+			fputc('\n', f);
+		}
+	}
+	if (!res->derived.verdicts_ready)
+		return;
+	for (unsigned r = 0; r < res->nrows; r++)
+		for (int d = 0; d < 2; d++)
+			for (unsigned k = 0; k < res->plan.nrates; k++) {
+				const struct sm_verdict_cell *c = &res->rows[r].cell[d][k];
+
+				fprintf(f, "verdict,%s,%s,%s", res->rows[r].fmt.name,
+					sm_direction_name((enum sm_direction)d), res->plan.rates[k]->name);
+				num(f, c->measured);
+				empty(f, 5);
+				num(f, c->needed);
+				fprintf(f, ",%s,%s\n", sm_verdict_name(c->final), sm_verdict_how_name(c->how));
+			}
+}
+
+void sm_csv_fileio(FILE *f, const struct sm_fileio_result *r)
+{
+	static const char *const names[3] = { "read", "write", "fsync" };
+	double s = r->head.duration_ns ? (double)r->head.duration_ns / 1e9 : 0;
+
+	fprintf(f, "op,count,bytes,errors,count_per_s,bytes_per_s,mean_ns,p50_ns,p95_ns,p99_ns,"
+		   "p99_9_ns,max_ns\n");
+	for (int i = 0; i < 4; i++) {
+		const struct sm_hist *h = i < 3 ? &r->ops[i].lat : &r->events_lat;
+		uint64_t n = i < 3 ? r->ops[i].count : r->events;
+		uint64_t bytes = i < 3 ? r->ops[i].bytes : r->ops[0].bytes + r->ops[1].bytes;
+
+		fprintf(f, "%s,%llu,%llu,%llu", i < 3 ? names[i] : "event", (unsigned long long)n,
+			(unsigned long long)bytes, (unsigned long long)(i < 3 ? r->ops[i].errors : 0));
+		num(f, s > 0 ? (double)n / s : 0);
+		num(f, s > 0 ? (double)bytes / s : 0);
+		if (!h->count) {
+			empty(f, 6);
+		} else {
+			num(f, sm_hist_mean(h));
+			num(f, (double)sm_hist_percentile(h, 50));
+			num(f, (double)sm_hist_percentile(h, 95));
+			num(f, (double)sm_hist_percentile(h, 99));
+			num(f, (double)sm_hist_percentile(h, 99.9));
+			num(f, (double)h->max);
+		}
+		fputc('\n', f);
+	}
+}

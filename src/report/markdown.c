@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/* Markdown renderings of time, run and fileio results. */
+#include "report/markdown.h"
+#include "report/run_text.h"
+#include "report/timeit.h"
+#include "core/units.h"
+
+#include <string.h>
+
+#define MIB (1024.0 * 1024.0)
+
+/* A table cell: '|' would end it early. */
+static void cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc(' ', f);
+}
+
+static void warnings(FILE *f, const struct sm_warnings *w, const char *title)
+{
+	if (!w->count)
+		return;
+	fprintf(f, "\n## %s\n\n", title);
+	for (unsigned i = 0; i < w->count; i++)
+		fprintf(f, "- `%s`: %s\n", w->item[i].code, w->item[i].message);
+}
+
+void sm_md_time(FILE *f, const struct sm_time_result *r)
+{
+	char a[48];
+	int one = r->nruns == 1;
+
+	fprintf(f, "# stormark time: `");
+	for (int i = 0; i < r->cmd_argc; i++)
+		fprintf(f, "%s%s", i ? " " : "", r->cmd_argv[i]);
+	fprintf(f, "`\n\n%u run%s", r->nruns, r->nruns == 1 ? "" : "s");
+	if (r->warmup)
+		fprintf(f, " after %u warm-up run%s", r->warmup, r->warmup == 1 ? "" : "s");
+	fprintf(f, ", started %s, kernel %s\n\n", r->head.started_at, r->head.env.kernel);
+	fprintf(f, one ? "| figure | value |\n|---|--:|\n"
+		       : "| figure | mean | stddev | median | min | max |\n|---|--:|--:|--:|--:|--:|\n");
+	for (int i = 0; i < SM_TF_COUNT; i++) {
+		struct sm_tf_stat s;
+
+		if (i == SM_TF_DISK_READ_IOS) {
+			if (!r->disk_ok) {
+				fprintf(f, "\nSystem-wide device figures: not available (%s).\n",
+					sm_time_missing_reason(r, i));
+				break;
+			}
+			fprintf(f, "\nSystem-wide, device %s (%u:%u): every process on the system, "
+				   "not only this command.\n\n", r->disk.name, r->disk.major, r->disk.minor);
+			fprintf(f, one ? "| figure | value |\n|---|--:|\n"
+				       : "| figure | mean | stddev | median | min | max |\n"
+					 "|---|--:|--:|--:|--:|--:|\n");
+		}
+		sm_tf_stats(r->runs, r->nruns, i, &s);
+		cell(f, sm_tf_desc[i].label);
+		if (!s.n) {
+			char why[256];
+
+			snprintf(why, sizeof(why), "n/a (%s)", sm_time_missing_reason(r, i));
+			cell(f, why);
+			for (int k = 0; !one && k < 4; k++)
+				cell(f, "");
+		} else if (one) {
+			cell(f, sm_tf_format(a, sizeof(a), i, s.mean));
+		} else {
+			const double v[5] = { s.mean, s.stddev, s.median, s.min, s.max };
+
+			for (int k = 0; k < 5; k++)
+				cell(f, sm_tf_format(a, sizeof(a), i, v[k]));
+		}
+		fputs("|\n", f);
+	}
+	warnings(f, &r->head.warnings, "Hints");
+}
+
+static void md_classic(FILE *f, const struct sm_run_result *res)
+{
+	char a[32], b[32];
+
+	fprintf(f, "\n## Classic figures\n\n%s file, %s, %s per test.\n\n",
+		sm_fmt_bytes(a, sizeof(a), (double)res->file_bytes),
+		res->direct_align > 0 ? "O_DIRECT" : "buffered",
+		sm_fmt_ns(b, sizeof(b), (double)res->classic_ns));
+	fprintf(f, "| test | read MiB/s | read IOPS | read p99 | write MiB/s | write IOPS | write p99 |\n"
+		   "|---|--:|--:|--:|--:|--:|--:|\n");
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
+		const struct sm_run_classic *c = &res->classic[i];
+
+		if (!c->label[0])
+			continue;
+		fprintf(f, "| %s ", c->label);
+		for (int w = 0; w < 2; w++) {
+			if (!c->fig[w].valid) {
+				fprintf(f, "| - | - | - ");
+				continue;
+			}
+			fprintf(f, "| %.1f | %.0f | %s ", c->fig[w].bytes_per_s / MIB, c->fig[w].iops,
+				sm_fmt_ns(a, sizeof(a), (double)c->fig[w].p99_ns));
+		}
+		fputs("|\n", f);
+	}
+}
+
+static void md_frames(FILE *f, const struct sm_run_result *res)
+{
+	char a[32], b[32], c[32], d[32];
+
+	fprintf(f, "\n## Frame tests\n\nOne file per frame, %u threads, %s, %s per test; "
+		   "fps: highest sustained frame rate; p50..max: time per frame file.\n\n",
+		res->plan.threads, res->direct_align > 0 ? "O_DIRECT" : "buffered",
+		sm_fmt_ns(a, sizeof(a), (double)res->frame_ns));
+	fprintf(f, "| frame size | test | fps | MiB/s | p50 | p99 | p99.9 | max |\n"
+		   "|---|---|--:|--:|--:|--:|--:|--:|\n");
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
+		const struct sm_run_size *s = &res->sizes[i];
+
+		if (!s->preset[0])
+			continue;
+		for (int dir = 0; dir < 2; dir++) {
+			const struct sm_run_frametest *t = &s->t[dir];
+
+			fprintf(f, "| %s %llu KiB | %s ", s->preset,
+				(unsigned long long)(s->frame_bytes / 1024), dir ? "read" : "write");
+			if (!t->measured) {
+				fprintf(f, "| - | - | - | - | - | - |\n");
+				continue;
+			}
+			fprintf(f, "| %.1f | %.1f | %s | %s | %s | %s |\n", t->fps, t->bytes_per_s / MIB,
+				sm_fmt_ns(a, sizeof(a), (double)t->p50_ns),
+				sm_fmt_ns(b, sizeof(b), (double)t->p99_ns),
+				sm_fmt_ns(c, sizeof(c), (double)t->p999_ns),
+				sm_fmt_ns(d, sizeof(d), (double)t->max_ns));
+		}
+	}
+}
+
+static const char *word(const struct sm_verdict_cell *c)
+{
+	return c->final == SM_VERDICT_REALTIME ? "yes" : c->final == SM_VERDICT_MARGINAL ? "~" : "no";
+}
+
+static void md_verdicts(FILE *f, const struct sm_run_result *res)
+{
+	unsigned nr = res->plan.nrates;
+
+	fprintf(f, "\n## Real-time verdicts\n\n");
+	if (!res->derived.verdicts_ready) {
+		fprintf(f, "None: the frame tests did not finish.\n");
+		return;
+	}
+	fprintf(f, "yes = real time with at least 20%% headroom, ~ = marginal (under 20%%), "
+		   "no = not real time; * = decided by a paced run.\n\n| format | MiB/frame |");
+	for (int d = 0; d < 2; d++)
+		for (unsigned k = 0; k < nr; k++)
+			fprintf(f, " %s %s |", d ? "playback" : "capture", res->plan.rates[k]->name);
+	fprintf(f, "\n|---|--:|");
+	for (unsigned k = 0; k < 2 * nr; k++)
+		fprintf(f, ":-:|");
+	fputc('\n', f);
+	for (unsigned r = 0; r < res->nrows; r++) {
+		const struct sm_run_row *row = &res->rows[r];
+
+		fprintf(f, "| %s | %.1f |", row->fmt.name, (double)row->fmt.frame_bytes / MIB);
+		for (int d = 0; d < 2; d++)
+			for (unsigned k = 0; k < nr; k++)
+				fprintf(f, " %s%s |", word(&row->cell[d][k]),
+					row->cell[d][k].how == SM_HOW_PACED ? "\\*" : "");
+		fputc('\n', f);
+	}
+	fprintf(f, "\n%u paced run%s; %u near-limit verdict%s left as computed.\n", res->paced_runs,
+		res->paced_runs == 1 ? "" : "s", res->near_unconfirmed,
+		res->near_unconfirmed == 1 ? "" : "s");
+}
+
+void sm_md_run(FILE *f, const struct sm_run_result *res)
+{
+	const struct sm_env *e = &res->head.env;
+	char a[32], b[32], summary[2048];
+
+	fprintf(f, "# stormark run: `%s`\n\n", res->plan.dir);
+	fprintf(f, "- started: %s, %.1f s\n", res->head.started_at,
+		(double)res->head.duration_ns / 1e9);
+	fprintf(f, "- file system: %s on %s (mounted on %s), %s free of %s\n",
+		e->fs.fs_type[0] ? e->fs.fs_type : "?", e->fs.device[0] ? e->fs.device : "?",
+		e->fs.mount_point[0] ? e->fs.mount_point : "?",
+		sm_fmt_bytes(a, sizeof(a), (double)e->fs.free_bytes),
+		sm_fmt_bytes(b, sizeof(b), (double)e->fs.total_bytes));
+	if (res->direct_align > 0)
+		fprintf(f, "- direct I/O: works (%d-byte alignment)\n", res->direct_align);
+	else
+		fprintf(f, "- direct I/O: does not work here (%s): buffered I/O\n",
+			strerror(-res->direct_align));
+	fprintf(f, "- kernel: %s, %u CPUs, stormark %s\n", e->kernel, e->cpus, res->head.version);
+	if (res->reached >= SM_PHASE_CLASSIC)
+		md_classic(f, res);
+	if (res->reached >= SM_PHASE_FRAMES) {
+		md_frames(f, res);
+		md_verdicts(f, res);
+	}
+	warnings(f, &res->head.warnings, "Warnings");
+	sm_run_summary(res, summary, sizeof(summary));
+	fprintf(f, "\n## Summary\n\n%s\n", summary);
+}
+
+void sm_md_fileio(FILE *f, const struct sm_fileio_result *r)
+{
+	static const char *const names[3] = { "read", "write", "fsync" };
+	const struct sm_fileio_cfg *c = &r->cfg;
+	double s = r->head.duration_ns ? (double)r->head.duration_ns / 1e9 : 1e-9;
+	char a[32], b[32];
+
+	fprintf(f, "# stormark fileio: %s, %u thread%s, %s I/O\n\n", sm_fileio_mode_name(c->mode),
+		c->threads, c->threads == 1 ? "" : "s",
+		c->io_mode == SM_FIO_IO_ASYNC ? "async" : c->io_mode == SM_FIO_IO_MMAP ? "mmap" : "sync");
+	fprintf(f, "- files: %u x %s in `%s` (%s on %s), %s\n", c->num_files,
+		sm_fmt_bytes(a, sizeof(a), (double)c->file_size), c->dir,
+		r->head.env.fs.fs_type[0] ? r->head.env.fs.fs_type : "?",
+		r->head.env.fs.device[0] ? r->head.env.fs.device : "?",
+		r->head.env.direct_io ? "direct I/O" : "buffered (page cache)");
+	fprintf(f, "- requests: %s blocks, engine %s, seed %llu\n",
+		sm_fmt_bytes(b, sizeof(b), (double)c->block_size), r->engine,
+		(unsigned long long)c->seed);
+	fprintf(f, "- started: %s, %.3f s, %llu events%s\n\n", r->head.started_at, s,
+		(unsigned long long)r->events, r->head.interrupted ? " (interrupted)" : "");
+	fprintf(f, "| op | count | per s | MiB/s | mean | p50 | p95 | p99 | p99.9 | max |\n"
+		   "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+	for (int i = 0; i < 4; i++) {
+		const struct sm_hist *h = i < 3 ? &r->ops[i].lat : &r->events_lat;
+		uint64_t n = i < 3 ? r->ops[i].count : r->events;
+		uint64_t bytes = i < 3 ? r->ops[i].bytes : r->ops[0].bytes + r->ops[1].bytes;
+		const double v[] = { sm_hist_mean(h), (double)sm_hist_percentile(h, 50),
+				     (double)sm_hist_percentile(h, 95), (double)sm_hist_percentile(h, 99),
+				     (double)sm_hist_percentile(h, 99.9), (double)h->max };
+
+		fprintf(f, "| %s | %llu | %.1f | %.2f |", i < 3 ? names[i] : "event",
+			(unsigned long long)n, (double)n / s, (double)bytes / MIB / s);
+		for (int k = 0; k < 6; k++)
+			fprintf(f, " %s |", h->count ? sm_fmt_ns(a, sizeof(a), v[k]) : "-");
+		fputc('\n', f);
+	}
+	fprintf(f, "\nread/write/fsync: each request from issue to completion; event: its "
+		   "thread's time on it, as sysbench counts it.\n");
+	warnings(f, &r->head.warnings, "Warnings");
+}
