@@ -204,11 +204,11 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_DOUBLE_RANGE(0, "rate", c->rate, 0, INFINITY, "N",
 				    "average transactions rate. 0 for unlimited rate [0]"),
 		SM_OPT_DURATION_RANGE(0, "report-interval", c->report_interval_ns, SM_NS_PER_S, 0, 0, "N",
-				      "periodically report intermediate statistics with a specified\n"
+				      "periodically report intermediate statistics with a specified "
 				      "interval in seconds. 0 disables intermediate reports [0]"),
 		SM_OPT_BOOL_OPT(0, "histogram", o->histogram, "print latency histogram in report [off]"),
 		SM_OPT_CALL(0, "percentile", SM_OPT_REQUIRED, pct_cb, &o->pct, "N",
-			    "percentile to calculate in latency statistics (1-100),\n"
+			    "percentile to calculate in latency statistics (1-100), "
 			    "a list separated by commas; 0 disables [95]"),
 		SM_OPT_CALL(0, "rand-seed", SM_OPT_REQUIRED, seed_cb, o, "N",
 			    "seed for random number generator. 0 uses the clock [0]"),
@@ -241,14 +241,14 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_CHOOSE(0, "file-data", c->data, data_modes, "random|zero",
 			      "what prepare writes [random: incompressible]"),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, &o->out.format, "LAYOUT",
-			    "report layout: sysbench (default), text (stormark's;\n"
+			    "report layout: sysbench (default), text (stormark's; "
 			    "'stormark' is its old name) or json"),
 		SM_OPT_STR('o', "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
 		{ .kind = SM_OPT_STRING, .long_name = "json", .arg = SM_OPT_OPTIONAL, .dest = &o->out.json,
 		  .dflt = "-", .flags = SM_OPT_EMPTY_OK, .argh = "FILE",
 		  .help = "write the result as JSON to FILE; with no FILE the JSON\n"
 			  "is the report, on stdout (docs/options.md)" },
-		SM_OPT_FLAG_SET(0, "quiet", o->out.quiet, 1, "accepted as in every command (fileio shows no\n"
+		SM_OPT_FLAG_SET(0, "quiet", o->out.quiet, 1, "accepted as in every command (fileio shows no "
 				"progress line; --report-interval lines are part of the report)"),
 		SM_OPT_END,
 	};
@@ -272,7 +272,7 @@ void sm_fileio_usage(FILE *f)
 	memset(&scratch, 0, sizeof(scratch));
 	table(&scratch, t, 80);
 	fputs("usage: stormark fileio [options] prepare|run|cleanup|help\n"
-	      "       sysbench fileio [options] prepare|run|cleanup|help   (through a 'sysbench' link)\n"
+	      "       sysbench fileio [options] prepare|run|cleanup|help  (a 'sysbench' link)\n"
 	      "\n", f);
 	sm_opt_usage(f, t, SM_OPT_USAGE_EQ);
 	fputs("\nThe output flags mean the same in every command: docs/options.md.\n", f);

@@ -101,7 +101,7 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 	struct sm_frames_plan *p = &o->plan;
 	struct sm_opt tab[] = {
 		SM_OPT_CALL('w', "write", SM_OPT_REQUIRED, size_cb, o, "size",
-			    "write test with 'size' KiB frames, or a preset: sd hd 2k 4k\n"
+			    "write test with 'size' KiB frames, or a preset: sd hd 2k 4k "
 			    "(stormark adds fullhd uhd 4kdci 8k ...: see 'stormark help frames')"),
 		SM_OPT_FLAG_SET('e', "empty", p->kind, SM_FRAMES_EMPTY,
 				"write test with empty frames (create/open/close only)"),

@@ -171,10 +171,10 @@ static int parse(int argc, char **argv, struct run_opts *o)
 				      24 * 3600 * SM_NS_PER_S, "SECS",
 				      "about how long the whole run takes (default 60)"),
 		SM_OPT_CALL(0, "engine", SM_OPT_REQUIRED, engine_cb, &o->plan.engine, "NAME",
-			    "uring, psync or null (default: uring for queued block\n"
+			    "uring, psync or null (default: uring for queued block "
 			    "tests, psync for frame tests)"),
 		SM_OPT_CALL(0, "video-formats", SM_OPT_REQUIRED, formats_cb, o, "LIST",
-			    "verdict rows: comma-separated video format names, or\n"
+			    "verdict rows: comma-separated video format names, or "
 			    "'all' (default: a selection from SD to 8K; docs/formats.md)"),
 		SM_OPT_CALL(0, "formats", SM_OPT_REQUIRED, formats_cb, o, "LIST",
 			    "the old spelling of --video-formats LIST"),

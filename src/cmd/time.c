@@ -84,7 +84,7 @@ static int parse(int argc, char **argv, struct time_opts *o)
 		SM_OPT_CALL(0, "save", SM_OPT_REQUIRED, save_key_cb, &o->save_key, "KEY",
 			    "store the runs in the history under KEY"),
 		SM_OPT_STR(0, "db", o->db_path, "PATH",
-			   "history database (default\n$XDG_DATA_HOME/stormark/history.db)"),
+			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_END,
 	};

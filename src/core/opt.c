@@ -448,6 +448,29 @@ static int shown(const struct sm_opt *o, unsigned flags)
 	return !(flags & SM_OPT_SHORT_ONLY) || o->short_name;
 }
 
+/* Write one line of help text from column col, wrapped at word ends so
+ * that lines stay within 79 columns; continuations start at col too. */
+static void help_line(FILE *f, const char *h, size_t n, size_t col)
+{
+	size_t room = col < 59 ? 79 - col : 20;
+
+	while (n > room) {
+		size_t cut = room;
+
+		while (cut > 0 && h[cut] != ' ')
+			cut--;
+		if (cut == 0)   /* one word longer than the room: leave it whole */
+			for (cut = room; cut < n && h[cut] != ' '; cut++)
+				;
+		if (cut >= n)
+			break;
+		fprintf(f, "%.*s\n%*s", (int)cut, h, (int)col, "");
+		h += cut + 1;
+		n -= cut + 1;
+	}
+	fprintf(f, "%.*s", (int)n, h);
+}
+
 void sm_opt_usage(FILE *f, const struct sm_opt *opts, unsigned flags)
 {
 	unsigned n = count_opts(opts);
@@ -483,8 +506,11 @@ void sm_opt_usage(FILE *f, const struct sm_opt *opts, unsigned flags)
 		else
 			fprintf(f, "%-*s", (int)col, left);
 		/* continuation lines of the help line up under its first */
-		for (h = o->help; (nl = strchr(h, '\n')); h = nl + 1)
-			fprintf(f, "%.*s\n%*s", (int)(nl - h), h, (int)col, "");
-		fprintf(f, "%s\n", h);
+		for (h = o->help; (nl = strchr(h, '\n')); h = nl + 1) {
+			help_line(f, h, (size_t)(nl - h), col);
+			fprintf(f, "\n%*s", (int)col, "");
+		}
+		help_line(f, h, strlen(h), col);
+		fputc('\n', f);
 	}
 }

@@ -136,7 +136,8 @@ int sm_opt_parse(const struct sm_opt *opts, int argc, char **argv, unsigned flag
 
 /*
  * Write the option lines of opts to f ("  -t, --threads N   help"), with
- * the headings, in table order; hidden options are left out. With
+ * the headings, in table order; hidden options are left out. Help text is
+ * wrapped at word ends to stay within 79 columns. With
  * SM_OPT_SHORT_ONLY only the short names are shown ("  -t N ..."), and
  * options without one are left out; with SM_OPT_USAGE_EQ values are shown
  * attached ("--file-num=N"). Returns nothing; a write error shows

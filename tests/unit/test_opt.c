@@ -78,6 +78,8 @@ static void table(struct sm_opt *t, size_t cap)
 		SM_OPT_STR(0, "json", v.json, "FILE", "JSON"),
 		SM_OPT_FLAG_SET('H', "help", v.help, 5, "this help"),
 		SM_OPT_STR(0, "secret", v.name, "X", "never shown"),
+		SM_OPT_FLAG_SET(0, "long-help", v.flag, 1, "a help line long enough to need wrapping at a word "
+				"end, so that it stays within seventy-nine columns on the terminal"),
 		SM_OPT_CALL(0, "config-file", SM_OPT_REQUIRED, refuse_cb, &v, "FILE", NULL),
 		SM_OPT_END,
 	};
@@ -275,6 +277,12 @@ static void test_usage(void **state)
 	assert_null(strstr(out_buf, "--"));
 	assert_null(strstr(out_buf, "histogram"));
 	assert_non_null(strstr(out_buf, "Test options:\n"));
+	/* no line past 79 columns: long help is wrapped at word ends */
+	for (const char *l = out_buf, *e; *l; l = e + 1) {
+		e = strchr(l, '\n');
+		assert_non_null(e);
+		assert_true(e - l <= 79);
+	}
 	usage_text(SM_OPT_USAGE_EQ);
 	assert_non_null(strstr(out_buf, "--threads=N "));
 }
