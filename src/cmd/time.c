@@ -11,6 +11,7 @@
 #include "store/history_db.h"
 #include "result/json.h"
 #include "result/timefig.h"
+#include "report/markdown.h"
 #include "report/timeit.h"
 #include "cmd/out_opts.h"
 #include "core/opt.h"
@@ -79,7 +80,7 @@ static int parse(int argc, char **argv, struct time_opts *o)
 		SM_OPT_FLAG_SET(0, "shell", o->shell, 1, "run COMMAND with sh -c (one string)"),
 		SM_OPT_FLAG_SET(0, "no-syscalls", o->no_syscalls, 1,
 				"do not count all system calls (no perf counter)"),
-		SM_OUT_OPTS(o->out, 'o', SM_OPT_OPTIONAL, "text (default), timeit, csv or json"),
+		SM_OUT_OPTS(o->out, 'o', SM_OPT_OPTIONAL, "text (default), timeit, csv,\nmarkdown or json"),
 		SM_OPT_FLAG_SET(0, "csv", o->csv, 1, "the same as --format csv"),
 		SM_OPT_CALL(0, "save", SM_OPT_REQUIRED, save_key_cb, &o->save_key, "KEY",
 			    "store the runs in the history under KEY"),
@@ -103,7 +104,8 @@ static int parse(int argc, char **argv, struct time_opts *o)
 	if (o->csv && !o->out.format)
 		o->out.format = "csv";
 	if (sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
-			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_TEXT,
+			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
+			   SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_TEXT,
 			   msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (first >= argc)
@@ -276,6 +278,8 @@ static int emit(const struct time_opts *o, const struct sm_time_result *r, const
 		sm_time_print_timeit(f, r);
 	else if (o->out.layout == SM_LAYOUT_CSV)
 		sm_time_print_csv(f, r);
+	else if (o->out.layout == SM_LAYOUT_MARKDOWN)
+		sm_md_time(f, r);
 	else
 		sm_time_print_text(f, r);
 	if (f != stdout) {

@@ -17,7 +17,7 @@ same() {
 }
 
 # ---- time: text, timeit, csv from one live run each, and the JSON itself
-for layout in text timeit csv; do
+for layout in text timeit csv markdown; do
   $S time -n 2 --format $layout --json=t-$layout.json -- sh -c 'head -c 100000 /dev/zero >/dev/null' \
     >t-$layout.live 2>/dev/null
   check "time $layout: live run" test -s t-$layout.live
