@@ -148,6 +148,8 @@ int cmd_frames(int argc, char **argv)
 		int jrc;
 
 		sm_json_frames(doc, res);
+		/* the text's "Test parameters", so a saved run can be printed again */
+		cJSON_AddStringToObject(cJSON_GetObjectItem(doc, "params"), "frametest_params", o.params);
 		jrc = sm_json_write(doc, json_to);
 		cJSON_Delete(doc);
 		if (jrc) {

@@ -270,6 +270,11 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 	cJSON_AddStringToObject(params, "data", p->data == SM_DATA_ZERO ? "zero" : "random");
 	sm_json_add_u64(params, "seed", p->seed);
 	sm_json_add_u64(params, "time_limit_ns", p->time_limit_ns);
+	sm_json_add_u64(params, "hist_window_ns", p->hist_window_ns);
+	if (p->csv_path)
+		cJSON_AddStringToObject(params, "csv", p->csv_path);
+	else
+		cJSON_AddNullToObject(params, "csv");
 
 	totals = cJSON_AddObjectToObject(doc, "totals");
 	sm_json_add_u64(totals, "bytes", r->bytes);

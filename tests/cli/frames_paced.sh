@@ -28,6 +28,10 @@ check "playback: the text says the same rate ($rate)" grep -q "^Overall frame ra
 check "playback: transfer rate stays over duration_ns" \
   test "$(json pb.json 'abs(d["totals"]["items_per_s"] - d["totals"]["items"] / (d["duration_ns"] / 1e9)) < 1e-6 * d["totals"]["items_per_s"]')" = True
 
+check "playback: the JSON carries the text's parameters line and the CSV path" \
+  grep -qx "Test parameters: $(json pb.json 'd["params"]["frametest_params"]')" pb.out
+check "playback: params.csv" test "$(json pb.json 'd["params"]["csv"]')" = pb.csv
+
 # --- playback: one meaning per key ---------------------------------------------
 check "playback: sched_lat_ns covers every frame read" \
   test "$(json pb.json 'd["ops"]["frame"]["sched_lat_ns"]["histogram"]["counts"] and sum(c for _, c in d["ops"]["frame"]["sched_lat_ns"]["histogram"]["counts"]) == d["frames"]["transferred"]')" = True
