@@ -9,7 +9,9 @@
 #include "core/fsx.h"
 #include "core/units.h"
 #include "core/worker.h"
+#include "report/csv.h"
 #include "report/fileio.h"
+#include "report/markdown.h"
 #include "result/json.h"
 #include "report/sysbench.h"
 #include "workload/fileio.h"
@@ -157,7 +159,10 @@ static void on_tick(const struct sm_fileio_tick *t, void *arg)
 {
 	const struct sm_fileio_opts *o = arg;
 
-	sm_sb_tick(o->json && !strcmp(o->json, "-") ? stderr : stdout, t, &o->pct);
+	/* interval lines belong to the sysbench and text layouts; beside
+	 * JSON, CSV or markdown on stdout they go to stderr */
+	sm_sb_tick((o->json && !strcmp(o->json, "-")) || o->format >= SM_FIO_FMT_CSV ? stderr : stdout, t,
+		   &o->pct);
 }
 
 static void collect_warnings(const struct sm_fileio_opts *o, const struct sm_env *env, struct sm_warnings *w)
@@ -224,8 +229,9 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	sm_env_collect(&r.head.env, cfg->dir);
 	r.head.env.direct_io = (cfg->extra_flags & SM_FIO_FLAG_DIRECT) && cfg->io_mode != SM_FIO_IO_MMAP;
 	collect_warnings(o, &r.head.env, &r.head.warnings);
-	/* the native and JSON reports carry the warnings themselves */
-	for (unsigned i = 0; i < r.head.warnings.count && o->format == SM_FIO_FMT_SYSBENCH &&
+	/* the native, markdown and JSON reports carry the warnings themselves */
+	for (unsigned i = 0; i < r.head.warnings.count &&
+	     (o->format == SM_FIO_FMT_SYSBENCH || o->format == SM_FIO_FMT_CSV) &&
 	     !o->json && o->verbosity >= 1; i++)
 		fprintf(stderr, "stormark: warning: %s\n", r.head.warnings.item[i].message);
 	if (!quiet(o) && o->format == SM_FIO_FMT_SYSBENCH)
@@ -259,6 +265,10 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	if (!quiet(o)) {
 		if (o->format == SM_FIO_FMT_STORMARK) {
 			sm_fileio_text(txt, &r);
+		} else if (o->format == SM_FIO_FMT_CSV) {
+			sm_csv_fileio(txt, &r);
+		} else if (o->format == SM_FIO_FMT_MARKDOWN) {
+			sm_md_fileio(txt, &r);
 		} else {
 			if (o->histogram)
 				sm_sb_histogram(txt, &r.events_lat);

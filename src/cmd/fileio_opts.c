@@ -242,7 +242,7 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 			      "what prepare writes [random: incompressible]"),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, &o->out.format, "LAYOUT",
 			    "report layout: sysbench (default), text (stormark's; "
-			    "'stormark' is its old name) or json"),
+			    "'stormark' is its old name), csv, markdown or json"),
 		SM_OPT_STR('o', "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
 		{ .kind = SM_OPT_STRING, .long_name = "json", .arg = SM_OPT_OPTIONAL, .dest = &o->out.json,
 		  .dflt = "-", .flags = SM_OPT_EMPTY_OK, .argh = "FILE",
@@ -306,9 +306,12 @@ int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 		o->command = argv[i];
 	}
 	if (sm_out_resolve(&o->out, o->prog, SM_LAYOUT_BIT(SM_LAYOUT_SYSBENCH) | SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
+			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
 			   SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_SYSBENCH, msg, sizeof(msg)))
 		return sm_fileio_bad(o, "%s", msg);
-	o->format = o->out.layout == SM_LAYOUT_TEXT ? SM_FIO_FMT_STORMARK : SM_FIO_FMT_SYSBENCH;
+	o->format = o->out.layout == SM_LAYOUT_TEXT ? SM_FIO_FMT_STORMARK
+		    : o->out.layout == SM_LAYOUT_CSV ? SM_FIO_FMT_CSV
+		    : o->out.layout == SM_LAYOUT_MARKDOWN ? SM_FIO_FMT_MARKDOWN : SM_FIO_FMT_SYSBENCH;
 	o->json = o->out.layout == SM_LAYOUT_JSON ? "-" : o->out.json_file;
 	return 0;
 }

@@ -10,7 +10,8 @@
 #include "report/sysbench.h"
 #include "workload/fileio.h"
 
-enum sm_fileio_fmt { SM_FIO_FMT_SYSBENCH, SM_FIO_FMT_STORMARK };
+/* The report layout of a run (--format); JSON is o->json == "-". */
+enum sm_fileio_fmt { SM_FIO_FMT_SYSBENCH, SM_FIO_FMT_STORMARK, SM_FIO_FMT_CSV, SM_FIO_FMT_MARKDOWN };
 
 struct sm_fileio_opts {
 	struct sm_fileio_cfg cfg;

@@ -11,6 +11,8 @@
 #include "core/units.h"
 #include "core/worker.h"
 #include "result/json.h"
+#include "report/csv.h"
+#include "report/markdown.h"
 #include "report/run_text.h"
 #include "workload/profile.h"
 
@@ -37,7 +39,7 @@ static void usage(FILE *f, const struct sm_opt *opts)
 	      "Options:\n", f);
 	sm_opt_usage(f, opts, 0);
 	fputs("\nThe output flags mean the same in every command (docs/options.md); with\n"
-	      "the JSON as the report, the text report goes to stderr.\n"
+	      "another layout than text, the text report goes to stderr as the run goes.\n"
 	      "Exit status: 0 done, 1 the run failed, 2 usage error, 130 interrupted.\n", f);
 }
 
@@ -187,7 +189,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		SM_OPT_FLAG_SET(0, "classic-only", o->classic_only, 1, "only the block tests (for comparing with fio)"),
 		SM_OPT_FLAG_SET(0, "keep", o->plan.keep, 1, "keep the test data (its path is printed)"),
 		SM_OPT_HEAD("\nOutput:"),
-		SM_OUT_OPTS(o->out, 'o', SM_OPT_REQUIRED, "text (default) or json"),
+		SM_OUT_OPTS(o->out, 'o', SM_OPT_REQUIRED, "text (default), csv, markdown or json"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_END,
 	};
@@ -202,7 +204,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		return 1;
 	}
 	if (!rc)
-		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
+				    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 				    SM_LAYOUT_TEXT, msg, sizeof(msg));
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
@@ -292,7 +295,7 @@ int cmd_run(int argc, char **argv)
 		free(abs_dir);
 		return SM_EXIT_FAIL;
 	}
-	if (o.out.layout == SM_LAYOUT_JSON)   /* the JSON is the report: text to stderr */
+	if (o.out.layout != SM_LAYOUT_TEXT)   /* another layout is the report: text to stderr */
 		out = stderr;
 	colour = use_colour(out);
 	pc.on = !o.out.quiet && isatty(STDERR_FILENO);
@@ -354,6 +357,11 @@ int cmd_run(int argc, char **argv)
 		sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
 		code = SM_EXIT_FAIL;
 	}
+	if (o.out.layout == SM_LAYOUT_MARKDOWN)
+		sm_md_run(stdout, res);
+	else if (o.out.layout == SM_LAYOUT_CSV)
+		sm_csv_run(stdout, res);
+	fflush(stdout);
 	if (o.json_to) {
 		cJSON *doc = sm_json_doc_new(&res->head);
 		int jrc = doc ? 0 : -ENOMEM;

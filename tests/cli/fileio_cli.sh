@@ -100,7 +100,14 @@ check "-o: the report in the file" grep -Eq '^  write +484 ' "$T_DIR/nat.txt"
 check "-o: nothing on stdout" test ! -s "$T_DIR/out"
 "$STORMARK" fileio $SMALL --file-test-mode=rndrd --events=100 --time=0 --format=json run >"$T_DIR/fj.json" 2>/dev/null
 check "--format json: stdout is only JSON" test "$(json "$T_DIR/fj.json" "d['command']")" = fileio
-expect_usage "a layout fileio does not have" "$STORMARK" fileio --format=markdown --file-test-mode=rndrd run
+# csv and markdown live: what stormark report prints from the saved JSON, byte for byte
+for L in csv markdown; do
+  "$STORMARK" fileio $SMALL --file-test-mode=rndrw --events=300 --time=0 --format=$L --json="$T_DIR/l.json" run \
+    >"$T_DIR/l.$L" 2>/dev/null
+  check "--format $L live = stormark report --format $L" cmp -s "$T_DIR/l.$L" <("$STORMARK" report "$T_DIR/l.json" --format $L)
+  check "--format $L is not empty" test -s "$T_DIR/l.$L"
+done
+expect_usage "a layout fileio does not have" "$STORMARK" fileio --format=timeit --file-test-mode=rndrd run
 expect_usage "--format json with --json=FILE" "$STORMARK" fileio --format=json --json=x.json --file-test-mode=rndrd run
 expect_usage "an unsupported sysbench option" "$STORMARK" fileio --config-file=x run
 check "one wording for bad values" grep -qx "stormark fileio: invalid value 'x' for --threads: expected an integer from 1 to 1024 (try 'stormark help fileio')" \

@@ -69,7 +69,14 @@ check "--format json -o FILE: nothing on stdout" test ! -s "$T_DIR/f.out"
   >"$T_DIR/t.out" 2>&1
 check "-o FILE: the text report in FILE" grep -q "Summary" "$T_DIR/t.txt"
 check "-o FILE: nothing on stdout" test ! -s "$T_DIR/t.out"
-expect_usage "a layout run does not have" "$STORMARK" run "$D" --format markdown
+# csv and markdown live: what stormark report prints from the saved JSON, byte for byte
+for L in csv markdown; do
+  "$STORMARK" run "$D" --time 2 --quiet --engine null --no-confirm --video-formats dpx-hd,dpx-4k \
+    --format $L --json="$T_DIR/l.json" >"$T_DIR/l.$L" 2>"$T_DIR/l.err"
+  check "--format $L live = stormark report --format $L" cmp -s "$T_DIR/l.$L" <("$STORMARK" report "$T_DIR/l.json" --format $L)
+  check "--format $L: the text report on stderr" grep -q "Summary" "$T_DIR/l.err"
+done
+expect_usage "a layout run does not have" "$STORMARK" run "$D" --format timeit
 expect_usage "--json - with another layout" "$STORMARK" run "$D" --json - --format text
 expect_usage "--video-formats unknown" "$STORMARK" run "$D" --video-formats dpx-3k
 

@@ -121,6 +121,8 @@ expect_usage "unknown option" $S time --frobnicate -- true
 expect_usage "-n 0" $S time -n 0 -- true
 expect_usage "-n junk" $S time -n 3x -- true
 expect_usage "bad format" $S time --format xml -- true
+$S time --format markdown --json=md.json -- true >md.txt
+check "--format markdown live = stormark report --format markdown" cmp -s md.txt <($S report md.json --format markdown)
 expect_usage "layout not available" $S time --format sysbench -- true
 expect_usage "--json with no FILE and another layout" $S time --json --format timeit -- true
 check "one wording for bad values" grep -qx "stormark time: invalid value '3x' for -n: expected an integer from 1 to 100000 (try 'stormark time --help')" \
