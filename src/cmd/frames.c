@@ -49,24 +49,6 @@ static int check_exit(int rc)
 	return rc == -ENOENT || rc == -ENODATA || rc == -EEXIST ? SM_EXIT_FAIL : SM_EXIT_USAGE;
 }
 
-static void print_paced_verdict(FILE *f, const struct sm_frames_opts *o, const struct sm_frames_result *r,
-				int *holds)
-{
-	const struct sm_frames_plan *p = &r->plan;
-	struct sm_paced pc;
-	int v;
-
-	sm_paced_from_frames(r, &pc);
-	v = sm_verdict_paced(&pc);
-	fprintf(f, "\n%s %s at %g fps: %s (%llu of %llu frames dropped, p99.9 from schedule %.2f ms, "
-	       "frame interval %.2f ms, %u buffers)\n",
-	       o->format, o->capture ? "capture" : "playback", p->fps,
-	       v < 0 ? "undecided" : sm_verdict_name((enum sm_verdict)v),
-	       (unsigned long long)pc.dropped, (unsigned long long)pc.scheduled,
-	       (double)pc.p999_sched_ns / 1e6, (double)pc.interval_ns / 1e6, pc.queue);
-	*holds = v == SM_VERDICT_REALTIME || v == SM_VERDICT_MARGINAL;
-}
-
 int cmd_frames(int argc, char **argv)
 {
 	struct sm_frames_opts o;
@@ -137,10 +119,18 @@ int cmd_frames(int argc, char **argv)
 		code = SM_EXIT_FAIL;
 		goto out;
 	}
+	snprintf(res->test_params, sizeof(res->test_params), "%s", o.params);
+	if (o.format) {
+		snprintf(res->video_format, sizeof(res->video_format), "%s", o.format);
+		res->video_capture = o.capture;
+	}
 	if (text)
-		sm_report_frametest(stdout, res, o.params);
-	if (o.format)   /* with JSON on stdout the verdict line goes to stderr */
-		print_paced_verdict(text ? stdout : stderr, &o, res, &holds);
+		sm_report_frametest(stdout, res, res->test_params);
+	if (o.format) {   /* with JSON on stdout the verdict line goes to stderr */
+		int v = sm_report_paced_verdict(text ? stdout : stderr, res);
+
+		holds = v == SM_VERDICT_REALTIME || v == SM_VERDICT_MARGINAL;
+	}
 	for (unsigned i = 0; i < res->head.warnings.count; i++)
 		fprintf(stderr, "%s: warning: %s\n", o.prog, res->head.warnings.item[i].message);
 	if (json_to) {
@@ -148,8 +138,6 @@ int cmd_frames(int argc, char **argv)
 		int jrc;
 
 		sm_json_frames(doc, res);
-		/* the text's "Test parameters", so a saved run can be printed again */
-		cJSON_AddStringToObject(cJSON_GetObjectItem(doc, "params"), "frametest_params", o.params);
 		jrc = sm_json_write(doc, json_to);
 		cJSON_Delete(doc);
 		if (jrc) {

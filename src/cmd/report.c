@@ -9,6 +9,7 @@
 #include "result/json_read.h"
 #include "report/csv.h"
 #include "report/fileio.h"
+#include "report/frametest.h"
 #include "report/markdown.h"
 #include "report/run_text.h"
 #include "report/sysbench.h"
@@ -116,6 +117,30 @@ out:
 	return rc;
 }
 
+static int render_frames(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
+{
+	struct sm_frames_result *r = calloc(1, sizeof(*r));
+	int rc = r ? sm_frames_from_json(doc, r, e) : -ENOMEM;
+
+	if (rc)
+		goto out;
+	if (l == SM_LAYOUT_JSON) {
+		cJSON *d = sm_json_doc_new(&r->head);
+
+		if (d)
+			sm_json_frames(d, r);
+		rc = d ? sm_json_write(d, "-") : -ENOMEM;
+		cJSON_Delete(d);
+	} else {
+		sm_report_frametest_all(stdout, r);
+	}
+out:
+	if (r)
+		sm_frames_from_json_release(r);
+	free(r);
+	return rc;
+}
+
 static const struct kind kinds[] = {
 	{ "time", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
 		  SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
@@ -124,6 +149,8 @@ static const struct kind kinds[] = {
 	{ "run", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
 		 SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 	  SM_LAYOUT_TEXT, render_run },
+	{ "frames", SM_LAYOUT_BIT(SM_LAYOUT_FRAMETEST) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+	  SM_LAYOUT_FRAMETEST, render_frames },
 	{ "fileio", SM_LAYOUT_BIT(SM_LAYOUT_SYSBENCH) | SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
 		    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
 		    SM_LAYOUT_BIT(SM_LAYOUT_JSON),
@@ -137,7 +164,8 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "or in another layout of the same command ('-' reads stdin). No I/O is\n"
 		   "done. Layouts: time: text (default), timeit, csv, markdown, json;\n"
 		   "run: text (default), csv, markdown, json; fileio: sysbench (default),\n"
-		   "text (stormark's own), csv, markdown, json.\n\n");
+		   "text (stormark's own), csv, markdown, json; frames: frametest\n"
+		   "(default), json.\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nExit status: 0 done, 1 the report could not be written, 2 a usage error\n"
 		   "or a file that is not a result this stormark can read (not JSON, cut\n"

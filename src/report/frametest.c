@@ -4,6 +4,7 @@
 #include "report/frametest_axis.h"
 #include "result/json.h"
 #include "core/clock.h"
+#include "analysis/paced.h"
 #include "analysis/verdict.h"
 
 #include <string.h>
@@ -170,6 +171,32 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 	}
 }
 
+int sm_report_paced_verdict(FILE *f, const struct sm_frames_result *r)
+{
+	const struct sm_frames_plan *p = &r->plan;
+	struct sm_paced pc;
+	int v;
+
+	sm_paced_from_frames(r, &pc);
+	v = sm_verdict_paced(&pc);
+	fprintf(f, "\n%s %s at %g fps: %s (%llu of %llu frames dropped, p99.9 from schedule %.2f ms, "
+	       "frame interval %.2f ms, %u buffers)\n",
+	       r->video_format, r->video_capture ? "capture" : "playback", p->fps,
+	       v < 0 ? "undecided" : sm_verdict_name((enum sm_verdict)v),
+	       (unsigned long long)pc.dropped, (unsigned long long)pc.scheduled,
+	       (double)pc.p999_sched_ns / 1e6, (double)pc.interval_ns / 1e6, pc.queue);
+	return v;
+}
+
+void sm_report_frametest_all(FILE *f, const struct sm_frames_result *r)
+{
+	sm_report_frametest(f, r, r->test_params);
+	if (r->video_format[0])
+		sm_report_paced_verdict(f, r);
+	if (r->plan.csv_path)
+		fprintf(f, "Writing log file...\n");
+}
+
 static cJSON *snap_json(const struct sm_frames_snap *s)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -179,11 +206,11 @@ static cJSON *snap_json(const struct sm_frames_snap *s)
 	sm_json_add_u64(o, "frames", s->frames);
 	sm_json_add_u64(o, "bytes", s->bytes);
 	sm_json_add_u64(o, "dropped", s->dropped);
-	cJSON_AddNumberToObject(o, "open_mean_ns", s->frames ? (double)s->open_ns / (double)s->frames : 0);
-	cJSON_AddNumberToObject(o, "io_mean_ns", s->frames ? (double)s->io_ns / (double)s->frames : 0);
-	cJSON_AddNumberToObject(o, "close_mean_ns", s->frames ? (double)s->close_ns / (double)s->frames : 0);
-	cJSON_AddNumberToObject(o, "frames_per_s", secs > 0 ? (double)s->frames / secs : 0);
-	cJSON_AddNumberToObject(o, "bytes_per_s", secs > 0 ? (double)s->bytes / secs : 0);
+	sm_json_add_double(o, "open_mean_ns", s->frames ? (double)s->open_ns / (double)s->frames : 0);
+	sm_json_add_double(o, "io_mean_ns", s->frames ? (double)s->io_ns / (double)s->frames : 0);
+	sm_json_add_double(o, "close_mean_ns", s->frames ? (double)s->close_ns / (double)s->frames : 0);
+	sm_json_add_double(o, "frames_per_s", secs > 0 ? (double)s->frames / secs : 0);
+	sm_json_add_double(o, "bytes_per_s", secs > 0 ? (double)s->bytes / secs : 0);
 	return o;
 }
 
@@ -213,7 +240,7 @@ static void frames_json(cJSON *fr, const struct sm_frames_result *r)
 
 		sm_json_add_u64(pc, "frames", r->paced_frames);
 		sm_json_add_u64(pc, "schedule_ns", r->schedule_ns);
-		cJSON_AddNumberToObject(pc, "frames_per_s", r->paced_fps);
+		sm_json_add_double(pc, "frames_per_s", r->paced_fps);
 	}
 	if (p->fps > 0 && p->kind == SM_FRAMES_READ) {
 		cJSON *lt = cJSON_AddObjectToObject(fr, "lateness_ns");
@@ -238,7 +265,7 @@ static void frames_json(cJSON *fr, const struct sm_frames_result *r)
 	sm_ft_columns(&r->frame_window, ftc);
 	cols = cJSON_AddArrayToObject(hist, "columns");
 	for (unsigned c = 0; c < SM_FT_COLUMNS; c++)
-		cJSON_AddItemToArray(cols, cJSON_CreateNumber((double)ftc[c]));
+		cJSON_AddItemToArray(cols, sm_json_double((double)ftc[c]));
 }
 
 void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
@@ -246,25 +273,25 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 	const struct sm_frames_plan *p = &r->plan;
 	double secs = (double)r->head.duration_ns / 1e9;
 	cJSON *params = cJSON_AddObjectToObject(doc, "params");
-	cJSON *totals, *ops, *frame, *series, *bytes, *items;
+	cJSON *totals, *ops, *frame, *series;
 
 	cJSON_AddStringToObject(params, "test", kind_name(p->kind));
 	cJSON_AddBoolToObject(params, "stream", p->stream);
 	cJSON_AddStringToObject(params, "path", p->path);
 	sm_json_add_u64(params, "frame_bytes", p->frame_bytes);
 	sm_json_add_u64(params, "frames", p->nframes);
-	cJSON_AddNumberToObject(params, "threads", p->threads);
-	cJSON_AddNumberToObject(params, "depth", p->depth);
+	sm_json_add_double(params, "threads", p->threads);
+	sm_json_add_double(params, "depth", p->depth);
 	cJSON_AddBoolToObject(params, "out_of_order", p->out_of_order);
-	cJSON_AddNumberToObject(params, "fps", p->fps);
-	cJSON_AddNumberToObject(params, "queue", p->fps > 0 ? p->queue : 0);
-	cJSON_AddNumberToObject(params, "prebuffer", p->prebuffer);
+	sm_json_add_double(params, "fps", p->fps);
+	sm_json_add_double(params, "queue", p->fps > 0 ? p->queue : 0);
+	sm_json_add_double(params, "prebuffer", p->prebuffer);
 	cJSON_AddStringToObject(params, "order", p->order == SM_ORDER_REVERSE ? "reverse" :
 				p->order == SM_ORDER_RANDOM ? "random" : "forward");
 	sm_json_add_u64(params, "loop", p->loop);
-	cJSON_AddNumberToObject(params, "ios_per_frame", p->ios_per_frame);
-	cJSON_AddNumberToObject(params, "files_per_dir", p->files_per_dir);
-	cJSON_AddNumberToObject(params, "crop_pct", p->crop_pct);
+	sm_json_add_double(params, "ios_per_frame", p->ios_per_frame);
+	sm_json_add_double(params, "files_per_dir", p->files_per_dir);
+	sm_json_add_double(params, "crop_pct", p->crop_pct);
 	cJSON_AddStringToObject(params, "engine", p->engine ? p->engine : "");
 	cJSON_AddBoolToObject(params, "direct", p->direct);
 	cJSON_AddStringToObject(params, "data", p->data == SM_DATA_ZERO ? "zero" : "random");
@@ -275,19 +302,22 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 		cJSON_AddStringToObject(params, "csv", p->csv_path);
 	else
 		cJSON_AddNullToObject(params, "csv");
+	cJSON_AddStringToObject(params, "frametest_params", r->test_params);
+	cJSON_AddStringToObject(params, "video_format", r->video_format);
+	cJSON_AddBoolToObject(params, "video_capture", r->video_capture);
 
 	totals = cJSON_AddObjectToObject(doc, "totals");
 	sm_json_add_u64(totals, "bytes", r->bytes);
 	sm_json_add_u64(totals, "items", r->frames_done);
-	cJSON_AddNumberToObject(totals, "items_per_s", secs > 0 ? (double)r->frames_done / secs : 0);
-	cJSON_AddNumberToObject(totals, "bytes_per_s", secs > 0 ? (double)r->bytes / secs : 0);
+	sm_json_add_double(totals, "items_per_s", secs > 0 ? (double)r->frames_done / secs : 0);
+	sm_json_add_double(totals, "bytes_per_s", secs > 0 ? (double)r->bytes / secs : 0);
 
 	ops = cJSON_AddObjectToObject(doc, "ops");
-	cJSON_AddItemToObject(ops, "open", sm_json_opstat(&r->open, 0));
+	cJSON_AddItemToObject(ops, "open", sm_json_opstat(&r->open, 1));
 	if (p->kind != SM_FRAMES_EMPTY)
 		cJSON_AddItemToObject(ops, p->kind == SM_FRAMES_READ ? "read" : "write",
-				      sm_json_opstat(&r->io, 0));
-	cJSON_AddItemToObject(ops, "close", sm_json_opstat(&r->close, 0));
+				      sm_json_opstat(&r->io, 1));
+	cJSON_AddItemToObject(ops, "close", sm_json_opstat(&r->close, 1));
 	frame = sm_json_opstat(&r->frame, 1);
 	sm_json_add_u64(frame, "dropped", r->frames_dropped);
 	sm_json_add_u64(frame, "late", p->kind == SM_FRAMES_READ ? r->late.count : 0);
@@ -297,15 +327,29 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 
 	series = cJSON_AddObjectToObject(doc, "series");
 	sm_json_add_u64(series, "interval_ns", SM_NS_PER_S);
-	bytes = cJSON_AddArrayToObject(series, "bytes");
-	items = cJSON_AddArrayToObject(series, "items");
-	for (unsigned i = 0; i < r->nseries; i++) {
-		const struct sm_frames_snap *prev = i ? &r->series[i - 1] : NULL;
+	{
+		/* per-sample deltas of the cumulative samples (the last one is the
+		 * end of the run, usually less than a second after the one before) */
+		static const char *const keys[] = {
+			"duration_ns", "bytes", "items", "dropped", "open_ns", "io_ns", "close_ns",
+			"frame_ns",
+		};
+		cJSON *arr[8];
 
-		cJSON_AddItemToArray(bytes, cJSON_CreateNumber(
-			(double)(r->series[i].bytes - (prev ? prev->bytes : 0))));
-		cJSON_AddItemToArray(items, cJSON_CreateNumber(
-			(double)(r->series[i].frames - (prev ? prev->frames : 0))));
+		for (unsigned k = 0; k < 8; k++)
+			arr[k] = cJSON_AddArrayToObject(series, keys[k]);
+		for (unsigned i = 0; i < r->nseries; i++) {
+			static const struct sm_frames_snap zero;
+			const struct sm_frames_snap *a = &r->series[i], *b = i ? &r->series[i - 1] : &zero;
+			const uint64_t d[8] = {
+				a->t_ns - b->t_ns, a->bytes - b->bytes, a->frames - b->frames,
+				a->dropped - b->dropped, a->open_ns - b->open_ns, a->io_ns - b->io_ns,
+				a->close_ns - b->close_ns, a->frame_ns - b->frame_ns,
+			};
+
+			for (unsigned k = 0; k < 8; k++)
+				cJSON_AddItemToArray(arr[k], sm_json_u64(d[k]));
+		}
 	}
 
 	frames_json(cJSON_AddObjectToObject(doc, "frames"), r);

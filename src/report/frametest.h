@@ -18,6 +18,16 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
  * document from sm_json_doc_new(&r->head). */
 void sm_json_frames(cJSON *doc, const struct sm_frames_result *r);
 
+/* The paced verdict line of --video-format ("\ndpx-2k capture at 24 fps:
+ * realtime (...)"), from r->video_format and the paced summary of r.
+ * Returns the verdict (enum sm_verdict), or -1 when undecided. */
+int sm_report_paced_verdict(FILE *f, const struct sm_frames_result *r);
+
+/* The whole frametest layout as a live run prints it on stdout: the
+ * report, the verdict line with a video format, "Writing log file..."
+ * with -x. */
+void sm_report_frametest_all(FILE *f, const struct sm_frames_result *r);
+
 /* One progress line ("\r..." without newline) for a terminal. */
 void sm_progress_frames(FILE *f, const struct sm_frames_snap *last_1s,
 			const struct sm_frames_snap *total, uint64_t nframes);

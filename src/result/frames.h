@@ -139,6 +139,10 @@ struct sm_frames_result {
 	struct sm_frames_snap *series;   /* one per second, then the final one */
 	unsigned nseries;
 	int error;                   /* first -errno that stopped the run, or 0 */
+	/* What the text shows of the command line; filled by the command. */
+	char test_params[512];       /* frametest's "Test parameters" string */
+	char video_format[40];       /* --video-format NAME, "" when none */
+	int video_capture;           /* its verdict is for capture (else playback) */
 };
 
 /* Release what a result owns (the series). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading a saved result back (cJSON): the common head and the shared
  * parts; each command's body has its own reader (json_read_time.c,
- * json_read_run.c, json_read_fileio.c). A reader restores exactly what the writer wrote, so a
+ * json_read_run.c, json_read_fileio.c, json_read_frames.c). A reader restores exactly what the writer wrote, so a
  * reporter given the restored result prints what the live run printed. */
 #ifndef SM_RESULT_JSON_READ_H
 #define SM_RESULT_JSON_READ_H
@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "result/fileio.h"
+#include "result/frames.h"
 #include "result/result.h"
 #include "result/run.h"
 #include "result/timefig.h"
@@ -74,5 +75,10 @@ void sm_run_from_json_release(struct sm_run_result *res);
  * the reader allocates cfg.dir, the per-thread arrays and the series). */
 int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_jerr *e);
 void sm_fileio_from_json_release(struct sm_fileio_result *r);
+
+/* A `frames` document into r (release with sm_frames_from_json_release: the
+ * reader allocates the plan's strings and the series). */
+int sm_frames_from_json(const cJSON *doc, struct sm_frames_result *r, struct sm_jerr *e);
+void sm_frames_from_json_release(struct sm_frames_result *r);
 
 #endif

@@ -7,7 +7,7 @@
 export TZ=UTC LC_ALL=C
 G="$SM_SOURCE_DIR/tests/golden"
 n=0
-for json in "$G"/time/*.json "$G"/run/*.json "$G"/fileio/*.json; do
+for json in "$G"/time/*.json "$G"/run/*.json "$G"/fileio/*.json "$G"/frames/*.json; do
   base=${json%.json}
   for want in "$base".*; do
     layout=${want##*.}
@@ -20,6 +20,6 @@ for json in "$G"/time/*.json "$G"/run/*.json "$G"/fileio/*.json; do
   "$STORMARK" report "$json" --format json >"$T_DIR/got" 2>&1
   check "golden ${json#$G/}: --format json gives it back" cmp -s "$json" "$T_DIR/got"
 done
-# every reporter of time, run and fileio has a golden file
-check "golden files present" test "$n" -ge 22
+# every reporter of time, run, fileio and frames has a golden file
+check "golden files present" test "$n" -ge 25
 finish

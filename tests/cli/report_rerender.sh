@@ -60,6 +60,22 @@ $S fileio --file-num=2 --file-total-size=4M --file-test-mode=rndwr --file-fsync-
 same "fileio fsync-all sysbench" fs.live fs.json
 $S fileio --file-num=2 --file-total-size=4M cleanup >/dev/null 2>&1
 
+# ---- frames: frametest's layout (write, paced read with -h and -x, a
+# video-format verdict), and the JSON
+mkdir ff ffv
+$S frames -w hd -n 30 -t 2 --json fw.json ff >fw.live 2>/dev/null
+check "frames write: live run" grep -q "Frames transferred: 30" fw.live
+same "frames write frametest (default)" fw.live fw.json
+same "frames write frametest" fw.live fw.json --format frametest
+same "frames write json" fw.json fw.json --format json
+$S frames -r -n 30 -f 100 -h 1 -x log.csv --json fr.json ff >fr.live 2>/dev/null
+check "frames paced read: live run" grep -q "Writing log file" fr.live
+same "frames paced read frametest" fr.live fr.json
+same "frames paced read json" fr.json fr.json --format json
+$S frames --video-format dpx-hd --fps 24 --capture -n 20 --json fv.json ffv >fv.live 2>/dev/null
+check "frames video format: live run" grep -q "dpx-hd capture at 24 fps" fv.live
+same "frames video format frametest" fv.live fv.json
+
 # ---- bad input: one line on stderr, nothing on stdout, exit 2
 expect_usage "no file" $S report
 expect_usage "missing file" $S report no-such.json
