@@ -40,6 +40,16 @@ same "run json" r.json r.json --format json
 $S run rd --time 2 --quiet --engine null --classic-only --json rc.json >rc.live 2>/dev/null
 same "run --classic-only text" rc.live rc.json
 same "run --classic-only json" rc.json rc.json --format json
+# an interrupted run: the partial result, "interrupted" in the head
+mkdir ri
+$S run ri --time 20 --quiet --engine null --json ri.json >ri.live 2>/dev/null &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+check "run interrupted: exit 130" test $? = 130
+check "run interrupted: in the head" jq -e '.interrupted == true' ri.json >/dev/null
+same "run interrupted text" ri.live ri.json
 
 # ---- fileio: sysbench's layout (with --histogram, intervals, a percentile),
 # the native text, the JSON; sync, async and fsync-all
