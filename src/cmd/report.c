@@ -4,6 +4,7 @@
  * result/json_read*.c, the layouts in report/. */
 #include "cmd/cmd.h"
 #include "cmd/out_opts.h"
+#include "analysis/fileio.h"
 #include "analysis/run.h"
 #include "result/json.h"
 #include "result/json_read.h"
@@ -96,6 +97,7 @@ static int render_fileio(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 
 	if (rc)
 		goto out;
+	sm_fileio_analyse(r);     /* rates and fairness, as the live run derived them */
 	if (l == SM_LAYOUT_JSON) {
 		cJSON *d = sm_fileio_json(r);
 

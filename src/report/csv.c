@@ -78,7 +78,6 @@ void sm_csv_run(FILE *f, const struct sm_run_result *res)
 void sm_csv_fileio(FILE *f, const struct sm_fileio_result *r)
 {
 	static const char *const names[3] = { "read", "write", "fsync" };
-	double s = r->head.duration_ns ? (double)r->head.duration_ns / 1e9 : 0;
 
 	fprintf(f, "op,count,bytes,errors,count_per_s,bytes_per_s,mean_ns,p50_ns,p95_ns,p99_ns,"
 		   "p99_9_ns,max_ns\n");
@@ -89,8 +88,8 @@ void sm_csv_fileio(FILE *f, const struct sm_fileio_result *r)
 
 		fprintf(f, "%s,%llu,%llu,%llu", i < 3 ? names[i] : "event", (unsigned long long)n,
 			(unsigned long long)bytes, (unsigned long long)(i < 3 ? r->ops[i].errors : 0));
-		num(f, s > 0 ? (double)n / s : 0);
-		num(f, s > 0 ? (double)bytes / s : 0);
+		num(f, r->fig.per_s[i]);
+		num(f, r->fig.bytes_per_s[i]);
 		if (!h->count) {
 			empty(f, 6);
 		} else {

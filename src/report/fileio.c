@@ -16,11 +16,11 @@ static void lat_cell(FILE *f, uint64_t ns)
 	fprintf(f, " %10s", sm_fmt_ns(b, sizeof(b), (double)ns));
 }
 
-static void op_row(FILE *f, const char *name, uint64_t count, uint64_t bytes, const struct sm_hist *h,
-		   double s)
+static void op_row(FILE *f, const char *name, uint64_t count, double per_s, double bytes_per_s,
+		   const struct sm_hist *h)
 {
-	fprintf(f, "  %-6s %10llu %11.1f %9.2f", name, (unsigned long long)count, (double)count / s,
-		(double)bytes / 1048576.0 / s);
+	fprintf(f, "  %-6s %10llu %11.1f %9.2f", name, (unsigned long long)count, per_s,
+		bytes_per_s / 1048576.0);
 	if (!h->count) {
 		fprintf(f, "  (no timed operations)\n");
 		return;
@@ -41,7 +41,7 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 	const struct sm_env *env = &r->head.env;
 	const struct sm_warnings *w = &r->head.warnings;
 	char a[32], b[32], c[32];
-	double s = r->head.duration_ns ? (double)r->head.duration_ns / 1e9 : 1e-9, m = 0, sd = 0;
+	const struct sm_fileio_figures *g = &r->fig;
 
 	fprintf(f, "stormark fileio: %s, %u thread%s, %s I/O (engine %s%s%s), %s\n",
 		sm_fileio_mode_name(cfg->mode), cfg->threads, cfg->threads == 1 ? "" : "s",
@@ -64,13 +64,13 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 		fprintf(f, "flush:    %s every %u requests%s%s\n", cfg->fsync_data ? "fdatasync" : "fsync",
 			cfg->fsync_freq, cfg->fsync_freq ? "" : " (off)",
 			cfg->fsync_end ? ", and of every file at the end" : "");
-	fprintf(f, "duration: %.3f s, %llu events (%.1f/s)%s\n\n", s, (unsigned long long)r->events,
-		(double)r->events / s, r->head.interrupted ? ", INTERRUPTED" : "");
+	fprintf(f, "duration: %.3f s, %llu events (%.1f/s)%s\n\n", g->secs, (unsigned long long)r->events,
+		g->per_s[3], r->head.interrupted ? ", INTERRUPTED" : "");
 	fprintf(f, "  %-6s %10s %11s %9s %10s %10s %10s %10s %10s %10s\n", "op", "count", "per s",
 		"MiB/s", "mean", "p50", "p95", "p99", "p99.9", "max");
 	for (int i = 0; i < 3; i++)
-		op_row(f, op_names[i], r->ops[i].count, r->ops[i].bytes, &r->ops[i].lat, s);
-	op_row(f, "event", r->events, r->ops[0].bytes + r->ops[1].bytes, &r->events_lat, s);
+		op_row(f, op_names[i], r->ops[i].count, g->per_s[i], g->bytes_per_s[i], &r->ops[i].lat);
+	op_row(f, "event", r->events, g->per_s[3], g->bytes_per_s[3], &r->events_lat);
 	fprintf(f, "latency:  read/write/fsync: issue to completion; event: its thread's time on it, "
 		   "as sysbench's\n");
 	if (pct->n) {
@@ -80,16 +80,9 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 				sm_fmt_ns(a, sizeof(a), (double)sm_hist_percentile(&r->events_lat, pct->p[i])));
 		fputc('\n', f);
 	}
-	if (r->nthreads > 1) {
-		double q = 0;
-
-		for (unsigned i = 0; i < r->nthreads; i++)
-			m += (double)r->thread_events[i] / r->nthreads;
-		for (unsigned i = 0; i < r->nthreads; i++)
-			q += ((double)r->thread_events[i] - m) * ((double)r->thread_events[i] - m);
-		sd = sqrt(q / r->nthreads);
-		fprintf(f, "threads:  %.1f events each on average, stddev %.1f\n", m, sd);
-	}
+	if (r->nthreads > 1)
+		fprintf(f, "threads:  %.1f events each on average, stddev %.1f\n", g->thread_events_mean,
+			g->thread_events_sd);
 	if (r->notice[0])
 		fprintf(f, "note:     %s\n", r->notice);
 	for (unsigned i = 0; i < w->count; i++)
@@ -153,7 +146,6 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 	const struct sm_fileio_cfg *cfg = &r->cfg;
 	const struct sm_pct_list *pct = &r->pct;
 	cJSON *doc = sm_json_doc_new(&r->head), *o, *ops, *fio, *a;
-	double s = r->head.duration_ns ? (double)r->head.duration_ns / 1e9 : 0;
 	uint64_t bytes = r->ops[0].bytes + r->ops[1].bytes;
 
 	if (!doc)
@@ -162,8 +154,8 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 	o = cJSON_AddObjectToObject(doc, "totals");
 	sm_json_add_u64(o, "bytes", bytes);
 	sm_json_add_u64(o, "items", r->events);
-	sm_json_add_double(o, "items_per_s", s > 0 ? (double)r->events / s : 0);
-	sm_json_add_double(o, "bytes_per_s", s > 0 ? (double)bytes / s : 0);
+	sm_json_add_double(o, "items_per_s", r->fig.per_s[3]);
+	sm_json_add_double(o, "bytes_per_s", r->fig.bytes_per_s[3]);
 	ops = cJSON_AddObjectToObject(doc, "ops");
 	for (int i = 0; i < 3; i++)
 		if (r->ops[i].count)
@@ -191,12 +183,12 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 	}
 	fio = cJSON_AddObjectToObject(doc, "fileio");
 	sm_json_add_u64(fio, "events", r->events);
-	sm_json_add_double(fio, "events_per_s", s > 0 ? (double)r->events / s : 0);
+	sm_json_add_double(fio, "events_per_s", r->fig.per_s[3]);
 	sm_json_add_u64(fio, "periodic_fsyncs", r->periodic_fsyncs);
 	sm_json_add_u64(fio, "end_fsyncs", r->end_fsyncs);
-	sm_json_add_double(fio, "reads_per_s", s > 0 ? (double)r->ops[0].count / s : 0);
-	sm_json_add_double(fio, "writes_per_s", s > 0 ? (double)r->ops[1].count / s : 0);
-	sm_json_add_double(fio, "fsyncs_per_s", s > 0 ? (double)r->ops[2].count / s : 0);
+	sm_json_add_double(fio, "reads_per_s", r->fig.per_s[0]);
+	sm_json_add_double(fio, "writes_per_s", r->fig.per_s[1]);
+	sm_json_add_double(fio, "fsyncs_per_s", r->fig.per_s[2]);
 	cJSON_AddItemToObject(fio, "event_lat_ns", sm_json_lat(&r->events_lat, 1));
 	a = cJSON_AddArrayToObject(fio, "event_percentiles");
 	for (unsigned i = 0; i < pct->n; i++) {

@@ -214,7 +214,7 @@ void sm_md_fileio(FILE *f, const struct sm_fileio_result *r)
 {
 	static const char *const names[3] = { "read", "write", "fsync" };
 	const struct sm_fileio_cfg *c = &r->cfg;
-	double s = r->head.duration_ns ? (double)r->head.duration_ns / 1e9 : 1e-9;
+	const struct sm_fileio_figures *g = &r->fig;
 	char a[32], b[32];
 
 	fprintf(f, "# stormark fileio: %s, %u thread%s, %s I/O\n\n", sm_fileio_mode_name(c->mode),
@@ -228,20 +228,19 @@ void sm_md_fileio(FILE *f, const struct sm_fileio_result *r)
 	fprintf(f, "- requests: %s blocks, engine %s, seed %llu\n",
 		sm_fmt_bytes(b, sizeof(b), (double)c->block_size), r->engine,
 		(unsigned long long)c->seed);
-	fprintf(f, "- started: %s, %.3f s, %llu events%s\n\n", r->head.started_at, s,
+	fprintf(f, "- started: %s, %.3f s, %llu events%s\n\n", r->head.started_at, g->secs,
 		(unsigned long long)r->events, r->head.interrupted ? " (interrupted)" : "");
 	fprintf(f, "| op | count | per s | MiB/s | mean | p50 | p95 | p99 | p99.9 | max |\n"
 		   "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
 	for (int i = 0; i < 4; i++) {
 		const struct sm_hist *h = i < 3 ? &r->ops[i].lat : &r->events_lat;
 		uint64_t n = i < 3 ? r->ops[i].count : r->events;
-		uint64_t bytes = i < 3 ? r->ops[i].bytes : r->ops[0].bytes + r->ops[1].bytes;
 		const double v[] = { sm_hist_mean(h), (double)sm_hist_percentile(h, 50),
 				     (double)sm_hist_percentile(h, 95), (double)sm_hist_percentile(h, 99),
 				     (double)sm_hist_percentile(h, 99.9), (double)h->max };
 
 		fprintf(f, "| %s | %llu | %.1f | %.2f |", i < 3 ? names[i] : "event",
-			(unsigned long long)n, (double)n / s, (double)bytes / MIB / s);
+			(unsigned long long)n, g->per_s[i], g->bytes_per_s[i] / MIB);
 		for (int k = 0; k < 6; k++)
 			fprintf(f, " %s |", h->count ? sm_fmt_ns(a, sizeof(a), v[k]) : "-");
 		fputc('\n', f);

@@ -180,38 +180,21 @@ static void lat_line(FILE *f, const char *label, double v)
 	fprintf(f, "         %s%*.2f\n", label, 44 - (int)strlen(label), v);
 }
 
-static void mean_sd(const uint64_t *v, unsigned n, double scale, double *mean, double *sd)
-{
-	double s = 0, q = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		s += (double)v[i] * scale;
-	*mean = n ? s / n : 0;
-	for (unsigned i = 0; i < n; i++) {
-		double d = (double)v[i] * scale - *mean;
-
-		q += d * d;
-	}
-	*sd = n ? sqrt(q / n) : 0;
-}
-
 void sm_sb_report(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
 		  const struct sm_pct_list *pct)
 {
-	double s = (double)r->head.duration_ns / 1e9, m, sd;
+	const struct sm_fileio_figures *g = &r->fig;
 	const struct sm_hist *h = &r->events_lat;
 
-	if (s <= 0)
-		s = 1e-9;
 	fprintf(f, "\nFile operations:\n");
-	fprintf(f, "    reads/s:                      %4.2f\n", (double)r->ops[0].count / s);
-	fprintf(f, "    writes/s:                     %4.2f\n", (double)r->ops[1].count / s);
-	fprintf(f, "    fsyncs/s:                     %4.2f\n", (double)r->ops[2].count / s);
+	fprintf(f, "    reads/s:                      %4.2f\n", g->per_s[0]);
+	fprintf(f, "    writes/s:                     %4.2f\n", g->per_s[1]);
+	fprintf(f, "    fsyncs/s:                     %4.2f\n", g->per_s[2]);
 	fprintf(f, "\nThroughput:\n");
-	fprintf(f, "    read, MiB/s:                  %4.2f\n", (double)r->ops[0].bytes / 1048576.0 / s);
-	fprintf(f, "    written, MiB/s:               %4.2f\n", (double)r->ops[1].bytes / 1048576.0 / s);
+	fprintf(f, "    read, MiB/s:                  %4.2f\n", g->bytes_per_s[0] / 1048576.0);
+	fprintf(f, "    written, MiB/s:               %4.2f\n", g->bytes_per_s[1] / 1048576.0);
 	fprintf(f, "\nGeneral statistics:\n");
-	fprintf(f, "    total time:                          %.4fs\n", s);
+	fprintf(f, "    total time:                          %.4fs\n", g->secs);
 	fprintf(f, "    total number of events:              %llu\n", (unsigned long long)r->events);
 	fprintf(f, "\nLatency (ms):\n");
 	lat_line(f, "min:", h->count ? (double)h->min / 1e6 : 0);
@@ -233,10 +216,10 @@ void sm_sb_report(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_file
 	}
 	lat_line(f, "sum:", (double)h->sum / 1e6);
 	fprintf(f, "\nThreads fairness:\n");
-	mean_sd(r->thread_events, r->nthreads, 1.0, &m, &sd);
-	fprintf(f, "    events (avg/stddev):           %.4f/%3.2f\n", m, sd);
-	mean_sd(r->thread_busy_ns, r->nthreads, 1e-9, &m, &sd);
-	fprintf(f, "    execution time (avg/stddev):   %.4f/%3.2f\n", m, sd);
+	fprintf(f, "    events (avg/stddev):           %.4f/%3.2f\n", g->thread_events_mean,
+		g->thread_events_sd);
+	fprintf(f, "    execution time (avg/stddev):   %.4f/%3.2f\n", g->thread_busy_mean_s,
+		g->thread_busy_sd_s);
 	fprintf(f, "\n");
 }
 

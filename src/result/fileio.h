@@ -98,6 +98,20 @@ struct sm_fileio_tick {
 
 typedef void (*sm_fileio_tick_fn)(const struct sm_fileio_tick *tick, void *arg);
 
+/* Figures derived from a result's counts, computed once by
+ * sm_fileio_analyse() (analysis/fileio.h) after a run and after a saved
+ * result is read back; every layout prints these. Index 0 read, 1 write,
+ * 2 fsync, 3 event (bytes: reads and writes). Rates are 0 when the run
+ * has no duration. */
+struct sm_fileio_figures {
+	double secs;               /* head.duration_ns in seconds */
+	double per_s[4];
+	double bytes_per_s[4];
+	double thread_events_mean, thread_events_sd;   /* over threads (sysbench's
+							* population stddev) */
+	double thread_busy_mean_s, thread_busy_sd_s;   /* "execution time" per thread */
+};
+
 struct sm_fileio_result {
 	struct sm_result_head head; /* duration_ns: start to the last completion;
 				     * error: the I/O error or validation failure */
@@ -125,6 +139,7 @@ struct sm_fileio_result {
 	char engine[16];
 	char notice[200];          /* engine fallback, if any */
 	int failed;                /* I/O error or validation failure (head.error says which) */
+	struct sm_fileio_figures fig;  /* derived: sm_fileio_analyse() */
 };
 
 /* Prepare outcome for the sysbench lines ("Reusing existing file ..."). */

@@ -6,6 +6,7 @@
  * Nothing here allocates, locks (beyond the generator's short critical
  * section) or prints inside the timed loop. */
 #include "workload/fileio.h"
+#include "analysis/fileio.h"
 #include "workload/fileio_stats.h"
 #include "engine/engine.h"
 #include "engine/sync_exec.h"
@@ -470,6 +471,7 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 	if (cfg->fsync_all)
 		r->periodic_fsyncs = 0;
 	r->head.interrupted = sm_stopped();
+	sm_fileio_analyse(r);
 	if (r->failed)
 		rc = -EIO;
 out:

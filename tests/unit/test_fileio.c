@@ -4,6 +4,7 @@
  * reproducible whatever the thread count, validation blocks, the mmap
  * engine, and sysbench's number formats. */
 #include "workload/fileio.h"
+#include "analysis/fileio.h"
 #include "engine/engine.h"
 #include "report/sysbench.h"
 
@@ -322,6 +323,33 @@ static void test_sb_size(void **state)
 	assert_string_equal(sm_sb_size(b, sizeof(b), 512), "512");
 }
 
+/* Rates and thread fairness are derived once, from the counts: sysbench's
+ * population stddev, and 0 (not a huge number) when there is no duration. */
+static void test_figures(void **state)
+{
+	struct sm_fileio_result r;
+	uint64_t ev[2] = { 300, 100 }, busy[2] = { 2000000000, 1000000000 };
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.head.duration_ns = 2000000000;
+	r.ops[0].count = 400, r.ops[0].bytes = 4096 * 400;
+	r.ops[1].count = 100, r.ops[1].bytes = 4096 * 100;
+	r.ops[2].count = 10;
+	r.events = 400;
+	r.nthreads = 2, r.thread_events = ev, r.thread_busy_ns = busy;
+	sm_fileio_analyse(&r);
+	assert_true(r.fig.secs == 2.0);
+	assert_true(r.fig.per_s[0] == 200.0 && r.fig.per_s[1] == 50.0 && r.fig.per_s[2] == 5.0);
+	assert_true(r.fig.per_s[3] == 200.0);
+	assert_true(r.fig.bytes_per_s[3] == 4096.0 * 250);
+	assert_true(r.fig.thread_events_mean == 200.0 && r.fig.thread_events_sd == 100.0);
+	assert_true(r.fig.thread_busy_mean_s == 1.5 && r.fig.thread_busy_sd_s == 0.5);
+	r.head.duration_ns = 0;
+	sm_fileio_analyse(&r);
+	assert_true(r.fig.per_s[0] == 0 && r.fig.bytes_per_s[3] == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_seal_verify),
 		cmocka_unit_test(test_mmap_engine),
 		cmocka_unit_test(test_sb_size),
+		cmocka_unit_test(test_figures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

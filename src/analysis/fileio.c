@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* fileio's derived figures: per-second rates and thread fairness. */
+#include "analysis/fileio.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Mean and population standard deviation of v[0..n) x scale (0, 0 when
+ * n is 0), as sysbench's "Threads fairness" section computes them. */
+static void mean_sd(const uint64_t *v, unsigned n, double scale, double *mean, double *sd)
+{
+	double s = 0, q = 0;
+
+	*mean = *sd = 0;
+	if (!n || !v)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		s += (double)v[i] * scale;
+	*mean = s / n;
+	for (unsigned i = 0; i < n; i++) {
+		double d = (double)v[i] * scale - *mean;
+
+		q += d * d;
+	}
+	*sd = sqrt(q / n);
+}
+
+void sm_fileio_analyse(struct sm_fileio_result *r)
+{
+	struct sm_fileio_figures *f = &r->fig;
+	const uint64_t count[4] = { r->ops[0].count, r->ops[1].count, r->ops[2].count, r->events };
+	const uint64_t bytes[4] = { r->ops[0].bytes, r->ops[1].bytes, r->ops[2].bytes,
+				    r->ops[0].bytes + r->ops[1].bytes };
+
+	memset(f, 0, sizeof(*f));
+	f->secs = (double)r->head.duration_ns / 1e9;
+	for (int i = 0; i < 4; i++) {
+		f->per_s[i] = f->secs > 0 ? (double)count[i] / f->secs : 0;
+		f->bytes_per_s[i] = f->secs > 0 ? (double)bytes[i] / f->secs : 0;
+	}
+	mean_sd(r->thread_events, r->nthreads, 1.0, &f->thread_events_mean, &f->thread_events_sd);
+	mean_sd(r->thread_busy_ns, r->nthreads, 1e-9, &f->thread_busy_mean_s, &f->thread_busy_sd_s);
+}

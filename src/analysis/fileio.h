@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* The figures of a fileio result that are derived from its counts (rates,
+ * thread fairness), computed in one place for every layout. */
+#ifndef SM_ANALYSIS_FILEIO_H
+#define SM_ANALYSIS_FILEIO_H
+
+#include "result/fileio.h"
+
+/* Fill r->fig from r's counts, duration and per-thread arrays. Call it
+ * when a run ends and after a saved result is read back. Never fails. */
+void sm_fileio_analyse(struct sm_fileio_result *r);
+
+#endif
