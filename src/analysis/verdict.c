@@ -133,13 +133,7 @@ int64_t sm_lateness_percentile(const struct sm_hist *early, const struct sm_hist
 
 	if (!total)
 		return 0;
-	/* nearest rank; the small epsilon keeps 99.9% of 1000 at 999, not
-	 * 1000 through rounding */
-	rank = (uint64_t)ceil(p / 100.0 * (double)total - 1e-9);
-	if (rank < 1)
-		rank = 1;
-	if (rank > total)
-		rank = total;
+	rank = sm_hist_rank(p, total);
 	if (rank > early->count) {
 		/* among the late frames, ascending */
 		return (int64_t)sm_hist_percentile(

@@ -93,6 +93,21 @@ uint64_t sm_hist_bucket_high(unsigned i)
 	return sm_hist_bucket_low(i) + ((1ULL << shift) - 1);
 }
 
+uint64_t sm_hist_rank(double p, uint64_t n)
+{
+	double x = p / 100.0 * (double)n;
+	uint64_t rank;
+
+	if (!n)
+		return 0;
+	/* the product carries a relative error of a few ulps: drop it before
+	 * rounding up */
+	rank = (uint64_t)ceil(x - x * 1e-12);
+	if (rank < 1)
+		rank = 1;
+	return rank > n ? n : rank;
+}
+
 uint64_t sm_hist_percentile(const struct sm_hist *h, double p)
 {
 	uint64_t rank, seen = 0, lo, hi, mid;
@@ -103,9 +118,7 @@ uint64_t sm_hist_percentile(const struct sm_hist *h, double p)
 		return h->min;
 	if (p >= 100)
 		return h->max;
-	rank = (uint64_t)ceil(p / 100.0 * (double)h->count);
-	if (rank < 1)
-		rank = 1;
+	rank = sm_hist_rank(p, h->count);
 	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++) {
 		seen += h->buckets[i];
 		if (seen < rank)

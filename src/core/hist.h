@@ -82,6 +82,12 @@ void sm_hist_diff(struct sm_hist *out, const struct sm_hist *a, const struct sm_
 uint64_t sm_hist_bucket_low(unsigned i);
 uint64_t sm_hist_bucket_high(unsigned i);
 
+/* The nearest rank of percentile p (0..100) among n values: the smallest
+ * k >= 1 with k >= p/100 x n, computed so that floating-point noise does
+ * not push an exact product up a rank (99.9% of 1000 is rank 999, where a
+ * plain ceil() gives 1000, the maximum). 0 when n is 0. */
+uint64_t sm_hist_rank(double p, uint64_t n);
+
 /* The value at percentile p (0..100) by the nearest-rank rule, as the
  * midpoint of its bucket clamped to [min, max]; 0 when h is empty. */
 uint64_t sm_hist_percentile(const struct sm_hist *h, double p);

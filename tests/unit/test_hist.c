@@ -398,6 +398,34 @@ static void test_diff(void **state)
 	free(later);
 }
 
+/* Nearest rank without floating-point creep: p99.9 of 1000 values is the
+ * 999th, not the maximum (a plain ceil(0.999 * 1000) gives 1000). */
+static void test_rank_exact(void **state)
+{
+	struct sm_hist h;
+
+	(void)state;
+	assert_int_equal(sm_hist_rank(99.9, 1000), 999);
+	assert_int_equal(sm_hist_rank(99.99, 10000), 9999);
+	assert_int_equal(sm_hist_rank(99.9, 1001), 1000);
+	assert_int_equal(sm_hist_rank(50, 3), 2);
+	assert_int_equal(sm_hist_rank(0.0001, 10), 1);
+	assert_int_equal(sm_hist_rank(100, 10), 10);
+	assert_int_equal(sm_hist_rank(50, 0), 0);
+	for (uint64_t n = 1; n <= 5000; n++)
+		for (int k = 1; k <= 100; k++) {
+			uint64_t r = sm_hist_rank((double)k, n), want = ((uint64_t)k * n + 99) / 100;
+
+			assert_int_equal(r, want);
+		}
+	sm_hist_init(&h);
+	for (int i = 0; i < 999; i++)
+		sm_hist_add(&h, 1000);
+	sm_hist_add(&h, 1000000);
+	assert_true(sm_hist_percentile(&h, 99.9) < 1010);
+	assert_int_equal(sm_hist_percentile(&h, 100), 1000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +438,7 @@ int main(void)
 		cmocka_unit_test(test_moments),
 		cmocka_unit_test(test_stddev_cancellation),
 		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_rank_exact),
 	};
 
 	return cmocka_run_group_tests_name("hist", tests, NULL, NULL);
