@@ -215,6 +215,22 @@ const cJSON *sm_jget_arr(const cJSON *obj, const char *key, struct sm_jerr *e)
 	return m;
 }
 
+int sm_jget_columns(const cJSON *obj, const char *const *keys, unsigned nkeys,
+		    const cJSON **out, struct sm_jerr *e)
+{
+	int n = -1;
+
+	for (unsigned k = 0; k < nkeys; k++) {
+		out[k] = sm_jget_arr(obj, keys[k], e);
+		if (!out[k])
+			return -EINVAL;
+		if (n >= 0 && cJSON_GetArraySize(out[k]) != n)
+			return sm_jerr_set(e, "the series arrays differ in length");
+		n = cJSON_GetArraySize(out[k]);
+	}
+	return n < 0 ? 0 : n;
+}
+
 int sm_json_read_env(const cJSON *o, struct sm_env *env, struct sm_jerr *e)
 {
 	int rc = 0;

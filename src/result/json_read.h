@@ -47,6 +47,12 @@ int sm_jget_strdup(const cJSON *obj, const char *key, char **v, struct sm_jerr *
 const cJSON *sm_jget_obj(const cJSON *obj, const char *key, struct sm_jerr *e);
 const cJSON *sm_jget_arr(const cJSON *obj, const char *key, struct sm_jerr *e);
 
+/* The arrays keys[0..nkeys) of obj (a series stored column by column)
+ * into out[]; they must all have one length. Returns that length, or
+ * -EINVAL with e set when one is missing or the lengths differ. */
+int sm_jget_columns(const cJSON *obj, const char *const *keys, unsigned nkeys,
+		    const cJSON **out, struct sm_jerr *e);
+
 /* The head (command, version, argv, started_at, duration_ns, interrupted,
  * environment, warnings, errors) into h; h owns its argv afterwards
  * (sm_result_head_release). Returns 0 or -EINVAL/-ENOMEM with e set. */

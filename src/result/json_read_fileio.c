@@ -84,16 +84,10 @@ static int read_series(const cJSON *se, struct sm_fileio_result *r, struct sm_je
 		"fsyncs", "items", "lat_pct_ns", "lat_max_ns",
 	};
 	const cJSON *a[10];
-	int n = -1;
+	int n = sm_jget_columns(se, keys, 10, a, e);
 
-	for (unsigned k = 0; k < 10; k++) {
-		a[k] = sm_jget_arr(se, keys[k], e);
-		if (!a[k])
-			return -EINVAL;
-		if (n >= 0 && cJSON_GetArraySize(a[k]) != n)
-			return sm_jerr_set(e, "the series arrays differ in length");
-		n = cJSON_GetArraySize(a[k]);
-	}
+	if (n < 0)
+		return n;
 	r->series = calloc((size_t)n + 1, sizeof(*r->series));
 	if (!r->series)
 		return -ENOMEM;

@@ -60,16 +60,10 @@ static int read_series(const cJSON *se, struct sm_frames_result *r, struct sm_je
 		"duration_ns", "bytes", "items", "dropped", "open_ns", "io_ns", "close_ns", "frame_ns",
 	};
 	const cJSON *a[8];
-	int n = -1;
+	int n = sm_jget_columns(se, keys, 8, a, e);
 
-	for (unsigned k = 0; k < 8; k++) {
-		a[k] = sm_jget_arr(se, keys[k], e);
-		if (!a[k])
-			return -EINVAL;
-		if (n >= 0 && cJSON_GetArraySize(a[k]) != n)
-			return sm_jerr_set(e, "the series arrays differ in length");
-		n = cJSON_GetArraySize(a[k]);
-	}
+	if (n < 0)
+		return n;
 	r->series = calloc((size_t)n + 1, sizeof(*r->series));
 	if (!r->series)
 		return -ENOMEM;
