@@ -80,17 +80,38 @@ static void take_frametest(const struct sm_frames_result *fr, struct sm_run_fram
 	t->direct = fr->plan.direct;
 }
 
+/* One unpaced pass over `distinct` frames of size s in dir for the frame
+ * time budget: written (capture) or read back (playback); the figures go
+ * to s->t[d]. Returns as sm_prof_frames_go(). */
+static int frames_pass(struct sm_prof *x, struct sm_run_size *s, const char *dir,
+		       enum sm_direction d, uint64_t distinct)
+{
+	struct sm_frames_plan f;
+	char what[64];
+	int rc;
+
+	snprintf(what, sizeof(what), "%s frames, %s", s->preset,
+		 d == SM_DIR_CAPTURE ? "write" : "read");
+	sm_prof_tell(x, what);
+	sm_prof_frames_plan(x, &f, dir, d == SM_DIR_CAPTURE ? SM_FRAMES_WRITE : SM_FRAMES_READ,
+			    s->frame_bytes);
+	f.nframes = 1000000;
+	f.loop = distinct;
+	f.time_limit_ns = x->res->frame_ns;
+	rc = sm_prof_frames_go(x, &f);
+	take_frametest(x->fr, &s->t[d]);
+	return rc;
+}
+
 int sm_prof_frames(struct sm_prof *x)
 {
 	struct sm_run_result *res = x->res;
-	struct sm_frames_plan f;
 	char dir[PATH_MAX + 32];
 	int rc = 0;
 
 	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
 		struct sm_run_size *s = &res->sizes[i];
 		uint64_t distinct;
-		char what[64];
 
 		snprintf(s->preset, sizeof(s->preset), "%s", frame_presets[i]);
 		s->frame_bytes = sm_ft_preset_kib(s->preset) * 1024;
@@ -99,14 +120,7 @@ int sm_prof_frames(struct sm_prof *x)
 			distinct = 2 * x->plan->threads;
 		snprintf(dir, sizeof(dir), "%s/frames-%s", res->data_dir, s->preset);
 
-		snprintf(what, sizeof(what), "%s frames, write", s->preset);
-		sm_prof_tell(x, what);
-		sm_prof_frames_plan(x, &f, dir, SM_FRAMES_WRITE, s->frame_bytes);
-		f.nframes = 1000000;
-		f.loop = distinct;
-		f.time_limit_ns = res->frame_ns;
-		rc = sm_prof_frames_go(x, &f);
-		take_frametest(x->fr, &s->t[SM_DIR_CAPTURE]);
+		rc = frames_pass(x, s, dir, SM_DIR_CAPTURE, distinct);
 		if (rc)
 			return rc;
 		if (x->fr->frames_done < distinct)
@@ -114,14 +128,7 @@ int sm_prof_frames(struct sm_prof *x)
 		if (!distinct)
 			continue;
 
-		snprintf(what, sizeof(what), "%s frames, read", s->preset);
-		sm_prof_tell(x, what);
-		sm_prof_frames_plan(x, &f, dir, SM_FRAMES_READ, s->frame_bytes);
-		f.nframes = 1000000;
-		f.loop = distinct;
-		f.time_limit_ns = res->frame_ns;
-		rc = sm_prof_frames_go(x, &f);
-		take_frametest(x->fr, &s->t[SM_DIR_PLAYBACK]);
+		rc = frames_pass(x, s, dir, SM_DIR_PLAYBACK, distinct);
 		if (rc)
 			return rc;
 		sm_rm_tree(dir);
