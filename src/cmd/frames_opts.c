@@ -152,8 +152,7 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 		{ .kind = SM_OPT_FLAG, .long_name = "list-formats", .dest = &o->help, .ival = LIST_CODE,
 		  .flags = SM_OPT_STOP, .help = "the built-in video formats and frametest presets" },
 		SM_OPT_HEAD("\nOutput (the same in every command, docs/options.md):"),
-		SM_OPT_STR(0, "json", o->json, "FILE|-", "write the result as JSON to FILE; '-': the JSON\n"
-			   "is the report, on stdout"),
+		SM_OUT_JSON_OPT(o->json, 1),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, o, "LAYOUT",
 			    "report layout: frametest (default) or json"),
 		SM_OPT_STR(0, "output", o->out.output, "FILE", "write the report to FILE, not stdout"),

@@ -200,7 +200,7 @@ int cmd_history(int argc, char **argv)
 	struct sm_opt opts[] = {
 		SM_OPT_STR(0, "db", db_arg, "PATH",
 			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
-		SM_OUT_OPTS(out, 'o', SM_OPT_OPTIONAL, "text (the only one so far)"),
+		SM_OUT_OPTS(out, 'o', 0, "text (the only one so far)"),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_END,
 	};

@@ -14,6 +14,13 @@ static const char *const names[] = {
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
+int sm_out_json_next(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return !strcmp(arg, "-") || (n > 5 && !strcmp(arg + n - 5, ".json"));
+}
+
 enum sm_layout sm_layout_find(const char *name)
 {
 	for (unsigned i = 1; name && i < NNAMES; i++)

@@ -28,21 +28,29 @@ struct sm_out_opts {
 	const char *json_file;  /* JSON written besides the report, NULL: none */
 };
 
+/* The --json entry: --json[=FILE]. json_next 1 also takes the FILE from
+ * the next argument when sm_out_json_next() accepts it (--json FILE.json,
+ * --json -: the form frames and run took before --json[=FILE]). */
+#define SM_OUT_JSON_OPT(dest_, json_next) \
+	{ .kind = SM_OPT_STRING, .long_name = "json", .arg = SM_OPT_OPTIONAL, .dest = &(dest_), \
+	  .dflt = "-", .flags = SM_OPT_EMPTY_OK | ((json_next) ? SM_OPT_NEXT_IF : 0), \
+	  .next_ok = sm_out_json_next, .argh = "FILE", \
+	  .help = "write the result as JSON to FILE; with no FILE (or -) the JSON is the report " \
+		  "(docs/options.md)" }
+
 /* Option-table entries for the four flags, for a table over `o` (a struct
  * sm_out_opts lvalue). short_o is 'o' for -o/--output, or 0 where -o
- * means something else (frametest's out-of-order). json_arg is
- * SM_OPT_OPTIONAL (--json[=FILE]) or SM_OPT_REQUIRED (--json FILE|-, the
- * form frames and run have always taken). */
-#define SM_OUT_OPTS(o, short_o, json_arg, layouts_help) \
-	{ .kind = SM_OPT_STRING, .long_name = "json", .arg = (json_arg), .dest = &(o).json, \
-	  .dflt = "-", .flags = SM_OPT_EMPTY_OK, \
-	  .argh = (json_arg) == SM_OPT_OPTIONAL ? "FILE" : "FILE|-", \
-	  .help = (json_arg) == SM_OPT_OPTIONAL ? \
-		  "write the result as JSON to FILE; with no FILE\n(or -) the JSON is the report (docs/options.md)" : \
-		  "write the result as JSON to FILE; '-': the JSON\nis the report, on stdout (docs/options.md)" }, \
+ * means something else (frametest's out-of-order); json_next as for
+ * SM_OUT_JSON_OPT. */
+#define SM_OUT_OPTS(o, short_o, json_next, layouts_help) \
+	SM_OUT_JSON_OPT((o).json, json_next), \
 	SM_OPT_STR(0, "format", (o).format, "LAYOUT", "report layout: " layouts_help), \
 	SM_OPT_STR(short_o, "output", (o).output, "FILE", "write the report to FILE, not stdout"), \
 	SM_OPT_FLAG_SET(0, "quiet", (o).quiet, 1, "no progress display")
+
+/* 1 when arg, the argument after a bare --json, is its FILE in the older
+ * separate form of frames and run: "-" or a name ending in ".json". */
+int sm_out_json_next(const char *arg);
 
 /* The layout of that name, or 0 when it is not a layout name. */
 enum sm_layout sm_layout_find(const char *name);

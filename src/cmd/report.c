@@ -179,7 +179,7 @@ int cmd_report(int argc, char **argv)
 	struct sm_out_opts out;
 	int help = 0;
 	struct sm_opt opts[] = {
-		SM_OUT_OPTS(out, 'o', SM_OPT_OPTIONAL, "the command's own (default), or "
+		SM_OUT_OPTS(out, 'o', 0, "the command's own (default), or "
 			    "another of its layouts"),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_END,

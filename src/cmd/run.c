@@ -189,7 +189,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		SM_OPT_FLAG_SET(0, "classic-only", o->classic_only, 1, "only the block tests (for comparing with fio)"),
 		SM_OPT_FLAG_SET(0, "keep", o->plan.keep, 1, "keep the test data (its path is printed)"),
 		SM_OPT_HEAD("\nOutput:"),
-		SM_OUT_OPTS(o->out, 'o', SM_OPT_REQUIRED, "text (default), csv, markdown or json"),
+		SM_OUT_OPTS(o->out, 'o', 1, "text (default), csv, markdown or json"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_END,
 	};

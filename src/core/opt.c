@@ -392,6 +392,11 @@ int sm_opt_parse(const struct sm_opt *opts, int argc, char **argv, unsigned flag
 		}
 		o = c >= 256 ? &opts[c - 256] : find_short(opts, n, c);
 		opt_name(o, c >= 256, name, sizeof(name));
+		/* an optional value in the next argument (an older form that
+		 * scripts use): consumed as getopt consumes a required one */
+		if (!optarg && (o->flags & SM_OPT_NEXT_IF) && o->next_ok && optind < argc &&
+		    o->next_ok(argv[optind]))
+			optarg = argv[optind++];
 		rc = store(o, optarg, exp, sizeof(exp));
 		if (rc == -ENOTSUP) {
 			snprintf(msg, msglen, "option '%s' is not supported", name);

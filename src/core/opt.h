@@ -33,6 +33,8 @@ enum sm_opt_kind {
 #define SM_OPT_STOP 2u         /* stop parsing when seen: sm_opt_parse() returns ival */
 #define SM_OPT_GT_MIN 4u       /* DOUBLE: the value must be above dmin, not equal */
 #define SM_OPT_EMPTY_OK 8u     /* STRING: an empty value is accepted */
+#define SM_OPT_NEXT_IF 16u     /* optional value given as the next argument when
+				* next_ok() accepts it (an older form, kept) */
 
 /* One name of a choice and the int stored for it. */
 struct sm_opt_choice {
@@ -73,6 +75,8 @@ struct sm_opt {
 	sm_opt_cb cb;                  /* CALLBACK */
 	int *seen;                     /* if set: 1 once the option was given */
 	const char *dflt;              /* STRING with an optional value: stored when none is given */
+	int (*next_ok)(const char *next);  /* SM_OPT_NEXT_IF: 1 when the argument
+					    * after the option is its value */
 	const char *argh;              /* the value's name in the usage ("N", "SECS") */
 	const char *help;              /* usage line(s); NULL: hidden */
 	const char *expected;          /* replaces the generated "expected ..." text */

@@ -627,7 +627,18 @@ static void test_long_options(void **state)
 	SM_BAD("--seed", "18446744073709551616", "d");
 	SM_BAD("--empty=1", "d");          /* flags take no value */
 	SM_BAD("--f", "24", "d");          /* ambiguous: --fps, --frames, --format */
-	SM_BAD("d", "--json");
+	/* --json[=FILE] as in every command: with no FILE the JSON is the
+	 * report; the older separate form still takes "-" or a *.json name */
+	SM_OK(&o, "d", "--json");
+	assert_string_equal(o.json, "-");
+	assert_string_equal(o.plan.path, "d");
+	SM_OK(&o, "--json", "d");
+	assert_string_equal(o.json, "-");
+	assert_string_equal(o.plan.path, "d");
+	SM_OK(&o, "--json", "-", "d");
+	assert_string_equal(o.json, "-");
+	SM_OK(&o, "--json=r", "d");
+	assert_string_equal(o.json, "r");
 	SM_BAD("d", "--engine");
 }
 

@@ -57,6 +57,17 @@ static struct vals v;
 static char msg[512];
 static char out_buf[8192];
 
+/* SM_OPT_NEXT_IF on --json when set: the next word is its value when it
+ * ends in ".json". */
+static int json_next;
+
+static int ends_json(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 5 && !strcmp(s + n - 5, ".json");
+}
+
 /* Build the test table over v (dest pointers into it). */
 static void table(struct sm_opt *t, size_t cap)
 {
@@ -91,6 +102,10 @@ static void table(struct sm_opt *t, size_t cap)
 	t[4].seen = &v.n_seen;
 	t[13].arg = SM_OPT_OPTIONAL;              /* --json[=FILE] */
 	t[13].dflt = "-";
+	if (json_next) {
+		t[13].flags |= SM_OPT_NEXT_IF;
+		t[13].next_ok = ends_json;
+	}
 	t[14].flags |= SM_OPT_STOP;               /* --help stops */
 	t[15].flags |= SM_OPT_HIDDEN;
 }
@@ -214,6 +229,23 @@ static void test_forms(void **state)
 	rc = parse_args(0, &first, ARGS("--json=r.json", "d"));
 	assert_int_equal(rc, 0);
 	assert_string_equal(v.json, "r.json");
+	rc = parse_args(0, &first, ARGS("--json", "r.json", "d"));
+	assert_int_equal(rc, 0);
+	assert_string_equal(v.json, "-");              /* not without NEXT_IF */
+	assert_int_equal(first, 2);                    /* "r.json" is positional */
+	/* NEXT_IF: the next word is the value when next_ok() says so, even
+	 * after a positional word (GNU order); otherwise it stays positional */
+	json_next = 1;
+	rc = parse_args(0, &first, ARGS("d", "--json", "r.json", "-t", "2"));
+	assert_int_equal(rc, 0);
+	assert_string_equal(v.json, "r.json");
+	assert_int_equal(v.threads, 2);
+	assert_int_equal(first, 5);                    /* "d" alone is positional */
+	rc = parse_args(0, &first, ARGS("--json", "d"));
+	assert_int_equal(rc, 0);
+	assert_string_equal(v.json, "-");
+	assert_int_equal(first, 2);
+	json_next = 0;
 	/* options after positional words (GNU order), unless in order */
 	rc = parse_args(0, &first, ARGS("d", "-t", "2"));
 	assert_int_equal(rc, 0);
