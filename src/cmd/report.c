@@ -5,6 +5,7 @@
 #include "cmd/cmd.h"
 #include "cmd/out_opts.h"
 #include "analysis/fileio.h"
+#include "analysis/frames.h"
 #include "analysis/run.h"
 #include "result/json.h"
 #include "result/json_read.h"
@@ -126,6 +127,7 @@ static int render_frames(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 
 	if (rc)
 		goto out;
+	sm_frames_analyse(r);     /* rates, as the live run derived them */
 	if (l == SM_LAYOUT_JSON) {
 		cJSON *d = sm_json_doc_new(&r->head);
 

@@ -4,6 +4,7 @@
 #include "report/frametest_axis.h"
 #include "result/json.h"
 #include "core/clock.h"
+#include "analysis/frames.h"
 #include "analysis/paced.h"
 #include "analysis/verdict.h"
 
@@ -18,13 +19,12 @@ static double ms(double ns)
 
 static void averaged_row(FILE *f, const char *label, const struct sm_frames_snap *w)
 {
-	double n = w->frames ? (double)w->frames : 1, secs = (double)w->t_ns / 1e9;
+	double n = w->frames ? (double)w->frames : 1;
+	struct sm_frames_rates rt = sm_frames_snap_rates(w);
 
 	fprintf(f, "%9s %6.3f ms %6.2f ms %6.2f ms %7.2f MB/s %5.1f fps\n", label,
 		ms((double)w->open_ns / n), ms((double)w->io_ns / n),
-		w->frames ? ms((double)w->t_ns / n) : 0.0,
-		secs > 0 ? (double)w->bytes / MB / secs : 0.0,
-		secs > 0 ? (double)w->frames / secs : 0.0);
+		w->frames ? ms((double)w->t_ns / n) : 0.0, rt.bytes_per_s / MB, rt.frames_per_s);
 }
 
 static const char *const tick_label[] = { "<0.1", ".2", ".5", "1", "2", "5", "10", "20",
@@ -105,12 +105,11 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 	const struct sm_frames_plan *p = &r->plan;
 	struct sm_frames_snap w;
 	uint64_t cols[SM_FT_COLUMNS];
-	double secs = (double)r->head.duration_ns / 1e9;
-	double fb = (double)(r->frames_done ? r->bytes / r->frames_done : 0);
+	const struct sm_frames_figures *g = &r->fig;
 	int rd = p->kind == SM_FRAMES_READ;
 
 	fprintf(f, "Test parameters: %s\n", params);
-	fprintf(f, "Test duration: %.0f secs\n", secs);
+	fprintf(f, "Test duration: %.0f secs\n", g->secs);
 	fprintf(f, "Frames transferred: %llu (%.3f MB)\n", (unsigned long long)r->frames_done,
 		(double)r->bytes / MB);
 	if (p->fps > 0) {
@@ -119,9 +118,9 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 			(unsigned long long)r->longest_drop_run);
 	}
 	fprintf(f, "Fastest frame: %.3f ms (%.2f MB/s)\n", ms((double)r->fastest_ns),
-		r->fastest_ns ? fb / MB / ((double)r->fastest_ns / 1e9) : 0.0);
+		g->fastest_bytes_per_s / MB);
 	fprintf(f, "Slowest frame: %.3f ms (%.2f MB/s)\n", ms((double)r->slowest_ns),
-		r->slowest_ns ? fb / MB / ((double)r->slowest_ns / 1e9) : 0.0);
+		g->slowest_bytes_per_s / MB);
 	fprintf(f, "Averaged details:\n");
 	fprintf(f, "%9s %9s %9s %9s %12s %9s\n", "", "Open", "I/O", "Frame", "Data rate", "Frame rate");
 	sm_frames_window(r, 1, &w);
@@ -138,11 +137,10 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 	if (p->fps > 0)
 		/* paced: the rate the schedule achieved (result/frames.h) */
 		fprintf(f, "Overall frame rate .... %.2f fps (%.0f bytes/s)\n", r->paced_fps,
-			r->paced_fps * fb);
+			g->paced_bytes_per_s);
 	else
-		fprintf(f, "Overall frame rate .... %.2f fps (%.0f bytes/s)\n",
-			secs > 0 ? (double)r->frames_done / secs : 0.0,
-			secs > 0 ? (double)r->bytes / secs : 0.0);
+		fprintf(f, "Overall frame rate .... %.2f fps (%.0f bytes/s)\n", g->frames_per_s,
+			g->bytes_per_s);
 	triple(f, "file", &r->frame.lat, 3, 24);
 	triple(f, rd ? "open" : "create", &r->open.lat, 3, 24);
 	if (p->kind != SM_FRAMES_EMPTY)
@@ -200,7 +198,7 @@ void sm_report_frametest_all(FILE *f, const struct sm_frames_result *r)
 static cJSON *snap_json(const struct sm_frames_snap *s)
 {
 	cJSON *o = cJSON_CreateObject();
-	double secs = (double)s->t_ns / 1e9;
+	struct sm_frames_rates rt = sm_frames_snap_rates(s);
 
 	sm_json_add_u64(o, "duration_ns", s->t_ns);
 	sm_json_add_u64(o, "frames", s->frames);
@@ -209,8 +207,8 @@ static cJSON *snap_json(const struct sm_frames_snap *s)
 	sm_json_add_double(o, "open_mean_ns", s->frames ? (double)s->open_ns / (double)s->frames : 0);
 	sm_json_add_double(o, "io_mean_ns", s->frames ? (double)s->io_ns / (double)s->frames : 0);
 	sm_json_add_double(o, "close_mean_ns", s->frames ? (double)s->close_ns / (double)s->frames : 0);
-	sm_json_add_double(o, "frames_per_s", secs > 0 ? (double)s->frames / secs : 0);
-	sm_json_add_double(o, "bytes_per_s", secs > 0 ? (double)s->bytes / secs : 0);
+	sm_json_add_double(o, "frames_per_s", rt.frames_per_s);
+	sm_json_add_double(o, "bytes_per_s", rt.bytes_per_s);
 	return o;
 }
 
@@ -271,7 +269,6 @@ static void frames_json(cJSON *fr, const struct sm_frames_result *r)
 void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 {
 	const struct sm_frames_plan *p = &r->plan;
-	double secs = (double)r->head.duration_ns / 1e9;
 	cJSON *params = cJSON_AddObjectToObject(doc, "params");
 	cJSON *totals, *ops, *frame, *series;
 
@@ -309,8 +306,8 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 	totals = cJSON_AddObjectToObject(doc, "totals");
 	sm_json_add_u64(totals, "bytes", r->bytes);
 	sm_json_add_u64(totals, "items", r->frames_done);
-	sm_json_add_double(totals, "items_per_s", secs > 0 ? (double)r->frames_done / secs : 0);
-	sm_json_add_double(totals, "bytes_per_s", secs > 0 ? (double)r->bytes / secs : 0);
+	sm_json_add_double(totals, "items_per_s", r->fig.frames_per_s);
+	sm_json_add_double(totals, "bytes_per_s", r->fig.bytes_per_s);
 
 	ops = cJSON_AddObjectToObject(doc, "ops");
 	cJSON_AddItemToObject(ops, "open", sm_json_opstat(&r->open, 1));
@@ -359,13 +356,11 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 void sm_progress_frames(FILE *f, const struct sm_frames_snap *last_1s,
 			const struct sm_frames_snap *total, uint64_t nframes)
 {
-	double secs = (double)last_1s->t_ns / 1e9;
+	struct sm_frames_rates rt = sm_frames_snap_rates(last_1s);
 
 	fprintf(f, "\r%5.0f s  %llu/%llu frames  %7.2f MB/s  %6.1f fps  dropped %llu   ",
 		(double)total->t_ns / 1e9, (unsigned long long)total->frames,
-		(unsigned long long)nframes,
-		secs > 0 ? (double)last_1s->bytes / MB / secs : 0.0,
-		secs > 0 ? (double)last_1s->frames / secs : 0.0,
+		(unsigned long long)nframes, rt.bytes_per_s / MB, rt.frames_per_s,
 		(unsigned long long)total->dropped);
 	fflush(f);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The result of a frames run: the plan as resolved, the per-second series
- * and every figure a reporter prints. Data only; filled by workload/frames. */
+ * and every figure a reporter prints. Data only; filled by workload/frames
+ * (the derived figures, fig, by analysis/frames). */
 #ifndef SM_RESULT_FRAMES_H
 #define SM_RESULT_FRAMES_H
 
@@ -96,6 +97,28 @@ struct sm_frames_snap {
 	uint64_t open_ns, io_ns, close_ns, frame_ns;   /* sums over frames */
 };
 
+/* Rates of a stretch of a run (a window, a per-second sample, the live
+ * line), from sm_frames_snap_rates() (analysis/frames.h); 0 when the
+ * stretch has no length. */
+struct sm_frames_rates {
+	double frames_per_s;
+	double bytes_per_s;
+};
+
+/* Figures derived from a result's counts, computed once by
+ * sm_frames_analyse() (analysis/frames.h) when a run ends and after a saved
+ * result is read back; the reporters print these. Rates are 0 when the
+ * run (or the frame) has no duration. */
+struct sm_frames_figures {
+	double secs;                 /* head.duration_ns in seconds */
+	double frames_per_s;         /* frames_done over the run */
+	double bytes_per_s;          /* bytes over the run */
+	double frame_bytes;          /* bytes / frames_done (whole bytes), 0 without frames */
+	double fastest_bytes_per_s;  /* frame_bytes moved in fastest_ns */
+	double slowest_bytes_per_s;  /* frame_bytes moved in slowest_ns */
+	double paced_bytes_per_s;    /* paced_fps x frame_bytes */
+};
+
 /* Everything a reporter needs; filled by sm_frames_run(). */
 struct sm_frames_result {
 	struct sm_result_head head;  /* duration_ns: timed part, first issue to last
@@ -143,6 +166,7 @@ struct sm_frames_result {
 	char test_params[512];       /* frametest's "Test parameters" string */
 	char video_format[40];       /* --video-format NAME, "" when none */
 	int video_capture;           /* its verdict is for capture (else playback) */
+	struct sm_frames_figures fig;    /* derived: sm_frames_analyse() */
 };
 
 /* Release what a result owns (the series). */

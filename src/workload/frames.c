@@ -3,6 +3,7 @@
  * per in-flight frame on an engine, frames_worker.c and frames_slot.c), the
  * sampler on the calling thread (frames_sample.c), and the merged result. */
 #include "workload/frames_int.h"
+#include "analysis/frames.h"
 #include "core/clock.h"
 #include "core/worker.h"
 
@@ -203,6 +204,7 @@ int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *re
 			 p->sink->name, strerror(-rc));
 	}
 out:
+	sm_frames_analyse(res);   /* rates for every layout, from what was filled */
 	for (unsigned i = 0; sh->workers && i < nw; i++)
 		sm_frames_worker_release(&sh->workers[i]);
 	free(sh->workers);

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of frames' derived figures (no I/O): the run's rates, the
+ * fastest and slowest frame's, the paced data rate, and a stretch's rates,
+ * from fixed counts; 0 (not a huge number) where there is no duration. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analysis/frames.h"
+
+static void test_analyse(void **state)
+{
+	static struct sm_frames_result r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.head.duration_ns = 2000000000;       /* 2 s */
+	r.frames_done = 100;
+	r.bytes = 100 * 1048576ull + 50;       /* frame size: 1 MiB, the 50 left over */
+	r.fastest_ns = 4000000;                /* 4 ms */
+	r.slowest_ns = 250000000;              /* 250 ms */
+	r.paced_fps = 24;
+	sm_frames_analyse(&r);
+	assert_true(r.fig.secs == 2.0);
+	assert_true(r.fig.frames_per_s == 50.0);
+	assert_true(r.fig.bytes_per_s == (100 * 1048576.0 + 50) / 2);
+	assert_true(r.fig.frame_bytes == 1048576.0);
+	assert_true(r.fig.fastest_bytes_per_s == 1048576.0 * 250);
+	assert_true(r.fig.slowest_bytes_per_s == 1048576.0 * 4);
+	assert_true(r.fig.paced_bytes_per_s == 1048576.0 * 24);
+
+	/* no duration, no frames: every figure 0 */
+	r.head.duration_ns = 0;
+	r.frames_done = 0;
+	r.fastest_ns = r.slowest_ns = 0;
+	r.paced_fps = 0;
+	sm_frames_analyse(&r);
+	assert_true(r.fig.secs == 0 && r.fig.frames_per_s == 0 && r.fig.bytes_per_s == 0);
+	assert_true(r.fig.frame_bytes == 0 && r.fig.fastest_bytes_per_s == 0);
+	assert_true(r.fig.slowest_bytes_per_s == 0 && r.fig.paced_bytes_per_s == 0);
+}
+
+static void test_snap_rates(void **state)
+{
+	struct sm_frames_snap s = { .t_ns = 500000000, .frames = 12, .bytes = 12 * 4096 };
+	struct sm_frames_rates rt;
+
+	(void)state;
+	rt = sm_frames_snap_rates(&s);
+	assert_true(rt.frames_per_s == 24.0);
+	assert_true(rt.bytes_per_s == 24.0 * 4096);
+	s.t_ns = 0;                            /* a window of no length */
+	rt = sm_frames_snap_rates(&s);
+	assert_true(rt.frames_per_s == 0 && rt.bytes_per_s == 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_analyse),
+		cmocka_unit_test(test_snap_rates),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
