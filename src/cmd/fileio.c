@@ -96,13 +96,21 @@ static int quiet(const struct sm_fileio_opts *o)
 
 static int do_cleanup(struct sm_fileio_opts *o)
 {
+	unsigned bad = 0;
 	int rc;
 
 	if (!quiet(o)) {
 		sm_sb_banner(stdout);
 		printf("Removing test files...\n");
 	}
-	rc = sm_fileio_cleanup(&o->cfg);
+	rc = sm_fileio_cleanup(&o->cfg, &bad);
+	if (rc == -ELOOP) {
+		char path[4096];
+
+		sm_fileio_path(&o->cfg, bad, path, sizeof(path));
+		sm_error("'%s' is a symbolic link; not removing it", path);
+		return SM_EXIT_FAIL;
+	}
 	if (rc < 0) {
 		sm_error("cannot remove test files in '%s': %s", o->cfg.dir, strerror(-rc));
 		return SM_EXIT_FAIL;
@@ -117,9 +125,15 @@ static int do_prepare(struct sm_fileio_opts *o)
 	char path[4096], a[32], b[32];
 	int rc = sm_fileio_prep_scan(cfg, &p), out = SM_EXIT_OK;
 
+	if (rc == -ELOOP || rc == -EEXIST) {
+		sm_fileio_path(cfg, (unsigned)p.err_file, path, sizeof(path));
+		sm_error("'%s' is %s; not preparing over it", path,
+			 rc == -ELOOP ? "a symbolic link" : "not a regular file");
+		sm_fileio_prep_release(&p);
+		return SM_EXIT_FAIL;
+	}
 	if (rc) {
-		sm_error("cannot examine test files in '%s': %s", cfg->dir,
-			 rc == -EEXIST ? "a test_file.N there is not a regular file" : strerror(-rc));
+		sm_error("cannot examine test files in '%s': %s", cfg->dir, strerror(-rc));
 		sm_fileio_prep_release(&p);
 		return SM_EXIT_FAIL;
 	}
@@ -138,7 +152,9 @@ static int do_prepare(struct sm_fileio_opts *o)
 		out = SM_EXIT_INTERRUPTED;
 	} else if (rc) {
 		sm_fileio_path(cfg, (unsigned)p.err_file, path, sizeof(path));
-		if (p.err)
+		if (p.err == -ELOOP)
+			sm_error("'%s' is a symbolic link; not preparing over it", path);
+		else if (p.err)
 			sm_error("%s while writing '%s': %s; %llu bytes (%s) of %s written in all%s",
 				 p.disk_full ? "disk full" : "write failed", path, strerror(-p.err),
 				 (unsigned long long)p.written, sm_fmt_bytes(a, sizeof(a), (double)p.written),

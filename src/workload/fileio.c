@@ -282,12 +282,15 @@ int sm_fileio_prep_scan(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *
 		struct stat st;
 
 		sm_fileio_path(cfg, i, path, sizeof(path));
-		if (stat(path, &st)) {
+		p->err_file = (int)i;
+		if (lstat(path, &st)) {
 			if (errno != ENOENT)
 				return -errno;
 			p->state[i] = SM_FIO_CREATE;
 			continue;
 		}
+		if (S_ISLNK(st.st_mode))
+			return -ELOOP;
 		if (!S_ISREG(st.st_mode))
 			return -EEXIST;
 		p->existed[i] = 1;
@@ -347,7 +350,9 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 	int fd, rc = 0;
 
 	sm_fileio_path(cfg, i, path, sizeof(path));
-	fd = open(path, O_CREAT | O_WRONLY | open_flags(cfg), 0600);
+	/* O_NOFOLLOW: a symlink put here after the scan is refused (ELOOP),
+	 * never followed to extend a file outside the directory */
+	fd = open(path, O_CREAT | O_WRONLY | O_NOFOLLOW | open_flags(cfg), 0600);
 	if (fd < 0)
 		return -errno;
 	*opened = 1;
@@ -471,11 +476,23 @@ int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p)
 	return p->err;
 }
 
-int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg)
+int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg, unsigned *bad)
 {
 	char path[4096];
 	int removed = 0;
 
+	/* A symlink under a test file's name is not ours: refuse before
+	 * removing anything (unlink would only drop the link, but the user
+	 * put it there). */
+	for (unsigned i = 0; i < cfg->num_files; i++) {
+		struct stat st;
+
+		sm_fileio_path(cfg, i, path, sizeof(path));
+		if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+			*bad = i;
+			return -ELOOP;
+		}
+	}
 	for (unsigned i = 0; i < cfg->num_files; i++) {
 		sm_fileio_path(cfg, i, path, sizeof(path));
 		if (unlink(path)) {
@@ -501,6 +518,18 @@ int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, si
 		return -ENOMEM;
 	for (i = 0; i < cfg->num_files; i++)
 		fds[i] = -1;
+	/* A symlink under any test file's name is refused before seqwr
+	 * empties a single file (the open below uses O_NOFOLLOW as well). */
+	for (i = 0; i < cfg->num_files; i++) {
+		struct stat st;
+
+		sm_fileio_path(cfg, i, path, sizeof(path));
+		if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+			snprintf(msg, msglen, "'%s' is a symbolic link; not following it", path);
+			free(fds);
+			return -ELOOP;
+		}
+	}
 	for (i = 0; i < cfg->num_files; i++) {
 		struct stat st;
 
@@ -518,12 +547,16 @@ int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, si
 			}
 			close(fd);
 		}
-		fds[i] = open(path, O_RDWR | open_flags(cfg), 0600);
+		/* O_NOFOLLOW: a symlink put here after the check is refused too */
+		fds[i] = open(path, O_RDWR | O_NOFOLLOW | open_flags(cfg), 0600);
 		if (fds[i] < 0) {
 			rc = -errno;
 			*missing = rc == -ENOENT;
-			snprintf(msg, msglen, "Cannot open file '%s' errno = %d (%s)", path, -rc,
-				 strerror(-rc));
+			if (rc == -ELOOP)
+				snprintf(msg, msglen, "'%s' is a symbolic link; not following it", path);
+			else
+				snprintf(msg, msglen, "Cannot open file '%s' errno = %d (%s)", path, -rc,
+					 strerror(-rc));
 			goto fail;
 		}
 		if (cfg->mode == SM_FIO_SEQWR)

@@ -65,7 +65,9 @@ int sm_fileio_verify(const void *buf, uint64_t len, uint64_t block_size, unsigne
 		     uint64_t *bad_off);
 
 /* Look at the existing files and decide, for each, create/extend/reuse.
- * Allocates p's arrays (sm_fileio_prep_release frees). Returns 0 or -errno. */
+ * Allocates p's arrays (sm_fileio_prep_release frees). Returns 0 or -errno
+ * with p->err_file naming the file: -ELOOP for a symbolic link (never
+ * followed), -EEXIST for anything else that is not a regular file. */
 int sm_fileio_prep_scan(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p);
 void sm_fileio_prep_release(struct sm_fileio_prep *p);
 
@@ -76,8 +78,9 @@ void sm_fileio_prep_release(struct sm_fileio_prep *p);
 int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p);
 
 /* Remove test_file.0 .. N-1 (only those). Returns how many were removed,
- * or -errno for the first failure other than ENOENT. */
-int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg);
+ * -ELOOP with *bad set (nothing removed) when one of them is a symbolic
+ * link, or -errno for the first failure other than ENOENT. */
+int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg, unsigned *bad);
 
 /* Open the files for a run, check their sizes (seqwr recreates them).
  * On failure returns -errno with msg holding sysbench's FATAL text. */

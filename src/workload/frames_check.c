@@ -33,6 +33,19 @@ int sm_frames_path(const struct sm_frames_plan *plan, uint64_t k, char *buf, uns
 
 /* ---- checks before anything is created --------------------------------- */
 
+/* Is path a symbolic link? Then msg names it and -EEXIST (a file in the
+ * test area that is not ours); otherwise 0. Nothing inside the test area
+ * is followed: the opens use O_NOFOLLOW too, this check gives the reason. */
+static int refuse_link(const char *path, char *msg, unsigned len)
+{
+	struct stat st;
+
+	if (lstat(path, &st) || !S_ISLNK(st.st_mode))
+		return 0;
+	snprintf(msg, len, "'%s' is a symbolic link; not following it", path);
+	return -EEXIST;
+}
+
 static int has_marker(const char *dir)
 {
 	char p[PATH_MAX], line[128] = "";
@@ -140,6 +153,9 @@ static int check_dir_frames(const struct sm_frames_plan *p, const char *dir, uin
 		if (k >= distinct)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		rc = refuse_link(path, msg, len);
+		if (rc)
+			break;
 		if (lstat(path, &st) == 0 && !ours(path, &st, marker)) {
 			snprintf(msg, len, "'%s' exists and was not written by stormark; not overwriting it",
 				 path);
@@ -161,6 +177,9 @@ static int check_existing(const struct sm_frames_plan *p, uint64_t distinct, cha
 		return check_dir_frames(p, p->path, distinct, marker, msg, len);
 	for (uint64_t d = 0; d * p->files_per_dir < distinct; d++) {
 		snprintf(dir, sizeof(dir), "%s/d%05llu", p->path, (unsigned long long)d);
+		rc = refuse_link(dir, msg, len);
+		if (rc)
+			return rc;
 		if (sm_is_dir(dir) == 0)
 			continue;
 		if (sm_is_dir(dir) < 0) {
@@ -176,7 +195,7 @@ static int check_existing(const struct sm_frames_plan *p, uint64_t distinct, cha
 
 static int check_sequence(struct sm_frames_plan *p, char *msg, unsigned len)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], dir[PATH_MAX];
 	struct stat st;
 	uint64_t distinct;
 	int rc;
@@ -192,7 +211,7 @@ static int check_sequence(struct sm_frames_plan *p, char *msg, unsigned len)
 	}
 	if (p->kind == SM_FRAMES_READ) {
 		if (!p->frame_bytes) {
-			if (sm_frames_path(p, 0, path, sizeof(path)) || stat(path, &st)) {
+			if (sm_frames_path(p, 0, path, sizeof(path)) || lstat(path, &st)) {
 				snprintf(msg, len, "no frames to read in '%s' (frame file '%s' is missing)",
 					 p->path, path);
 				return -ENOENT;
@@ -204,7 +223,7 @@ static int check_sequence(struct sm_frames_plan *p, char *msg, unsigned len)
 			}
 		}
 		if (!p->nframes) {
-			while (!sm_frames_path(p, p->nframes, path, sizeof(path)) && !stat(path, &st))
+			while (!sm_frames_path(p, p->nframes, path, sizeof(path)) && !lstat(path, &st))
 				p->nframes++;
 		}
 	}
@@ -220,6 +239,16 @@ static int check_sequence(struct sm_frames_plan *p, char *msg, unsigned len)
 			snprintf(msg, len, "path of frame %llu is too long", (unsigned long long)k);
 			return -ENAMETOOLONG;
 		}
+		if (p->files_per_dir && k % p->files_per_dir == 0) {
+			snprintf(dir, sizeof(dir), "%s/d%05llu", p->path,
+				 (unsigned long long)(k / p->files_per_dir));
+			rc = refuse_link(dir, msg, len);
+			if (rc)
+				return rc;
+		}
+		rc = refuse_link(path, msg, len);
+		if (rc)
+			return rc;
 		if (stat(path, &st)) {
 			snprintf(msg, len, "frame file '%s' is missing", path);
 			return -ENOENT;

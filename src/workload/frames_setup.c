@@ -58,12 +58,25 @@ static int make_dirs(const struct sm_frames_plan *p, uint64_t distinct, char *ms
 		int rc;
 
 		snprintf(path, sizeof(path), "%s/d%05llu", p->path, (unsigned long long)d);
+		int fd;
+
 		rc = mkdir(path, 0755);
 		if (rc && errno != EEXIST) {
 			rc = -errno;
 			snprintf(msg, len, "cannot create directory '%s': %s", path, strerror(-rc));
 			return rc;
 		}
+		/* What is there now must be a directory, not a symlink to
+		 * one (swapped in after the checks): O_NOFOLLOW refuses it. */
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0) {
+			rc = errno;
+			snprintf(msg, len, rc == ELOOP || rc == ENOTDIR
+				 ? "'%s' is a symbolic link or not a directory; not following it"
+				 : "cannot open directory '%s': %s", path, strerror(rc));
+			return rc == ELOOP || rc == ENOTDIR ? -EEXIST : -rc;
+		}
+		close(fd);
 	}
 	return 0;
 }
@@ -114,6 +127,10 @@ static void plan_io(struct shared *sh, struct sm_frames_plan *p, struct sm_frame
 	if (p->direct)
 		sh->open_flags |= O_DIRECT;
 	sh->open_flags |= O_CLOEXEC;
+	/* a frame name that is a symlink is never followed (ELOOP); a stream
+	 * (-s) file is the target itself, named by the user */
+	if (!p->stream)
+		sh->open_flags |= O_NOFOLLOW;
 }
 
 /* Everything before the threads: sizes, pacing, directories, marker.
