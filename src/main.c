@@ -43,7 +43,8 @@ static const struct sm_command *find(const char *name)
 	return NULL;
 }
 
-int main(int argc, char **argv)
+/* Pick the command by program name or first argument and run it. */
+static int dispatch(int argc, char **argv)
 {
 	const char *prog = strrchr(argv[0], '/');
 	const struct sm_command *c;
@@ -91,4 +92,9 @@ int main(int argc, char **argv)
 		return sm_usage_error("stormark", "stormark --help", "unknown command '%s'", argv[1]);
 	}
 	return c->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	return sm_out_finish(dispatch(argc, argv));
 }

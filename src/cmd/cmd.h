@@ -26,4 +26,10 @@ int sm_usage_error(const char *prog, const char *help_hint, const char *fmt, ...
 /* Print "stormark: <message>" to stderr (one line). */
 void sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Flush and close stdout once a command is done (main() calls it for every
+ * command), so a report lost to a write error (a full disk, /dev/full) is
+ * not passed off as a success. Returns code, or SM_EXIT_FAIL instead of
+ * SM_EXIT_OK after printing one line when the write failed. */
+int sm_out_finish(int code);
+
 #endif

@@ -2,8 +2,12 @@
 /* Messages shared by the commands. */
 #include "cmd/cmd.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "cmd/out_opts.h"
 
 int sm_usage_error(const char *prog, const char *help_hint, const char *fmt, ...)
 {
@@ -28,4 +32,20 @@ void sm_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int sm_out_finish(int code)
+{
+	int err;
+
+	errno = 0;
+	err = fflush(stdout) == EOF || ferror(stdout);
+	/* close too: a file system may report a lost write only at close */
+	if (fclose(stdout) == EOF)
+		err = 1;
+	if (!err)
+		return code;
+	sm_error("cannot write the report to %s: %s", sm_out_stdout_name(),
+		 errno ? strerror(errno) : "write error");
+	return code == SM_EXIT_OK ? SM_EXIT_FAIL : code;
 }

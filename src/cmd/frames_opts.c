@@ -360,12 +360,10 @@ int sm_frames_opts_validate(struct sm_frames_opts *o)
 	if (p->engine && !sm_engine_find(p->engine))
 		return bad(o, "unknown engine '%s' (psync, uring, null)%s", p->engine, "");
 	if (p->csv_path) {
-		char dir[4096];
+		char why[512];
 
-		if (sm_parent_dir(p->csv_path, dir, sizeof(dir)) || sm_is_dir(dir) != 1)
-			return bad(o, "directory of '%s' does not exist%s", p->csv_path, "");
-		if (sm_is_dir(p->csv_path) == 1)
-			return bad(o, "'%s' is a directory, not a CSV file%s", p->csv_path, "");
+		if (sm_out_check_path("-x", p->csv_path, why, sizeof(why)))
+			return bad(o, "%s%s", why, "");
 	}
 	if (avail && need > avail / 4 * 3) {
 		char a[32], b[32];

@@ -2,6 +2,7 @@
 /* stormark history: list the keys saved by 'stormark time --save', show a
  * key's runs, or compare two keys figure by figure (trimmed means). */
 #include "cmd/cmd.h"
+#include "core/fsx.h"
 #include "store/history_db.h"
 #include "result/timefig.h"
 #include "report/timeit.h"
@@ -192,6 +193,26 @@ out:
 	return rc;
 }
 
+/* history only reads --db, so a read-only one is fine; but an empty name,
+ * a directory, or a missing directory is refused before anything opens.
+ * Returns 0 or -EINVAL with one line in msg. */
+static int check_db(const char *path, char *msg, size_t len)
+{
+	char dir[4096];
+
+	if (!*path)
+		snprintf(msg, len, "--db needs a file name, not an empty one");
+	else if (sm_parent_dir(path, dir, sizeof(dir)) || sm_is_dir(dir) != 1)
+		snprintf(msg, len, "cannot use --db '%s': %s", path,
+			 sm_is_dir(dir) == -ENOTDIR ? "its parent is not a directory"
+						   : "its directory does not exist");
+	else if (sm_is_dir(path) == 1)
+		snprintf(msg, len, "cannot use --db '%s': it is a directory", path);
+	else
+		return 0;
+	return -EINVAL;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct sm_out_opts out = { 0 };
@@ -220,6 +241,8 @@ int cmd_history(int argc, char **argv)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (argc - first > 2)
 		return sm_usage_error(PROG, HINT, "at most two keys, got %d", argc - first);
+	if (db_arg && (rc = check_db(db_arg, msg, sizeof(msg))))
+		return sm_usage_error(PROG, HINT, "%s", msg);
 	rc = sm_out_redirect(&out);
 	if (rc) {
 		sm_error("cannot create '%s': %s", out.output, strerror(-rc));

@@ -6,6 +6,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "core/fsx.h"
 
 static const char *const names[] = {
 	[SM_LAYOUT_FRAMETEST] = "frametest", [SM_LAYOUT_SYSBENCH] = "sysbench",
@@ -13,6 +16,9 @@ static const char *const names[] = {
 	[SM_LAYOUT_MARKDOWN] = "markdown", [SM_LAYOUT_JSON] = "json",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
+
+/* the -o FILE stdout was sent to, for the message of a failed write */
+static const char *stdout_name;
 
 int sm_out_json_next(const char *arg)
 {
@@ -90,7 +96,42 @@ int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum s
 	}
 	o->layout = json_report ? SM_LAYOUT_JSON : l;
 	o->json_file = o->json && !json_report ? o->json : NULL;
+	if (o->output && strcmp(o->output, "-") && sm_out_check_path("-o/--output", o->output, msg, len))
+		return -EINVAL;
+	if (o->json_file && sm_out_check_path("--json", o->json_file, msg, len))
+		return -EINVAL;
 	return 0;
+}
+
+int sm_out_check_path(const char *flag, const char *path, char *msg, size_t len)
+{
+	char dir[4096];
+	int d = 0;
+
+	if (!*path) {
+		snprintf(msg, len, "%s needs a file name, not an empty one", flag);
+		return -EINVAL;
+	}
+	if (sm_parent_dir(path, dir, sizeof(dir)) || (d = sm_is_dir(dir)) != 1) {
+		snprintf(msg, len, "cannot write %s '%s': %s", flag, path,
+			 d == -ENOTDIR ? "its parent is not a directory" : "its directory does not exist");
+		return -EINVAL;
+	}
+	if (sm_is_dir(path) == 1) {
+		snprintf(msg, len, "cannot write %s '%s': it is a directory", flag, path);
+		return -EINVAL;
+	}
+	/* access() answers for the real user and reports EROFS even to root */
+	if (access(path, F_OK) == 0 ? access(path, W_OK) : access(dir, W_OK | X_OK)) {
+		snprintf(msg, len, "cannot write %s '%s': %s", flag, path, strerror(errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const char *sm_out_stdout_name(void)
+{
+	return stdout_name ? stdout_name : "standard output";
 }
 
 int sm_out_redirect(const struct sm_out_opts *o)
@@ -105,5 +146,8 @@ int sm_out_redirect(const struct sm_out_opts *o)
 	if (!f)
 		return -errno;
 	fclose(f);
-	return freopen(o->output, "w", stdout) ? 0 : -errno;
+	if (!freopen(o->output, "w", stdout))
+		return -errno;
+	stdout_name = o->output;
+	return 0;
 }

@@ -65,10 +65,21 @@ const char *sm_layout_name(enum sm_layout l);
  * report, as --format json does. Returns 0, or -EINVAL with one line in
  * msg: a name that is no layout, a layout this command does not have (yet),
  * --json with no FILE together with another --format, or --json=FILE
- * with --format json (the JSON would go to two places; -o FILE is the way).
+ * with --format json (the JSON would go to two places; -o FILE is the way),
+ * or an -o/--output or --json FILE that cannot be written
+ * (sm_out_check_path()), so a bad path is refused before any work starts.
  */
 int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum sm_layout dflt,
 		   char *msg, size_t len);
+
+/*
+ * Check, without creating anything, that path can be written as the file of
+ * flag (e.g. "--json", "-x"): its directory exists and is a directory, path
+ * is not a directory, and the file (or, when it does not exist yet, its
+ * directory) is writable, a read-only file system included. "" is refused.
+ * Returns 0, or -EINVAL with one line in msg naming the flag, path and why.
+ */
+int sm_out_check_path(const char *flag, const char *path, char *msg, size_t len);
 
 /*
  * Send stdout to o->output (when set and not "-"), so that the report, whatever
@@ -76,5 +87,9 @@ int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum s
  * be created (stdout is then unchanged).
  */
 int sm_out_redirect(const struct sm_out_opts *o);
+
+/* The name of what stdout is: the -o FILE sm_out_redirect() sent it to, or
+ * "standard output". */
+const char *sm_out_stdout_name(void);
 
 #endif

@@ -108,6 +108,9 @@ static int parse(int argc, char **argv, struct time_opts *o)
 			   SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_TEXT,
 			   msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
+	/* the history is written: check --db as an output path, before the run */
+	if (o->db_path && sm_out_check_path("--db", o->db_path, msg, sizeof(msg)))
+		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (first >= argc)
 		return sm_usage_error(PROG, HINT, "no command to run");
 	o->cmd_argc = argc - first;
