@@ -34,7 +34,7 @@ enum sm_fileio_io {
 #define SM_FIO_FLAG_DIRECT 4u
 
 /* The resolved plan of a prepare, run or cleanup. Invariants after
- * sm_fileio_cfg_check(): num_files >= 1, file_size = total_size / num_files
+ * check_plan() in cmd/fileio.c: num_files >= 1, file_size = total_size / num_files
  * >= 1, block_size >= 1, threads >= 1. */
 struct sm_fileio_cfg {
 	const char *dir;           /* where test_file.N live */
