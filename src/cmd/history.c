@@ -221,7 +221,14 @@ int cmd_history(int argc, char **argv)
 	struct sm_opt opts[] = {
 		SM_OPT_STR(0, "db", db_arg, "PATH",
 			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
-		SM_OUT_OPTS(out, 'o', 0, "text (the only one so far)"),
+		/* the four output flags of SM_OUT_OPTS, but --json's help says what
+		 * history does with it: sm_out_resolve() refuses it */
+		{ .kind = SM_OPT_STRING, .long_name = "json", .arg = SM_OPT_OPTIONAL,
+		  .dest = &out.json, .dflt = "-", .flags = SM_OPT_EMPTY_OK, .argh = "FILE",
+		  .help = "refused: history has no JSON layout yet (docs/options.md)" },
+		SM_OPT_STR(0, "format", out.format, "LAYOUT", "report layout: text (the only one so far)"),
+		SM_OPT_STR('o', "output", out.output, "FILE", "write the report to FILE, not stdout"),
+		SM_OPT_FLAG_SET(0, "quiet", out.quiet, 1, "accepted; history shows no progress"),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_END,
 	};

@@ -68,6 +68,9 @@ fi
 expect_rc 0 "history -o FILE" $S history --db "$DB" -o list3.txt
 check "history -o writes the table" grep -Eq '^a +3 ' list3.txt
 expect_usage "history --json refused" $S history --db "$DB" --json
+$S history --help >hhelp.txt
+check "history --help says --json is refused, as it is" grep -Eq -- '--json.*refused' hhelp.txt
+check "history --help does not offer JSON output" sh -c "! grep -q 'write the result as JSON' hhelp.txt"
 expect_usage "history --format csv refused" $S history --db "$DB" --format csv
 
 finish
