@@ -208,6 +208,9 @@ out:
 	for (unsigned i = 0; sh->workers && i < nw; i++)
 		sm_frames_worker_release(&sh->workers[i]);
 	free(sh->workers);
+	for (uint64_t i = 0; i < sh->ndirs; i++)
+		close(sh->dir_fds[i]);
+	free(sh->dir_fds);
 	free(sh->ring);
 	sm_series_free(sh->live);
 	free(tids);

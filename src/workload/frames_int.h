@@ -70,6 +70,8 @@ struct shared {
 	uint64_t distinct;         /* distinct frame files (loop) */
 	uint64_t region_off, region_len, chunk_len;
 	int open_flags;
+	int *dir_fds;              /* -d: PATH/dNNNNN, opened O_NOFOLLOW; frames open at them */
+	uint64_t ndirs;            /* entries of dir_fds opened (closed by sm_frames_run) */
 	uint64_t run_seed;
 	struct sm_start start;
 	_Atomic uint64_t next;     /* unpaced: next sequence number */

@@ -50,33 +50,55 @@ static unsigned choose_direct(const struct sm_frames_plan *p, struct sm_frames_r
 	return (unsigned)align;
 }
 
-static int make_dirs(const struct sm_frames_plan *p, uint64_t distinct, char *msg, size_t len)
+/* Most subdirectories whose descriptors are kept open for the run (each
+ * costs one descriptor against RLIMIT_NOFILE). */
+#define KEEP_DIRS_MAX 256
+
+/* -d: create (write tests) and open every PATH/dNNNNN with
+ * O_DIRECTORY|O_NOFOLLOW; a symlink (or non-directory) there is refused.
+ * Up to KEEP_DIRS_MAX of them stay open in sh->dir_fds and the frames are
+ * opened at those descriptors, so a subdirectory swapped for a symlink
+ * after this point is never written through; with more, each is closed
+ * after the check and frames are opened by path. Returns 0 or -errno
+ * (-EEXIST for a symlink) with msg set. */
+static int open_dirs(struct shared *sh, const struct sm_frames_plan *p, char *msg, size_t len)
 {
+	uint64_t n = (sh->distinct + p->files_per_dir - 1) / p->files_per_dir;
 	char path[PATH_MAX];
 
-	for (uint64_t d = 0; p->files_per_dir && d * p->files_per_dir < distinct; d++) {
-		int rc;
+	int keep = n <= KEEP_DIRS_MAX;
+
+	if (keep) {
+		sh->dir_fds = calloc(n ? n : 1, sizeof(*sh->dir_fds));
+		if (!sh->dir_fds) {
+			snprintf(msg, len, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	for (uint64_t d = 0; d < n; d++) {
+		int fd, err;
 
 		snprintf(path, sizeof(path), "%s/d%05llu", p->path, (unsigned long long)d);
-		int fd;
-
-		rc = mkdir(path, 0755);
-		if (rc && errno != EEXIST) {
-			rc = -errno;
-			snprintf(msg, len, "cannot create directory '%s': %s", path, strerror(-rc));
-			return rc;
+		if (p->kind != SM_FRAMES_READ && mkdir(path, 0755) && errno != EEXIST) {
+			err = errno;
+			snprintf(msg, len, "cannot create directory '%s': %s", path, strerror(err));
+			return -err;
 		}
-		/* What is there now must be a directory, not a symlink to
-		 * one (swapped in after the checks): O_NOFOLLOW refuses it. */
 		fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0) {
-			rc = errno;
-			snprintf(msg, len, rc == ELOOP || rc == ENOTDIR
-				 ? "'%s' is a symbolic link or not a directory; not following it"
-				 : "cannot open directory '%s': %s", path, strerror(rc));
-			return rc == ELOOP || rc == ENOTDIR ? -EEXIST : -rc;
+			err = errno;
+			if (err == ELOOP || err == ENOTDIR) {
+				snprintf(msg, len, "'%s' is a symbolic link or not a directory; not following it",
+					 path);
+				return -EEXIST;
+			}
+			snprintf(msg, len, "cannot open directory '%s': %s", path, strerror(err));
+			return -err;
 		}
-		close(fd);
+		if (keep)
+			sh->dir_fds[sh->ndirs++] = fd;
+		else
+			close(fd);
 	}
 	return 0;
 }
@@ -175,10 +197,12 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 			return rc;
 		}
 	}
-	if (p->kind != SM_FRAMES_READ && !p->stream) {
-		rc = make_dirs(p, sh->distinct, res->head.error, sizeof(res->head.error));
+	if (!p->stream && p->files_per_dir) {
+		rc = open_dirs(sh, p, res->head.error, sizeof(res->head.error));
 		if (rc)
 			return rc;
+	}
+	if (p->kind != SM_FRAMES_READ && !p->stream) {
 		rc = sm_frames_mark_dir(p->path);
 		if (rc) {
 			snprintf(res->head.error, sizeof(res->head.error), "cannot write '%s/%s': %s",

@@ -162,6 +162,11 @@ struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t se
 		s->io.op = SM_OP_OPEN;
 		s->io.fd = AT_FDCWD;
 		s->io.path = s->path;
+		if (sh->dir_fds) {
+			/* at the subdirectory opened O_NOFOLLOW, by its base name */
+			s->io.fd = sh->dir_fds[s->frame / p->files_per_dir];
+			s->io.path = strrchr(s->path, '/') + 1;
+		}
 		s->io.open_flags = sh->open_flags;
 		s->io.mode = 0644;
 		s->state = SLOT_OPEN;

@@ -37,6 +37,20 @@ expect_rc 0 "frames -w -d 2 (real directories)" "$STORMARK" frames -w 64 -n 4 -d
 mv "$D/d00001" "$OUT/d00001"; ln -s "$OUT/d00001" "$D/d00001"
 refused "frames -r: symlinked d00001" "$D/d00001" "$STORMARK" frames -r -n 4 -d 2 "$D"
 
+# frames are opened at the subdirectories' descriptors (each engine), and
+# by path past 256 subdirectories: both still write and read every frame
+for engine in psync uring; do
+  D="$T_DIR/e-$engine"; mkdir -p "$D"
+  expect_rc 0 "frames -w -d 2 ($engine)" "$STORMARK" frames --engine $engine -w 64 -n 6 -d 2 "$D"
+  check "frames -d 2 ($engine): 6 frames in 3 directories" \
+    test "$(ls "$D"/d0000[0-2]/frame00000[0-5].tst | wc -l)" = 6
+  expect_rc 0 "frames -r -d 2 ($engine)" "$STORMARK" frames --engine $engine -r -n 6 -d 2 "$D"
+done
+D="$T_DIR/many"; mkdir -p "$D"
+expect_rc 0 "frames -w -d 1, 300 directories" "$STORMARK" frames -w 4 -n 300 -d 1 "$D"
+check "frames -d 1: 300 directories" test "$(ls -d "$D"/d* | wc -l)" = 300
+expect_rc 0 "frames -r -d 1, 300 directories" "$STORMARK" frames -r -n 300 -d 1 "$D"
+
 # ---- frames: a frame name that is a symlink --------------------------------
 echo precious >"$OUT/victim"; before=$(sum "$OUT/victim")
 D="$T_DIR/f3"; mkdir -p "$D"
