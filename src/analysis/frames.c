@@ -19,6 +19,14 @@ struct sm_frames_rates sm_frames_snap_rates(const struct sm_frames_snap *s)
 		.frames_per_s = per_s((double)s->frames, s->t_ns),
 		.bytes_per_s = per_s((double)s->bytes, s->t_ns),
 	};
+	double n = (double)s->frames;
+
+	if (s->frames) {
+		out.open_mean_ns = (double)s->open_ns / n;
+		out.io_mean_ns = (double)s->io_ns / n;
+		out.close_mean_ns = (double)s->close_ns / n;
+		out.wall_per_frame_ns = (double)s->t_ns / n;
+	}
 
 	return out;
 }

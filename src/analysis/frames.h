@@ -12,7 +12,9 @@
 void sm_frames_analyse(struct sm_frames_result *r);
 
 /* The frame and data rates of s, a stretch of a run (its t_ns is the
- * length): per second, 0 when t_ns is 0. Pure; never fails. */
+ * length): per second, 0 when t_ns is 0; and its per-frame means (open,
+ * I/O, close, wall time per frame), 0 when s has no frames. Pure; never
+ * fails. */
 struct sm_frames_rates sm_frames_snap_rates(const struct sm_frames_snap *s);
 
 #endif

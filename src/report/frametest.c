@@ -19,12 +19,11 @@ static double ms(double ns)
 
 static void averaged_row(FILE *f, const char *label, const struct sm_frames_snap *w)
 {
-	double n = w->frames ? (double)w->frames : 1;
 	struct sm_frames_rates rt = sm_frames_snap_rates(w);
 
 	fprintf(f, "%9s %6.3f ms %6.2f ms %6.2f ms %7.2f MB/s %5.1f fps\n", label,
-		ms((double)w->open_ns / n), ms((double)w->io_ns / n),
-		w->frames ? ms((double)w->t_ns / n) : 0.0, rt.bytes_per_s / MB, rt.frames_per_s);
+		ms(rt.open_mean_ns), ms(rt.io_mean_ns), ms(rt.wall_per_frame_ns),
+		rt.bytes_per_s / MB, rt.frames_per_s);
 }
 
 static const char *const tick_label[] = { "<0.1", ".2", ".5", "1", "2", "5", "10", "20",
@@ -204,9 +203,9 @@ static cJSON *snap_json(const struct sm_frames_snap *s)
 	sm_json_add_u64(o, "frames", s->frames);
 	sm_json_add_u64(o, "bytes", s->bytes);
 	sm_json_add_u64(o, "dropped", s->dropped);
-	sm_json_add_double(o, "open_mean_ns", s->frames ? (double)s->open_ns / (double)s->frames : 0);
-	sm_json_add_double(o, "io_mean_ns", s->frames ? (double)s->io_ns / (double)s->frames : 0);
-	sm_json_add_double(o, "close_mean_ns", s->frames ? (double)s->close_ns / (double)s->frames : 0);
+	sm_json_add_double(o, "open_mean_ns", rt.open_mean_ns);
+	sm_json_add_double(o, "io_mean_ns", rt.io_mean_ns);
+	sm_json_add_double(o, "close_mean_ns", rt.close_mean_ns);
 	sm_json_add_double(o, "frames_per_s", rt.frames_per_s);
 	sm_json_add_double(o, "bytes_per_s", rt.bytes_per_s);
 	return o;

@@ -97,12 +97,15 @@ struct sm_frames_snap {
 	uint64_t open_ns, io_ns, close_ns, frame_ns;   /* sums over frames */
 };
 
-/* Rates of a stretch of a run (a window, a per-second sample, the live
- * line), from sm_frames_snap_rates() (analysis/frames.h); 0 when the
- * stretch has no length. */
+/* Rates and per-frame means of a stretch of a run (a window, a
+ * per-second sample, the live line), from sm_frames_snap_rates()
+ * (analysis/frames.h); rates are 0 when the stretch has no length, means 0
+ * when it has no frames. */
 struct sm_frames_rates {
 	double frames_per_s;
 	double bytes_per_s;
+	double open_mean_ns, io_mean_ns, close_mean_ns;   /* per frame */
+	double wall_per_frame_ns;   /* t_ns / frames: frametest's "Frame" column */
 };
 
 /* Figures derived from a result's counts, computed once by

@@ -57,11 +57,28 @@ static void test_snap_rates(void **state)
 	assert_true(rt.frames_per_s == 0 && rt.bytes_per_s == 0);
 }
 
+static void test_snap_means(void **state)
+{
+	struct sm_frames_snap s = { .t_ns = 400000000, .frames = 4, .open_ns = 4000,
+				    .io_ns = 40000000, .close_ns = 8000 };
+	struct sm_frames_rates rt;
+
+	(void)state;
+	rt = sm_frames_snap_rates(&s);
+	assert_true(rt.open_mean_ns == 1000 && rt.io_mean_ns == 10000000);
+	assert_true(rt.close_mean_ns == 2000 && rt.wall_per_frame_ns == 100000000);
+	s.frames = 0;                          /* no frames: means are 0, not NaN */
+	rt = sm_frames_snap_rates(&s);
+	assert_true(rt.open_mean_ns == 0 && rt.io_mean_ns == 0 && rt.close_mean_ns == 0);
+	assert_true(rt.wall_per_frame_ns == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_analyse),
 		cmocka_unit_test(test_snap_rates),
+		cmocka_unit_test(test_snap_means),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
