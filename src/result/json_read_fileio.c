@@ -107,6 +107,10 @@ static int read_series(const cJSON *se, struct sm_fileio_result *r, struct sm_je
 						   keys[k]);
 			*v[k] = (uint64_t)x->valuedouble;
 		}
+		/* the per-interval rates divide by it: a tick of no length is
+		 * a broken file, not an infinite rate */
+		if (!t->interval_ns)
+			return sm_jerr_set(e, "'series.duration_ns' holds a 0 (an interval of no length)");
 	}
 	r->nseries = (unsigned)n;
 	return 0;

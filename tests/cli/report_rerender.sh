@@ -102,6 +102,9 @@ jq 'del(.run.classic[0].read.op.lat_ns.histogram)' r.json >nohist.json
 expect_usage "no histogram" $S report nohist.json
 jq 'del(.params)' t.json >noparams.json
 expect_usage "time without params" $S report noparams.json
+jq '.series.duration_ns[0] = 0' fi.json >fi0.json
+expect_usage "fileio: an interval of no length" $S report fi0.json
+check "fileio: an interval of no length: no inf or nan printed" sh -c "! grep -Eqi 'inf|nan' $T_DIR/usage.out"
 printf '[1, 2]\n' >array.json
 expect_usage "not an object" $S report array.json
 
