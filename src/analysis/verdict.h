@@ -19,6 +19,9 @@
  * 0.9 <= r < 1.5. Comparisons are exact in multiplied form (5m >= 6n).
  */
 #define SM_VERDICT_HEADROOM 1.2
+/* The same headroom in percent, for the words of every report (the tests
+ * check that it agrees with sm_verdict_compute()). */
+#define SM_VERDICT_HEADROOM_PCT 20
 #define SM_VERDICT_NEAR_LOW 0.9
 #define SM_VERDICT_NEAR_HIGH 1.5
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Markdown renderings of time, run and fileio results. */
 #include "report/markdown.h"
+#include "analysis/verdict.h"
 #include "report/run_text.h"
 #include "report/timeit.h"
 #include "core/units.h"
@@ -156,8 +157,9 @@ static void md_verdicts(FILE *f, const struct sm_run_result *res)
 		fprintf(f, "None: the frame tests did not finish.\n");
 		return;
 	}
-	fprintf(f, "yes = real time with at least 20%% headroom, ~ = marginal (under 20%%), "
-		   "no = not real time; * = decided by a paced run.\n\n| format | MiB/frame |");
+	fprintf(f, "yes = real time with at least %d%% headroom, ~ = marginal (under %d%%), "
+		   "no = not real time; * = decided by a paced run.\n\n| format | MiB/frame |",
+		SM_VERDICT_HEADROOM_PCT, SM_VERDICT_HEADROOM_PCT);
 	for (int d = 0; d < 2; d++)
 		for (unsigned k = 0; k < nr; k++)
 			fprintf(f, " %s %s |", d ? "playback" : "capture", res->plan.rates[k]->name);

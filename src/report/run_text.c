@@ -2,6 +2,7 @@
 /* `stormark run` terminal report: header, classic figures, frame tests,
  * verdict table and summary, readable at 80 columns. */
 #include "report/run_text.h"
+#include "analysis/verdict.h"
 #include "core/units.h"
 
 #include <stdarg.h>
@@ -200,10 +201,11 @@ void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
 		fprintf(f, "  none: the frame tests did not finish\n");
 		return;
 	}
-	fprintf(f, "  yes = real time with at least 20%% headroom, ~ = marginal (under 20%%),\n"
+	fprintf(f, "  yes = real time with at least %d%% headroom, ~ = marginal (under %d%%),\n"
 		   "  no = not real time; * = decided by a paced run at that rate, the others\n"
 		   "  computed from the frame tests. Capture writes frames as they arrive,\n"
-		   "  playback reads them in time for display.\n");
+		   "  playback reads them in time for display.\n", SM_VERDICT_HEADROOM_PCT,
+		   SM_VERDICT_HEADROOM_PCT);
 	fprintf(f, "  %-16s %6s  %-*s %s\n", "", "MiB/", (int)(nr * 5), "capture at fps",
 		"playback at fps");
 	fprintf(f, "  %-16s %6s ", "format", "frame");
@@ -257,12 +259,13 @@ static void summary_best(const struct sm_run_result *res, char *buf, size_t len,
 
 	if (!b->found) {
 		add(buf, len, pos, "It cannot %s any of the %u tested formats in real time with "
-			"20%% headroom. ", verb, res->nrows);
+			"%d%% headroom. ", verb, res->nrows, SM_VERDICT_HEADROOM_PCT);
 		return;
 	}
-	add(buf, len, pos, "It can %s up to %s at %s fps in real time with at least 20%% "
+	add(buf, len, pos, "It can %s up to %s at %s fps in real time with at least %d%% "
 		"headroom (%.0f MiB/s needed). ", verb, res->rows[b->row].fmt.name,
-		res->plan.rates[b->rate]->name, res->rows[b->row].cell[d][b->rate].needed / MIB);
+		res->plan.rates[b->rate]->name, SM_VERDICT_HEADROOM_PCT,
+		res->rows[b->row].cell[d][b->rate].needed / MIB);
 }
 
 void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len)

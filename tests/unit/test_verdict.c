@@ -32,6 +32,10 @@ static void test_compute_boundaries(void **state)
 	assert_int_equal(sm_verdict_compute(119.999, 100), SM_VERDICT_MARGINAL);
 	assert_int_equal(sm_verdict_compute(100, 100), SM_VERDICT_MARGINAL);
 	assert_int_equal(sm_verdict_compute(99.999, 100), SM_VERDICT_NOT_REALTIME);
+	/* the headroom the reports name is the one the rule applies */
+	assert_int_equal(sm_verdict_compute(100 + SM_VERDICT_HEADROOM_PCT, 100), SM_VERDICT_REALTIME);
+	assert_int_equal(sm_verdict_compute(100 + SM_VERDICT_HEADROOM_PCT - 0.001, 100),
+			 SM_VERDICT_MARGINAL);
 	/* frames per second work as well as bytes per second */
 	assert_int_equal(sm_verdict_compute(72, 60), SM_VERDICT_REALTIME);
 	assert_int_equal(sm_verdict_compute(71.9, 60), SM_VERDICT_MARGINAL);
