@@ -4,7 +4,7 @@
 # Does nothing when they are all present. Usage: scripts/deps.sh [--bench]
 set -eu
 pkgs="build-essential cmake pkg-config liburing-dev libcjson-dev libsqlite3-dev
-      libcmocka-dev time python3 jq python3-jsonschema"
+      libcmocka-dev time python3 jq python3-jsonschema libxxhash-dev"
 # Peers that the tests compare against (GNU time, sysbench; python3 and jq
 # read the JSON in the end-to-end tests, python3-jsonschema checks it against
 # docs/stormark.schema.json) and that benchmarks use.
