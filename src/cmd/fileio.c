@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Everything that can be checked before touching a file. */
@@ -35,12 +36,13 @@ static int check_plan(struct sm_fileio_opts *o)
 	if (cfg->file_size == 0)
 		return sm_fileio_bad(o, "--file-total-size %llu is less than one byte per file for --file-num %u",
 			   (unsigned long long)cfg->total_size, cfg->num_files);
-	if (cfg->validate && cfg->block_size < 2 * SM_FIO_TRAILER)
-		return sm_fileio_bad(o, "--validate needs --file-block-size of at least %u bytes", 2 * SM_FIO_TRAILER);
-	if (cfg->validate && cfg->file_size % cfg->block_size)
-		return sm_fileio_bad(o, "--validate needs files of whole blocks: %llu bytes per file is not a "
-			   "multiple of --file-block-size %llu", (unsigned long long)cfg->file_size,
-			   (unsigned long long)cfg->block_size);
+	if (sm_fileio_sealing(cfg) && (cfg->block_size < SM_VERIFY_MIN_BLOCK || cfg->block_size > (1u << 30)))
+		return sm_fileio_bad(o, "--%s needs a --file-block-size from %u bytes to 1 GiB",
+				     cfg->verify ? "verify" : "validate", SM_VERIFY_MIN_BLOCK);
+	if (sm_fileio_sealing(cfg) && cfg->file_size % cfg->block_size)
+		return sm_fileio_bad(o, "--%s needs files of whole blocks: %llu bytes per file is not a "
+			   "multiple of --file-block-size %llu", cfg->verify ? "verify" : "validate",
+			   (unsigned long long)cfg->file_size, (unsigned long long)cfg->block_size);
 	if (sm_fileio_request_size(cfg) > (1ULL << 30))
 		return sm_fileio_bad(o, "--file-merged-requests %u makes requests larger than 1 GiB", cfg->merged);
 	if (cfg->fsync_all) {
@@ -166,6 +168,20 @@ static int do_prepare(struct sm_fileio_opts *o)
 		out = SM_EXIT_FAIL;
 	} else if (!quiet(o)) {
 		sm_sb_prepare_done(stdout, p.written, p.duration_ns);
+		if (cfg->verify)
+			printf("Verification: %llu blocks of %llu bytes written with a trailer (set id %llu); "
+			       "hashing took %.3f s (%.1f MiB/s)\n", (unsigned long long)p.sealed,
+			       (unsigned long long)cfg->block_size, (unsigned long long)p.set_id,
+			       (double)p.seal_ns / 1e9, p.seal_ns ? (double)(p.sealed * cfg->block_size) /
+			       1048576.0 / ((double)p.seal_ns / 1e9) : 0.0);
+	}
+	if (!out && p.unsealed_reused && o->verbosity >= 1) {
+		sm_fileio_path(cfg, (unsigned)p.first_unsealed, path, sizeof(path));
+		fprintf(stderr, "stormark: warning: '%s'%s %s not prepared with --validate and %s reused as "
+			"%s: a run with --validate cannot check %s blocks (run cleanup, then prepare "
+			"--validate)\n", path, p.unsealed_reused > 1 ? " and other files" : "",
+			p.unsealed_reused > 1 ? "were" : "was", p.unsealed_reused > 1 ? "are" : "is",
+			p.unsealed_reused > 1 ? "they are" : "it is", p.unsealed_reused > 1 ? "their" : "its");
 	}
 	sm_fileio_prep_release(&p);
 	return out;
@@ -197,6 +213,24 @@ static void collect_warnings(const struct sm_fileio_opts *o, const struct sm_env
 		sm_warn(w, "short_run", "a run under 5 s mostly measures caches and ramp-up");
 }
 
+/* --verify names a truncated file by the offset where it now ends. */
+static void verify_truncated(const struct sm_fileio_cfg *cfg, const char *msg)
+{
+	char path[4096];
+	struct stat st;
+
+	for (unsigned i = 0; i < cfg->num_files; i++) {
+		sm_fileio_path(cfg, i, path, sizeof(path));
+		if (!lstat(path, &st) && (uint64_t)st.st_size < cfg->file_size) {
+			sm_error("verification failed: '%s' is truncated: it ends at offset %llu, its blocks "
+				 "end at %llu", path, (unsigned long long)st.st_size,
+				 (unsigned long long)cfg->file_size);
+			return;
+		}
+	}
+	sm_error("%s", msg);
+}
+
 static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 {
 	struct sm_fileio_cfg *cfg = &o->cfg;
@@ -208,6 +242,16 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	rc = check_direct(o);
 	if (rc)
 		return rc;
+	if (sm_fileio_sealing(cfg)) {
+		unsigned depth = cfg->io_mode == SM_FIO_IO_ASYNC ? cfg->async_backlog : 1;
+
+		/* sm_fileio_run() caps the depth at 1024 */
+		rc = sm_fileio_verify_ready(cfg, cfg->threads * (depth > 1024 ? 1024 : depth), msg, sizeof(msg));
+		if (rc) {
+			sm_error("%s", msg);
+			return rc == -ENOMEDIUM ? SM_EXIT_USAGE : SM_EXIT_FAIL;
+		}
+	}
 	if (!quiet(o) && o->format == SM_FIO_FMT_SYSBENCH) {
 		sm_sb_banner(txt);
 		sm_sb_run_head(txt, cfg, o->seed_given, cfg->seed);
@@ -228,6 +272,8 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		if (missing)
 			sm_error("cannot open test files in '%s': %s (run 'prepare' first)", cfg->dir,
 				 strerror(-rc));
+		else if (rc == -EFBIG && cfg->verify)
+			verify_truncated(cfg, msg);
 		else
 			sm_error("%s", msg);
 		return SM_EXIT_FAIL;
@@ -250,6 +296,11 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	     (o->format == SM_FIO_FMT_SYSBENCH || o->format == SM_FIO_FMT_CSV) &&
 	     !o->json && o->verbosity >= 1; i++)
 		fprintf(stderr, "stormark: warning: %s\n", r.head.warnings.item[i].message);
+	if (!sm_fileio_sealing(cfg) && sm_fileio_mode_writes(cfg->mode) && cfg->mode != SM_FIO_SEQWR &&
+	    o->verbosity >= 1 && sm_fileio_set_sealed(cfg))
+		fprintf(stderr, "stormark: warning: the test files carry --validate/--verify trailers; this run "
+			"writes blocks without them, which a later --verify run reports (--validate skips "
+			"them)\n");
 	if (!quiet(o) && o->format == SM_FIO_FMT_SYSBENCH)
 		sm_sb_run_started(txt);
 	sm_signals_install();
@@ -258,6 +309,12 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	snprintf(r.head.env.engine, sizeof(r.head.env.engine), "%s", r.engine);
 	if (r.notice[0])
 		fprintf(stderr, "stormark: note: %s\n", r.notice);
+	if (rc == -ENOMEDIUM && !r.failed) {
+		/* --verify / --validate cannot check this set: a usage problem */
+		sm_error("%s", r.head.error);
+		out = SM_EXIT_USAGE;
+		goto done;
+	}
 	if (rc && !r.failed) {
 		sm_error("%s", r.head.error[0] ? r.head.error : strerror(-rc));
 		out = SM_EXIT_FAIL;
@@ -273,11 +330,13 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 			out = SM_EXIT_FAIL;
 		}
 	}
-	if (r.failed) {
+	if (r.failed && !r.verify.problems) {
 		sm_error("%s", r.head.error);
 		out = SM_EXIT_FAIL;
 		goto done;
 	}
+	/* a damaged block stops the run: its partial report, with the
+	 * problem, comes before the error line */
 	if (!quiet(o)) {
 		if (o->format == SM_FIO_FMT_STORMARK) {
 			sm_fileio_text(txt, &r);
@@ -290,6 +349,20 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 				sm_sb_histogram(txt, &r.events_lat);
 			sm_sb_report(txt, cfg, &r, &o->pct);
 		}
+		/* sysbench's --validate prints nothing more unless it found
+		 * something; --verify always shows what it did and cost */
+		if (cfg->verify || r.verify.problems)
+			sm_fileio_verify_text(txt, &r);
+	}
+	if (cfg->validate && !cfg->verify && r.verify.unchecked && o->verbosity >= 1)
+		fprintf(stderr, "stormark: warning: --validate: %llu of %llu blocks read carry no checksum "
+			"(written without --validate) and were not checked\n",
+			(unsigned long long)r.verify.unchecked,
+			(unsigned long long)(r.verify.unchecked + r.verify.checked));
+	if (r.failed) {
+		sm_error("%s", r.head.error);
+		out = SM_EXIT_FAIL;
+		goto done;
 	}
 	if (r.head.interrupted) {
 		sm_error("interrupted: the figures above cover %.2f s", (double)r.head.duration_ns / 1e9);

@@ -238,6 +238,9 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_CALL(0, "config-file", SM_OPT_REQUIRED, unsupported_cb, o, "FILE", NULL),
 		SM_OPT_HEAD("stormark additions:"),
 		SM_OPT_STR(0, "file-dir", c->dir, "DIR", "where the test files live [current directory]"),
+		SM_OPT_BOOL_OPT(0, "verify", c->verify, "every block written carries a trailer (set, run,\n"
+				"write sequence, file, offset, XXH3 checksum) and every block read\n"
+				"is checked; prepare and run both need it (docs/verify.md) [off]"),
 		SM_OPT_CHOOSE(0, "file-data", c->data, data_modes, "random|zero",
 			      "what prepare writes [random: incompressible]"),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, &o->out.format, "LAYOUT",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Native text and JSON renderings of a fileio result. */
 #include "report/fileio.h"
+#include "report/verify.h"
 #include "result/json.h"
 #include "core/units.h"
 
@@ -96,6 +97,40 @@ void sm_fileio_render(FILE *f, const struct sm_fileio_result *r)
 	sm_fileio_text(f, r);
 }
 
+static void file_name(unsigned file, char *buf, size_t len, const void *arg)
+{
+	const char *dir = arg;
+
+	/* as sm_fileio_path() names them: relative in the current directory */
+	if (!dir || !strcmp(dir, "."))
+		snprintf(buf, len, "test_file.%u", file);
+	else
+		snprintf(buf, len, "%s/test_file.%u", dir, file);
+}
+
+static void verify_view(const struct sm_fileio_result *r, struct sm_verify_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->option = r->cfg.verify ? "--verify" : "--validate";
+	v->run_id = r->verify_run;
+	v->block = r->cfg.block_size;
+	v->threads = r->cfg.threads;
+	v->duration_ns = r->head.duration_ns;
+	v->st = &r->verify;
+	v->name = file_name;
+	v->name_arg = r->cfg.dir;
+}
+
+void sm_fileio_verify_text(FILE *f, const struct sm_fileio_result *r)
+{
+	struct sm_verify_view v;
+
+	if (!r->verify_run)
+		return;
+	verify_view(r, &v);
+	sm_verify_text(f, &v);
+}
+
 static cJSON *params_json(const struct sm_fileio_result *r)
 {
 	const struct sm_fileio_cfg *cfg = &r->cfg;
@@ -134,6 +169,8 @@ static cJSON *params_json(const struct sm_fileio_result *r)
 	cJSON_AddBoolToObject(o, "rand_seed_given", r->seed_given);
 	cJSON_AddBoolToObject(o, "histogram", r->histogram);
 	cJSON_AddBoolToObject(o, "validate", cfg->validate);
+	if (cfg->verify)   /* only then: results saved before --verify existed read back as written */
+		cJSON_AddBoolToObject(o, "verify", 1);
 	cJSON_AddStringToObject(o, "data", cfg->data == SM_DATA_ZERO ? "zero" : "random");
 	pa = cJSON_AddArrayToObject(o, "percentiles");
 	for (unsigned i = 0; i < pct->n; i++)
@@ -205,6 +242,12 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 	for (unsigned i = 0; i < r->nthreads; i++)
 		cJSON_AddItemToArray(a, sm_json_u64(r->thread_busy_ns[i]));
 	cJSON_AddStringToObject(fio, "engine_notice", r->notice);
+	if (r->verify_run) {
+		struct sm_verify_view v;
+
+		verify_view(r, &v);
+		cJSON_AddItemToObject(doc, "verify", sm_verify_json(&v));
+	}
 	sm_json_doc_finish(doc, &r->head);
 	return doc;
 }

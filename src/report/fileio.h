@@ -18,10 +18,15 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r);
  * lines of r->series, then sm_fileio_text(). */
 void sm_fileio_render(FILE *f, const struct sm_fileio_result *r);
 
+/* The --validate / --verify block (report/verify.h) of a run that
+ * checked blocks; nothing otherwise. Every layout prints it after its own
+ * report. */
+void sm_fileio_verify_text(FILE *f, const struct sm_fileio_result *r);
+
 /* The whole --json document for a run: the common head (r->head), "params"
  * (r->cfg and what the text shows of the command line), "totals", "ops"
  * and "fileio" (latencies with their histograms), "series" (every field of
- * each interval), then "warnings" and "errors". Returns a cJSON tree owned by the
+ * each interval), "verify" after a --validate or --verify run, then "warnings" and "errors". Returns a cJSON tree owned by the
  * caller, or NULL when out of memory. */
 cJSON *sm_fileio_json(const struct sm_fileio_result *r);
 

@@ -10,6 +10,7 @@
 
 #include "core/buf.h"
 #include "core/hist.h"
+#include "core/verify.h"
 #include "result/result.h"
 
 enum sm_fileio_mode {
@@ -58,7 +59,8 @@ struct sm_fileio_cfg {
 	double rate;               /* events per second, 0: unlimited */
 	uint64_t report_interval_ns;
 	uint64_t seed;             /* never 0 once resolved */
-	int validate;
+	int validate;              /* sysbench's --validate: check blocks that carry a trailer */
+	int verify;                /* --verify: every block must carry one (docs/verify.md) */
 	enum sm_data_mode data;    /* what prepare writes */
 };
 
@@ -139,6 +141,8 @@ struct sm_fileio_result {
 	char engine[16];
 	char notice[200];          /* engine fallback, if any */
 	int failed;                /* I/O error or validation failure (head.error says which) */
+	uint64_t verify_run;       /* --validate/--verify: this run's id (0 otherwise) */
+	struct sm_verify_stats verify;  /* --validate/--verify: merged once the workers are joined */
 	struct sm_fileio_figures fig;  /* derived: sm_fileio_analyse() */
 };
 
@@ -155,6 +159,10 @@ struct sm_fileio_prep {
 	int err_file;                  /* the file it happened on */
 	int err_removed;               /* 1: that file was removed, 2: cut back */
 	int disk_full;                 /* err was -ENOSPC (or -EDQUOT) */
+	uint64_t set_id;               /* --validate/--verify: the id in every block written */
+	uint64_t sealed, seal_ns;      /* blocks given a trailer, time spent hashing them */
+	unsigned unsealed_reused;      /* reused files whose first block has no trailer */
+	int first_unsealed;            /* the first of them, -1 if none */
 };
 
 #endif

@@ -41,6 +41,8 @@ static int read_cfg(const cJSON *p, struct sm_fileio_result *r, struct sm_jerr *
 	rc |= sm_jget_bool(p, "rand_seed_given", &r->seed_given, e);
 	rc |= sm_jget_bool(p, "histogram", &r->histogram, e);
 	rc |= sm_jget_bool(p, "validate", &c->validate, e);
+	if (cJSON_GetObjectItemCaseSensitive(p, "verify"))   /* written only when on */
+		rc |= sm_jget_bool(p, "verify", &c->verify, e);
 	rc |= sm_jget_str(p, "data", data, sizeof(data), e);
 	if (rc || !fl || !pc)
 		return -EINVAL;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sysbench-fileio workload: plan defaults, the shared request generator,
- * validation blocks, and the prepare / open / cleanup of test_file.N. */
+ * and the prepare / open / cleanup of test_file.N (blocks sealed for
+ * --validate and --verify as fileio_verify.c checks them). */
 #include "workload/fileio.h"
 #include "core/units.h"
 #include "engine/engine.h"
@@ -39,7 +40,7 @@ struct sm_fileio_gen {
 	uint64_t req, events, reads, writes, pos;
 	unsigned fsync_file, cur_file;
 	int dirty;
-	/* --validate: block held by each slot (key + 1), 0 when free */
+	/* --validate/--verify: block held by each slot (key + 1), 0 when free */
 	uint64_t *busy;
 	unsigned nslots;
 };
@@ -63,7 +64,7 @@ struct sm_fileio_gen *sm_fileio_gen_new(const struct sm_fileio_cfg *cfg, unsigne
 	g->seed = cfg->seed;
 	g->max_events = cfg->max_events;
 	g->ratio = cfg->rw_ratio;
-	if (cfg->validate && slots) {
+	if (sm_fileio_sealing(cfg) && slots) {
 		g->busy = calloc(slots, sizeof(*g->busy));
 		if (!g->busy) {
 			free(g);
@@ -193,64 +194,6 @@ void sm_fileio_gen_release(struct sm_fileio_gen *g, unsigned slot)
 	pthread_mutex_unlock(&g->mu);
 }
 
-/* ---- validation blocks ------------------------------------------------------ */
-
-#define TRAILER_MAGIC 0x4b4c424f49464d53ULL   /* "SMFIOBLK" little-endian */
-
-static uint64_t block_sum(const unsigned char *p, uint64_t n, uint64_t tag)
-{
-	uint64_t h = tag ^ 0x243f6a8885a308d3ULL, w;
-	uint64_t i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = sm_rng_rotl(h ^ (w * 0x9e3779b97f4a7c15ULL), 29) * 0xbf58476d1ce4e5b9ULL;
-	}
-	for (; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ULL;
-	return h ^ (h >> 31);
-}
-
-void sm_fileio_seal(void *buf, uint64_t len, uint64_t block_size, unsigned file, uint64_t off,
-		    int refill, uint64_t seed)
-{
-	unsigned char *p = buf;
-
-	for (uint64_t b = 0; b + block_size <= len; b += block_size) {
-		unsigned char *blk = p + b;
-		uint64_t body = block_size - SM_FIO_TRAILER;
-		uint64_t where = (uint64_t)file << 48 | (off + b), magic = TRAILER_MAGIC, sum;
-
-		if (refill)
-			sm_buf_fill(blk, body, SM_DATA_RANDOM, sm_hash64(seed, where));
-		sum = block_sum(blk, body, where);
-		memcpy(blk + body, &magic, 8);
-		memcpy(blk + body + 8, &sum, 8);
-		memcpy(blk + body + 16, &where, 8);
-	}
-}
-
-int sm_fileio_verify(const void *buf, uint64_t len, uint64_t block_size, unsigned file, uint64_t off,
-		     uint64_t *bad_off)
-{
-	const unsigned char *p = buf;
-
-	for (uint64_t b = 0; b + block_size <= len; b += block_size) {
-		const unsigned char *blk = p + b;
-		uint64_t body = block_size - SM_FIO_TRAILER;
-		uint64_t where = (uint64_t)file << 48 | (off + b), magic, sum, stored;
-
-		memcpy(&magic, blk + body, 8);
-		memcpy(&sum, blk + body + 8, 8);
-		memcpy(&stored, blk + body + 16, 8);
-		if (magic != TRAILER_MAGIC || stored != where || sum != block_sum(blk, body, where)) {
-			*bad_off = off + b;
-			return -EILSEQ;
-		}
-	}
-	return 0;
-}
-
 /* ---- prepare ------------------------------------------------------------------- */
 
 static int open_flags(const struct sm_fileio_cfg *cfg)
@@ -266,11 +209,36 @@ static int open_flags(const struct sm_fileio_cfg *cfg)
 	return f;
 }
 
+/* 1 when the first block of test file i carries a trailer for this block
+ * size (the file was prepared with --validate or --verify), else 0. */
+static int sealed_file(const struct sm_fileio_cfg *cfg, unsigned i, const char *path)
+{
+	struct sm_vblk_id id;
+	void *buf = malloc(cfg->block_size);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW), ok = 0;
+
+	if (fd >= 0 && buf && pread(fd, buf, cfg->block_size, 0) == (ssize_t)cfg->block_size)
+		ok = sm_verify_peek(buf, (uint32_t)cfg->block_size, &id) && id.file == i;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return ok;
+}
+
+int sm_fileio_set_sealed(const struct sm_fileio_cfg *cfg)
+{
+	char path[4096];
+
+	sm_fileio_path(cfg, 0, path, sizeof(path));
+	return sealed_file(cfg, 0, path);
+}
+
 int sm_fileio_prep_scan(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p)
 {
 	char path[4096];
 
 	memset(p, 0, sizeof(*p));
+	p->first_unsealed = -1;
 	p->state = calloc(cfg->num_files, sizeof(*p->state));
 	p->old_size = calloc(cfg->num_files, sizeof(*p->old_size));
 	p->existed = calloc(cfg->num_files, 1);
@@ -297,6 +265,16 @@ int sm_fileio_prep_scan(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *
 		p->old_size[i] = (uint64_t)st.st_size;
 		p->state[i] = p->old_size[i] >= cfg->file_size ? SM_FIO_REUSE
 			      : p->old_size[i] ? SM_FIO_EXTEND : SM_FIO_CREATE;
+		if (p->state[i] == SM_FIO_REUSE && sm_fileio_sealing(cfg) && !sealed_file(cfg, i, path)) {
+			/* a reused file without trailers: --verify writes it
+			 * again; --validate (sysbench's) reuses it and says
+			 * that it cannot check it */
+			if (cfg->verify) {
+				p->state[i] = SM_FIO_EXTEND;
+			} else if (!p->unsealed_reused++) {
+				p->first_unsealed = (int)i;
+			}
+		}
 	}
 	return 0;
 }
@@ -316,6 +294,7 @@ struct prep_ctx {
 	struct sm_fileio_prep *p;
 	atomic_uint next_file;
 	atomic_ullong written;
+	atomic_ullong sealed, seal_ns;
 	atomic_int abort;
 	pthread_mutex_t mu;        /* guards p->err* */
 	struct sm_start start;
@@ -346,7 +325,9 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 {
 	const struct sm_fileio_cfg *cfg = c->cfg;
 	char path[4096];
-	uint64_t off = c->p->old_size[i], n = 0;
+	/* --verify writes a file it extends from the start: a block from
+	 * before has another set (or none), which a run would report */
+	uint64_t off = cfg->verify ? 0 : c->p->old_size[i], n = 0;
 	int fd, rc = 0;
 
 	sm_fileio_path(cfg, i, path, sizeof(path));
@@ -366,10 +347,14 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 		uint64_t len = blocks * cfg->block_size < chunk ? blocks * cfg->block_size : chunk;
 		uint64_t done = 0;
 
-		if (cfg->validate)
-			sm_fileio_seal(buf, len, cfg->block_size, i, off, 1, cfg->seed);
-		else
-			sm_buf_stamp(buf, len, cfg->data, cfg->seed, (uint64_t)i << 32 | n++);
+		sm_buf_stamp(buf, len, cfg->data, cfg->seed, (uint64_t)i << 32 | n++);
+		if (sm_fileio_sealing(cfg)) {
+			struct sm_vblk_id id = { .set = c->p->set_id, .run = c->p->set_id, .off = off, .file = i };
+			uint64_t t0 = sm_now_ns();
+
+			atomic_fetch_add(&c->sealed, sm_verify_seal_range(buf, len, cfg->block_size, &id));
+			atomic_fetch_add(&c->seal_ns, sm_now_ns() - t0);
+		}
 		while (done < len) {
 			ssize_t w = pwrite(fd, buf + done, len - done, (off_t)(off + done));
 
@@ -465,10 +450,14 @@ int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p)
 		args[i].ctx = &c;
 		args[i].id = i;
 	}
+	if (sm_fileio_sealing(cfg))
+		p->set_id = sm_verify_new_id();
 	t0 = sm_now_ns();
 	rc = sm_threads_run(n, prep_worker, args, sizeof(*args), &c.start);
 	p->duration_ns = sm_now_ns() - t0;
 	p->written = atomic_load(&c.written);
+	p->sealed = atomic_load(&c.sealed);
+	p->seal_ns = atomic_load(&c.seal_ns);
 	free(args);
 	pthread_mutex_destroy(&c.mu);
 	if (rc)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/verify.h"
 #include "result/fileio.h"
 
 /* Path of test file i under cfg->dir into buf. */
@@ -50,31 +51,79 @@ unsigned sm_fileio_gen_next(struct sm_fileio_gen *g, struct sm_fileio_req *out, 
 /* Release a validate slot when its request completed (no-op otherwise). */
 void sm_fileio_gen_release(struct sm_fileio_gen *g, unsigned slot);
 
-/* ---- validation blocks -------------------------------------------------- */
+/* ---- --validate and --verify blocks (fileio_verify.c) ------------------- */
 
-#define SM_FIO_TRAILER 24u          /* magic, checksum, file<<48|offset */
+/* Blocks carry a core/verify trailer when either is on; the block is the
+ * I/O block (--file-block-size). */
+static inline int sm_fileio_sealing(const struct sm_fileio_cfg *cfg)
+{
+	return cfg->validate || cfg->verify;
+}
 
-/* Write the trailer of every block_size chunk of buf (data for file `file`
- * at offset off); random payload first when `refill` (seed picks it). */
-void sm_fileio_seal(void *buf, uint64_t len, uint64_t block_size, unsigned file, uint64_t off,
-		    int refill, uint64_t seed);
+/* What a run needs to check its blocks. Invariant: last[] holds, for each
+ * block, 1 + the event number of the latest write of this run that
+ * completed there (0: none yet), read and written atomically. */
+struct sm_fileio_vctx {
+	const struct sm_fileio_cfg *cfg;
+	uint64_t run;              /* this run's id */
+	uint64_t *set;             /* [num_files] the set each file belongs to, 0 unknown */
+	uint64_t *last;            /* [num_files * blocks per file] */
+	uint64_t per_file;         /* blocks per file */
+};
 
-/* Check every block of buf read from (file, off). Returns 0, or -EILSEQ
- * with *bad_off set to the file offset of the first bad block. */
-int sm_fileio_verify(const void *buf, uint64_t len, uint64_t block_size, unsigned file, uint64_t off,
-		     uint64_t *bad_off);
+/*
+ * Prepare a run's checks on the opened files: learn each file's set from
+ * the trailers of its first blocks (seqwr starts new files: they take the
+ * run's id). Returns 0; -ENOMEM; or, under --verify, -ENOMEDIUM with msg
+ * naming a file that was not prepared with --verify at this block size (a
+ * usage problem: exit 2), and -EAGAIN when the set is too small for the
+ * requests in flight to stay off each other's blocks.
+ */
+int sm_fileio_vctx_init(struct sm_fileio_vctx *v, const struct sm_fileio_cfg *cfg, const int *fds,
+			unsigned slots, char *msg, size_t msglen);
+void sm_fileio_vctx_release(struct sm_fileio_vctx *v);
+
+/* The checks of sm_fileio_vctx_init() made before anything is printed
+ * (files that cannot be opened are left to sm_fileio_open()). Returns 0,
+ * -ENOMEDIUM with msg (exit 2), or another -errno with msg. */
+int sm_fileio_verify_ready(const struct sm_fileio_cfg *cfg, unsigned slots, char *msg, size_t msglen);
+
+/* Give each block of a write of len bytes at (file, off) its trailer
+ * (event: the write's event number). Counts into st. */
+void sm_fileio_vseal(const struct sm_fileio_vctx *v, void *buf, unsigned file, uint64_t off, uint64_t len,
+		     uint64_t event, struct sm_verify_stats *st);
+
+/* Record that a write completed (after it did, before its block can be
+ * handed to another request). */
+void sm_fileio_vwritten(struct sm_fileio_vctx *v, unsigned file, uint64_t off, uint64_t len, uint64_t event);
+
+/* Check each block of a read of len bytes at (file, off); problems go to
+ * st (--validate: a block no run of this one wrote that has no trailer is
+ * only counted as unchecked). Returns the number of problems found in this
+ * read, the first of them in *first when first is not NULL. */
+unsigned sm_fileio_vcheck(const struct sm_fileio_vctx *v, const void *buf, unsigned file, uint64_t off,
+			  uint64_t len, struct sm_verify_stats *st, struct sm_verify_problem *first);
+
+/* 1 when test_file.0's first block carries a trailer for cfg's block size
+ * (the set was prepared with --validate or --verify), else 0. */
+int sm_fileio_set_sealed(const struct sm_fileio_cfg *cfg);
 
 /* Look at the existing files and decide, for each, create/extend/reuse.
  * Allocates p's arrays (sm_fileio_prep_release frees). Returns 0 or -errno
  * with p->err_file naming the file: -ELOOP for a symbolic link (never
- * followed), -EEXIST for anything else that is not a regular file. */
+ * followed), -EEXIST for anything else that is not a regular file.
+ * With --validate or --verify, a file to reuse whose first block has no
+ * trailer is counted in p->unsealed_reused (--validate), or written again
+ * (--verify: its state becomes SM_FIO_EXTEND). */
 int sm_fileio_prep_scan(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p);
 void sm_fileio_prep_release(struct sm_fileio_prep *p);
 
 /* Write the files with cfg->threads threads, fsync each. On failure
  * returns -errno with p->err/err_file set; every file left incomplete is
  * removed (or cut back to its old size) so that no half-written file
- * passes for prepared. */
+ * passes for prepared. With --validate or --verify every block gets a
+ * trailer of set p->set_id (a new id), seq 0; --verify writes the files it
+ * extends from their start. */
 int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p);
 
 /* Remove test_file.0 .. N-1 (only those). Returns how many were removed,

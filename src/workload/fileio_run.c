@@ -24,6 +24,7 @@ struct run_ctx {
 	const int *fds;
 	uint64_t *file_sizes;
 	struct sm_fileio_gen *gen;
+	struct sm_fileio_vctx v;   /* --validate/--verify (v.last NULL otherwise) */
 	struct sm_start start;
 	unsigned depth;
 	uint64_t req_len;
@@ -52,6 +53,7 @@ struct worker {
 	unsigned *free_ids;
 	struct sm_io **batch, **done;
 	struct sm_fileio_req *reqs;
+	struct sm_verify_stats vs; /* this worker's blocks sealed and checked */
 	uint64_t t_end;            /* read once the worker is joined */
 };
 
@@ -138,13 +140,29 @@ static int side_fsync(struct worker *w, unsigned file)
 	return 0;
 }
 
+/* A read found a damaged block: stop the run with the problem as the
+ * error (the partial report follows). */
+static void fail_check(struct worker *w, const struct sm_verify_problem *p)
+{
+	char path[4096], what[400];
+	const char *colon;
+
+	sm_fileio_path(w->ctx->cfg, p->file, path, sizeof(path));
+	sm_verify_describe(what, sizeof(what), p);
+	colon = strchr(what, ':');
+	/* "block at offset N of 'file'" is what scripts of earlier versions
+	 * look for after a --validate failure */
+	run_fail(w->ctx, "%s failed: block at offset %llu of '%s': %s",
+		 w->ctx->cfg->verify ? "verification" : "validation", (unsigned long long)p->off, path,
+		 colon ? colon + 2 : what);
+}
+
 static void complete(struct worker *w, struct sm_io *io)
 {
 	struct run_ctx *c = w->ctx;
 	const struct sm_fileio_cfg *cfg = c->cfg;
 	unsigned s = (unsigned)(uintptr_t)io->user;
 	struct slot *sl = &w->slots[s];
-	uint64_t bad;
 
 	account(w, stat_of(sl->req.op), io);
 	if (io->res < 0 || (sl->req.op != SM_OP_FSYNC && (uint64_t)io->res != sl->req.len)) {
@@ -157,14 +175,14 @@ static void complete(struct worker *w, struct sm_io *io)
 			 io->res < 0 ? strerror((int)-io->res) : "short transfer");
 	} else {
 		sm_series_add(w->st, C_EVENTS, 1);
-		if (cfg->validate && sl->req.op == SM_OP_READ &&
-		    sm_fileio_verify(io->buf, sl->req.len, cfg->block_size, sl->req.file,
-				     sl->req.off, &bad)) {
-			char path[4096];
+		if (c->v.last && sl->req.op == SM_OP_WRITE)
+			sm_fileio_vwritten(&c->v, sl->req.file, sl->req.off, sl->req.len, sl->req.event);
+		if (c->v.last && sl->req.op == SM_OP_READ) {
+			struct sm_verify_problem first;
 
-			sm_fileio_path(cfg, sl->req.file, path, sizeof(path));
-			run_fail(c, "validation failed: block at offset %llu of '%s' does not hold "
-				 "what was written there", (unsigned long long)bad, path);
+			if (sm_fileio_vcheck(&c->v, io->buf, sl->req.file, sl->req.off, sl->req.len, &w->vs,
+					     &first))
+				fail_check(w, &first);
 		}
 		/* part of the write's event: completions are handled while the
 		 * thread waits for a free slot, the wait record_events() counts
@@ -200,11 +218,9 @@ static void fill_io(struct worker *w, unsigned s, const struct sm_fileio_req *rq
 	io->off = rq->off;
 	if (rq->op == SM_OP_WRITE) {
 		/* outside the timed window: the timer starts in submit */
-		if (cfg->validate)
-			sm_fileio_seal(io->buf, rq->len, cfg->block_size, rq->file, rq->off, 1,
-				       cfg->seed ^ rq->event);
-		else
-			sm_buf_stamp(io->buf, rq->len, cfg->data, cfg->seed, rq->event);
+		sm_buf_stamp(io->buf, rq->len, cfg->data, cfg->seed, rq->event);
+		if (c->v.last)
+			sm_fileio_vseal(&c->v, io->buf, rq->file, rq->off, rq->len, rq->event, &w->vs);
 	}
 }
 
@@ -423,6 +439,15 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 	}
 	for (i = 0; i < cfg->num_files; i++)
 		c.file_sizes[i] = cfg->file_size;
+	if (sm_fileio_sealing(cfg)) {
+		rc = sm_fileio_vctx_init(&c.v, cfg, fds, cfg->threads * c.depth, r->head.error,
+					 sizeof(r->head.error));
+		if (rc == -ENOMEM)
+			snprintf(r->head.error, sizeof(r->head.error), "out of memory");
+		if (rc)
+			goto out;
+		r->verify_run = c.v.run;
+	}
 	for (i = 0; i < cfg->threads; i++) {
 		rc = worker_init(&ws[i], &c, i);
 		if (rc) {
@@ -464,6 +489,8 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 	/* every worker has been joined: the series now reads exact */
 	sm_fileio_stats_collect(c.stats, r);
 	for (i = 0; i < cfg->threads; i++)
+		sm_verify_stats_merge(&r->verify, &ws[i].vs);
+	for (i = 0; i < cfg->threads; i++)
 		if (ws[i].t_end > t_end)
 			t_end = ws[i].t_end;
 	r->head.duration_ns = t_end > c.start.t0_ns ? t_end - c.start.t0_ns : 0;
@@ -481,6 +508,7 @@ out:
 	free(ws);
 	sm_series_free(c.stats);
 	sm_fileio_gen_free(c.gen);
+	sm_fileio_vctx_release(&c.v);
 	free(c.file_sizes);
 	pthread_cond_destroy(&c.cv);
 	pthread_mutex_destroy(&c.mu);

@@ -234,24 +234,67 @@ static void test_reproducible_threads(void **state)
 	free(d);
 }
 
-static void test_seal_verify(void **state)
+/* The run's checks on blocks: a sealed read passes, damage is named at its
+ * block, a write the map says happened but the block lacks is a lost write,
+ * and --validate leaves blocks without a trailer unchecked (never an alarm)
+ * where --verify reports them. */
+static void test_vseal_vcheck(void **state)
 {
-	unsigned char *b = malloc(4 * 4096);
-	uint64_t bad = 0;
+	struct sm_fileio_cfg cfg;
+	struct sm_fileio_vctx v;
+	struct sm_verify_stats st;
+	struct sm_verify_problem first;
+	uint64_t set[4] = { 11, 11, 11, 11 }, last[4 * 8];
+	unsigned char *b = calloc(4, 4096);
 
-	sm_fileio_seal(b, 4 * 4096, 4096, 3, 65536, 1, 7);
-	assert_int_equal(sm_fileio_verify(b, 4 * 4096, 4096, 3, 65536, &bad), 0);
-	/* read back from another place: the offset in the trailer says so */
-	assert_int_equal(sm_fileio_verify(b, 4 * 4096, 4096, 3, 69632, &bad), -EILSEQ);
-	assert_int_equal(bad, 69632);
-	assert_int_equal(sm_fileio_verify(b, 4 * 4096, 4096, 2, 65536, &bad), -EILSEQ);
-	/* one flipped bit in the third block */
-	b[2 * 4096 + 100] ^= 0x10;
-	assert_int_equal(sm_fileio_verify(b, 4 * 4096, 4096, 3, 65536, &bad), -EILSEQ);
-	assert_int_equal(bad, 65536 + 2 * 4096);
-	/* zeros (a file prepared without --validate) fail */
+	sm_fileio_cfg_defaults(&cfg);
+	cfg.block_size = 4096;
+	cfg.file_size = 8 * 4096;
+	cfg.num_files = 4;
+	cfg.verify = 1;
+	memset(&v, 0, sizeof(v));
+	memset(last, 0, sizeof(last));
+	v.cfg = &cfg;
+	v.run = 100;
+	v.set = set;
+	v.last = last;
+	v.per_file = 8;
+	memset(&st, 0, sizeof(st));
+	sm_fileio_vseal(&v, b, 3, 16384, 4 * 4096, 41, &st);
+	assert_int_equal(st.sealed, 4);
+	assert_int_equal(sm_fileio_vcheck(&v, b, 3, 16384, 4 * 4096, &st, &first), 0);
+	assert_int_equal(st.checked, 4);
+	/* read back from another place: misplaced, at the first block */
+	assert_int_equal(sm_fileio_vcheck(&v, b, 3, 4096, 4 * 4096, &st, &first), 4);
+	assert_int_equal(first.kind, SM_VK_MISPLACED);
+	assert_int_equal(first.off, 4096);
+	assert_int_equal(first.found.off, 16384);
+	/* a later write to the third block completed, the block holds the older one */
+	sm_fileio_vwritten(&v, 3, 16384 + 2 * 4096, 4096, 57);
+	assert_int_equal(sm_fileio_vcheck(&v, b, 3, 16384, 4 * 4096, &st, &first), 1);
+	assert_int_equal(first.kind, SM_VK_STALE);
+	assert_int_equal(first.off, 16384 + 2 * 4096);
+	assert_int_equal(first.expect.seq, 58);
+	assert_int_equal(first.found.seq, 42);
+	/* one flipped bit in the second block */
+	b[4096 + 100] ^= 0x10;
+	assert_int_equal(sm_fileio_vcheck(&v, b, 3, 16384, 2 * 4096, &st, &first), 1);
+	assert_int_equal(first.kind, SM_VK_CHECKSUM);
+	assert_int_equal(first.off, 16384 + 4096);
+	/* zeros: --verify reports them, --validate cannot check them */
 	memset(b, 0, 4096);
-	assert_int_equal(sm_fileio_verify(b, 4096, 4096, 0, 0, &bad), -EILSEQ);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(sm_fileio_vcheck(&v, b, 0, 0, 4096, &st, &first), 1);
+	assert_int_equal(first.kind, SM_VK_ZERO);
+	cfg.verify = 0;
+	cfg.validate = 1;
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(sm_fileio_vcheck(&v, b, 0, 0, 4096, &st, &first), 0);
+	assert_int_equal(st.unchecked, 1);
+	assert_int_equal(st.problems, 0);
+	/* ...unless this run wrote there: then zeros are a lost write */
+	sm_fileio_vwritten(&v, 0, 0, 4096, 3);
+	assert_int_equal(sm_fileio_vcheck(&v, b, 0, 0, 4096, &st, &first), 1);
 	free(b);
 }
 
@@ -358,7 +401,7 @@ int main(void)
 		cmocka_unit_test(test_seq_cursor),
 		cmocka_unit_test(test_random_offsets),
 		cmocka_unit_test(test_reproducible_threads),
-		cmocka_unit_test(test_seal_verify),
+		cmocka_unit_test(test_vseal_vcheck),
 		cmocka_unit_test(test_mmap_engine),
 		cmocka_unit_test(test_sb_size),
 		cmocka_unit_test(test_figures),

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* The --validate / --verify part of a report, in text and JSON. Figures
+ * are the counters the run kept; rates are bytes hashed over the time
+ * spent hashing them. */
+#include "report/verify.h"
+#include "result/json.h"
+
+#include <string.h>
+
+static double rate(uint64_t bytes, uint64_t ns)
+{
+	return ns ? (double)bytes / ((double)ns / 1e9) : 0;
+}
+
+static double share(const struct sm_verify_view *v)
+{
+	double avail = (double)v->duration_ns * (double)(v->threads ? v->threads : 1);
+
+	return avail > 0 ? (double)(v->st->seal_ns + v->st->check_ns) / avail : 0;
+}
+
+void sm_verify_text(FILE *f, const struct sm_verify_view *v)
+{
+	const struct sm_verify_stats *st = v->st;
+	char name[4096], what[512];
+
+	fprintf(f, "\nVerification (%s, %llu-byte blocks, run id %llu):\n", v->option,
+		(unsigned long long)v->block, (unsigned long long)v->run_id);
+	fprintf(f, "    blocks written with a trailer: %llu\n", (unsigned long long)st->sealed);
+	fprintf(f, "    blocks checked:                %llu\n", (unsigned long long)st->checked);
+	if (st->unchecked)
+		fprintf(f, "    blocks without a trailer:      %llu (not checked)\n",
+			(unsigned long long)st->unchecked);
+	fprintf(f, "    problems found:                %llu\n", (unsigned long long)st->problems);
+	fprintf(f, "    hashing: %.3f s sealing (%.1f MiB/s), %.3f s checking (%.1f MiB/s); %.2f%% of the "
+		   "threads' time\n", (double)st->seal_ns / 1e9,
+		rate(st->sealed * v->block, st->seal_ns) / 1048576.0, (double)st->check_ns / 1e9,
+		rate(st->checked * v->block, st->check_ns) / 1048576.0, 100.0 * share(v));
+	if (st->pass_ns)
+		fprintf(f, "    read-back pass: %llu bytes in %.3f s (%.2f MiB/s)\n",
+			(unsigned long long)st->pass_bytes, (double)st->pass_ns / 1e9,
+			rate(st->pass_bytes, st->pass_ns) / 1048576.0);
+	for (unsigned i = 0; i < st->nkept; i++) {
+		v->name(st->kept[i].file, name, sizeof(name), v->name_arg);
+		sm_verify_describe(what, sizeof(what), &st->kept[i]);
+		fprintf(f, "    problem: '%s' %s\n", name, what);
+	}
+	if (st->problems > st->nkept)
+		fprintf(f, "    ... and %llu more problems\n", (unsigned long long)(st->problems - st->nkept));
+}
+
+static cJSON *id_json(const struct sm_vblk_id *id)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	sm_json_add_u64(o, "set", id->set);
+	sm_json_add_u64(o, "run", id->run);
+	sm_json_add_u64(o, "seq", id->seq);
+	sm_json_add_u64(o, "file", id->file);
+	sm_json_add_u64(o, "offset", id->off);
+	return o;
+}
+
+cJSON *sm_verify_json(const struct sm_verify_view *v)
+{
+	const struct sm_verify_stats *st = v->st;
+	cJSON *o = cJSON_CreateObject(), *a;
+	char name[4096];
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "option", v->option + 2);
+	sm_json_add_u64(o, "run_id", v->run_id);
+	sm_json_add_u64(o, "block_bytes", v->block);
+	sm_json_add_u64(o, "blocks_sealed", st->sealed);
+	sm_json_add_u64(o, "blocks_checked", st->checked);
+	sm_json_add_u64(o, "blocks_unchecked", st->unchecked);
+	sm_json_add_u64(o, "problems", st->problems);
+	sm_json_add_u64(o, "seal_ns", st->seal_ns);
+	sm_json_add_u64(o, "check_ns", st->check_ns);
+	sm_json_add_double(o, "seal_bytes_per_s", rate(st->sealed * v->block, st->seal_ns));
+	sm_json_add_double(o, "check_bytes_per_s", rate(st->checked * v->block, st->check_ns));
+	sm_json_add_double(o, "hash_share", share(v));
+	sm_json_add_u64(o, "pass_bytes", st->pass_bytes);
+	sm_json_add_u64(o, "pass_ns", st->pass_ns);
+	sm_json_add_double(o, "pass_bytes_per_s", rate(st->pass_bytes, st->pass_ns));
+	a = cJSON_AddArrayToObject(o, "problem_list");
+	for (unsigned i = 0; a && i < st->nkept; i++) {
+		const struct sm_verify_problem *p = &st->kept[i];
+		cJSON *e = cJSON_CreateObject();
+
+		if (!e)
+			break;
+		v->name(p->file, name, sizeof(name), v->name_arg);
+		cJSON_AddStringToObject(e, "path", name);
+		sm_json_add_u64(e, "file", p->file);
+		sm_json_add_u64(e, "offset", p->off);
+		cJSON_AddStringToObject(e, "kind", sm_verify_kind_name(p->kind));
+		cJSON_AddItemToObject(e, "expected", id_json(&p->expect));
+		cJSON_AddItemToObject(e, "found", id_json(&p->found));
+		cJSON_AddItemToArray(a, e);
+	}
+	return o;
+}

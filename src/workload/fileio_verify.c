@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/* fileio --validate and --verify: the trailer on every block written, the
+ * check of every block read, and the map of this run's latest write to each
+ * block, which turns a block that still holds an older write into a lost
+ * write rather than a pass. */
+#include "workload/fileio.h"
+#include "core/buf.h"
+#include "core/clock.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Past this many blocks the map of latest writes would take more than
+ * 1 GiB: refuse rather than thrash. */
+#define MAX_MAP_BLOCKS (1ULL << 27)
+
+/* The set of a file: the first of its first blocks (and its last) whose
+ * trailer is intact. Returns the set id, 0 when none has one, or -errno. */
+static int64_t probe_set(const struct sm_fileio_cfg *cfg, unsigned file, int fd, void *buf,
+			 uint64_t per_file)
+{
+	const uint64_t which[] = { 0, 1, 2, per_file - 1 };
+
+	for (unsigned k = 0; k < sizeof(which) / sizeof(which[0]); k++) {
+		struct sm_vblk_id id;
+		ssize_t n;
+
+		if (which[k] >= per_file)
+			continue;
+		n = pread(fd, buf, cfg->block_size, (off_t)(which[k] * cfg->block_size));
+		if (n < 0)
+			return -errno;
+		if ((uint64_t)n == cfg->block_size && sm_verify_peek(buf, (uint32_t)cfg->block_size, &id) &&
+		    id.file == file && id.set)
+			return (int64_t)(id.set & INT64_MAX);
+	}
+	return 0;
+}
+
+/* Whether the set is small enough to map and large enough to keep the
+ * requests in flight apart. Returns 0 or -ENOMEDIUM with msg. */
+static int check_room(const struct sm_fileio_cfg *cfg, unsigned slots, char *msg, size_t msglen)
+{
+	uint64_t nblocks = cfg->file_size / cfg->block_size * cfg->num_files;
+
+	if (nblocks > MAX_MAP_BLOCKS) {
+		snprintf(msg, msglen, "--%s tracks every block: %llu blocks is more than %llu; use a larger "
+			 "--file-block-size", cfg->verify ? "verify" : "validate",
+			 (unsigned long long)nblocks, MAX_MAP_BLOCKS);
+		return -ENOMEDIUM;
+	}
+	/* two requests in flight on one block would read a write half done:
+	 * the generator keeps them apart, which needs room to do so */
+	if (nblocks < 2ULL * slots) {
+		snprintf(msg, msglen, "--%s needs at least %llu blocks for %u requests in flight, the set has "
+			 "%llu: use fewer --threads, a smaller --file-async-backlog or a larger set",
+			 cfg->verify ? "verify" : "validate", 2ULL * slots, slots, (unsigned long long)nblocks);
+		return -ENOMEDIUM;
+	}
+	return 0;
+}
+
+/* The set of each file into set[] (NULL: only look); under --verify a
+ * file without one is refused. A file that cannot be opened is left to
+ * the run's own open, which names it as sysbench does. */
+static int learn_sets(const struct sm_fileio_cfg *cfg, const int *fds, uint64_t run, uint64_t *set,
+		      char *msg, size_t msglen)
+{
+	uint64_t per_file = cfg->file_size / cfg->block_size;
+	void *buf = sm_buf_alloc(cfg->block_size, SM_BUF_ALIGN);
+	char path[4096];
+	int rc = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (unsigned i = 0; i < cfg->num_files; i++) {
+		int fd = fds ? fds[i] : -1;
+		int64_t s;
+
+		if (cfg->mode == SM_FIO_SEQWR) {
+			if (set)
+				set[i] = run;  /* the files start empty */
+			continue;
+		}
+		sm_fileio_path(cfg, i, path, sizeof(path));
+		if (!fds) {
+			fd = open(path, O_RDONLY | O_NOFOLLOW);
+			if (fd < 0)
+				continue;
+		}
+		s = probe_set(cfg, i, fd, buf, per_file);
+		if (!fds)
+			close(fd);
+		if (s < 0) {
+			snprintf(msg, msglen, "cannot read '%s': %s", path, strerror((int)-s));
+			rc = (int)s;
+			break;
+		}
+		if (set)
+			set[i] = (uint64_t)s;
+		if (!s && cfg->verify) {
+			snprintf(msg, msglen, "cannot verify '%s': it was not prepared with --verify and "
+				 "--file-block-size=%llu (its first blocks carry no verify trailer); run "
+				 "cleanup, then prepare --verify", path, (unsigned long long)cfg->block_size);
+			rc = -ENOMEDIUM;
+			break;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+int sm_fileio_verify_ready(const struct sm_fileio_cfg *cfg, unsigned slots, char *msg, size_t msglen)
+{
+	int rc = check_room(cfg, slots, msg, msglen);
+
+	return rc ? rc : learn_sets(cfg, NULL, 0, NULL, msg, msglen);
+}
+
+int sm_fileio_vctx_init(struct sm_fileio_vctx *v, const struct sm_fileio_cfg *cfg, const int *fds,
+			unsigned slots, char *msg, size_t msglen)
+{
+	int rc;
+
+	memset(v, 0, sizeof(*v));
+	v->cfg = cfg;
+	v->run = sm_verify_new_id();
+	v->per_file = cfg->file_size / cfg->block_size;
+	rc = check_room(cfg, slots, msg, msglen);
+	if (rc)
+		return rc;
+	v->set = calloc(cfg->num_files, sizeof(*v->set));
+	v->last = calloc(v->per_file * cfg->num_files, sizeof(*v->last));
+	if (!v->set || !v->last)
+		rc = -ENOMEM;
+	else
+		rc = learn_sets(cfg, fds, v->run, v->set, msg, msglen);
+	if (rc)
+		sm_fileio_vctx_release(v);
+	return rc;
+}
+
+void sm_fileio_vctx_release(struct sm_fileio_vctx *v)
+{
+	free(v->set);
+	free(v->last);
+	v->set = NULL;
+	v->last = NULL;
+}
+
+void sm_fileio_vseal(const struct sm_fileio_vctx *v, void *buf, unsigned file, uint64_t off, uint64_t len,
+		     uint64_t event, struct sm_verify_stats *st)
+{
+	struct sm_vblk_id id = {
+		.set = v->set[file] ? v->set[file] : v->run,
+		.run = v->run,
+		.seq = event + 1,
+		.off = off,
+		.file = file,
+	};
+	uint64_t t0 = sm_now_ns();
+
+	st->sealed += sm_verify_seal_range(buf, len, v->cfg->block_size, &id);
+	st->seal_ns += sm_now_ns() - t0;
+}
+
+void sm_fileio_vwritten(struct sm_fileio_vctx *v, unsigned file, uint64_t off, uint64_t len, uint64_t event)
+{
+	uint64_t b = v->cfg->block_size;
+
+	for (uint64_t o = 0; o + b <= len; o += b)
+		__atomic_store_n(&v->last[file * v->per_file + (off + o) / b], event + 1, __ATOMIC_RELEASE);
+}
+
+unsigned sm_fileio_vcheck(const struct sm_fileio_vctx *v, const void *buf, unsigned file, uint64_t off,
+			  uint64_t len, struct sm_verify_stats *st, struct sm_verify_problem *first)
+{
+	const struct sm_fileio_cfg *cfg = v->cfg;
+	uint64_t b = cfg->block_size, t0 = sm_now_ns();
+	unsigned bad = 0;
+
+	for (uint64_t o = 0; o + b <= len; o += b) {
+		uint64_t last = __atomic_load_n(&v->last[file * v->per_file + (off + o) / b], __ATOMIC_ACQUIRE);
+		/* --validate does not check the set: prepare may have extended a
+		 * file written by an earlier prepare, as sysbench does */
+		struct sm_vblk_id expect = {
+			.set = cfg->verify ? v->set[file] : 0,
+			.run = last ? v->run : 0,
+			.seq = last,
+			.off = off + o,
+			.file = file,
+			.len = (uint32_t)b,
+		}, found;
+		enum sm_verify_kind k = sm_verify_check((const unsigned char *)buf + o, (uint32_t)b, &expect,
+							v->run, &found);
+
+		if (!cfg->verify && !last && (k == SM_VK_NOHDR || k == SM_VK_ZERO)) {
+			/* --validate on a block no validating run wrote: it
+			 * cannot be checked, which is not corruption */
+			st->unchecked++;
+			continue;
+		}
+		st->checked++;
+		if (k != SM_VK_OK) {
+			sm_verify_note(st, k, &expect, &found);
+			if (!bad++ && first) {
+				memset(first, 0, sizeof(*first));
+				first->file = file;
+				first->off = off + o;
+				first->kind = k;
+				first->expect = expect;
+				first->found = found;
+			}
+		}
+	}
+	st->check_ns += sm_now_ns() - t0;
+	return bad;
+}
