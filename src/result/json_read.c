@@ -53,10 +53,46 @@ static char *slurp(FILE *f, int *err)
 	return buf;
 }
 
+int sm_json_parse_text(const char *text, const char *name, cJSON **doc, struct sm_jerr *e)
+{
+	const cJSON *v;
+	int rc = 0;
+
+	*doc = cJSON_Parse(text);
+	if (!*doc) {
+		const char *at = cJSON_GetErrorPtr();
+
+		return sm_jerr_set(e, "'%s' is not valid JSON (%s at byte %ld)", name,
+				   at && !*at ? "it ends too early" : "syntax error",
+				   at ? (long)(at - text) : 0L);
+	}
+	if (!cJSON_IsObject(*doc)) {
+		rc = sm_jerr_set(e, "'%s' is not a stormark result (not a JSON object)", name);
+		goto out;
+	}
+	v = cJSON_GetObjectItemCaseSensitive(*doc, "schema_version");
+	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < 1) {
+		rc = sm_jerr_set(e, "'%s' is not a stormark result (no schema_version)", name);
+		goto out;
+	}
+	if (v->valuedouble > SM_SCHEMA_VERSION) {
+		rc = sm_jerr_set(e, "'%s' has schema_version %.0f; this stormark reads up to %d "
+				 "(a newer stormark wrote it)", name, v->valuedouble, SM_SCHEMA_VERSION);
+		goto out;
+	}
+	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(*doc, "command")))
+		rc = sm_jerr_set(e, "'%s' is not a stormark result (no command)", name);
+out:
+	if (rc) {
+		cJSON_Delete(*doc);
+		*doc = NULL;
+	}
+	return rc;
+}
+
 int sm_json_load(const char *path, cJSON **doc, struct sm_jerr *e)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	const cJSON *v;
 	char *text = NULL;
 	int rc = 0;
 
@@ -73,37 +109,8 @@ int sm_json_load(const char *path, cJSON **doc, struct sm_jerr *e)
 		snprintf(e->msg, sizeof(e->msg), "cannot read '%s': %s", path, strerror(-rc));
 		return rc;
 	}
-	*doc = cJSON_Parse(text);
-	if (!*doc) {
-		const char *at = cJSON_GetErrorPtr();
-
-		rc = sm_jerr_set(e, "'%s' is not valid JSON (%s at byte %ld)", path,
-				 at && !*at ? "it ends too early" : "syntax error",
-				 at ? (long)(at - text) : 0L);
-		goto out;
-	}
-	if (!cJSON_IsObject(*doc)) {
-		rc = sm_jerr_set(e, "'%s' is not a stormark result (not a JSON object)", path);
-		goto out;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(*doc, "schema_version");
-	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < 1) {
-		rc = sm_jerr_set(e, "'%s' is not a stormark result (no schema_version)", path);
-		goto out;
-	}
-	if (v->valuedouble > SM_SCHEMA_VERSION) {
-		rc = sm_jerr_set(e, "'%s' has schema_version %.0f; this stormark reads up to %d "
-				 "(a newer stormark wrote it)", path, v->valuedouble, SM_SCHEMA_VERSION);
-		goto out;
-	}
-	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(*doc, "command")))
-		rc = sm_jerr_set(e, "'%s' is not a stormark result (no command)", path);
-out:
+	rc = sm_json_parse_text(text, path, doc, e);
 	free(text);
-	if (rc) {
-		cJSON_Delete(*doc);
-		*doc = NULL;
-	}
 	return rc;
 }
 
@@ -119,6 +126,19 @@ int sm_jget_double(const cJSON *obj, const char *key, double *v, struct sm_jerr 
 	if (!cJSON_IsNumber(m))
 		return sm_jerr_set(e, "'%s' is missing or not a number", key);
 	*v = m->valuedouble;
+	return 0;
+}
+
+int sm_json_count(const cJSON *x, uint64_t *v)
+{
+	double d;
+
+	if (!cJSON_IsNumber(x))
+		return -EINVAL;
+	d = x->valuedouble;
+	if (!(d >= 0) || d != floor(d) || d >= 18446744073709551616.0)
+		return -EINVAL;
+	*v = (uint64_t)d;
 	return 0;
 }
 
@@ -271,18 +291,18 @@ int sm_json_read_lat(const cJSON *o, struct sm_hist *h, struct sm_jerr *e)
 		return sm_jerr_set(e, "a histogram has %u sub-bucket bits; this stormark uses %d",
 				   bits, SM_HIST_SUB_BITS);
 	cJSON_ArrayForEach(pair, counts) {
-		const cJSON *lo = cJSON_GetArrayItem(pair, 0), *n = cJSON_GetArrayItem(pair, 1);
+		uint64_t lo, n;
 		unsigned i;
 
-		if (cJSON_GetArraySize(pair) != 2 || !cJSON_IsNumber(lo) || !cJSON_IsNumber(n) ||
-		    lo->valuedouble < 0 || n->valuedouble < 1)
+		if (cJSON_GetArraySize(pair) != 2 || sm_json_count(cJSON_GetArrayItem(pair, 0), &lo) ||
+		    sm_json_count(cJSON_GetArrayItem(pair, 1), &n) || n < 1)
 			return sm_jerr_set(e, "a histogram bucket is not [low_ns, count]");
-		i = sm_hist_index((uint64_t)lo->valuedouble);
-		if (sm_hist_bucket_low(i) != (uint64_t)lo->valuedouble)
-			return sm_jerr_set(e, "a histogram bucket starts at %.0f ns, not a bucket "
-					   "boundary", lo->valuedouble);
-		h->buckets[i] += (uint64_t)n->valuedouble;
-		h->count += (uint64_t)n->valuedouble;
+		i = sm_hist_index(lo);
+		if (sm_hist_bucket_low(i) != lo)
+			return sm_jerr_set(e, "a histogram bucket starts at %llu ns, not a bucket "
+					   "boundary", (unsigned long long)lo);
+		h->buckets[i] += n;
+		h->count += n;
 	}
 	if (h->count) {
 		rc |= sm_jget_u64(o, "min", &h->min, e);

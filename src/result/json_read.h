@@ -32,6 +32,15 @@ int sm_jerr_set(struct sm_jerr *e, const char *fmt, ...) __attribute__((format(p
  */
 int sm_json_load(const char *path, cJSON **doc, struct sm_jerr *e);
 
+/* The same checks on text already in memory (NUL-terminated), name being
+ * what the messages call it (a path). Returns as sm_json_load(). */
+int sm_json_parse_text(const char *text, const char *name, cJSON **doc, struct sm_jerr *e);
+
+/* A count: x is a whole number from 0 to below 2^64, stored in *v. Returns
+ * 0, or -EINVAL (nothing stored) for anything else, which a cast to
+ * uint64_t would make undefined (1e300, -1) or silently cut (2.5). */
+int sm_json_count(const cJSON *x, uint64_t *v);
+
 /* Typed members of obj: each returns 0, or -EINVAL with "'key' is missing
  * or not a ..." in e. A NULL obj is reported as missing too. */
 int sm_jget_u64(const cJSON *obj, const char *key, uint64_t *v, struct sm_jerr *e);

@@ -104,10 +104,9 @@ static int read_series(const cJSON *se, struct sm_fileio_result *r, struct sm_je
 		for (unsigned k = 0; k < 10; k++) {
 			const cJSON *x = cJSON_GetArrayItem(a[k], i);
 
-			if (!cJSON_IsNumber(x) || x->valuedouble < 0)
+			if (sm_json_count(x, v[k]))
 				return sm_jerr_set(e, "'series.%s' holds something other than counts",
 						   keys[k]);
-			*v[k] = (uint64_t)x->valuedouble;
 		}
 		/* the per-interval rates divide by it: a tick of no length is
 		 * a broken file, not an infinite rate */
@@ -125,9 +124,8 @@ static int read_u64s(const cJSON *a, uint64_t *out, unsigned n, const char *key,
 	for (unsigned i = 0; i < n; i++) {
 		const cJSON *x = cJSON_GetArrayItem(a, (int)i);
 
-		if (!cJSON_IsNumber(x) || x->valuedouble < 0)
+		if (sm_json_count(x, &out[i]))
 			return sm_jerr_set(e, "'%s' holds something other than counts", key);
-		out[i] = (uint64_t)x->valuedouble;
 	}
 	return 0;
 }

@@ -75,12 +75,12 @@ static int read_series(const cJSON *se, struct sm_frames_result *r, struct sm_je
 		if (i)
 			*s = r->series[i - 1];
 		for (unsigned k = 0; k < 8; k++) {
-			const cJSON *x = cJSON_GetArrayItem(a[k], i);
+			uint64_t d;
 
-			if (!cJSON_IsNumber(x) || x->valuedouble < 0)
+			if (sm_json_count(cJSON_GetArrayItem(a[k], i), &d))
 				return sm_jerr_set(e, "'series.%s' holds something other than counts",
 						   keys[k]);
-			*v[k] += (uint64_t)x->valuedouble;   /* deltas back to running sums */
+			*v[k] += d;   /* deltas back to running sums */
 		}
 	}
 	r->nseries = (unsigned)n;
