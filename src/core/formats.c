@@ -134,12 +134,15 @@ int sm_format_find(const char *name, struct sm_format *out)
 {
 	struct sm_format f;
 
-	for (unsigned i = 0; sm_format_at(i, &f) == 0; i++) {
-		if (!strcasecmp(f.name, name)) {
-			*out = f;
-			return 0;
-		}
-	}
+	/* one pass over the combinations (sm_format_at() per index would go
+	 * over them again for each: a run's command line looked up 14 names) */
+	for (unsigned i = 0; i < sm_nfamilies; i++)
+		for (unsigned j = 0; j < sm_ngeometries; j++)
+			if (sm_format_make(&sm_families[i], &sm_geometries[j], &f) == 0 &&
+			    !strcasecmp(f.name, name)) {
+				*out = f;
+				return 0;
+			}
 	return -ENOENT;
 }
 
