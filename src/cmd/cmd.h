@@ -17,6 +17,27 @@ int cmd_history(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
+/*
+ * The command line of run, time, history or report parsed and checked as
+ * the command does it, with nothing run, opened for writing or created, and
+ * what parsing allocated freed: the seam of the fuzz targets (fuzz/).
+ * Returns 0 where the command would go on; else the code the command
+ * returns, after printing what it prints (the usage on stdout for --help,
+ * one line on stderr for a usage error).
+ */
+int cmd_run_parse_only(int argc, char **argv);
+int cmd_time_parse_only(int argc, char **argv);
+int cmd_history_parse_only(int argc, char **argv);
+int cmd_report_parse_only(int argc, char **argv);
+
+/* A result loaded by sm_json_load() or sm_json_parse_text() rendered on
+ * stdout in every layout `stormark report` has for its command, as that
+ * command renders it (the fuzz target of the JSON reader drives the
+ * readers, analysis and reporters through it). Returns 0, or the first
+ * failure of a reader or renderer (-EINVAL, -ENOMEM, -errno). */
+struct cJSON;
+int cmd_report_render_all(const struct cJSON *doc);
+
 /* Print "stormark: <cmd>: <message> (try 'stormark help <cmd>')" on one line
  * to stderr and return SM_EXIT_USAGE. prog is the name to show ("stormark
  * frames", "frametest", ...). */

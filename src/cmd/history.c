@@ -213,50 +213,79 @@ static int check_db(const char *path, char *msg, size_t len)
 	return -EINVAL;
 }
 
-int cmd_history(int argc, char **argv)
+/* What the command line asks for; strings point into argv. */
+struct history_opts {
+	struct sm_out_opts out;
+	const char *db_arg;   /* --db, NULL: the default database */
+	int first;            /* argv index of the first key */
+};
+
+/* Parse and check argv into o (--help: print the usage). Returns -1 to go
+ * on, or the exit code to return. */
+static int parse(int argc, char **argv, struct history_opts *o)
 {
-	struct sm_out_opts out = { 0 };
-	const char *db_arg = NULL;
 	int help = 0;
 	struct sm_opt opts[] = {
-		SM_OPT_STR(0, "db", db_arg, "PATH",
+		SM_OPT_STR(0, "db", o->db_arg, "PATH",
 			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
 		/* the four output flags of SM_OUT_OPTS, but --json's help says what
 		 * history does with it: sm_out_resolve() refuses it */
 		{ .kind = SM_OPT_STRING, .long_name = "json", .arg = SM_OPT_OPTIONAL,
-		  .dest = &out.json, .dflt = "-", .flags = SM_OPT_EMPTY_OK, .argh = "FILE",
+		  .dest = &o->out.json, .dflt = "-", .flags = SM_OPT_EMPTY_OK, .argh = "FILE",
 		  .help = "refused: history has no JSON layout yet (docs/options.md)" },
-		SM_OPT_STR(0, "format", out.format, "LAYOUT", "report layout: text (the only one so far)"),
-		SM_OPT_STR('o', "output", out.output, "FILE", "write the report to FILE, not stdout"),
-		SM_OPT_FLAG_SET(0, "quiet", out.quiet, 1, "accepted; history shows no progress"),
+		SM_OPT_STR(0, "format", o->out.format, "LAYOUT", "report layout: text (the only one so far)"),
+		SM_OPT_STR('o', "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
+		SM_OPT_FLAG_SET(0, "quiet", o->out.quiet, 1, "accepted; history shows no progress"),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_END,
 	};
-	char path[4096], err[256], msg[512];
-	struct sm_hdb *db = NULL;
-	int rc, first;
+	char msg[512];
+	int rc;
 
-	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
+	memset(o, 0, sizeof(*o));
+	rc = sm_opt_parse(opts, argc, argv, 0, &o->first, msg, sizeof(msg));
 	if (rc > 0) {
 		usage(stdout, opts);
 		return SM_EXIT_OK;
 	}
 	if (!rc)
-		rc = sm_out_resolve(&out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT), SM_LAYOUT_TEXT, msg,
+		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT), SM_LAYOUT_TEXT, msg,
 				    sizeof(msg));
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
-	if (argc - first > 2)
-		return sm_usage_error(PROG, HINT, "at most two keys, got %d", argc - first);
-	if (db_arg && (rc = check_db(db_arg, msg, sizeof(msg))))
+	if (argc - o->first > 2)
+		return sm_usage_error(PROG, HINT, "at most two keys, got %d", argc - o->first);
+	if (o->db_arg && check_db(o->db_arg, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
-	rc = sm_out_redirect(&out);
+	return -1;
+}
+
+int cmd_history_parse_only(int argc, char **argv)
+{
+	struct history_opts o;
+	int rc = parse(argc, argv, &o);
+
+	return rc >= 0 ? rc : 0;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct history_opts o;
+	char path[4096], err[256];
+	struct sm_hdb *db = NULL;
+	int rc, first;
+
+	rc = parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	first = o.first;
+	rc = sm_out_redirect(&o.out);
 	if (rc) {
-		sm_error("cannot create '%s': %s", out.output, strerror(-rc));
+		sm_error("cannot create '%s': %s", o.out.output, strerror(-rc));
 		return SM_EXIT_FAIL;
 	}
-	if (db_arg)
-		snprintf(path, sizeof(path), "%s", db_arg);
+	if (o.db_arg)
+		snprintf(path, sizeof(path), "%s", o.db_arg);
 	else if (sm_hdb_default_path(path, sizeof(path))) {
 		sm_error("cannot find the history: set XDG_DATA_HOME or HOME, or use --db");
 		return SM_EXIT_FAIL;

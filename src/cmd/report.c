@@ -176,24 +176,43 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "short, incomplete, or from a newer stormark). See docs/report.md.\n");
 }
 
-int cmd_report(int argc, char **argv)
+int cmd_report_render_all(const cJSON *doc)
 {
-	struct sm_out_opts out;
+	const char *cmdname = cJSON_GetObjectItemCaseSensitive(doc, "command")->valuestring;
+	int first = 0;
+
+	for (unsigned i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (strcmp(kinds[i].command, cmdname))
+			continue;
+		for (int l = SM_LAYOUT_FRAMETEST; l <= SM_LAYOUT_JSON; l++) {
+			struct sm_jerr e = { { 0 } };
+			int rc;
+
+			if (!(kinds[i].layouts & SM_LAYOUT_BIT(l)))
+				continue;
+			rc = kinds[i].render(doc, (enum sm_layout)l, &e);
+			if (rc && !first)
+				first = rc;
+		}
+	}
+	return first;
+}
+
+/* Parse and check argv into out and *path (--help: print the usage).
+ * Returns -1 to go on, or the exit code to return. */
+static int parse(int argc, char **argv, struct sm_out_opts *out, const char **path)
+{
 	int help = 0;
 	struct sm_opt opts[] = {
-		SM_OUT_OPTS(out, 'o', 0, "the command's own (default), or "
+		SM_OUT_OPTS(*out, 'o', 0, "the command's own (default), or "
 			    "another of its layouts"),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_END,
 	};
-	const struct kind *k = NULL;
-	struct sm_jerr e = { { 0 } };
-	char msg[512], prog[64];
-	const char *path, *cmdname;
-	cJSON *doc = NULL;
-	int first, rc, code = SM_EXIT_OK;
+	char msg[512];
+	int first, rc;
 
-	memset(&out, 0, sizeof(out));
+	memset(out, 0, sizeof(*out));
 	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
 	if (rc > 0) {
 		usage(stdout, opts);
@@ -205,7 +224,32 @@ int cmd_report(int argc, char **argv)
 		return sm_usage_error(PROG, HINT, "which result? give a FILE.json");
 	if (argc - first > 1)
 		return sm_usage_error(PROG, HINT, "one file at most, not also '%s'", argv[first + 1]);
-	path = argv[first];
+	*path = argv[first];
+	return -1;
+}
+
+int cmd_report_parse_only(int argc, char **argv)
+{
+	struct sm_out_opts out;
+	const char *path;
+	int rc = parse(argc, argv, &out, &path);
+
+	return rc >= 0 ? rc : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct sm_out_opts out;
+	const struct kind *k = NULL;
+	struct sm_jerr e = { { 0 } };
+	char msg[512], prog[64];
+	const char *path, *cmdname;
+	cJSON *doc = NULL;
+	int rc, code = SM_EXIT_OK;
+
+	rc = parse(argc, argv, &out, &path);
+	if (rc >= 0)
+		return rc;
 	if (sm_json_load(path, &doc, &e)) {
 		fprintf(stderr, "%s: %s\n", PROG, e.msg);
 		return SM_EXIT_USAGE;

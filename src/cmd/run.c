@@ -229,6 +229,15 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
+int cmd_run_parse_only(int argc, char **argv)
+{
+	struct run_opts o;
+	int rc = parse(argc, argv, &o);
+
+	free(o.formats);
+	return rc == 1 ? SM_EXIT_OK : rc;
+}
+
 static void on_hangup(int sig)
 {
 	sm_stop_signal = sig;

@@ -120,6 +120,14 @@ static int parse(int argc, char **argv, struct time_opts *o)
 	return -1;
 }
 
+int cmd_time_parse_only(int argc, char **argv)
+{
+	struct time_opts o;
+	int rc = parse(argc, argv, &o);
+
+	return rc >= 0 ? rc : 0;
+}
+
 /* The command line as one string, for the history (caller frees). */
 static char *join_cmd(const struct time_opts *o)
 {
