@@ -9,6 +9,8 @@ pkgs="build-essential cmake pkg-config liburing-dev libcjson-dev libsqlite3-dev
 # read the JSON in the end-to-end tests, python3-jsonschema checks it against
 # docs/stormark.schema.json) and that benchmarks use.
 pkgs="$pkgs sysbench"
+# clang and its runtime build the libFuzzer targets (fuzz/, tests/cli/fuzz.sh).
+pkgs="$pkgs clang libclang-rt-dev"
 if [ "${1:-}" = "--bench" ]; then pkgs="$pkgs fio hyperfine"; fi
 
 missing=""
