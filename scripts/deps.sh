@@ -11,6 +11,8 @@ pkgs="build-essential cmake pkg-config liburing-dev libcjson-dev libsqlite3-dev
 pkgs="$pkgs sysbench"
 # clang and its runtime build the libFuzzer targets (fuzz/, tests/cli/fuzz.sh).
 pkgs="$pkgs clang libclang-rt-dev"
+# The fault tests mount a failing FUSE file system (tests/fusefail).
+pkgs="$pkgs libfuse3-dev fuse3"
 if [ "${1:-}" = "--bench" ]; then pkgs="$pkgs fio hyperfine"; fi
 
 missing=""
