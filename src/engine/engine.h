@@ -27,8 +27,9 @@ const char *sm_op_name(enum sm_op op);
  * OPEN), t_sched and user; the engine sets t_issue, t_done and res.
  *
  * res: bytes transferred (READ/WRITE), the new descriptor (OPEN), 0 (CLOSE,
- * FSYNC), or -errno. A READ/WRITE is short only at end of file or on error:
- * engines resubmit partial transfers themselves.
+ * FSYNC), or -errno. A READ/WRITE is short only at end of file: engines
+ * resubmit partial transfers themselves, and an error after some bytes
+ * moved is still -errno (ENOSPC half-way through a write).
  * Times are sm_now_ns(): t_issue just before the request went to the
  * kernel, t_done when its completion was seen. t_sched is the workload's
  * (its deadline in a paced test, else t_issue's moment); engines ignore it.

@@ -399,9 +399,10 @@ static int complete(struct uring *u, struct sm_io *io, int res,
 		} else if (res == -EINTR) {
 			goto again;
 		}
-		/* 0 is end of file; an error after some bytes reports the
-		 * bytes, as sm_sync_exec() does. */
-		io->res = res < 0 && !io->done ? res : (int64_t)io->done;
+		/* 0 is end of file; an error, even after some bytes, is the
+		 * request's result, as in sm_sync_exec(): ENOSPC or EIO is
+		 * what the caller needs to hear, not a short count. */
+		io->res = res < 0 ? res : (int64_t)io->done;
 	} else {
 		io->res = res;
 	}
