@@ -49,6 +49,8 @@ struct sm_io {
 	uint64_t t_sched, t_issue, t_done;
 	void *user;            /* the workload's cookie, untouched */
 	size_t done;           /* engine-private: bytes already transferred */
+	int sigbus;            /* mmap: the copy took SIGBUS (res is the errno a */
+	uint64_t fault_off;    /*   system call gives for that page) at this file offset */
 };
 
 /* Capabilities. */

@@ -3,15 +3,95 @@
  * cfg.file_sizes length; reads and writes are memcpy to and from the
  * mapping, fsync and fdatasync are msync(MS_SYNC) of the file's mapping.
  * Synchronous: requests complete in submit(). Requests on descriptors that
- * are not in cfg.fds (and open/close) run as plain system calls. */
+ * are not in cfg.fds (and open/close) run as plain system calls.
+ *
+ * A page the file system cannot supply or store (a read error, a full
+ * disk under a sparse file) arrives as SIGBUS in the middle of a copy.
+ * The copy is the only place it can come from, so the engine catches it
+ * there and turns it into the request's error instead of a dead process. */
 #include "engine/engine.h"
 #include "engine/sync_exec.h"
 #include "core/clock.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
+
+/*
+ * SIGBUS recovery, per thread. A thread about to copy to or from a mapping
+ * points bus_jmp at a sigjmp_buf on its stack; the handler (which runs on
+ * the faulting thread: SIGBUS from a memory access is synchronous) records
+ * the address and jumps back there. The handler touches only this thread's
+ * two initial-exec TLS variables (plain loads and stores, no allocation or
+ * lock) and sigaction/raise, which are async-signal-safe; jumping out is
+ * safe because the interrupted code is memcpy, which holds no lock and
+ * leaves no state behind. SA_NODEFER keeps SIGBUS unblocked in the handler,
+ * so the jump needs no saved signal mask (sigsetjmp(.., 0): no system call
+ * per request). A SIGBUS anywhere else (bus_jmp NULL) is not ours: the
+ * default action is restored and the signal raised again, as if there were
+ * no handler.
+ */
+#define SM_TLS __thread __attribute__((tls_model("initial-exec")))
+static SM_TLS sigjmp_buf *volatile bus_jmp;
+static SM_TLS void *volatile bus_addr;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	sigjmp_buf *j = bus_jmp;
+	struct sigaction sa;
+
+	(void)uc;
+	if (j) {
+		bus_jmp = NULL;
+		bus_addr = si->si_addr;
+		siglongjmp(*j, 1);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	raise(sig);
+}
+
+/* Installed by every engine instance, not once: whatever set another
+ * SIGBUS action since (a test harness, say) is overridden again. Returns 0
+ * or -errno. */
+static int bus_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGBUS, &sa, NULL) ? -errno : 0;
+}
+
+/*
+ * The errno behind a SIGBUS at file offset off of fd, found without
+ * changing the file: the page read with pread (a read error: EIO), then,
+ * for a write, space for it reserved with fallocate(KEEP_SIZE) (a full
+ * disk: ENOSPC). EIO when neither call fails this time (a file cut short
+ * under the mapping, an error that went away).
+ */
+static int64_t bus_errno(int fd, enum sm_op op, uint64_t off)
+{
+	unsigned char probe[4096];
+	uint64_t start = off / sizeof(probe) * sizeof(probe);
+
+	if (pread(fd, probe, sizeof(probe), (off_t)start) < 0)
+		return -errno;
+	if (op == SM_OP_WRITE &&
+	    fallocate(fd, FALLOC_FL_KEEP_SIZE, (off_t)start, (off_t)sizeof(probe)) < 0 &&
+	    errno != EOPNOTSUPP && errno != ENOSYS)
+		return -errno;
+	return -EIO;
+}
 
 /* Invariant: map[i] covers len[i] bytes of cfg.fds[i] (NULL when len is 0). */
 struct mmap_state {
@@ -47,6 +127,9 @@ static int mmap_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 	if (!m)
 		return -ENOMEM;
 	e->priv = m;
+	rc = bus_install();                 /* no SIGBUS recovery: no mappings */
+	if (rc)
+		goto out;
 	if (!cfg->fds || !cfg->file_sizes || !cfg->nfds) {
 		rc = -EINVAL;               /* nothing to map: the engine needs files */
 		goto out;
@@ -95,16 +178,35 @@ static int map_of(const struct mmap_state *m, const struct sm_io *io)
 	return -1;
 }
 
+/* Copy len bytes, catching a SIGBUS. Returns 0, or 1 with *fault set to
+ * the address that faulted. */
+static int guarded_copy(void *dst, const void *src, size_t len, void **fault)
+{
+	sigjmp_buf jb;
+
+	if (sigsetjmp(jb, 0)) {
+		*fault = bus_addr;
+		return 1;
+	}
+	bus_jmp = &jb;
+	memcpy(dst, src, len);
+	bus_jmp = NULL;
+	return 0;
+}
+
 static void mmap_exec(struct mmap_state *m, struct sm_io *io)
 {
 	int i = map_of(m, io);
 	uint64_t avail;
+	void *fault = NULL;
+	int bad;
 
 	if (i < 0 || io->op == SM_OP_OPEN || io->op == SM_OP_CLOSE) {
 		sm_sync_exec(io);
 		return;
 	}
 	io->done = 0;
+	io->sigbus = 0;
 	io->t_issue = sm_now_ns();
 	switch (io->op) {
 	case SM_OP_READ:
@@ -113,10 +215,17 @@ static void mmap_exec(struct mmap_state *m, struct sm_io *io)
 		avail = io->off < m->len[i] ? m->len[i] - io->off : 0;
 		io->done = io->len < avail ? io->len : (size_t)avail;
 		if (io->op == SM_OP_READ)
-			memcpy(io->buf, m->map[i] + io->off, io->done);
+			bad = guarded_copy(io->buf, m->map[i] + io->off, io->done, &fault);
 		else
-			memcpy(m->map[i] + io->off, io->buf, io->done);
+			bad = guarded_copy(m->map[i] + io->off, io->buf, io->done, &fault);
 		io->res = (int64_t)io->done;
+		if (bad) {
+			uintptr_t base = (uintptr_t)m->map[i], a = (uintptr_t)fault;
+
+			io->fault_off = a >= base && a < base + m->len[i] ? a - base : io->off;
+			io->sigbus = 1;
+			io->res = bus_errno(m->fd[i], io->op, io->fault_off);
+		}
 		break;
 	case SM_OP_FSYNC:
 	case SM_OP_FDATASYNC:

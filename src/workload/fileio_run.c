@@ -134,7 +134,7 @@ static int side_fsync(struct worker *w, unsigned file)
 		char path[4096];
 
 		sm_fileio_path(cfg, file, path, sizeof(path));
-		run_fail(w->ctx, "cannot fsync '%s': %s", path, strerror((int)-io.res));
+		run_fail(w->ctx, "%s of '%s' failed: %s", sm_op_name(io.op), path, strerror((int)-io.res));
 		return -1;
 	}
 	return 0;
@@ -169,10 +169,19 @@ static void complete(struct worker *w, struct sm_io *io)
 		char path[4096];
 
 		sm_fileio_path(cfg, sl->req.file, path, sizeof(path));
-		run_fail(c, "%s of %llu bytes at offset %llu of '%s' failed: %s",
-			 sm_op_name(io->op), (unsigned long long)sl->req.len,
-			 (unsigned long long)sl->req.off, path,
-			 io->res < 0 ? strerror((int)-io->res) : "short transfer");
+		if (io->sigbus)
+			run_fail(c, "%s of %llu bytes at offset %llu of '%s' failed: SIGBUS on the mapping "
+				 "at file offset %llu: %s", sm_op_name(io->op), (unsigned long long)sl->req.len,
+				 (unsigned long long)sl->req.off, path, (unsigned long long)io->fault_off,
+				 strerror((int)-io->res));
+		else if (sl->req.op == SM_OP_FSYNC)
+			run_fail(c, "%s of '%s' failed: %s", sm_op_name(io->op), path,
+				 strerror((int)-io->res));
+		else
+			run_fail(c, "%s of %llu bytes at offset %llu of '%s' failed: %s",
+				 sm_op_name(io->op), (unsigned long long)sl->req.len,
+				 (unsigned long long)sl->req.off, path,
+				 io->res < 0 ? strerror((int)-io->res) : "short transfer");
 	} else {
 		sm_series_add(w->st, C_EVENTS, 1);
 		if (c->v.last && sl->req.op == SM_OP_WRITE)
