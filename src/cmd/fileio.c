@@ -330,13 +330,9 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 			out = SM_EXIT_FAIL;
 		}
 	}
-	if (r.failed && !r.verify.problems) {
-		sm_error("%s", r.head.error);
-		out = SM_EXIT_FAIL;
-		goto done;
-	}
-	/* a damaged block stops the run: its partial report, with the
-	 * problem, comes before the error line */
+	/* an I/O error, a full disk or a damaged block stops the run: the
+	 * report of what ran before it (with the problem, for a damaged
+	 * block), then the one line that names the file (as frames and run do) */
 	if (!quiet(o)) {
 		if (o->format == SM_FIO_FMT_STORMARK) {
 			sm_fileio_text(txt, &r);
@@ -360,11 +356,10 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 			(unsigned long long)r.verify.unchecked,
 			(unsigned long long)(r.verify.unchecked + r.verify.checked));
 	if (r.failed) {
+		fflush(txt);
 		sm_error("%s", r.head.error);
 		out = SM_EXIT_FAIL;
-		goto done;
-	}
-	if (r.head.interrupted) {
+	} else if (r.head.interrupted) {
 		sm_error("interrupted: the figures above cover %.2f s", (double)r.head.duration_ns / 1e9);
 		out = SM_EXIT_INTERRUPTED;
 	}

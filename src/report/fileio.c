@@ -66,7 +66,7 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 			cfg->fsync_freq, cfg->fsync_freq ? "" : " (off)",
 			cfg->fsync_end ? ", and of every file at the end" : "");
 	fprintf(f, "duration: %.3f s, %llu events (%.1f/s)%s\n\n", g->secs, (unsigned long long)r->events,
-		g->per_s[3], r->head.interrupted ? ", INTERRUPTED" : "");
+		g->per_s[3], r->failed ? ", FAILED (partial)" : r->head.interrupted ? ", INTERRUPTED" : "");
 	fprintf(f, "  %-6s %10s %11s %9s %10s %10s %10s %10s %10s %10s\n", "op", "count", "per s",
 		"MiB/s", "mean", "p50", "p95", "p99", "p99.9", "max");
 	for (int i = 0; i < 3; i++)

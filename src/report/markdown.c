@@ -231,7 +231,8 @@ void sm_md_fileio(FILE *f, const struct sm_fileio_result *r)
 		sm_fmt_bytes(b, sizeof(b), (double)c->block_size), r->engine,
 		(unsigned long long)c->seed);
 	fprintf(f, "- started: %s, %.3f s, %llu events%s\n\n", r->head.started_at, g->secs,
-		(unsigned long long)r->events, r->head.interrupted ? " (interrupted)" : "");
+		(unsigned long long)r->events,
+		r->failed ? " (failed: partial)" : r->head.interrupted ? " (interrupted)" : "");
 	fprintf(f, "| op | count | per s | MiB/s | mean | p50 | p95 | p99 | p99.9 | max |\n"
 		   "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
 	for (int i = 0; i < 4; i++) {

@@ -2,6 +2,10 @@
 # stormark fileio prepare on a full disk (an 8 MiB tmpfs): a clear message
 # with the bytes written, exit 1, and no half-written file left to pass for
 # a prepared one; files that were there before are cut back, not deleted.
+# fileio run filling the disk (seqwr, which creates the files; in mmap mode
+# the files are sparse and the full disk is a SIGBUS in the copy): the
+# partial report, one line naming the file and offset, exit 1, in every
+# --file-io-mode.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 M="$T_DIR/small"
 mkdir -p "$M"
@@ -33,4 +37,32 @@ echo "precious" >"$M/test_file.1"
 "$STORMARK" fileio --file-dir="$M" --file-total-size=24M --file-num=2 prepare >"$T_DIR/out" 2>&1
 check "extend on a full disk: exit 1" test $? = 1
 check "existing file kept at its old size" test "$(cat "$M/test_file.1" 2>/dev/null)" = precious
+rm -f "$M"/test_file.*
+
+# ---- run: the disk fills during a creation test --------------------------
+echo "not stormark's" >"$M/keep.txt"
+for io in sync async mmap; do
+	for th in 1 2; do
+		d="run seqwr $io, $th thread(s), full disk"
+		"$STORMARK" fileio --file-dir="$M" --file-total-size=16M --file-num=2 --file-test-mode=seqwr \
+			--file-io-mode=$io --threads=$th --time=10 --json="$T_DIR/r.json" run >"$T_DIR/o" 2>"$T_DIR/e"
+		rc=$?
+		check "$d: exit 1 (got $rc)" test $rc = 1
+		grep -v '^stormark: \(warning\|note\): ' "$T_DIR/e" >"$T_DIR/e1"
+		check "$d: one error line" test "$(wc -l <"$T_DIR/e1")" = 1
+		check "$d: the error names the file and offset" grep -Eq \
+			"^stormark: (write of [0-9]+ bytes at offset [0-9]+ of '$M/test_file\.[01]' failed: (SIGBUS on the mapping at file offset [0-9]+: )?|fsync of '$M/test_file\.[01]' failed: )No space left on device$" \
+			"$T_DIR/e1"
+		for s in "General statistics:" "total number of events:" "written, MiB/s:" "Latency (ms):"; do
+			check "$d: partial report has '$s'" grep -q "$s" "$T_DIR/o"
+		done
+		check "$d: JSON has the error and the writes before it" jq -e \
+			'(.errors[0] | test("No space left on device$")) and .ops.write.count > 1 and .interrupted == false' \
+			"$T_DIR/r.json" >/dev/null
+		check "$d: the user's file is intact" grep -qx "not stormark's" "$M/keep.txt"
+		check "$d: nothing else left but the run's files" \
+			test "$(ls "$M" | tr '\n' ' ')" = "keep.txt test_file.0 test_file.1 "
+		rm -f "$M"/test_file.*
+	done
+done
 finish
