@@ -14,6 +14,7 @@
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Undo mountinfo's octal escapes (\040 for space) in place. */
@@ -267,12 +268,33 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return remove(path) ? -errno : 0;
 }
 
+static int rm_walk(const char *path)
+{
+	int rc;
+
+	errno = 0;
+	rc = nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	if (rc < -1 || rc > 0)          /* rm_one's -errno */
+		return rc > 0 ? -rc : rc;
+	if (rc == -1)
+		return errno == ENOENT ? 0 : -errno;
+	return 0;
+}
+
 int sm_rm_tree(const char *path)
 {
-	int rc = nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	int rc = rm_walk(path);
 
-	if (rc > 0 || (rc < 0 && errno == ENOENT))
-		return rc > 0 ? -rc : 0;
-	return rc < 0 ? -errno : 0;
+	/* FUSE sends a closed file's release after close() has returned;
+	 * a file unlinked before it arrives is renamed .fuse_hidden* by
+	 * libfuse, and the directory is not empty for a moment. Up to 1 s
+	 * for that. */
+	for (int i = 0; i < 20 && (rc == -ENOTEMPTY || rc == -EBUSY); i++) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		rc = rm_walk(path);
+	}
+	return rc;
 }
 

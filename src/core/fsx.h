@@ -55,8 +55,9 @@ int sm_is_dir(const char *path);
 int sm_mkdir_p(const char *path);
 
 /* Remove directory path and everything under it (symlinks are removed,
- * never followed). A path that does not exist is success. Returns 0 or
- * the first -errno. */
+ * never followed). A path that does not exist is success. A directory that
+ * stays not empty (a FUSE file system releasing a closed file late) is
+ * tried again for up to 1 s. Returns 0 or the first -errno. */
 int sm_rm_tree(const char *path);
 
 /* The directory part of path into out ("." for a bare name, "/" for a

@@ -179,6 +179,13 @@ int sm_run_end(struct sm_run_result *res)
 			snprintf(res->head.error, sizeof(res->head.error),
 				 "cannot remove the test directory '%s': %s", res->data_dir,
 				 strerror(-rc));
+		} else if (rc) {
+			/* the first error stays first; the leftover is said too */
+			size_t n = strlen(res->head.error);
+
+			snprintf(res->head.error + n, sizeof(res->head.error) - n,
+				 "; the test directory '%s' was not removed: %s", res->data_dir,
+				 strerror(-rc));
 		}
 	}
 	res->head.duration_ns = sm_now_ns() - res->t0_ns;
