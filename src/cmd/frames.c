@@ -9,6 +9,7 @@
 #include "core/worker.h"
 #include "report/frametest.h"
 #include "report/frames_csv.h"
+#include "report/verify.h"
 #include "result/json.h"
 #include "analysis/paced.h"
 #include "analysis/verdict.h"
@@ -41,6 +42,26 @@ static void progress(const struct sm_frames_snap *last, const struct sm_frames_s
 	sm_progress_frames(stderr, last, total, *(uint64_t *)arg);
 }
 
+/* The verification block's names: the frame's path. */
+static void frame_name(unsigned file, char *buf, size_t len, const void *arg)
+{
+	if (sm_frames_path(arg, file, buf, (unsigned)len))
+		snprintf(buf, len, "frame %u", file);
+}
+
+static void verify_view(const struct sm_frames_result *res, struct sm_verify_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->option = "--verify";
+	v->run_id = res->plan.verify_run;
+	v->block = SM_VERIFY_FRAME_BLOCK;
+	v->threads = res->plan.threads;
+	v->duration_ns = res->head.duration_ns;
+	v->st = &res->verify;
+	v->name = frame_name;
+	v->name_arg = &res->plan;
+}
+
 /* Exit code for a failed check/run error. */
 static int check_exit(int rc)
 {
@@ -58,6 +79,8 @@ int cmd_frames(int argc, char **argv)
 	int compat = !strcmp(argv[0], "frametest") || (strrchr(argv[0], '/') &&
 		     !strcmp(strrchr(argv[0], '/') + 1, "frametest"));
 	int rc, code = SM_EXIT_OK, holds = 1, text;
+	unsigned char *written = NULL;   /* --verify, write test: frames written */
+	struct sm_verify_view vv;
 	const char *json_to;   /* where the JSON goes: a file, "-" (stdout), NULL */
 
 	sm_signals_install();
@@ -108,6 +131,18 @@ int cmd_frames(int argc, char **argv)
 		}
 		o.plan.sink = &csv.sink;
 	}
+	if (o.plan.verify && o.plan.kind == SM_FRAMES_WRITE) {
+		uint64_t nf = o.plan.loop && o.plan.loop < o.plan.nframes ? o.plan.loop : o.plan.nframes;
+
+		o.plan.verify_run = sm_verify_new_id();
+		written = calloc(nf ? nf : 1, 1);
+		if (!written) {
+			sm_error("out of memory");
+			code = SM_EXIT_FAIL;
+			goto out;
+		}
+		o.plan.verify_written = written;
+	}
 	rc = sm_frames_run(&o.plan, res,
 			   (!o.plan.quiet && isatty(STDERR_FILENO)) ? progress : NULL,
 			   &o.plan.nframes);
@@ -119,6 +154,13 @@ int cmd_frames(int argc, char **argv)
 		code = SM_EXIT_FAIL;
 		goto out;
 	}
+	if (o.plan.verify && !rc) {
+		/* the read-back pass, timed apart from the test */
+		rc = sm_frames_verify_pass(&res->plan, &res->verify);
+		if (rc && rc != -EINTR)
+			snprintf(res->head.error, sizeof(res->head.error), "--verify: cannot read the frames back: %s",
+				 strerror(-rc));
+	}
 	snprintf(res->test_params, sizeof(res->test_params), "%s", o.params);
 	if (o.format) {
 		snprintf(res->video_format, sizeof(res->video_format), "%s", o.format);
@@ -126,6 +168,11 @@ int cmd_frames(int argc, char **argv)
 	}
 	if (text)
 		sm_report_frametest(stdout, res, res->test_params);
+	if (o.plan.verify) {
+		verify_view(res, &vv);
+		if (text)
+			sm_verify_text(stdout, &vv);
+	}
 	if (o.format) {   /* with JSON on stdout the verdict line goes to stderr */
 		int v = sm_report_paced_verdict(text ? stdout : stderr, res);
 
@@ -138,6 +185,8 @@ int cmd_frames(int argc, char **argv)
 		int jrc;
 
 		sm_json_frames(doc, res);
+		if (o.plan.verify)
+			cJSON_AddItemToObject(doc, "verify", sm_verify_json(&vv));
 		jrc = sm_json_write(doc, json_to);
 		cJSON_Delete(doc);
 		if (jrc) {
@@ -154,6 +203,14 @@ int cmd_frames(int argc, char **argv)
 	} else if (rc) {
 		fprintf(stderr, "%s: %s\n", o.prog, res->head.error);
 		code = SM_EXIT_FAIL;
+	} else if (res->verify.problems) {
+		char path[4096], what[512];
+
+		frame_name(res->verify.kept[0].file, path, sizeof(path), &res->plan);
+		sm_verify_describe(what, sizeof(what), &res->verify.kept[0]);
+		fprintf(stderr, "%s: verification failed: %llu problem%s; first '%s' %s\n", o.prog,
+			(unsigned long long)res->verify.problems, res->verify.problems > 1 ? "s" : "", path, what);
+		code = SM_EXIT_FAIL;
 	} else if (!holds) {
 		code = SM_EXIT_FAIL;
 	}
@@ -164,5 +221,6 @@ out:
 	}
 	sm_frames_result_release(res);
 	free(res);
+	free(written);
 	return code;
 }

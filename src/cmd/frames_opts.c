@@ -145,6 +145,9 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_CHOOSE(0, "data", p->data, data_modes, "MODE", "random (default, incompressible) or zero"),
 		SM_OPT_UINT_RANGE(0, "seed", p->seed, 1, 0, "N", "data and random-order seed"),
 		SM_OPT_DURATION_RANGE(0, "time", p->time_limit_ns, SM_NS_PER_S, 1, 0, "SECS", "stop after SECS"),
+		SM_OPT_FLAG_SET(0, "verify", p->verify, 1, "trailers with an XXH3 checksum on every 4 KiB\n"
+				"written; after the test, read every frame back and check\n"
+				"it (docs/verify.md)"),
 		SM_OPT_CALL(0, "video-format", SM_OPT_REQUIRED, format_cb, o, "NAME",
 			    "paced check of one video format (with --fps, --capture|--play)"),
 		SM_OPT_FLAG_SET(0, "capture", o->capture, 1, "the paced check writes (a camera)"),
@@ -359,6 +362,15 @@ int sm_frames_opts_validate(struct sm_frames_opts *o)
 
 	if (p->engine && !sm_engine_find(p->engine))
 		return bad(o, "unknown engine '%s' (psync, uring, null)%s", p->engine, "");
+	if (p->verify && (p->kind == SM_FRAMES_EMPTY || p->stream))
+		return bad(o, "--verify checks the frames of a write or read test of a sequence, not %s%s",
+			   p->stream ? "a stream (-s)" : "empty frames (-e)", "");
+	if (p->verify && p->frame_bytes < SM_VERIFY_MIN_BLOCK)
+		return bad(o, "--verify needs frames of at least 128 bytes%s%s", "", "");
+	if (p->verify && p->engine && !strcmp(p->engine, "null"))
+		return bad(o, "--verify cannot check the null engine, which writes nothing%s%s", "", "");
+	if (p->verify && p->nframes > UINT32_MAX)
+		return bad(o, "--verify numbers frames in 32 bits: at most 4294967295 frames%s%s", "", "");
 	if (p->csv_path) {
 		char why[512];
 

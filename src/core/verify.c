@@ -75,6 +75,21 @@ uint64_t sm_verify_seal_range(void *buf, uint64_t len, uint64_t block, const str
 	return n;
 }
 
+uint64_t sm_verify_nblocks(uint64_t total, uint64_t unit)
+{
+	if (total < SM_VERIFY_MIN_BLOCK)
+		return 0;
+	return total / unit ? total / unit : 1;
+}
+
+void sm_verify_block_at(uint64_t total, uint64_t unit, uint64_t k, uint64_t *off, uint32_t *len)
+{
+	uint64_t n = sm_verify_nblocks(total, unit);
+
+	*off = k * unit;
+	*len = (uint32_t)(k + 1 == n ? total - *off : unit);
+}
+
 static int all_zero(const unsigned char *p, uint32_t len)
 {
 	for (uint32_t i = 0; i < len; i++)

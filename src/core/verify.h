@@ -80,6 +80,14 @@ uint64_t sm_verify_seal_range(void *buf, uint64_t len, uint64_t block, const str
 enum sm_verify_kind sm_verify_check(const void *blk, uint32_t len, const struct sm_vblk_id *expect,
 				    uint64_t max_run, struct sm_vblk_id *found);
 
+/* A whole file (a frame) of total bytes cut into blocks of unit bytes:
+ * the last block takes the remainder, so every byte is covered and every
+ * block holds at least unit bytes (one block when total < 2 x unit).
+ * sm_verify_nblocks() is the count (0 when total < SM_VERIFY_MIN_BLOCK);
+ * sm_verify_block_at() gives block k's offset and length. */
+uint64_t sm_verify_nblocks(uint64_t total, uint64_t unit);
+void sm_verify_block_at(uint64_t total, uint64_t unit, uint64_t k, uint64_t *off, uint32_t *len);
+
 /* Read the trailer without judging it. Returns 1 when the magic and the
  * checksum are right (then *id is filled), else 0. */
 int sm_verify_peek(const void *blk, uint32_t len, struct sm_vblk_id *id);

@@ -24,8 +24,10 @@ void sm_verify_text(FILE *f, const struct sm_verify_view *v)
 	const struct sm_verify_stats *st = v->st;
 	char name[4096], what[512];
 
-	fprintf(f, "\nVerification (%s, %llu-byte blocks, run id %llu):\n", v->option,
-		(unsigned long long)v->block, (unsigned long long)v->run_id);
+	fprintf(f, "\nVerification (%s, %llu-byte blocks", v->option, (unsigned long long)v->block);
+	if (v->run_id)
+		fprintf(f, ", run id %llu", (unsigned long long)v->run_id);
+	fprintf(f, "):\n");
 	fprintf(f, "    blocks written with a trailer: %llu\n", (unsigned long long)st->sealed);
 	fprintf(f, "    blocks checked:                %llu\n", (unsigned long long)st->checked);
 	if (st->unchecked)

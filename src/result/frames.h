@@ -9,6 +9,7 @@
 
 #include "core/buf.h"
 #include "core/hist.h"
+#include "core/verify.h"
 #include "result/result.h"
 
 enum sm_frames_kind {
@@ -88,6 +89,11 @@ struct sm_frames_plan {
 	uint64_t seed;              /* data stream and random order; 0 = clock */
 	uint64_t time_limit_ns;     /* stop issuing frames after this; 0 = none */
 	int quiet;                  /* no live progress even on a terminal */
+	int verify;                 /* --verify: trailers on every 4 KiB of a frame
+				     * written, a read-back pass (docs/verify.md) */
+	uint64_t verify_run;        /* --verify, write test: the run id in the trailers */
+	unsigned char *verify_written;  /* --verify, write test: [frame] set to 1 when
+				     * the frame was written (owned by the caller) */
 };
 
 /* Cumulative counters of a run at one instant (all threads summed). */
@@ -133,6 +139,8 @@ struct sm_frames_result {
 	uint64_t longest_drop_run;   /* paced: longest run of consecutive drops */
 	uint64_t bytes;
 	uint64_t max_queue;          /* paced: most buffers in use at once */
+	struct sm_verify_stats verify;   /* --verify: sealing by the workers, then
+				      * the read-back pass (the command runs it) */
 	struct sm_opstat open, io, close, frame;   /* frame = open + io + close */
 	/* Paced: frame time from schedule, the user's view (docs/pacing.md),
 	 * of every transferred frame. Capture: completion - arrival. Playback:

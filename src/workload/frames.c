@@ -57,6 +57,7 @@ static void merge_results(struct shared *sh, unsigned nw, struct sm_frames_resul
 		sm_opstat_merge(&res->close, w->close);
 		sm_opstat_merge(&res->frame, w->frame);
 		sm_hist_merge(&res->sched_lat, w->sched_lat);
+		sm_verify_stats_merge(&res->verify, &w->vs);
 		if (w->fastest < res->fastest_ns)
 			res->fastest_ns = w->fastest;
 		if (w->slowest > res->slowest_ns)

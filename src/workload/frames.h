@@ -37,6 +37,17 @@ int sm_frames_check(struct sm_frames_plan *plan, char *msg, unsigned msglen);
 int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *res,
 		  sm_frames_progress_fn progress, void *arg);
 
+/*
+ * --verify: read every frame of the plan back once and check its 4 KiB
+ * blocks' trailers (frames_verify.c); counts, problems and the pass's bytes
+ * and time go to st. A write test (plan->verify_run set) expects its own
+ * run in every block of the frames it wrote (plan->verify_written); a read
+ * test expects each frame to be whole from one write and every frame from
+ * the newest run seen. Returns 0 (problems are in st, not errors), -EINTR
+ * when stopped by a signal, or -errno when a frame cannot be read.
+ */
+int sm_frames_verify_pass(const struct sm_frames_plan *plan, struct sm_verify_stats *st);
+
 /* The marker file a write test leaves in its directory. */
 #define SM_FRAMES_MARKER ".stormark"
 

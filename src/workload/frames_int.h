@@ -60,6 +60,7 @@ struct worker {
 	uint64_t fastest, slowest, t_last;
 	void *sink;                /* this worker's writer of plan.sink, or NULL */
 	struct sm_series_slot *live;   /* this worker's slot of shared.live */
+	struct sm_verify_stats vs;     /* --verify: this worker's blocks sealed */
 };
 
 /* What every worker of one test shares. The plan and sizes are fixed

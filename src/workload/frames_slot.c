@@ -79,6 +79,8 @@ static void retire(struct worker *w, struct slot *s)
 
 	if (!s->err) {
 		account(w, s, ft);
+		if (sh->plan->verify_written)
+			__atomic_store_n(&sh->plan->verify_written[s->frame], 1, __ATOMIC_RELAXED);
 		if (sh->paced)
 			pace_account(w, s, &r);
 	}
@@ -128,6 +130,26 @@ static void prep_close(struct slot *s)
 	s->state = SLOT_CLOSE;
 }
 
+/* --verify: a trailer at the end of every 4 KiB of the frame (the last
+ * block takes the remainder), after the stamp, before the timer starts. */
+static void seal_frame(struct worker *w, struct slot *s)
+{
+	const struct sm_frames_plan *p = w->sh->plan;
+	uint64_t n = sm_verify_nblocks(p->frame_bytes, SM_VERIFY_FRAME_BLOCK), t0 = sm_now_ns();
+	struct sm_vblk_id id = {
+		.set = p->verify_run, .run = p->verify_run, .seq = s->seq + 1, .file = (uint32_t)s->frame,
+	};
+
+	for (uint64_t k = 0; k < n; k++) {
+		uint32_t len;
+
+		sm_verify_block_at(p->frame_bytes, SM_VERIFY_FRAME_BLOCK, k, &id.off, &len);
+		sm_verify_seal((unsigned char *)s->buf + id.off, len, &id);
+	}
+	w->vs.sealed += n;
+	w->vs.seal_ns += sm_now_ns() - t0;
+}
+
 /* Start frame seq in slot s; returns the first request. */
 struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t seq, uint64_t sched)
 {
@@ -155,6 +177,8 @@ struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t se
 		sm_buf_stamp(s->buf, 16, SM_DATA_RANDOM, sh->run_seed, s->frame);
 	else if (p->kind == SM_FRAMES_WRITE)
 		sm_buf_stamp(s->buf, sh->region_len, p->data, sh->run_seed, s->frame);
+	if (p->kind == SM_FRAMES_WRITE && p->verify)
+		seal_frame(w, s);
 	if (p->stream) {
 		s->fd = w->stream_fd;
 		prep_xfer(sh, s);
