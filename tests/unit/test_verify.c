@@ -136,6 +136,33 @@ static void test_seal_range(void **state)
 	free(b);
 }
 
+/* Frame layouts: every byte covered once, blocks at least a unit long. */
+static void test_layout(void **state)
+{
+	static const uint64_t totals[] = { 128, 4095, 4096, 8191, 8192, 10240, 65536, 1000000 };
+	uint64_t off;
+	uint32_t len;
+
+	assert_int_equal(sm_verify_nblocks(127, 4096), 0);
+	assert_int_equal(sm_verify_nblocks(10240, 4096), 2);
+	sm_verify_block_at(10240, 4096, 1, &off, &len);
+	assert_int_equal(off, 4096);
+	assert_int_equal(len, 6144);
+	for (unsigned t = 0; t < sizeof(totals) / sizeof(totals[0]); t++) {
+		uint64_t n = sm_verify_nblocks(totals[t], 4096), next = 0;
+
+		assert_true(n >= 1);
+		for (uint64_t k = 0; k < n; k++) {
+			sm_verify_block_at(totals[t], 4096, k, &off, &len);
+			assert_int_equal(off, next);
+			assert_true(len >= (totals[t] < 4096 ? totals[t] : 4096));
+			assert_true(len < 2 * 4096 || totals[t] < 4096);
+			next = off + len;
+		}
+		assert_int_equal(next, totals[t]);
+	}
+}
+
 static void test_problem_list(void **state)
 {
 	struct sm_verify_stats a, m;
@@ -175,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_every_byte),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_seal_range),
+		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_problem_list),
 	};
 
