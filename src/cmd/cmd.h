@@ -5,6 +5,8 @@
 #ifndef SM_CMD_H
 #define SM_CMD_H
 
+#include <stdint.h>
+
 #define SM_EXIT_OK 0
 #define SM_EXIT_FAIL 1
 #define SM_EXIT_USAGE 2
@@ -46,6 +48,13 @@ int sm_usage_error(const char *prog, const char *help_hint, const char *fmt, ...
 
 /* Print "stormark: <message>" to stderr (one line). */
 void sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Refuse a run whose buffers (`need` bytes, described by `what`) do not fit
+ * in the memory available to this process (core/memcheck.h: MemAvailable
+ * and the cgroup limits, less a reserve): prints "<prog>: <why>" on one
+ * line and returns SM_EXIT_USAGE; returns 0 when they fit or nothing is
+ * known. */
+int sm_check_memory(const char *prog, uint64_t need, const char *what);
 
 /* Flush and close stdout once a command is done (main() calls it for every
  * command), so a report lost to a write error (a full disk, /dev/full) is

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd/out_opts.h"
+#include "core/memcheck.h"
 
 int sm_usage_error(const char *prog, const char *help_hint, const char *fmt, ...)
 {
@@ -48,4 +49,14 @@ int sm_out_finish(int code)
 	sm_error("cannot write the report to %s: %s", sm_out_stdout_name(),
 		 errno ? strerror(errno) : "write error");
 	return code == SM_EXIT_OK ? SM_EXIT_FAIL : code;
+}
+
+int sm_check_memory(const char *prog, uint64_t need, const char *what)
+{
+	char msg[600];
+
+	if (!sm_mem_check(need, what, msg, sizeof(msg)))
+		return 0;
+	fprintf(stderr, "%s: %s\n", prog, msg);
+	return SM_EXIT_USAGE;
 }

@@ -15,6 +15,7 @@
 #include "result/json.h"
 #include "report/sysbench.h"
 #include "workload/fileio.h"
+#include "workload/memneed.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -395,6 +396,16 @@ static int fileio_main(const char *prog, int argc, char **argv)
 	rc = check_plan(&o);
 	if (rc)
 		return rc;
+	if (strcmp(o.command, "cleanup")) {
+		/* before -o creates its file and prepare its test files */
+		char what[160];
+		uint64_t need = sm_fileio_mem_need(&o.cfg, !strcmp(o.command, "prepare"), what,
+						   sizeof(what));
+
+		rc = sm_check_memory(o.prog, need, what);
+		if (rc)
+			return rc;
+	}
 	rc = sm_out_redirect(&o.out);   /* -o FILE: the report goes there */
 	if (rc) {
 		sm_error("cannot create '%s': %s", o.out.output, strerror(-rc));

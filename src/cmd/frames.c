@@ -15,6 +15,7 @@
 #include "analysis/verdict.h"
 #include "core/formats.h"
 #include "workload/frames.h"
+#include "workload/memneed.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -75,7 +76,7 @@ int cmd_frames(int argc, char **argv)
 	struct sm_frames_opts o;
 	struct sm_frames_result *res = NULL;
 	struct sm_frames_csv csv = { .fd = -1 };
-	char msg[512];
+	char msg[512], what[160];
 	int compat = !strcmp(argv[0], "frametest") || (strrchr(argv[0], '/') &&
 		     !strcmp(strrchr(argv[0], '/') + 1, "frametest"));
 	int rc, code = SM_EXIT_OK, holds = 1, text;
@@ -103,6 +104,9 @@ int cmd_frames(int argc, char **argv)
 		return check_exit(rc);
 	}
 	rc = sm_frames_opts_validate(&o);   /* after the check: a read test's frame size is known */
+	if (rc)
+		return rc;
+	rc = sm_check_memory(o.prog, sm_frames_mem_need(&o.plan, what, sizeof(what)), what);
 	if (rc)
 		return rc;
 	sm_frames_opts_params(&o);

@@ -357,8 +357,6 @@ int sm_frames_opts_parse(int argc, char **argv, int compat, struct sm_frames_opt
 int sm_frames_opts_validate(struct sm_frames_opts *o)
 {
 	const struct sm_frames_plan *p = &o->plan;
-	uint64_t need = (uint64_t)p->threads * (p->depth ? p->depth : 1) * p->frame_bytes;
-	uint64_t avail = sm_mem_available();
 
 	if (p->engine && !sm_engine_find(p->engine))
 		return bad(o, "unknown engine '%s' (psync, uring, null)%s", p->engine, "");
@@ -376,12 +374,6 @@ int sm_frames_opts_validate(struct sm_frames_opts *o)
 
 		if (sm_out_check_path("-x", p->csv_path, why, sizeof(why)))
 			return bad(o, "%s%s", why, "");
-	}
-	if (avail && need > avail / 4 * 3) {
-		char a[32], b[32];
-
-		return bad(o, "frame buffers need %s (threads x depth x frame), more than the free RAM allows (%s)",
-			   sm_fmt_bytes(a, sizeof(a), (double)need), sm_fmt_bytes(b, sizeof(b), (double)avail));
 	}
 	return 0;
 }

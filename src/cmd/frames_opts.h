@@ -66,10 +66,10 @@ int sm_frames_opts_parse(int argc, char **argv, int compat, struct sm_frames_opt
 void sm_frames_opts_usage(FILE *f, int compat);
 
 /*
- * Checks that need no test files: the engine name, the CSV file's
- * directory, and buffer memory (threads x depth x frame) against three
- * quarters of the free RAM. Call after sm_frames_check(), which finds a
- * read test's frame size. Returns 0, or SM_EXIT_USAGE after printing one
+ * Checks that need no test files: the engine name and the CSV file's
+ * directory (the buffers' memory is checked by cmd/frames.c with
+ * sm_check_memory()). Call after sm_frames_check(), which finds a read
+ * test's frame size. Returns 0, or SM_EXIT_USAGE after printing one
  * error line to stderr.
  */
 int sm_frames_opts_validate(struct sm_frames_opts *o);

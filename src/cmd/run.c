@@ -14,6 +14,7 @@
 #include "report/csv.h"
 #include "report/markdown.h"
 #include "report/run_text.h"
+#include "workload/memneed.h"
 #include "workload/profile.h"
 
 #include <errno.h>
@@ -297,6 +298,17 @@ int cmd_run(int argc, char **argv)
 	abs_dir = realpath(o.plan.dir, NULL);
 	if (abs_dir)
 		o.plan.dir = abs_dir;
+	{
+		char what[160];
+		uint64_t need = sm_run_mem_need(&o.plan, what, sizeof(what));
+
+		rc = sm_check_memory(PROG, need, what);
+		if (rc) {
+			free(o.formats);
+			free(abs_dir);
+			return rc;
+		}
+	}
 	rc = sm_out_redirect(&o.out);   /* -o FILE: what goes to stdout goes there */
 	if (rc) {
 		sm_error("cannot create '%s': %s", o.out.output, strerror(-rc));

@@ -2,6 +2,7 @@
 /* stormark time: run a command (many times if asked) and report its whole
  * process tree's time, memory, system calls and I/O, logical and storage. */
 #include "cmd/cmd.h"
+#include "core/memcheck.h"
 #include "core/clock.h"
 #include "core/diskstats.h"
 #include "core/fsx.h"
@@ -343,6 +344,11 @@ int cmd_time(int argc, char **argv)
 		sm_error("--drop-caches needs root (it writes /proc/sys/vm/drop_caches)");
 		return SM_EXIT_FAIL;
 	}
+	/* the record of every run is kept for the statistics (up to MAX_RUNS) */
+	code = sm_check_memory(PROG, sm_mem_mul(o.runs + 1, sizeof(*runs)) + sizeof(*r),
+			       "the records of --runs");
+	if (code)
+		return code;
 	if (o.save_key && (code = open_history(&o, &db, db_path, sizeof(db_path))))
 		return code;
 	memset(&rn, 0, sizeof(rn));

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* What each workload's buffers and statistics take, from its plan. The
+ * buffer sizes follow what the workloads allocate (fileio_run.c
+ * worker_init, fileio.c prep_worker, frames_worker.c) with sm_buf_alloc()'s
+ * rounding; a change there belongs here too. */
+#include "workload/memneed.h"
+#include "core/buf.h"
+#include "core/formats.h"
+#include "core/hist.h"
+#include "core/memcheck.h"
+#include "core/units.h"
+
+#include <stdio.h>
+
+/* Histograms a worker keeps (a live one per operation kind, its own
+ * totals): a bound, not a count, as they are small next to the buffers. */
+#define HISTS_PER_THREAD 8
+
+/* What sm_buf_alloc(len) takes: from SM_HUGE_PAGE / 4 up, whole huge pages. */
+static uint64_t buf_bytes(uint64_t len)
+{
+	if (len >= SM_HUGE_PAGE / 4)
+		return len > UINT64_MAX - SM_HUGE_PAGE ? UINT64_MAX
+						       : (len + SM_HUGE_PAGE - 1) / SM_HUGE_PAGE * SM_HUGE_PAGE;
+	return (len + SM_BUF_ALIGN - 1) / SM_BUF_ALIGN * SM_BUF_ALIGN;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t stats_bytes(unsigned threads)
+{
+	return sm_mem_mul(threads, HISTS_PER_THREAD * sizeof(struct sm_hist));
+}
+
+uint64_t sm_fileio_mem_need(const struct sm_fileio_cfg *cfg, int prepare, char *what, size_t len)
+{
+	unsigned threads = cfg->threads ? cfg->threads : 1;
+	char a[32];
+	uint64_t per;
+
+	if (prepare) {
+		uint64_t chunk = cfg->block_size ? cfg->block_size : 1;
+
+		/* prepare writes about 1 MiB per call in whole blocks, one
+		 * chunk per thread, and never more threads than files */
+		if (chunk < (1u << 20))
+			chunk *= (1u << 20) / chunk;
+		if (threads > cfg->num_files && cfg->num_files)
+			threads = cfg->num_files;
+		per = buf_bytes(chunk);
+		snprintf(what, len, "fileio prepare's write buffers (%s x %u thread%s)",
+			 sm_fmt_bytes(a, sizeof(a), (double)chunk), threads, threads == 1 ? "" : "s");
+		return sm_mem_mul(per, threads);
+	} else {
+		uint64_t req = sm_fileio_request_size(cfg);
+		unsigned depth = cfg->io_mode == SM_FIO_IO_ASYNC ? cfg->async_backlog : 1;
+
+		if (depth > 1024)
+			depth = 1024;   /* as fileio_run.c caps it */
+		if (!depth)
+			depth = 1;
+		per = buf_bytes(sm_mem_mul((req + SM_BUF_ALIGN - 1) / SM_BUF_ALIGN * SM_BUF_ALIGN, depth));
+		snprintf(what, len, "fileio's I/O buffers (%s x %u thread%s x %u request%s in flight)",
+			 sm_fmt_bytes(a, sizeof(a), (double)req), threads, threads == 1 ? "" : "s", depth,
+			 depth == 1 ? "" : "s");
+		return add_sat(sm_mem_mul(per, threads), stats_bytes(threads));
+	}
+}
+
+uint64_t sm_frames_mem_need(const struct sm_frames_plan *plan, char *what, size_t len)
+{
+	unsigned threads = plan->threads ? plan->threads : 1, slots = plan->depth ? plan->depth : 1;
+	uint64_t frame = plan->kind == SM_FRAMES_EMPTY ? 0 : plan->frame_bytes;
+	char a[32];
+
+	snprintf(what, len, "the frame buffers (%s x %u thread%s x %u frame%s in flight)",
+		 sm_fmt_bytes(a, sizeof(a), (double)frame), threads, threads == 1 ? "" : "s", slots,
+		 slots == 1 ? "" : "s");
+	if (!frame)
+		return stats_bytes(threads);
+	return add_sat(sm_mem_mul(sm_mem_mul(buf_bytes(frame), slots), threads), stats_bytes(threads));
+}
+
+uint64_t sm_run_mem_need(const struct sm_run_plan *plan, char *what, size_t len)
+{
+	unsigned threads = plan->threads ? plan->threads : 1;
+	uint64_t frame = sm_ft_preset_kib("4k") * 1024;
+	char a[32];
+
+	snprintf(what, len, "the frame tests' buffers (%s x %u thread%s)",
+		 sm_fmt_bytes(a, sizeof(a), (double)frame), threads, threads == 1 ? "" : "s");
+	return add_sat(sm_mem_mul(buf_bytes(frame), threads), stats_bytes(threads));
+}

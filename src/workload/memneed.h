@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* The memory each workload's large buffers and per-thread statistics take,
+ * computed from its plan before anything runs, so a command can check it
+ * against the memory available (core/memcheck.h) and refuse up front. */
+#ifndef SM_WORKLOAD_MEMNEED_H
+#define SM_WORKLOAD_MEMNEED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "result/fileio.h"
+#include "result/frames.h"
+#include "result/run.h"
+
+/* Bytes fileio takes for cfg: `prepare` (1) its per-thread write chunk,
+ * or (0) a run's per-thread request buffers (--file-block-size x
+ * --file-merged-requests x the async backlog) and statistics. Saturates
+ * at UINT64_MAX; what is one line into what (e.g. "fileio's I/O buffers
+ * (16.0 GiB x 1 thread x 1 request in flight)"). */
+uint64_t sm_fileio_mem_need(const struct sm_fileio_cfg *cfg, int prepare, char *what, size_t len);
+
+/* Bytes a frames run of plan takes: a buffer of one frame per slot (-a
+ * depth, 1 when synchronous) per thread, and each thread's histograms.
+ * Call after sm_frames_check() (a read test's frame size is known then). */
+uint64_t sm_frames_mem_need(const struct sm_frames_plan *plan, char *what, size_t len);
+
+/* Bytes the largest test of `stormark run` takes with plan's threads: the
+ * frame tests at the largest preset size (the classic tests need less).
+ * Paced runs of larger formats are checked one by one as they come. */
+uint64_t sm_run_mem_need(const struct sm_run_plan *plan, char *what, size_t len);
+
+#endif

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: MIT
+# Buffers larger than the memory really available (a memory cgroup's limit,
+# MemAvailable) are refused up front: exit 2, one line naming the need and
+# the limit, nothing created, and no OOM kill. The cgroup part runs each
+# command inside a memory cgroup with a small limit (v1 or v2, whichever
+# this machine has); the synthetic part feeds the probe a fake /proc through
+# SM_MEMCHECK_ROOT.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+S=$STORMARK
+FT="$SM_BUILD_DIR/frametest"
+SB="$SM_BUILD_DIR/sysbench"
+[ -x "$FT" ] || { ln -s "$S" "$T_DIR/frametest"; FT="$T_DIR/frametest"; }
+[ -x "$SB" ] || { ln -s "$S" "$T_DIR/sysbench"; SB="$T_DIR/sysbench"; }
+W="$T_DIR/work"
+mkdir -p "$W"
+cd "$W" || exit 1
+
+# refused DESC PATTERN CMD...: exit 2, exactly one line on stderr matching
+# PATTERN, nothing in $W, no -o file.
+refused() {
+  local d=$1 pat=$2; shift 2
+  "$@" >"$T_DIR/r.out" 2>"$T_DIR/r.err"; local got=$?
+  local lines; lines=$(wc -l <"$T_DIR/r.err")
+  if [ "$got" = 2 ] && [ "$lines" = 1 ] && grep -Eq -- "$pat" "$T_DIR/r.err"; then ok
+  else fail "$d: exit $got, $lines stderr line(s)"; head -5 "$T_DIR/r.err" "$T_DIR/r.out" >&2; fi
+  if [ -n "$(ls -A "$W")" ]; then fail "$d: left $(ls -A "$W" | head -3 | tr '\n' ' ')"; rm -rf "${W:?}"/* "$W"/.[!.]*; fi
+  [ ! -e "$T_DIR/report.txt" ] || { fail "$d: created the -o file"; rm -f "$T_DIR/report.txt"; }
+}
+
+# ---- synthetic: MemAvailable of 40 MiB, no cgroup --------------------------
+FAKE="$T_DIR/fake"
+mkdir -p "$FAKE/proc/self"
+printf 'MemTotal: 1000000 kB\nMemAvailable: 40960 kB\n' >"$FAKE/proc/meminfo"
+: >"$FAKE/proc/self/cgroup"
+: >"$FAKE/proc/self/mountinfo"
+export SM_MEMCHECK_ROOT="$FAKE"
+AV='need [0-9.]+ [KMGT]iB of memory, but only 40.0 MiB is available \(MemAvailable'
+refused "frames -w hd -t 2 (fake 40 MiB)" "^stormark frames: the frame buffers \(7.97 MiB x 2 threads.*$AV" \
+  "$S" frames -w hd -t 2 -n 4 --output "$T_DIR/report.txt" "$W"
+refused "frametest -w hd -t 2 (fake 40 MiB)" "^frametest: the frame buffers.*$AV" "$FT" -w hd -t 2 -n 4 "$W"
+refused "fileio run async backlog (fake)" "^stormark fileio: fileio's I/O buffers \(1.00 MiB x 2 threads x 8 requests.*$AV" \
+  "$S" fileio --file-total-size=4M --file-block-size=1M --threads=2 --file-io-mode=async \
+  --file-async-backlog=8 --file-test-mode=seqwr -o "$T_DIR/report.txt" run
+refused "fileio prepare (fake)" "^stormark fileio: fileio prepare's write buffers \(64.0 MiB x 1 thread.*$AV" \
+  "$S" fileio --file-total-size=64M --file-block-size=64M prepare
+refused "sysbench prepare (fake)" "^sysbench: fileio prepare's write buffers.*$AV" \
+  "$SB" fileio --file-total-size=64M --file-block-size=64M prepare
+refused "run (fake)" "^stormark run: the frame tests' buffers \(48.7 MiB x 4 threads\).*$AV" \
+  "$S" run "$W" --time 5 --quiet -o "$T_DIR/report.txt"
+# time: nothing is run (the command would create a file)
+printf 'MemTotal: 1000000 kB\nMemAvailable: 1024 kB\n' >"$FAKE/proc/meminfo"
+refused "time -n 1000 (fake 1 MiB)" "^stormark time: the records of --runs need .* but only 1.00 MiB is available" \
+  "$S" time -n 1000 touch "$W/ran"
+# what fits still runs
+printf 'MemTotal: 1000000 kB\nMemAvailable: 409600 kB\n' >"$FAKE/proc/meminfo"
+mkdir "$W/ok"
+expect_rc 0 "frames -w hd -t 2 fits in 400 MiB (fake)" "$S" frames -w hd -t 2 -n 4 --quiet "$W/ok"
+expect_rc 0 "fileio cleanup needs no buffers (fake)" "$S" fileio cleanup
+rm -rf "$W/ok"
+unset SM_MEMCHECK_ROOT
+
+# ---- a real memory cgroup ----------------------------------------------------
+LIMIT=$((96 * 1024 * 1024))
+CG="" VER=0
+if [ -w /sys/fs/cgroup/memory ] && [ -e /sys/fs/cgroup/memory/memory.limit_in_bytes ]; then
+  CG=/sys/fs/cgroup/memory/stormark-memlimit-$$
+  mkdir "$CG" 2>/dev/null && echo "$LIMIT" >"$CG/memory.limit_in_bytes" 2>/dev/null && VER=1
+elif [ -w /sys/fs/cgroup ] && grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
+  CG=/sys/fs/cgroup/stormark-memlimit-$$
+  echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+  mkdir "$CG" 2>/dev/null && echo "$LIMIT" >"$CG/memory.max" 2>/dev/null && VER=2
+fi
+if [ "$VER" = 0 ]; then
+  [ -n "$CG" ] && rmdir "$CG" 2>/dev/null
+  echo "$T_PASSES passed, $T_FAILS failed (synthetic part)"
+  [ "$T_FAILS" = 0 ] || exit 1
+  skip "no memory cgroup can be made here (needs root and a v1 memory controller or v2 with memory)"
+fi
+T_CGROUP=$CG   # lib.sh's t_cgroup_exec and cleanup
+oom_kills() {
+  if [ "$VER" = 1 ]; then awk '$1 == "oom_kill" { print $2 }' "$CG/memory.oom_control"
+  else awk '$1 == "oom_kill" { print $2 }' "$CG/memory.events"; fi
+}
+K0=$(oom_kills); K0=${K0:-0}
+LIM="need [0-9.]+ [KMGT]iB of memory, but only [0-9.]+ [KM]iB is free under the memory limit of cgroup '$CG' \(96.0 MiB"
+
+refused "cgroup: fileio prepare 1 GiB blocks x 2 threads" "^stormark fileio: fileio prepare's write buffers \(1.00 GiB x 2 threads\) $LIM" \
+  t_cgroup_exec "$S" fileio --file-total-size=2G --file-num=2 --file-block-size=1G --threads=2 prepare
+refused "cgroup: sysbench prepare 1 GiB blocks" "^sysbench: fileio prepare's write buffers \(1.00 GiB x 1 thread\) $LIM" \
+  t_cgroup_exec "$SB" fileio --file-total-size=1G --file-num=1 --file-block-size=1G prepare
+refused "cgroup: fileio run 1 MiB x 4 threads x 64 in flight" "^stormark fileio: fileio's I/O buffers \(1.00 MiB x 4 threads x 64 requests in flight\) $LIM" \
+  t_cgroup_exec "$S" fileio --file-total-size=64M --file-block-size=1M --threads=4 --file-io-mode=async \
+  --file-async-backlog=64 --file-test-mode=rndrd -o "$T_DIR/report.txt" run
+refused "cgroup: frames -w hd -t 16" "^stormark frames: the frame buffers \(7.97 MiB x 16 threads x 1 frame in flight\) $LIM" \
+  t_cgroup_exec "$S" frames -w hd -t 16 -n 32 "$W"
+refused "cgroup: frametest -w 4k -t 2" "^frametest: the frame buffers \(48.7 MiB x 2 threads x 1 frame in flight\) $LIM" \
+  t_cgroup_exec "$FT" -w 4k -t 2 -n 4 "$W"
+refused "cgroup: run" "^stormark run: the frame tests' buffers \(48.7 MiB x 4 threads\) $LIM" \
+  t_cgroup_exec "$S" run "$W" --time 5 --quiet
+# a run that fits the limit still works inside it
+mkdir "$W/ok"
+expect_rc 0 "cgroup: frames -w 1024 -t 2 fits" t_cgroup_exec "$S" frames -w 1024 -t 2 -n 20 --quiet "$W/ok"
+rm -rf "$W/ok"
+K1=$(oom_kills); K1=${K1:-0}
+[ "$K1" = "$K0" ] && ok || fail "the OOM killer acted in the test cgroup ($K0 -> $K1 kills)"
+finish
