@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -32,7 +33,8 @@
  * safe because the interrupted code is memcpy, which holds no lock and
  * leaves no state behind. SA_NODEFER keeps SIGBUS unblocked in the handler,
  * so the jump needs no saved signal mask (sigsetjmp(.., 0): no system call
- * per request). A SIGBUS anywhere else (bus_jmp NULL) is not ours: the
+ * per request); after a fault, the copy unblocks SIGBUS itself in case a
+ * handler wrapping ours blocked it. A SIGBUS anywhere else (bus_jmp NULL) is not ours: the
  * default action is restored and the signal raised again, as if there were
  * no handler.
  */
@@ -185,6 +187,14 @@ static int guarded_copy(void *dst, const void *src, size_t len, void **fault)
 	sigjmp_buf jb;
 
 	if (sigsetjmp(jb, 0)) {
+		sigset_t bus;
+
+		/* our handler leaves SIGBUS unblocked (SA_NODEFER), but one
+		 * that wraps it may not (ThreadSanitizer's blocks every signal
+		 * while it runs): the next fault would then kill the process */
+		sigemptyset(&bus);
+		sigaddset(&bus, SIGBUS);
+		pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
 		*fault = bus_addr;
 		return 1;
 	}
