@@ -231,16 +231,20 @@ struct sm_io *sm_frames_slot_step(struct worker *w, struct slot *s)
 	case SLOT_XFER:
 		s->io_ns += dur;
 		if (io->res != (int64_t)io->len) {
-			char extra[96];
+			char extra[128], at[48] = "";
 			int err = io->res < 0 ? (int)io->res : (p->kind == SM_FRAMES_READ ? -ENODATA : -ENOSPC);
 
+			/* one file holds every frame of a stream: where it failed */
+			if (p->stream)
+				snprintf(at, sizeof(at), " at offset %llu", (unsigned long long)io->off);
 			if (io->res >= 0)
-				snprintf(extra, sizeof(extra), "short %s: %lld of %zu bytes",
+				snprintf(extra, sizeof(extra), "short %s: %lld of %zu bytes%s",
 					 p->kind == SM_FRAMES_READ ? "read" : "write",
-					 (long long)io->res, io->len);
+					 (long long)io->res, io->len, at);
+			else
+				snprintf(extra, sizeof(extra), "%s%s", strerror(-err), at);
 			s->err = err;
-			sm_frames_fail(sh, err, p->kind == SM_FRAMES_READ ? "read" : "write", s->path,
-			     io->res < 0 ? NULL : extra);
+			sm_frames_fail(sh, err, p->kind == SM_FRAMES_READ ? "read" : "write", s->path, extra);
 			if (p->stream)
 				break;
 			prep_close(s);

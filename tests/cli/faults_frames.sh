@@ -98,6 +98,41 @@ check "read tests: the frames are unchanged" test "$(cat "$B"/frame*.tst | md5su
 check "read tests: all 100 frames still there" test "$(ls "$B"/frame*.tst | wc -l)" = 100
 left_ok "read tests" "$B"
 
+# streams (-s): one file; the error names it and the offset
+stream_fault() {
+	local d=$1 kind=$2 err=$3 fo=() rc
+	shift 3
+	while [ "$1" != -- ]; do fo+=("$1"); shift; done
+	shift
+	CASES=$((CASES + 1))
+	ff_mount "$B" "$M" "${fo[@]}" || { fail "$d: mount"; return; }
+	"$STORMARK" frames -s "$@" --json="$T_DIR/r.json" "$M/stream.dat" >"$T_DIR/o" 2>"$T_DIR/e"
+	rc=$?
+	ff_umount "$M"
+	check "$d: exit 1 (got $rc)" test $rc = 1
+	grep -v ": warning: " "$T_DIR/e" >"$T_DIR/e1"
+	check "$d: one error line" test "$(wc -l <"$T_DIR/e1")" = 1
+	if grep -Eq "^stormark frames: cannot $kind '$M/stream\.dat': $err at offset [0-9]+\$" "$T_DIR/e1"; then ok
+	else fail "$d: the error names the stream and the offset"; sed 's/^/  | /' "$T_DIR/e1" >&2; fi
+	check "$d: the report" grep -q "Frames transferred:" "$T_DIR/o"
+	check "$d: JSON: the error as on stderr" \
+		test "$(jq -r '.errors[0]' "$T_DIR/r.json")" = "$(sed "s/^stormark frames: //" "$T_DIR/e1")"
+	check "$d: only the stream and the user's file" \
+		test "$(ls -A "$B" | grep -vx 'keep.txt\|stream.dat\|\.stormark')" = ""
+}
+rm -f "$B"/frame*.tst
+for eng in psync uring; do
+	stream_fault "stream write $eng EIO" write "Input/output error" --fail-write=30 -- -w 64 -n 100 --engine $eng
+	stream_fault "stream write $eng ENOSPC" write "No space left on device" --fail-write=30 --errno=enospc -- \
+		-w 64 -n 100 --engine $eng
+done
+rm -f "$B/stream.dat"
+"$STORMARK" frames -s -w 64 -n 100 "$B/stream.dat" >/dev/null 2>&1 || fail "writing the stream to read"
+for eng in psync uring; do
+	stream_fault "stream read $eng EIO" read "Input/output error" --fail-read=30 -- -r -z 64 --engine $eng
+done
+rm -f "$B/stream.dat"
+
 # ---- a full tmpfs ------------------------------------------------------------
 T="$T_DIR/small"
 tmpfs_mount "$T" 4m || skip "cannot mount a tmpfs here"
