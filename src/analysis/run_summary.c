@@ -68,5 +68,7 @@ void sm_run_analyse(struct sm_run_result *res)
 	for (unsigned i = 0; i < res->head.warnings.count; i++)
 		if (!strcmp(res->head.warnings.item[i].code, "small_working_set"))
 			d->small_working_set = 1;
+		else if (!strcmp(res->head.warnings.item[i].code, "frame_test_skipped"))
+			d->frames_skipped = 1;
 	d->short_run = res->plan.time_ns < SM_RUN_ROUGH_NS;
 }

@@ -302,7 +302,13 @@ int cmd_run(int argc, char **argv)
 		char what[160];
 		uint64_t need = sm_run_mem_need(&o.plan, what, sizeof(what));
 
+		char msg[600];
+
 		rc = sm_check_memory(PROG, need, what);
+		if (!rc && sm_run_space_check(o.plan.dir, msg, sizeof(msg))) {
+			fprintf(stderr, "%s: %s\n", PROG, msg);
+			rc = SM_EXIT_USAGE;
+		}
 		if (rc) {
 			free(o.formats);
 			free(abs_dir);

@@ -154,7 +154,10 @@ static void md_verdicts(FILE *f, const struct sm_run_result *res)
 
 	fprintf(f, "\n## Real-time verdicts\n\n");
 	if (!res->derived.verdicts_ready) {
-		fprintf(f, "None: the frame tests did not finish.\n");
+		fprintf(f, res->derived.frames_skipped && !res->derived.frames_measured &&
+				   res->reached >= SM_PHASE_VERDICTS
+			   ? "None: no frame test fitted in the free space (see Warnings).\n"
+			   : "None: the frame tests did not finish.\n");
 		return;
 	}
 	fprintf(f, "yes = real time with at least %d%% headroom, ~ = marginal (under %d%%), "

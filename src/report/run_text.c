@@ -198,7 +198,10 @@ void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
 
 	fprintf(f, "\nReal-time verdicts\n");
 	if (!res->derived.verdicts_ready) {
-		fprintf(f, "  none: the frame tests did not finish\n");
+		fprintf(f, res->derived.frames_skipped && !res->derived.frames_measured &&
+				   res->reached >= SM_PHASE_VERDICTS
+			   ? "  none: no frame test fitted in the free space (see Warnings)\n"
+			   : "  none: the frame tests did not finish\n");
 		return;
 	}
 	fprintf(f, "  yes = real time with at least %d%% headroom, ~ = marginal (under %d%%),\n"

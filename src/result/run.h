@@ -90,6 +90,7 @@ struct sm_run_derived {
 				     * measured (the summary's reference), or -1 */
 	struct sm_run_best best[2]; /* [direction] */
 	int small_working_set;      /* the working set was cut (a small_working_set warning) */
+	int frames_skipped;         /* a frame test did not fit the free space (frame_test_skipped) */
 	int short_run;              /* a budget under SM_RUN_ROUGH_NS: rough figures */
 };
 

@@ -34,6 +34,22 @@ typedef void (*sm_run_progress_fn)(const char *what, uint64_t elapsed_ns, uint64
  * (sm_result_head_begin()) and fills the rest.
  */
 int sm_run_begin(const struct sm_run_plan *plan, struct sm_run_result *res);
+
+/* The free space a run leaves alone: a tenth of what it found, at least
+ * this much (the file system's own metadata, other programs' writes). */
+#define SM_RUN_SPACE_MARGIN (4ull << 20)
+/* The smallest block test file a run makes. */
+#define SM_RUN_MIN_FILE (4ull << 20)
+
+/* The part of free_bytes a run may fill: free_bytes less the margin
+ * (UINT64_MAX when free_bytes is 0, unknown). Every test's files fit in
+ * it, or the test is skipped with a warning. */
+uint64_t sm_run_usable_space(uint64_t free_bytes);
+
+/* Before anything is created: can a run fit in dir's free space at all
+ * (SM_RUN_MIN_FILE within the usable space)? Returns 0, or -ENOSPC with
+ * one line in msg stating the figure needed and the free space found. */
+int sm_run_space_check(const char *dir, char *msg, size_t len);
 int sm_run_classic(struct sm_run_result *res, sm_run_progress_fn progress, void *arg);
 int sm_run_frames(struct sm_run_result *res, sm_run_progress_fn progress, void *arg);
 int sm_run_verdicts(struct sm_run_result *res, sm_run_progress_fn progress, void *arg);

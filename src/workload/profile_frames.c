@@ -3,6 +3,7 @@
  * fast as they go, then read back; and the frames runs every phase shares. */
 #include "workload/profile_int.h"
 #include "core/fsx.h"
+#include "core/units.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -107,7 +108,10 @@ int sm_prof_frames(struct sm_prof *x)
 {
 	struct sm_run_result *res = x->res;
 	char dir[PATH_MAX + 32];
-	int rc = 0;
+	uint64_t usable = sm_run_usable_space(res->head.env.fs.free_bytes), first_need = 0;
+	char skipped[64] = "";
+	unsigned nskipped = 0;
+	int rc = 0, len = 0;
 
 	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
 		struct sm_run_size *s = &res->sizes[i];
@@ -118,6 +122,15 @@ int sm_prof_frames(struct sm_prof *x)
 		distinct = res->frames_bytes / s->frame_bytes;
 		if (distinct < 2 * x->plan->threads)
 			distinct = 2 * x->plan->threads;
+		if (distinct * s->frame_bytes > usable) {
+			/* the fewest frames a test writes do not fit: skip it
+			 * rather than fail halfway with ENOSPC */
+			if (!nskipped++)
+				first_need = distinct * s->frame_bytes;
+			len += snprintf(skipped + len, sizeof(skipped) - len, "%s%s",
+					len ? ", " : "", s->preset);
+			continue;
+		}
 		snprintf(dir, sizeof(dir), "%s/frames-%s", res->data_dir, s->preset);
 
 		rc = frames_pass(x, s, dir, SM_DIR_CAPTURE, distinct);
@@ -132,6 +145,16 @@ int sm_prof_frames(struct sm_prof *x)
 		if (rc)
 			return rc;
 		sm_rm_tree(dir);
+	}
+	if (nskipped) {
+		char a[32], b[32];
+
+		sm_warn(&res->head.warnings, "frame_test_skipped",
+			"frame test%s skipped (%s): each writes at least %u frames (2 per thread), "
+			"%s at the first skipped size, and %s of the free space may be used",
+			nskipped == 1 ? "" : "s", skipped, 2 * x->plan->threads,
+			sm_fmt_bytes(a, sizeof(a), (double)first_need),
+			sm_fmt_bytes(b, sizeof(b), (double)usable));
 	}
 	return 0;
 }

@@ -3,7 +3,11 @@
  * the free space size the working sets and each test. */
 #include "workload/profile_int.h"
 #include "core/clock.h"
+#include "core/fsx.h"
+#include "core/units.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 void sm_run_plan_defaults(struct sm_run_plan *p)
@@ -26,6 +30,33 @@ static uint64_t clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
+uint64_t sm_run_usable_space(uint64_t free_bytes)
+{
+	uint64_t margin = free_bytes / 10 > SM_RUN_SPACE_MARGIN ? free_bytes / 10 : SM_RUN_SPACE_MARGIN;
+
+	if (!free_bytes)
+		return UINT64_MAX;   /* unknown: nothing to size to */
+	return free_bytes > margin ? free_bytes - margin : 0;
+}
+
+int sm_run_space_check(const char *dir, char *msg, size_t len)
+{
+	struct sm_fs_info fs;
+	char a[32], b[32], c[32], d[32];
+
+	if (sm_fs_info(dir, &fs) || !fs.free_bytes)
+		return 0;   /* unknown: the run finds out */
+	if (sm_run_usable_space(fs.free_bytes) >= SM_RUN_MIN_FILE)
+		return 0;
+	snprintf(msg, len, "'%s' has %s free; a run needs at least %s (a %s block test file, and %s or a "
+		 "tenth of the free space, whichever is more, left free)", dir,
+		 sm_fmt_bytes(a, sizeof(a), (double)fs.free_bytes),
+		 sm_fmt_bytes(b, sizeof(b), (double)(SM_RUN_MIN_FILE + SM_RUN_SPACE_MARGIN)),
+		 sm_fmt_bytes(c, sizeof(c), (double)SM_RUN_MIN_FILE),
+		 sm_fmt_bytes(d, sizeof(d), (double)SM_RUN_SPACE_MARGIN));
+	return -ENOSPC;
+}
+
 void sm_prof_budget(struct sm_prof *x)
 {
 	struct sm_run_result *res = x->res;
@@ -38,6 +69,10 @@ void sm_prof_budget(struct sm_prof *x)
 		res->file_bytes = quarter / MIB * MIB;
 	if (quarter && res->frames_bytes > quarter)
 		res->frames_bytes = quarter / MIB * MIB;
+	/* a small file system: the block test file takes what may be used,
+	 * down to SM_RUN_MIN_FILE (sm_run_space_check() refused less) */
+	if (res->file_bytes < SM_RUN_MIN_FILE)
+		res->file_bytes = SM_RUN_MIN_FILE;
 	res->file_bytes_planned = res->file_bytes;
 	/* 8 block tests x 2.5% + 6 frame tests x 4.5% = 47%; the rest, less
 	 * the time to fill the block file and set up each test, goes to paced
