@@ -109,6 +109,13 @@ int cmd_frames(int argc, char **argv)
 	rc = sm_check_memory(o.prog, sm_frames_mem_need(&o.plan, what, sizeof(what)), what);
 	if (rc)
 		return rc;
+	if (o.plan.verify) {
+		rc = sm_frames_verify_ready(&o.plan, msg, sizeof(msg));
+		if (rc) {
+			fprintf(stderr, "%s: %s\n", o.prog, rc == -ENOMEDIUM ? msg : strerror(-rc));
+			return rc == -ENOMEDIUM ? SM_EXIT_USAGE : SM_EXIT_FAIL;
+		}
+	}
 	sm_frames_opts_params(&o);
 	text = o.out.layout != SM_LAYOUT_JSON;
 	json_to = text ? o.out.json_file : "-";   /* stdout is -o FILE when given */

@@ -48,6 +48,11 @@ int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *re
  */
 int sm_frames_verify_pass(const struct sm_frames_plan *plan, struct sm_verify_stats *st);
 
+/* --verify, read test: refuse frames that carry no trailer at all (the
+ * first block of the first, middle and last frame), before the test.
+ * Returns 0, -ENOMEDIUM with msg (a usage problem), or -ENOMEM. */
+int sm_frames_verify_ready(const struct sm_frames_plan *plan, char *msg, unsigned msglen);
+
 /* The marker file a write test leaves in its directory. */
 #define SM_FRAMES_MARKER ".stormark"
 

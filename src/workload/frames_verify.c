@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -102,6 +103,35 @@ static void check_frame(const struct sm_frames_plan *p, uint64_t k, const unsign
 		if (kind != SM_VK_OK)
 			sm_verify_note(st, kind, &e, &f);
 	}
+}
+
+int sm_frames_verify_ready(const struct sm_frames_plan *p, char *msg, unsigned msglen)
+{
+	uint64_t nf = frames_of(p), cap = (p->frame_bytes + SM_BUF_ALIGN - 1) / SM_BUF_ALIGN * SM_BUF_ALIGN;
+	const uint64_t which[] = { 0, nf / 2, nf ? nf - 1 : 0 };
+	unsigned char *buf;
+	int found = 0;
+
+	if (p->kind != SM_FRAMES_READ || !nf)
+		return 0;
+	buf = sm_buf_alloc(cap, SM_BUF_ALIGN);
+	if (!buf)
+		return -ENOMEM;
+	for (unsigned i = 0; i < 3 && !found; i++) {
+		int64_t got = read_frame(p, which[i], buf, cap);
+		struct sm_vblk_id id;
+		uint64_t off;
+		uint32_t len;
+
+		sm_verify_block_at(p->frame_bytes, SM_VERIFY_FRAME_BLOCK, 0, &off, &len);
+		found = got >= (int64_t)len && sm_verify_peek(buf, len, &id);
+	}
+	free(buf);
+	if (found)
+		return 0;
+	snprintf(msg, msglen, "cannot verify the frames in '%s': they carry no verify trailer (written without "
+		 "--verify, or with another frame size)", p->path);
+	return -ENOMEDIUM;
 }
 
 int sm_frames_verify_pass(const struct sm_frames_plan *p, struct sm_verify_stats *st)

@@ -8,7 +8,7 @@
 # without --verify, raise no false alarm.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON report"
-D="$T_DIR/frames"; mkdir -p "$D" "$T_DIR/dirs" "$T_DIR/odd"
+D="$T_DIR/frames"; mkdir -p "$D" "$T_DIR/dirs" "$T_DIR/odd" "$T_DIR/plain"
 SHIM="$SM_BUILD_DIR/libsm_dropwrite.so"
 W="-w 64 -n 24 -t 2"
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
@@ -35,6 +35,9 @@ read_verify 0 "read --verify"
 check "read: every block checked" test "$(json "$T_DIR/v.json" "d['verify']['blocks_checked'], d['verify']['problems']")" = "384 0"
 expect_rc 0 "a read test without --verify" "$STORMARK" frames -r -t 2 --quiet "$D"
 read_verify 0 "no false alarm after it"
+expect_rc 0 "a write test without --verify" "$STORMARK" frames $W --quiet "$T_DIR/plain"
+expect_usage "read --verify of frames without trailers: one line, exit 2" "$STORMARK" frames -r --verify --quiet "$T_DIR/plain"
+check "says why" grep -q "carry no verify trailer" "$T_DIR/usage.err"
 expect_rc 0 "write --verify with -d, -a, random order" "$STORMARK" frames -w 64 -n 24 -d 5 -a 4 -m --verify --quiet "$T_DIR/dirs"
 expect_rc 0 "read --verify with -d" "$STORMARK" frames -r -d 5 --verify --quiet "$T_DIR/dirs"
 expect_rc 0 "write --verify --buffered, a frame not a multiple of 4 KiB" "$STORMARK" frames -w 10 -n 8 --buffered --verify \
