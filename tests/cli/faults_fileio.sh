@@ -71,12 +71,12 @@ for io in sync async mmap; do
 	# reads reach the file system), with the mount in direct_io mode, and
 	# with O_DIRECT (not for mmap, which has no direct mode)
 	for t in seqrd rndrd; do
-		fault "$io $t read EIO" "$READ_OPS" "Input/output error" --fail-read=20 -- \
+		fault "$io $t read EIO" "$READ_OPS" "Input/output error" --fail-read=5 -- \
 			--file-io-mode=$io --file-test-mode=$t
 		[ $io = mmap ] && continue
-		fault "$io $t read EIO direct_io mount" "$READ_OPS" "Input/output error" --fail-read=20 --direct-io -- \
+		fault "$io $t read EIO direct_io mount" "$READ_OPS" "Input/output error" --fail-read=5 --direct-io -- \
 			--file-io-mode=$io --file-test-mode=$t
-		fault "$io $t read EIO O_DIRECT" "$READ_OPS" "Input/output error" --fail-read=20 -- \
+		fault "$io $t read EIO O_DIRECT" "$READ_OPS" "Input/output error" --fail-read=5 -- \
 			--file-io-mode=$io --file-test-mode=$t --file-extra-flags=direct
 	done
 	# writes (mmap: dirty pages reach the file system at msync, so the
@@ -110,12 +110,12 @@ fault "async rndwr fsync-all EIO" "fsync" "Input/output error" --fail-fsync=5 --
 	--file-io-mode=async --file-test-mode=rndwr --file-fsync-all=on
 
 # the other layouts carry the same partial report
-fault "text layout" "$READ_OPS" "Input/output error" --fail-read=20 -- \
+fault "text layout" "$READ_OPS" "Input/output error" --fail-read=5 -- \
 	--file-io-mode=sync --file-test-mode=rndrd --file-extra-flags=direct --format=text
-fault "mmap text layout" "$READ_OPS" "Input/output error" --fail-read=20 -- \
+fault "mmap text layout" "$READ_OPS" "Input/output error" --fail-read=5 -- \
 	--file-io-mode=mmap --file-test-mode=seqrd --format=text
 for io in sync async mmap; do
-	fault "$io JSON on stdout" "$READ_OPS" "Input/output error" --fail-read=20 -- \
+	fault "$io JSON on stdout" "$READ_OPS" "Input/output error" --fail-read=5 -- \
 		--file-io-mode=$io --file-test-mode=rndrd --json
 	check "$io JSON: valid" jq -e . "$T_DIR/o" >/dev/null
 	check "$io JSON: the error, as on stderr" \
