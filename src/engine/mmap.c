@@ -34,18 +34,20 @@
  * leaves no state behind. SA_NODEFER keeps SIGBUS unblocked in the handler,
  * so the jump needs no saved signal mask (sigsetjmp(.., 0): no system call
  * per request); after a fault, the copy unblocks SIGBUS itself in case a
- * handler wrapping ours blocked it. A SIGBUS anywhere else (bus_jmp NULL) is not ours: the
- * default action is restored and the signal raised again, as if there were
- * no handler.
+ * handler wrapping ours blocked it. A SIGBUS anywhere else (bus_jmp NULL)
+ * is not ours: the action that was there before the engine's (the default,
+ * or say AddressSanitizer's) is put back and gets it, as if the engine had
+ * never been there: a fault is simply taken again on return, a signal sent
+ * with kill is raised again.
  */
 #define SM_TLS __thread __attribute__((tls_model("initial-exec")))
 static SM_TLS sigjmp_buf *volatile bus_jmp;
 static SM_TLS void *volatile bus_addr;
+static struct sigaction bus_prev;   /* the SIGBUS action before the engine's */
 
 static void on_sigbus(int sig, siginfo_t *si, void *uc)
 {
 	sigjmp_buf *j = bus_jmp;
-	struct sigaction sa;
 
 	(void)uc;
 	if (j) {
@@ -53,25 +55,27 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 		bus_addr = si->si_addr;
 		siglongjmp(*j, 1);
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
-	raise(sig);
+	sigaction(sig, &bus_prev, NULL);
+	if (si->si_code <= 0)               /* sent, not a fault: send it again */
+		raise(sig);
 }
 
 /* Installed by every engine instance, not once: whatever set another
- * SIGBUS action since (a test harness, say) is overridden again. Returns 0
- * or -errno. */
+ * SIGBUS action since (a test harness, say) is overridden again, and kept
+ * as the one a foreign SIGBUS goes to. Returns 0 or -errno. */
 static int bus_install(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigbus;
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	return sigaction(SIGBUS, &sa, NULL) ? -errno : 0;
+	if (sigaction(SIGBUS, &sa, &old))
+		return -errno;
+	if (!(old.sa_flags & SA_SIGINFO) || old.sa_sigaction != on_sigbus)
+		bus_prev = old;
+	return 0;
 }
 
 /*

@@ -2,8 +2,8 @@
 /* The mmap engine and SIGBUS: a copy that touches a page the file no longer
  * has (the file was cut short under its mapping, which faults exactly as a
  * read error or a full disk does) is the request's error, on any thread;
- * a SIGBUS anywhere else still ends the process as it would without the
- * engine. */
+ * a SIGBUS anywhere else goes where it would without the engine (death,
+ * or the handler that was there). */
 #include "engine/engine.h"
 #include "core/buf.h"
 
@@ -136,14 +136,18 @@ static void test_fault_threads(void **state)
 		fixture_close(&f[i]);
 }
 
-/* A SIGBUS outside the engine's copies is not swallowed. */
-static void test_other_sigbus_kills(void **state)
+static void exit_42(int sig)
 {
-	int status;
-	pid_t pid;
+	(void)sig;
+	_exit(42);
+}
 
-	(void)state;
-	pid = fork();
+/* In a child: SIGBUS's action set to prev, then the engine's handler
+ * installed, then a fault outside any copy of the engine's. */
+static pid_t fault_outside(void (*prev)(int))
+{
+	pid_t pid = fork();
+
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		struct fixture f;
@@ -153,6 +157,7 @@ static void test_other_sigbus_kills(void **state)
 		int fd;
 
 		setrlimit(RLIMIT_CORE, &nocore);   /* the death is expected */
+		signal(SIGBUS, prev);              /* not cmocka's */
 		fixture_open(&f, "other");      /* installs the handler */
 		snprintf(path, sizeof(path), "%s/other2", scratch);
 		fd = open(path, O_CREAT | O_TRUNC | O_RDWR, 0600);
@@ -165,9 +170,25 @@ static void test_other_sigbus_kills(void **state)
 		(void)p[2 * PG];
 		_exit(5);
 	}
+	return pid;
+}
+
+/* A SIGBUS outside the engine's copies is not swallowed: it goes where it
+ * went before the engine (the default action: death; a handler: called). */
+static void test_other_sigbus_kills(void **state)
+{
+	int status;
+	pid_t pid;
+
+	(void)state;
+	pid = fault_outside(SIG_DFL);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFSIGNALED(status));
 	assert_int_equal(WTERMSIG(status), SIGBUS);
+	pid = fault_outside(exit_42);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 42);
 }
 
 int main(void)
