@@ -40,13 +40,25 @@ int cmd_report_parse_only(int argc, char **argv);
 struct cJSON;
 int cmd_report_render_all(const struct cJSON *doc);
 
-/* Print "stormark: <cmd>: <message> (try 'stormark help <cmd>')" on one line
- * to stderr and return SM_EXIT_USAGE. prog is the name to show ("stormark
- * frames", "frametest", ...). */
+/* Room for a message that quotes a path of PATH_MAX bytes or a long value
+ * in full (the printers below shorten it for display). */
+#define SM_MSG_MAX 9000
+
+/* Print "<prog>: <message> (try '<help_hint>')" on one line to stderr and
+ * return SM_EXIT_USAGE. prog is the name to show ("stormark frames",
+ * "frametest", ...). Control characters in the message are escaped (\n,
+ * \t, \xHH) and a word over 160 bytes (a long path) is shown by its
+ * start and end, so the line stays one line and keeps its reason. */
 int sm_usage_error(const char *prog, const char *help_hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Print "stormark: <message>" to stderr (one line). */
+/* Print "<prog>: <message>" to stderr as one line, escaped and shortened
+ * as by sm_usage_error(), with no help hint (an error that is not a usage
+ * error, or one whose exit code the caller picks). */
+void sm_prog_error(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print "stormark: <message>" to stderr as one line, escaped and
+ * shortened as by sm_usage_error(). */
 void sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Refuse a run whose buffers (`need` bytes, described by `what`) do not fit
@@ -55,6 +67,16 @@ void sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * line and returns SM_EXIT_USAGE; returns 0 when they fit or nothing is
  * known. */
 int sm_check_memory(const char *prog, uint64_t need, const char *what);
+
+/* Why a path given on the command line cannot be used whatever it names
+ * ("is empty", "is longer than the system allows ..."), or NULL when it
+ * may be fine; the caller puts the option and the path in front. */
+const char *sm_path_problem(const char *path);
+
+/* 0 when files can be created in directory dir (it is writable and not on
+ * a read-only file system), else -errno (-EROFS, -EACCES...). Creates
+ * nothing, so a test that would write there is refused before it starts. */
+int sm_dir_check_writable(const char *dir);
 
 /* Flush and close stdout once a command is done (main() calls it for every
  * command), so a report lost to a write error (a full disk, /dev/full) is

@@ -76,7 +76,7 @@ int cmd_frames(int argc, char **argv)
 	struct sm_frames_opts o;
 	struct sm_frames_result *res = NULL;
 	struct sm_frames_csv csv = { .fd = -1 };
-	char msg[512], what[160];
+	char msg[SM_MSG_MAX], what[160];
 	int compat = !strcmp(argv[0], "frametest") || (strrchr(argv[0], '/') &&
 		     !strcmp(strrchr(argv[0], '/') + 1, "frametest"));
 	int rc, code = SM_EXIT_OK, holds = 1, text;
@@ -100,7 +100,7 @@ int cmd_frames(int argc, char **argv)
 		fprintf(stderr, "%s: notice: %s\n", o.prog, o.notice);
 	rc = sm_frames_check(&o.plan, msg, sizeof(msg));
 	if (rc) {
-		fprintf(stderr, "%s: %s\n", o.prog, msg);
+		sm_prog_error(o.prog, "%s", msg);
 		return check_exit(rc);
 	}
 	rc = sm_frames_opts_validate(&o);   /* after the check: a read test's frame size is known */
@@ -121,7 +121,7 @@ int cmd_frames(int argc, char **argv)
 	json_to = text ? o.out.json_file : "-";   /* stdout is -o FILE when given */
 	rc = sm_out_redirect(&o.out);
 	if (rc) {
-		fprintf(stderr, "%s: cannot create '%s': %s\n", o.prog, o.out.output, strerror(-rc));
+		sm_prog_error(o.prog, "cannot create '%s': %s", o.out.output, strerror(-rc));
 		return SM_EXIT_FAIL;
 	}
 
@@ -135,7 +135,7 @@ int cmd_frames(int argc, char **argv)
 		/* the workload streams its per-frame records into this sink */
 		rc = sm_frames_csv_open(&csv, o.plan.csv_path);
 		if (rc) {
-			fprintf(stderr, "%s: cannot write '%s': %s\n", o.prog, o.plan.csv_path,
+			sm_prog_error(o.prog, "cannot write '%s': %s", o.plan.csv_path,
 				strerror(-rc));
 			code = SM_EXIT_FAIL;
 			goto out;
@@ -161,7 +161,7 @@ int cmd_frames(int argc, char **argv)
 		fputs("\r\033[K", stderr);
 	if (rc && res->head.error[0] && !res->frames_done && !res->open.count) {
 		/* Nothing was measured: only the reason. */
-		fprintf(stderr, "%s: %s\n", o.prog, res->head.error);
+		sm_prog_error(o.prog, "%s", res->head.error);
 		code = SM_EXIT_FAIL;
 		goto out;
 	}
@@ -201,7 +201,7 @@ int cmd_frames(int argc, char **argv)
 		jrc = sm_json_write(doc, json_to);
 		cJSON_Delete(doc);
 		if (jrc) {
-			fprintf(stderr, "%s: cannot write '%s': %s\n", o.prog,
+			sm_prog_error(o.prog, "cannot write '%s': %s",
 				strcmp(json_to, "-") ? json_to : "stdout", strerror(-jrc));
 			code = SM_EXIT_FAIL;
 		}
@@ -212,7 +212,7 @@ int cmd_frames(int argc, char **argv)
 		fprintf(stderr, "%s: interrupted: the report covers the frames moved so far\n", o.prog);
 		code = SM_EXIT_INTERRUPTED;
 	} else if (rc) {
-		fprintf(stderr, "%s: %s\n", o.prog, res->head.error);
+		sm_prog_error(o.prog, "%s", res->head.error);
 		code = SM_EXIT_FAIL;
 	} else if (res->verify.problems) {
 		char path[4096], what[512];
@@ -227,7 +227,7 @@ int cmd_frames(int argc, char **argv)
 	}
 out:
 	if (csv.fd >= 0 && (rc = sm_frames_csv_close(&csv)) && code == SM_EXIT_OK) {
-		fprintf(stderr, "%s: cannot write '%s': %s\n", o.prog, o.plan.csv_path, strerror(-rc));
+		sm_prog_error(o.prog, "cannot write '%s': %s", o.plan.csv_path, strerror(-rc));
 		code = SM_EXIT_FAIL;
 	}
 	sm_frames_result_release(res);

@@ -209,7 +209,7 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, const char **pa
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_END,
 	};
-	char msg[512];
+	char msg[SM_MSG_MAX];
 	int first, rc;
 
 	memset(out, 0, sizeof(*out));
@@ -225,6 +225,8 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, const char **pa
 	if (argc - first > 1)
 		return sm_usage_error(PROG, HINT, "one file at most, not also '%s'", argv[first + 1]);
 	*path = argv[first];
+	if (strcmp(*path, "-") && sm_path_problem(*path))
+		return sm_usage_error(PROG, HINT, "'%s' %s", *path, sm_path_problem(*path));
 	return -1;
 }
 
@@ -242,7 +244,7 @@ int cmd_report(int argc, char **argv)
 	struct sm_out_opts out;
 	const struct kind *k = NULL;
 	struct sm_jerr e = { { 0 } };
-	char msg[512], prog[64];
+	char msg[SM_MSG_MAX], prog[64];
 	const char *path, *cmdname;
 	cJSON *doc = NULL;
 	int rc, code = SM_EXIT_OK;
@@ -251,7 +253,7 @@ int cmd_report(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (sm_json_load(path, &doc, &e)) {
-		fprintf(stderr, "%s: %s\n", PROG, e.msg);
+		sm_prog_error(PROG, "%s", e.msg);
 		return SM_EXIT_USAGE;
 	}
 	cmdname = cJSON_GetObjectItemCaseSensitive(doc, "command")->valuestring;
@@ -259,8 +261,8 @@ int cmd_report(int argc, char **argv)
 		if (!strcmp(kinds[i].command, cmdname))
 			k = &kinds[i];
 	if (!k) {
-		fprintf(stderr, "%s: '%s' holds a '%s' result, which cannot be rendered again yet\n",
-			PROG, path, cmdname);
+		sm_prog_error(PROG, "'%s' holds a '%s' result, which cannot be rendered again yet", path,
+			      cmdname);
 		code = SM_EXIT_USAGE;
 		goto out;
 	}
@@ -282,8 +284,7 @@ int cmd_report(int argc, char **argv)
 	}
 	rc = k->render(doc, out.layout, &e);
 	if (rc && e.msg[0]) {
-		fprintf(stderr, "%s: '%s' is not a complete %s result: %s\n", PROG, path, cmdname,
-			e.msg);
+		sm_prog_error(PROG, "'%s' is not a complete %s result: %s", path, cmdname, e.msg);
 		code = SM_EXIT_USAGE;
 	} else if (rc == -ENOMEM) {
 		sm_error("out of memory");
