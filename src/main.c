@@ -60,6 +60,10 @@ static int dispatch(int argc, char **argv)
 
 		return cmd_run(1, run_argv);
 	}
+	if (argc > 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version") ||
+			 !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return sm_usage_error("stormark", "stormark --help", "unexpected argument '%s' after '%s'",
+				      argv[2], argv[1]);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
 		printf("stormark %s\n", SM_VERSION);
 		return 0;
@@ -79,6 +83,9 @@ static int dispatch(int argc, char **argv)
 		if (!c)
 			return sm_usage_error("stormark", "stormark --help",
 					      "unknown command '%s'", argv[2]);
+		if (argc > 3)
+			return sm_usage_error("stormark", "stormark --help",
+					      "help takes one command, not also '%s'", argv[3]);
 		help_argv[0] = (char *)c->name;
 		return c->fn(2, help_argv);
 	}
