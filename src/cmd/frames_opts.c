@@ -44,7 +44,7 @@ static const struct sm_opt_choice data_modes[] = {
  * SM_EXIT_USAGE. */
 static int bad(struct sm_frames_opts *o, const char *fmt, const char *a, const char *b)
 {
-	char msg[256];
+	char msg[SM_MSG_MAX];
 
 	snprintf(msg, sizeof(msg), fmt, a, b);
 	return sm_usage_error(o->prog, o->hint, "%s", msg);
@@ -166,8 +166,16 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 	unsigned n = sizeof(tab) / sizeof(tab[0]);
 
 	for (unsigned i = 0; i < n; i++) {
-		if (tab[i].short_name == 'w' || tab[i].short_name == 'e' || tab[i].short_name == 'r')
-			tab[i].seen = &o->kind_set;
+		if (tab[i].short_name == 'w')
+			tab[i].seen = &o->w_set;
+		else if (tab[i].short_name == 'e')
+			tab[i].seen = &o->e_set;
+		else if (tab[i].short_name == 'r')
+			tab[i].seen = &o->r_set;
+		else if (tab[i].short_name == 'v')
+			tab[i].seen = &o->v_set;
+		else if (tab[i].short_name == 'm')
+			tab[i].seen = &o->m_set;
 		else if (tab[i].short_name == 'n')
 			tab[i].seen = &o->n_set;
 		else if (tab[i].short_name == 'q')
@@ -264,7 +272,7 @@ static int parse(int argc, char **argv, struct sm_frames_opts *o, int compat)
 {
 	struct sm_frames_plan *p = &o->plan;
 	struct sm_opt t[64];
-	char msg[512];
+	char msg[SM_MSG_MAX];
 	int first, rc;
 
 	table(o, t, 64);
@@ -280,6 +288,33 @@ static int parse(int argc, char **argv, struct sm_frames_opts *o, int compat)
 	if (first < argc - 1)
 		return bad(o, "one path only, not also '%s'%s", argv[first + 1], "");
 	p->path = first < argc ? argv[first] : NULL;
+	if (p->path && sm_path_problem(p->path))
+		return bad(o, "path '%s' %s", p->path, sm_path_problem(p->path));
+	return 0;
+}
+
+/* Options that cannot go together, whatever their order: two tests, two
+ * orders, or a video format (which sets the test and the frame size) with
+ * a test or a size. Returns 0 or SM_EXIT_USAGE after one line. */
+static int check_conflicts(struct sm_frames_opts *o)
+{
+	const char *kind = o->w_set ? "-w" : o->e_set ? "-e" : o->r_set ? "-r" : NULL;
+	const char *vf = o->format ? "--video-format" : NULL;
+
+	if (o->w_set + o->e_set + o->r_set > 1)
+		return bad(o, "%s cannot be combined with %s: one test at a time (-w, -e or -r)", kind,
+			   o->w_set && o->e_set ? "-e" : "-r");
+	if (o->capture && o->play)
+		return bad(o, "--capture cannot be combined with --play: a paced check writes or reads%s", "", "");
+	if (o->plan.stream && o->plan.files_per_dir)
+		return bad(o, "-d cannot be combined with -s: a stream test uses one file%s", "", "");
+	if (o->v_set && o->m_set)
+		return bad(o, "-v cannot be combined with -m: one order at a time (reverse or random)%s", "", "");
+	if (vf && kind)
+		return bad(o, "%s cannot be combined with %s: the video format sets the test and the frame "
+			   "size (--capture writes, --play reads)", vf, kind);
+	if (vf && o->z_kib)
+		return bad(o, "%s cannot be combined with %s: the video format sets the frame size", vf, "-z");
 	return 0;
 }
 
@@ -311,8 +346,6 @@ static int resolve_kind(struct sm_frames_opts *o)
 	}
 	if (o->capture || o->play)
 		return bad(o, "--capture and --play go with --video-format%s%s", "", "");
-	if (p->kind == SM_FRAMES_EMPTY && kib && !o->z_kib)
-		return bad(o, "-e writes empty frames; it takes no size%s%s", "", "");
 	p->frame_bytes = kib * 1024;
 	if (p->kind == SM_FRAMES_READ && !o->n_set)
 		p->nframes = 0;  /* every frame present */
@@ -324,10 +357,11 @@ static int resolve_kind(struct sm_frames_opts *o)
 static int resolve(struct sm_frames_opts *o)
 {
 	struct sm_frames_plan *p = &o->plan;
-	int rc = resolve_kind(o);
+	int rc = check_conflicts(o);
+	char msg[SM_MSG_MAX];
 
-	char msg[256];
-
+	if (!rc)
+		rc = resolve_kind(o);
 	if (rc)
 		return rc;
 	if (p->fps > 0 && !p->queue)
@@ -369,8 +403,14 @@ int sm_frames_opts_validate(struct sm_frames_opts *o)
 		return bad(o, "--verify cannot check the null engine, which writes nothing%s%s", "", "");
 	if (p->verify && p->nframes > UINT32_MAX)
 		return bad(o, "--verify numbers frames in 32 bits: at most 4294967295 frames%s%s", "", "");
+	if (p->kind != SM_FRAMES_READ && !p->stream) {
+		int rc = sm_dir_check_writable(p->path);
+
+		if (rc)
+			return bad(o, "cannot write in '%s': %s", p->path, strerror(-rc));
+	}
 	if (p->csv_path) {
-		char why[512];
+		char why[SM_MSG_MAX];
 
 		if (sm_out_check_path("-x", p->csv_path, why, sizeof(why)))
 			return bad(o, "%s%s", why, "");

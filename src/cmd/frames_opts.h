@@ -33,7 +33,8 @@ struct sm_frames_opts {
 	const char *prog;         /* "frametest" or "stormark frames" */
 	const char *hint;         /* where help is, for usage errors */
 	struct sm_frames_plan plan;
-	int kind_set;             /* -w/-e/-r seen */
+	int w_set, e_set, r_set;  /* -w / -e / -r given (one test at most) */
+	int v_set, m_set;         /* -v / -m given (one order at most) */
 	uint64_t w_kib, z_kib;    /* -w and -z in KiB (0: not given) */
 	int n_set, q_set;         /* -n / -q given */
 	const char *json;         /* --json FILE ("-": stdout), NULL: none */

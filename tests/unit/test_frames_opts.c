@@ -343,7 +343,7 @@ static void test_value_options(void **state)
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(o[i].plan.kind, SM_FRAMES_WRITE);
 		assert_int_equal(o[i].plan.frame_bytes, 12812288);
-		assert_int_equal(o[i].kind_set, 1);
+		assert_int_equal(o[i].w_set, 1);
 	}
 	both_forms("-n", "9000", o);
 	for (int i = 0; i < 2; i++) {
@@ -491,10 +491,10 @@ static void test_flags(void **state)
 	assert_int_equal(o.plan.kind, SM_FRAMES_EMPTY);
 	assert_int_equal(o.plan.frame_bytes, 0);
 	assert_int_equal(o.plan.nframes, 1800);
-	assert_int_equal(o.kind_set, 1);
+	assert_int_equal(o.e_set, 1);
 	FT_OK(&o, "-r", "d");
 	assert_int_equal(o.plan.kind, SM_FRAMES_READ);
-	assert_int_equal(o.kind_set, 1);
+	assert_int_equal(o.r_set, 1);
 	FT_OK(&o, "-s", "file");
 	assert_int_equal(o.plan.stream, 1);
 	assert_string_equal(o.plan.path, "file");
@@ -504,8 +504,6 @@ static void test_flags(void **state)
 	assert_int_equal(o.plan.order, SM_ORDER_REVERSE);
 	FT_OK(&o, "-m", "d");
 	assert_int_equal(o.plan.order, SM_ORDER_RANDOM);
-	FT_OK(&o, "-m", "-v", "d");
-	assert_int_equal(o.plan.order, SM_ORDER_REVERSE);
 
 	FT_OK(&o, "-sro", "f");
 	assert_int_equal(o.plan.stream, 1);
@@ -518,14 +516,16 @@ static void test_flags(void **state)
 	FT_OK(&o, "-sw", "64", "f");
 	assert_int_equal(o.plan.stream, 1);
 	assert_int_equal(o.plan.frame_bytes, 65536);
-	FT_OK(&o, "-e", "-w", "64", "d");   /* the last test option wins */
-	assert_int_equal(o.plan.kind, SM_FRAMES_WRITE);
-	FT_OK(&o, "-w", "64", "-r", "d");
-	assert_int_equal(o.plan.kind, SM_FRAMES_READ);
-	assert_int_equal(o.plan.frame_bytes, 65536);
-	assert_int_equal(o.plan.nframes, 0);
-	/* -w then -e: empty frames take no size */
+	/* one test and one order at a time, whatever the order given */
+	FT_BAD("-e", "-w", "64", "d");
 	FT_BAD("-w", "64", "-e", "d");
+	FT_BAD("-w", "64", "-r", "d");
+	FT_BAD("-r", "-w", "64", "d");
+	FT_BAD("-e", "-r", "d");
+	FT_BAD("-r", "-e", "d");
+	FT_BAD("-v", "-m", "d");
+	FT_BAD("-m", "-v", "d");
+	FT_OK(&o, "-e", "-z", "4", "d");   /* a quoted frametest line: -z with -e is taken */
 }
 
 /* Path rules, unknown options, help. */
@@ -750,7 +750,7 @@ static void test_repeated_parse(void **state)
 	assert_int_equal(o.plan.kind, SM_FRAMES_READ);
 	assert_int_equal(o.plan.threads, 1);
 	assert_null(o.plan.csv_path);
-	assert_int_equal(o.kind_set, 0);
+	assert_int_equal(o.w_set + o.e_set + o.r_set, 0);
 	assert_int_equal(o.n_set, 0);
 }
 
