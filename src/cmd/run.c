@@ -55,6 +55,9 @@ struct run_opts {
 	struct sm_out_opts out;     /* --json, --format, -o, --quiet */
 	const char *json_to;        /* where the JSON goes: a file, "-" (stdout), NULL */
 	int classic_only;
+	int no_confirm, confirm_all;   /* seen: they cannot go together */
+	int formats_set, fps_set;      /* --video-formats/--formats, --fps seen */
+	int dir_given;
 	int help;
 	struct sm_format *formats;  /* owned */
 	unsigned nformats;
@@ -165,6 +168,22 @@ static int fps_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t l
 	return rc ? -EINVAL : 0;
 }
 
+/* Options that cannot go together, whatever their order: the two confirm
+ * choices, and --classic-only (no verdict table) with the options of the
+ * verdict table. Returns 0 or SM_EXIT_USAGE after one line. */
+static int check_conflicts(const struct run_opts *o)
+{
+	const char *vt = o->formats_set ? "--video-formats" : o->fps_set ? "--fps"
+			 : o->confirm_all ? "--confirm-all" : NULL;
+
+	if (o->no_confirm && o->confirm_all)
+		return sm_usage_error(PROG, HINT, "--no-confirm cannot be combined with --confirm-all");
+	if (o->classic_only && vt)
+		return sm_usage_error(PROG, HINT, "--classic-only cannot be combined with %s: it makes no "
+				      "verdict table", vt);
+	return 0;
+}
+
 /* Parse argv into o (--help: print the usage). Returns 0, 1 after --help,
  * or SM_EXIT_USAGE. */
 static int parse(int argc, char **argv, struct run_opts *o)
@@ -183,10 +202,10 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			    "the old spelling of --video-formats LIST"),
 		SM_OPT_CALL(0, "fps", SM_OPT_REQUIRED, fps_cb, &o->plan, "LIST",
 			    "frame rates of the verdict table (default 24,25,30,50,60)"),
-		SM_OPT_FLAG_SET(0, "no-confirm", o->plan.confirm, 0,
-				"do not check near-limit verdicts with paced runs"),
-		SM_OPT_FLAG_SET(0, "confirm-all", o->plan.confirm, 2,
-				"check every verdict with a paced run, as time allows"),
+		{ .kind = SM_OPT_FLAG, .long_name = "no-confirm", .dest = &o->plan.confirm, .ival = 0,
+		  .seen = &o->no_confirm, .help = "do not check near-limit verdicts with paced runs" },
+		{ .kind = SM_OPT_FLAG, .long_name = "confirm-all", .dest = &o->plan.confirm, .ival = 2,
+		  .seen = &o->confirm_all, .help = "check every verdict with a paced run, as time allows" },
 		SM_OPT_FLAG_SET(0, "classic-only", o->classic_only, 1, "only the block tests (for comparing with fio)"),
 		SM_OPT_FLAG_SET(0, "keep", o->plan.keep, 1, "keep the test data (its path is printed)"),
 		SM_OPT_HEAD("\nOutput:"),
@@ -194,11 +213,16 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_END,
 	};
-	char msg[512];
+	char msg[SM_MSG_MAX];
 	int first, rc;
 
 	memset(o, 0, sizeof(*o));
 	sm_run_plan_defaults(&o->plan);
+	for (struct sm_opt *t = opts; t->kind != SM_OPT_GROUP || t->help; t++)
+		if (t->cb == formats_cb)
+			t->seen = &o->formats_set;
+		else if (t->cb == fps_cb)
+			t->seen = &o->fps_set;
 	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
 	if (rc > 0) {
 		usage(stdout, opts);
@@ -211,10 +235,17 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	o->json_to = o->out.layout == SM_LAYOUT_JSON ? "-" : o->out.json_file;
-	if (first < argc)
+	if (first < argc) {
 		o->plan.dir = argv[first++];
+		o->dir_given = 1;
+	}
 	if (first < argc)
 		return sm_usage_error(PROG, HINT, "one directory at most, not also '%s'", argv[first]);
+	if (o->dir_given && sm_path_problem(o->plan.dir))
+		return sm_usage_error(PROG, HINT, "directory '%s' %s", o->plan.dir, sm_path_problem(o->plan.dir));
+	rc = check_conflicts(o);
+	if (rc)
+		return rc;
 	if (!o->formats) {
 		unsigned n = sizeof(default_formats) / sizeof(default_formats[0]);
 
@@ -293,6 +324,11 @@ int cmd_run(int argc, char **argv)
 		free(o.formats);
 		return sm_usage_error(PROG, HINT, "'%s' is not a directory%s", o.plan.dir,
 				      rc == 0 ? " (it does not exist)" : "");
+	}
+	rc = sm_dir_check_writable(o.plan.dir);   /* the test directory goes there */
+	if (rc) {
+		free(o.formats);
+		return sm_usage_error(PROG, HINT, "cannot write in '%s': %s", o.plan.dir, strerror(-rc));
 	}
 	/* say which directory in full (a bare 'stormark' profiles '.') */
 	abs_dir = realpath(o.plan.dir, NULL);

@@ -65,7 +65,7 @@ check "--json - puts the text on stderr" grep -q "Summary" "$T_DIR/j.err"
 check "--format json -o FILE: the JSON in FILE" jq -e >/dev/null '.command == "run"' "$T_DIR/f.json"
 check "--format json: the text on stderr" grep -q "Summary" "$T_DIR/f.err"
 check "--format json -o FILE: nothing on stdout" test ! -s "$T_DIR/f.out"
-"$STORMARK" run "$D" --time 1 --quiet --engine null --classic-only --video-formats dpx-hd -o "$T_DIR/t.txt" \
+"$STORMARK" run "$D" --time 1 --quiet --engine null --classic-only -o "$T_DIR/t.txt" \
   >"$T_DIR/t.out" 2>&1
 check "-o FILE: the text report in FILE" grep -q "Summary" "$T_DIR/t.txt"
 check "-o FILE: nothing on stdout" test ! -s "$T_DIR/t.out"
