@@ -255,6 +255,10 @@ static int parse(int argc, char **argv, struct history_opts *o)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (argc - o->first > 2)
 		return sm_usage_error(PROG, HINT, "at most two keys, got %d", argc - o->first);
+	for (int i = o->first; i < argc; i++)
+		if (!argv[i][0] || strlen(argv[i]) > 120)
+			return sm_usage_error(PROG, HINT, "invalid key '%s': expected 1 to 120 characters, "
+					      "as 'time --save' takes", argv[i]);
 	if (o->db_arg && check_db(o->db_arg, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	return -1;

@@ -90,7 +90,7 @@ static int parse(int argc, char **argv, struct time_opts *o)
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_END,
 	};
-	char msg[512];
+	char msg[SM_MSG_MAX];
 	int first, rc;
 
 	memset(o, 0, sizeof(*o));
@@ -102,6 +102,11 @@ static int parse(int argc, char **argv, struct time_opts *o)
 	}
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
+	if (o->csv && o->out.format && strcmp(o->out.format, "csv"))
+		return sm_usage_error(PROG, HINT, "--csv cannot be combined with --format %s", o->out.format);
+	if (o->db_path && !o->save_key)
+		return sm_usage_error(PROG, HINT, "--db without --save: time writes the history only "
+				      "with --save KEY ('stormark history --db' reads it)");
 	if (o->csv && !o->out.format)
 		o->out.format = "csv";
 	if (sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
