@@ -20,7 +20,7 @@
 
 int sm_fileio_bad(const struct sm_fileio_opts *o, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[SM_MSG_MAX];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -257,10 +257,13 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 	};
 	unsigned n = sizeof(tab) / sizeof(tab[0]);
 
-	for (unsigned i = 0; i < n; i++)   /* note the deprecated names used */
+	for (unsigned i = 0; i < n; i++) {   /* note the deprecated names used */
 		for (unsigned d = 0; d < 4; d++)
 			if (tab[i].long_name && !strcmp(tab[i].long_name, depr_names[d]))
 				tab[i].seen = &o->depr_seen[d];
+		if (tab[i].long_name && !strcmp(tab[i].long_name, "file-fsync-freq"))
+			tab[i].seen = &o->fsync_freq_set;
+	}
 	if (n > cap)
 		n = cap;
 	memcpy(t, tab, n * sizeof(*t));
@@ -284,7 +287,7 @@ void sm_fileio_usage(FILE *f)
 int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 {
 	struct sm_opt t[80];
-	char msg[512];
+	char msg[SM_MSG_MAX];
 	int first, rc;
 
 	sm_fileio_cfg_defaults(&o->cfg);

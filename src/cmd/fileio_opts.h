@@ -28,6 +28,7 @@ struct sm_fileio_opts {
 	const char *deprecated[4]; /* deprecated names used, in the order of the help */
 	unsigned ndeprecated;
 	int depr_seen[4];
+	int fsync_freq_set;           /* --file-fsync-freq given */
 	const char *ignored;       /* values of options accepted and ignored */
 	int ignored_bool;
 };
