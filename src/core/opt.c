@@ -333,8 +333,10 @@ static void unknown_long(const struct sm_opt *opts, unsigned n, unsigned flags, 
 			if (opts[i].kind != SM_OPT_GROUP && opts[i].long_name &&
 			    !strncmp(opts[i].long_name, name, nl))
 				hits++;
-	if (hits < 2) {
-		snprintf(msg, len, "unknown option '%s'", word);
+	/* "--=x" names no option at all: unknown, not a prefix of every one;
+	 * the name alone is quoted, not the value given with it */
+	if (hits < 2 || nl == 0) {
+		snprintf(msg, len, "unknown option '%.*s'", nl ? (int)nl + 2 : (int)strlen(word), word);
 		return;
 	}
 	m = (size_t)snprintf(msg, len, "ambiguous option '%.*s' (could be", (int)nl + 2, word);

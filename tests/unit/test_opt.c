@@ -273,7 +273,10 @@ static void test_forms(void **state)
 	/* short names only: long ones are unknown */
 	rc = parse_args(SM_OPT_SHORT_ONLY, &first, ARGS("--threads=2", "d"));
 	assert_int_equal(rc, -EINVAL);
-	assert_string_equal(msg, "unknown option '--threads=2'");
+	assert_string_equal(msg, "unknown option '--threads'");   /* the name, not its value */
+	rc = parse_args(0, &first, ARGS("--=2", "d"));   /* no name: not a prefix of every one */
+	assert_int_equal(rc, -EINVAL);
+	assert_string_equal(msg, "unknown option '--=2'");
 	rc = parse_args(SM_OPT_SHORT_ONLY, &first, ARGS("-t2", "d"));
 	assert_int_equal(rc, 0);
 	assert_int_equal(v.threads, 2);
