@@ -239,7 +239,7 @@ static int parse(int argc, char **argv, struct history_opts *o)
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_END,
 	};
-	char msg[512];
+	char msg[SM_MSG_MAX];
 	int rc;
 
 	memset(o, 0, sizeof(*o));
@@ -255,10 +255,15 @@ static int parse(int argc, char **argv, struct history_opts *o)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (argc - o->first > 2)
 		return sm_usage_error(PROG, HINT, "at most two keys, got %d", argc - o->first);
-	for (int i = o->first; i < argc; i++)
-		if (!argv[i][0] || strlen(argv[i]) > 120)
+	for (int i = o->first; i < argc; i++) {
+		int ctl = 0;
+
+		for (const char *c = argv[i]; *c; c++)
+			ctl |= (unsigned char)*c < 0x20 || *c == 0x7f;
+		if (!argv[i][0] || strlen(argv[i]) > 120 || ctl)
 			return sm_usage_error(PROG, HINT, "invalid key '%s': expected 1 to 120 characters, "
-					      "as 'time --save' takes", argv[i]);
+					      "no control characters, as 'time --save' takes", argv[i]);
+	}
 	if (o->db_arg && check_db(o->db_arg, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	return -1;

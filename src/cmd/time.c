@@ -43,11 +43,16 @@ struct time_opts {
 	char **cmd_argv;
 };
 
-/* --save KEY: 1 to 120 characters. */
+/* --save KEY: 1 to 120 characters, none a control character (a newline
+ * in a key would split the lines of 'stormark history'). */
 static int save_key_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
-	if (!arg[0] || strlen(arg) > 120) {
-		snprintf(exp, len, "a key of 1 to 120 characters");
+	int ctl = 0;
+
+	for (const char *c = arg; *c; c++)
+		ctl |= (unsigned char)*c < 0x20 || *c == 0x7f;
+	if (!arg[0] || strlen(arg) > 120 || ctl) {
+		snprintf(exp, len, "a key of 1 to 120 characters, no control characters");
 		return -EINVAL;
 	}
 	*(const char **)opt->dest = arg;
