@@ -406,9 +406,13 @@ int sm_frames_opts_validate(struct sm_frames_opts *o)
 	if (p->kind != SM_FRAMES_READ && !p->stream) {
 		int rc = sm_dir_check_writable(p->path);
 
-		if (rc)
+		/* a missing directory is sm_frames_check()'s to name */
+		if (rc && rc != -ENOENT)
 			return bad(o, "cannot write in '%s': %s", p->path, strerror(-rc));
 	}
+	if (p->csv_path && !strcmp(p->csv_path, "-"))
+		return bad(o, "-x takes a file name: '-' would be a file named '-' (stdout has the report)%s%s",
+			   "", "");
 	if (p->csv_path) {
 		char why[SM_MSG_MAX];
 
