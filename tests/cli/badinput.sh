@@ -59,16 +59,18 @@ run_row() {
     a=${a//@NL@/$'\n'}; a=${a//@TAB@/$'\t'}; a=${a//@HERE@/$dir}
     args+=("$a")
   done
-  before=$(cd "$dir" && find . -printf '%p %s %T@ %y\n' | sort)
+  before=$(find "$dir" -printf '%P %s %T@ %y\n')
   (cd "$dir" && HOME=$dir/home XDG_DATA_HOME=$dir/xdg \
      timeout -k 2 20 "$BIN/$prog" "${args[@]}" </dev/null >"$dir.out" 2>"$dir.err")
   got=$?
-  after=$(cd "$dir" && find . -printf '%p %s %T@ %y\n' | sort)
-  lines=$(wc -l <"$dir.err")
+  after=$(find "$dir" -printf '%P %s %T@ %y\n')
+  mapfile -t err <"$dir.err"
+  lines=${#err[@]}
   [ "$got" = "$rc" ] || why="$why exit $got (wanted $rc);"
-  if [ "$lines" != 1 ] || [ "$(tail -c1 "$dir.err" | od -An -c | tr -d ' ')" != '\n' ]; then
+  # one line, ended by a newline
+  if [ "$lines" != 1 ] || [ -n "$(tail -c1 "$dir.err")" ]; then
     why="$why $lines stderr line(s);"
-  elif ! grep -Eq -- "$pat" "$dir.err"; then
+  elif ! [[ ${err[0]} =~ $pat ]]; then
     why="$why stderr does not match /$pat/;"
   fi
   [ -s "$dir.out" ] && why="$why $(wc -l <"$dir.out") line(s) on stdout;"
