@@ -165,6 +165,6 @@ int sm_check_memory(const char *prog, uint64_t need, const char *what)
 
 	if (!sm_mem_check(need, what, msg, sizeof(msg)))
 		return 0;
-	fprintf(stderr, "%s: %s\n", prog, msg);
+	sm_prog_error(prog, "%s", msg);   /* one line, as every usage error */
 	return SM_EXIT_USAGE;
 }
