@@ -5,6 +5,7 @@
  * `sysbench` program name, which provides the fileio test only. */
 #include "cmd/cmd.h"
 #include "cmd/fileio_opts.h"
+#include "cmd/sysbench_args.h"
 #include "core/clock.h"
 #include "core/fsx.h"
 #include "core/units.h"
@@ -18,6 +19,8 @@
 #include "workload/memneed.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,13 +132,62 @@ static int quiet(const struct sm_fileio_opts *o)
 	return o->verbosity < 3 || (o->json && !strcmp(o->json, "-"));
 }
 
+/* Under the sysbench name: its own command line was read first (sb). */
+static const struct sm_sb_args *sysbench_name(const struct sm_fileio_opts *o)
+{
+	return o->sb;
+}
+
+/* The banner, unless sysbench's command line reading printed it. */
+static void banner(const struct sm_fileio_opts *o)
+{
+	if (!o->sb || !o->sb->banner_done)
+		sm_sb_banner(stdout);
+}
+
+/* A sysbench log line at a level (0 FATAL, 2 WARNING, 4 INFO, 5 DEBUG):
+ * on stdout, shown up to --verbosity, as sysbench shows it; only when the
+ * report is sysbench's layout on stdout. */
+static void sb_log(const struct sm_fileio_opts *o, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void sb_log(const struct sm_fileio_opts *o, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > o->verbosity || o->format != SM_FIO_FMT_SYSBENCH || (o->json && !strcmp(o->json, "-")))
+		return;
+	fputs(level == 0 ? "FATAL: " : level == 2 ? "WARNING: " : level == 5 ? "DEBUG: " : "", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	fputc('\n', stdout);
+	fflush(stdout);
+}
+
+/* SIGINT and SIGTERM stop a run with a report; under the sysbench name an
+ * ignored SIGINT (a background job of a script) stays ignored, as sysbench
+ * leaves it. SIGINT is blocked meanwhile, so none is taken by the handler
+ * in between (a pending one is dropped when ignored again). */
+static void install_signals(const struct sm_fileio_opts *o)
+{
+	sigset_t set, old;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	sm_signals_install();
+	if (o->sb && o->sb->sigint_ignored)
+		signal(SIGINT, SIG_IGN);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 static int do_cleanup(struct sm_fileio_opts *o)
 {
 	unsigned bad = 0;
 	int rc;
 
 	if (!quiet(o)) {
-		sm_sb_banner(stdout);
+		banner(o);
 		printf("Removing test files...\n");
 	}
 	rc = sm_fileio_cleanup(&o->cfg, &bad);
@@ -173,13 +225,13 @@ static int do_prepare(struct sm_fileio_opts *o)
 		return SM_EXIT_FAIL;
 	}
 	if (!quiet(o)) {
-		sm_sb_banner(stdout);
+		banner(o);
 		sm_sb_prepare_head(stdout, cfg);
 		for (unsigned i = 0; i < cfg->num_files; i++)
 			sm_sb_prepare_file(stdout, p.state[i], i);
 		fflush(stdout);
 	}
-	sm_signals_install();
+	install_signals(o);
 	rc = sm_fileio_prepare(cfg, &p);
 	if (rc == -EINTR || p.err == -EINTR) {
 		sm_error("interrupted: %llu bytes written; the incomplete files were removed or cut back",
@@ -286,22 +338,35 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		}
 	}
 	if (!quiet(o) && o->format == SM_FIO_FMT_SYSBENCH) {
-		sm_sb_banner(txt);
+		banner(o);
 		sm_sb_run_head(txt, cfg, o->seed_given, cfg->seed);
 		fflush(txt);
 	}
 	rc = sm_fileio_open(cfg, &fds, msg, sizeof(msg), &missing);
+	for (unsigned i = 0; i < cfg->num_files && sysbench_name(o); i++) {
+		char path[4096];
+
+		sm_fileio_path(cfg, i, path, sizeof(path));
+		sb_log(o, 5, "Opening file: %s", path);
+		if (rc && strstr(msg, path))
+			break;   /* the one that failed */
+	}
 	if (rc) {
-		/* sysbench's two lines (scripts look for them), then ours */
-		if (!quiet(o) && o->format == SM_FIO_FMT_SYSBENCH) {
-			printf("FATAL: %s\n", msg);
-			if (missing)
-				printf("WARNING: Did you forget to run the prepare step?\n");
-			else if (rc == -EFBIG)
-				printf("WARNING: Did you run 'prepare' with different --file-total-size or "
-				       "--file-num values?\n");
-			fflush(stdout);
+		/* sysbench's two lines (scripts look for them), then ours; under
+		 * the sysbench name, only sysbench's (at its verbosity levels),
+		 * except for stormark's own refusals (a symlink: one line on stderr) */
+		int sb_fatal = rc != -ELOOP && (sysbench_name(o) || !quiet(o));
+
+		if (sb_fatal) {
+			sb_log(o, 0, "%s", msg);
+			if (rc == -EFBIG)
+				sb_log(o, 2, "Did you run 'prepare' with different --file-total-size or "
+				       "--file-num values?");
+			else if (!strncmp(msg, "Cannot open file", 16))
+				sb_log(o, 2, "Did you forget to run the prepare step?");
 		}
+		if (sysbench_name(o) && sb_fatal)
+			return SM_EXIT_FAIL;
 		if (missing)
 			sm_error("cannot open test files in '%s': %s (run 'prepare' first)", cfg->dir,
 				 strerror(-rc));
@@ -327,7 +392,7 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	/* the native, markdown and JSON reports carry the warnings themselves */
 	for (unsigned i = 0; i < r.head.warnings.count &&
 	     (o->format == SM_FIO_FMT_SYSBENCH || o->format == SM_FIO_FMT_CSV) &&
-	     !o->json && o->verbosity >= 1; i++)
+	     !o->json && o->verbosity >= 2; i++)
 		fprintf(stderr, "stormark: warning: %s\n", r.head.warnings.item[i].message);
 	if (!sm_fileio_sealing(cfg) && sm_fileio_mode_writes(cfg->mode) && cfg->mode != SM_FIO_SEQWR &&
 	    o->verbosity >= 1 && sm_fileio_set_sealed(cfg))
@@ -336,7 +401,7 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 			"them)\n");
 	if (!quiet(o) && o->format == SM_FIO_FMT_SYSBENCH)
 		sm_sb_run_started(txt);
-	sm_signals_install();
+	install_signals(o);
 	rc = sm_fileio_run(cfg, fds, o->pct.n ? o->pct.p[0] : 0, on_tick, o, &r);
 	sm_fileio_close(cfg, fds);
 	snprintf(r.head.env.engine, sizeof(r.head.env.engine), "%s", r.engine);
@@ -366,6 +431,14 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	/* an I/O error, a full disk or a damaged block stops the run: the
 	 * report of what ran before it (with the problem, for a damaged
 	 * block), then the one line that names the file (as frames and run do) */
+	if (!r.failed && !r.head.interrupted) {
+		if (cfg->max_events && r.events >= cfg->max_events)
+			sb_log(o, 4, "Event limit exceeded, exiting...");
+		else if (cfg->time_ns)
+			sb_log(o, 4, "Time limit exceeded, exiting...");
+	}
+	if (!r.failed)
+		sb_log(o, 4, "Done.\n");
 	if (!quiet(o)) {
 		if (o->format == SM_FIO_FMT_STORMARK) {
 			sm_fileio_text(txt, &r);
@@ -383,7 +456,7 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		if (cfg->verify || r.verify.problems)
 			sm_fileio_verify_text(txt, &r);
 	}
-	if (cfg->validate && !cfg->verify && r.verify.unchecked && o->verbosity >= 1)
+	if (cfg->validate && !cfg->verify && r.verify.unchecked && o->verbosity >= 2)
 		fprintf(stderr, "stormark: warning: --validate: %llu of %llu blocks read carry no checksum "
 			"(written without --validate) and were not checked\n",
 			(unsigned long long)r.verify.unchecked,
@@ -401,13 +474,14 @@ done:
 	return out;
 }
 
-static int fileio_main(const char *prog, int argc, char **argv)
+static int fileio_main(const char *prog, int argc, char **argv, const struct sm_sb_args *sb)
 {
 	struct sm_fileio_opts o;
 	int rc;
 
 	memset(&o, 0, sizeof(o));
 	o.prog = prog;
+	o.sb = sb;
 	rc = sm_fileio_parse(&o, argc, argv);
 	if (rc)
 		return rc;
@@ -455,43 +529,18 @@ static int fileio_main(const char *prog, int argc, char **argv)
 /* `stormark fileio ...`: see sm_fileio_usage(); returns the exit code. */
 int cmd_fileio(int argc, char **argv)
 {
-	return fileio_main("stormark fileio", argc, argv);
+	return fileio_main("stormark fileio", argc, argv, NULL);
 }
 
 /* The `sysbench` program name: `sysbench [options] fileio [options]
- * command` runs fileio; any other test name is refused (exit 1, as
- * sysbench does for an unknown test). Returns the exit code. */
+ * command` read as sysbench 1.0.20 reads it (cmd/sysbench_args.c), then
+ * run as fileio. Returns the exit code. */
 int cmd_sysbench(int argc, char **argv)
 {
-	int test = 0;
+	static struct sm_sb_args sb;
+	int rc = sm_sb_args(argc, argv, &sb);
 
-	/* sysbench [options] testname [options] command: find the test name
-	 * (the first argument that is not an option) and drop it. */
-	for (int i = 1; i < argc; i++) {
-		if (argv[i][0] != '-') {
-			test = i;
-			break;
-		}
-		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "--version=on")) {
-			printf("sysbench 1.0.20 (stormark %s fileio drop-in)\n", SM_VERSION);
-			return SM_EXIT_OK;
-		}
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "--help=on")) {
-			sm_fileio_usage(stdout);
-			return SM_EXIT_OK;
-		}
-	}
-	if (!test) {
-		sm_error("sysbench: no test name given: stormark provides the 'fileio' test only "
-			 "(sysbench fileio [options] prepare|run|cleanup)");
-		return SM_EXIT_FAIL;
-	}
-	if (strcmp(argv[test], "fileio")) {
-		/* sysbench exits 1 for an unknown test; so do we */
-		sm_error("sysbench: test '%s' is not provided: stormark provides the 'fileio' test only",
-			 argv[test]);
-		return SM_EXIT_FAIL;
-	}
-	memmove(argv + test, argv + test + 1, (size_t)(argc - test) * sizeof(*argv));
-	return fileio_main("sysbench", argc - 1, argv);
+	if (rc >= 0)
+		return rc;
+	return fileio_main("sysbench", sb.argc, sb.argv, &sb);
 }

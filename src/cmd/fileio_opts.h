@@ -11,6 +11,8 @@
 #include "workload/fileio.h"
 
 /* The report layout of a run (--format); JSON is o->json == "-". */
+struct sm_sb_args;
+
 enum sm_fileio_fmt { SM_FIO_FMT_SYSBENCH, SM_FIO_FMT_STORMARK, SM_FIO_FMT_CSV, SM_FIO_FMT_MARKDOWN };
 
 struct sm_fileio_opts {
@@ -31,6 +33,8 @@ struct sm_fileio_opts {
 	int fsync_freq_set;           /* --file-fsync-freq given */
 	const char *ignored;       /* values of options accepted and ignored */
 	int ignored_bool;
+	const struct sm_sb_args *sb; /* under the sysbench name: what its command line
+				      * reading left (verbosity, banner, SIGINT); else NULL */
 };
 
 /* Print the help to f, from the option table sm_fileio_parse() reads. */

@@ -81,7 +81,8 @@ check "histogram: rows" grep -Eq '^ +[0-9]+\.[0-9]{3} \|\*+ +[0-9]+$' "$T_DIR/h.
 check "histogram: counts add up to the events" test "$(awk '/^ +[0-9.]+ \|/ { s += $NF } END { print s }' "$T_DIR/h.txt")" = "$(awk '/total number of events/ { print $NF }' "$T_DIR/h.txt")"
 "$SB" fileio $SMALL --file-test-mode=rndrd --time=1 --percentile=0 run >"$T_DIR/p0.txt" 2>/dev/null
 check "percentile=0: same lines as sysbench" diff <(shape "$G/run-percentile0.txt") <(shape "$T_DIR/p0.txt")
-"$SB" fileio $SMALL --file-test-mode=rndrd --events=2000 --time=0 --percentile=50,99,99.9 --json="$T_DIR/p.json" run >"$T_DIR/p.txt" 2>/dev/null
+# several percentiles and fractions: stormark's (sysbench takes one integer)
+"$STORMARK" fileio $SMALL --file-test-mode=rndrd --events=2000 --time=0 --percentile=50,99,99.9 --json="$T_DIR/p.json" run >"$T_DIR/p.txt" 2>/dev/null
 check "several percentiles" test "$(grep -Ec '^ +(50th|99th|99\.9th) percentile: +[0-9]+\.[0-9]{2}$' "$T_DIR/p.txt")" = 3
 check "percentile lines end at column 53" test "$(grep 'percentile:' "$T_DIR/p.txt" | awk '{ print length($0) }' | sort -u)" = 53
 check "json percentiles ordered" json "$T_DIR/p.json" "exit(0 if [x['lat_ns'] for x in d['fileio']['event_percentiles']] == sorted(x['lat_ns'] for x in d['fileio']['event_percentiles']) else 1)"
@@ -122,7 +123,7 @@ check "cleanup: other files kept" test -e keep.txt -a -e test_file.4 -a -e test_
 "$SB" fileio $SMALL --file-test-mode=rndrd --time=1 run >"$T_DIR/np.txt" 2>"$T_DIR/np.err"
 check "run without prepare: exit 1" test $? = 1
 check "run without prepare: sysbench's lines" diff <(shape "$G/run-noprepare.txt") <(shape "$T_DIR/np.txt")
-check "run without prepare: one line on stderr" test "$(wc -l <"$T_DIR/np.err")" = 1
+check "run without prepare: nothing on stderr, as sysbench" test ! -s "$T_DIR/np.err"
 
 # ---- bad input: one line, exit 2 ----------------------------------------------------
 expect_usage "unknown mode" "$STORMARK" fileio --file-test-mode=foo run
@@ -153,7 +154,9 @@ expect_rc 1 "corruption is found" "$SB" fileio $SMALL --validate --file-test-mod
 check "corruption: names file and offset" grep -q "offset 65536 of 'test_file.1'" "$T_DIR/out"
 expect_rc 0 "direct rndrd" "$SB" fileio $SMALL --file-extra-flags=direct --file-test-mode=rndrd --events=500 --time=0 run
 check "direct: flags line" grep -qx "Extra file open flags: directio" "$T_DIR/out"
-"$SB" fileio $SMALL --file-test-mode=rndrd --time=30 run >"$T_DIR/int.txt" 2>"$T_DIR/int.err" &
+# (SIGINT at its default: ignored, as a background job has it, it stays
+# ignored under the sysbench name; tests/cli/sysbench_sigint.sh)
+env --default-signal=INT "$SB" fileio $SMALL --file-test-mode=rndrd --time=30 run >"$T_DIR/int.txt" 2>"$T_DIR/int.err" &
 pid=$!
 # signal once the workers run (a slow start, e.g. under ASan, must not
 # meet the default SIGINT handler)

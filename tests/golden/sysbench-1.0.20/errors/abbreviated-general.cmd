@@ -1,0 +1,1 @@
+sysbench fileio --thread=2 --file-test-mode=rndrd run

@@ -1,0 +1,1 @@
+sysbench fileio --file-test-mo=rndrd run

@@ -1,0 +1,1 @@
+sysbench fileio --file-block-size=x cleanup

@@ -1,0 +1,1 @@
+sysbench fileio --file-block-size=0 --file-test-mode=rndrd run

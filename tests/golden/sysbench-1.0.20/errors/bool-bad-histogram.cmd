@@ -1,0 +1,1 @@
+sysbench fileio --histogram=maybe cleanup

@@ -1,0 +1,1 @@
+sysbench fileio --file-test-mode=rndrd run prepare

@@ -1,0 +1,1 @@
+sysbench fileio --file-extra-flags=foo cleanup

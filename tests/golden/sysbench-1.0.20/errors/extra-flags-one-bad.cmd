@@ -1,0 +1,1 @@
+sysbench fileio --file-extra-flags=sync,foo cleanup

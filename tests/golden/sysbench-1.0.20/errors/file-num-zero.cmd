@@ -1,0 +1,1 @@
+sysbench fileio --file-num=0 cleanup

@@ -1,0 +1,1 @@
+sysbench fileio --forced-shutdown=x cleanup

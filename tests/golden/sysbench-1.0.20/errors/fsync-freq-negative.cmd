@@ -1,0 +1,1 @@
+sysbench fileio --file-fsync-freq=-1 cleanup

@@ -1,0 +1,1 @@
+sysbench fileio --file-fsync-mode=foo cleanup

@@ -1,0 +1,1 @@
+sysbench fileio --histogram --percentile=0 cleanup

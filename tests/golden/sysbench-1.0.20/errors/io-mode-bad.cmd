@@ -1,0 +1,1 @@
+sysbench fileio --file-io-mode=foo --file-test-mode=rndrd run

@@ -1,0 +1,1 @@
+sysbench fileio --file-merged-requests=-1 cleanup

@@ -1,0 +1,1 @@
+sysbench fileio --percentile=101 --file-test-mode=rndrd run

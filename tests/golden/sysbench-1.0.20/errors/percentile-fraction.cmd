@@ -1,0 +1,1 @@
+sysbench fileio --percentile=99.9 cleanup

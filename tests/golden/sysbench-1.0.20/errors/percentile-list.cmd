@@ -1,0 +1,1 @@
+sysbench fileio --percentile=50,99 cleanup

@@ -1,0 +1,1 @@
+sysbench fileio --rand-seed=x --file-test-mode=rndrd run

@@ -1,0 +1,1 @@
+sysbench fileio --rate=1.5 cleanup

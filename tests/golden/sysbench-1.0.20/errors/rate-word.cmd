@@ -1,0 +1,1 @@
+sysbench fileio --rate=x cleanup

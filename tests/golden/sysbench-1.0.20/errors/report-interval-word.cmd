@@ -1,0 +1,1 @@
+sysbench fileio --report-interval=x cleanup

@@ -1,0 +1,1 @@
+sysbench fileio --file-rw-ratio=-1 cleanup

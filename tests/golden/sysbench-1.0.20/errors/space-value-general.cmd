@@ -1,0 +1,1 @@
+sysbench --threads 2 fileio --file-test-mode=rndrd run

@@ -1,0 +1,1 @@
+sysbench fileio --threads=1.5 cleanup

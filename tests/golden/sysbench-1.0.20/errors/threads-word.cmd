@@ -1,0 +1,1 @@
+sysbench fileio --threads=x run

@@ -1,0 +1,1 @@
+sysbench fileio --time=10s --file-test-mode=rndrd run

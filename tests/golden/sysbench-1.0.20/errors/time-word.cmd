@@ -1,0 +1,1 @@
+sysbench fileio --time=abc --file-test-mode=rndrd run

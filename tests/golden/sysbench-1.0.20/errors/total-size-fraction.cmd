@@ -1,0 +1,1 @@
+sysbench fileio --file-total-size=1.5G cleanup

@@ -1,0 +1,1 @@
+sysbench fileio --bogus cleanup

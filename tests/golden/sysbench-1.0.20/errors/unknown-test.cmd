@@ -1,0 +1,1 @@
+sysbench foo run

@@ -1,0 +1,1 @@
+sysbench fileio --verbosity=6 cleanup
