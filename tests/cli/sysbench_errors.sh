@@ -5,7 +5,7 @@
 # differs by design (it names stormark); lines of a run report are compared
 # by shape (numbers replaced), as their figures are measured. stormark's
 # own notices (stderr lines starting "stormark: warning: " or "stormark:
-# note: ", docs/sysbench.md) are set aside before comparing, and counted.
+# note: ", docs/fileio.md, "Under the name sysbench") are set aside before comparing, and counted.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 G="$SM_SOURCE_DIR/tests/golden/sysbench-1.0.20"
 SB="$SM_BUILD_DIR/sysbench"

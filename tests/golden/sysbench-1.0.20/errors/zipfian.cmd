@@ -1,0 +1,1 @@
+sysbench fileio --rand-zipfian-exp=0.5 cleanup
