@@ -151,6 +151,12 @@ expect_rc 0 "validated rndrw, 2 threads" "$SB" fileio $SMALL --validate --file-t
 check "validation line" grep -qx "Using checksums validation." "$T_DIR/out"
 printf 'XXXX' | dd of=test_file.1 bs=1 seek=70000 conv=notrunc status=none
 expect_rc 1 "corruption is found" "$SB" fileio $SMALL --validate --file-test-mode=seqrd --events=1000 --time=0 run
+# sysbench's lines (tests/golden/sysbench-1.0.20/run-validate-fail.txt), no report
+check "corruption: sysbench's checksum line" grep -qx "FATAL: Checksum mismatch in block with offset: 65536" "$T_DIR/out"
+check "corruption: sysbench's last line" grep -qx "FATAL: Validation failed on file 1, block offset 65536, exiting..." "$T_DIR/out"
+check "corruption: the line forms are real sysbench's" test "$(grep -Ec '^FATAL: (Checksum mismatch in block with offset|Validation failed on file [0-9]+, block offset [0-9]+, exiting\.\.\.)' "$G/run-validate-fail.txt")" = 2
+check "corruption: no report, as sysbench" test "$(grep -c 'total number of events' "$T_DIR/out")" = 0
+expect_rc 1 "corruption is found (stormark fileio)" "$STORMARK" fileio $SMALL --validate --file-test-mode=seqrd --events=1000 --time=0 run
 check "corruption: names file and offset" grep -q "offset 65536 of 'test_file.1'" "$T_DIR/out"
 expect_rc 0 "direct rndrd" "$SB" fileio $SMALL --file-extra-flags=direct --file-test-mode=rndrd --events=500 --time=0 run
 check "direct: flags line" grep -qx "Extra file open flags: directio" "$T_DIR/out"
