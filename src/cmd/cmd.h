@@ -84,4 +84,10 @@ int sm_dir_check_writable(const char *dir);
  * SM_EXIT_OK after printing one line when the write failed. */
 int sm_out_finish(int code);
 
+struct sm_frames_result;
+struct sm_verify_view;
+/* The verification block of a frames result (--verify): its figures and
+ * the frames' paths as names. Used by frames and by report. */
+void sm_cmd_frames_verify_view(const struct sm_frames_result *res, struct sm_verify_view *v);
+
 #endif

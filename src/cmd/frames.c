@@ -43,14 +43,15 @@ static void progress(const struct sm_frames_snap *last, const struct sm_frames_s
 	sm_progress_frames(stderr, last, total, *(uint64_t *)arg);
 }
 
-/* The verification block's names: the frame's path. */
+/* The verification block's names: the frame's path (the plan's -d
+ * layout). */
 static void frame_name(unsigned file, char *buf, size_t len, const void *arg)
 {
 	if (sm_frames_path(arg, file, buf, (unsigned)len))
 		snprintf(buf, len, "frame %u", file);
 }
 
-static void verify_view(const struct sm_frames_result *res, struct sm_verify_view *v)
+void sm_cmd_frames_verify_view(const struct sm_frames_result *res, struct sm_verify_view *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->option = "--verify";
@@ -179,11 +180,8 @@ int cmd_frames(int argc, char **argv)
 	}
 	if (text)
 		sm_report_frametest(stdout, res, res->test_params);
-	if (o.plan.verify) {
-		verify_view(res, &vv);
-		if (text)
-			sm_verify_text(stdout, &vv);
-	}
+	if (o.plan.verify)
+		sm_cmd_frames_verify_view(res, &vv);
 	if (o.format) {   /* with JSON on stdout the verdict line goes to stderr */
 		int v = sm_report_paced_verdict(text ? stdout : stderr, res);
 
@@ -208,6 +206,9 @@ int cmd_frames(int argc, char **argv)
 	}
 	if (o.plan.csv_path && text)
 		printf("Writing log file...\n");
+	/* last, after frametest's own lines, which scripts read by position */
+	if (o.plan.verify && text)
+		sm_verify_text(stdout, &vv);
 	if (rc == -EINTR) {
 		fprintf(stderr, "%s: interrupted: the report covers the frames moved so far\n", o.prog);
 		code = SM_EXIT_INTERRUPTED;

@@ -11,6 +11,7 @@
 #include "result/json_read.h"
 #include "report/csv.h"
 #include "report/fileio.h"
+#include "report/verify.h"
 #include "report/frametest.h"
 #include "report/markdown.h"
 #include "report/run_text.h"
@@ -113,6 +114,9 @@ static int render_fileio(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 	} else {
 		sm_fileio_render(stdout, r);
 	}
+	/* as the run printed it: --verify always, --validate when it found something */
+	if (l != SM_LAYOUT_JSON && r->verify_run && (r->cfg.verify || r->verify.problems))
+		sm_fileio_verify_text(stdout, r);
 out:
 	if (r)
 		sm_fileio_from_json_release(r);
@@ -133,10 +137,22 @@ static int render_frames(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 
 		if (d)
 			sm_json_frames(d, r);
+		if (d && r->plan.verify) {
+			struct sm_verify_view vv;
+
+			sm_cmd_frames_verify_view(r, &vv);
+			cJSON_AddItemToObject(d, "verify", sm_verify_json(&vv));
+		}
 		rc = d ? sm_json_write(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
 	} else {
 		sm_report_frametest_all(stdout, r);
+		if (r->plan.verify) {
+			struct sm_verify_view vv;
+
+			sm_cmd_frames_verify_view(r, &vv);
+			sm_verify_text(stdout, &vv);
+		}
 	}
 out:
 	if (r)

@@ -273,7 +273,9 @@ uint64_t sm_verify_new_id(void)
 	struct timespec ts;
 	uint64_t id;
 
+	/* microseconds: below 2^53 until the year 2255, so the id survives a
+	 * JSON reader that holds numbers as doubles */
 	clock_gettime(CLOCK_REALTIME, &ts);
-	id = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	id = (uint64_t)ts.tv_sec * 1000000ULL + (uint64_t)ts.tv_nsec / 1000;
 	return id ? id : 1;
 }

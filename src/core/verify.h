@@ -17,7 +17,7 @@
  * magic 8, set 8, run 8, seq 8, off 8, file 4, len 4, reserved 8, sum 8. */
 struct sm_vblk_id {
 	uint64_t set;              /* the set: fileio's prepare, frames' write test */
-	uint64_t run;              /* the run that wrote it (a start time in ns: later is larger) */
+	uint64_t run;              /* the run that wrote it (a start time in us: later is larger) */
 	uint64_t seq;              /* write sequence within the run (0 = prepare) */
 	uint64_t off;              /* offset of the block in its file */
 	uint32_t file;             /* test_file.N's N, a frame's index */
@@ -107,8 +107,8 @@ const char *sm_verify_kind_name(enum sm_verify_kind kind);
  * (lost write): expected run R seq 5, found run R seq 2") into buf. */
 void sm_verify_describe(char *buf, size_t len, const struct sm_verify_problem *p);
 
-/* A new run id: the wall-clock time in ns (so an earlier run has a smaller
- * id), never 0. */
+/* A new run id: the wall-clock time in microseconds (so an earlier run has
+ * a smaller id, and it stays exact in JSON), never 0. */
 uint64_t sm_verify_new_id(void);
 
 #endif

@@ -56,6 +56,10 @@ int sm_jget_strdup(const cJSON *obj, const char *key, char **v, struct sm_jerr *
 const cJSON *sm_jget_obj(const cJSON *obj, const char *key, struct sm_jerr *e);
 const cJSON *sm_jget_arr(const cJSON *obj, const char *key, struct sm_jerr *e);
 
+/* The "verify" object of doc, if any, into *st and *run_id (both zeroed
+ * when doc has none). Returns 0, or -EINVAL with the reason in e. */
+int sm_json_read_verify(const cJSON *doc, struct sm_verify_stats *st, uint64_t *run_id, struct sm_jerr *e);
+
 /* The arrays keys[0..nkeys) of obj (a series stored column by column)
  * into out[]; they must all have one length. Returns that length, or
  * -EINVAL with e set when one is missing or the lengths differ. */

@@ -151,6 +151,9 @@ int sm_frames_from_json(const cJSON *doc, struct sm_frames_result *r, struct sm_
 		return -EINVAL;
 	if (r->head.error[0])
 		r->error = -EIO;   /* the text says what; the code is not kept */
+	if (sm_json_read_verify(doc, &r->verify, &r->plan.verify_run, e))
+		return -EINVAL;
+	r->plan.verify = cJSON_GetObjectItemCaseSensitive(doc, "verify") != NULL;
 	return read_series(sm_jget_obj(doc, "series", e), r, e);
 }
 

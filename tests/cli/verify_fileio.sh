@@ -36,6 +36,11 @@ check "untouched: cost shown" grep -Eq "hashing: [0-9.]+ s sealing .* [0-9.]+ s 
 check "untouched: hashing rate in JSON" test "$(json "$T_DIR/v.json" "int(d['verify']['check_bytes_per_s'] > 0)")" = 1
 expect_rc 0 "rndrw --verify, 2 threads, async" "$STORMARK" fileio $S --verify --file-test-mode=rndrw --threads=2 \
   --file-io-mode=async --events=6000 --time=0 --json="$T_DIR/w.json" run
+# stormark report gives the run back with its verification block, and the JSON
+"$STORMARK" fileio $S --verify --file-test-mode=seqrd --events=1024 --time=0 --json="$T_DIR/r.json" run >"$T_DIR/live" 2>/dev/null
+check "report: the text as the run printed it" cmp -s "$T_DIR/live" <("$STORMARK" report "$T_DIR/r.json")
+check "report: the verify object as written" python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.loads(sys.stdin.read()); sys.exit(a['verify'] != b['verify'])" \
+  "$T_DIR/r.json" < <("$STORMARK" report "$T_DIR/r.json" --format json)
 check "rndrw: blocks sealed and checked" test "$(json "$T_DIR/w.json" \
   "int(d['verify']['blocks_sealed'] > 1000 and d['verify']['blocks_checked'] > 1000 and d['verify']['problems'] == 0)")" = 1
 expect_rc 0 "rndrw --verify, mmap" "$STORMARK" fileio $S --verify --file-test-mode=rndrw --file-io-mode=mmap --events=3000 --time=0 run

@@ -48,6 +48,10 @@ check "odd size: blocks of 4 KiB, the last one longer" test "$(json "$T_DIR/b.js
 printf 'X' | dd of="$D/frame000003.tst" bs=1 seek=5000 conv=notrunc status=none
 read_verify 1 "byte flip"
 found "byte flip" frame000003.tst 4096 checksum
+"$STORMARK" frames -r --verify --quiet --json="$T_DIR/r.json" "$D" >"$T_DIR/live" 2>/dev/null
+check "report: the text as the run printed it, problems too" cmp -s "$T_DIR/live" <("$STORMARK" report "$T_DIR/r.json")
+check "report: the verify object as written" python3 -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.loads(sys.stdin.read()); sys.exit(a['verify'] != b['verify'])" \
+  "$T_DIR/r.json" < <("$STORMARK" report "$T_DIR/r.json" --format json)
 if python3 -c "import jsonschema" 2>/dev/null; then
   for f in "$T_DIR/v.json" "$T_DIR/w.json"; do
     check "schema: $(basename "$f")" python3 -c "import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))" \
