@@ -113,7 +113,7 @@ int cmd_frames(int argc, char **argv)
 	if (o.plan.verify) {
 		rc = sm_frames_verify_ready(&o.plan, msg, sizeof(msg));
 		if (rc) {
-			fprintf(stderr, "%s: %s\n", o.prog, rc == -ENOMEDIUM ? msg : strerror(-rc));
+			sm_prog_error(o.prog, "%s", rc == -ENOMEDIUM ? msg : strerror(-rc));
 			return rc == -ENOMEDIUM ? SM_EXIT_USAGE : SM_EXIT_FAIL;
 		}
 	}
