@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define PROG "stormark report"
 #define HINT "stormark help report"
@@ -226,6 +227,7 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, const char **pa
 		SM_OPT_END,
 	};
 	char msg[SM_MSG_MAX];
+	struct stat st;
 	int first, rc;
 
 	memset(out, 0, sizeof(*out));
@@ -243,6 +245,13 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, const char **pa
 	*path = argv[first];
 	if (strcmp(*path, "-") && sm_path_problem(*path))
 		return sm_usage_error(PROG, HINT, "'%s' %s", *path, sm_path_problem(*path));
+	if (strcmp(*path, "-") && !stat(*path, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
+						   S_ISSOCK(st.st_mode)))
+		/* a device is read without end (/dev/zero) or is a disk: not a result;
+		 * a pipe stays allowed (report <(cat r.json)) */
+		return sm_usage_error(PROG, HINT, "'%s' is a %s, not a saved result", *path,
+				      S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ?
+				      "block device" : "socket");
 	return -1;
 }
 

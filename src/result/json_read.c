@@ -29,6 +29,11 @@ static char *slurp(FILE *f, int *err)
 
 	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
 		len += n;
+		if (len > SM_JSON_MAX_BYTES) {   /* /dev/zero on stdin: stop, do not eat memory */
+			free(buf);
+			*err = -EFBIG;
+			return NULL;
+		}
 		if (cap - len - 1 == 0) {
 			nb = realloc(buf, cap * 2);
 			if (!nb) {
@@ -105,6 +110,11 @@ int sm_json_load(const char *path, cJSON **doc, struct sm_jerr *e)
 	text = slurp(f, &rc);
 	if (f != stdin)
 		fclose(f);
+	if (!text && rc == -EFBIG) {
+		snprintf(e->msg, sizeof(e->msg), "'%s' is over %d MiB: not a stormark result", path,
+			 SM_JSON_MAX_BYTES >> 20);
+		return rc;
+	}
 	if (!text) {
 		snprintf(e->msg, sizeof(e->msg), "cannot read '%s': %s", path, strerror(-rc));
 		return rc;

@@ -23,12 +23,17 @@ struct sm_jerr {
 /* Record the first failure in e (later ones are dropped); returns -EINVAL. */
 int sm_jerr_set(struct sm_jerr *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The largest result read: a day-long run's JSON is tens of MiB; more is
+ * something else (a device, /dev/zero on stdin), not read to the end. */
+#define SM_JSON_MAX_BYTES (256 << 20)
+
 /*
  * Load and parse path ("-" for stdin) and check that it is a stormark
  * result this build can read: an object with schema_version at most
  * SM_SCHEMA_VERSION and a "command". Returns 0 with *doc (caller-owned,
  * cJSON_Delete), or -errno / -EINVAL with the reason in e (not JSON,
- * truncated, a newer schema, not a stormark result).
+ * truncated, a newer schema, not a stormark result; -EFBIG past
+ * SM_JSON_MAX_BYTES).
  */
 int sm_json_load(const char *path, cJSON **doc, struct sm_jerr *e);
 
