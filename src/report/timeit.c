@@ -165,11 +165,12 @@ static double mean_of(const struct sm_time_result *r, enum sm_tf f)
 	return s.n ? s.mean : -1;
 }
 
+/* A count field, or nothing when the figure was not measured (v < 0): a
+ * script reading timeit's fields finds only numbers; why a field is
+ * missing is said after the block. */
 static void timeit_count(FILE *f, const char *label, double v)
 {
-	if (v < 0)
-		fprintf(f, "%-18sn/a\n", label);
-	else
+	if (v >= 0)
 		fprintf(f, "%-18s%.0f\n", label, v);
 }
 
@@ -195,21 +196,25 @@ void sm_time_print_timeit(FILE *f, const struct sm_time_result *r)
 	timeit_count(f, "Page Faults:", mean_of(r, SM_TF_MINOR_FAULTS) + mean_of(r, SM_TF_MAJOR_FAULTS));
 	timeit_count(f, "Bytes Read:", mean_of(r, SM_TF_READ_BYTES));
 	timeit_count(f, "Bytes Written:", mean_of(r, SM_TF_WRITE_BYTES));
-	timeit_count(f, "Bytes Other:", -1);
-	fputc('\n', f);
-	if (r->nruns > 1)
-		fprintf(f, "(means of %u runs; per-tree figures)\n", r->nruns);
+	/* Bytes Other: Linux has no such count; explained below */
+
+	/* stormark's section: every line starts with '#', so that none reads
+	 * as a timeit field */
+	fprintf(f, "\n# stormark: not measured, so not shown above:\n");
 	if (sc < 0) {
 		rc = mean_of(r, SM_TF_READ_CALLS);
 		wc = mean_of(r, SM_TF_WRITE_CALLS);
-		fprintf(f, "System Calls n/a: %s", r->syscalls_why);
+		fprintf(f, "#   System Calls - %s", r->syscalls_why);
 		if (rc >= 0 && wc >= 0)
-			fprintf(f, "; read+write calls: %.0f", rc + wc);
+			fprintf(f, " (read and write calls: %.0f)", rc + wc);
 		fputc('\n', f);
 	}
-	fprintf(f, "Bytes Other n/a: Linux keeps no count of non-read/write I/O bytes\n");
+	fprintf(f, "#   Bytes Other - Linux keeps no count of I/O bytes other than reads and writes\n");
+	if (r->nruns > 1)
+		fprintf(f, "# stormark: means of %u runs; figures of the whole process tree\n", r->nruns);
 	for (unsigned i = 0; i < r->head.warnings.count; i++)
-		fprintf(f, "Hint [%s]: %s\n", r->head.warnings.item[i].code, r->head.warnings.item[i].message);
+		fprintf(f, "# stormark: hint %s - %s\n", r->head.warnings.item[i].code,
+			r->head.warnings.item[i].message);
 }
 
 void sm_time_print_csv(FILE *f, const struct sm_time_result *r)

@@ -16,7 +16,11 @@
  * the system-wide device figures apart and labelled; then hints. */
 void sm_time_print_text(FILE *f, const struct sm_time_result *r);
 
-/* timeit's layout and field names (mean values when there are many runs). */
+/* timeit's layout and field names (mean values when there are many runs):
+ * the block holds only timeit's fields, each with a figure that was
+ * measured (a field that was not is left out); after a blank line,
+ * stormark's section, every line starting with '#': the fields left out
+ * and why, the number of runs, the hints. */
 void sm_time_print_timeit(FILE *f, const struct sm_time_result *r);
 
 /* One CSV row per run: run,exit_code,signal,<figure keys>; a figure that

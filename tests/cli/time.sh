@@ -94,9 +94,20 @@ check "failing prepare is named" grep -q "prepare command 'exit 3' failed" "$T_D
 
 # --- formats
 $S time --format timeit -- true >t.txt
-check "timeit layout in order" diff <(grep -o '^[A-Za-z ]*:' t.txt | head -10) <(printf '%s\n' \
+# the block: timeit's fields in its order, those measured only (Bytes Other
+# never is on Linux), each value a number or timeit's time forms
+block() { sed -n '2,/^$/p' "$1" | sed '/^$/d'; }
+check "timeit layout in order" diff <(block t.txt | grep -o '^[A-Za-z ]*:') <(printf '%s\n' \
   'Version Number:' 'Exit Time:' 'Elapsed Time:' 'Process Time:' 'System Calls:' \
-  'Context Switches:' 'Page Faults:' 'Bytes Read:' 'Bytes Written:' 'Bytes Other:')
+  'Context Switches:' 'Page Faults:' 'Bytes Read:' 'Bytes Written:')
+check "timeit counts are numbers" test "$(block t.txt | sed -n '5,$p' | grep -Evc '^[A-Za-z ]+: +[0-9]+$')" = 0
+check "timeit: nothing after the block looks like a field" \
+  test "$(sed -n '2,$p' t.txt | sed '1,/^$/d' | grep -Ec '^[A-Za-z][A-Za-z ]*:|n/a')" = 0
+check "timeit: stormark's section, every line '#'" test "$(sed -n '2,$p' t.txt | sed '1,/^$/d' | grep -vc '^#')" = 0
+check "timeit: Bytes Other explained" grep -q '^#   Bytes Other - ' t.txt
+$S time --format timeit --no-syscalls -- true >t2.txt
+check "timeit --no-syscalls: no System Calls field" test "$(grep -c '^System Calls' t2.txt)" = 0
+check "timeit --no-syscalls: explained after the block" grep -Eq '^#   System Calls - .*\(read and write calls: [0-9]+\)$' t2.txt
 check "timeit elapsed format H:MM:SS.mmm" grep -Eq '^Elapsed Time: +[0-9]+:[0-5][0-9]:[0-5][0-9]\.[0-9]{3}$' t.txt
 $S time -n 2 --json -o j.json -- true
 check "json document" python3 -c "
