@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #define CSV_BUF (64 * 1024)
-#define CSV_LINE_MAX (PATH_MAX + 512)   /* a path and a dozen numbers */
+#define CSV_LINE_MAX (2 * PATH_MAX + 512)   /* a quoted path and a dozen numbers */
 
 static const char header[] = "frame,seq,thread,file,start_s,open_ms,io_ms,close_ms,frame_ms,"
 			     "bytes,sched_ms,lateness_ms,late,error\n";
@@ -52,8 +52,29 @@ static void *writer_open(struct sm_frames_sink *sink, unsigned thread)
 	return w;
 }
 
+/* s as one CSV field (RFC 4180): as is, or in double quotes with each
+ * quote doubled when it holds a comma, a quote or a line break, so that a
+ * path with a comma stays one column. */
+static const char *csv_field(char *buf, size_t len, const char *s)
+{
+	size_t k = 0;
+
+	if (!strpbrk(s, ",\"\r\n"))
+		return s;
+	buf[k++] = '"';
+	for (; *s && k + 3 < len; s++) {
+		if (*s == '"')
+			buf[k++] = '"';
+		buf[k++] = *s;
+	}
+	buf[k++] = '"';
+	buf[k] = 0;
+	return buf;
+}
+
 static void writer_record(void *arg, const struct sm_frame_record *r)
 {
+	char qpath[2 * PATH_MAX + 3], qerr[256];
 	struct writer *w = arg;
 	char sched[32] = "", lateness[32] = "";
 	int n;
@@ -68,11 +89,12 @@ static void writer_record(void *arg, const struct sm_frame_record *r)
 		flush(w);
 	n = snprintf(w->buf + w->len, CSV_BUF - w->len,
 		     "%llu,%llu,%u,%s,%.6f,%.3f,%.3f,%.3f,%.3f,%llu,%s,%s,%d,%s\n",
-		     (unsigned long long)r->frame, (unsigned long long)r->seq, r->thread, r->path,
+		     (unsigned long long)r->frame, (unsigned long long)r->seq, r->thread,
+		     csv_field(qpath, sizeof(qpath), r->path),
 		     (double)r->start_ns / 1e9, (double)r->open_ns / 1e6, (double)r->io_ns / 1e6,
 		     (double)r->close_ns / 1e6, (double)r->frame_ns / 1e6,
 		     (unsigned long long)r->bytes, sched, lateness, r->late,
-		     r->err ? strerror(-r->err) : "");
+		     csv_field(qerr, sizeof(qerr), r->err ? strerror(-r->err) : ""));
 	if (n > 0)
 		w->len += (size_t)n < CSV_BUF - w->len ? (size_t)n : CSV_BUF - w->len - 1;
 }
