@@ -8,6 +8,7 @@
 #include "cmd/sysbench_args.h"
 #include "core/clock.h"
 #include "core/fsx.h"
+#include "core/pace.h"
 #include "core/units.h"
 #include "core/worker.h"
 #include "report/csv.h"
@@ -76,6 +77,9 @@ static int check_plan(struct sm_fileio_opts *o)
 		cfg->fsync_end = 0;
 		cfg->fsync_freq = 0;
 	}
+	if (cfg->rate > 0 && cfg->rate < SM_RATE_MIN)
+		return sm_fileio_bad(o, "--rate %g is below the lowest paced rate, %g events per second (one "
+			   "every %g s); use 0 for no limit", cfg->rate, SM_RATE_MIN, 1 / SM_RATE_MIN);
 	if (!strcmp(o->command, "run") && cfg->mode == SM_FIO_NONE)
 		return sm_fileio_bad(o, "missing required argument: --file-test-mode");
 	if (sm_path_problem(cfg->dir))

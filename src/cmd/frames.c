@@ -16,6 +16,7 @@
 #include "core/formats.h"
 #include "workload/frames.h"
 #include "workload/memneed.h"
+#include "core/pace.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -72,6 +73,24 @@ static int check_exit(int rc)
 	return rc == -ENOENT || rc == -ENODATA || rc == -EEXIST ? SM_EXIT_FAIL : SM_EXIT_USAGE;
 }
 
+/* A paced run that could not end in reasonable time, refused before
+ * anything is created (docs/options.md, "Limits"): a rate below
+ * SM_RATE_MIN, or a schedule over SM_PACED_MAX_S without --time. */
+static int check_limits(const struct sm_frames_opts *o)
+{
+	const struct sm_frames_plan *p = &o->plan;
+
+	if (p->fps > 0 && p->fps < SM_RATE_MIN)
+		return sm_usage_error(o->prog, o->hint, "-f %g is below the lowest paced rate, %g frames per "
+				      "second (one every %g s)", p->fps, SM_RATE_MIN, 1 / SM_RATE_MIN);
+	if (p->fps > 0 && !p->time_limit_ns && (double)p->nframes / p->fps > SM_PACED_MAX_S)
+		return sm_usage_error(o->prog, o->hint, "%llu frames at -f %g take %.0f days; the longest "
+				      "paced run is %.0f days (--time SECS ends a run sooner)",
+				      (unsigned long long)p->nframes, p->fps,
+				      (double)p->nframes / p->fps / 86400, SM_PACED_MAX_S / 86400);
+	return 0;
+}
+
 int cmd_frames(int argc, char **argv)
 {
 	struct sm_frames_opts o;
@@ -108,6 +127,8 @@ int cmd_frames(int argc, char **argv)
 	if (rc)
 		return rc;
 	rc = sm_check_memory(o.prog, sm_frames_mem_need(&o.plan, what, sizeof(what)), what);
+	if (!rc)
+		rc = check_limits(&o);
 	if (rc)
 		return rc;
 	if (o.plan.verify) {

@@ -14,6 +14,14 @@
 
 enum sm_pace_kind { SM_PACE_CAPTURE, SM_PACE_PLAYBACK };
 
+/* The lowest paced rate accepted (frames -f, fileio --rate), per second:
+ * one frame or event every 100 s. Slower than that a run shows nothing for
+ * minutes and looks hung; no storage figure needs it. */
+#define SM_RATE_MIN 0.01
+/* The longest schedule a paced run may have without --time: 30 days
+ * (frames at -f F for -n N take N / F seconds). */
+#define SM_PACED_MAX_S (30.0 * 24 * 3600)
+
 /* What a claim returned. */
 enum sm_pace_claim {
 	SM_PACE_GO = 0,     /* *seq is the frame to transfer now, *sched its time */

@@ -82,3 +82,18 @@ int sm_threads_run(unsigned n, void *(*fn)(void *), void *args, size_t size,
 	free(tids);
 	return rc;
 }
+
+int sm_sleep_until_or_stop(uint64_t due_ns, uint64_t deadline_ns)
+{
+	uint64_t until = due_ns < deadline_ns ? due_ns : deadline_ns;
+
+	for (;;) {
+		uint64_t now = sm_now_ns(), slice = 100 * SM_NS_PER_MS;
+
+		if (sm_stopped())
+			return 1;
+		if (now >= until)
+			return until < due_ns;
+		sm_sleep_until_ns(until - now > slice ? now + slice : until);
+	}
+}

@@ -19,6 +19,12 @@ extern _Atomic int sm_stop_signal;
  * SA_RESTART, so blocking waits wake up). Idempotent. */
 void sm_signals_install(void);
 
+/* Sleep until due_ns (CLOCK_MONOTONIC) in slices of at most 100 ms, so a
+ * stop request is seen within that. Returns 0 at due_ns; 1 when the stop
+ * flag was set, or at deadline_ns (UINT64_MAX: none) when that comes
+ * before due_ns (the run ends before the event is due). */
+int sm_sleep_until_or_stop(uint64_t due_ns, uint64_t deadline_ns);
+
 static inline int sm_stopped(void)
 {
 	return atomic_load_explicit(&sm_stop_signal, memory_order_relaxed) != 0;

@@ -283,9 +283,21 @@ static void *run_worker(void *argp)
 				w->batch[k] = &w->slots[s].io;
 			}
 			if (n && cfg->rate > 0) {
-				uint64_t due = t0 + (uint64_t)((double)w->reqs[0].event * 1e9 / cfg->rate);
+				double at = (double)w->reqs[0].event * 1e9 / cfg->rate;
+				uint64_t due = at < (double)(UINT64_MAX - t0) ? t0 + (uint64_t)at : UINT64_MAX;
 
-				sm_sleep_until_ns(due);
+				/* an event due after --time or a stop is never issued:
+				 * its requests go back to the pool */
+				if (sm_sleep_until_or_stop(due, deadline)) {
+					for (unsigned k = 0; k < n; k++) {
+						unsigned s = (unsigned)(uintptr_t)w->batch[k]->user;
+
+						sm_fileio_gen_release(c->gen, w->id * c->depth + s);
+						w->free_ids[nfree++] = s;
+					}
+					stop = 1;
+					n = 0;
+				}
 			}
 			t_sub = sm_now_ns();
 			while (done < n) {
