@@ -52,6 +52,12 @@ int cmd_report_render_all(const struct cJSON *doc);
 int sm_usage_error(const char *prog, const char *help_hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Is dir (an existing directory) a file system's root that a test may not
+ * write into without --force? Returns NULL when it is not (or cannot be
+ * examined: the command's own checks then report it), else the one-line
+ * reason, in a static buffer. */
+const char *sm_root_refusal(const char *dir);
+
 /* Print "<prog>: <message>" to stderr as one line, escaped and shortened
  * as by sm_usage_error(), with no help hint (an error that is not a usage
  * error, or one whose exit code the caller picks). */

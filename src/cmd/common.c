@@ -12,6 +12,7 @@
 
 #include "cmd/out_opts.h"
 #include "core/memcheck.h"
+#include "core/fsx.h"
 
 /* A word longer than this is shown by its start and end (a path of 4000
  * bytes would bury the reason that follows it). */
@@ -167,4 +168,23 @@ int sm_check_memory(const char *prog, uint64_t need, const char *what)
 		return 0;
 	sm_prog_error(prog, "%s", msg);   /* one line, as every usage error */
 	return SM_EXIT_USAGE;
+}
+
+const char *sm_root_refusal(const char *dir)
+{
+	static char msg[PATH_MAX + 200];
+	char *real;
+	int root;
+
+	if (sm_fs_root(dir) <= 0)
+		return NULL;
+	real = realpath(dir, NULL);
+	root = real && !strcmp(real, "/");
+	snprintf(msg, sizeof(msg), root
+		 ? "'%s' is the root directory; test files there would sit among the system's own: "
+		   "choose a directory under it, or add --force"
+		 : "'%s' is the root of a file system (a mount point); test files there would sit "
+		   "among everything else on it: choose a directory under it, or add --force", dir);
+	free(real);
+	return msg;
 }

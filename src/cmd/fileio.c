@@ -198,11 +198,13 @@ static int do_cleanup(struct sm_fileio_opts *o)
 		printf("Removing test files...\n");
 	}
 	rc = sm_fileio_cleanup(&o->cfg, &bad);
-	if (rc == -ELOOP) {
+	if (rc == -ELOOP || rc == -EPERM) {
 		char path[4096];
 
 		sm_fileio_path(&o->cfg, bad, path, sizeof(path));
-		sm_error("'%s' is a symbolic link; not removing it", path);
+		sm_error(rc == -ELOOP ? "'%s' is a symbolic link; not removing it"
+				      : "'%s' was not prepared by stormark fileio; not removing it (nothing removed)",
+			 path);
 		return SM_EXIT_FAIL;
 	}
 	if (rc < 0) {
@@ -219,10 +221,11 @@ static int do_prepare(struct sm_fileio_opts *o)
 	char path[4096], a[32], b[32];
 	int rc = sm_fileio_prep_scan(cfg, &p), out = SM_EXIT_OK;
 
-	if (rc == -ELOOP || rc == -EEXIST) {
+	if (rc == -ELOOP || rc == -EEXIST || rc == -EPERM) {
 		sm_fileio_path(cfg, (unsigned)p.err_file, path, sizeof(path));
 		sm_error("'%s' is %s; not preparing over it", path,
-			 rc == -ELOOP ? "a symbolic link" : "not a regular file");
+			 rc == -ELOOP ? "a symbolic link" : rc == -EEXIST ? "not a regular file"
+			 : "not a file stormark fileio prepared");
 		sm_fileio_prep_release(&p);
 		return SM_EXIT_FAIL;
 	}
@@ -248,6 +251,12 @@ static int do_prepare(struct sm_fileio_opts *o)
 		sm_fileio_path(cfg, (unsigned)p.err_file, path, sizeof(path));
 		if (p.err == -ELOOP)
 			sm_error("'%s' is a symbolic link; not preparing over it", path);
+		else if (p.err == -EEXIST)
+			sm_error("'%s' appeared during the prepare and is not stormark's; not touching it", path);
+		else if (p.err == -ENOTSUP)
+			sm_error("cannot seal '%s': the file system of '%s' keeps no user extended attributes, "
+				 "which stormark fileio marks its files with; run it as 'sysbench' there "
+				 "(sysbench's rules)", path, cfg->dir);
 		else if (p.err)
 			sm_error("%s while writing '%s': %s; %llu bytes (%s) of %s written in all%s",
 				 p.disk_full ? "disk full" : "write failed", path, strerror(-p.err),
@@ -517,6 +526,9 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 	rc = sm_fileio_parse(&o, argc, argv);
 	if (rc)
 		return rc;
+	/* under its own name stormark touches only the files it sealed;
+	 * under sysbench's, sysbench's rules (docs/fileio.md) */
+	o.cfg.ownership = strcmp(prog, "sysbench") != 0;
 	if (o.version) {
 		printf(!strcmp(prog, "sysbench") ? "sysbench 1.0.20 (stormark %s fileio drop-in)\n"
 						  : "stormark %s\n", SM_VERSION);
@@ -537,6 +549,8 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 		return rc;
 	if (strcmp(prog, "sysbench"))
 		print_deprecated(&o);
+	if (!o.force && sm_root_refusal(o.cfg.dir))
+		return sm_fileio_bad(&o, "%s", sm_root_refusal(o.cfg.dir));
 	if (strcmp(o.command, "cleanup")) {
 		/* before -o creates its file and prepare its test files */
 		char what[160];

@@ -241,6 +241,8 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_BOOL_OPT(0, "verify", c->verify, "every block written carries a trailer (set, run,\n"
 				"write sequence, file, offset, XXH3 checksum) and every block read\n"
 				"is checked; prepare and run both need it (docs/verify.md) [off]"),
+		SM_OPT_FLAG_SET(0, "force", o->force, 1,
+				"let the test files' directory be a file system's root (a mount point, or /)"),
 		SM_OPT_CHOOSE(0, "file-data", c->data, data_modes, "random|zero",
 			      "what prepare writes [random: incompressible]"),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, &o->out.format, "LAYOUT",

@@ -27,6 +27,7 @@ struct sm_fileio_opts {
 	const char *json;          /* NULL, or a path ("-": stdout, the JSON is the report) */
 	struct sm_out_opts out;    /* --format, -o/--output, --json, --quiet as given */
 	int help, version;
+	int force;                 /* --force: the directory may be a file system's root */
 	const char *deprecated[4]; /* deprecated names used, in the order of the help */
 	unsigned ndeprecated;
 	int depr_seen[4];

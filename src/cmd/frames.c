@@ -118,6 +118,9 @@ int cmd_frames(int argc, char **argv)
 		return rc;
 	if (o.notice)
 		fprintf(stderr, "%s: notice: %s\n", o.prog, o.notice);
+	if (o.plan.kind != SM_FRAMES_READ && !o.plan.stream && !o.force &&
+	    sm_root_refusal(o.plan.path))
+		return sm_usage_error(o.prog, o.hint, "%s", sm_root_refusal(o.plan.path));
 	rc = sm_frames_check(&o.plan, msg, sizeof(msg));
 	if (rc) {
 		sm_prog_error(o.prog, "%s", msg);

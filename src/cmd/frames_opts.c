@@ -140,6 +140,9 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 				      "histogram of the last 'secs' only (default: all)"),
 		SM_OPT_STR('x', "csv", p->csv_path, "file", "write per-frame timing to 'file' (CSV)"),
 		SM_OPT_HEAD("\nstormark frames also takes:"),
+		{ .kind = SM_OPT_FLAG, .long_name = "force", .dest = &o->force, .ival = 1,
+		  .flags = SM_OPT_LONG_ALWAYS,
+		  .help = "write tests into a file system's root (a mount point, or /) too" },
 		SM_OPT_STR(0, "engine", p->engine, "NAME", "psync (default), uring (default with -a), null"),
 		SM_OPT_FLAG_SET(0, "buffered", p->direct, 0, "use the page cache (default: direct I/O)"),
 		SM_OPT_CHOOSE(0, "data", p->data, data_modes, "MODE", "random (default, incompressible) or zero"),
@@ -382,6 +385,7 @@ int sm_frames_opts_parse(int argc, char **argv, int compat, struct sm_frames_opt
 	o->prog = compat ? "frametest" : "stormark frames";
 	o->hint = compat ? "frametest with no arguments prints its options" : "stormark help frames";
 	sm_frames_plan_defaults(&o->plan);
+	o->plan.frametest_frames = compat;
 	if (compat && argc < 2)
 		return SM_FRAMES_OPTS_HELP;   /* as frametest: no arguments, its help */
 	rc = parse(argc, argv, o, compat);

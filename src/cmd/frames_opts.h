@@ -43,6 +43,7 @@ struct sm_frames_opts {
 	struct sm_out_opts out;   /* --format LAYOUT, --output, --quiet; resolved */
 	const char *notice;       /* for stderr: the old --format spelling was used */
 	int capture, play;
+	int force;                /* --force: a file system's root may be the target */
 	int help;                 /* --help / --list-formats seen (parse stops there) */
 	char params[512];         /* "Test parameters", see sm_frames_opts_params() */
 };

@@ -58,6 +58,7 @@ struct run_opts {
 	int no_confirm, confirm_all;   /* seen: they cannot go together */
 	int formats_set, fps_set;      /* --video-formats/--formats, --fps seen */
 	int dir_given;
+	int force;                  /* --force: the directory may be a file system's root */
 	int help;
 	struct sm_format *formats;  /* owned */
 	unsigned nformats;
@@ -208,6 +209,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		  .seen = &o->confirm_all, .help = "check every verdict with a paced run, as time allows" },
 		SM_OPT_FLAG_SET(0, "classic-only", o->classic_only, 1, "only the block tests (for comparing with fio)"),
 		SM_OPT_FLAG_SET(0, "keep", o->plan.keep, 1, "keep the test data (its path is printed)"),
+		SM_OPT_FLAG_SET(0, "force", o->force, 1,
+				"let the directory be a file system's root (a mount point, or /)"),
 		SM_OPT_HEAD("\nOutput:"),
 		SM_OUT_OPTS(o->out, 'o', 1, "text (default), csv, markdown or json"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
@@ -324,6 +327,12 @@ int cmd_run(int argc, char **argv)
 		free(o.formats);
 		return sm_usage_error(PROG, HINT, "'%s' is not a directory%s", o.plan.dir,
 				      rc == 0 ? " (it does not exist)" : "");
+	}
+	if (!o.force && sm_root_refusal(o.plan.dir)) {
+		const char *why = sm_root_refusal(o.plan.dir);
+
+		free(o.formats);
+		return sm_usage_error(PROG, HINT, "%s", why);
 	}
 	rc = sm_dir_check_writable(o.plan.dir);   /* the test directory goes there */
 	if (rc) {

@@ -298,3 +298,17 @@ int sm_rm_tree(const char *path)
 	return rc;
 }
 
+
+int sm_fs_root(const char *path)
+{
+	char parent[PATH_MAX];
+	struct stat self, up;
+	int n;
+
+	n = snprintf(parent, sizeof(parent), "%s/..", path);
+	if (n < 0 || (size_t)n >= sizeof(parent))
+		return -ENAMETOOLONG;
+	if (stat(path, &self) || stat(parent, &up))
+		return -errno;
+	return self.st_dev != up.st_dev || self.st_ino == up.st_ino;
+}

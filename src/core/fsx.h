@@ -50,6 +50,12 @@ void sm_kernel_release(char *buf, size_t len);
  * -ENOTDIR if it exists but is not a directory. */
 int sm_is_dir(const char *path);
 
+/* 1 when the directory path is the root of a file system: "/" (its own
+ * parent) or a mount point (its device differs from its parent's); 0 when
+ * it is not; -errno when it cannot be examined. Test files written there
+ * would sit among everything else on that file system. */
+int sm_fs_root(const char *path);
+
 /* Create directory path and missing parents (mode 0755). Returns 0 or
  * -errno; an existing directory is success. */
 int sm_mkdir_p(const char *path);

@@ -62,6 +62,11 @@ struct sm_fileio_cfg {
 	int validate;              /* sysbench's --validate: check blocks that carry a trailer */
 	int verify;                /* --verify: every block must carry one (docs/verify.md) */
 	enum sm_data_mode data;    /* what prepare writes */
+	int ownership;             /* stormark's name: only files carrying their
+				    * ownership seal (core/seal.h) are rewritten or
+				    * removed; 0 under the sysbench name (sysbench's
+				    * rules). Prepare seals what it writes under
+				    * both. */
 };
 
 /* Fill cfg with sysbench 1.0.20's defaults (dir "."). */

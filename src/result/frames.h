@@ -94,6 +94,8 @@ struct sm_frames_plan {
 	uint64_t verify_run;        /* --verify, write test: the run id in the trailers */
 	unsigned char *verify_written;  /* --verify, write test: [frame] set to 1 when
 				     * the frame was written (owned by the caller) */
+	int frametest_frames;       /* run as `frametest`: an existing regular file of
+				     * exactly the frame size may be overwritten */
 };
 
 /* Cumulative counters of a run at one instant (all threads summed). */

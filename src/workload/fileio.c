@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 #include "core/clock.h"
 #include "core/rng.h"
+#include "core/seal.h"
 #include "core/worker.h"
 
 #include <errno.h>
@@ -233,6 +234,20 @@ int sm_fileio_set_sealed(const struct sm_fileio_cfg *cfg)
 	return sealed_file(cfg, 0, path);
 }
 
+/* Does the regular file at path carry the seal of test file index? 1 yes,
+ * 0 no, -errno when it cannot be opened or its attributes read (-ENOTSUP:
+ * the file system keeps no user extended attributes). */
+static int owned_file(const char *path, unsigned index)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = sm_seal_check(fd, index);
+	close(fd);
+	return rc;
+}
+
 int sm_fileio_prep_scan(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p)
 {
 	char path[4096];
@@ -261,6 +276,12 @@ int sm_fileio_prep_scan(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *
 			return -ELOOP;
 		if (!S_ISREG(st.st_mode))
 			return -EEXIST;
+		if (cfg->ownership) {
+			int rc = owned_file(path, i);
+
+			if (rc <= 0)
+				return rc < 0 && rc != -ENOTSUP ? rc : -EPERM;
+		}
 		p->existed[i] = 1;
 		p->old_size[i] = (uint64_t)st.st_size;
 		p->state[i] = p->old_size[i] >= cfg->file_size ? SM_FIO_REUSE
@@ -333,10 +354,22 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 	sm_fileio_path(cfg, i, path, sizeof(path));
 	/* O_NOFOLLOW: a symlink put here after the scan is refused (ELOOP),
 	 * never followed to extend a file outside the directory */
-	fd = open(path, O_CREAT | O_WRONLY | O_NOFOLLOW | open_flags(cfg), 0600);
+	/* Under stormark's name a file that was not there is created with
+	 * O_EXCL, so one that appears meanwhile is left alone; one that was
+	 * there passed the ownership check in sm_fileio_prep_scan(). */
+	fd = open(path, O_WRONLY | O_NOFOLLOW | open_flags(cfg) |
+		  (cfg->ownership && !c->p->existed[i] ? O_CREAT | O_EXCL : O_CREAT), 0600);
 	if (fd < 0)
 		return -errno;
 	*opened = 1;
+	/* the ownership seal, under either name, so that `stormark fileio`
+	 * may use a set `sysbench` prepared; under sysbench's name a file system without
+	 * user extended attributes is no reason to fail */
+	rc = sm_seal_set(fd, i, cfg->file_size);
+	if (rc == -ENOTSUP && !cfg->ownership)
+		rc = 0;
+	if (rc)
+		goto out;
 	while (off < cfg->file_size && !atomic_load(&c->abort)) {
 		if (sm_stopped()) {
 			rc = -EINTR;      /* SIGINT: stop, and clean up this file */
@@ -413,7 +446,9 @@ static void *prep_worker(void *argp)
 
 			/* Leave nothing half-written behind that could pass for
 			 * a prepared file: remove what we created, cut back
-			 * what we extended. */
+			 * what we extended; a file we could not open (one that
+			 * appeared under a new file's name: -EEXIST) is left as
+			 * it is. */
 			sm_fileio_path(cfg, i, path, sizeof(path));
 			if (opened && !c->p->existed[i]) {
 				removed = unlink(path) ? 0 : 1;
@@ -475,12 +510,17 @@ int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg, unsigned *bad)
 	 * put it there). */
 	for (unsigned i = 0; i < cfg->num_files; i++) {
 		struct stat st;
+		int rc;
 
 		sm_fileio_path(cfg, i, path, sizeof(path));
-		if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
-			*bad = i;
+		if (lstat(path, &st))
+			continue;
+		*bad = i;
+		if (S_ISLNK(st.st_mode))
 			return -ELOOP;
-		}
+		/* stormark's name: only the files its prepare sealed */
+		if (cfg->ownership && (!S_ISREG(st.st_mode) || (rc = owned_file(path, i)) <= 0))
+			return !S_ISREG(st.st_mode) || !rc || rc == -ENOTSUP ? -EPERM : rc;
 	}
 	for (unsigned i = 0; i < cfg->num_files; i++) {
 		sm_fileio_path(cfg, i, path, sizeof(path));
@@ -507,8 +547,9 @@ int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, si
 		return -ENOMEM;
 	for (i = 0; i < cfg->num_files; i++)
 		fds[i] = -1;
-	/* A symlink under any test file's name is refused before seqwr
-	 * empties a single file (the open below uses O_NOFOLLOW as well). */
+	/* A symlink (or, sealed, a file without its seal) under any test
+	 * file's name is refused before seqwr empties a single file (the open
+	 * below uses O_NOFOLLOW as well). */
 	for (i = 0; i < cfg->num_files; i++) {
 		struct stat st;
 
@@ -517,6 +558,16 @@ int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, si
 			snprintf(msg, msglen, "'%s' is a symbolic link; not following it", path);
 			free(fds);
 			return -ELOOP;
+		}
+		/* stormark's name: a file without its ownership seal is
+		 * neither rewritten nor (seqwr) removed; all are checked before
+		 * any is touched */
+		if (cfg->ownership && !lstat(path, &st) && (rc = owned_file(path, i)) <= 0) {
+			snprintf(msg, msglen, rc == -ENOTSUP
+				 ? "'%s' carries no seal: this file system keeps no user extended attributes; not touching it"
+				 : "'%s' was not prepared by stormark fileio; not touching it", path);
+			free(fds);
+			return -EPERM;
 		}
 	}
 	for (i = 0; i < cfg->num_files; i++) {
@@ -534,7 +585,14 @@ int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, si
 				snprintf(msg, msglen, "Cannot create file '%s'", path);
 				goto fail;
 			}
+			rc = sm_seal_set(fd, i, cfg->file_size);
+			if (rc && (rc != -ENOTSUP || cfg->ownership)) {
+				close(fd);
+				snprintf(msg, msglen, "cannot seal '%s': %s", path, strerror(-rc));
+				goto fail;
+			}
 			close(fd);
+			rc = 0;
 		}
 		/* O_NOFOLLOW: a symlink put here after the check is refused too */
 		fds[i] = open(path, O_RDWR | O_NOFOLLOW | open_flags(cfg), 0600);

@@ -111,15 +111,19 @@ int sm_fileio_set_sealed(const struct sm_fileio_cfg *cfg);
 /* Look at the existing files and decide, for each, create/extend/reuse.
  * Allocates p's arrays (sm_fileio_prep_release frees). Returns 0 or -errno
  * with p->err_file naming the file: -ELOOP for a symbolic link (never
- * followed), -EEXIST for anything else that is not a regular file.
+* followed), -EEXIST for anything else that is not a regular file, -EPERM
+ * (cfg->ownership) for a regular file without this file's ownership seal.
  * With --validate or --verify, a file to reuse whose first block has no
  * trailer is counted in p->unsealed_reused (--validate), or written again
  * (--verify: its state becomes SM_FIO_EXTEND). */
 int sm_fileio_prep_scan(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p);
 void sm_fileio_prep_release(struct sm_fileio_prep *p);
 
-/* Write the files with cfg->threads threads, fsync each. On failure
- * returns -errno with p->err/err_file set; every file left incomplete is
+/* Write the files with cfg->threads threads, fsync each; new files are
+ * created with O_EXCL under cfg->ownership, and every file written gets
+ * its ownership seal. On failure returns -errno with p->err/err_file set
+ * (-EEXIST: a file appeared under a new file's name and was left alone;
+ * -ENOTSUP: the file system keeps no seal); every file left incomplete is
  * removed (or cut back to its old size) so that no half-written file
  * passes for prepared. With --validate or --verify every block gets a
  * trailer of set p->set_id (a new id), seq 0; --verify writes the files it
@@ -128,11 +132,15 @@ int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p)
 
 /* Remove test_file.0 .. N-1 (only those). Returns how many were removed,
  * -ELOOP with *bad set (nothing removed) when one of them is a symbolic
- * link, or -errno for the first failure other than ENOENT. */
+ * link, -EPERM with *bad set (nothing removed) when cfg->ownership and one
+ * is not a regular file with its seal, or -errno for the first failure
+ * other than ENOENT. */
 int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg, unsigned *bad);
 
-/* Open the files for a run, check their sizes (seqwr recreates them).
- * On failure returns -errno with msg holding sysbench's FATAL text. */
+/* Open the files for a run, check their sizes (seqwr recreates them); with
+ * cfg->ownership a file without its seal is refused first (-EPERM, msg names
+ * it). On failure returns -errno with msg holding sysbench's FATAL text
+ * (or stormark's one line). */
 int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, size_t msglen,
 		   int *missing);
 void sm_fileio_close(const struct sm_fileio_cfg *cfg, int *fds);

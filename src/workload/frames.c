@@ -212,6 +212,7 @@ out:
 	for (uint64_t i = 0; i < sh->ndirs; i++)
 		close(sh->dir_fds[i]);
 	free(sh->dir_fds);
+	free((void *)sh->fstate);
 	free(sh->ring);
 	sm_series_free(sh->live);
 	free(tids);

@@ -53,12 +53,6 @@ int sm_frames_verify_pass(const struct sm_frames_plan *plan, struct sm_verify_st
  * Returns 0, -ENOMEDIUM with msg (a usage problem), or -ENOMEM. */
 int sm_frames_verify_ready(const struct sm_frames_plan *plan, char *msg, unsigned msglen);
 
-/* The marker file a write test leaves in its directory. */
-#define SM_FRAMES_MARKER ".stormark"
-
-/* Create dir/.stormark (kept if present). Returns 0 or -errno. */
-int sm_frames_mark_dir(const char *dir);
-
 /* Name of frame file k under plan->path into buf (with the -d directory). */
 int sm_frames_path(const struct sm_frames_plan *plan, uint64_t k, char *buf, unsigned len);
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Frames: checks before anything is created (paths, frames present for a
- * read test, files stormark will not overwrite), file names, the marker. */
-#include "workload/frames.h"
+ * read test, files stormark will not overwrite: ownership by each frame's
+ * header), file names. */
+#include "workload/frames_int.h"
 #include "core/fsx.h"
+#include "core/seal.h"
 #include "core/worker.h"
 
 #include <dirent.h>
@@ -14,8 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define MARKER_TEXT "stormark frames: the frame files here were written by stormark\n"
 
 int sm_frames_path(const struct sm_frames_plan *plan, uint64_t k, char *buf, unsigned len)
 {
@@ -46,37 +46,119 @@ static int refuse_link(const char *path, char *msg, unsigned len)
 	return -EEXIST;
 }
 
-static int has_marker(const char *dir)
+/* Does the open file fd start with a valid frame header for frame k?
+ * The first header seen fixes the directory id (*id, *have_id); later
+ * frames must carry the same one. Returns 1 or 0. */
+static int header_ok(int fd, uint64_t k, uint64_t *id, int *have_id)
 {
-	char p[PATH_MAX], line[128] = "";
-	FILE *f;
+	unsigned char head[SM_FRAME_HDR_LEN];
+	struct sm_frame_hdr h;
 
-	snprintf(p, sizeof(p), "%s/%s", dir, SM_FRAMES_MARKER);
-	f = fopen(p, "r");
-	if (!f)
+	if (pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+	    sm_frame_hdr_get(head, sizeof(head), &h) || h.index != k)
 		return 0;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	return !strncmp(line, MARKER_TEXT, 15);
+	if (*have_id)
+		return h.dir_id == *id;
+	*id = h.dir_id;
+	*have_id = 1;
+	return 1;
 }
 
-/* Was the existing file at path written by stormark? */
-static int ours(const char *path, const struct stat *st, int marker)
+/* May a write test of plan p reopen the existing file at path as frame k
+ * (st: its lstat)? Yes for a frame whose header says it is stormark's
+ * frame k of this directory; for an empty test (-e, which writes nothing
+ * and does not truncate) any empty regular file; under the frametest name
+ * (p->frametest_frames) also a regular file of exactly the frame size, as
+ * frametest would. Returns 1 or 0. */
+static int reusable(const struct sm_frames_plan *p, const char *path, const struct stat *st,
+		    uint64_t k, uint64_t *id, int *have_id)
 {
-	char head[16];
-	int fd, n;
+	int fd, ok;
 
 	if (!S_ISREG(st->st_mode))
 		return 0;
-	if (st->st_size == 0)
-		return marker;
-	fd = open(path, O_RDONLY);
+	if (p->kind == SM_FRAMES_EMPTY && st->st_size == 0)
+		return 1;
+	if (p->frametest_frames && p->kind != SM_FRAMES_EMPTY && (uint64_t)st->st_size == p->frame_bytes)
+		return 1;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
-	n = (int)read(fd, head, sizeof(head));
+	ok = header_ok(fd, k, id, have_id);
 	close(fd);
-	return n == (int)sizeof(head) && sm_buf_has_stamp(head, sizeof(head));
+	return ok;
+}
+
+/* May a stream write reuse the existing file open at fd (st: its fstat)?
+ * Yes when its first frame's header is stormark's frame 0 or, under the
+ * frametest name, when it is a regular file of whole frames. */
+static int stream_reusable(const struct sm_frames_plan *p, int fd, const struct stat *st,
+			   uint64_t *id, int *have_id)
+{
+	if (!S_ISREG(st->st_mode))
+		return 0;
+	if (p->frametest_frames && p->frame_bytes && st->st_size &&
+	    (uint64_t)st->st_size % p->frame_bytes == 0)
+		return 1;
+	return header_ok(fd, 0, id, have_id);
+}
+
+static void stream_refuse_msg(const struct sm_frames_plan *p, char *msg, unsigned len)
+{
+	if (p->frametest_frames)
+		snprintf(msg, len, "'%s' exists and is neither a stream of %llu-byte frames nor one stormark wrote; not overwriting it",
+			 p->path, (unsigned long long)p->frame_bytes);
+	else
+		snprintf(msg, len, "'%s' exists and was not written by stormark; not overwriting it",
+			 p->path);
+}
+
+/* The one-line refusal of the existing file path. */
+static void refuse_msg(const struct sm_frames_plan *p, const char *path, char *msg, unsigned len)
+{
+	if (p->frametest_frames)
+		snprintf(msg, len, "'%s' exists and is neither a frame of %llu bytes nor one stormark wrote; not overwriting it",
+			 path, (unsigned long long)p->frame_bytes);
+	else
+		snprintf(msg, len, "'%s' exists and was not written by stormark; not overwriting it", path);
+}
+
+int sm_frames_claim_stream(const struct sm_frames_plan *p, uint64_t *id, int *have_id,
+			   dev_t *dev, ino_t *ino, char *msg, unsigned len)
+{
+	struct stat st;
+	int fd, ok, err;
+
+	fd = open(p->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		fstat(fd, &st);
+		close(fd);
+		*dev = st.st_dev;
+		*ino = st.st_ino;
+		return 0;
+	}
+	if (errno != EEXIST) {
+		err = errno;
+		snprintf(msg, len, "cannot create '%s': %s", p->path, strerror(err));
+		return -err;
+	}
+	fd = open(p->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		err = errno;
+		if (fd >= 0)
+			close(fd);
+		snprintf(msg, len, "cannot open '%s': %s", p->path, strerror(err));
+		return -err;
+	}
+	ok = stream_reusable(p, fd, &st, id, have_id);
+	close(fd);
+	if (!ok) {
+		stream_refuse_msg(p, msg, len);
+		return -EEXIST;
+	}
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return 0;
 }
 
 static int check_stream(struct sm_frames_plan *p, char *msg, unsigned len)
@@ -95,9 +177,17 @@ static int check_stream(struct sm_frames_plan *p, char *msg, unsigned len)
 		return -ENOTDIR;
 	}
 	if (p->kind != SM_FRAMES_READ) {
-		if (!stat(p->path, &st) && !ours(p->path, &st, 0)) {
-			snprintf(msg, len, "'%s' exists and was not written by stormark; not overwriting it",
-				 p->path);
+		uint64_t id = 0;
+		int have = 0, fd, ok;
+
+		if (stat(p->path, &st))
+			return 0;
+		fd = open(p->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		ok = fd >= 0 && stream_reusable(p, fd, &st, &id, &have);
+		if (fd >= 0)
+			close(fd);
+		if (!ok) {
+			stream_refuse_msg(p, msg, len);
 			return -EEXIST;
 		}
 		return 0;
@@ -126,10 +216,10 @@ static int check_stream(struct sm_frames_plan *p, char *msg, unsigned len)
 }
 
 /* Write tests: every file in dir named like a frame of this run must be
- * one stormark wrote. Reads the directory once (cost: what is there, not
- * the number of frames planned). */
+ * one it may reopen (reusable()); those are marked in sc->reuse. Reads the
+ * directory once (cost: what is there, not the number of frames planned). */
 static int check_dir_frames(const struct sm_frames_plan *p, const char *dir, uint64_t distinct,
-			    int marker, char *msg, unsigned len)
+			    struct sm_frames_scan *sc, char *msg, unsigned len)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -156,25 +246,27 @@ static int check_dir_frames(const struct sm_frames_plan *p, const char *dir, uin
 		rc = refuse_link(path, msg, len);
 		if (rc)
 			break;
-		if (lstat(path, &st) == 0 && !ours(path, &st, marker)) {
-			snprintf(msg, len, "'%s' exists and was not written by stormark; not overwriting it",
-				 path);
+		if (lstat(path, &st))
+			continue;
+		if (!reusable(p, path, &st, k, &sc->dir_id, &sc->have_id)) {
+			refuse_msg(p, path, msg, len);
 			rc = -EEXIST;
+		} else if (sc->reuse) {
+			sc->reuse[k] = 1;
 		}
 	}
 	closedir(d);
 	return rc;
 }
 
-static int check_existing(const struct sm_frames_plan *p, uint64_t distinct, char *msg,
-			  unsigned len)
+int sm_frames_scan_existing(const struct sm_frames_plan *p, uint64_t distinct,
+			    struct sm_frames_scan *sc, char *msg, unsigned len)
 {
-	int marker = has_marker(p->path);
 	char dir[PATH_MAX];
 	int rc;
 
 	if (!p->files_per_dir)
-		return check_dir_frames(p, p->path, distinct, marker, msg, len);
+		return check_dir_frames(p, p->path, distinct, sc, msg, len);
 	for (uint64_t d = 0; d * p->files_per_dir < distinct; d++) {
 		snprintf(dir, sizeof(dir), "%s/d%05llu", p->path, (unsigned long long)d);
 		rc = refuse_link(dir, msg, len);
@@ -186,7 +278,7 @@ static int check_existing(const struct sm_frames_plan *p, uint64_t distinct, cha
 			snprintf(msg, len, "'%s' exists and is not a directory", dir);
 			return -EEXIST;
 		}
-		rc = check_dir_frames(p, dir, distinct, marker, msg, len);
+		rc = check_dir_frames(p, dir, distinct, sc, msg, len);
 		if (rc)
 			return rc;
 	}
@@ -228,8 +320,11 @@ static int check_sequence(struct sm_frames_plan *p, char *msg, unsigned len)
 		}
 	}
 	distinct = p->loop && p->loop < p->nframes ? p->loop : p->nframes;
-	if (p->kind != SM_FRAMES_READ)
-		return check_existing(p, distinct, msg, len);
+	if (p->kind != SM_FRAMES_READ) {
+		struct sm_frames_scan sc = { 0 };
+
+		return sm_frames_scan_existing(p, distinct, &sc, msg, len);
+	}
 	for (uint64_t k = 0; k < distinct; k++) {
 		if (sm_stopped()) {
 			snprintf(msg, len, "interrupted while checking the frames");
@@ -275,21 +370,3 @@ int sm_frames_check(struct sm_frames_plan *plan, char *msg, unsigned msglen)
 	}
 	return plan->stream ? check_stream(plan, msg, msglen) : check_sequence(plan, msg, msglen);
 }
-
-int sm_frames_mark_dir(const char *dir)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, SM_FRAMES_MARKER);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0)
-		return errno == EEXIST ? 0 : -errno;
-	if (write(fd, MARKER_TEXT, strlen(MARKER_TEXT)) < 0) {
-		close(fd);
-		return -errno;
-	}
-	close(fd);
-	return 0;
-}
-

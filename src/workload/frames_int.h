@@ -10,12 +10,15 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/pace.h"
 #include "core/series.h"
 #include "core/worker.h"
 #include "engine/engine.h"
 #include "workload/frames.h"
+
+enum { FS_NEW = 0, FS_OURS = 1, FS_CLAIMED = 2 };
 
 enum slot_state { SLOT_FREE = 0, SLOT_OPEN, SLOT_XFER, SLOT_CLOSE, SLOT_DONE };
 
@@ -28,6 +31,9 @@ struct slot {
 	int fd;
 	unsigned chunk;
 	int err;                   /* -errno of the first failure, 0 if none */
+	int claimed;               /* this slot issued the frame's O_EXCL create */
+	int waiting;               /* another slot's create of this frame was under
+				    * way when this one opened it (frames_slot.c) */
 	uint64_t bytes;
 	uint64_t t_begin, t_end, open_ns, io_ns, close_ns;
 	void *buf;
@@ -70,7 +76,17 @@ struct shared {
 	uint64_t total;            /* frames in the schedule */
 	uint64_t distinct;         /* distinct frame files (loop) */
 	uint64_t region_off, region_len, chunk_len;
-	int open_flags;
+	int open_flags;            /* reads; writes: create_flags or reuse_flags */
+	int create_flags;          /* a frame not there before: O_CREAT|O_EXCL */
+	int reuse_flags;           /* a frame that passed the ownership check,
+				    * or one this run created (no O_CREAT) */
+	/* Writes: per distinct frame, FS_NEW (not there), FS_CLAIMED (its
+	 * O_EXCL create is in flight) or FS_OURS (checked before the run, or
+	 * created by it). */
+	_Atomic unsigned char *fstate;
+	uint64_t dir_id;           /* the directory id in every frame's header */
+	dev_t stream_dev;          /* -s write: the file claimed before the run */
+	ino_t stream_ino;
 	int *dir_fds;              /* -d: PATH/dNNNNN, opened O_NOFOLLOW; frames open at them */
 	uint64_t ndirs;            /* entries of dir_fds opened (closed by sm_frames_run) */
 	uint64_t run_seed;
@@ -128,6 +144,28 @@ int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id, con
 			   char *notice, size_t nlen);
 void sm_frames_worker_release(struct worker *w);
 void *sm_frames_worker_main(void *arg);
+
+/* frames_check.c: what a write test finds in its directory. reuse (NULL,
+ * or one byte per distinct frame) gets 1 for each existing frame it may
+ * reopen; dir_id is the directory id of the frames found (have_id). */
+struct sm_frames_scan {
+	unsigned char *reuse;
+	uint64_t dir_id;
+	int have_id;
+};
+/* Check every existing file named like a frame of p (the first distinct):
+ * each must be one p may reopen (a stormark frame with the right index and
+ * directory id; an empty file for -e; under the frametest name a file of
+ * exactly the frame size). Returns 0, or -EEXIST (and others) with msg. */
+int sm_frames_scan_existing(const struct sm_frames_plan *p, uint64_t distinct,
+			    struct sm_frames_scan *sc, char *msg, unsigned len);
+/* -s write: create p->path with O_EXCL, or check that the existing file may
+ * be reused (its frame 0 header, or the frametest rule); its device and
+ * inode into *dev, *ino so each worker's open can be checked against it;
+ * the directory id of an existing stream into *id (*have_id). Returns 0 or
+ * -errno with msg (-EEXIST: a file that is not ours). */
+int sm_frames_claim_stream(const struct sm_frames_plan *p, uint64_t *id, int *have_id,
+			   dev_t *dev, ino_t *ino, char *msg, unsigned len);
 
 /* frames_setup.c: everything before the threads (sizes, I/O plan, pacing,
  * directories, marker); every worker's engine (*nw counts those to

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Before the threads start: the I/O plan (crop, split, direct or buffered
- * with warnings), pacing, directories, the marker file and every worker's
- * engine. */
+ * with warnings), pacing, directories, what a write test may reopen and
+ * every worker's engine. */
 #include "workload/frames_int.h"
 #include "core/clock.h"
 #include "core/fsx.h"
@@ -143,9 +143,7 @@ static void plan_io(struct shared *sh, struct sm_frames_plan *p, struct sm_frame
 		sm_warn(&res->head.warnings, "cached_working_set",
 			"buffered reads of %llu MiB, less than the free RAM: this measures the page cache",
 			(unsigned long long)(sh->distinct * p->frame_bytes >> 20));
-	sh->open_flags = p->kind == SM_FRAMES_READ ? O_RDONLY : O_WRONLY | O_CREAT;
-	if (p->kind != SM_FRAMES_READ && !p->stream)
-		sh->open_flags |= O_TRUNC;
+	sh->open_flags = p->kind == SM_FRAMES_READ ? O_RDONLY : O_WRONLY;
 	if (p->direct)
 		sh->open_flags |= O_DIRECT;
 	sh->open_flags |= O_CLOEXEC;
@@ -153,9 +151,49 @@ static void plan_io(struct shared *sh, struct sm_frames_plan *p, struct sm_frame
 	 * (-s) file is the target itself, named by the user */
 	if (!p->stream)
 		sh->open_flags |= O_NOFOLLOW;
+	/* A frame that was not there is created with O_EXCL, so a file that
+	 * appears under its name during the run is never opened; one found
+	 * and checked before the run (or created by it) is reopened without
+	 * O_CREAT, truncated unless the test is -e, which writes nothing. A
+	 * stream is claimed before the run (sm_frames_claim_stream()). */
+	sh->create_flags = sh->open_flags | O_CREAT | O_EXCL;
+	sh->reuse_flags = sh->open_flags |
+			  (p->kind == SM_FRAMES_WRITE && !p->stream ? O_TRUNC : 0);
 }
 
-/* Everything before the threads: sizes, pacing, directories, marker.
+/* Write tests: which frames may be reopened (checked again here, as the
+ * directory may have changed since sm_frames_check()), the directory id,
+ * a stream claimed. Returns 0 or -errno with res->head.error set. */
+static int claim_frames(struct shared *sh, const struct sm_frames_plan *p,
+			struct sm_frames_result *res)
+{
+	struct sm_frames_scan sc = { 0 };
+	int rc;
+
+	if (p->stream) {
+		rc = sm_frames_claim_stream(p, &sc.dir_id, &sc.have_id, &sh->stream_dev,
+					    &sh->stream_ino, res->head.error,
+					    sizeof(res->head.error));
+	} else {
+		sc.reuse = calloc(sh->distinct, 1);
+		if (!sc.reuse) {
+			snprintf(res->head.error, sizeof(res->head.error), "out of memory");
+			return -ENOMEM;
+		}
+		rc = sm_frames_scan_existing(p, sh->distinct, &sc, res->head.error,
+					     sizeof(res->head.error));
+		/* the same bytes: FS_OURS is 1, FS_NEW 0 */
+		sh->fstate = (_Atomic unsigned char *)sc.reuse;
+	}
+	if (rc)
+		return rc;
+	/* a new directory gets an id of its own; one with frames keeps theirs */
+	sh->dir_id = sc.have_id ? sc.dir_id : sm_hash64(p->seed ^ sm_now_ns(), 0xd1d) | 1;
+	return 0;
+}
+
+/* Everything before the threads: sizes, pacing, directories, the frames a
+ * write test may reopen.
  * Returns 0 or -errno with res->head.error set. */
 int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res)
 {
@@ -202,14 +240,8 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 		if (rc)
 			return rc;
 	}
-	if (p->kind != SM_FRAMES_READ && !p->stream) {
-		rc = sm_frames_mark_dir(p->path);
-		if (rc) {
-			snprintf(res->head.error, sizeof(res->head.error), "cannot write '%s/%s': %s",
-				 p->path, SM_FRAMES_MARKER, strerror(-rc));
-			return rc;
-		}
-	}
+	if (p->kind != SM_FRAMES_READ && !(p->engine && !strcmp(p->engine, "null")))
+		return claim_frames(sh, p, res);
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  * close, then the frame is retired (accounted) in completion or start order. */
 #include "workload/frames_int.h"
 #include "core/clock.h"
+#include "core/seal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -150,6 +151,64 @@ static void seal_frame(struct worker *w, struct slot *s)
 	w->vs.seal_ns += sm_now_ns() - t0;
 }
 
+/* The flags frame s->frame is opened with. A write claims a frame not
+ * known to exist (FS_NEW -> FS_CLAIMED) and creates it with O_EXCL; a
+ * frame that is ours (FS_OURS) is reopened. Only the claiming slot ever
+ * creates: another slot that wants the same frame while its create is
+ * under way (a loop shorter than the frames in flight) opens it without
+ * O_CREAT and waits (open_wait()). */
+static int open_flags(struct shared *sh, struct slot *s)
+{
+	_Atomic unsigned char *st;
+	unsigned char expect = FS_NEW;
+
+	s->claimed = s->waiting = 0;
+	if (sh->plan->kind == SM_FRAMES_READ)
+		return sh->open_flags;
+	if (!sh->fstate)
+		return sh->create_flags;   /* the null engine: nothing is opened */
+	st = &sh->fstate[s->frame];
+	if (atomic_load(st) == FS_OURS)
+		return sh->reuse_flags;
+	if (atomic_compare_exchange_strong(st, &expect, FS_CLAIMED)) {
+		s->claimed = 1;
+		return sh->create_flags;
+	}
+	if (expect == FS_OURS)
+		return sh->reuse_flags;
+	s->waiting = 1;
+	return sh->open_flags;   /* no O_CREAT, no O_TRUNC: changes nothing */
+}
+
+/* A waiting slot's open of s->frame completed. The descriptor is used only
+ * when the claiming slot's O_EXCL create has succeeded (FS_OURS): if the
+ * open found the file before that create, the file was someone else's
+ * (the create then fails and stops the run) and nothing was written to
+ * it. Returns 1 when the open is to be issued again (descriptor closed),
+ * 0 to go on with io->res (the file is ours, or an error). */
+static int open_wait(struct shared *sh, struct slot *s)
+{
+	struct sm_io *io = &s->io;
+
+	if (io->res < 0 && io->res != -ENOENT)
+		return 0;
+	if (io->res >= 0 && atomic_load(&sh->fstate[s->frame]) == FS_OURS) {
+		s->waiting = 0;
+		return 0;
+	}
+	if (io->res >= 0)
+		close((int)io->res);
+	if (atomic_load(&sh->abort)) {
+		io->res = -ECANCELED;
+		return 0;
+	}
+	if (atomic_load(&sh->fstate[s->frame]) == FS_OURS) {
+		s->waiting = 0;
+		io->open_flags = sh->reuse_flags;
+	}
+	return 1;
+}
+
 /* Start frame seq in slot s; returns the first request. */
 struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t seq, uint64_t sched)
 {
@@ -171,12 +230,19 @@ struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t se
 	s->io.t_sched = sched;
 	if (!p->stream)
 		sm_frames_name(sh, s->frame, s->path);
-	if (p->kind == SM_FRAMES_WRITE && p->data == SM_DATA_ZERO)
-		/* Zeros, but for one stamp at the start: the file stays
-		 * recognisably stormark's, so a later run may overwrite it. */
-		sm_buf_stamp(s->buf, 16, SM_DATA_RANDOM, sh->run_seed, s->frame);
-	else if (p->kind == SM_FRAMES_WRITE)
+	if (p->kind == SM_FRAMES_WRITE) {
 		sm_buf_stamp(s->buf, sh->region_len, p->data, sh->run_seed, s->frame);
+		/* The frame's header (also over zeros): what lets a later run
+		 * tell this file is stormark's frame s->frame of this directory.
+		 * A write starts at the frame's first byte (no crop). */
+		if (sh->region_len >= SM_FRAME_HDR_LEN) {
+			struct sm_frame_hdr h = { .dir_id = sh->dir_id, .index = s->frame,
+						  .frame_bytes = p->frame_bytes,
+						  .run_tag = sh->run_seed };
+
+			sm_frame_hdr_put(s->buf, &h);
+		}
+	}
 	if (p->kind == SM_FRAMES_WRITE && p->verify)
 		seal_frame(w, s);
 	if (p->stream) {
@@ -191,7 +257,7 @@ struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t se
 			s->io.fd = sh->dir_fds[s->frame / p->files_per_dir];
 			s->io.path = strrchr(s->path, '/') + 1;
 		}
-		s->io.open_flags = sh->open_flags;
+		s->io.open_flags = open_flags(sh, s);
 		s->io.mode = 0644;
 		s->state = SLOT_OPEN;
 	}
@@ -212,13 +278,24 @@ struct sm_io *sm_frames_slot_step(struct worker *w, struct slot *s)
 	s->t_end = io->t_done;
 	switch (s->state) {
 	case SLOT_OPEN:
+		if (s->waiting && open_wait(sh, s))
+			return io;   /* issued again; s->t_begin keeps the first try */
 		w->open->count++;
+		if (io->res == -EEXIST && s->claimed) {
+			w->open->errors++;
+			s->err = -EEXIST;
+			sm_frames_fail(sh, s->err, "create", s->path,
+				       "it appeared during the run and is not stormark's; not overwriting it");
+			break;
+		}
 		if (io->res < 0) {
 			w->open->errors++;
 			s->err = (int)io->res;
 			sm_frames_fail(sh, s->err, p->kind == SM_FRAMES_READ ? "open" : "create", s->path, NULL);
 			break;
 		}
+		if (s->claimed)
+			atomic_store(&sh->fstate[s->frame], FS_OURS);
 		sm_hist_add(&w->open->lat, dur);
 		s->open_ns = dur;
 		s->fd = (int)io->res;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Ask for the next frame: GO (seq and sched set), WAIT (wake set) or DONE. */
@@ -86,7 +87,9 @@ static int stream_open(struct worker *w)
 	struct shared *sh = w->sh;
 	const struct sm_frames_plan *p = sh->plan;
 	struct sm_io io = { .op = SM_OP_OPEN, .fd = AT_FDCWD, .path = p->path,
-			    .open_flags = sh->open_flags, .mode = 0644,
+			    .open_flags = sh->plan->kind == SM_FRAMES_READ ? sh->open_flags
+									 : sh->reuse_flags,
+			    .mode = 0644,
 			    .buf_index = -1, .file_index = -1 };
 
 	sm_engine_do(&w->eng, &io);
@@ -99,6 +102,17 @@ static int stream_open(struct worker *w)
 	}
 	sm_hist_add(&w->open->lat, io.t_done - io.t_issue);
 	w->stream_fd = (int)io.res;
+	if (p->kind != SM_FRAMES_READ && sh->stream_ino) {
+		struct stat st;
+
+		/* the file claimed before the run, not one put in its place */
+		if (fstat(w->stream_fd, &st) || st.st_dev != sh->stream_dev ||
+		    st.st_ino != sh->stream_ino) {
+			sm_frames_fail(sh, -EEXIST, "write", p->path,
+				       "it was replaced during the run; not writing into it");
+			return -EEXIST;
+		}
+	}
 	return 0;
 }
 

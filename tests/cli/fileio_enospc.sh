@@ -11,47 +11,50 @@ M="$T_DIR/small"
 mkdir -p "$M"
 mount -t tmpfs -o size=8m tmpfs "$M" 2>/dev/null || skip "cannot mount a tmpfs here (needs root)"
 trap 'umount "$M" 2>/dev/null; t_cleanup' EXIT
+# a directory under the mount point: its root is refused without --force
+D="$M/d"; mkdir "$D"
 
 for th in 1 3; do
-	expect_rc 1 "prepare $th thread(s) on a full disk" "$STORMARK" fileio --file-dir="$M" \
+	expect_rc 1 "prepare $th thread(s) on a full disk" "$STORMARK" fileio --file-dir="$D" \
 		--file-total-size=16M --file-num=4 --threads=$th prepare
-	check "message: disk full" grep -q "disk full while writing '$M/test_file.[0-3]'" "$T_DIR/out"
+	check "message: disk full" grep -q "disk full while writing '$D/test_file.[0-3]'" "$T_DIR/out"
 	check "message: bytes written" grep -Eq "[0-9]+ bytes \([0-9.]+ MiB\) of 16.0 MiB written in all" "$T_DIR/out"
 	check "message: one line on stderr" test "$(grep -c '^stormark: ' "$T_DIR/out")" = 1
 	bad=0
-	for f in "$M"/test_file.*; do
+	for f in "$D"/test_file.*; do
 		[ -e "$f" ] || continue
 		[ "$(stat -c %s "$f")" = 4194304 ] || bad=1
 	done
 	check "no half-written file left" test $bad = 0
 	# one thread finishes test_file.0 before the disk fills; three share the
 	# space and may all be cut short (then all are removed)
-	[ $th = 1 ] && check "the first file was complete" test -e "$M/test_file.0"
-	"$STORMARK" fileio --file-dir="$M" --file-total-size=16M --file-num=4 --file-test-mode=rndrd --time=1 run >"$T_DIR/run" 2>&1
+	[ $th = 1 ] && check "the first file was complete" test -e "$D/test_file.0"
+	"$STORMARK" fileio --file-dir="$D" --file-total-size=16M --file-num=4 --file-test-mode=rndrd --time=1 run >"$T_DIR/run" 2>&1
 	check "run after a failed prepare fails" test $? = 1
-	rm -f "$M"/test_file.*
+	rm -f "$D"/test_file.*
 done
 
-# a file that was there before is cut back to its old size, not removed
-echo "precious" >"$M/test_file.1"
-"$STORMARK" fileio --file-dir="$M" --file-total-size=24M --file-num=2 prepare >"$T_DIR/out" 2>&1
+# files that were there before (prepared by stormark, 1 MiB each) are cut
+# back to their old size, not removed
+"$STORMARK" fileio --file-dir="$D" --file-total-size=2M --file-num=2 prepare >/dev/null 2>&1
+"$STORMARK" fileio --file-dir="$D" --file-total-size=24M --file-num=2 prepare >"$T_DIR/out" 2>&1
 check "extend on a full disk: exit 1" test $? = 1
-check "existing file kept at its old size" test "$(cat "$M/test_file.1" 2>/dev/null)" = precious
-rm -f "$M"/test_file.*
+check "existing files kept at their old size" test "$(stat -c %s "$D/test_file.0" "$D/test_file.1" | sort -u)" = 1048576
+rm -f "$D"/test_file.*
 
 # ---- run: the disk fills during a creation test --------------------------
-echo "not stormark's" >"$M/keep.txt"
+echo "not stormark's" >"$D/keep.txt"
 for io in sync async mmap; do
 	for th in 1 2; do
 		d="run seqwr $io, $th thread(s), full disk"
-		"$STORMARK" fileio --file-dir="$M" --file-total-size=16M --file-num=2 --file-test-mode=seqwr \
+		"$STORMARK" fileio --file-dir="$D" --file-total-size=16M --file-num=2 --file-test-mode=seqwr \
 			--file-io-mode=$io --threads=$th --time=10 --json="$T_DIR/r.json" run >"$T_DIR/o" 2>"$T_DIR/e"
 		rc=$?
 		check "$d: exit 1 (got $rc)" test $rc = 1
 		grep -v '^stormark: \(warning\|note\): ' "$T_DIR/e" >"$T_DIR/e1"
 		check "$d: one error line" test "$(wc -l <"$T_DIR/e1")" = 1
 		check "$d: the error names the file and offset" grep -Eq \
-			"^stormark: (write of [0-9]+ bytes at offset [0-9]+ of '$M/test_file\.[01]' failed: (SIGBUS on the mapping at file offset [0-9]+: )?|fsync of '$M/test_file\.[01]' failed: )No space left on device$" \
+			"^stormark: (write of [0-9]+ bytes at offset [0-9]+ of '$D/test_file\.[01]' failed: (SIGBUS on the mapping at file offset [0-9]+: )?|fsync of '$D/test_file\.[01]' failed: )No space left on device$" \
 			"$T_DIR/e1"
 		for s in "General statistics:" "total number of events:" "written, MiB/s:" "Latency (ms):"; do
 			check "$d: partial report has '$s'" grep -q "$s" "$T_DIR/o"
@@ -59,10 +62,10 @@ for io in sync async mmap; do
 		check "$d: JSON has the error and the writes before it" jq -e \
 			'(.errors[0] | test("No space left on device$")) and .ops.write.count > 1 and .interrupted == false' \
 			"$T_DIR/r.json" >/dev/null
-		check "$d: the user's file is intact" grep -qx "not stormark's" "$M/keep.txt"
+		check "$d: the user's file is intact" grep -qx "not stormark's" "$D/keep.txt"
 		check "$d: nothing else left but the run's files" \
-			test "$(ls "$M" | tr '\n' ' ')" = "keep.txt test_file.0 test_file.1 "
-		rm -f "$M"/test_file.*
+			test "$(ls "$D" | tr '\n' ' ')" = "keep.txt test_file.0 test_file.1 "
+		rm -f "$D"/test_file.*
 	done
 done
 finish
