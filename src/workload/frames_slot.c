@@ -209,6 +209,19 @@ static int open_wait(struct shared *sh, struct slot *s)
 	return 1;
 }
 
+/* A write of frame s failed after its open: the file is this run's (it
+ * created it, or reopened one that passed the ownership check and
+ * truncated it) and no longer a whole frame, perhaps without its header:
+ * remove it, so that it is neither read as a frame nor refused as someone
+ * else's by the next write test. */
+static void drop_failed(struct shared *sh, struct slot *s)
+{
+	if (sh->dir_fds)
+		unlinkat(sh->dir_fds[s->frame / sh->plan->files_per_dir], strrchr(s->path, '/') + 1, 0);
+	else
+		unlink(s->path);
+}
+
 /* Start frame seq in slot s; returns the first request. */
 struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t seq, uint64_t sched)
 {
@@ -348,6 +361,8 @@ struct sm_io *sm_frames_slot_step(struct worker *w, struct slot *s)
 			sm_hist_add(&w->close->lat, dur);
 			s->close_ns = dur;
 		}
+		if (s->err && p->kind == SM_FRAMES_WRITE)
+			drop_failed(sh, s);
 		break;
 	default:
 		break;

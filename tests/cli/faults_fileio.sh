@@ -41,7 +41,7 @@ fault() {
 	CASES=$((CASES + 1))
 	prep
 	ff_mount "$B" "$M" "${fo[@]}" || { fail "$d: mount"; return; }
-	"$STORMARK" fileio --file-dir="$M" $SIZE --time=5 "$@" run >"$T_DIR/o" 2>"$T_DIR/e"
+	"$STORMARK" fileio --force --file-dir="$M" $SIZE --time=5 "$@" run >"$T_DIR/o" 2>"$T_DIR/e"
 	rc=$?
 	ff_umount "$M"
 	if [ $rc = 1 ]; then ok; else fail "$d: exit $rc, wanted 1"; sed 's/^/  | /' "$T_DIR/e" | head -5 >&2; fi
@@ -135,7 +135,7 @@ prep_fault() {
 	CASES=$((CASES + 1))
 	rm -f "$B"/test_file.*
 	ff_mount "$B" "$M" "$@" || { fail "$d: mount"; return; }
-	"$STORMARK" fileio --file-dir="$M" $SIZE prepare >"$T_DIR/o" 2>"$T_DIR/e"
+	"$STORMARK" fileio --force --file-dir="$M" $SIZE prepare >"$T_DIR/o" 2>"$T_DIR/e"
 	rc=$?
 	ff_umount "$M"
 	check "$d: exit 1" test $rc = 1

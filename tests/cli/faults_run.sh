@@ -24,7 +24,7 @@ fault() {
 	shift
 	CASES=$((CASES + 1))
 	ff_mount "$B" "$M" "${fo[@]}" || { fail "$d: mount"; return; }
-	"$STORMARK" run "$M" --time 1 --quiet --no-confirm --json "$T_DIR/r.json" "$@" >"$T_DIR/o" 2>"$T_DIR/e"
+	"$STORMARK" run "$M" --force --time 1 --quiet --no-confirm --json "$T_DIR/r.json" "$@" >"$T_DIR/o" 2>"$T_DIR/e"
 	rc=$?
 	ff_umount "$M"
 	if [ $rc = 1 ]; then ok; else fail "$d: exit $rc, wanted 1"; sed 's/^/  | /' "$T_DIR/e" | head -5 >&2; fi
@@ -57,7 +57,7 @@ T="$T_DIR/small"
 tmpfs_mount "$T" 16m || skip "cannot mount a tmpfs here"
 echo "not stormark's" >"$T/keep.txt"
 CASES=$((CASES + 1))
-"$STORMARK" run "$T" --time 1 --quiet --no-confirm >"$T_DIR/o" 2>"$T_DIR/e"
+"$STORMARK" run "$T" --force --time 1 --quiet --no-confirm >"$T_DIR/o" 2>"$T_DIR/e"
 rc=$?
 check "tmpfs 16 MiB: exit 0 or 1 (got $rc)" test $rc = 0 -o $rc = 1
 [ $rc = 1 ] && check "tmpfs 16 MiB: one error line" test "$(grep -vc '^stormark: \(warning\|note\): ' "$T_DIR/e")" = 1

@@ -8,6 +8,9 @@
 #   ff_mount BACKING MNT OPTS   mount fusefail (OPTS: --fail-read=N, ...)
 #   ff_umount MNT               unmount it and wait for its process
 #   tmpfs_mount DIR SIZE        mount a tmpfs of SIZE (e.g. 8m) at DIR
+#
+# A mount point is a file system's root: frames, fileio and run refuse it as
+# their directory unless given --force, as the fault tests do.
 
 FF_MOUNTS=""        # "mnt:pid" pairs still mounted
 TMPFS_MOUNTS=""
