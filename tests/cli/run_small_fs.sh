@@ -4,7 +4,7 @@
 # a frame test whose fewest frames do not fit is skipped with a warning,
 # and the run never fails with ENOSPC; too little space to run at all is
 # refused up front (exit 2, one line with the figure needed, nothing
-# created).
+# created). The mount points are file system roots: --force lets run use them.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 S=$STORMARK
 jqok() { jq -e "$@" >/dev/null; }
@@ -19,7 +19,7 @@ small_fs() {   # small_fs DIR SIZE
 small_fs "$T_DIR/m4" 4m || skip "cannot mount a tmpfs here (needs root)"
 
 # too small to run at all
-"$S" run "$T_DIR/m4" --time 5 --quiet >"$T_DIR/o" 2>"$T_DIR/e"
+"$S" run "$T_DIR/m4" --force --time 5 --quiet >"$T_DIR/o" 2>"$T_DIR/e"
 rc=$?
 check "4 MiB: exit 2 (got $rc)" test $rc = 2
 check "4 MiB: one line" test "$(wc -l <"$T_DIR/e")" = 1
@@ -32,7 +32,7 @@ sized() {
   local mib=$1 skipped=$2 d="$T_DIR/m$1"
   small_fs "$d" "${mib}m" || { fail "cannot mount a ${mib} MiB tmpfs"; return; }
   echo "not stormark's" >"$d/keep.txt"
-  "$S" run "$d" --time 5 --quiet --json="$T_DIR/r$mib.json" >"$T_DIR/o$mib" 2>"$T_DIR/e$mib"
+  "$S" run "$d" --force --time 5 --quiet --json="$T_DIR/r$mib.json" >"$T_DIR/o$mib" 2>"$T_DIR/e$mib"
   local rc=$?
   check "$mib MiB: exit 0 (got $rc)" test $rc = 0
   [ $rc = 0 ] || sed 's/^/  | /' "$T_DIR/e$mib" | head -5 >&2
