@@ -45,7 +45,7 @@ enum {
 	O_PERCENTILE, O_HISTOGRAM,
 	O_FILE_NUM, O_BLOCK, O_TOTAL, O_MODE, O_IO_MODE, O_BACKLOG, O_EXTRA, O_FSYNC_FREQ,
 	O_FSYNC_ALL, O_FSYNC_END, O_FSYNC_MODE, O_MERGED, O_RW_RATIO,
-	O_DIR, O_DATA, O_FORMAT, O_OUTPUT, O_JSON, O_QUIET, O_VERIFY, O_COUNT
+	O_DIR, O_DATA, O_FORMAT, O_OUTPUT, O_JSON, O_QUIET, O_VERIFY, O_FORCE, O_COUNT
 };
 
 static const struct sb_opt sb_table[O_COUNT] = {
@@ -95,6 +95,7 @@ static const struct sb_opt sb_table[O_COUNT] = {
 	[O_JSON] = { "json", T_OURS, S_TEST },
 	[O_QUIET] = { "quiet", T_OURS, S_TEST },
 	[O_VERIFY] = { "verify", T_OURS, S_TEST },
+	[O_FORCE] = { "force", T_OURS, S_TEST },
 };
 
 /* fileio's options as its help lists them: name, value form, text, default. */

@@ -170,7 +170,14 @@ else
   expect_usage "fileio prepare --file-dir mount point" "$STORMARK" fileio --file-dir="$M" --file-num=1 --file-total-size=1M prepare
   (cd "$M" && "$STORMARK" fileio --file-num=1 --file-total-size=1M prepare) >"$T_DIR/usage.out" 2>"$T_DIR/usage.err"
   check "fileio prepare in a mount point as cwd: exit 2" test $? = 2
-  expect_usage "sysbench prepare --file-dir mount point" "$SB" fileio --file-dir="$M" --file-num=1 --file-total-size=1M prepare
+  # (the sysbench name prints its banner on stdout first, as sysbench does)
+  "$SB" fileio --file-dir="$M" --file-num=1 --file-total-size=1M prepare >"$T_DIR/usage.out" 2>"$T_DIR/usage.err"
+  got=$?
+  check "sysbench prepare --file-dir mount point: exit 2 (got $got)" test $got = 2
+  check "sysbench prepare --file-dir mount point: one line naming it" \
+    test "$(grep -c "'$M' is the root of a file system" "$T_DIR/usage.err")" = 1
+  expect_rc 0 "sysbench --force prepare" "$SB" fileio --force --file-dir="$M" --file-num=1 --file-total-size=1M prepare
+  expect_rc 0 "sysbench --force cleanup" "$SB" fileio --force --file-dir="$M" --file-num=1 cleanup
   expect_usage "fileio cleanup on a mount point" "$STORMARK" fileio --file-dir="$M" --file-num=1 cleanup
   expect_usage "run on a mount point" "$STORMARK" run "$M" --time 1 --engine null --quiet --no-confirm
   check "mount point: nothing created" test -z "$(ls -A "$M")"
