@@ -197,7 +197,15 @@ static int do_cleanup(struct sm_fileio_opts *o)
 		banner(o);
 		printf("Removing test files...\n");
 	}
+	sm_signals_install();
 	rc = sm_fileio_cleanup(&o->cfg, &bad);
+	if (rc == -EINTR) {
+		char path[4096];
+
+		sm_fileio_path(&o->cfg, bad, path, sizeof(path));
+		sm_error("interrupted: test files from '%s' on were not removed (run cleanup again)", path);
+		return SM_EXIT_INTERRUPTED;
+	}
 	if (rc == -ELOOP || rc == -EPERM) {
 		char path[4096];
 

@@ -273,11 +273,6 @@ int cmd_run_parse_only(int argc, char **argv)
 	return rc == 1 ? SM_EXIT_OK : rc;
 }
 
-static void on_hangup(int sig)
-{
-	sm_stop_signal = sig;
-}
-
 struct progress_ctx {
 	int on;
 };
@@ -378,20 +373,10 @@ int cmd_run(int argc, char **argv)
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;
 	}
-	sm_signals_install();
+	sm_signals_install();   /* SIGHUP too: a closed terminal removes the data as Ctrl-C does */
 	/* output piped into `head` must not kill the run before it removes its
 	 * test data: writes then fail with EPIPE instead */
 	signal(SIGPIPE, SIG_IGN);
-	/* a closed terminal stops the run like Ctrl-C, so the data goes too */
-	{
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_hangup;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGHUP, &sa, NULL);
-	}
-
 	sm_result_head_begin(&res->head, "run", argc, argv);
 	rc = sm_run_begin(&o.plan, res);
 	if (rc) {

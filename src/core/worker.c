@@ -24,6 +24,9 @@ void sm_signals_install(void)
 	sa.sa_flags = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a closed terminal or ssh session stops a run like Ctrl-C: the
+	 * report is printed and what the run created is cleaned up */
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 void sm_start_init(struct sm_start *s)

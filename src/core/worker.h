@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Worker threads released together, and the stop flag that SIGINT/SIGTERM
- * (or a time limit) raise. */
+/* Worker threads released together, and the stop flag that SIGINT, SIGTERM
+ * and SIGHUP (or a time limit) raise. */
 #ifndef SM_WORKER_H
 #define SM_WORKER_H
 
@@ -10,13 +10,13 @@
 #include <stdint.h>
 
 /* The one mutable global: 0 while running, else the signal number that asked
- * to stop (SIGINT, SIGTERM). Read it with sm_stopped(). An atomic, not a
+ * to stop (SIGINT, SIGTERM, SIGHUP). Read it with sm_stopped(). An atomic, not a
  * volatile sig_atomic_t: worker threads read it while the handler writes it
  * on another thread, and a lock-free atomic store is async-signal-safe. */
 extern _Atomic int sm_stop_signal;
 
-/* Install SIGINT and SIGTERM handlers that set sm_stop_signal (without
- * SA_RESTART, so blocking waits wake up). Idempotent. */
+/* Install SIGINT, SIGTERM and SIGHUP handlers that set sm_stop_signal
+ * (without SA_RESTART, so blocking waits wake up). Idempotent. */
 void sm_signals_install(void);
 
 /* Sleep until due_ns (CLOCK_MONOTONIC) in slices of at most 100 ms, so a

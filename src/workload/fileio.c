@@ -523,6 +523,10 @@ int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg, unsigned *bad)
 			return !S_ISREG(st.st_mode) || !rc || rc == -ENOTSUP ? -EPERM : rc;
 	}
 	for (unsigned i = 0; i < cfg->num_files; i++) {
+		if (sm_stopped()) {   /* between two files: the set is left whole or shorter */
+			*bad = i;
+			return -EINTR;
+		}
 		sm_fileio_path(cfg, i, path, sizeof(path));
 		if (unlink(path)) {
 			if (errno != ENOENT)

@@ -133,8 +133,9 @@ int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p)
 /* Remove test_file.0 .. N-1 (only those). Returns how many were removed,
  * -ELOOP with *bad set (nothing removed) when one of them is a symbolic
  * link, -EPERM with *bad set (nothing removed) when cfg->ownership and one
- * is not a regular file with its seal, or -errno for the first failure
- * other than ENOENT. */
+ * is not a regular file with its seal, -EINTR with *bad the first file
+ * not removed when a signal asked to stop (checked between files), or
+ * -errno for the first failure other than ENOENT. */
 int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg, unsigned *bad);
 
 /* Open the files for a run, check their sizes (seqwr recreates them); with
