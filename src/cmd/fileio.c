@@ -197,7 +197,7 @@ static int do_cleanup(struct sm_fileio_opts *o)
 		banner(o);
 		printf("Removing test files...\n");
 	}
-	sm_signals_install();
+	install_signals(o);   /* the sysbench name keeps an inherited ignored SIGINT */
 	rc = sm_fileio_cleanup(&o->cfg, &bad);
 	if (rc == -EINTR) {
 		char path[4096];
