@@ -227,13 +227,13 @@ section "SIGINT ignored"
 # does (prepare, run and cleanup go to their end); stormark's own names
 # stop with a report, as docs/fileio.md says
 # ignored NAME WANT PATTERN CMD...: CMD with SIGINT ignored, SIGINT after
-# 0.3 s; exit WANT, PATTERN on stdout
+# IGN_DELAY (0.3) s; exit WANT, PATTERN on stdout
 ignored() {
   local name=$1 want=$2 pat=$3 pid rc
   shift 3
   (trap '' INT; exec "$@") >"$T_DIR/ign.out" 2>"$T_DIR/ign.err" &
   pid=$!
-  sleep 0.3
+  sleep "${IGN_DELAY:-0.3}"
   check "$name with SIGINT ignored: still running when SIGINT is sent" kill -INT "$pid"
   wait "$pid"; rc=$?
   if [ "$rc" = "$want" ]; then ok; else fail "$name with SIGINT ignored: exit $rc after SIGINT, wanted $want"; sed 's/^/  | /' "$T_DIR/ign.err" | head -5 >&2; fi
@@ -246,9 +246,9 @@ check "sysbench prepare with SIGINT ignored: the whole set" \
 ignored "sysbench run" 0 "Throughput:" "$SB" fileio "${I[@]}" --file-test-mode=rndrd --time=2 run
 ignored "stormark fileio run" 130 "Throughput:" "$STORMARK" fileio "${I[@]}" --file-test-mode=rndrd --time=2 run
 rm -f "$D"/test_file.*
-C=(--file-dir="$D" --file-num=400 --file-total-size=400K)
+C=(--file-dir="$D" --file-num=1500 --file-total-size=1500K)
 "$STORMARK" fileio "${C[@]}" prepare >/dev/null 2>&1 || fail "fileio: prepare for the cleanup with SIGINT ignored failed"
-ignored "sysbench cleanup" 0 "Removing test files" "$SB" fileio "${C[@]}" cleanup
+IGN_DELAY=0.05 ignored "sysbench cleanup" 0 "Removing test files" "$SB" fileio "${C[@]}" cleanup
 check "sysbench cleanup with SIGINT ignored: every test file removed" test -z "$(ls "$D" | grep test_file)"
 ignored "stormark frames" 130 "Frames transferred: " "$STORMARK" frames -w 64 -n 20000 --buffered "$D"
 find "$D" -name 'frame*.tst' -delete
