@@ -4,6 +4,8 @@
  * GB/s per core, so it costs little beside the I/O it checks. */
 #include "core/verify.h"
 
+#include "core/le.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -16,51 +18,21 @@
 enum { T_MAGIC = 0, T_SET = 8, T_RUN = 16, T_SEQ = 24, T_OFF = 32, T_FILE = 40, T_LEN = 44,
        T_RSVD = 48, T_SUM = 56 };
 
-static void put64(unsigned char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint32_t get32(const unsigned char *p)
-{
-	uint32_t v = 0;
-
-	for (int i = 3; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 void sm_verify_seal(void *blk, uint32_t len, const struct sm_vblk_id *id)
 {
 	unsigned char *t = (unsigned char *)blk + len - SM_VERIFY_TRAILER;
 
-	put64(t + T_MAGIC, VERIFY_MAGIC);
-	put64(t + T_SET, id->set);
-	put64(t + T_RUN, id->run);
-	put64(t + T_SEQ, id->seq);
-	put64(t + T_OFF, id->off);
-	put32(t + T_FILE, id->file);
-	put32(t + T_LEN, len);
-	put64(t + T_RSVD, 0);
+	sm_le_put64(t + T_MAGIC, VERIFY_MAGIC);
+	sm_le_put64(t + T_SET, id->set);
+	sm_le_put64(t + T_RUN, id->run);
+	sm_le_put64(t + T_SEQ, id->seq);
+	sm_le_put64(t + T_OFF, id->off);
+	sm_le_put32(t + T_FILE, id->file);
+	sm_le_put32(t + T_LEN, len);
+	sm_le_put64(t + T_RSVD, 0);
 	/* one pass over the payload and the trailer's fields: a torn write
 	 * (new trailer, old payload or the reverse) fails it */
-	put64(t + T_SUM, XXH3_64bits(blk, len - 8));
+	sm_le_put64(t + T_SUM, XXH3_64bits(blk, len - 8));
 }
 
 uint64_t sm_verify_seal_range(void *buf, uint64_t len, uint64_t block, const struct sm_vblk_id *id)
@@ -100,12 +72,12 @@ static int all_zero(const unsigned char *p, uint32_t len)
 
 static void read_trailer(const unsigned char *t, struct sm_vblk_id *id)
 {
-	id->set = get64(t + T_SET);
-	id->run = get64(t + T_RUN);
-	id->seq = get64(t + T_SEQ);
-	id->off = get64(t + T_OFF);
-	id->file = get32(t + T_FILE);
-	id->len = get32(t + T_LEN);
+	id->set = sm_le_get64(t + T_SET);
+	id->run = sm_le_get64(t + T_RUN);
+	id->seq = sm_le_get64(t + T_SEQ);
+	id->off = sm_le_get64(t + T_OFF);
+	id->file = sm_le_get32(t + T_FILE);
+	id->len = sm_le_get32(t + T_LEN);
 }
 
 int sm_verify_peek(const void *blk, uint32_t len, struct sm_vblk_id *id)
@@ -113,10 +85,10 @@ int sm_verify_peek(const void *blk, uint32_t len, struct sm_vblk_id *id)
 	const unsigned char *t = (const unsigned char *)blk + len - SM_VERIFY_TRAILER;
 
 	memset(id, 0, sizeof(*id));
-	if (len < SM_VERIFY_MIN_BLOCK || get64(t + T_MAGIC) != VERIFY_MAGIC)
+	if (len < SM_VERIFY_MIN_BLOCK || sm_le_get64(t + T_MAGIC) != VERIFY_MAGIC)
 		return 0;
 	read_trailer(t, id);
-	return get32(t + T_LEN) == len && get64(t + T_SUM) == XXH3_64bits(blk, len - 8);
+	return sm_le_get32(t + T_LEN) == len && sm_le_get64(t + T_SUM) == XXH3_64bits(blk, len - 8);
 }
 
 enum sm_verify_kind sm_verify_check(const void *blk, uint32_t len, const struct sm_vblk_id *expect,
@@ -125,13 +97,13 @@ enum sm_verify_kind sm_verify_check(const void *blk, uint32_t len, const struct 
 	const unsigned char *t = (const unsigned char *)blk + len - SM_VERIFY_TRAILER;
 
 	memset(found, 0, sizeof(*found));
-	if (get64(t + T_MAGIC) != VERIFY_MAGIC)
+	if (sm_le_get64(t + T_MAGIC) != VERIFY_MAGIC)
 		return all_zero(blk, len) ? SM_VK_ZERO : SM_VK_NOHDR;
 	read_trailer(t, found);
 	/* a trailer for another length: written with another block size */
 	if (found->len != len)
 		return SM_VK_NOHDR;
-	if (get64(t + T_SUM) != XXH3_64bits(blk, len - 8))
+	if (sm_le_get64(t + T_SUM) != XXH3_64bits(blk, len - 8))
 		return SM_VK_CHECKSUM;
 	if (found->file != expect->file || found->off != expect->off)
 		return SM_VK_MISPLACED;
