@@ -339,10 +339,28 @@ static void prep_fail(struct prep_ctx *c, unsigned file, int err, int removed)
 	atomic_store(&c->abort, 1);
 }
 
+/* After a failed prepare of file i, open at fd: leave nothing half-written
+ * that could pass for a prepared file. A file we created is removed, but
+ * only while its name still leads to the file we wrote (there is no
+ * unlink by descriptor); a file we extended is cut back through the
+ * descriptor, never by name. Returns 1 (removed), 2 (cut back) or 0. */
+static int prep_undo(struct prep_ctx *c, unsigned i, int fd, const char *path)
+{
+	struct stat mine, named;
+
+	if (c->p->existed[i])
+		return ftruncate(fd, (off_t)c->p->old_size[i]) ? 0 : 2;
+	if (fstat(fd, &mine) || lstat(path, &named) || mine.st_dev != named.st_dev ||
+	    mine.st_ino != named.st_ino)
+		return 0;
+	return unlink(path) ? 0 : 1;
+}
+
 /* Write blocks from the file's current end until it reaches file_size (whole
- * blocks, as sysbench does). Returns 0 or -errno. */
+ * blocks, as sysbench does). Returns 0 or -errno; on failure *removed says
+ * what prep_undo() did with the file. */
 static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_t chunk,
-		     int *opened)
+		     int *removed)
 {
 	const struct sm_fileio_cfg *cfg = c->cfg;
 	char path[4096];
@@ -361,7 +379,6 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 		  (cfg->ownership && !c->p->existed[i] ? O_CREAT | O_EXCL : O_CREAT), 0600);
 	if (fd < 0)
 		return -errno;
-	*opened = 1;
 	/* the ownership seal, under either name, so that `stormark fileio`
 	 * may use a set `sysbench` prepared; under sysbench's name a file system without
 	 * user extended attributes is no reason to fail */
@@ -408,6 +425,8 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 	if (atomic_load(&c->abort) && off < cfg->file_size)
 		rc = -ECANCELED;
 out:
+	if (rc)
+		*removed = prep_undo(c, i, fd, path);
 	close(fd);
 	return rc;
 }
@@ -433,31 +452,17 @@ static void *prep_worker(void *argp)
 	sm_buf_fill(buf, chunk, cfg->data, cfg->seed ^ (a->id + 1));
 	for (;;) {
 		unsigned i = atomic_fetch_add(&c->next_file, 1);
-		int opened = 0, rc;
+		int removed = 0, rc;
 
 		if (i >= cfg->num_files || atomic_load(&c->abort))
 			break;
 		if (c->p->state[i] == SM_FIO_REUSE)
 			continue;
-		rc = prep_file(c, i, buf, chunk, &opened);
-		if (rc) {
-			char path[4096];
-			int removed = 0;
-
-			/* Leave nothing half-written behind that could pass for
-			 * a prepared file: remove what we created, cut back
-			 * what we extended; a file we could not open (one that
-			 * appeared under a new file's name: -EEXIST) is left as
-			 * it is. */
-			sm_fileio_path(cfg, i, path, sizeof(path));
-			if (opened && !c->p->existed[i]) {
-				removed = unlink(path) ? 0 : 1;
-			} else if (opened) {
-				removed = truncate(path, (off_t)c->p->old_size[i]) ? 0 : 2;
-			}
-			if (rc != -ECANCELED)
-				prep_fail(c, i, rc, removed);
-		}
+		/* a file that could not be opened (one that appeared
+		 * under a new file's name: -EEXIST) is left as it is */
+		rc = prep_file(c, i, buf, chunk, &removed);
+		if (rc && rc != -ECANCELED)
+			prep_fail(c, i, rc, removed);
 	}
 	free(buf);
 	return NULL;
