@@ -1,29 +1,24 @@
 /* SPDX-License-Identifier: MIT */
-/* The --validate / --verify part of a report, in text and JSON. Figures
- * are the counters the run kept; rates are bytes hashed over the time
- * spent hashing them. */
+/* The --validate / --verify part of a report, in text and JSON: the
+ * counters the run kept and the rates analysis/verify.c derives from them. */
 #include "report/verify.h"
+#include "analysis/verify.h"
 #include "result/json.h"
 
 #include <string.h>
 
-static double rate(uint64_t bytes, uint64_t ns)
+static void figures(const struct sm_verify_view *v, struct sm_verify_fig *fig)
 {
-	return ns ? (double)bytes / ((double)ns / 1e9) : 0;
-}
-
-static double share(const struct sm_verify_view *v)
-{
-	double avail = (double)v->duration_ns * (double)(v->threads ? v->threads : 1);
-
-	return avail > 0 ? (double)(v->st->seal_ns + v->st->check_ns) / avail : 0;
+	sm_verify_figures(v->st, v->block, v->threads, v->duration_ns, fig);
 }
 
 void sm_verify_text(FILE *f, const struct sm_verify_view *v)
 {
 	const struct sm_verify_stats *st = v->st;
 	char name[4096], what[512];
+	struct sm_verify_fig fig;
 
+	figures(v, &fig);
 	fprintf(f, "\nVerification (%s, %llu-byte blocks", v->option, (unsigned long long)v->block);
 	if (v->run_id)
 		fprintf(f, ", run id %llu", (unsigned long long)v->run_id);
@@ -36,12 +31,12 @@ void sm_verify_text(FILE *f, const struct sm_verify_view *v)
 	fprintf(f, "    problems found:                %llu\n", (unsigned long long)st->problems);
 	fprintf(f, "    hashing: %.3f s sealing (%.1f MiB/s), %.3f s checking (%.1f MiB/s); %.2f%% of the "
 		   "threads' time\n", (double)st->seal_ns / 1e9,
-		rate(st->sealed * v->block, st->seal_ns) / 1048576.0, (double)st->check_ns / 1e9,
-		rate(st->checked * v->block, st->check_ns) / 1048576.0, 100.0 * share(v));
+		fig.seal_bytes_per_s / 1048576.0, (double)st->check_ns / 1e9,
+		fig.check_bytes_per_s / 1048576.0, 100.0 * fig.hash_share);
 	if (st->pass_ns)
 		fprintf(f, "    read-back pass: %llu bytes in %.3f s (%.2f MiB/s)\n",
 			(unsigned long long)st->pass_bytes, (double)st->pass_ns / 1e9,
-			rate(st->pass_bytes, st->pass_ns) / 1048576.0);
+			fig.pass_bytes_per_s / 1048576.0);
 	for (unsigned i = 0; i < st->nkept; i++) {
 		v->name(st->kept[i].file, name, sizeof(name), v->name_arg);
 		sm_verify_describe(what, sizeof(what), &st->kept[i]);
@@ -70,9 +65,11 @@ cJSON *sm_verify_json(const struct sm_verify_view *v)
 	const struct sm_verify_stats *st = v->st;
 	cJSON *o = cJSON_CreateObject(), *a;
 	char name[4096];
+	struct sm_verify_fig fig;
 
 	if (!o)
 		return NULL;
+	figures(v, &fig);
 	cJSON_AddStringToObject(o, "option", v->option + 2);
 	sm_json_add_u64(o, "run_id", v->run_id);
 	sm_json_add_u64(o, "block_bytes", v->block);
@@ -82,12 +79,12 @@ cJSON *sm_verify_json(const struct sm_verify_view *v)
 	sm_json_add_u64(o, "problems", st->problems);
 	sm_json_add_u64(o, "seal_ns", st->seal_ns);
 	sm_json_add_u64(o, "check_ns", st->check_ns);
-	sm_json_add_double(o, "seal_bytes_per_s", rate(st->sealed * v->block, st->seal_ns));
-	sm_json_add_double(o, "check_bytes_per_s", rate(st->checked * v->block, st->check_ns));
-	sm_json_add_double(o, "hash_share", share(v));
+	sm_json_add_double(o, "seal_bytes_per_s", fig.seal_bytes_per_s);
+	sm_json_add_double(o, "check_bytes_per_s", fig.check_bytes_per_s);
+	sm_json_add_double(o, "hash_share", fig.hash_share);
 	sm_json_add_u64(o, "pass_bytes", st->pass_bytes);
 	sm_json_add_u64(o, "pass_ns", st->pass_ns);
-	sm_json_add_double(o, "pass_bytes_per_s", rate(st->pass_bytes, st->pass_ns));
+	sm_json_add_double(o, "pass_bytes_per_s", fig.pass_bytes_per_s);
 	a = cJSON_AddArrayToObject(o, "problem_list");
 	for (unsigned i = 0; a && i < st->nkept; i++) {
 		const struct sm_verify_problem *p = &st->kept[i];

@@ -4,6 +4,7 @@
  * trailer, checksum, misplaced, stale, newer); the problem list keeps the
  * first by place and counts the rest. */
 #include "core/verify.h"
+#include "analysis/verify.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -195,9 +196,36 @@ static void test_problem_list(void **state)
 	assert_string_equal(sm_verify_kind_name(SM_VK_MISPLACED), "misplaced");
 }
 
+/* The derived rates: 8 blocks of 4 KiB sealed in 0.5 ms is 65.536 MB/s;
+ * hashing time over two threads' 10 ms; nothing timed gives zeros. */
+static void test_figures(void **state)
+{
+	struct sm_verify_stats st = {0};
+	struct sm_verify_fig fig;
+
+	(void)state;
+	st.sealed = 8;
+	st.seal_ns = 500000;
+	st.checked = 4;
+	st.check_ns = 1000000;
+	st.pass_bytes = 3000000;
+	st.pass_ns = 2000000000;
+	sm_verify_figures(&st, 4096, 2, 10000000, &fig);
+	assert_float_equal(fig.seal_bytes_per_s, 65536000.0, 1e-3);
+	assert_float_equal(fig.check_bytes_per_s, 16384000.0, 1e-3);
+	assert_float_equal(fig.hash_share, 1500000.0 / 20000000.0, 1e-12);
+	assert_float_equal(fig.pass_bytes_per_s, 1500000.0, 1e-6);
+	memset(&st, 0, sizeof(st));
+	st.sealed = 3;
+	sm_verify_figures(&st, 4096, 0, 0, &fig);
+	assert_true(fig.seal_bytes_per_s == 0 && fig.check_bytes_per_s == 0);
+	assert_true(fig.hash_share == 0 && fig.pass_bytes_per_s == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_every_byte),
 		cmocka_unit_test(test_kinds),
