@@ -255,9 +255,9 @@ struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t se
 
 			sm_frame_hdr_put(s->buf, &h);
 		}
+		if (p->verify)
+			seal_frame(w, s);
 	}
-	if (p->kind == SM_FRAMES_WRITE && p->verify)
-		seal_frame(w, s);
 	if (p->stream) {
 		s->fd = w->stream_fd;
 		prep_xfer(sh, s);
