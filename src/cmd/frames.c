@@ -7,7 +7,9 @@
 #include "cmd/out_opts.h"
 #include "core/clock.h"
 #include "core/worker.h"
+#include "report/csv.h"
 #include "report/frametest.h"
+#include "report/markdown.h"
 #include "report/frames_csv.h"
 #include "report/verify.h"
 #include "result/json.h"
@@ -99,7 +101,7 @@ int cmd_frames(int argc, char **argv)
 	char msg[SM_MSG_MAX], what[160];
 	int compat = !strcmp(argv[0], "frametest") || (strrchr(argv[0], '/') &&
 		     !strcmp(strrchr(argv[0], '/') + 1, "frametest"));
-	int rc, code = SM_EXIT_OK, holds = 1, text;
+	int rc, code = SM_EXIT_OK, holds = 1, text, ft;
 	unsigned char *written = NULL;   /* --verify, write test: frames written */
 	struct sm_verify_view vv;
 	const char *json_to;   /* where the JSON goes: a file, "-" (stdout), NULL */
@@ -143,6 +145,7 @@ int cmd_frames(int argc, char **argv)
 	}
 	sm_frames_opts_params(&o);
 	text = o.out.layout != SM_LAYOUT_JSON;
+	ft = o.out.layout == SM_LAYOUT_FRAMETEST;   /* frametest's own lines, in its order */
 	json_to = text ? o.out.json_file : "-";   /* stdout is -o FILE when given */
 	rc = sm_out_redirect(&o.out);
 	if (rc) {
@@ -202,13 +205,24 @@ int cmd_frames(int argc, char **argv)
 		snprintf(res->video_format, sizeof(res->video_format), "%s", o.format);
 		res->video_capture = o.capture;
 	}
-	if (text)
+	if (ft)
 		sm_report_frametest(stdout, res, res->test_params);
+	else if (o.out.layout == SM_LAYOUT_MARKDOWN)
+		sm_md_frames(stdout, res);   /* the verdict and --verify counts included */
+	else if (o.out.layout == SM_LAYOUT_CSV)
+		sm_csv_frames(stdout, res);
 	if (o.plan.verify)
 		sm_cmd_frames_verify_view(res, &vv);
 	if (o.format) {   /* with JSON on stdout the verdict line goes to stderr */
-		int v = sm_report_paced_verdict(text ? stdout : stderr, res);
+		struct sm_paced pc;
+		int v;
 
+		if (ft || !text) {
+			v = sm_report_paced_verdict(text ? stdout : stderr, res);
+		} else {   /* markdown and csv hold the verdict */
+			sm_paced_from_frames(res, &pc);
+			v = sm_verdict_paced(&pc);
+		}
 		holds = v == SM_VERDICT_REALTIME || v == SM_VERDICT_MARGINAL;
 	}
 	for (unsigned i = 0; i < res->head.warnings.count; i++)
@@ -228,10 +242,10 @@ int cmd_frames(int argc, char **argv)
 			code = SM_EXIT_FAIL;
 		}
 	}
-	if (o.plan.csv_path && text)
+	if (o.plan.csv_path && ft)
 		printf("Writing log file...\n");
 	/* last, after frametest's own lines, which scripts read by position */
-	if (o.plan.verify && text)
+	if (o.plan.verify && ft)
 		sm_verify_text(stdout, &vv);
 	if (rc == -EINTR) {
 		fprintf(stderr, "%s: interrupted: the report covers the frames moved so far\n", o.prog);

@@ -83,8 +83,8 @@ static int format_cb(const struct sm_opt *opt, const char *arg, char *exp, size_
 		return 0;
 	}
 	if (sm_format_find(arg, &f)) {
-		snprintf(exp, len, "%s", old ? "a report layout (frametest or json) or a video format "
-			 "name (see --list-formats)" : "a video format name (see --list-formats)");
+		snprintf(exp, len, "%s", old ? "a report layout (frametest, csv, markdown or json) or a "
+			 "video format name (see --list-formats)" : "a video format name (see --list-formats)");
 		return -EINVAL;
 	}
 	o->format = arg;
@@ -160,7 +160,7 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_HEAD("\nOutput (the same in every command, docs/options.md):"),
 		SM_OUT_JSON_OPT(o->json, 1),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, o, "LAYOUT",
-			    "report layout: frametest (default) or json"),
+			    "report layout: frametest (default), csv, markdown or json"),
 		SM_OPT_STR(0, "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
 		SM_OPT_FLAG_SET(0, "quiet", p->quiet, 1, "no progress line"),
 		SM_OPT_HELP(0, "help", o->help, "this help"),
@@ -372,6 +372,7 @@ static int resolve(struct sm_frames_opts *o)
 	o->out.json = o->json;
 	o->out.quiet = p->quiet;
 	if (sm_out_resolve(&o->out, o->prog, SM_LAYOUT_BIT(SM_LAYOUT_FRAMETEST) |
+			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
 			   SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_FRAMETEST, msg, sizeof(msg)))
 		return sm_usage_error(o->prog, o->hint, "%s", msg);
 	return 0;

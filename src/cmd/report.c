@@ -146,6 +146,10 @@ static int render_frames(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 		}
 		rc = d ? sm_json_write(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
+	} else if (l == SM_LAYOUT_MARKDOWN) {
+		sm_md_frames(stdout, r);
+	} else if (l == SM_LAYOUT_CSV) {
+		sm_csv_frames(stdout, r);
 	} else {
 		sm_report_frametest_all(stdout, r);
 		if (r->plan.verify) {
@@ -170,7 +174,8 @@ static const struct kind kinds[] = {
 	{ "run", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
 		 SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 	  SM_LAYOUT_TEXT, render_run },
-	{ "frames", SM_LAYOUT_BIT(SM_LAYOUT_FRAMETEST) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+	{ "frames", SM_LAYOUT_BIT(SM_LAYOUT_FRAMETEST) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
+		    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 	  SM_LAYOUT_FRAMETEST, render_frames },
 	{ "fileio", SM_LAYOUT_BIT(SM_LAYOUT_SYSBENCH) | SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
 		    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
@@ -186,7 +191,7 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "done. Layouts: time: text (default), timeit, csv, markdown, json;\n"
 		   "run: text (default), csv, markdown, json; fileio: sysbench (default),\n"
 		   "text (stormark's own), csv, markdown, json; frames: frametest\n"
-		   "(default), json.\n\n");
+		   "(default), csv, markdown, json.\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nExit status: 0 done, 1 the report could not be written, 2 a usage error\n"
 		   "or a file that is not a result this stormark can read (not JSON, cut\n"

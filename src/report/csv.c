@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* CSV renderings of run and fileio results. */
+/* CSV renderings of run, fileio and frames results. */
 #include "report/csv.h"
+#include "analysis/paced.h"
+#include "analysis/verdict.h"
 
 #include <math.h>
 
@@ -102,4 +104,84 @@ void sm_csv_fileio(FILE *f, const struct sm_fileio_result *r)
 		}
 		fputc('\n', f);
 	}
+}
+
+/* A cell of a count, or an empty one for a negative value. */
+static void count_cell(FILE *f, int64_t v)
+{
+	if (v >= 0)
+		fprintf(f, ",%lld", (long long)v);
+	else
+		empty(f, 1);
+}
+
+/* A frames row from op to max_ns: bytes, errors or dropped < 0 leave that
+ * cell empty, per_s < 0 both rates. */
+static void frames_row(FILE *f, const char *op, uint64_t n, int64_t bytes, int64_t errors,
+		       int64_t dropped, double per_s, double bytes_per_s, const struct sm_hist *h)
+{
+	fprintf(f, "%s,%llu", op, (unsigned long long)n);
+	count_cell(f, bytes);
+	count_cell(f, errors);
+	count_cell(f, dropped);
+	if (per_s >= 0) {
+		num(f, per_s);
+		num(f, bytes_per_s);
+	} else {
+		empty(f, 2);
+	}
+	if (!h->count) {
+		empty(f, 6);
+	} else {
+		num(f, sm_hist_mean(h));
+		num(f, (double)sm_hist_percentile(h, 50));
+		num(f, (double)sm_hist_percentile(h, 95));
+		num(f, (double)sm_hist_percentile(h, 99));
+		num(f, (double)sm_hist_percentile(h, 99.9));
+		num(f, (double)h->max);
+	}
+}
+
+void sm_csv_frames(FILE *f, const struct sm_frames_result *r)
+{
+	const struct sm_frames_plan *p = &r->plan;
+	int rd = p->kind == SM_FRAMES_READ;
+
+	fprintf(f, "op,count,bytes,errors,dropped,count_per_s,bytes_per_s,mean_ns,p50_ns,p95_ns,"
+		   "p99_ns,p99_9_ns,max_ns,verdict\n");
+	frames_row(f, rd ? "open" : "create", r->open.count, (int64_t)r->open.bytes,
+		   (int64_t)r->open.errors, -1, -1, 0, &r->open.lat);
+	fputs(",\n", f);
+	if (p->kind != SM_FRAMES_EMPTY) {
+		frames_row(f, rd ? "read" : "write", r->io.count, (int64_t)r->io.bytes,
+			   (int64_t)r->io.errors, -1, -1, 0, &r->io.lat);
+		fputs(",\n", f);
+	}
+	frames_row(f, "close", r->close.count, (int64_t)r->close.bytes, (int64_t)r->close.errors, -1, -1,
+		   0, &r->close.lat);
+	fputs(",\n", f);
+	frames_row(f, "frame", r->frames_done, (int64_t)r->bytes, (int64_t)r->frame.errors, -1,
+		   r->fig.frames_per_s,
+		   r->fig.bytes_per_s, &r->frame.lat);
+	fputs(",\n", f);
+	if (!(p->fps > 0))
+		return;
+	frames_row(f, "schedule", r->paced_frames, -1, -1, (int64_t)r->frames_dropped, r->paced_fps,
+		   r->fig.paced_bytes_per_s, &r->sched_lat);
+	if (r->video_format[0]) {
+		struct sm_paced pc;
+		int v;
+
+		sm_paced_from_frames(r, &pc);
+		v = sm_verdict_paced(&pc);
+		fprintf(f, ",%s\n", v < 0 ? "undecided" : sm_verdict_name((enum sm_verdict)v));
+	} else {
+		fputs(",\n", f);
+	}
+	if (!rd)
+		return;
+	frames_row(f, "late", r->late.count, -1, -1, -1, -1, 0, &r->late);
+	fputs(",\n", f);
+	frames_row(f, "early", r->early.count, -1, -1, -1, -1, 0, &r->early);
+	fputs(",\n", f);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "result/fileio.h"
+#include "result/frames.h"
 #include "result/run.h"
 
 /* `stormark run`: kind,test,direction,fps,bytes_per_s,iops,p50_ns,p99_ns,
@@ -20,5 +21,16 @@ void sm_csv_run(FILE *f, const struct sm_run_result *res);
  * mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns,max_ns; a row per operation kind
  * and one for events. */
 void sm_csv_fileio(FILE *f, const struct sm_fileio_result *r);
+
+/* `stormark frames`: op,count,bytes,errors,dropped,count_per_s,bytes_per_s,
+ * mean_ns,p50_ns,p95_ns,p99_ns,p99_9_ns,max_ns,verdict; a row per
+ * operation (create or open, write or read (none with -e), close), one
+ * for whole frames (count_per_s and bytes_per_s over the run); in a paced
+ * run one for the frame time from schedule ("schedule": count, the frames
+ * paced; dropped; count_per_s, the paced rate; bytes_per_s, the frame size
+ * at that rate; verdict, with --video-format), and in paced playback one
+ * each for late and early frames (their lateness). Empty cells where a
+ * row has no such figure. */
+void sm_csv_frames(FILE *f, const struct sm_frames_result *r);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Markdown renderings of time, run and fileio results. */
+/* Markdown renderings of time, run, fileio and frames results. */
 #include "report/markdown.h"
+#include "analysis/paced.h"
 #include "analysis/verdict.h"
 #include "report/run_text.h"
 #include "report/timeit.h"
@@ -254,4 +255,119 @@ void sm_md_fileio(FILE *f, const struct sm_fileio_result *r)
 	fprintf(f, "\nread/write/fsync: each request from issue to completion; event: its "
 		   "thread's time on it, as sysbench counts it.\n");
 	warnings(f, &r->head.warnings, "Warnings");
+}
+
+/* One row of the frames operation table: count, errors (< 0: "-"), then
+ * the latencies of h ("-" where it has none). */
+static void md_lat_row(FILE *f, const char *name, uint64_t n, int64_t errors, const struct sm_hist *h)
+{
+	const double v[] = { sm_hist_mean(h), (double)sm_hist_percentile(h, 50),
+			     (double)sm_hist_percentile(h, 95), (double)sm_hist_percentile(h, 99),
+			     (double)sm_hist_percentile(h, 99.9), (double)h->max };
+	char a[32];
+
+	fprintf(f, "| %s | %llu |", name, (unsigned long long)n);
+	if (errors < 0)
+		fputs(" - |", f);
+	else
+		fprintf(f, " %lld |", (long long)errors);
+	for (int k = 0; k < 6; k++)
+		fprintf(f, " %s |", h->count ? sm_fmt_ns(a, sizeof(a), v[k]) : "-");
+	fputc('\n', f);
+}
+
+static void md_frames_paced(FILE *f, const struct sm_frames_result *r)
+{
+	const struct sm_frames_plan *p = &r->plan;
+	struct sm_paced pc;
+	int v = -1;
+
+	fprintf(f, "| frames dropped | %llu of %llu (longest run %llu) |\n",
+		(unsigned long long)r->frames_dropped, (unsigned long long)r->frames_scheduled,
+		(unsigned long long)r->longest_drop_run);
+	fprintf(f, "| paced frame rate | %.2f fps (%llu frames %s) |\n", r->paced_fps,
+		(unsigned long long)r->paced_frames, p->kind == SM_FRAMES_READ ? "shown on time" : "written");
+	fprintf(f, "| buffers used at most | %llu of %u |\n", (unsigned long long)r->max_queue, p->queue);
+	if (!r->video_format[0])
+		return;
+	sm_paced_from_frames(r, &pc);
+	v = sm_verdict_paced(&pc);
+	fprintf(f, "\n## Verdict\n\n%s %s at %g fps: **%s** (%llu of %llu frames dropped, p99.9 "
+		   "from schedule %.2f ms, frame interval %.2f ms, %u buffers)\n",
+		r->video_format, r->video_capture ? "capture" : "playback", p->fps,
+		v < 0 ? "undecided" : sm_verdict_name((enum sm_verdict)v),
+		(unsigned long long)pc.dropped, (unsigned long long)pc.scheduled,
+		(double)pc.p999_sched_ns / 1e6, (double)pc.interval_ns / 1e6, pc.queue);
+}
+
+static void md_frames_verify(FILE *f, const struct sm_frames_result *r)
+{
+	const struct sm_verify_stats *st = &r->verify;
+	char what[512];
+
+	fprintf(f, "\n## Verification (--verify)\n\n%llu blocks sealed, %llu checked, %llu "
+		   "problem%s\n", (unsigned long long)st->sealed, (unsigned long long)st->checked,
+		(unsigned long long)st->problems, st->problems == 1 ? "" : "s");
+	for (unsigned i = 0; i < st->nkept; i++) {
+		sm_verify_describe(what, sizeof(what), &st->kept[i]);
+		fprintf(f, "- frame %u, %s\n", st->kept[i].file, what);
+	}
+}
+
+void sm_md_frames(FILE *f, const struct sm_frames_result *r)
+{
+	static const char *const kinds[] = { "write", "read", "empty frames" };
+	const struct sm_frames_plan *p = &r->plan;
+	const struct sm_frames_figures *g = &r->fig;
+	int rd = p->kind == SM_FRAMES_READ;
+	char a[32], b[32];
+
+	fprintf(f, "# stormark frames: %s, %llu frame%s of %s, %u thread%s\n\n", kinds[p->kind],
+		(unsigned long long)r->frames_scheduled, r->frames_scheduled == 1 ? "" : "s",
+		sm_fmt_bytes(a, sizeof(a), (double)p->frame_bytes), p->threads, p->threads == 1 ? "" : "s");
+	fprintf(f, "- %s: `%s` (%s on %s), %s, engine %s\n", p->stream ? "stream" : "frames in",
+		p->path ? p->path : "?", r->head.env.fs.fs_type[0] ? r->head.env.fs.fs_type : "?",
+		r->head.env.fs.device[0] ? r->head.env.fs.device : "?",
+		p->direct ? "O_DIRECT" : "buffered", p->engine ? p->engine : "?");
+	if (r->test_params[0])
+		fprintf(f, "- test parameters: `%s`\n", r->test_params);
+	if (p->fps > 0)
+		fprintf(f, "- paced: %g fps, %u buffers, %u pre-buffered\n", p->fps, p->queue, p->prebuffer);
+	fprintf(f, "- started: %s, %.3f s%s\n\n", r->head.started_at, g->secs,
+		r->head.error[0] ? " (failed: partial)" : r->head.interrupted ? " (interrupted)" : "");
+	fprintf(f, "| figure | value |\n|---|--:|\n");
+	fprintf(f, "| frames transferred | %llu of %llu |\n", (unsigned long long)r->frames_done,
+		(unsigned long long)r->frames_scheduled);
+	fprintf(f, "| data | %s |\n", sm_fmt_bytes(a, sizeof(a), (double)r->bytes));
+	fprintf(f, "| frame rate | %.2f fps |\n", g->frames_per_s);
+	fprintf(f, "| data rate | %.2f MiB/s |\n", g->bytes_per_s / MIB);
+	if (r->frames_done)
+		fprintf(f, "| fastest frame | %s (%.2f MiB/s) |\n| slowest frame | %s (%.2f MiB/s) |\n",
+			sm_fmt_ns(a, sizeof(a), (double)r->fastest_ns), g->fastest_bytes_per_s / MIB,
+			sm_fmt_ns(b, sizeof(b), (double)r->slowest_ns), g->slowest_bytes_per_s / MIB);
+	if (p->fps > 0)
+		md_frames_paced(f, r);
+	fprintf(f, "\n## Times\n\n| op | count | errors | mean | p50 | p95 | p99 | p99.9 | max |\n"
+		   "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+	md_lat_row(f, rd ? "open" : "create", r->open.count, (int64_t)r->open.errors, &r->open.lat);
+	if (p->kind != SM_FRAMES_EMPTY)
+		md_lat_row(f, rd ? "read" : "write", r->io.count, (int64_t)r->io.errors, &r->io.lat);
+	md_lat_row(f, "close", r->close.count, (int64_t)r->close.errors, &r->close.lat);
+	md_lat_row(f, "frame", r->frame.count, (int64_t)r->frame.errors, &r->frame.lat);
+	if (p->fps > 0)
+		md_lat_row(f, "from schedule", r->sched_lat.count, -1, &r->sched_lat);
+	if (p->fps > 0 && rd) {
+		md_lat_row(f, "late by", r->late.count, -1, &r->late);
+		md_lat_row(f, "early by", r->early.count, -1, &r->early);
+	}
+	fprintf(f, "\nframe: open + %s + close of one frame file; ", rd ? "read" : "write");
+	if (p->fps > 0)
+		fprintf(f, "from schedule: completion against the frame's %s (docs/pacing.md); ",
+			rd ? "buffer's free time" : "arrival");
+	fprintf(f, "times per request from issue to completion.\n");
+	if (p->verify)
+		md_frames_verify(f, r);
+	warnings(f, &r->head.warnings, "Warnings");
+	if (r->head.error[0])
+		fprintf(f, "\n## Error\n\n%s\n", r->head.error);
 }

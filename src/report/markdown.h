@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "result/fileio.h"
+#include "result/frames.h"
 #include "result/run.h"
 #include "result/timefig.h"
 
@@ -21,5 +22,13 @@ void sm_md_run(FILE *f, const struct sm_run_result *res);
 
 /* `stormark fileio run`: the plan, the per-operation table, warnings. */
 void sm_md_fileio(FILE *f, const struct sm_fileio_result *r);
+
+/* `stormark frames`: what was run and where, the totals, the per-operation
+ * table (open, read/write, close, frame; paced: frame time from schedule,
+ * late and early frames), the verdict of --video-format (judged by
+ * analysis/paced.h, as the frametest layout's verdict line), the --verify
+ * counts, warnings and the error that ended the run (r analysed:
+ * sm_frames_analyse). */
+void sm_md_frames(FILE *f, const struct sm_frames_result *r);
 
 #endif

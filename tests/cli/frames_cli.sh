@@ -154,7 +154,7 @@ expect_usage "a directory where a file is needed" "$FT" -s -w 64 B
 expect_usage "missing directory" "$FT" -w 64 B/nope
 expect_usage "unknown format" "$STORMARK" frames --format dpx-99k --fps 24 --capture B
 expect_usage "unknown video format" "$STORMARK" frames --video-format dpx-99k --fps 24 --capture B
-expect_usage "layout frames does not have" "$STORMARK" frames -w 64 --format markdown B
+expect_usage "layout frames does not have" "$STORMARK" frames -w 64 --format timeit B
 check "one wording for bad values" grep -q "^frametest: invalid value 'many' for -n: expected an integer from 1 to " \
   <("$FT" -w 64 -n many B 2>&1)
 check "bad input created nothing" test "$(ls -A B)" = keep

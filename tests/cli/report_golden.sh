@@ -21,5 +21,5 @@ for json in "$G"/time/*.json "$G"/run/*.json "$G"/fileio/*.json "$G"/frames/*.js
   check "golden ${json#$G/}: --format json gives it back" cmp -s "$json" "$T_DIR/got"
 done
 # every reporter of time, run, fileio and frames has a golden file
-check "golden files present" test "$n" -ge 25
+check "golden files present" test "$n" -ge 31
 finish

@@ -819,7 +819,11 @@ static void test_output_flags(void **state)
 	assert_null(o.out.json_file);
 	SM_OK(&o, "-w", "64", "--quiet", "d");
 	assert_int_equal(o.out.quiet, 1);
-	SM_BAD("-w", "64", "--format", "markdown", "d");          /* not available (yet) */
+	SM_OK(&o, "-w", "64", "--format", "markdown", "d");
+	assert_int_equal(o.out.layout, SM_LAYOUT_MARKDOWN);
+	SM_OK(&o, "-w", "64", "--format=csv", "d");
+	assert_int_equal(o.out.layout, SM_LAYOUT_CSV);
+	SM_BAD("-w", "64", "--format", "timeit", "d");            /* not a frames layout */
 	SM_BAD("-w", "64", "--format", "sysbench", "d");
 	SM_BAD("-w", "64", "--format", "frametest", "--json", "-", "d");
 	SM_BAD("--video-format", "json", "--fps", "24", "--capture", "d");
