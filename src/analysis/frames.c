@@ -2,7 +2,10 @@
 /* frames' derived figures: frame and data rates of the run, of its fastest
  * and slowest frame, and of any stretch of it. */
 #include "analysis/frames.h"
+#include "analysis/cliff.h"
+#include "core/clock.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* n per second over ns nanoseconds; 0 over no time. */
@@ -31,6 +34,38 @@ struct sm_frames_rates sm_frames_snap_rates(const struct sm_frames_snap *s)
 	return out;
 }
 
+/* The longest series looked at for a cliff: 12 days of seconds (8 MiB). */
+#define MAX_SECS (1u << 20)
+
+void sm_frames_cliff(const struct sm_frames_snap *series, unsigned n, struct sm_cliff *out)
+{
+	uint64_t t = 0, bytes = 0, secs = n ? series[n - 1].t_ns / SM_NS_PER_S + 1 : 1;
+	double *rate;
+	unsigned m = 0;
+
+	if (secs > MAX_SECS)
+		secs = MAX_SECS;   /* a saved result may say anything */
+	rate = calloc(secs, sizeof(*rate));
+	memset(out, 0, sizeof(*out));
+	if (!rate)
+		return;
+	/* whole seconds: a sample is taken each second, so one much shorter
+	 * (the end of the run) is not a rate over an interval; a sample late
+	 * by a second or more (a stalled sampler) stands for each second it
+	 * covers */
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t dt = series[i].t_ns - t, k = (dt + SM_NS_PER_S / 2) / SM_NS_PER_S;
+
+		if (dt >= SM_NS_PER_S * 9 / 10)
+			for (uint64_t j = 0; j < k && m < secs; j++)
+				rate[m++] = (double)(series[i].bytes - bytes) * 1e9 / (double)dt;
+		t = series[i].t_ns;
+		bytes = series[i].bytes;
+	}
+	sm_cliff_find(rate, m, SM_NS_PER_S, out);
+	free(rate);
+}
+
 void sm_frames_analyse(struct sm_frames_result *r)
 {
 	struct sm_frames_figures *f = &r->fig;
@@ -44,4 +79,7 @@ void sm_frames_analyse(struct sm_frames_result *r)
 	f->fastest_bytes_per_s = per_s(f->frame_bytes, r->fastest_ns);
 	f->slowest_bytes_per_s = per_s(f->frame_bytes, r->slowest_ns);
 	f->paced_bytes_per_s = r->paced_fps * f->frame_bytes;
+	memset(&r->cliff, 0, sizeof(r->cliff));
+	if (r->plan.kind == SM_FRAMES_WRITE)
+		sm_frames_cliff(r->series, r->nseries, &r->cliff);
 }

@@ -7,9 +7,17 @@
 #include "result/frames.h"
 
 /* Fill r->fig from r's counts, duration, fastest/slowest frame and paced
- * rate. Call it when a run ends and after a saved result is read back.
- * Never fails. */
+ * rate, and for a write test r->cliff from its per-second series (whole
+ * seconds only: the last, partial sample is left out; docs/cliff.md). Call
+ * it when a run ends and after a saved result is read back. Never fails
+ * (without memory for the rates, the cliff says it did not look). */
 void sm_frames_analyse(struct sm_frames_result *r);
+
+/* The cliff of a frames series (cumulative samples, one a second): rates
+ * over its whole seconds into sm_cliff_find(). Other commands' frames runs
+ * (run's sustained write) call it on their scratch result. Never fails;
+ * *out says whether it looked. */
+void sm_frames_cliff(const struct sm_frames_snap *series, unsigned n, struct sm_cliff *out);
 
 /* The frame and data rates of s, a stretch of a run (its t_ns is the
  * length): per second, 0 when t_ns is 0; and its per-frame means (open,

@@ -7,6 +7,7 @@
 #include "cmd/out_opts.h"
 #include "core/clock.h"
 #include "core/worker.h"
+#include "report/cliff.h"
 #include "report/csv.h"
 #include "report/frametest.h"
 #include "report/markdown.h"
@@ -227,6 +228,14 @@ int cmd_frames(int argc, char **argv)
 	}
 	for (unsigned i = 0; i < res->head.warnings.count; i++)
 		fprintf(stderr, "%s: warning: %s\n", o.prog, res->head.warnings.item[i].message);
+	if (res->cliff.found) {
+		/* stormark's notice under either name: frametest's own lines
+		 * stay as they are */
+		char words[256];
+
+		fprintf(stderr, "stormark: cliff: %s\n",
+			sm_report_cliff_words(words, sizeof(words), &res->cliff));
+	}
 	if (json_to) {
 		cJSON *doc = sm_json_doc_new(&res->head);
 		int jrc;

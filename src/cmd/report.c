@@ -9,6 +9,7 @@
 #include "analysis/run.h"
 #include "result/json.h"
 #include "result/json_read.h"
+#include "report/cliff.h"
 #include "report/csv.h"
 #include "report/fileio.h"
 #include "report/verify.h"
@@ -152,6 +153,12 @@ static int render_frames(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 		sm_csv_frames(stdout, r);
 	} else {
 		sm_report_frametest_all(stdout, r);
+		if (r->cliff.found) {   /* as the live run said it, on stderr */
+			char words[256];
+
+			fprintf(stderr, "stormark: cliff: %s\n",
+				sm_report_cliff_words(words, sizeof(words), &r->cliff));
+		}
 		if (r->plan.verify) {
 			struct sm_verify_view vv;
 

@@ -10,6 +10,7 @@
 #include "core/buf.h"
 #include "core/hist.h"
 #include "core/verify.h"
+#include "result/cliff.h"
 #include "result/result.h"
 
 enum sm_frames_kind {
@@ -180,6 +181,9 @@ struct sm_frames_result {
 	char video_format[40];       /* --video-format NAME, "" when none */
 	int video_capture;           /* its verdict is for capture (else playback) */
 	struct sm_frames_figures fig;    /* derived: sm_frames_analyse() */
+	struct sm_cliff cliff;       /* write tests: a fall of the write rate over the
+				      * series, derived by sm_frames_analyse()
+				      * (docs/cliff.md); zero for reads */
 };
 
 /* Release what a result owns (the series). */

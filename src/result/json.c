@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared JSON building blocks. */
 #include "result/json.h"
+#include "result/cliff.h"
 
 #include <errno.h>
 #include <math.h>
@@ -136,6 +137,37 @@ cJSON *sm_json_opstat(const struct sm_opstat *s, int with_buckets)
 	sm_json_add_u64(o, "bytes", s->bytes);
 	sm_json_add_u64(o, "errors", s->errors);
 	cJSON_AddItemToObject(o, "lat_ns", sm_json_lat(&s->lat, with_buckets));
+	return o;
+}
+
+static void add_or_null(cJSON *o, const char *key, int have, double v)
+{
+	if (have)
+		sm_json_add_double(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+cJSON *sm_json_cliff(const struct sm_cliff *c)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddBoolToObject(o, "looked", c->looked);
+	cJSON_AddBoolToObject(o, "found", c->found);
+	sm_json_add_u64(o, "samples", c->samples);
+	sm_json_add_u64(o, "interval_ns", c->interval_ns);
+	add_or_null(o, "t", c->looked, c->t);
+	add_or_null(o, "split_ratio", c->looked, c->split_ratio);
+	add_or_null(o, "burst_bytes_per_s", c->found, c->burst_bytes_per_s);
+	add_or_null(o, "sustained_bytes_per_s", c->found, c->sustained_bytes_per_s);
+	add_or_null(o, "ratio", c->found, c->ratio);
+	if (c->found) {
+		sm_json_add_u64(o, "at_ns", c->at_ns);
+		sm_json_add_u64(o, "bytes_at", c->bytes_at);
+	} else {
+		cJSON_AddNullToObject(o, "at_ns");
+		cJSON_AddNullToObject(o, "bytes_at");
+	}
 	return o;
 }
 

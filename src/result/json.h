@@ -34,6 +34,13 @@ cJSON *sm_json_lat(const struct sm_hist *h, int with_buckets);
 /* {"count","bytes","errors","lat_ns":{...}} */
 cJSON *sm_json_opstat(const struct sm_opstat *s, int with_buckets);
 
+/* A write rate's cliff (docs/cliff.md): {"looked", "found", "samples",
+ * "interval_ns", "t", "split_ratio", "burst_bytes_per_s",
+ * "sustained_bytes_per_s", "ratio", "at_ns", "bytes_at"}; the last five are
+ * null unless found, t and split_ratio null unless looked. */
+struct sm_cliff;
+cJSON *sm_json_cliff(const struct sm_cliff *c);
+
 /* [{"code","message"}, ...] */
 cJSON *sm_json_warnings(const struct sm_warnings *w);
 

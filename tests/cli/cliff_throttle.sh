@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Ground truth for cliff detection (docs/cliff.md): a frames write test in a
+# blkio cgroup whose write throttle falls from 200 MiB/s to 40 MiB/s 4 s
+# into the run must report the cliff within 1 s of the change, the burst
+# within 10% of 200 MiB/s and the sustained rate within 5% of 40 MiB/s; the
+# same test under a constant 40 MiB/s throttle must report none. 1 MiB
+# frames, so a second holds 40 or more of them and counting whole frames
+# costs the per-second rates under 3%.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+
+MIB=$((1024 * 1024))
+HI=${SM_CLIFF_HI:-200} LO=${SM_CLIFF_LO:-40} AT=4
+t_cgroup_throttle write $((HI * MIB)) "$T_DIR" || skip "cannot set up a blkio write throttle (cgroup v1 blkio not writable here)"
+DEVNO=$(t_disk_devno "$T_DIR")
+D="$T_DIR/d"
+mkdir -p "$D"
+
+jf() { jq -r "$1" "$T_DIR/$2.json"; }
+
+# The throttle falls AT s after the command starts (its timed part starts a
+# few ms later: within the 1 s the test allows).
+(sleep "$AT"; echo "$DEVNO $((LO * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device") &
+changer=$!
+t_cgroup_exec "$STORMARK" frames -w 1024 -n 100000 -l 200 -t 2 --time 14 "$D" \
+  --json "$T_DIR/fall.json" >"$T_DIR/fall.out" 2>"$T_DIR/fall.err"
+rc=$?
+wait "$changer"
+check "throttled frames write ran (exit $rc)" test "$rc" = 0
+at=$(jf '.cliff.at_ns / 1e9' fall)
+burst=$(jf '.cliff.burst_bytes_per_s / 1048576' fall)
+sus=$(jf '.cliff.sustained_bytes_per_s / 1048576' fall)
+echo "throttle $HI -> $LO MiB/s at ${AT} s: cliff found $(jf .cliff.found fall) at $at s," \
+  "burst $burst MiB/s, sustained $sus MiB/s, ratio $(jf .cliff.ratio fall), t $(jf .cliff.t fall)," \
+  "$(jf '.cliff.bytes_at / 1048576' fall) MiB written by then"
+echo "per-second MiB: $(jq -c '[.series.bytes[] / 1048576 | floor]' "$T_DIR/fall.json")"
+check "the cliff is found" test "$(jf .cliff.found fall)" = true
+check "the cliff within 1 s of the change" approx "$at" "$AT" 0.25
+check "the burst within 10% of $HI MiB/s" approx "$burst" "$HI" 0.10
+check "the sustained rate within 5% of $LO MiB/s" approx "$sus" "$LO" 0.05
+check "the cliff said on stderr" grep -q "^stormark: cliff: the write rate fell from" "$T_DIR/fall.err"
+# the re-rendered JSON holds the same cliff
+"$STORMARK" report "$T_DIR/fall.json" --format json >"$T_DIR/again.json" 2>/dev/null
+check "a saved run renders the same cliff" test "$(jq -c .cliff "$T_DIR/again.json")" = "$(jq -c .cliff "$T_DIR/fall.json")"
+
+# A constant throttle: no cliff.
+echo "$DEVNO $((LO * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device"
+t_cgroup_exec "$STORMARK" frames -w 1024 -n 100000 -l 200 -t 2 --time 10 "$D" \
+  --json "$T_DIR/flat.json" >"$T_DIR/flat.out" 2>"$T_DIR/flat.err"
+rc=$?
+check "constant-throttle frames write ran (exit $rc)" test "$rc" = 0
+echo "constant $LO MiB/s: looked $(jf .cliff.looked flat), found $(jf .cliff.found flat)," \
+  "best split t $(jf .cliff.t flat), after/before $(jf .cliff.split_ratio flat)"
+echo "per-second MiB: $(jq -c '[.series.bytes[] / 1048576 | floor]' "$T_DIR/flat.json")"
+check "a constant throttle: looked" test "$(jf .cliff.looked flat)" = true
+check "a constant throttle: no cliff" test "$(jf .cliff.found flat)" = false
+check "no cliff said" test -z "$(grep cliff "$T_DIR/flat.err")"
+finish
