@@ -13,8 +13,8 @@
  * "the write rate fell from 200.0 MiB/s to 40.0 MiB/s (0.20 of it) at
  * 4.1 s, after 820.0 MiB written; the whole run's rate mixes the two";
  * looked and not found, "no cliff in the write rate over 12 s"; not
- * looked, "the write lasted 5 s: too short to look for a cliff (8 s
- * needed)". Returns buf.
+ * looked, "too short to look for a cliff: 5 whole seconds of writing, 8
+ * needed". Returns buf.
  */
 char *sm_report_cliff_words(char *buf, size_t len, const struct sm_cliff *c);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Markdown renderings of time, run, fileio and frames results. */
 #include "report/markdown.h"
+#include "report/cliff.h"
 #include "analysis/paced.h"
 #include "analysis/verdict.h"
 #include "report/run_text.h"
@@ -347,6 +348,12 @@ void sm_md_frames(FILE *f, const struct sm_frames_result *r)
 			sm_fmt_ns(b, sizeof(b), (double)r->slowest_ns), g->slowest_bytes_per_s / MIB);
 	if (p->fps > 0)
 		md_frames_paced(f, r);
+	if (p->kind == SM_FRAMES_WRITE) {
+		char words[256];
+
+		fprintf(f, "\nCliff: %s (docs/cliff.md).\n",
+			sm_report_cliff_words(words, sizeof(words), &r->cliff));
+	}
 	fprintf(f, "\n## Times\n\n| op | count | errors | mean | p50 | p95 | p99 | p99.9 | max |\n"
 		   "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
 	md_lat_row(f, rd ? "open" : "create", r->open.count, (int64_t)r->open.errors, &r->open.lat);
