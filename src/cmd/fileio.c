@@ -43,6 +43,22 @@ static int check_conflicts(struct sm_fileio_opts *o)
 	if (!strcmp(o->command, "run") && !cfg->time_ns && !cfg->max_events)
 		return sm_fileio_bad(o, "--time=0 cannot be combined with --events=0: the run would never end "
 				     "(give a time or an event limit)");
+	if ((o->steady.steady || o->steady.precondition || o->steady_round_set || o->steady_rounds_set) &&
+	    strcmp(o->command, "run"))
+		return sm_fileio_bad(o, "--steady, --steady-round, --steady-rounds and --precondition apply to 'run' only");
+	if ((o->steady_round_set || o->steady_rounds_set) && !o->steady.steady)
+		return sm_fileio_bad(o, "--steady-round and --steady-rounds need --steady");
+	if (o->steady.steady && o->time_set)
+		return sm_fileio_bad(o, "--steady cannot be combined with --time: each round lasts --steady-round "
+				     "(%g s) and there are at most --steady-rounds (%u)",
+				     (double)o->steady.round_ns / 1e9, o->steady.max_rounds);
+	if (o->steady.steady && cfg->max_events)
+		return sm_fileio_bad(o, "--steady cannot be combined with --events: its rounds are timed "
+				     "(--steady-round)");
+	if ((o->steady.steady || o->steady.precondition) && (cfg->verify || cfg->validate))
+		return sm_fileio_bad(o, "--%s cannot be combined with --%s: %s", o->steady.steady ? "steady" : "precondition",
+				     cfg->verify ? "verify" : "validate", o->steady.steady
+				     ? "checks are not merged across rounds" : "the preconditioning overwrites the checked blocks");
 	if (cfg->fsync_all && o->fsync_freq_set)
 		return sm_fileio_bad(o, "--file-fsync-all cannot be combined with --file-fsync-freq: "
 				     "--file-fsync-all syncs after every write");
@@ -306,6 +322,48 @@ static void on_tick(const struct sm_fileio_tick *t, void *arg)
 		   &o->pct);
 }
 
+/* --steady: one line per round on stderr, as progress (not with --quiet). */
+static void on_round(unsigned n, const struct sm_steady *s, void *arg)
+{
+	const struct sm_fileio_opts *o = arg;
+	const struct sm_steady_window *w = &s->win;
+	double y = s->figure[n - 1];
+
+	if (o->out.quiet || o->verbosity < 3)
+		return;
+	if (!strcmp(s->metric, "iops"))
+		fprintf(stderr, "stormark: steady round %u/%u: %.1f IOPS", n, s->max_rounds, y);
+	else
+		fprintf(stderr, "stormark: steady round %u/%u: %.2f MiB/s", n, s->max_rounds, y / 1048576.0);
+	if (w->n == s->rule.window)
+		fprintf(stderr, "; last %u: range %.1f%%, excursion %.1f%% of the average%s", w->n,
+			w->avg > 0 ? 100 * w->range / w->avg : 0, w->avg > 0 ? 100 * w->excursion / w->avg : 0,
+			s->reached_at == n ? ": steady" : "");
+	fputc('\n', stderr);
+}
+
+/* After the rounds: a run that did not steady says so in every layout. */
+static int steady_warnings(struct sm_fileio_result *r)
+{
+	const struct sm_steady *s = &r->steady;
+	unsigned before = r->head.warnings.count;
+
+	if (!s->on || s->reached_at || r->failed || !s->nrounds)
+		return 0;
+	if (r->head.interrupted)
+		sm_warn(&r->head.warnings, "not_steady", "interrupted after %u round%s, before steady state "
+			"(SNIA PTS): the figures are the last %u round%s', which are not steady", s->nrounds,
+			s->nrounds == 1 ? "" : "s", s->win.n, s->win.n == 1 ? "" : "s");
+	else
+		sm_warn(&r->head.warnings, "not_steady", "steady state (SNIA PTS) was not reached in %u rounds: "
+			"the figures are the last %u rounds', which are not steady (range %.1f%%, excursion "
+			"%.1f%% of their average; limits %.0f%% and %.0f%%)", s->nrounds, s->win.n,
+			s->win.avg > 0 ? 100 * s->win.range / s->win.avg : 0,
+			s->win.avg > 0 ? 100 * s->win.excursion / s->win.avg : 0,
+			100 * s->rule.range_limit, 100 * s->rule.excursion_limit);
+	return r->head.warnings.count > before;
+}
+
 static void collect_warnings(const struct sm_fileio_opts *o, const struct sm_env *env, struct sm_warnings *w)
 {
 	const struct sm_fileio_cfg *cfg = &o->cfg;
@@ -407,6 +465,10 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	}
 	sm_result_head_begin(&r.head, "fileio", argc, argv);
 	r.cfg = *cfg;
+	if (o->steady.steady) {   /* the limits of one round */
+		r.cfg.time_ns = o->steady.round_ns;
+		r.cfg.max_events = 0;
+	}
 	r.pct = o->pct;
 	r.seed_given = o->seed_given;
 	r.histogram = o->histogram;
@@ -426,8 +488,17 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	if (!quiet(o) && o->format == SM_FIO_FMT_SYSBENCH)
 		sm_sb_run_started(txt);
 	install_signals(o);
-	rc = sm_fileio_run(cfg, fds, o->pct.n ? o->pct.p[0] : 0, on_tick, o, &r);
+	if (o->steady.steady || o->steady.precondition)
+		rc = sm_fileio_steady_run(cfg, fds, &o->steady, o->pct.n ? o->pct.p[0] : 0, on_tick, o,
+					  on_round, o, &r);
+	else
+		rc = sm_fileio_run(cfg, fds, o->pct.n ? o->pct.p[0] : 0, on_tick, o, &r);
 	sm_fileio_close(cfg, fds);
+	/* the sysbench and CSV layouts carry no warnings: this one goes to
+	 * stderr whatever --json does, as it changes what the figures mean */
+	if (steady_warnings(&r) && (o->format == SM_FIO_FMT_SYSBENCH || o->format == SM_FIO_FMT_CSV) &&
+	    o->verbosity >= 2)
+		fprintf(stderr, "stormark: warning: %s\n", r.head.warnings.item[r.head.warnings.count - 1].message);
 	snprintf(r.head.env.engine, sizeof(r.head.env.engine), "%s", r.engine);
 	if (r.notice[0])
 		fprintf(stderr, "stormark: note: %s\n", r.notice);

@@ -245,6 +245,21 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 				"let the test files' directory be a file system's root (a mount point, or /)"),
 		SM_OPT_CHOOSE(0, "file-data", c->data, data_modes, "random|zero",
 			      "what prepare writes [random: incompressible]"),
+		SM_OPT_FLAG_SET(0, "steady", o->steady.steady, 1,
+				"run: repeat the test in rounds until the last 5 are steady by\n"
+				"SNIA PTS's rule (range within 20%, best-fit line within 10% of\n"
+				"their average; IOPS in the random modes, bandwidth in the\n"
+				"sequential ones) and report those 5 rounds (docs/fileio.md)"),
+		SM_OPT_DURATION_RANGE(0, "steady-round", o->steady.round_ns, SM_NS_PER_S, SM_NS_PER_S,
+				      86400 * SM_NS_PER_S, "SECS", "length of one --steady round [60]"),
+		SM_OPT_UINT_RANGE(0, "steady-rounds", o->steady.max_rounds, 5, SM_STEADY_MAX_ROUNDS, "N",
+				  "--steady gives up after N rounds, reporting the last 5\n"
+				  "with a warning [25]; the run takes up to N x --steady-round"),
+		SM_OPT_FLAG_SET(0, "precondition", o->steady.precondition, 1,
+				"run: before the test, write the whole set twice sequentially in\n"
+				"128 KiB requests (SNIA PTS's preconditioning); this costs about\n"
+				"2 x --file-total-size / the write rate (2 GiB at 200 MiB/s: 20 s)\n"
+				"and rewrites the test files' contents"),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, &o->out.format, "LAYOUT",
 			    "report layout: sysbench (default), text (stormark's; "
 			    "'stormark' is its old name), csv, markdown or json"),
@@ -265,6 +280,12 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 				tab[i].seen = &o->depr_seen[d];
 		if (tab[i].long_name && !strcmp(tab[i].long_name, "file-fsync-freq"))
 			tab[i].seen = &o->fsync_freq_set;
+		if (tab[i].long_name && !strcmp(tab[i].long_name, "time"))
+			tab[i].seen = &o->time_set;
+		if (tab[i].long_name && !strcmp(tab[i].long_name, "steady-round"))
+			tab[i].seen = &o->steady_round_set;
+		if (tab[i].long_name && !strcmp(tab[i].long_name, "steady-rounds"))
+			tab[i].seen = &o->steady_rounds_set;
 	}
 	if (n > cap)
 		n = cap;
@@ -296,6 +317,8 @@ int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 	o->pct.n = 1;
 	o->pct.p[0] = 95;
 	o->verbosity = 3;
+	o->steady.round_ns = 60 * SM_NS_PER_S;
+	o->steady.max_rounds = 25;
 	table(o, t, 80);
 	rc = sm_opt_parse(t, argc, argv, 0, &first, msg, sizeof(msg));
 	if (rc)

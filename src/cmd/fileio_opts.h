@@ -9,6 +9,7 @@
 #include "cmd/out_opts.h"
 #include "report/sysbench.h"
 #include "workload/fileio.h"
+#include "workload/fileio_steady.h"
 
 /* The report layout of a run (--format); JSON is o->json == "-". */
 struct sm_sb_args;
@@ -32,6 +33,9 @@ struct sm_fileio_opts {
 	unsigned ndeprecated;
 	int depr_seen[4];
 	int fsync_freq_set;           /* --file-fsync-freq given */
+	int time_set;              /* --time given */
+	int steady_round_set, steady_rounds_set;
+	struct sm_fileio_steady_plan steady;   /* --steady, --steady-round(s), --precondition */
 	const char *ignored;       /* values of options accepted and ignored */
 	int ignored_bool;
 	const struct sm_sb_args *sb; /* under the sysbench name: what its command line

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Native text and JSON renderings of a fileio result. */
 #include "report/fileio.h"
+#include "report/steady.h"
 #include "report/verify.h"
 #include "result/json.h"
 #include "core/units.h"
@@ -84,6 +85,7 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 	if (r->nthreads > 1)
 		fprintf(f, "threads:  %.1f events each on average, stddev %.1f\n", g->thread_events_mean,
 			g->thread_events_sd);
+	sm_steady_text(f, &r->steady, &r->precond, 0);
 	if (r->notice[0])
 		fprintf(f, "note:     %s\n", r->notice);
 	for (unsigned i = 0; i < w->count; i++)
@@ -242,6 +244,10 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 	for (unsigned i = 0; i < r->nthreads; i++)
 		cJSON_AddItemToArray(a, sm_json_u64(r->thread_busy_ns[i]));
 	cJSON_AddStringToObject(fio, "engine_notice", r->notice);
+	if (r->steady.on)
+		cJSON_AddItemToObject(doc, "steady", sm_steady_json(&r->steady));
+	if (r->precond.on)
+		cJSON_AddItemToObject(doc, "precondition", sm_precond_json(&r->precond));
 	if (r->verify_run) {
 		struct sm_verify_view v;
 

@@ -3,6 +3,7 @@
 #include "report/markdown.h"
 #include "report/cliff.h"
 #include "analysis/paced.h"
+#include "report/steady.h"
 #include "analysis/verdict.h"
 #include "report/run_text.h"
 #include "report/timeit.h"
@@ -255,6 +256,7 @@ void sm_md_fileio(FILE *f, const struct sm_fileio_result *r)
 	}
 	fprintf(f, "\nread/write/fsync: each request from issue to completion; event: its "
 		   "thread's time on it, as sysbench counts it.\n");
+	sm_steady_text(f, &r->steady, &r->precond, 1);
 	warnings(f, &r->head.warnings, "Warnings");
 }
 

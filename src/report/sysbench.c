@@ -2,6 +2,7 @@
 /* sysbench 1.0.20 fileio layout (see docs/fileio.md for the differences
  * that remain: the banner names stormark). */
 #include "report/sysbench.h"
+#include "report/steady.h"
 #include "core/units.h"
 #include "core/clock.h"
 
@@ -221,6 +222,12 @@ void sm_sb_report(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_file
 	fprintf(f, "    execution time (avg/stddev):   %.4f/%3.2f\n", g->thread_busy_mean_s,
 		g->thread_busy_sd_s);
 	fprintf(f, "\n");
+	/* stormark's name only (the options do not exist under sysbench's):
+	 * the report above is the steady window's */
+	if (r->steady.on || r->precond.on) {
+		sm_steady_text(f, &r->steady, &r->precond, 0);
+		fprintf(f, "\n");
+	}
 }
 
 void sm_sb_render(FILE *f, const struct sm_fileio_result *r)

@@ -12,6 +12,7 @@
 #include "core/hist.h"
 #include "core/verify.h"
 #include "result/result.h"
+#include "result/steady.h"
 
 enum sm_fileio_mode {
 	SM_FIO_NONE = -1,
@@ -149,6 +150,12 @@ struct sm_fileio_result {
 	uint64_t verify_run;       /* --validate/--verify: this run's id (0 otherwise) */
 	struct sm_verify_stats verify;  /* --validate/--verify: merged once the workers are joined */
 	struct sm_fileio_figures fig;  /* derived: sm_fileio_analyse() */
+	/* --steady (steady.on): the rounds; the counts above are then the
+	 * window's (steady.win) and head.duration_ns the sum of its rounds.
+	 * --precondition (precond.on): the fill before the run. Filled by
+	 * sm_fileio_steady_run(); zero otherwise. */
+	struct sm_steady steady;
+	struct sm_precond precond;
 };
 
 /* Prepare outcome for the sysbench lines ("Reusing existing file ..."). */

@@ -97,6 +97,10 @@ void sm_run_from_json_release(struct sm_run_result *res);
 
 /* A `fileio run` document into r (release with sm_fileio_from_json_release:
  * the reader allocates cfg.dir, the per-thread arrays and the series). */
+/* The "steady" and "precondition" objects of doc into *s and *p (zero,
+ * with on = 0, when absent). Returns 0, or -EINVAL with e set. */
+int sm_json_read_steady(const cJSON *doc, struct sm_steady *s, struct sm_precond *p, struct sm_jerr *e);
+
 int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_jerr *e);
 void sm_fileio_from_json_release(struct sm_fileio_result *r);
 

@@ -174,7 +174,8 @@ int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_
 	    read_u64s(cJSON_GetObjectItemCaseSensitive(fio, "thread_busy_ns"), r->thread_busy_ns,
 		      r->nthreads, "thread_busy_ns", e))
 		return -EINVAL;
-	if (sm_json_read_verify(doc, &r->verify, &r->verify_run, e))
+	if (sm_json_read_verify(doc, &r->verify, &r->verify_run, e) ||
+	    sm_json_read_steady(doc, &r->steady, &r->precond, e))
 		return -EINVAL;
 	se = cJSON_GetObjectItemCaseSensitive(doc, "series");
 	return se ? read_series(se, r, e) : 0;

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* The --steady and --precondition parts of a report, in words (text and
+ * markdown) and as JSON; pure functions of the result. */
+#ifndef SM_REPORT_STEADY_H
+#define SM_REPORT_STEADY_H
+
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "result/steady.h"
+
+/* Lines saying what --precondition wrote and whether and when steady
+ * state was reached, the window reported and each round's figure; nothing
+ * when neither is on. md: markdown (a section) instead of plain text. */
+void sm_steady_text(FILE *f, const struct sm_steady *s, const struct sm_precond *p, int md);
+
+/* {"metric","round_ns","max_rounds","rule":{...},"rounds":[{"figure",
+ * "duration_ns"}...],"reached","reached_at_round","window":{...}} and
+ * {"block_bytes","target_bytes","bytes","duration_ns","bytes_per_s"}
+ * (docs/json-schema.md). Owned by the caller; NULL when out of memory. */
+cJSON *sm_steady_json(const struct sm_steady *s);
+cJSON *sm_precond_json(const struct sm_precond *p);
+
+#endif
