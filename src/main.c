@@ -16,6 +16,7 @@ static const struct sm_command commands[] = {
 	{ "run", cmd_run, "profile the storage here; verdicts for video formats (default)" },
 	{ "frames", cmd_frames, "frame-sequence and streaming tests (frametest-compatible)" },
 	{ "fileio", cmd_fileio, "file I/O test (sysbench fileio-compatible)" },
+	{ "streams", cmd_streams, "how many real-time streams of a video format the storage holds" },
 	{ "time", cmd_time, "time a command and account for its I/O" },
 	{ "history", cmd_history, "list and compare runs saved by 'time --save'" },
 	{ "report", cmd_report, "render a saved --json result again, in any of its layouts" },

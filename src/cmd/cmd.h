@@ -18,6 +18,7 @@ int cmd_time(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_streams(int argc, char **argv);
 
 /*
  * The command line of run, time, history or report parsed and checked as

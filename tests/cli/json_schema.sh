@@ -37,6 +37,11 @@ valid "fileio" fi.json fi-async.json
 $S time -n 2 --json -o t.json -- true
 valid "time" t.json
 
+mkdir st
+$S streams st --rate-mib 1 --step 1 --time 4 --max-streams 2 --quiet --json=s.json >/dev/null 2>&1
+check "streams" test -s s.json
+valid "streams" s.json
+
 mkdir rd
 $S run rd --time 2 --quiet --engine null --no-confirm --formats dpx-hd --fps 24 --json r.json \
   >/dev/null 2>&1

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/* Streams: whether a step held, the headroom rule, and the search order. */
+#include "analysis/streams.h"
+#include "analysis/verdict.h"
+
+int sm_stream_holds(const struct sm_stream_fig *s, uint64_t interval_ns, unsigned queue)
+{
+	if (s->error || s->dropped || !s->scheduled || s->done < s->scheduled)
+		return 0;
+	return s->p999_sched_ns <= (uint64_t)queue * interval_ns;
+}
+
+void sm_streams_step_judge(struct sm_streams_step *st, uint64_t interval_ns, unsigned queue)
+{
+	int held = st->complete && st->n > 0;
+
+	st->dropped = 0;
+	st->worst_p999_ns = 0;
+	for (unsigned i = 0; i < st->n; i++) {
+		const struct sm_stream_fig *s = &st->streams[i];
+
+		st->dropped += s->dropped;
+		if (s->p999_sched_ns > st->worst_p999_ns)
+			st->worst_p999_ns = s->p999_sched_ns;
+		if (!sm_stream_holds(s, interval_ns, queue))
+			held = 0;
+	}
+	st->held = held;
+	st->bytes_per_s = st->schedule_ns ? (double)st->bytes * 1e9 / (double)st->schedule_ns : 0;
+	st->delivered_bytes_per_s =
+		st->duration_ns ? (double)st->bytes * 1e9 / (double)st->duration_ns : 0;
+}
+
+unsigned sm_streams_headroom(unsigned raw, double sustained, double rate)
+{
+	unsigned n = raw;
+
+	if (!(sustained > 0) || !(rate > 0)) {
+		sustained = raw;
+		rate = 1;
+	}
+	while (n > 0 && sm_verdict_compute(sustained, (double)n * rate) != SM_VERDICT_REALTIME)
+		n--;
+	return n;
+}
+
+unsigned sm_streams_next(unsigned lo, unsigned hi, unsigned cap, int any_step, unsigned guess)
+{
+	unsigned g = guess < 1 ? 1 : guess > cap ? cap : guess;
+
+	if (!cap)
+		return 0;
+	if (!any_step)
+		return g;
+	if (hi == 0) {          /* nothing failed yet: g + 1, then double */
+		if (lo >= cap)
+			return 0;
+		if (lo == g)
+			return lo + 1;
+		return lo * 2 < cap ? lo * 2 : cap;
+	}
+	if (hi <= lo + 1)
+		return 0;
+	if (lo == 0 && hi == g)
+		return g - 1;
+	return lo + (hi - lo) / 2;
+}
+
+unsigned sm_streams_guess(double sustained, double rate, unsigned cap)
+{
+	double g;
+
+	if (!(sustained > 0) || !(rate > 0) || cap < 1)
+		return 1;
+	g = sustained / rate;
+	if (g < 1)
+		return 1;
+	return g >= cap ? cap : (unsigned)g;
+}
+
+void sm_streams_update(unsigned n, int held, unsigned *lo, unsigned *hi)
+{
+	if (held) {
+		if (n > *lo)
+			*lo = n;
+	} else if (*hi == 0 || n < *hi) {
+		*hi = n;
+	}
+}
+
+void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap)
+{
+	unsigned lo = 0, hi = 0;
+
+	c->agg_bytes_per_s = 0;
+	for (unsigned k = 0; k < c->nsteps; k++)
+		sm_streams_update(c->steps[k].n, c->steps[k].held, &lo, &hi);
+	c->max_raw = lo;
+	c->first_fail = hi;
+	c->at_cap = hi == 0 && lo >= cap && cap > 0;
+	c->sustained_bytes_per_s = 0;
+	for (unsigned k = 0; k < c->nsteps; k++) {
+		const struct sm_streams_step *s = &c->steps[k];
+
+		if (s->n == lo && s->held) {
+			c->agg_bytes_per_s = s->bytes_per_s;
+			if (s->bytes_per_s > c->sustained_bytes_per_s)
+				c->sustained_bytes_per_s = s->bytes_per_s;
+		}
+		if (s->n == hi && !s->held && s->complete &&
+		    s->delivered_bytes_per_s > c->sustained_bytes_per_s)
+			c->sustained_bytes_per_s = s->delivered_bytes_per_s;
+	}
+	c->max_headroom = sm_streams_headroom(lo, c->sustained_bytes_per_s, c->rate);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* Judging a streams step and steering the search: pure functions, the
+ * rules documented in docs/streams.md. */
+#ifndef SM_ANALYSIS_STREAMS_H
+#define SM_ANALYSIS_STREAMS_H
+
+#include <stdint.h>
+
+#include "result/streams.h"
+
+/*
+ * A stream held when it moved every frame of its schedule with no drop,
+ * no error, and a p99.9 frame time from schedule within its buffer
+ * allowance (queue x interval: a frame waited no longer than the buffers
+ * can cover). Returns 1 or 0.
+ */
+int sm_stream_holds(const struct sm_stream_fig *s, uint64_t interval_ns, unsigned queue);
+
+/* Fill a step's derived figures (held: complete and every stream holds;
+ * bytes_per_s over the schedule span; dropped; worst p99.9). */
+void sm_streams_step_judge(struct sm_streams_step *st, uint64_t interval_ns, unsigned queue);
+
+/*
+ * The most streams that keep `run`'s 20% headroom: the largest n <= raw
+ * (streams held) with sm_verdict_compute(sustained, n x rate) REALTIME,
+ * sustained being the aggregate bytes/s the storage delivered (with
+ * sustained <= 0: raw x rate, i.e. 6n <= 5 raw).
+ */
+unsigned sm_streams_headroom(unsigned raw, double sustained, double rate);
+
+/*
+ * The next n to try. Without a guess (guess <= 1): doubling from 1 until a
+ * step fails or `cap` holds, then bisection between the largest n held
+ * (lo) and the smallest failed (hi; 0 when none failed yet). With a guess
+ * g (from what the storage delivered for an earlier format): g first;
+ * held, g + 1 (then doubling); failed, g - 1 (then bisection), so a right
+ * guess settles the answer in two steps. Returns 0 when the search is
+ * over: 1 failed (the answer is 0), cap held, or hi = lo + 1.
+ */
+unsigned sm_streams_next(unsigned lo, unsigned hi, unsigned cap, int any_step, unsigned guess);
+
+/* The first n to try for a format of `rate` bytes/s when the storage
+ * delivered `sustained` bytes/s for an earlier one: floor(sustained /
+ * rate), within [1, cap]; 1 when nothing is known. */
+unsigned sm_streams_guess(double sustained, double rate, unsigned cap);
+
+/* After a step of n streams: update lo/hi. */
+void sm_streams_update(unsigned n, int held, unsigned *lo, unsigned *hi);
+
+/* Fill a cell's answer from its steps: max_raw (largest n held), first
+ * failure, at_cap (held at cap), agg_bytes_per_s, sustained_bytes_per_s
+ * (the larger of the held step's rate at max_raw and what the storage
+ * delivered in the step at first_fail), max_headroom from those. */
+void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap);
+
+#endif

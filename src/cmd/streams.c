@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: MIT */
+/* stormark streams: how many concurrent real-time streams of a compressed
+ * video format (ProRes, DNxHR) the storage holding DIR sustains, for
+ * capture and playback. Options here; the search is workload/streams.c,
+ * the reports report/streams*.c; docs/streams.md. */
+#include "cmd/cmd.h"
+#include "cmd/out_opts.h"
+#include "core/clock.h"
+#include "core/fsx.h"
+#include "core/opt.h"
+#include "core/sformats.h"
+#include "core/units.h"
+#include "core/worker.h"
+#include "engine/engine.h"
+#include "report/streams.h"
+#include "result/json.h"
+#include "workload/streams.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PROG "stormark streams"
+#define HINT "stormark help streams"
+#define MAX_FORMATS 64
+#define MAX_RATES 10
+
+/* Without --video-format: from light to heavy, HD to 4K DCI. */
+static const char *const default_formats[] = {
+	"prores-proxy-hd", "prores-hq-hd", "prores-4444-hd", "prores-hq-uhd", "dnxhr-hqx-uhd",
+	"prores-4444xq-uhd", "dnxhr-444-4k-dci",
+};
+
+struct streams_opts {
+	struct sm_streams_plan plan;
+	struct sm_out_opts out;
+	const char *json_to;
+	struct sm_sformat formats[MAX_FORMATS + 1];
+	unsigned nformats;
+	const struct sm_fps *rates[MAX_RATES];
+	unsigned nrates;
+	double rate_mib;
+	int capture_only, play_only, force, list, help, formats_set;
+	int queue_set, prebuffer_set;
+};
+
+static void usage(FILE *f, const struct sm_opt *opts)
+{
+	fputs("usage: stormark streams [options] [DIR]\n"
+	      "\n"
+	      "How many concurrent real-time streams of a compressed video format (Apple\n"
+	      "ProRes, Avid DNxHR) the storage holding DIR (default: the current directory)\n"
+	      "sustains: each stream is one file moved in chunks of one frame per frame\n"
+	      "interval, paced as frames -f paces a sequence, with its own buffers; all start\n"
+	      "at once. The search doubles the number of streams, then bisects, each step a\n"
+	      "paced run of --step seconds. Test files go in DIR/.stormark-streams-XXXXXX,\n"
+	      "removed at the end, also on Ctrl-C.\n"
+	      "\n"
+	      "Options:\n", f);
+	sm_opt_usage(f, opts, 0);
+	fputs("\nThe output flags mean the same in every command (docs/options.md). Formats and\n"
+	      "their sources: docs/formats.md; the method: docs/streams.md.\n"
+	      "Exit status: 0 done, 1 the run failed, 2 usage error, 130 interrupted.\n", f);
+}
+
+static int add_format(struct streams_opts *o, const char *name, char *bad, size_t badlen)
+{
+	if (o->nformats == MAX_FORMATS) {
+		snprintf(bad, badlen, "at most %d formats", MAX_FORMATS);
+		return -E2BIG;
+	}
+	if (sm_sformat_find(name, &o->formats[o->nformats])) {
+		snprintf(bad, badlen, "%s", name);
+		return -ENOENT;
+	}
+	o->nformats++;
+	return 0;
+}
+
+/* --video-format LIST (comma-separated names, or 'all'). */
+static int formats_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	struct streams_opts *o = opt->dest;
+	char bad[128], *copy, *save = NULL, *tok;
+	int rc = 0;
+
+	o->nformats = 0;
+	if (!strcmp(arg, "all")) {
+		for (unsigned i = 0; i < sm_sformat_count() && i < MAX_FORMATS; i++)
+			sm_sformat_at(i, &o->formats[o->nformats++]);
+		return 0;
+	}
+	copy = strdup(arg);
+	if (!copy) {
+		snprintf(exp, len, "a shorter list (out of memory)");
+		return -EINVAL;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+		rc = add_format(o, tok, bad, sizeof(bad));
+	free(copy);
+	if (!rc && !o->nformats) {
+		snprintf(bad, sizeof(bad), "%s", arg);
+		rc = -ENOENT;
+	}
+	if (rc == -E2BIG)
+		snprintf(exp, len, "%s", bad);
+	else if (rc)
+		snprintf(exp, len, "comma-separated stream format names or 'all' ('%s' is none: "
+			 "stormark streams --list)", bad);
+	return rc ? -EINVAL : 0;
+}
+
+/* --fps LIST. */
+static int fps_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	struct streams_opts *o = opt->dest;
+	char *copy = strdup(arg), *save = NULL, *tok;
+	int rc = 0;
+
+	if (!copy) {
+		snprintf(exp, len, "a shorter list (out of memory)");
+		return -EINVAL;
+	}
+	o->nrates = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct sm_fps *r = sm_fps_find(tok);
+
+		if (!r || o->nrates == MAX_RATES) {
+			if (r)
+				snprintf(exp, len, "at most %d frame rates", MAX_RATES);
+			else
+				snprintf(exp, len, "comma-separated frame rates from 23.976 24 25 29.97 30 "
+					 "48 50 59.94 60 120 ('%s' is none)", tok);
+			rc = -EINVAL;
+			break;
+		}
+		o->rates[o->nrates++] = r;
+	}
+	free(copy);
+	if (!rc && !o->nrates) {
+		snprintf(exp, len, "comma-separated frame rates");
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+/* --engine: uring or psync. */
+static int engine_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+{
+	if (strcmp(arg, "uring") && strcmp(arg, "psync")) {
+		snprintf(exp, len, "uring or psync");
+		return -EINVAL;
+	}
+	*(const char **)opt->dest = arg;
+	return 0;
+}
+
+static void list_formats(FILE *f)
+{
+	static const char *const show[] = { "23.976", "24", "25", "29.97", "30", "50", "59.94", "60" };
+
+	fprintf(f, "%-22s %-26s", "format", "codec");
+	for (unsigned k = 0; k < 8; k++)
+		fprintf(f, " %8s", show[k]);
+	fputs("   (MiB/s per stream at each fps)\n", f);
+	for (unsigned i = 0; i < sm_sformat_count(); i++) {
+		struct sm_sformat sf;
+
+		sm_sformat_at(i, &sf);
+		fprintf(f, "%-22s %-26s", sf.name, sf.codec);
+		for (unsigned k = 0; k < 8; k++)
+			fprintf(f, " %8.2f", sm_sformat_rate(&sf, sm_fps_find(show[k])) / 1048576.0);
+		fputc('\n', f);
+	}
+}
+
+/* Every format needs a published figure at one rate at least. */
+static int check_defined(const struct streams_opts *o)
+{
+	for (unsigned i = 0; i < o->nformats; i++) {
+		unsigned k = 0;
+
+		while (k < o->nrates && !sm_sformat_chunk(&o->formats[i], o->rates[k]))
+			k++;
+		if (k == o->nrates)
+			return sm_usage_error(PROG, HINT, "format '%s' has no published rate at %s fps "
+					      "(its table has 23.976 to 60)", o->formats[i].name,
+					      o->rates[0]->name);
+	}
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct streams_opts *o)
+{
+	struct sm_opt opts[] = {
+		SM_OPT_CALL(0, "video-format", SM_OPT_REQUIRED, formats_cb, o, "LIST",
+			    "stream formats, comma-separated, or 'all' (default: a set from "
+			    "ProRes Proxy HD to DNxHR 444 4K; --list shows them)"),
+		{ .kind = SM_OPT_DOUBLE, .long_name = "rate-mib", .arg = SM_OPT_REQUIRED,
+		  .dest = &o->rate_mib, .dmin = 0, .dmax = 100000, .flags = SM_OPT_GT_MIN,
+		  .argh = "R", .help = "a made-up format of R MiB/s per stream (custom-Rmib), "
+		  "for tests against a known limit; with --video-format, besides those" },
+		SM_OPT_CALL(0, "fps", SM_OPT_REQUIRED, fps_cb, o, "LIST",
+			    "frame rates, comma-separated (default 25)"),
+		SM_OPT_FLAG_SET(0, "capture", o->capture_only, 1, "capture (paced writes) only"),
+		SM_OPT_FLAG_SET(0, "play", o->play_only, 1, "playback (paced reads) only"),
+		SM_OPT_DURATION_RANGE(0, "time", o->plan.time_ns, SM_NS_PER_S, SM_NS_PER_S,
+				      24 * 3600 * SM_NS_PER_S, "SECS",
+				      "time budget of the whole search (default 300)"),
+		SM_OPT_DURATION_RANGE(0, "step", o->plan.step_ns, SM_NS_PER_S, SM_NS_PER_S,
+				      600 * SM_NS_PER_S, "SECS",
+				      "length of one paced step (default 5)"),
+		SM_OPT_UINT_RANGE(0, "max-streams", o->plan.max_streams, 1, SM_STREAMS_MAX, "N",
+				  "cap of the search (default 64)"),
+		SM_OPT_UINT_RANGE(0, "queue", o->plan.queue, 1, 1024, "N",
+				  "buffers per stream, frames' -q (default 8)"),
+		SM_OPT_UINT_RANGE(0, "prebuffer", o->plan.prebuffer, 1, 1024, "N",
+				  "playback: frames read before frame 0 is shown, frames' -b (default 5)"),
+		SM_OPT_UINT_RANGE(0, "depth", o->plan.depth, 1, 64, "N",
+				  "requests in flight per stream (default 1)"),
+		SM_OPT_CALL(0, "engine", SM_OPT_REQUIRED, engine_cb, &o->plan.engine, "NAME",
+			    "uring (default) or psync"),
+		SM_OPT_FLAG_SET(0, "force", o->force, 1,
+				"let the directory be a file system's root (a mount point, or /)"),
+		SM_OPT_FLAG_SET(0, "list", o->list, 1, "list the stream formats and their rates"),
+		SM_OPT_HEAD("\nOutput:"),
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown or json"),
+		SM_OPT_HELP('h', "help", o->help, "this help"),
+		SM_OPT_END,
+	};
+	char msg[SM_MSG_MAX];
+	int first, rc;
+
+	memset(o, 0, sizeof(*o));
+	o->plan.time_ns = 300 * SM_NS_PER_S;
+	o->plan.step_ns = 5 * SM_NS_PER_S;
+	o->plan.max_streams = 64;
+	o->plan.queue = 8;
+	o->plan.prebuffer = 5;
+	o->plan.depth = 1;
+	o->plan.direct = 1;
+	o->plan.dir = ".";
+	for (struct sm_opt *t = opts; t->kind != SM_OPT_GROUP || t->help; t++) {
+		if (t->cb == formats_cb)
+			t->seen = &o->formats_set;
+		if (t->dest == &o->plan.queue)
+			t->seen = &o->queue_set;
+		if (t->dest == &o->plan.prebuffer)
+			t->seen = &o->prebuffer_set;
+	}
+	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
+	if (rc > 0) {
+		usage(stdout, opts);
+		return 1;
+	}
+	if (!rc)
+		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
+				    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+				    SM_LAYOUT_TEXT, msg, sizeof(msg));
+	if (rc)
+		return sm_usage_error(PROG, HINT, "%s", msg);
+	if (o->list) {
+		list_formats(stdout);
+		return 1;
+	}
+	o->json_to = o->out.layout == SM_LAYOUT_JSON ? "-" : o->out.json_file;
+	if (first < argc)
+		o->plan.dir = argv[first++];
+	if (first < argc)
+		return sm_usage_error(PROG, HINT, "one directory at most, not also '%s'", argv[first]);
+	if (sm_path_problem(o->plan.dir))
+		return sm_usage_error(PROG, HINT, "directory '%s' %s", o->plan.dir,
+				      sm_path_problem(o->plan.dir));
+	if (o->capture_only && o->play_only)
+		return sm_usage_error(PROG, HINT, "--capture cannot be combined with --play "
+				      "(give neither for both)");
+	if (o->plan.prebuffer > o->plan.queue) {
+		if (o->prebuffer_set)
+			return sm_usage_error(PROG, HINT, "--prebuffer %u is more than --queue %u",
+					      o->plan.prebuffer, o->plan.queue);
+		o->plan.prebuffer = o->plan.queue;
+	}
+	if (o->plan.depth > o->plan.queue)
+		return sm_usage_error(PROG, HINT, "--depth %u is more than --queue %u", o->plan.depth,
+				      o->plan.queue);
+	if (o->plan.step_ns > o->plan.time_ns)
+		return sm_usage_error(PROG, HINT, "--step is longer than --time: no step would run");
+	if (!o->nrates)
+		o->rates[o->nrates++] = sm_fps_find("25");
+	if (o->rate_mib > 0) {
+		if (o->nformats == MAX_FORMATS)
+			return sm_usage_error(PROG, HINT, "at most %d formats", MAX_FORMATS);
+		sm_sformat_custom(o->rate_mib, &o->formats[o->nformats++]);
+	} else if (!o->formats_set) {
+		for (unsigned i = 0; i < sizeof(default_formats) / sizeof(default_formats[0]); i++)
+			if (!sm_sformat_find(default_formats[i], &o->formats[o->nformats]))
+				o->nformats++;
+		o->plan.auto_formats = 1;
+	}
+	rc = check_defined(o);
+	if (rc)
+		return rc;
+	o->plan.formats = o->formats;
+	o->plan.nformats = o->nformats;
+	o->plan.rates = o->rates;
+	o->plan.nrates = o->nrates;
+	o->plan.capture = !o->play_only;
+	o->plan.playback = !o->capture_only;
+	return 0;
+}
+
+struct progress_ctx {
+	int on;
+};
+
+static void progress(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, void *arg)
+{
+	struct progress_ctx *p = arg;
+
+	if (!p->on)
+		return;
+	fprintf(stderr, "\r\033[K[%3.0f/%.0f s] %s", (double)elapsed_ns / 1e9, (double)budget_ns / 1e9,
+		what);
+	fflush(stderr);
+}
+
+int cmd_streams(int argc, char **argv)
+{
+	struct streams_opts *o = calloc(1, sizeof(*o));
+	struct sm_streams_result *res = calloc(1, sizeof(*res));
+	struct progress_ctx pc = { 0 };
+	char *abs_dir = NULL;
+	int rc, code = SM_EXIT_OK;
+
+	if (!o || !res) {
+		free(o);
+		free(res);
+		sm_error("out of memory");
+		return SM_EXIT_FAIL;
+	}
+	rc = parse(argc, argv, o);
+	if (rc) {
+		code = rc == 1 ? SM_EXIT_OK : rc;
+		goto out;
+	}
+	rc = sm_is_dir(o->plan.dir);
+	if (rc <= 0) {
+		code = sm_usage_error(PROG, HINT, "'%s' is not a directory%s", o->plan.dir,
+				      rc == 0 ? " (it does not exist)" : "");
+		goto out;
+	}
+	if (!o->force && sm_root_refusal(o->plan.dir)) {
+		code = sm_usage_error(PROG, HINT, "%s", sm_root_refusal(o->plan.dir));
+		goto out;
+	}
+	rc = sm_dir_check_writable(o->plan.dir);
+	if (rc) {
+		code = sm_usage_error(PROG, HINT, "cannot write in '%s': %s", o->plan.dir, strerror(-rc));
+		goto out;
+	}
+	abs_dir = realpath(o->plan.dir, NULL);
+	if (abs_dir)
+		o->plan.dir = abs_dir;
+	rc = sm_out_redirect(&o->out);
+	if (rc) {
+		sm_error("cannot create '%s': %s", o->out.output, strerror(-rc));
+		code = SM_EXIT_FAIL;
+		goto out;
+	}
+	pc.on = !o->out.quiet && isatty(STDERR_FILENO);
+	sm_signals_install();
+	signal(SIGPIPE, SIG_IGN);
+	sm_result_head_begin(&res->head, "streams", argc, argv);
+	rc = sm_streams_run(&o->plan, res, progress, &pc);
+	if (pc.on) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+	if (o->out.layout == SM_LAYOUT_TEXT)
+		sm_streams_text(stdout, res);
+	else if (o->out.layout == SM_LAYOUT_MARKDOWN)
+		sm_md_streams(stdout, res);
+	fflush(stdout);
+	if (rc == -EINTR) {
+		sm_error("interrupted: the figures above are partial; test files removed");
+		code = SM_EXIT_INTERRUPTED;
+	} else if (rc || res->error) {
+		sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
+		code = SM_EXIT_FAIL;
+	}
+	if (o->json_to) {
+		cJSON *doc = sm_json_doc_new(&res->head);
+		int jrc = doc ? 0 : -ENOMEM;
+
+		if (doc) {
+			sm_json_streams(doc, res);
+			jrc = sm_json_write(doc, o->json_to);
+			cJSON_Delete(doc);
+		}
+		if (jrc) {
+			sm_error("cannot write JSON to '%s': %s",
+				 strcmp(o->json_to, "-") ? o->json_to : "stdout", strerror(-jrc));
+			if (code == SM_EXIT_OK)
+				code = SM_EXIT_FAIL;
+		}
+	}
+out:
+	sm_streams_result_release(res);
+	free(res);
+	free(o);
+	free(abs_dir);
+	return code;
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* Compressed stream formats: Apple ProRes and Avid DNxHR at HD, UHD and 4K
+ * DCI, with the vendors' published figures (sources in docs/formats.md). */
+#include "core/sformats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+const char *const sm_sformat_sources[] = {
+	"Apple ProRes White Paper (April 2022), Appendix: Target Data Rates",
+	"Avid DNxHR Codec Bandwidth Specifications (Avid Knowledge Base, 2015)",
+	"stormark --rate-mib (a test format, no codec)",
+};
+
+#define PR(fl, desc, geo, w, h, a, b, c, d, e) \
+	{ "prores-" fl "-" geo, "Apple ProRes " desc, geo, w, h, SM_SFMT_MBPS_PER_COLUMN, \
+	  { a, b, c, d, e }, 0, 0, 0 }
+#define DX(fl, desc, geo, w, h, bytes) \
+	{ "dnxhr-" fl "-" geo, "Avid DNxHR " desc, geo, w, h, SM_SFMT_BYTES_PER_FRAME, \
+	  { 0 }, bytes, 0, 1 }
+
+/* ProRes: Mbit/s at 24p, 25p, 30p, 50p, 60p (4444 and 4444 XQ: the
+ * table's figures without alpha). DNxHR: bytes per frame. */
+static const struct sm_sformat table[] = {
+	PR("proxy", "422 Proxy", "hd", 1920, 1080, 36, 38, 45, 76, 91),
+	PR("lt", "422 LT", "hd", 1920, 1080, 82, 85, 102, 170, 204),
+	PR("422", "422", "hd", 1920, 1080, 117, 122, 147, 245, 293),
+	PR("hq", "422 HQ", "hd", 1920, 1080, 176, 184, 220, 367, 440),
+	PR("4444", "4444", "hd", 1920, 1080, 264, 275, 330, 551, 660),
+	PR("4444xq", "4444 XQ", "hd", 1920, 1080, 396, 413, 495, 826, 990),
+	PR("proxy", "422 Proxy", "uhd", 3840, 2160, 145, 151, 182, 303, 363),
+	PR("lt", "422 LT", "uhd", 3840, 2160, 328, 342, 410, 684, 821),
+	PR("422", "422", "uhd", 3840, 2160, 471, 492, 589, 983, 1178),
+	PR("hq", "422 HQ", "uhd", 3840, 2160, 707, 737, 884, 1475, 1768),
+	PR("4444", "4444", "uhd", 3840, 2160, 1061, 1106, 1326, 2212, 2652),
+	PR("4444xq", "4444 XQ", "uhd", 3840, 2160, 1591, 1659, 1989, 3318, 3977),
+	PR("proxy", "422 Proxy", "4k-dci", 4096, 2160, 155, 162, 194, 323, 388),
+	PR("lt", "422 LT", "4k-dci", 4096, 2160, 350, 365, 437, 730, 875),
+	PR("422", "422", "4k-dci", 4096, 2160, 503, 524, 629, 1048, 1257),
+	PR("hq", "422 HQ", "4k-dci", 4096, 2160, 755, 787, 944, 1573, 1884),
+	PR("4444", "4444", "4k-dci", 4096, 2160, 1130, 1179, 1415, 2359, 2827),
+	PR("4444xq", "4444 XQ", "4k-dci", 4096, 2160, 1697, 1769, 2123, 3546, 4251),
+	DX("lb", "LB", "hd", 1920, 1080, 188416),
+	DX("sq", "SQ", "hd", 1920, 1080, 602112),
+	DX("hq", "HQ", "hd", 1920, 1080, 909312),
+	DX("hqx", "HQX", "hd", 1920, 1080, 909312),
+	DX("444", "444", "hd", 1920, 1080, 1822720),
+	DX("lb", "LB", "uhd", 3840, 2160, 749568),
+	DX("sq", "SQ", "uhd", 3840, 2160, 2408448),
+	DX("hq", "HQ", "uhd", 3840, 2160, 3641344),
+	DX("hqx", "HQX", "uhd", 3840, 2160, 3641344),
+	DX("444", "444", "uhd", 3840, 2160, 7286784),
+	DX("lb", "LB", "4k-dci", 4096, 2160, 798720),
+	DX("sq", "SQ", "4k-dci", 4096, 2160, 2568192),
+	DX("hq", "HQ", "4k-dci", 4096, 2160, 3887104),
+	DX("hqx", "HQX", "4k-dci", 4096, 2160, 3887104),
+	DX("444", "444", "4k-dci", 4096, 2160, 7770112),
+};
+
+unsigned sm_sformat_count(void)
+{
+	return sizeof(table) / sizeof(table[0]);
+}
+
+int sm_sformat_at(unsigned i, struct sm_sformat *out)
+{
+	if (i >= sm_sformat_count())
+		return -ERANGE;
+	*out = table[i];
+	return 0;
+}
+
+int sm_sformat_find(const char *name, struct sm_sformat *out)
+{
+	for (unsigned i = 0; i < sm_sformat_count(); i++)
+		if (!strcasecmp(table[i].name, name)) {
+			*out = table[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int sm_sformat_custom(double mib_s, struct sm_sformat *out)
+{
+	if (!isfinite(mib_s) || !(mib_s > 0))
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "custom-%gmib", mib_s);
+	out->codec = "custom rate";
+	out->geometry = "";
+	out->rule = SM_SFMT_CUSTOM;
+	out->custom_bytes_s = mib_s * 1048576.0;
+	out->source = 2;
+	return 0;
+}
+
+/* The column of Apple's table a frame rate uses: 23.976 and 24 -> 24p,
+ * 25, 29.97 and 30 -> 30p (25 its own), ... -1 when there is none. */
+static int column(const struct sm_fps *r)
+{
+	static const unsigned nominal[5] = { 24, 25, 30, 50, 60 };
+	double fps = sm_fps_value(r);
+
+	for (int i = 0; i < 5; i++)
+		if (fabs(fps - nominal[i]) < 0.1)   /* 24 and 24000/1001 */
+			return i;
+	return -1;
+}
+
+double sm_sformat_frame_bytes(const struct sm_sformat *f, const struct sm_fps *r)
+{
+	static const unsigned nominal[5] = { 24, 25, 30, 50, 60 };
+	int c = column(r);
+
+	switch (f->rule) {
+	case SM_SFMT_MBPS_PER_COLUMN:
+		return c < 0 ? 0 : (double)f->mbps[c] * 1e6 / 8.0 / nominal[c];
+	case SM_SFMT_BYTES_PER_FRAME:
+		return c < 0 ? 0 : (double)f->bytes_per_frame;
+	case SM_SFMT_CUSTOM:
+		return f->custom_bytes_s / sm_fps_value(r);
+	}
+	return 0;
+}
+
+uint64_t sm_sformat_chunk(const struct sm_sformat *f, const struct sm_fps *r)
+{
+	double b = sm_sformat_frame_bytes(f, r);
+
+	if (!(b > 0))
+		return 0;
+	return sm_round_up((uint64_t)ceil(b), SM_FRAME_ALIGN);
+}
+
+double sm_sformat_rate(const struct sm_sformat *f, const struct sm_fps *r)
+{
+	return sm_sformat_frame_bytes(f, r) * sm_fps_value(r);
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* The built-in table of compressed stream formats (Apple ProRes, Avid
+ * DNxHR): one file per clip, read or written as a stream of frames at the
+ * vendor's published data rate. Rates and their sources: docs/formats.md. */
+#ifndef SM_CORE_SFORMATS_H
+#define SM_CORE_SFORMATS_H
+
+#include <stdint.h>
+
+#include "core/formats.h"
+
+/* How a codec's published figures are given. */
+enum sm_sformat_rule {
+	/* Apple's table: a target bit rate (Mbit/s, 10^6 bit) per column of
+	 * 24p, 25p, 30p, 50p, 60p; ProRes targets a size per frame, so one
+	 * frame is rate / column fps, and 23.976, 29.97, 59.94 take the
+	 * frame size of 24p, 30p, 60p. */
+	SM_SFMT_MBPS_PER_COLUMN = 0,
+	/* Avid's table: a fixed size per frame (bytes), the same at every
+	 * frame rate (DNxHR is constant bit rate per frame). */
+	SM_SFMT_BYTES_PER_FRAME,
+	/* --rate-mib: a made-up format of R MiB/s at any frame rate. */
+	SM_SFMT_CUSTOM,
+};
+
+/* One stream format: a codec flavour at a geometry. */
+struct sm_sformat {
+	char name[40];              /* "prores-hq-uhd", "dnxhr-444-4k-dci", "custom-25mib" */
+	const char *codec;          /* "Apple ProRes 422 HQ" */
+	const char *geometry;       /* "uhd" (names of core/formats.h) */
+	unsigned width, height;
+	enum sm_sformat_rule rule;
+	unsigned mbps[5];           /* MBPS_PER_COLUMN: at 24p, 25p, 30p, 50p, 60p */
+	uint64_t bytes_per_frame;   /* BYTES_PER_FRAME */
+	double custom_bytes_s;      /* CUSTOM: bytes per second */
+	unsigned source;            /* index into sm_sformat_sources */
+};
+
+/* Where a codec's figures come from (cited in docs/formats.md). */
+extern const char *const sm_sformat_sources[];
+
+/* Number of formats in the table, and the i-th (0 <= i < count) into *out.
+ * Returns 0 or -ERANGE. */
+unsigned sm_sformat_count(void);
+int sm_sformat_at(unsigned i, struct sm_sformat *out);
+
+/* Look a format up by name, case-insensitive. Returns 0 or -ENOENT. */
+int sm_sformat_find(const char *name, struct sm_sformat *out);
+
+/* A custom format of mib_s MiB/s (> 0): name "custom-<R>mib". Returns 0,
+ * or -EINVAL for a rate <= 0 or not finite. */
+int sm_sformat_custom(double mib_s, struct sm_sformat *out);
+
+/*
+ * One frame of f at rate r as the vendor's figure gives it, in bytes (may
+ * have a fraction: a bit rate divided by the frame rate). Returns it, or 0
+ * when f is not defined at r (a rate its table has no column for: 48, 120).
+ */
+double sm_sformat_frame_bytes(const struct sm_sformat *f, const struct sm_fps *r);
+
+/* The chunk a stream moves per frame interval: the frame rounded UP to
+ * SM_FRAME_ALIGN (4 KiB), so direct I/O can move it; 0 when undefined. */
+uint64_t sm_sformat_chunk(const struct sm_sformat *f, const struct sm_fps *r);
+
+/* The published data rate of f at r, bytes/s (frame bytes x fps), 0 when
+ * undefined. */
+double sm_sformat_rate(const struct sm_sformat *f, const struct sm_fps *r);
+
+#endif

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/* `stormark streams` as text and markdown. */
+#include "report/streams.h"
+#include "analysis/verdict.h"
+#include "core/units.h"
+
+#include <string.h>
+
+const struct sm_streams_step *sm_streams_step_at(const struct sm_streams_cell *c, unsigned n)
+{
+	const struct sm_streams_step *s = NULL;
+
+	for (unsigned k = 0; k < c->nsteps; k++)
+		if (c->steps[k].n == n)
+			s = &c->steps[k];
+	return s;
+}
+
+/* "4 (3)", ">= 64 (53)", "0", "? (stopped)" */
+static char *answer(char *buf, size_t len, const struct sm_streams_cell *c)
+{
+	if (!c->nsteps && !c->at_cap)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%s%u (%u)%s", c->at_cap ? ">=" : "", c->max_raw, c->max_headroom,
+			 c->searched ? "" : "?");
+	return buf;
+}
+
+/* Each stream's drops in a step: "0 0 1 3" (the first 16, then "..."). */
+static void drops(FILE *f, const struct sm_streams_step *s)
+{
+	if (!s) {
+		fputs("-", f);
+		return;
+	}
+	for (unsigned i = 0; i < s->n && i < 16; i++)
+		fprintf(f, "%s%llu", i ? " " : "", (unsigned long long)s->streams[i].dropped);
+	if (s->n > 16)
+		fputs(" ...", f);
+}
+
+static const struct sm_streams_cell *find_cell(const struct sm_streams_result *res, const char *fmt,
+					       const char *fps, enum sm_direction d)
+{
+	for (unsigned i = 0; i < res->ncells; i++)
+		if (!strcmp(res->cells[i].format, fmt) && !strcmp(res->cells[i].fps_name, fps) &&
+		    res->cells[i].dir == d)
+			return &res->cells[i];
+	return NULL;
+}
+
+/* Distinct formats and rates in the order of the cells. */
+static unsigned distinct(const struct sm_streams_result *res, int rates, const char **out, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < res->ncells; i++) {
+		const char *v = rates ? res->cells[i].fps_name : res->cells[i].format;
+		unsigned k = 0;
+
+		while (k < n && strcmp(out[k], v))
+			k++;
+		if (k == n && n < max)
+			out[n++] = v;
+	}
+	return n;
+}
+
+static void head(FILE *f, const struct sm_streams_result *res, int md)
+{
+	const struct sm_env *e = &res->head.env;
+	char a[32], b[32];
+
+	fprintf(f, "%sstormark streams: %s (%s on %s), %s, engine %s\n", md ? "## " : "",
+		res->plan.dir ? res->plan.dir : e->fs.mount_point, e->fs.fs_type, e->fs.device,
+		e->direct_io ? "direct I/O" : "buffered I/O", e->engine);
+	if (md)
+		fputc('\n', f);
+	fprintf(f, "Steps of %s, all streams started at once; %u buffers per stream "
+		"(playback shows frame 0 after %u), %u request%s in flight per stream; "
+		"search up to %u streams within %s.\n",
+		sm_fmt_ns(a, sizeof(a), (double)res->step_ns), res->queue, res->prebuffer, res->depth,
+		res->depth == 1 ? "" : "s", res->max_streams, sm_fmt_ns(b, sizeof(b), (double)res->time_ns));
+	fprintf(f, "A stream holds with no dropped frame and a p99.9 frame time from schedule "
+		"within its buffers; 'N (M)': N streams held, M of them keep %d%% headroom.\n\n",
+		SM_VERDICT_HEADROOM_PCT);
+}
+
+static void matrix(FILE *f, const struct sm_streams_result *res, int md)
+{
+	const char *fmts[256], *rates[32];
+	unsigned nf = distinct(res, 0, fmts, 256), nr = distinct(res, 1, rates, 32);
+
+	fprintf(f, md ? "| format |" : "%-20s", md ? "" : "format");
+	for (unsigned r = 0; r < nr; r++)
+		fprintf(f, md ? " %s fps capture / playback |" : "  %-24s", rates[r]);
+	fputc('\n', f);
+	if (md) {
+		fputs("|---|", f);
+		for (unsigned r = 0; r < nr; r++)
+			fputs("---|", f);
+		fputc('\n', f);
+	}
+	for (unsigned i = 0; i < nf; i++) {
+		fprintf(f, md ? "| %s |" : "%-20s", fmts[i]);
+		for (unsigned r = 0; r < nr; r++) {
+			const struct sm_streams_cell *c = find_cell(res, fmts[i], rates[r], SM_DIR_CAPTURE);
+			const struct sm_streams_cell *p = find_cell(res, fmts[i], rates[r], SM_DIR_PLAYBACK);
+			char x[32] = "-", y[32] = "-", cell[80];
+
+			if (c)
+				answer(x, sizeof(x), c);
+			if (p)
+				answer(y, sizeof(y), p);
+			snprintf(cell, sizeof(cell), "%s / %s", x, y);
+			fprintf(f, md ? " %s |" : "  %-24s", cell);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+static void detail(FILE *f, const struct sm_streams_result *res, int md)
+{
+	if (md)
+		fputs("| format | fps | direction | rate per stream | chunk | held | with headroom "
+		      "| aggregate | drops at N | drops at N+1 | note |\n"
+		      "|---|---|---|---|---|---|---|---|---|---|---|\n", f);
+	for (unsigned i = 0; i < res->ncells; i++) {
+		const struct sm_streams_cell *c = &res->cells[i];
+		const struct sm_streams_step *at = sm_streams_step_at(c, c->max_raw);
+		const struct sm_streams_step *over = sm_streams_step_at(c, c->max_raw + 1);
+		char rate[32], chunk[32], agg[32];
+
+		if (c->max_raw && (!at || !at->held))
+			at = NULL;
+		sm_fmt_bytes(rate, sizeof(rate), c->rate);
+		sm_fmt_bytes(chunk, sizeof(chunk), (double)c->chunk_bytes);
+		sm_fmt_bytes(agg, sizeof(agg), c->agg_bytes_per_s);
+		if (md) {
+			fprintf(f, "| %s | %s | %s | %s/s | %s | %s%u | %u | %s/s | ", c->format, c->fps_name,
+				sm_direction_name(c->dir), rate, chunk, c->at_cap ? ">=" : "", c->max_raw,
+				c->max_headroom, agg);
+			drops(f, at);
+			fputs(" | ", f);
+			drops(f, over);
+			fprintf(f, " | %s |\n", c->note);
+			continue;
+		}
+		fprintf(f, "%s at %s fps, %s (%s): %s/s per stream, %s per frame interval\n", c->format,
+			c->fps_name, sm_direction_name(c->dir), c->codec, rate, chunk);
+		fprintf(f, "  held %s%u stream%s, %u with %d%% headroom; aggregate %s/s\n",
+			c->at_cap ? "at least " : "", c->max_raw, c->max_raw == 1 ? "" : "s",
+			c->max_headroom, SM_VERDICT_HEADROOM_PCT, agg);
+		fprintf(f, "  drops per stream at %u: ", c->max_raw);
+		drops(f, at);
+		fprintf(f, "; at %u: ", c->max_raw + 1);
+		drops(f, over);
+		fputc('\n', f);
+		fputs("  steps:", f);
+		for (unsigned k = 0; k < c->nsteps; k++) {
+			char p[32];
+
+			fprintf(f, " %u %s (p99.9 %s)", c->steps[k].n, c->steps[k].held ? "held" : "failed",
+				sm_fmt_ns(p, sizeof(p), (double)c->steps[k].worst_p999_ns));
+			if (k + 1 < c->nsteps)
+				fputc(',', f);
+		}
+		fputc('\n', f);
+		if (c->note[0])
+			fprintf(f, "  note: %s\n", c->note);
+	}
+}
+
+static void warnings(FILE *f, const struct sm_streams_result *res, int md)
+{
+	for (unsigned i = 0; i < res->head.warnings.count; i++)
+		fprintf(f, "%sWarning: %s\n", md ? "\n> " : "", res->head.warnings.item[i].message);
+}
+
+void sm_streams_text(FILE *f, const struct sm_streams_result *res)
+{
+	head(f, res, 0);
+	matrix(f, res, 0);
+	detail(f, res, 0);
+	warnings(f, res, 0);
+}
+
+void sm_md_streams(FILE *f, const struct sm_streams_result *res)
+{
+	head(f, res, 1);
+	matrix(f, res, 1);
+	detail(f, res, 1);
+	warnings(f, res, 1);
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* `stormark streams` reports: text, markdown and the JSON body. Pure
+ * functions of a result judged by analysis/streams.c. */
+#ifndef SM_REPORT_STREAMS_H
+#define SM_REPORT_STREAMS_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "result/streams.h"
+
+/* What was run, the table formats x frame rates -> streams held (capture
+ * and playback), then each cell's detail: rate per stream, chunk, raw and
+ * headroom answers, aggregate rate, each stream's drops at N and at N+1. */
+void sm_streams_text(FILE *f, const struct sm_streams_result *res);
+
+/* The same as GitHub-flavoured markdown tables. */
+void sm_md_streams(FILE *f, const struct sm_streams_result *res);
+
+/* Add "params", "streams" (the body) and the end of the head to a
+ * document begun with sm_json_doc_new(); docs/json-schema.md. */
+void sm_json_streams(cJSON *doc, const struct sm_streams_result *res);
+
+/* The step of n streams in cell c (the last one run with that n), or NULL. */
+const struct sm_streams_step *sm_streams_step_at(const struct sm_streams_cell *c, unsigned n);
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* `stormark streams` JSON body: params and the "streams" cells with every
+ * step and each stream's figures (docs/json-schema.md). */
+#include "report/streams.h"
+#include "analysis/verdict.h"
+#include "result/json.h"
+
+static cJSON *stream_json(const struct sm_stream_fig *s)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	sm_json_add_u64(o, "scheduled", s->scheduled);
+	sm_json_add_u64(o, "done", s->done);
+	sm_json_add_u64(o, "dropped", s->dropped);
+	sm_json_add_u64(o, "longest_drop_run", s->longest_run);
+	sm_json_add_u64(o, "bytes", s->bytes);
+	sm_json_add_u64(o, "p99_9_sched_ns", s->p999_sched_ns);
+	sm_json_add_u64(o, "max_sched_ns", s->max_sched_ns);
+	sm_json_add_u64(o, "max_queue", s->max_queue);
+	cJSON_AddNumberToObject(o, "error", s->error);
+	return o;
+}
+
+static cJSON *step_json(const struct sm_streams_step *s)
+{
+	cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray();
+
+	cJSON_AddNumberToObject(o, "streams", s->n);
+	cJSON_AddBoolToObject(o, "held", s->held);
+	cJSON_AddBoolToObject(o, "complete", s->complete);
+	sm_json_add_u64(o, "duration_ns", s->duration_ns);
+	sm_json_add_u64(o, "schedule_ns", s->schedule_ns);
+	sm_json_add_u64(o, "bytes", s->bytes);
+	sm_json_add_double(o, "bytes_per_s", s->bytes_per_s);
+	sm_json_add_double(o, "delivered_bytes_per_s", s->delivered_bytes_per_s);
+	sm_json_add_u64(o, "dropped", s->dropped);
+	sm_json_add_u64(o, "worst_p99_9_sched_ns", s->worst_p999_ns);
+	for (unsigned i = 0; i < s->n; i++)
+		cJSON_AddItemToArray(a, stream_json(&s->streams[i]));
+	cJSON_AddItemToObject(o, "per_stream", a);
+	return o;
+}
+
+static cJSON *cell_json(const struct sm_streams_cell *c)
+{
+	cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray();
+
+	cJSON_AddStringToObject(o, "format", c->format);
+	cJSON_AddStringToObject(o, "codec", c->codec);
+	cJSON_AddStringToObject(o, "fps", c->fps_name);
+	cJSON_AddStringToObject(o, "direction", sm_direction_name(c->dir));
+	sm_json_add_double(o, "frame_bytes", c->frame_bytes);
+	sm_json_add_u64(o, "chunk_bytes", c->chunk_bytes);
+	sm_json_add_double(o, "rate_bytes_per_s", c->rate);
+	sm_json_add_u64(o, "interval_ns", c->interval_ns);
+	cJSON_AddNumberToObject(o, "max_streams", c->max_raw);
+	cJSON_AddNumberToObject(o, "max_streams_headroom", c->max_headroom);
+	cJSON_AddNumberToObject(o, "first_failed", c->first_fail);
+	cJSON_AddBoolToObject(o, "at_cap", c->at_cap);
+	cJSON_AddBoolToObject(o, "searched", c->searched);
+	cJSON_AddStringToObject(o, "note", c->note);
+	sm_json_add_double(o, "aggregate_bytes_per_s", c->agg_bytes_per_s);
+	sm_json_add_double(o, "sustained_bytes_per_s", c->sustained_bytes_per_s);
+	for (unsigned k = 0; k < c->nsteps; k++)
+		cJSON_AddItemToArray(a, step_json(&c->steps[k]));
+	cJSON_AddItemToObject(o, "steps", a);
+	return o;
+}
+
+void sm_json_streams(cJSON *doc, const struct sm_streams_result *res)
+{
+	cJSON *p = cJSON_CreateObject(), *a = cJSON_CreateArray();
+
+	cJSON_AddStringToObject(p, "dir", res->plan.dir ? res->plan.dir : "");
+	sm_json_add_u64(p, "time_ns", res->time_ns);
+	sm_json_add_u64(p, "step_ns", res->step_ns);
+	cJSON_AddNumberToObject(p, "max_streams", res->max_streams);
+	cJSON_AddNumberToObject(p, "queue", res->queue);
+	cJSON_AddNumberToObject(p, "prebuffer", res->prebuffer);
+	cJSON_AddNumberToObject(p, "depth", res->depth);
+	cJSON_AddNumberToObject(p, "headroom_pct", SM_VERDICT_HEADROOM_PCT);
+	cJSON_AddItemToObject(doc, "params", p);
+	for (unsigned i = 0; i < res->ncells; i++)
+		cJSON_AddItemToArray(a, cell_json(&res->cells[i]));
+	cJSON_AddItemToObject(doc, "streams", a);
+	sm_json_doc_finish(doc, &res->head);
+}

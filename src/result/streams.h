@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* The result of `stormark streams`: for each stream format, frame rate and
+ * direction, the paced steps of the search (N concurrent streams, each
+ * stream's figures) and the largest N held. Data only; filled by
+ * workload/streams*.c, judged by analysis/streams.c. docs/streams.md. */
+#ifndef SM_RESULT_STREAMS_H
+#define SM_RESULT_STREAMS_H
+
+#include <stdint.h>
+
+#include "core/formats.h"
+#include "core/sformats.h"
+#include "result/result.h"
+#include "result/verdict.h"
+
+/* Most concurrent streams one step may run (--max-streams at most this). */
+#define SM_STREAMS_MAX 256
+
+/* What one stream of a step did (one client, its own pacing model). */
+struct sm_stream_fig {
+	uint64_t scheduled;         /* frames the step meant to move */
+	uint64_t done;              /* frames moved */
+	uint64_t dropped;           /* capture: dropped; playback: late or skipped */
+	uint64_t longest_run;       /* longest run of consecutive drops */
+	uint64_t bytes;             /* bytes moved */
+	uint64_t p999_sched_ns;     /* p99.9 frame time from schedule (docs/pacing.md) */
+	uint64_t max_sched_ns;
+	uint64_t max_queue;         /* most buffers in use */
+	int error;                  /* -errno of a failed transfer, 0 */
+};
+
+/* One paced run of n streams started at once. */
+struct sm_streams_step {
+	unsigned n;
+	int held;                   /* analysis: every stream held (sm_streams_step_judge) */
+	int complete;               /* 1: ran to its end (not stopped, no error) */
+	unsigned created;           /* capture: files paths[0..created-1] the step
+				     * created (O_EXCL), for the caller to remove */
+	uint64_t duration_ns;       /* from the common start to the last completion */
+	uint64_t schedule_ns;       /* the schedule's span: frames x interval */
+	uint64_t bytes;             /* all streams */
+	double bytes_per_s;         /* analysis: bytes / schedule span */
+	double delivered_bytes_per_s;   /* analysis: bytes / duration (what the
+				     * storage delivered; at saturation, its limit) */
+	uint64_t dropped;           /* analysis: all streams */
+	uint64_t worst_p999_ns;     /* analysis: the largest stream p99.9 */
+	struct sm_stream_fig *streams;   /* n of them */
+};
+
+/* A format at a frame rate in one direction: the search and its answer. */
+struct sm_streams_cell {
+	char format[40];            /* "prores-hq-uhd" */
+	char codec[48];             /* "Apple ProRes 422 HQ" */
+	char fps_name[16];          /* "25", "29.97" */
+	double fps;
+	enum sm_direction dir;
+	double frame_bytes;         /* the vendor's figure for one frame */
+	uint64_t chunk_bytes;       /* moved per frame interval (4 KiB multiple) */
+	double rate;                /* published bytes/s a stream needs */
+	uint64_t interval_ns;       /* 1 / fps */
+	unsigned max_raw;           /* largest n held (0: not even one) */
+	unsigned max_headroom;      /* largest n with 20% headroom (run's rule) */
+	unsigned first_fail;        /* smallest n that failed, 0: none failed */
+	int at_cap;                 /* held at --max-streams: the answer is "at least" */
+	int searched;               /* 1: the search ended (not stopped by the
+				     * budget, a signal or an error) */
+	char note[200];             /* why it did not finish, or "" */
+	double agg_bytes_per_s;     /* aggregate rate of the step at max_raw */
+	double sustained_bytes_per_s;   /* the most the storage delivered in a
+				     * step: at max_raw, or at first_fail when
+				     * saturated (the headroom rule's measure) */
+	unsigned nsteps;
+	struct sm_streams_step *steps;   /* in the order they ran */
+};
+
+/* What to run; filled by the command. */
+struct sm_streams_plan {
+	const char *dir;            /* the test directory's parent (DIR) */
+	const struct sm_sformat *formats;
+	unsigned nformats;
+	const struct sm_fps *const *rates;   /* frame rates to try */
+	unsigned nrates;
+	int capture, playback;      /* directions (both by default) */
+	int auto_formats;           /* no --video-format: a set, skipping those
+				     * that do not fit once */
+	uint64_t time_ns;           /* --time: budget for the whole search */
+	uint64_t step_ns;           /* --step: length of one paced step */
+	unsigned max_streams;       /* --max-streams: cap of the search */
+	unsigned queue;             /* buffers per stream (frames' -q) */
+	unsigned prebuffer;         /* playback pre-buffer (frames' -b) */
+	unsigned depth;             /* requests in flight per stream */
+	const char *engine;         /* "uring" (default) or "psync" */
+	int direct;                 /* O_DIRECT (default 1) */
+};
+
+struct sm_streams_result {
+	struct sm_result_head head;
+	struct sm_streams_plan plan;     /* as run (formats and rates point into the
+				     * command's arrays: not valid after it) */
+	uint64_t time_ns, step_ns;       /* copies of plan for the reporters */
+	unsigned max_streams, queue, prebuffer, depth;
+	char data_dir[4096];             /* the test directory */
+	unsigned ncells;
+	struct sm_streams_cell *cells;
+	int error;                       /* first -errno that stopped it, or 0 */
+};
+
+/* Free the cells and their steps. */
+void sm_streams_result_release(struct sm_streams_result *res);
+
+#endif

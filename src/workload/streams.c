@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: MIT */
+/* The streams search: for each format, frame rate and direction, paced
+ * steps of n concurrent streams, doubling then bisection, within the time
+ * budget; the test directory and its files. docs/streams.md. */
+#include "workload/streams.h"
+#include "analysis/streams.h"
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/fsx.h"
+#include "core/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PATH_LEN 4200
+
+struct search {
+	const struct sm_streams_plan *plan;
+	struct sm_streams_result *res;
+	sm_streams_progress_fn progress;
+	void *arg;
+	uint64_t t_start, deadline;
+	char (*paths)[PATH_LEN];
+	const char **pathv;
+	unsigned nplay;             /* playback files present (play-000 ...) */
+	uint64_t play_bytes;        /* the size each of them holds */
+	int direct;
+	int engine_noted;
+};
+
+static int fail(struct search *x, int rc, const char *fmt, const char *subject)
+{
+	if (!x->res->error)
+		x->res->error = rc;
+	if (!x->res->head.error[0])
+		snprintf(x->res->head.error, sizeof(x->res->head.error), fmt, subject, strerror(-rc));
+	return rc;
+}
+
+static void path_of(struct search *x, const char *kind, unsigned i)
+{
+	snprintf(x->paths[i], PATH_LEN, "%s/%s-%03u.stm", x->res->data_dir, kind, i);
+	x->pathv[i] = x->paths[i];
+}
+
+/* Remove the playback files (stormark's own, created O_EXCL here). */
+static void drop_play(struct search *x)
+{
+	for (unsigned i = 0; i < x->nplay; i++) {
+		path_of(x, "play", i);
+		unlink(x->paths[i]);
+	}
+	x->nplay = 0;
+	x->play_bytes = 0;
+}
+
+/* Write one playback file of `bytes` (whole chunks of the pattern). */
+static int write_play(struct search *x, const char *path, uint64_t chunk, uint64_t bytes, void *buf)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | (x->direct ? O_DIRECT : 0), 0644);
+	uint64_t off = 0;
+	int rc = 0;
+
+	if (fd < 0)
+		return fail(x, -errno, "cannot create '%s': %s", path);
+	while (off < bytes && !sm_stopped()) {
+		ssize_t w = pwrite(fd, buf, chunk, (off_t)off);
+
+		if (w != (ssize_t)chunk) {
+			rc = fail(x, w < 0 ? -errno : -ENOSPC, "cannot write '%s': %s", path);
+			break;
+		}
+		off += chunk;
+	}
+	if (!rc && sm_stopped())
+		rc = -EINTR;
+	if (!rc && fsync(fd))
+		rc = fail(x, -errno, "cannot write '%s': %s", path);
+	close(fd);
+	if (rc)
+		unlink(path);
+	return rc;
+}
+
+/* Make sure playback files 0..n-1 hold `bytes` each. Returns 0, -ENOSPC
+ * (no room: the search stops there, not an error), -EINTR or -errno. */
+static int ensure_play(struct search *x, unsigned n, uint64_t chunk, uint64_t bytes)
+{
+	struct sm_fs_info fs;
+	void *buf;
+	int rc = 0;
+
+	if (x->play_bytes != bytes)
+		drop_play(x);
+	if (n <= x->nplay)
+		return 0;
+	if (!sm_fs_info(x->res->data_dir, &fs) && fs.free_bytes &&
+	    (double)(n - x->nplay) * (double)bytes > 0.9 * (double)fs.free_bytes)
+		return -ENOSPC;
+	buf = sm_buf_alloc(chunk, 4096);
+	if (!buf)
+		return fail(x, -ENOMEM, "out of memory for %s: %s", "a playback file");
+	sm_buf_fill(buf, chunk, SM_DATA_RANDOM, 0x504c4159ull);
+	for (unsigned i = x->nplay; i < n && !rc; i++) {
+		path_of(x, "play", i);
+		rc = write_play(x, x->paths[i], chunk, bytes, buf);
+		if (!rc) {
+			x->nplay = i + 1;
+			x->play_bytes = bytes;
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+static int add_step(struct sm_streams_cell *c, struct sm_streams_step *st)
+{
+	struct sm_streams_step *s = realloc(c->steps, (c->nsteps + 1) * sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	c->steps = s;
+	c->steps[c->nsteps++] = *st;
+	return 0;
+}
+
+/* One step of n streams for cell c. Returns 0, -EINTR, or -errno. */
+static int one_step(struct search *x, struct sm_streams_cell *c, unsigned n, uint64_t frames)
+{
+	const struct sm_streams_plan *p = x->plan;
+	struct sm_streams_step_plan sp = {
+		.paths = x->pathv, .n = n, .dir = c->dir, .chunk_bytes = c->chunk_bytes,
+		.fps = c->fps, .frames = frames, .queue = p->queue, .prebuffer = p->prebuffer,
+		.depth = p->depth, .engine = p->engine, .direct = x->direct,
+	};
+	struct sm_streams_step st;
+	char notice[256], err[600];
+	int rc;
+
+	if (c->dir == SM_DIR_PLAYBACK) {
+		rc = ensure_play(x, n, c->chunk_bytes, frames * c->chunk_bytes);
+		if (rc)
+			return rc;
+		for (unsigned i = 0; i < n; i++)
+			path_of(x, "play", i);
+	} else {
+		for (unsigned i = 0; i < n; i++)
+			path_of(x, "cap", i);
+	}
+	rc = sm_streams_step_run(&sp, &st, notice, sizeof(notice), err, sizeof(err));
+	if (c->dir == SM_DIR_CAPTURE)   /* created O_EXCL by the step: ours */
+		for (unsigned i = 0; i < st.created; i++)
+			unlink(x->paths[i]);
+	if (notice[0] && !x->engine_noted) {
+		sm_warn(&x->res->head.warnings, "engine_fallback", "%s", notice);
+		x->engine_noted = 1;
+	}
+	if (rc && rc != -EINTR) {
+		free(st.streams);
+		if (!x->res->error)
+			x->res->error = rc;
+		snprintf(x->res->head.error, sizeof(x->res->head.error), "%s", err);
+		return rc;
+	}
+	sm_streams_step_judge(&st, c->interval_ns, p->queue);
+	if (add_step(c, &st)) {
+		free(st.streams);
+		return fail(x, -ENOMEM, "out of memory for %s: %s", "a step");
+	}
+	return rc;
+}
+
+/* The search of one cell within its deadline. */
+static int search_cell(struct search *x, struct sm_streams_cell *c, uint64_t deadline,
+		       unsigned guess)
+{
+	const struct sm_streams_plan *p = x->plan;
+	uint64_t frames = (uint64_t)ceil((double)p->step_ns / 1e9 * c->fps);
+	unsigned lo = 0, hi = 0, n;
+	int rc = 0;
+
+	if (frames < (uint64_t)p->prebuffer + 1)
+		frames = p->prebuffer + 1;
+	while ((n = sm_streams_next(lo, hi, p->max_streams, c->nsteps > 0, guess))) {
+		char what[160];
+
+		if (sm_stopped())
+			return -EINTR;
+		if (sm_now_ns() + p->step_ns > deadline) {
+			snprintf(c->note, sizeof(c->note),
+				 "time budget spent before the step of %u streams", n);
+			return 0;
+		}
+		snprintf(what, sizeof(what), "%s %s fps %s: %u stream%s", c->format, c->fps_name,
+			 sm_direction_name(c->dir), n, n == 1 ? "" : "s");
+		if (x->progress)
+			x->progress(what, sm_now_ns() - x->t_start, p->time_ns, x->arg);
+		rc = one_step(x, c, n, frames);
+		if (rc == -ENOSPC && c->dir == SM_DIR_PLAYBACK && !x->res->error) {
+			snprintf(c->note, sizeof(c->note),
+				 "no room for the files of %u playback streams", n);
+			return 0;
+		}
+		if (rc)
+			return rc;
+		sm_streams_update(n, c->steps[c->nsteps - 1].held, &lo, &hi);
+	}
+	c->searched = 1;
+	return 0;
+}
+
+/* Fill cell c's format figures; 0, or -ENOENT when f is not defined at r. */
+static int cell_init(struct sm_streams_cell *c, const struct sm_sformat *f, const struct sm_fps *r,
+		     enum sm_direction dir)
+{
+	memset(c, 0, sizeof(*c));
+	c->chunk_bytes = sm_sformat_chunk(f, r);
+	if (!c->chunk_bytes)
+		return -ENOENT;
+	snprintf(c->format, sizeof(c->format), "%s", f->name);
+	snprintf(c->codec, sizeof(c->codec), "%s", f->codec);
+	snprintf(c->fps_name, sizeof(c->fps_name), "%s", r->name);
+	c->fps = sm_fps_value(r);
+	c->dir = dir;
+	c->frame_bytes = sm_sformat_frame_bytes(f, r);
+	c->rate = sm_sformat_rate(f, r);
+	c->interval_ns = (uint64_t)llround(1e9 / c->fps);
+	return 0;
+}
+
+/* The cells, in the order they run: per rate and direction, formats from
+ * the heaviest (so that, with auto_formats, a format held at the cap
+ * settles every lighter one). */
+static int make_cells(struct search *x)
+{
+	const struct sm_streams_plan *p = x->plan;
+	struct sm_streams_result *res = x->res;
+	unsigned max = p->nformats * p->nrates * 2;
+	unsigned *order;
+
+	res->cells = calloc(max ? max : 1, sizeof(*res->cells));
+	order = calloc(p->nformats ? p->nformats : 1, sizeof(*order));
+	if (!res->cells || !order) {
+		free(order);
+		return fail(x, -ENOMEM, "out of memory for %s: %s", "the cells");
+	}
+	for (unsigned r = 0; r < p->nrates; r++) {
+		const struct sm_fps *fr = p->rates[r];
+
+		for (unsigned i = 0; i < p->nformats; i++)
+			order[i] = i;
+		if (p->auto_formats)   /* heaviest first */
+			for (unsigned i = 1; i < p->nformats; i++)
+				for (unsigned j = i; j > 0 &&
+				     sm_sformat_rate(&p->formats[order[j - 1]], fr) <
+				     sm_sformat_rate(&p->formats[order[j]], fr); j--) {
+					unsigned t = order[j];
+
+					order[j] = order[j - 1];
+					order[j - 1] = t;
+				}
+		for (int d = 0; d < 2; d++) {
+			enum sm_direction dir = d == 0 ? SM_DIR_CAPTURE : SM_DIR_PLAYBACK;
+
+			if ((dir == SM_DIR_CAPTURE && !p->capture) || (dir == SM_DIR_PLAYBACK && !p->playback))
+				continue;
+			for (unsigned i = 0; i < p->nformats; i++)
+				if (!cell_init(&res->cells[res->ncells], &p->formats[order[i]], fr, dir))
+					res->ncells++;
+		}
+	}
+	free(order);
+	return 0;
+}
+
+static int setup(struct search *x)
+{
+	struct sm_streams_result *res = x->res;
+	int align;
+
+	x->paths = calloc(x->plan->max_streams, sizeof(*x->paths));
+	x->pathv = calloc(x->plan->max_streams, sizeof(*x->pathv));
+	if (!x->paths || !x->pathv)
+		return fail(x, -ENOMEM, "out of memory for %s: %s", "the paths");
+	sm_env_collect(&res->head.env, x->plan->dir);
+	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-streams-XXXXXX", x->plan->dir);
+	if (!mkdtemp(res->data_dir)) {
+		int rc = -errno;
+
+		res->data_dir[0] = '\0';
+		return fail(x, rc, "cannot create a test directory in '%s': %s", x->plan->dir);
+	}
+	x->direct = 0;
+	if (x->plan->direct) {
+		align = sm_direct_probe(res->data_dir);
+		x->direct = align > 0 && align <= 4096;
+		if (!x->direct)
+			sm_warn(&res->head.warnings, "buffered_io",
+				"direct I/O does not work here (%s): playback may be served "
+				"from the page cache",
+				align > 0 ? "alignment over 4 KiB" : strerror(-align));
+	}
+	res->head.env.direct_io = x->direct;
+	snprintf(res->head.env.engine, sizeof(res->head.env.engine), "%s",
+		 x->plan->engine ? x->plan->engine : "uring");
+	return make_cells(x);
+}
+
+int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result *res,
+		   sm_streams_progress_fn progress, void *arg)
+{
+	struct search x = { .plan = plan, .res = res, .progress = progress, .arg = arg };
+	int rc;
+
+	res->plan = *plan;
+	res->time_ns = plan->time_ns;
+	res->step_ns = plan->step_ns;
+	res->max_streams = plan->max_streams;
+	res->queue = plan->queue;
+	res->prebuffer = plan->prebuffer;
+	res->depth = plan->depth;
+	x.t_start = sm_now_ns();
+	x.deadline = x.t_start + plan->time_ns;
+	rc = setup(&x);
+	for (unsigned i = 0; !rc && i < res->ncells; i++) {
+		struct sm_streams_cell *c = &res->cells[i];
+		uint64_t now = sm_now_ns(), left = x.deadline > now ? x.deadline - now : 0;
+		int skip = 0;
+
+		/* auto: a heavier format of the same rate and direction held
+		 * at the cap, so this one would too */
+		for (unsigned k = 0; plan->auto_formats && k < i; k++) {
+			const struct sm_streams_cell *h = &res->cells[k];
+
+			if (h->dir == c->dir && h->fps == c->fps && h->at_cap && h->rate >= c->rate)
+				skip = 1;
+		}
+		if (skip) {
+			snprintf(c->note, sizeof(c->note),
+				 "skipped: a heavier format held %u streams (the cap)", plan->max_streams);
+			c->max_raw = plan->max_streams;
+			c->at_cap = 1;
+			c->max_headroom = sm_streams_headroom(c->max_raw, 0, c->rate);
+			continue;
+		}
+		/* start from what the storage delivered for an earlier format
+		 * in this direction (docs/streams.md) */
+		double sus = 0;
+
+		for (unsigned k = 0; k < i; k++)
+			if (res->cells[k].dir == c->dir && res->cells[k].sustained_bytes_per_s > sus)
+				sus = res->cells[k].sustained_bytes_per_s;
+		rc = search_cell(&x, c, now + left / (res->ncells - i),
+				 sm_streams_guess(sus, c->rate, plan->max_streams));
+		sm_streams_cell_finish(c, plan->max_streams);
+		if (c->at_cap && c->note[0] == '\0')
+			c->searched = 1;
+	}
+	if (rc == -EINTR || sm_stopped()) {
+		rc = -EINTR;
+		res->head.interrupted = 1;
+	}
+	res->head.duration_ns = sm_now_ns() - x.t_start;
+	drop_play(&x);
+	if (res->data_dir[0] && rmdir(res->data_dir) && errno != ENOENT)
+		sm_warn(&res->head.warnings, "data_dir_left",
+			"the test directory '%s' was left: it holds a file stormark did not create",
+			res->data_dir);
+	free(x.paths);
+	free(x.pathv);
+	return rc;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* `stormark streams`: how many concurrent real-time streams of a format the
+ * storage sustains. The stream runner (one paced step of n streams) and
+ * the search over n. Model and choices: docs/streams.md. */
+#ifndef SM_WORKLOAD_STREAMS_H
+#define SM_WORKLOAD_STREAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "result/streams.h"
+
+/*
+ * One step: n streams started at once, each a client of its own with its
+ * own pacing model (core/pace.c, the model of frames -f: a FIFO of `queue`
+ * frames for capture; `queue` buffers read ahead and a display started
+ * after `prebuffer` frames for playback), moving one chunk of chunk_bytes
+ * at offset k x chunk_bytes of its file per frame interval.
+ */
+struct sm_streams_step_plan {
+	const char *const *paths;   /* n files. Playback: read (they must hold
+				     * frames x chunk_bytes). Capture: created with
+				     * O_CREAT|O_EXCL, left for the caller to remove. */
+	unsigned n;
+	enum sm_direction dir;
+	uint64_t chunk_bytes;       /* a multiple of 4 KiB */
+	double fps;
+	uint64_t frames;            /* per stream */
+	unsigned queue, prebuffer;
+	unsigned depth;             /* requests in flight per stream, >= 1 */
+	const char *engine;         /* "uring" or "psync" */
+	int direct;
+};
+
+/*
+ * Run one step into *out (out->streams allocated here, n entries; the
+ * caller frees it). The streams are served by one thread on one io_uring
+ * (docs/streams.md says why). Returns 0 (the step ran: out->complete 1),
+ * -EINTR when a signal stopped it (partial figures), or -errno with a line
+ * in err (a file that cannot be opened or created, out of memory).
+ * *notice gets the engine's fallback notice ("" when none).
+ * The figures are raw; sm_streams_step_judge() (analysis/streams.h) decides.
+ */
+int sm_streams_step_run(const struct sm_streams_step_plan *sp, struct sm_streams_step *out,
+			char *notice, size_t notice_len, char *err, size_t errlen);
+
+/* Progress callback for the search: what runs now, time spent, budget. */
+typedef void (*sm_streams_progress_fn)(const char *what, uint64_t elapsed_ns, uint64_t budget_ns,
+				       void *arg);
+
+/*
+ * The whole search (call with res->head begun by the command): makes the
+ * test directory DIR/.stormark-streams-XXXXXX, and for every format x rate
+ * x direction runs steps (doubling, then bisection) within the budget,
+ * then removes every file it created and the directory. Returns 0, -EINTR
+ * (partial result, files removed), or -errno with res->head.error set.
+ */
+int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result *res,
+		   sm_streams_progress_fn progress, void *arg);
+
+#endif

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# stormark streams, fast checks (no timing figure is asserted: the disk is
+# shared): --list, a short search in both directions with the JSON's
+# structure and its internal agreement (each step's streams, a held step
+# drops nothing, headroom <= held, capture before playback), the text and
+# markdown layouts, SIGINT (exit 130, a partial report, nothing left), and
+# that the test directory is removed. Ground truth: streams_throttle.sh.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+D="$T_DIR/d"
+mkdir -p "$D"
+J="$T_DIR/s.json"
+jqe() { jq -e "$@" >/dev/null; }
+
+expect_rc 0 "--list" "$STORMARK" streams --list
+check "--list names ProRes and DNxHR formats" grep -q '^prores-hq-uhd .*Apple ProRes 422 HQ' "$T_DIR/out"
+check "--list: dnxhr-444-4k-dci" grep -q '^dnxhr-444-4k-dci ' "$T_DIR/out"
+expect_rc 0 "--help" "$STORMARK" streams --help
+check "--help names --video-format" grep -q -- '--video-format' "$T_DIR/out"
+
+expect_rc 0 "short search" "$STORMARK" streams "$D" --rate-mib 2 --step 1 --time 8 \
+  --max-streams 2 --quiet --json="$J" -o "$T_DIR/report.txt"
+check "JSON command" jqe '.command == "streams" and .params.max_streams == 2 and .params.step_ns == 1000000000' "$J"
+check "two cells, capture then playback" jqe '[.streams[].direction] == ["capture", "playback"]' "$J"
+check "the format is the custom one" jqe '[.streams[].format] | unique == ["custom-2mib"]' "$J"
+check "a 2 MiB/s stream at 25 fps moves 84 KiB chunks (83,886 B rounded up to 4 KiB)" jqe ".streams[0].chunk_bytes == 86016" "$J"
+check "every step lists each of its streams" \
+  jqe '[.streams[].steps[] | (.per_stream | length) == .streams] | all' "$J"
+check "a held step dropped nothing" jqe '[.streams[].steps[] | select(.held) | .dropped == 0] | all' "$J"
+check "headroom <= held <= cap" \
+  jqe '[.streams[] | .max_streams_headroom <= .max_streams and .max_streams <= 2] | all' "$J"
+check "held = largest n of a held step" \
+  jqe '[.streams[] | .max_streams == ([0] + [.steps[] | select(.held) | .streams] | max)] | all' "$J"
+check "each stream scheduled 25 frames (1 s at 25 fps)" \
+  jqe '[.streams[].steps[].per_stream[].scheduled == 25] | all' "$J"
+check "text report has the table" grep -q '^custom-2mib ' "$T_DIR/report.txt"
+check "text report has the detail" grep -q 'custom-2mib at 25 fps, playback' "$T_DIR/report.txt"
+check "test directory removed" test -z "$(ls -A "$D")"
+
+expect_rc 0 "markdown" "$STORMARK" streams "$D" --rate-mib 2 --step 1 --time 3 --max-streams 1 \
+  --play --format markdown --quiet
+check "markdown heading" grep -q '^## stormark streams' "$T_DIR/out"
+check "markdown detail table" grep -q '^| custom-2mib | 25 | playback |' "$T_DIR/out"
+
+# SIGINT in the middle of a step: a partial report, exit 130, nothing left
+"$STORMARK" streams "$D" --rate-mib 2 --step 3 --time 30 --max-streams 4 --quiet \
+  --json="$T_DIR/int.json" >"$T_DIR/int.out" 2>"$T_DIR/int.err" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "SIGINT: exit 130 (got $rc)" test "$rc" = 130
+check "SIGINT: one line says so" grep -q 'interrupted' "$T_DIR/int.err"
+check "SIGINT: a partial report" grep -q '^custom-2mib ' "$T_DIR/int.out"
+check "SIGINT: JSON says interrupted" jqe '.interrupted == true' "$T_DIR/int.json"
+check "SIGINT: nothing left behind" test -z "$(ls -A "$D")"
+finish

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the stream formats (core/sformats.c: the published figures,
+ * the per-frame rule, chunks, undefined rates) and of the streams analysis
+ * (analysis/streams.c: what holds, the headroom rule, the search order). */
+#include "analysis/streams.h"
+#include "core/sformats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+static double mbit_s(const char *name, const char *fps)
+{
+	struct sm_sformat f;
+
+	assert_int_equal(sm_sformat_find(name, &f), 0);
+	return sm_sformat_rate(&f, sm_fps_find(fps)) * 8 / 1e6;
+}
+
+static double mib_s(const char *name, const char *fps)
+{
+	return mbit_s(name, fps) * 1e6 / 8 / 1048576.0;
+}
+
+/* Apple's table, Mbit/s at the nominal rates, back out exactly. */
+static void test_prores(void **state)
+{
+	(void)state;
+	assert_true(fabs(mbit_s("prores-hq-hd", "24") - 176) < 1e-9);
+	assert_true(fabs(mbit_s("prores-hq-hd", "29.97") - 220 * 1000.0 / 1001) < 1e-9);
+	assert_true(fabs(mbit_s("prores-proxy-hd", "25") - 38) < 1e-9);
+	assert_true(fabs(mbit_s("PRORES-HQ-UHD", "30") - 884) < 1e-9);
+	assert_true(fabs(mbit_s("prores-4444xq-4k-dci", "60") - 4251) < 1e-9);
+	assert_true(fabs(mbit_s("prores-4444xq-4k-dci", "59.94") - 4251 * 1000.0 / 1001) < 1e-9);
+	assert_true(fabs(mbit_s("prores-422-uhd", "50") - 983) < 1e-9);
+}
+
+/* Avid's table: MB/s (2^20 bytes) as published, to its two decimals. */
+static void test_dnxhr(void **state)
+{
+	(void)state;
+	assert_true(fabs(mib_s("dnxhr-hq-uhd", "23.976") - 83.26) < 0.006);
+	assert_true(fabs(mib_s("dnxhr-444-4k-dci", "25") - 185.25) < 0.006);
+	assert_true(fabs(mib_s("dnxhr-lb-hd", "59.94") - 10.77) < 0.006);
+	assert_true(fabs(mib_s("dnxhr-sq-uhd", "29.97") - 68.84) < 0.006);
+	assert_true(fabs(mib_s("dnxhr-hqx-4k-dci", "50") - 185.35) < 0.006);
+	assert_true(fabs(mib_s("dnxhr-hqx-uhd", "25") - mib_s("dnxhr-hq-uhd", "25")) < 1e-9);
+}
+
+static void test_chunks(void **state)
+{
+	struct sm_sformat f;
+
+	(void)state;
+	assert_int_equal(sm_sformat_find("prores-hq-hd", &f), 0);
+	/* 176e6 / 8 / 24 = 916,666.7 bytes, moved as 224 x 4 KiB */
+	assert_int_equal(sm_sformat_chunk(&f, sm_fps_find("24")), 917504);
+	assert_int_equal(sm_sformat_chunk(&f, sm_fps_find("23.976")), 917504);
+	assert_int_equal(sm_sformat_chunk(&f, sm_fps_find("48")), 0);
+	assert_int_equal(sm_sformat_chunk(&f, sm_fps_find("120")), 0);
+	assert_true(sm_sformat_rate(&f, sm_fps_find("48")) == 0);
+	assert_int_equal(sm_sformat_find("dnxhr-hq-uhd", &f), 0);
+	assert_int_equal(sm_sformat_chunk(&f, sm_fps_find("50")), 3641344);
+	assert_int_equal(sm_sformat_find("prores-hq", &f), -ENOENT);
+	assert_int_equal(sm_sformat_custom(25, &f), 0);
+	assert_string_equal(f.name, "custom-25mib");
+	assert_int_equal(sm_sformat_chunk(&f, sm_fps_find("25")), 1048576);
+	assert_int_equal(sm_sformat_custom(0, &f), -EINVAL);
+	assert_int_equal(sm_sformat_custom(NAN, &f), -EINVAL);
+	for (unsigned i = 0; i < sm_sformat_count(); i++) {
+		assert_int_equal(sm_sformat_at(i, &f), 0);
+		assert_true(sm_sformat_chunk(&f, sm_fps_find("25")) % 4096 == 0);
+		assert_true(sm_sformat_rate(&f, sm_fps_find("25")) > 0);
+	}
+	assert_int_equal(sm_sformat_at(sm_sformat_count(), &f), -ERANGE);
+}
+
+static void test_holds(void **state)
+{
+	struct sm_stream_fig s = { .scheduled = 100, .done = 100, .p999_sched_ns = 320000000 };
+	struct sm_stream_fig v[2];
+	struct sm_streams_step st = { .n = 2, .complete = 1, .streams = v,
+				      .bytes = 200 << 20, .schedule_ns = 4000000000ull };
+
+	(void)state;
+	assert_int_equal(sm_stream_holds(&s, 40000000, 8), 1);   /* exactly the allowance */
+	s.p999_sched_ns++;
+	assert_int_equal(sm_stream_holds(&s, 40000000, 8), 0);
+	s.p999_sched_ns = 0;
+	s.dropped = 1;
+	assert_int_equal(sm_stream_holds(&s, 40000000, 8), 0);
+	s.dropped = 0;
+	s.done = 99;
+	assert_int_equal(sm_stream_holds(&s, 40000000, 8), 0);
+	s.done = 100;
+	s.error = -EIO;
+	assert_int_equal(sm_stream_holds(&s, 40000000, 8), 0);
+	s.error = 0;
+	v[0] = s;
+	v[1] = s;
+	v[1].p999_sched_ns = 5000;
+	sm_streams_step_judge(&st, 40000000, 8);
+	assert_int_equal(st.held, 1);
+	assert_int_equal(st.worst_p999_ns, 5000);
+	st.duration_ns = 2000000000ull;
+	sm_streams_step_judge(&st, 40000000, 8);
+	assert_true(fabs(st.delivered_bytes_per_s - 100.0 * 1048576) < 1e-6);
+	assert_true(fabs(st.bytes_per_s - 50.0 * 1048576) < 1e-6);
+	v[1].dropped = 3;
+	sm_streams_step_judge(&st, 40000000, 8);
+	assert_int_equal(st.held, 0);
+	assert_int_equal(st.dropped, 3);
+	v[1].dropped = 0;
+	st.complete = 0;   /* stopped: decides nothing */
+	sm_streams_step_judge(&st, 40000000, 8);
+	assert_int_equal(st.held, 0);
+}
+
+/* run's rule: ratio >= 1.2, i.e. 6n <= 5 raw. */
+static void test_headroom(void **state)
+{
+	(void)state;
+	assert_int_equal(sm_streams_headroom(0, 0, 0), 0);
+	assert_int_equal(sm_streams_headroom(1, 0, 25), 0);
+	assert_int_equal(sm_streams_headroom(2, 0, 25), 1);
+	assert_int_equal(sm_streams_headroom(4, 0, 25), 3);
+	assert_int_equal(sm_streams_headroom(5, 0, 25), 4);
+	assert_int_equal(sm_streams_headroom(6, 0, 25), 5);
+	assert_int_equal(sm_streams_headroom(64, 0, 25), 53);
+	/* a 100 MiB/s limit, 25 MiB/s streams: 3 held (4 sat at the limit) */
+	assert_int_equal(sm_streams_headroom(3, 99.0, 25), 3);
+	assert_int_equal(sm_streams_headroom(4, 100.0, 25), 3);
+	assert_int_equal(sm_streams_headroom(3, 89.9, 25), 2);
+	/* never more than held, whatever was delivered */
+	assert_int_equal(sm_streams_headroom(2, 1000.0, 25), 2);
+}
+
+/* Simulate the search against a storage that holds exactly `cap_real`. */
+static unsigned search_g(unsigned cap_real, unsigned cap, unsigned guess, unsigned *steps)
+{
+	unsigned lo = 0, hi = 0, n;
+	int any = 0;
+
+	*steps = 0;
+	while ((n = sm_streams_next(lo, hi, cap, any, guess))) {
+		sm_streams_update(n, n <= cap_real, &lo, &hi);
+		any = 1;
+		(*steps)++;
+	}
+	return lo;
+}
+
+static unsigned search(unsigned cap_real, unsigned cap, unsigned *steps)
+{
+	return search_g(cap_real, cap, 1, steps);
+}
+
+static void test_search(void **state)
+{
+	unsigned steps;
+
+	(void)state;
+	assert_int_equal(sm_streams_next(0, 0, 64, 0, 0), 1);
+	assert_int_equal(sm_streams_next(1, 0, 64, 1, 1), 2);
+	assert_int_equal(sm_streams_next(32, 0, 64, 1, 1), 64);
+	assert_int_equal(sm_streams_next(32, 0, 40, 1, 1), 40);
+	assert_int_equal(sm_streams_next(64, 0, 64, 1, 1), 0);
+	assert_int_equal(sm_streams_next(4, 8, 64, 1, 1), 6);
+	assert_int_equal(sm_streams_next(4, 5, 64, 1, 1), 0);
+	assert_int_equal(sm_streams_next(0, 1, 64, 1, 1), 0);
+	for (unsigned real = 0; real <= 70; real++) {
+		unsigned got = search(real, 64, &steps);
+
+		assert_int_equal(got, real < 64 ? real : 64);
+		assert_true(steps <= 13);
+	}
+	assert_int_equal(search(4, 64, &steps), 4);
+	assert_int_equal(steps, 6);   /* 1 2 4, 8 fails, 6 fails, 5 fails */
+	/* with a guess: right in two steps, wrong still right */
+	assert_int_equal(search_g(10, 64, 10, &steps), 10);
+	assert_int_equal(steps, 2);   /* 10 holds, 11 fails */
+	assert_int_equal(search_g(9, 64, 10, &steps), 9);
+	assert_int_equal(steps, 2);   /* 10 fails, 9 holds */
+	for (unsigned g = 1; g <= 70; g += 3)
+		for (unsigned real = 0; real <= 70; real++) {
+			assert_int_equal(search_g(real, 64, g, &steps), real < 64 ? real : 64);
+			assert_true(steps <= 16);
+		}
+	assert_int_equal(sm_streams_guess(0, 25, 64), 1);
+	assert_int_equal(sm_streams_guess(100, 25, 64), 4);
+	assert_int_equal(sm_streams_guess(99, 25, 64), 3);
+	assert_int_equal(sm_streams_guess(10, 25, 64), 1);
+	assert_int_equal(sm_streams_guess(1e12, 25, 64), 64);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prores),   cmocka_unit_test(test_dnxhr),
+		cmocka_unit_test(test_chunks),   cmocka_unit_test(test_holds),
+		cmocka_unit_test(test_headroom), cmocka_unit_test(test_search),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
