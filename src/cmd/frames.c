@@ -102,7 +102,8 @@ int cmd_frames(int argc, char **argv)
 	char msg[SM_MSG_MAX], what[160];
 	int compat = !strcmp(argv[0], "frametest") || (strrchr(argv[0], '/') &&
 		     !strcmp(strrchr(argv[0], '/') + 1, "frametest"));
-	int rc, code = SM_EXIT_OK, holds = 1, text, ft;
+	int rc, code = SM_EXIT_OK, holds = 1, text, ft, csv_err = 0;
+	char csv_msg[SM_MSG_MAX] = "";
 	unsigned char *written = NULL;   /* --verify, write test: frames written */
 	struct sm_verify_view vv;
 	const char *json_to;   /* where the JSON goes: a file, "-" (stdout), NULL */
@@ -214,18 +215,6 @@ int cmd_frames(int argc, char **argv)
 		sm_csv_frames(stdout, res);
 	if (o.plan.verify)
 		sm_cmd_frames_verify_view(res, &vv);
-	if (o.format) {   /* with JSON on stdout the verdict line goes to stderr */
-		struct sm_paced pc;
-		int v;
-
-		if (ft || !text) {
-			v = sm_report_paced_verdict(text ? stdout : stderr, res);
-		} else {   /* markdown and csv hold the verdict */
-			sm_paced_from_frames(res, &pc);
-			v = sm_verdict_paced(&pc);
-		}
-		holds = v == SM_VERDICT_REALTIME || v == SM_VERDICT_MARGINAL;
-	}
 	for (unsigned i = 0; i < res->head.warnings.count; i++)
 		fprintf(stderr, "%s: warning: %s\n", o.prog, res->head.warnings.item[i].message);
 	if (res->cliff.found) {
@@ -251,8 +240,28 @@ int cmd_frames(int argc, char **argv)
 			code = SM_EXIT_FAIL;
 		}
 	}
-	if (o.plan.csv_path && ft)
+	csv_err = o.plan.csv_path ? sm_frames_csv_error(&csv) : 0;
+	if (csv_err)   /* the workload's wording (workload/frames.c) */
+		snprintf(csv_msg, sizeof(csv_msg), "cannot write '%s': %s (the file is incomplete)",
+			 o.plan.csv_path, strerror(-csv_err));
+	/* frametest's last line, only when the log is whole */
+	if (o.plan.csv_path && ft && !csv_err)
 		printf("Writing log file...\n");
+	/* then stormark's own lines: paced figures, the verdict, --verify */
+	if (ft)
+		sm_report_frametest_paced(stdout, res);
+	if (o.format) {   /* with JSON on stdout the verdict line goes to stderr */
+		struct sm_paced pc;
+		int v;
+
+		if (ft || !text) {
+			v = sm_report_paced_verdict(text ? stdout : stderr, res);
+		} else {   /* markdown and csv hold the verdict */
+			sm_paced_from_frames(res, &pc);
+			v = sm_verdict_paced(&pc);
+		}
+		holds = v == SM_VERDICT_REALTIME || v == SM_VERDICT_MARGINAL;
+	}
 	/* last, after frametest's own lines, which scripts read by position */
 	if (o.plan.verify && ft)
 		sm_verify_text(stdout, &vv);
@@ -272,6 +281,12 @@ int cmd_frames(int argc, char **argv)
 		code = SM_EXIT_FAIL;
 	} else if (!holds) {
 		code = SM_EXIT_FAIL;
+	}
+	/* a log cut by a failed write while the run failed for another reason */
+	if (csv_err && strncmp(res->head.error, csv_msg, sizeof(res->head.error) - 1)) {
+		sm_prog_error(o.prog, "%s", csv_msg);
+		if (code == SM_EXIT_OK)
+			code = SM_EXIT_FAIL;
 	}
 out:
 	if (csv.fd >= 0 && (rc = sm_frames_csv_close(&csv)) && code == SM_EXIT_OK) {

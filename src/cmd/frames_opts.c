@@ -30,6 +30,12 @@ const char sm_frames_ft_usage[] =
 	"usage: frametest [options] path\n"
 	"Options:\n";
 
+static const char sm_frames_ft_usage_tail[] =
+	"Sizes are in KiB (1024 bytes), MB in the report is 2^20 bytes. stormark's\n"
+	"long options (--json FILE, --buffered, --engine NAME, --quiet, --verify,\n"
+	"--video-format NAME, --output FILE, --force, ...) work here too: see\n"
+	"'stormark help frames'.\n";
+
 const char sm_frames_long_usage[] =
 	"\nPaced check of one video format: --video-format NAME --fps RATE\n"
 	"--capture|--play exits 0 when the format holds in real time, 1 when it\n"
@@ -110,39 +116,45 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_FLAG_SET('s', "stream", p->stream, 1,
 				"streaming test to or from one file (path is then a file)"),
 		SM_OPT_UINT_RANGE('n', "frames", p->nframes, 1, UINT32_MAX * 16ULL, "num",
-				  "number of frames (default 1800; read: the frames present)"),
+				  "number of frames to read or write (default 1800; a read test\n"
+				  "without -n: every frame present)"),
 		SM_OPT_UINT_RANGE('a', "async", p->depth, 1, MAX_DEPTH, "num",
-				  "asynchronous I/O, 'num' frames in flight per thread"),
-		SM_OPT_UINT_RANGE('t', "threads", p->threads, 1, MAX_THREADS, "num", "'num' threads"),
-		SM_OPT_FLAG_SET('o', "out-of-order", p->out_of_order, 1, "handle completed I/Os out of order"),
+				  "asynchronous I/O, 'num' frames in flight per thread\n"
+				  "(default: synchronous)"),
+		SM_OPT_UINT_RANGE('t', "threads", p->threads, 1, MAX_THREADS, "num", "'num' threads at one time (default 1)"),
+		SM_OPT_FLAG_SET('o', "out-of-order", p->out_of_order, 1, "handle completed I/Os out of order (no effect on sync I/O)"),
 		SM_OPT_DOUBLE_RANGE('f', "fps", p->fps, 0, 100000, "rate",
-				    "pace at 'rate' frames per second (capture / playback)"),
+				    "limit the speed to 'rate' frames per second (default: as\n"
+				    "fast as possible)"),
 		SM_OPT_UINT_RANGE('q', "queue", p->queue, 1, 4096, "num",
-				  "at most 'num' queued buffers before a frame is dropped"),
+				  "at most 'num' queued buffers before a frame is dropped\n"
+				  "(default 8, or -b if larger)"),
 		SM_OPT_UINT_RANGE('b', "prebuffer", p->prebuffer, 1, 4096, "num",
 				  "pre-buffer 'num' frames before playback starts (default 5)"),
 		SM_OPT_FLAG_SET('v', "reverse", p->order, SM_ORDER_REVERSE, "access files in reverse order"),
 		SM_OPT_FLAG_SET('m', "random", p->order, SM_ORDER_RANDOM, "access files in a random order"),
 		SM_OPT_UINT_RANGE('l', "loop", p->loop, 0, UINT32_MAX * 16ULL, "num",
-				  "loop over the first 'num' frames (default 0: no loop)"),
-		SM_OPT_UINT_RANGE('i', "ios", p->ios_per_frame, 1, 1024, "num", "I/Os per frame (default 1)"),
+				  "number of frames to loop over (default 0: no loop)"),
+		SM_OPT_UINT_RANGE('i', "ios", p->ios_per_frame, 1, 1024, "num", "I/Os per frame (default 1; also in async mode)"),
 		SM_OPT_CALL('z', "size", SM_OPT_REQUIRED, size_cb, o, "size",
-			    "custom frame size in KiB for a read or write test"),
+			    "custom frame size in KiB for a read or write test (default:\n"
+			    "-w's; a read test: the size of the frames present)"),
 		SM_OPT_UINT_RANGE('d', "dirs", p->files_per_dir, 1, UINT32_MAX, "num",
-				  "use directories of 'num' files each"),
+				  "use directories, 'num' files per directory (default: none)"),
 		SM_OPT_DURATION_RANGE('p', "pause", p->pause_ns, SM_NS_PER_S, 0, 0, "secs",
-				      "pause 'secs' before the test starts"),
+				      "pause 'secs' before the test starts (default 0)"),
 		SM_OPT_UINT_RANGE('c', "crop", p->crop_pct, 1, 100, "perc",
-				  "crop: read the middle 'perc'% of each frame (read tests)"),
+				  "crop: read the middle 'perc'% of each frame (default 100;\n"
+				  "ignored in write tests)"),
 		SM_OPT_DURATION_RANGE('u', "update", p->update_ns, SM_NS_PER_S, 1, 0, "secs",
-				      "progress update interval (default 1 s)"),
+				      "display update interval in seconds, on a terminal (default 1)"),
 		SM_OPT_DURATION_RANGE('h', "hist-window", p->hist_window_ns, SM_NS_PER_S, 1, 0, "secs",
 				      "histogram of the last 'secs' only (default: all)"),
-		SM_OPT_STR('x', "csv", p->csv_path, "file", "write per-frame timing to 'file' (CSV)"),
+		SM_OPT_STR('x', "csv", p->csv_path, "file", "export per-frame timing to 'file' (comma separated; the\n"
+	   "name is used as given, no '.csv' appended)"),
 		SM_OPT_HEAD("\nstormark frames also takes:"),
-		{ .kind = SM_OPT_FLAG, .long_name = "force", .dest = &o->force, .ival = 1,
-		  .flags = SM_OPT_LONG_ALWAYS,
-		  .help = "write tests into a file system's root (a mount point, or /) too" },
+		SM_OPT_FLAG_SET(0, "force", o->force, 1,
+				"write tests into a file system's root (a mount point, or /) too"),
 		SM_OPT_STR(0, "engine", p->engine, "NAME", "psync (default), uring (default with -a), null"),
 		SM_OPT_FLAG_SET(0, "buffered", p->direct, 0, "use the page cache (default: direct I/O)"),
 		SM_OPT_CHOOSE(0, "data", p->data, data_modes, "MODE", "random (default, incompressible) or zero"),
@@ -202,6 +214,7 @@ void sm_frames_opts_usage(FILE *f, int compat)
 	if (compat) {
 		fputs(sm_frames_ft_usage, f);
 		sm_opt_usage(f, t, SM_OPT_SHORT_ONLY);
+		fputs(sm_frames_ft_usage_tail, f);
 		return;
 	}
 	fputs("usage: stormark frames [options] path\n\n"
@@ -279,7 +292,9 @@ static int parse(int argc, char **argv, struct sm_frames_opts *o, int compat)
 	int first, rc;
 
 	table(o, t, 64);
-	rc = sm_opt_parse(t, argc, argv, compat ? SM_OPT_SHORT_ONLY : 0, &first, msg, sizeof(msg));
+	/* under the frametest name too: the short options are frametest's, and
+	 * stormark's long ones (which frametest never had) are all known */
+	rc = sm_opt_parse(t, argc, argv, 0, &first, msg, sizeof(msg));
 	if (rc == LIST_CODE)
 		return SM_FRAMES_OPTS_LIST;
 	if (rc > 0)
@@ -384,7 +399,7 @@ int sm_frames_opts_parse(int argc, char **argv, int compat, struct sm_frames_opt
 
 	memset(o, 0, sizeof(*o));
 	o->prog = compat ? "frametest" : "stormark frames";
-	o->hint = compat ? "frametest with no arguments prints its options" : "stormark help frames";
+	o->hint = compat ? "frametest --help" : "stormark help frames";
 	sm_frames_plan_defaults(&o->plan);
 	o->plan.frametest_frames = compat;
 	if (compat && argc < 2)

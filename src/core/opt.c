@@ -297,7 +297,7 @@ static int build(const struct sm_opt *opts, unsigned n, unsigned flags, char *sh
 			if (o->arg == SM_OPT_OPTIONAL)
 				shorts[k++] = ':';
 		}
-		if (o->long_name && (!(flags & SM_OPT_SHORT_ONLY) || (o->flags & SM_OPT_LONG_ALWAYS))) {
+		if (o->long_name && !(flags & SM_OPT_SHORT_ONLY)) {
 			longs[l].name = o->long_name;
 			longs[l].has_arg = o->arg == SM_OPT_NOARG ? no_argument
 					   : o->arg == SM_OPT_REQUIRED ? required_argument

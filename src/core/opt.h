@@ -35,8 +35,6 @@ enum sm_opt_kind {
 #define SM_OPT_EMPTY_OK 8u     /* STRING: an empty value is accepted */
 #define SM_OPT_NEXT_IF 16u     /* optional value given as the next argument when
 				* next_ok() accepts it (an older form, kept) */
-#define SM_OPT_LONG_ALWAYS 32u /* its long name is known under SM_OPT_SHORT_ONLY
-				* too (not shown in that usage) */
 
 /* One name of a choice and the int stored for it. */
 struct sm_opt_choice {

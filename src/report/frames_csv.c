@@ -21,6 +21,7 @@ static const char header[] = "frame,seq,thread,file,start_s,open_ms,io_ms,close_
 /* One worker's buffer. err: -errno of the first failed write; later
  * records are dropped (the run fails with it at the end). */
 struct writer {
+	struct sm_frames_csv *csv;
 	int fd;
 	int err;
 	size_t len;
@@ -29,11 +30,22 @@ struct writer {
 
 static void flush(struct writer *w)
 {
-	if (w->len && !w->err) {
-		ssize_t n = write(w->fd, w->buf, w->len);
+	size_t done = 0;
 
-		if (n != (ssize_t)w->len)
-			w->err = n < 0 ? -errno : -ENOSPC;
+	/* a short write is continued: the next one says why (EIO, ENOSPC) */
+	while (done < w->len && !w->err) {
+		ssize_t n = write(w->fd, w->buf + done, w->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int none = 0;
+
+			w->err = n < 0 ? -errno : -EIO;
+			atomic_compare_exchange_strong(&w->csv->err, &none, w->err);
+			break;
+		}
+		done += (size_t)n;
 	}
 	w->len = 0;
 }
@@ -45,6 +57,7 @@ static void *writer_open(struct sm_frames_sink *sink, unsigned thread)
 
 	(void)thread;
 	if (w) {
+		w->csv = c;
 		w->fd = c->fd;
 		w->err = 0;
 		w->len = 0;
@@ -133,6 +146,11 @@ int sm_frames_csv_open(struct sm_frames_csv *c, const char *path)
 	c->sink.close = writer_close;
 	c->sink.ctx = c;
 	return 0;
+}
+
+int sm_frames_csv_error(struct sm_frames_csv *c)
+{
+	return atomic_load(&c->err);
 }
 
 int sm_frames_csv_close(struct sm_frames_csv *c)

@@ -6,16 +6,24 @@
 
 #include "result/frames.h"
 
+#include <stdatomic.h>
+
 /* The file and the sink writing to it; caller-owned storage. */
 struct sm_frames_csv {
 	struct sm_frames_sink sink;
 	int fd;
+	_Atomic int err;   /* -errno of the first failed write of any thread, or 0 */
 	char path[4096];
 };
 
 /* Create (or truncate) path and write the header; c->sink is then ready
  * for plan.sink. Returns 0, or -errno (nothing to close on failure). */
 int sm_frames_csv_open(struct sm_frames_csv *c, const char *path);
+
+/* The first write that failed (-errno), 0 when every row so far was
+ * written whole. Any thread; read it after the run to know the file is
+ * complete. */
+int sm_frames_csv_error(struct sm_frames_csv *c);
 
 /* Close the file. Returns 0 or -errno. */
 int sm_frames_csv_close(struct sm_frames_csv *c);

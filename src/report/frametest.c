@@ -111,11 +111,6 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 	fprintf(f, "Test duration: %.0f secs\n", g->secs);
 	fprintf(f, "Frames transferred: %llu (%.3f MB)\n", (unsigned long long)r->frames_done,
 		(double)r->bytes / MB);
-	if (p->fps > 0) {
-		fprintf(f, "Frames dropped: %llu of %llu (longest run %llu)\n",
-			(unsigned long long)r->frames_dropped, (unsigned long long)r->frames_scheduled,
-			(unsigned long long)r->longest_drop_run);
-	}
 	fprintf(f, "Fastest frame: %.3f ms (%.2f MB/s)\n", ms((double)r->fastest_ns),
 		g->fastest_bytes_per_s / MB);
 	fprintf(f, "Slowest frame: %.3f ms (%.2f MB/s)\n", ms((double)r->slowest_ns),
@@ -145,6 +140,18 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 	if (p->kind != SM_FRAMES_EMPTY)
 		triple(f, rd ? "read" : "write", &r->io.lat, 1, 24);
 	triple(f, "close", &r->close.lat, 3, 23);
+}
+
+void sm_report_frametest_paced(FILE *f, const struct sm_frames_result *r)
+{
+	const struct sm_frames_plan *p = &r->plan;
+	int rd = p->kind == SM_FRAMES_READ;
+
+	if (p->fps > 0) {
+		fprintf(f, "Frames dropped: %llu of %llu (longest run %llu)\n",
+			(unsigned long long)r->frames_dropped, (unsigned long long)r->frames_scheduled,
+			(unsigned long long)r->longest_drop_run);
+	}
 	if (p->fps > 0) {
 		const struct sm_hist *h = &r->sched_lat;
 
@@ -188,10 +195,11 @@ int sm_report_paced_verdict(FILE *f, const struct sm_frames_result *r)
 void sm_report_frametest_all(FILE *f, const struct sm_frames_result *r)
 {
 	sm_report_frametest(f, r, r->test_params);
-	if (r->video_format[0])
-		sm_report_paced_verdict(f, r);
 	if (r->plan.csv_path)
 		fprintf(f, "Writing log file...\n");
+	sm_report_frametest_paced(f, r);
+	if (r->video_format[0])
+		sm_report_paced_verdict(f, r);
 }
 
 static cJSON *snap_json(const struct sm_frames_snap *s)

@@ -201,7 +201,7 @@ int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *re
 		rc = sm_frames_trim_stream(p, sh->distinct, res);
 	if (!rc && atomic_load(&sh->sink_err)) {
 		rc = atomic_load(&sh->sink_err);
-		snprintf(res->head.error, sizeof(res->head.error), "cannot write '%s': %s",
+		snprintf(res->head.error, sizeof(res->head.error), "cannot write '%s': %s (the file is incomplete)",
 			 p->sink->name, strerror(-rc));
 	}
 out:
