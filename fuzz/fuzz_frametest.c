@@ -3,7 +3,7 @@
  * (cmd/frames_opts.c over core/opt.c), parsed, resolved into a plan,
  * echoed as the "Test parameters" line and validated, as cmd_frames()
  * does before it touches a file. The first line of an input is argv[0]:
- * "frametest" selects frametest's short options only. */
+ * "frametest" selects the frametest name (its help, its defaults). */
 #include "cmd/cmd.h"
 #include "cmd/frames_opts.h"
 #include "fuzz_util.h"

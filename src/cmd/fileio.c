@@ -544,6 +544,26 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		out = SM_EXIT_FAIL;
 		goto done;
 	}
+	if (sysbench_name(o) && r.failed && r.io_err.set && o->format == SM_FIO_FMT_SYSBENCH &&
+	    !(o->json && !strcmp(o->json, "-"))) {
+		/* sysbench 1.0.20 stops at a failed request with its FATAL
+		 * line on stdout and no report (tests/golden/sysbench-1.0.20/
+		 * faults/); in async mode it first says which kind failed, and
+		 * then prints errno 0, where stormark gives the real one */
+		const struct sm_fileio_ioerr *e = &r.io_err;
+		static const char *const kind[] = { "read", "write", "fsync" };
+
+		if (e->async && e->kind < 2)
+			sb_log(o, 0, "Asynchronous %s failed!\n", kind[e->kind]);
+		if (e->kind == 2)
+			sb_log(o, 0, "Failed to fsync file! file: %d errno = %d (%s)", e->fd, e->err,
+			       strerror(e->err));
+		else
+			sb_log(o, 0, "Failed to %s file! file: %d pos: %llu errno = %d (%s)", kind[e->kind],
+			       e->fd, (unsigned long long)e->off, e->err, strerror(e->err));
+		out = SM_EXIT_FAIL;
+		goto done;
+	}
 	if (!r.failed && !r.head.interrupted) {
 		if (cfg->max_events && r.events >= cfg->max_events)
 			sb_log(o, 4, "Event limit exceeded, exiting...");

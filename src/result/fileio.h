@@ -120,6 +120,19 @@ struct sm_fileio_figures {
 	double thread_busy_mean_s, thread_busy_sd_s;   /* "execution time" per thread */
 };
 
+/* The first failed request of a run (an I/O error or a full disk), as
+ * sysbench's FATAL line names it: "Failed to write file! file: FD pos: OFF
+ * errno = E (...)". */
+struct sm_fileio_ioerr {
+	int set;           /* 1 when the run stopped on a failed request */
+	int kind;          /* 0 read, 1 write, 2 fsync or fdatasync (as ops[]) */
+	int fd;            /* the descriptor the request went through */
+	unsigned file;     /* test_file.N */
+	uint64_t off;      /* read or write: its offset */
+	int err;           /* errno; 0 for a short transfer without one */
+	int async;         /* --file-io-mode=async */
+};
+
 struct sm_fileio_result {
 	struct sm_result_head head; /* duration_ns: start to the last completion;
 				     * error: the I/O error or validation failure */
@@ -147,6 +160,7 @@ struct sm_fileio_result {
 	char engine[16];
 	char notice[200];          /* engine fallback, if any */
 	int failed;                /* I/O error or validation failure (head.error says which) */
+	struct sm_fileio_ioerr io_err;  /* the failed request, when that is what stopped it */
 	uint64_t verify_run;       /* --validate/--verify: this run's id (0 otherwise) */
 	struct sm_verify_stats verify;  /* --validate/--verify: merged once the workers are joined */
 	struct sm_fileio_figures fig;  /* derived: sm_fileio_analyse() */

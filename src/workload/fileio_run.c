@@ -74,6 +74,35 @@ static void run_fail(struct run_ctx *c, const char *fmt, ...)
 	pthread_mutex_unlock(&c->mu);
 }
 
+/* The failed request, kept beside the message of the first failure. */
+static void run_fail_io(struct run_ctx *c, const struct sm_io *io, unsigned file, uint64_t off,
+			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void run_fail_io(struct run_ctx *c, const struct sm_io *io, unsigned file, uint64_t off,
+			const char *fmt, ...)
+{
+	va_list ap;
+
+	pthread_mutex_lock(&c->mu);
+	if (!atomic_load(&c->failed)) {
+		struct sm_fileio_ioerr *e = &c->r->io_err;
+
+		va_start(ap, fmt);
+		vsnprintf(c->r->head.error, sizeof(c->r->head.error), fmt, ap);
+		va_end(ap);
+		e->set = 1;
+		e->kind = io->op == SM_OP_READ ? 0 : io->op == SM_OP_WRITE ? 1 : 2;
+		e->fd = c->fds[file];
+		e->file = file;
+		e->off = off;
+		e->err = io->res < 0 ? (int)-io->res : 0;
+		e->async = c->cfg->io_mode == SM_FIO_IO_ASYNC;
+		c->r->failed = 1;
+		atomic_store(&c->failed, 1);
+	}
+	pthread_mutex_unlock(&c->mu);
+}
+
 static int stat_of(int op)
 {
 	return op == SM_OP_READ ? ST_READ : op == SM_OP_WRITE ? ST_WRITE : ST_FSYNC;
@@ -134,7 +163,8 @@ static int side_fsync(struct worker *w, unsigned file)
 		char path[4096];
 
 		sm_fileio_path(cfg, file, path, sizeof(path));
-		run_fail(w->ctx, "%s of '%s' failed: %s", sm_op_name(io.op), path, strerror((int)-io.res));
+		run_fail_io(w->ctx, &io, file, 0, "%s of '%s' failed: %s", sm_op_name(io.op), path,
+			    strerror((int)-io.res));
 		return -1;
 	}
 	return 0;
@@ -170,18 +200,18 @@ static void complete(struct worker *w, struct sm_io *io)
 
 		sm_fileio_path(cfg, sl->req.file, path, sizeof(path));
 		if (io->sigbus)
-			run_fail(c, "%s of %llu bytes at offset %llu of '%s' failed: SIGBUS on the mapping "
-				 "at file offset %llu: %s", sm_op_name(io->op), (unsigned long long)sl->req.len,
-				 (unsigned long long)sl->req.off, path, (unsigned long long)io->fault_off,
-				 strerror((int)-io->res));
+			run_fail_io(c, io, sl->req.file, sl->req.off, "%s of %llu bytes at offset %llu of '%s' "
+				    "failed: SIGBUS on the mapping at file offset %llu: %s", sm_op_name(io->op),
+				    (unsigned long long)sl->req.len, (unsigned long long)sl->req.off, path,
+				    (unsigned long long)io->fault_off, strerror((int)-io->res));
 		else if (sl->req.op == SM_OP_FSYNC)
-			run_fail(c, "%s of '%s' failed: %s", sm_op_name(io->op), path,
-				 strerror((int)-io->res));
+			run_fail_io(c, io, sl->req.file, 0, "%s of '%s' failed: %s", sm_op_name(io->op), path,
+				    strerror((int)-io->res));
 		else
-			run_fail(c, "%s of %llu bytes at offset %llu of '%s' failed: %s",
-				 sm_op_name(io->op), (unsigned long long)sl->req.len,
-				 (unsigned long long)sl->req.off, path,
-				 io->res < 0 ? strerror((int)-io->res) : "short transfer");
+			run_fail_io(c, io, sl->req.file, sl->req.off, "%s of %llu bytes at offset %llu of '%s' "
+				    "failed: %s", sm_op_name(io->op), (unsigned long long)sl->req.len,
+				    (unsigned long long)sl->req.off, path,
+				    io->res < 0 ? strerror((int)-io->res) : "short transfer");
 	} else {
 		sm_series_add(w->st, C_EVENTS, 1);
 		if (c->v.last && sl->req.op == SM_OP_WRITE)

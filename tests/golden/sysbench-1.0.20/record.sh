@@ -5,7 +5,9 @@
 # exit code), errors/NAME.cmd (the command line). Run from anywhere:
 #   sh tests/golden/sysbench-1.0.20/record.sh [/path/to/real/sysbench]
 # Each case runs in a new empty directory (after a small prepare for
-# "prep"), with SIGINT at its default and a 30 s time limit.
+# "prep"), with SIGINT at its default and a 30 s time limit. With
+# FUSEFAIL=path/to/fusefail it also records faults.cases (below);
+# ONLY=faults records those alone.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 SB=${1:-/usr/bin/sysbench}
@@ -13,6 +15,7 @@ SB=${1:-/usr/bin/sysbench}
 mkdir -p "$here/errors"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+[ "${ONLY:-}" = faults ] ||
 grep -v '^#' "$here/errors.cases" | while IFS='|' read -r name setup args; do
 	name=$(echo $name); setup=$(echo $setup)
 	[ -n "$name" ] || continue
@@ -24,4 +27,30 @@ grep -v '^#' "$here/errors.cases" | while IFS='|' read -r name setup args; do
 	(cd "$work/d" && exec timeout 30 "$SB" $args) >"$here/errors/$name.out" 2>"$here/errors/$name.err" </dev/null
 	echo $? >"$here/errors/$name.rc"
 	echo "sysbench" $args >"$here/errors/$name.cmd"
+done
+
+# Faults (faults.cases): real sysbench on a tests/fusefail mount, when
+# FUSEFAIL names the built fusefail binary (as root, or where FUSE mounts
+# are allowed):  FUSEFAIL=build/fusefail sh tests/golden/sysbench-1.0.20/record.sh
+[ -n "${FUSEFAIL:-}" ] || exit 0
+FUSEFAIL=$(cd "$(dirname "$FUSEFAIL")" && pwd)/$(basename "$FUSEFAIL")
+mkdir -p "$here/faults"
+grep -v '^#' "$here/faults.cases" | while IFS='|' read -r name ffopts args; do
+	name=$(echo $name)
+	[ -n "$name" ] || continue
+	rm -rf "$work/b" "$work/m"; mkdir -p "$work/b/d" "$work/m"
+	(cd "$work/b/d" && "$SB" fileio --file-total-size=8M --file-num=2 prepare >/dev/null) || exit 1
+	# shellcheck disable=SC2086 # the options are split on spaces
+	"$FUSEFAIL" -f $ffopts "$work/b" "$work/m" 2>/dev/null &
+	pid=$!
+	i=0
+	while ! mountpoint -q "$work/m" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	mountpoint -q "$work/m" || { echo "fusefail did not mount" >&2; kill $pid; exit 1; }
+	# shellcheck disable=SC2086 # the arguments are split on spaces
+	(cd "$work/m/d" && exec timeout 30 "$SB" $args) >"$here/faults/$name.out" 2>"$here/faults/$name.err" </dev/null
+	echo $? >"$here/faults/$name.rc"
+	echo "sysbench" $args "# fusefail" $ffopts >"$here/faults/$name.cmd"
+	i=0
+	while ! fusermount3 -u "$work/m" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+	wait $pid
 done

@@ -1,0 +1,1 @@
+sysbench fileio --file-total-size=8M --file-num=2 --file-test-mode=rndwr --time=5 run # fusefail --fail-fsync=1
