@@ -11,9 +11,17 @@
 
 /* Compute every verdict cell of res from its frame tests: the rate model
  * over the measured sizes, then sm_verdict_cell_init() per format, rate and
- * direction (any paced outcome is reset). Needs res->sizes, res->rows[].fmt
- * and res->plan.rates. */
+ * direction (any paced outcome is reset). Capture uses what lasts
+ * (docs/run.md): when the sustained write found a cliff, its point is its
+ * sustained rate and no other size's write may claim more bytes per second
+ * than that; each capture cell also gets burst_measured, the model on the
+ * burst rates, and cliff = 1 where that alone would have computed a better
+ * verdict. Needs res->sizes, res->rows[].fmt and res->plan.rates. */
 void sm_run_compute_verdicts(struct sm_run_result *res);
+
+/* sizes[] index of the run's sustained write (the SM_RUN_SUSTAINED_PRESET
+ * write test) when it was measured, else -1. */
+int sm_run_sustained(const struct sm_run_result *res);
 
 /* A verdict cell waiting for a paced run. */
 struct sm_run_cand {
@@ -25,7 +33,9 @@ struct sm_run_cand {
 /*
  * The cells worth a paced run, in the order to run them: the near-limit
  * ones (every cell with all), closest to the middle of the marginal band
- * (ratio 1.1) first; ties in table order (row, direction, rate). out must
+ * (ratio 1.1) first; ties in table order (row, direction, rate). Cells a
+ * cliff downgraded are left out: a paced run of a few seconds measures the
+ * burst again, not what lasts. out must
  * hold res->nrows x res->plan.nrates x 2 entries. Returns how many.
  */
 unsigned sm_run_candidates(const struct sm_run_result *res, int all, struct sm_run_cand *out);
@@ -36,7 +46,8 @@ unsigned sm_run_candidates(const struct sm_run_result *res, int all, struct sm_r
  * only gets harder as the rate rises. When it was not real time, every
  * higher rate not decided by a paced run becomes not real time; when it
  * was real time, every lower rate becomes real time, except cells far
- * from the limit whose computed verdict already says so. Those cells take
+ * from the limit whose computed verdict already says so, and cells a cliff
+ * downgraded. Those cells take
  * pc (its interval shows the rate it ran at) and how = PACED. A marginal
  * outcome settles nothing else. Returns the number of cells changed.
  */
@@ -44,7 +55,7 @@ unsigned sm_run_propagate(struct sm_run_result *res, const struct sm_run_cand *c
 			  const struct sm_paced *pc);
 
 /* Near-limit cells of the table (those a run without paced runs leaves
- * unconfirmed). */
+ * unconfirmed), less those a cliff downgraded (no paced run is for them). */
 unsigned sm_run_count_near(const struct sm_run_result *res);
 
 /* The highest-need realtime cell of direction dir: *row and *rate, or -1

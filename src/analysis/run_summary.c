@@ -71,4 +71,14 @@ void sm_run_analyse(struct sm_run_result *res)
 		else if (!strcmp(res->head.warnings.item[i].code, "frame_test_skipped"))
 			d->frames_skipped = 1;
 	d->short_run = res->plan.time_ns < SM_RUN_ROUGH_NS;
+	d->sustained_size = sm_run_sustained(res);
+	if (d->sustained_size >= 0) {
+		const struct sm_cliff *c = &res->sizes[d->sustained_size].t[SM_DIR_CAPTURE].cliff;
+
+		d->cliff_found = c->found;
+		d->cliff_unlooked = !c->looked;
+	}
+	for (unsigned r = 0; d->verdicts_ready && r < res->nrows; r++)
+		for (unsigned k = 0; k < res->plan.nrates; k++)
+			d->cliff_downgraded += res->rows[r].cell[SM_DIR_CAPTURE][k].cliff != 0;
 }

@@ -6,28 +6,67 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+
+int sm_run_sustained(const struct sm_run_result *res)
+{
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		if (!strcmp(res->sizes[i].preset, SM_RUN_SUSTAINED_PRESET))
+			return res->sizes[i].t[SM_DIR_CAPTURE].measured ? (int)i : -1;
+	return -1;
+}
+
+/* The measured points of direction d: burst = 1, every test's own rate (a
+ * cliff's burst for the test that found it); burst = 0, what lasts: after a
+ * cliff, its test's sustained rate, and no test above that many bytes per
+ * second. Returns how many. */
+static unsigned points(const struct sm_run_result *res, int d, int burst,
+		       struct sm_rate_point *pts)
+{
+	int si = d == SM_DIR_CAPTURE ? sm_run_sustained(res) : -1;
+	const struct sm_cliff *c = si >= 0 ? &res->sizes[si].t[SM_DIR_CAPTURE].cliff : NULL;
+	unsigned n = 0;
+
+	if (c && !c->found)
+		c = NULL;
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
+		const struct sm_run_size *s = &res->sizes[i];
+		double fb = (double)s->frame_bytes;
+
+		if (!s->t[d].measured || !s->frame_bytes)
+			continue;
+		pts[n].frame_bytes = s->frame_bytes;
+		pts[n].fps = s->t[d].fps;
+		if (c && (int)i == si)
+			pts[n].fps = (burst ? c->burst_bytes_per_s : c->sustained_bytes_per_s) / fb;
+		else if (c && !burst && pts[n].fps * fb > c->sustained_bytes_per_s)
+			pts[n].fps = c->sustained_bytes_per_s / fb;
+		n++;
+	}
+	return n;
+}
 
 void sm_run_compute_verdicts(struct sm_run_result *res)
 {
 	for (int d = 0; d < 2; d++) {
-		struct sm_rate_point pts[SM_RUN_NSIZES];
-		unsigned n = 0;
+		struct sm_rate_point pts[SM_RUN_NSIZES], bpts[SM_RUN_NSIZES];
+		unsigned n = points(res, d, 0, pts), nb = points(res, d, 1, bpts);
 
-		for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
-			if (!res->sizes[i].t[d].measured)
-				continue;
-			pts[n].frame_bytes = res->sizes[i].frame_bytes;
-			pts[n].fps = res->sizes[i].t[d].fps;
-			n++;
-		}
 		for (unsigned r = 0; r < res->nrows; r++) {
 			struct sm_run_row *row = &res->rows[r];
+			double fb = (double)row->fmt.frame_bytes;
 			double fps = sm_rate_model_fps(pts, n, row->fmt.frame_bytes);
+			double bfps = sm_rate_model_fps(bpts, nb, row->fmt.frame_bytes);
 
-			for (unsigned k = 0; k < res->plan.nrates; k++)
-				sm_verdict_cell_init(&row->cell[d][k],
-						     fps * (double)row->fmt.frame_bytes,
+			for (unsigned k = 0; k < res->plan.nrates; k++) {
+				struct sm_verdict_cell *c = &row->cell[d][k];
+
+				sm_verdict_cell_init(c, fps * fb,
 						     sm_format_rate(&row->fmt, res->plan.rates[k]));
+				c->burst_measured = bfps * fb;
+				c->cliff = sm_verdict_compute(c->burst_measured, c->needed) >
+					   c->computed;
+			}
 		}
 	}
 }
@@ -54,7 +93,7 @@ unsigned sm_run_candidates(const struct sm_run_result *res, int all, struct sm_r
 			for (unsigned k = 0; k < res->plan.nrates; k++) {
 				const struct sm_verdict_cell *cell = &res->rows[r].cell[d][k];
 
-				if (!cell->near_limit && !all)
+				if ((!cell->near_limit && !all) || cell->cliff)
 					continue;
 				out[n].row = r;
 				out[n].rate = k;
@@ -81,7 +120,7 @@ unsigned sm_run_propagate(struct sm_run_result *res, const struct sm_run_cand *c
 		struct sm_verdict_cell *o = &row->cell[c->dir][k];
 		double g = sm_fps_value(res->plan.rates[k]);
 
-		if (k == c->rate || o->how == SM_HOW_PACED)
+		if (k == c->rate || o->how == SM_HOW_PACED || (o->cliff && v == SM_VERDICT_REALTIME))
 			continue;
 		/* a higher rate needs more, a lower one less: only those follow */
 		if (!((v == SM_VERDICT_NOT_REALTIME && g > f) ||
@@ -106,6 +145,6 @@ unsigned sm_run_count_near(const struct sm_run_result *res)
 	for (unsigned r = 0; r < res->nrows; r++)
 		for (int d = 0; d < 2; d++)
 			for (unsigned k = 0; k < res->plan.nrates; k++)
-				n += res->rows[r].cell[d][k].near_limit != 0;
+				n += res->rows[r].cell[d][k].near_limit && !res->rows[r].cell[d][k].cliff;
 	return n;
 }

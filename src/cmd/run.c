@@ -192,7 +192,9 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	struct sm_opt opts[] = {
 		SM_OPT_DURATION_RANGE(0, "time", o->plan.time_ns, SM_NS_PER_S, SM_NS_PER_S,
 				      24 * 3600 * SM_NS_PER_S, "SECS",
-				      "about how long the whole run takes (default 60)"),
+				      "about how long the whole run takes (default 60); a quarter "
+				      "is the sustained 2K write, long enough to look for a cliff "
+				      "from 36 s"),
 		SM_OPT_CALL(0, "engine", SM_OPT_REQUIRED, engine_cb, &o->plan.engine, "NAME",
 			    "uring, psync or null (default: uring for queued block "
 			    "tests, psync for frame tests)"),

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "result/cliff.h"
+#include "result/run.h"
 
 /*
  * One sentence, no trailing newline, into buf (truncated to len): found,
@@ -17,5 +18,14 @@
  * needed". Returns buf.
  */
 char *sm_report_cliff_words(char *buf, size_t len, const struct sm_cliff *c);
+
+/*
+ * The verdict table's footnote on what lasts, one sentence into buf: a
+ * cliff in run's sustained write and how many capture cells it downgraded
+ * ("! = downgraded by a cliff: ..."), no cliff over N s, or plainly that
+ * the write was too short to look (with the --time that would be long
+ * enough). Needs res->derived (sm_run_analyse()). Returns buf.
+ */
+char *sm_report_run_cliff_note(char *buf, size_t len, const struct sm_run_result *res);
 
 #endif

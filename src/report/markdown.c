@@ -144,6 +144,14 @@ static void md_frames(FILE *f, const struct sm_run_result *res)
 				sm_fmt_ns(d, sizeof(d), (double)t->max_ns));
 		}
 	}
+	if (res->derived.sustained_size >= 0) {
+		char words[256];
+
+		fprintf(f, "\nThe 2K write (%s, the sustained write): %s.\n",
+			sm_fmt_ns(a, sizeof(a), (double)res->sustain_ns),
+			sm_report_cliff_words(words, sizeof(words),
+					      &res->sizes[res->derived.sustained_size].t[0].cliff));
+	}
 }
 
 static const char *word(const struct sm_verdict_cell *c)
@@ -154,6 +162,7 @@ static const char *word(const struct sm_verdict_cell *c)
 static void md_verdicts(FILE *f, const struct sm_run_result *res)
 {
 	unsigned nr = res->plan.nrates;
+	char note[512];
 
 	fprintf(f, "\n## Real-time verdicts\n\n");
 	if (!res->derived.verdicts_ready) {
@@ -179,13 +188,15 @@ static void md_verdicts(FILE *f, const struct sm_run_result *res)
 		fprintf(f, "| %s | %.1f |", row->fmt.name, (double)row->fmt.frame_bytes / MIB);
 		for (int d = 0; d < 2; d++)
 			for (unsigned k = 0; k < nr; k++)
-				fprintf(f, " %s%s |", word(&row->cell[d][k]),
-					row->cell[d][k].how == SM_HOW_PACED ? "\\*" : "");
+				fprintf(f, " %s%s%s |", word(&row->cell[d][k]),
+					row->cell[d][k].how == SM_HOW_PACED ? "\\*" : "",
+					row->cell[d][k].cliff ? "!" : "");
 		fputc('\n', f);
 	}
 	fprintf(f, "\n%u paced run%s; %u near-limit verdict%s left as computed.\n", res->paced_runs,
 		res->paced_runs == 1 ? "" : "s", res->near_unconfirmed,
 		res->near_unconfirmed == 1 ? "" : "s");
+	fprintf(f, "\n%s.\n", sm_report_run_cliff_note(note, sizeof(note), res));
 }
 
 void sm_md_run(FILE *f, const struct sm_run_result *res)

@@ -21,7 +21,7 @@ static cJSON *blockio_json(const struct sm_blockio_result *r, const struct sm_ru
 	return o;
 }
 
-static cJSON *frametest_json(const struct sm_run_frametest *t)
+static cJSON *frametest_json(const struct sm_run_frametest *t, int write)
 {
 	cJSON *o = cJSON_CreateObject(), *lat;
 
@@ -36,6 +36,8 @@ static cJSON *frametest_json(const struct sm_run_frametest *t)
 	sm_json_add_u64(lat, "p99", t->p99_ns);
 	sm_json_add_u64(lat, "p99_9", t->p999_ns);
 	sm_json_add_u64(lat, "max", t->max_ns);
+	if (write)
+		cJSON_AddItemToObject(o, "cliff", sm_json_cliff(&t->cliff));
 	return o;
 }
 
@@ -52,6 +54,8 @@ static cJSON *cell_json(const struct sm_verdict_cell *c, const struct sm_fps *ra
 	cJSON_AddStringToObject(o, "computed", sm_verdict_name(c->computed));
 	cJSON_AddStringToObject(o, "how", sm_verdict_how_name(c->how));
 	cJSON_AddBoolToObject(o, "near_limit", c->near_limit);
+	sm_json_add_double(o, "burst_measured_bytes_per_s", c->burst_measured);
+	cJSON_AddBoolToObject(o, "cliff", c->cliff);
 	if (c->how == SM_HOW_PACED) {
 		cJSON *p = cJSON_AddObjectToObject(o, "paced");
 
@@ -86,6 +90,7 @@ static cJSON *params_json(const struct sm_run_result *res)
 	sm_json_add_u64(o, "block_test_ns", res->classic_ns);
 	sm_json_add_u64(o, "frame_test_ns", res->frame_ns);
 	sm_json_add_u64(o, "paced_run_ns", res->paced_ns);
+	sm_json_add_u64(o, "sustained_write_ns", res->sustain_ns);
 	a = cJSON_AddArrayToObject(o, "formats");
 	for (unsigned i = 0; i < res->nrows; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(res->rows[i].fmt.name));
@@ -142,9 +147,9 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 		sm_json_add_u64(o, "frame_bytes", s->frame_bytes);
 		sm_json_add_double(o, "threads", res->plan.threads);
 		if (s->t[SM_DIR_CAPTURE].measured)
-			cJSON_AddItemToObject(o, "write", frametest_json(&s->t[SM_DIR_CAPTURE]));
+			cJSON_AddItemToObject(o, "write", frametest_json(&s->t[SM_DIR_CAPTURE], 1));
 		if (s->t[SM_DIR_PLAYBACK].measured)
-			cJSON_AddItemToObject(o, "read", frametest_json(&s->t[SM_DIR_PLAYBACK]));
+			cJSON_AddItemToObject(o, "read", frametest_json(&s->t[SM_DIR_PLAYBACK], 0));
 		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(run, "verdicts");

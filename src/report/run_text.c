@@ -3,6 +3,7 @@
  * verdict table and summary, readable at 80 columns. */
 #include "report/run_text.h"
 #include "analysis/verdict.h"
+#include "report/cliff.h"
 #include "core/units.h"
 
 #include <stdarg.h>
@@ -13,7 +14,7 @@
 void sm_run_text_header(FILE *f, const struct sm_run_result *res)
 {
 	const struct sm_env *e = &res->head.env;
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[32];
 
 	fprintf(f, "stormark run: profiling the storage that holds '%s'\n", res->plan.dir);
 	fprintf(f, "  file system  %s on %s (mounted on %s)\n", e->fs.fs_type[0] ? e->fs.fs_type : "?",
@@ -33,10 +34,11 @@ void sm_run_text_header(FILE *f, const struct sm_run_result *res)
 		sm_fmt_bytes(a, sizeof(a), (double)res->file_bytes_planned),
 		sm_fmt_bytes(b, sizeof(b), (double)res->frames_bytes));
 	fprintf(f, "  time         about %.0f s: %s per block test, %s per frame test,\n"
-		   "               %s per paced run\n",
+		   "               %s per paced run, %s for the sustained 2K write\n",
 		(double)res->plan.time_ns / 1e9, sm_fmt_ns(a, sizeof(a), (double)res->classic_ns),
 		sm_fmt_ns(b, sizeof(b), (double)res->frame_ns),
-		sm_fmt_ns(c, sizeof(c), (double)res->paced_ns));
+		sm_fmt_ns(c, sizeof(c), (double)res->paced_ns),
+		sm_fmt_ns(d, sizeof(d), (double)res->sustain_ns));
 	fprintf(f, "  test data    %s (%s)\n", res->data_dir,
 		res->plan.keep ? "kept: --keep" : "removed at the end");
 }
@@ -136,6 +138,15 @@ void sm_run_text_frames(FILE *f, const struct sm_run_result *res)
 	}
 	fprintf(f, "  fps: highest sustained frame rate; p50..max: time per frame file\n"
 		   "  (open + I/O + close)\n");
+	if (res->derived.sustained_size >= 0) {
+		char words[256], line[320];
+
+		snprintf(line, sizeof(line), "the 2K write (%s, the sustained write): %s",
+			 sm_fmt_ns(a, sizeof(a), (double)res->sustain_ns),
+			 sm_report_cliff_words(words, sizeof(words),
+					       &res->sizes[res->derived.sustained_size].t[0].cliff));
+		sm_text_wrap(f, line, 78, 2);
+	}
 }
 
 void sm_run_text_rest(FILE *f, const struct sm_run_result *res, int colour, int from)
@@ -184,12 +195,21 @@ static void print_cell(FILE *f, const struct sm_verdict_cell *c, int colour, int
 	static const char *const col[] = { "\033[31m", "\033[33m", "\033[32m" };
 	char word[8];
 
-	snprintf(word, sizeof(word), "%s%s", cell_word(c), c->how == SM_HOW_PACED ? "*" : "");
+	snprintf(word, sizeof(word), "%s%s%s", cell_word(c), c->how == SM_HOW_PACED ? "*" : "",
+		 c->cliff ? "!" : "");
 	/* no trailing blanks after the last cell */
 	if (colour)
 		fprintf(f, last ? " %s%s\033[0m" : " %s%-4s\033[0m", col[c->final], word);
 	else
 		fprintf(f, last ? " %s" : " %-4s", word);
+}
+
+/* The table's footnote on what lasts (sm_report_run_cliff_note()). */
+static void verdicts_cliff_note(FILE *f, const struct sm_run_result *res)
+{
+	char line[512];
+
+	sm_text_wrap(f, sm_report_run_cliff_note(line, sizeof(line), res), 78, 2);
 }
 
 void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
@@ -235,6 +255,7 @@ void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
 		fprintf(f, "  %u paced run%s; %u near-limit verdict%s left as computed\n",
 			res->paced_runs, res->paced_runs == 1 ? "" : "s", res->near_unconfirmed,
 			res->near_unconfirmed == 1 ? "" : "s");
+	verdicts_cliff_note(f, res);
 }
 
 /* Append printf output to buf at *pos. */
@@ -308,6 +329,14 @@ void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len)
 		    res->near_unconfirmed == 1 ? "" : "s");
 	if (dv->short_run)
 		add(buf, len, &pos, "A run this short gives rough figures. ");
+	if (dv->verdicts_ready && dv->cliff_found)
+		add(buf, len, &pos, "Its write rate fell during the sustained write (a cliff), so "
+			"capture verdicts use the rate after the fall%s. ", dv->cliff_downgraded ?
+			"; the burst alone would have promised more" : "");
+	else if (dv->verdicts_ready && dv->sustained_size >= 0 && dv->cliff_unlooked)
+		add(buf, len, &pos, "The sustained write was too short to look for a cliff "
+			"(--time %u s or more), so a write rate that falls later is not in the "
+			"capture verdicts. ", SM_RUN_CLIFF_MIN_TIME_S);
 	if (res->direct_align > 0)
 		add(buf, len, &pos, "I/O bypassed this machine's page cache; caches below it (a "
 			"RAID controller, a virtual disk's host) may still flatter the figures.");

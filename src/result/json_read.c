@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading a saved result back: loading, typed members, the common head. */
 #include "result/json_read.h"
+#include "result/cliff.h"
 
 #include <errno.h>
 #include <math.h>
@@ -390,4 +391,31 @@ int sm_json_read_head(const cJSON *doc, struct sm_result_head *h, struct sm_jerr
 		h->argc++;
 	}
 	return 0;
+}
+
+int sm_json_read_cliff(const cJSON *o, struct sm_cliff *c, struct sm_jerr *e)
+{
+	int rc = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!cJSON_IsObject(o))
+		return sm_jerr_set(e, "'cliff' is not an object");
+	rc |= sm_jget_bool(o, "looked", &c->looked, e);
+	rc |= sm_jget_bool(o, "found", &c->found, e);
+	rc |= sm_jget_uint(o, "samples", &c->samples, e);
+	rc |= sm_jget_u64(o, "interval_ns", &c->interval_ns, e);
+	if (!rc && c->found && !c->looked)
+		return sm_jerr_set(e, "'cliff' is found without being looked for");
+	if (!rc && c->looked) {
+		rc |= sm_jget_double(o, "t", &c->t, e);
+		rc |= sm_jget_double(o, "split_ratio", &c->split_ratio, e);
+	}
+	if (!rc && c->found) {
+		rc |= sm_jget_double(o, "burst_bytes_per_s", &c->burst_bytes_per_s, e);
+		rc |= sm_jget_double(o, "sustained_bytes_per_s", &c->sustained_bytes_per_s, e);
+		rc |= sm_jget_double(o, "ratio", &c->ratio, e);
+		rc |= sm_jget_u64(o, "at_ns", &c->at_ns, e);
+		rc |= sm_jget_u64(o, "bytes_at", &c->bytes_at, e);
+	}
+	return rc ? -EINVAL : 0;
 }

@@ -61,6 +61,12 @@ int sm_jget_strdup(const cJSON *obj, const char *key, char **v, struct sm_jerr *
 const cJSON *sm_jget_obj(const cJSON *obj, const char *key, struct sm_jerr *e);
 const cJSON *sm_jget_arr(const cJSON *obj, const char *key, struct sm_jerr *e);
 
+/* A cliff object (sm_json_cliff()) into *c: the rates and times only when
+ * "found", t and split_ratio only when "looked". Returns 0, or -EINVAL with
+ * e set. */
+struct sm_cliff;
+int sm_json_read_cliff(const cJSON *o, struct sm_cliff *c, struct sm_jerr *e);
+
 /* The "verify" object of doc, if any, into *st and *run_id (both zeroed
  * when doc has none). Returns 0, or -EINVAL with the reason in e. */
 int sm_json_read_verify(const cJSON *doc, struct sm_verify_stats *st, uint64_t *run_id, struct sm_jerr *e);

@@ -50,6 +50,8 @@ static int read_frametest(const cJSON *o, struct sm_run_frametest *t, struct sm_
 	rc |= sm_jget_u64(lat, "p99", &t->p99_ns, e);
 	rc |= sm_jget_u64(lat, "p99_9", &t->p999_ns, e);
 	rc |= sm_jget_u64(lat, "max", &t->max_ns, e);
+	if (!rc && cJSON_GetObjectItemCaseSensitive(o, "cliff"))   /* write tests */
+		rc |= sm_json_read_cliff(cJSON_GetObjectItemCaseSensitive(o, "cliff"), &t->cliff, e);
 	return rc ? -EINVAL : 0;
 }
 
@@ -81,6 +83,12 @@ static int read_cell(const cJSON *o, struct sm_verdict_cell *c, struct sm_jerr *
 	rc |= sm_jget_double(o, "measured_bytes_per_s", &c->measured, e);
 	rc |= sm_jget_double(o, "ratio", &c->ratio, e);
 	rc |= sm_jget_bool(o, "near_limit", &c->near_limit, e);
+	c->burst_measured = c->measured;
+	/* written since the cliff (docs/run.md); older results have neither */
+	if (cJSON_GetObjectItemCaseSensitive(o, "cliff")) {
+		rc |= sm_jget_bool(o, "cliff", &c->cliff, e);
+		rc |= sm_jget_double(o, "burst_measured_bytes_per_s", &c->burst_measured, e);
+	}
 	if ((v = by_name(o, "verdict", verdict_name, 3, e)) < 0)
 		return -EINVAL;
 	c->final = (enum sm_verdict)v;
@@ -133,6 +141,9 @@ static int read_params(const cJSON *p, struct sm_run_result *res, struct sm_jerr
 	rc |= sm_jget_u64(p, "block_test_ns", &res->classic_ns, e);
 	rc |= sm_jget_u64(p, "frame_test_ns", &res->frame_ns, e);
 	rc |= sm_jget_u64(p, "paced_run_ns", &res->paced_ns, e);
+	res->sustain_ns = res->frame_ns;   /* older results: no sustained write */
+	if (cJSON_GetObjectItemCaseSensitive(p, "sustained_write_ns"))
+		rc |= sm_jget_u64(p, "sustained_write_ns", &res->sustain_ns, e);
 	if (rc || !fmts || !fps)
 		return -EINVAL;
 	if (cJSON_GetArraySize(fps) > SM_RUN_MAXRATES)

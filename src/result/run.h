@@ -11,6 +11,7 @@
 
 #include "core/formats.h"
 #include "result/blockio.h"
+#include "result/cliff.h"
 #include "result/result.h"
 #include "result/verdict.h"
 
@@ -59,6 +60,9 @@ struct sm_run_frametest {
 	double fps, bytes_per_s;
 	uint64_t p50_ns, p99_ns, p999_ns, max_ns;   /* frame time (open+io+close) */
 	int direct;
+	struct sm_cliff cliff;      /* write tests: a fall of the write rate over the
+				     * test's series (docs/cliff.md), from the frames
+				     * run; all 0 for reads */
 };
 
 /* A frame size, written (capture, [SM_DIR_CAPTURE]) then read back. */
@@ -92,7 +96,20 @@ struct sm_run_derived {
 	int small_working_set;      /* the working set was cut (a small_working_set warning) */
 	int frames_skipped;         /* a frame test did not fit the free space (frame_test_skipped) */
 	int short_run;              /* a budget under SM_RUN_ROUGH_NS: rough figures */
+	int sustained_size;         /* sizes[] index of the sustained write (the 2K write
+				     * test, SM_RUN_SUSTAINED_PRESET) when measured, or -1 */
+	int cliff_found;            /* its write rate fell: capture verdicts use the
+				     * sustained rate (docs/run.md) */
+	int cliff_unlooked;         /* it was too short to look for a cliff */
+	unsigned cliff_downgraded;  /* verdict cells the burst alone would have rated
+				     * better */
 };
+
+/* The frame size whose write test is the run's sustained write. */
+#define SM_RUN_SUSTAINED_PRESET "2k"
+/* The shortest --time whose sustained write (a quarter of it) gives the 8
+ * whole seconds a cliff needs, with a second to spare (docs/run.md). */
+#define SM_RUN_CLIFF_MIN_TIME_S 36
 
 /* Runs shorter than this give rough figures (the summary says so). */
 #define SM_RUN_ROUGH_NS (30ull * 1000000000ull)
@@ -118,6 +135,8 @@ struct sm_run_result {
 				      * shows (the fill may write less in its time) */
 	uint64_t frames_bytes;      /* frame tests' working set per size */
 	uint64_t classic_ns, frame_ns, paced_ns;   /* time given to each test */
+	uint64_t sustain_ns;        /* time given to the sustained write (the 2K write
+				     * test), at least frame_ns (docs/run.md) */
 	struct sm_run_classic classic[SM_RUN_NCLASSIC];
 	struct sm_run_size sizes[SM_RUN_NSIZES];
 	struct sm_run_row *rows;    /* plan.nformats rows, owned (sm_run_result_release) */

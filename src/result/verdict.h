@@ -48,6 +48,12 @@ struct sm_verdict_cell {
 	enum sm_verdict final;     /* what the table shows */
 	enum sm_verdict_how how;
 	struct sm_paced paced;     /* valid when how == SM_HOW_PACED */
+	double burst_measured;     /* capture after a cliff: the rate the burst alone
+				    * gave (model); otherwise equal to measured */
+	int cliff;                 /* the burst alone would have given a better
+				    * computed verdict: a cliff downgraded it, and no
+				    * paced run (shorter than the cliff took to come)
+				    * may raise it again */
 };
 
 /* A measured point: the highest sustained frame rate at one frame size. */

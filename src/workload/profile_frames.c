@@ -79,6 +79,7 @@ static void take_frametest(const struct sm_frames_result *fr, struct sm_run_fram
 	t->p999_ns = sm_hist_percentile(h, 99.9);
 	t->max_ns = h->count ? h->max : 0;
 	t->direct = fr->plan.direct;
+	t->cliff = fr->cliff;   /* derived by the frames run for write tests */
 }
 
 /* One unpaced pass over `distinct` frames of size s in dir for the frame
@@ -90,15 +91,18 @@ static int frames_pass(struct sm_prof *x, struct sm_run_size *s, const char *dir
 	struct sm_frames_plan f;
 	char what[64];
 	int rc;
+	int sustained = d == SM_DIR_CAPTURE && !strcmp(s->preset, SM_RUN_SUSTAINED_PRESET);
 
 	snprintf(what, sizeof(what), "%s frames, %s", s->preset,
-		 d == SM_DIR_CAPTURE ? "write" : "read");
+		 sustained ? "sustained write" : d == SM_DIR_CAPTURE ? "write" : "read");
 	sm_prof_tell(x, what);
 	sm_prof_frames_plan(x, &f, dir, d == SM_DIR_CAPTURE ? SM_FRAMES_WRITE : SM_FRAMES_READ,
 			    s->frame_bytes);
 	f.nframes = 1000000;
 	f.loop = distinct;
-	f.time_limit_ns = x->res->frame_ns;
+	/* the 2K write is the run's sustained write: long enough to find a
+	 * cliff (docs/run.md) */
+	f.time_limit_ns = sustained ? x->res->sustain_ns : x->res->frame_ns;
 	rc = sm_prof_frames_go(x, &f);
 	take_frametest(x->fr, &s->t[d]);
 	return rc;

@@ -74,13 +74,17 @@ void sm_prof_budget(struct sm_prof *x)
 	if (res->file_bytes < SM_RUN_MIN_FILE)
 		res->file_bytes = SM_RUN_MIN_FILE;
 	res->file_bytes_planned = res->file_bytes;
-	/* 8 block tests x 2.5% + 6 frame tests x 4.5% = 47%; the rest, less
-	 * the time to fill the block file and set up each test, goes to paced
-	 * runs */
+	/* 8 block tests x 2.5% + 5 frame tests x 4.5% + the sustained write
+	 * (the 2K write test) 25% = 67.5%; the rest, less the time to fill the
+	 * block file and set up each test, goes to paced runs. The sustained
+	 * write is long enough to look for a cliff (8 whole seconds,
+	 * docs/cliff.md) from --time 36 s on; 15 s at the default 60 s. */
 	res->classic_ns = clamp_u64((uint64_t)(0.025 * (double)x->plan->time_ns),
 				    250 * SM_NS_PER_MS, 60 * SM_NS_PER_S);
 	res->frame_ns = clamp_u64((uint64_t)(0.045 * (double)x->plan->time_ns),
 				  500 * SM_NS_PER_MS, 90 * SM_NS_PER_S);
+	res->sustain_ns = clamp_u64((uint64_t)(0.25 * (double)x->plan->time_ns),
+				    res->frame_ns, 600 * SM_NS_PER_S);
 	res->paced_ns = clamp_u64((uint64_t)(0.035 * (double)x->plan->time_ns),
 				  SM_NS_PER_S, 10 * SM_NS_PER_S);
 }

@@ -308,6 +308,88 @@ static void test_compute_verdicts(void **state)
 	free_table(res);
 }
 
+/* Verdicts from what lasts: a 2K write whose rate fell from 600 to 120
+ * MiB/s rates a dpx-2k capture at 24 fps (292 MiB/s needed) on the
+ * sustained rate (not real time) where the burst alone said real time;
+ * the cell is marked, no paced run is offered for it, and a real-time
+ * paced run at a higher rate does not raise it; at 60 fps (730 MiB/s)
+ * the burst fails too, so that cell is not marked. */
+static void test_verdicts_cliff(void **state)
+{
+	static const char *const rates[] = { "24", "60" };
+	struct sm_run_result *res = table(1, rates, 2);
+	struct sm_run_cand cand[8];
+	struct sm_verdict_cell *c;
+	struct sm_run_size *two = &res->sizes[1], *four = &res->sizes[2];
+	struct sm_cliff *cl = &two->t[SM_DIR_CAPTURE].cliff;
+	double fb = (double)res->rows[0].fmt.frame_bytes, mib = 1048576.0;
+	struct sm_paced pc = { .scheduled = 10, .done = 10, .interval_ns = 16666667, .queue = 8,
+			       .complete = 1 };
+
+	(void)state;
+	res->reached = SM_PHASE_VERDICTS;
+	snprintf(two->preset, sizeof(two->preset), "2k");
+	two->frame_bytes = (uint64_t)fb;
+	two->t[SM_DIR_CAPTURE].measured = 1;
+	two->t[SM_DIR_CAPTURE].fps = 270 * mib / fb;   /* the whole write's mix */
+	two->t[SM_DIR_PLAYBACK].measured = 1;
+	two->t[SM_DIR_PLAYBACK].fps = 900 * mib / fb;
+	snprintf(four->preset, sizeof(four->preset), "4k");
+	four->frame_bytes = 4 * (uint64_t)fb;
+	four->t[SM_DIR_CAPTURE].measured = 1;
+	four->t[SM_DIR_CAPTURE].fps = 450 * mib / (4 * fb);   /* measured before the fall */
+	cl->looked = cl->found = 1;
+	cl->samples = 14;
+	cl->interval_ns = 1000000000;
+	cl->burst_bytes_per_s = 600 * mib;
+	cl->sustained_bytes_per_s = 120 * mib;
+	cl->ratio = 0.2;
+	cl->at_ns = 4000000000ull;
+	sm_run_compute_verdicts(res);
+	sm_run_analyse(res);
+	c = &res->rows[0].cell[SM_DIR_CAPTURE][0];
+	assert_float_equal(c->measured, 120 * mib, 1);
+	assert_float_equal(c->burst_measured, 600 * mib, 1);
+	assert_int_equal(c->final, SM_VERDICT_NOT_REALTIME);
+	assert_int_equal(sm_verdict_compute(c->burst_measured, c->needed), SM_VERDICT_REALTIME);
+	assert_true(c->cliff);
+	c = &res->rows[0].cell[SM_DIR_CAPTURE][1];
+	assert_int_equal(c->final, SM_VERDICT_NOT_REALTIME);
+	assert_false(c->cliff);
+	/* playback is not touched by a write's cliff */
+	c = &res->rows[0].cell[SM_DIR_PLAYBACK][0];
+	assert_float_equal(c->measured, 900 * mib, 1);
+	assert_false(c->cliff);
+	assert_int_equal(res->derived.sustained_size, 1);
+	assert_true(res->derived.cliff_found);
+	assert_int_equal(res->derived.cliff_downgraded, 1);
+	/* no paced run is offered for the downgraded cell, even with all */
+	for (unsigned i = 0, n = sm_run_candidates(res, 1, cand); i < n; i++)
+		assert_false(cand[i].dir == SM_DIR_CAPTURE && cand[i].rate == 0);
+	/* a real-time paced run at 60 fps would settle 24 fps, but not a cell
+	 * a cliff downgraded */
+	{
+		struct sm_run_cand at = { .row = 0, .rate = 1, .dir = SM_DIR_CAPTURE };
+
+		res->rows[0].cell[SM_DIR_CAPTURE][1].final = SM_VERDICT_REALTIME;
+		assert_int_equal(sm_run_propagate(res, &at, &pc), 0);
+		assert_int_equal(res->rows[0].cell[SM_DIR_CAPTURE][0].final,
+				 SM_VERDICT_NOT_REALTIME);
+		assert_int_equal(res->rows[0].cell[SM_DIR_CAPTURE][0].how, SM_HOW_COMPUTED);
+		/* the same run without the mark would have settled it */
+		res->rows[0].cell[SM_DIR_CAPTURE][0].cliff = 0;
+		res->rows[0].cell[SM_DIR_CAPTURE][0].near_limit = 1;
+		assert_int_equal(sm_run_propagate(res, &at, &pc), 1);
+	}
+	/* without the cliff the whole write's rate counts */
+	cl->found = 0;
+	sm_run_compute_verdicts(res);
+	c = &res->rows[0].cell[SM_DIR_CAPTURE][0];
+	assert_float_equal(c->measured, 270 * mib, 1);
+	assert_false(c->cliff);
+	free_table(res);
+}
+
 static void test_analyse(void **state)
 {
 	static const char *const rates[] = { "24", "30" };
@@ -393,6 +475,7 @@ int main(void)
 		cmocka_unit_test(test_candidates),
 		cmocka_unit_test(test_propagate),
 		cmocka_unit_test(test_compute_verdicts),
+		cmocka_unit_test(test_verdicts_cliff),
 		cmocka_unit_test(test_analyse),
 	};
 
