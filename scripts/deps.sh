@@ -13,6 +13,9 @@ pkgs="$pkgs sysbench"
 pkgs="$pkgs clang libclang-rt-dev"
 # The fault tests mount a failing FUSE file system (tests/fusefail).
 pkgs="$pkgs libfuse3-dev fuse3"
+# The completion test drives bash-completion's functions too; the man page
+# test reads the page with groff and man (tests/cli/completion.sh, manpage.sh).
+pkgs="$pkgs bash-completion groff-base man-db"
 if [ "${1:-}" = "--bench" ]; then pkgs="$pkgs fio hyperfine"; fi
 
 missing=""

@@ -5,6 +5,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/features.h"
+#include "cmd/out_opts.h"
+#include "core/formats.h"
+#include "engine/engine.h"
 
 struct sm_command {
 	const char *name;
@@ -44,11 +48,68 @@ static const struct sm_command *find(const char *name)
 	return NULL;
 }
 
+/*
+ * The hidden lists for shell completion (scripts/stormark.bash-completion)
+ * and the tests that keep it and the man page in step with the tables, one
+ * name a line: --list-commands, --list-options CMD (the command's table:
+ * sm_opt_list(); CMD may be frametest or sysbench), --list-video-formats,
+ * --list-presets (frametest's -w sizes), --list-engines, --list-layouts.
+ * Returns -1 when argv[1] is none of them, else the exit code.
+ */
+static int list(int argc, char **argv)
+{
+	const char *what = argv[1];
+	struct sm_format f;
+
+	if (strncmp(what, "--list-", 7))
+		return -1;
+	if (!strcmp(what, "--list-options")) {
+		char *sub[] = { argc > 2 ? argv[2] : NULL, "--list-options", NULL };
+		const struct sm_command *c = argc == 3 ? find(argv[2]) : NULL;
+
+		if (argc == 3 && !strcmp(argv[2], "frametest"))
+			return cmd_frames(2, sub);
+		if (argc == 3 && !strcmp(argv[2], "sysbench")) {
+			sub[0] = "fileio";   /* the same table, values attached */
+			return cmd_fileio(2, sub);
+		}
+		if (argc != 3)
+			return sm_usage_error("stormark", "stormark --help", "--list-options takes one command");
+		if (!c)
+			return sm_usage_error("stormark", "stormark --help", "unknown command '%s'", argv[2]);
+		return c->fn(2, sub);
+	}
+	if (argc > 2)
+		return sm_usage_error("stormark", "stormark --help", "unexpected argument '%s' after '%s'",
+				      argv[2], what);
+	if (!strcmp(what, "--list-commands")) {
+		for (unsigned i = 0; i < NCOMMANDS; i++)
+			printf("%s\n", commands[i].name);
+		printf("help\n");
+	} else if (!strcmp(what, "--list-video-formats")) {
+		for (unsigned i = 0; sm_format_at(i, &f) == 0; i++)
+			printf("%s\n", f.name);
+	} else if (!strcmp(what, "--list-presets")) {
+		for (unsigned i = 0; i < sm_nft_presets; i++)
+			printf("%s\n", sm_ft_presets[i].name);
+	} else if (!strcmp(what, "--list-engines")) {
+		for (unsigned i = 0; sm_engines[i]; i++)
+			printf("%s\n", sm_engines[i]->name);
+	} else if (!strcmp(what, "--list-layouts")) {
+		for (enum sm_layout l = SM_LAYOUT_FRAMETEST; sm_layout_name(l)[0] != '?'; l++)
+			printf("%s\n", sm_layout_name(l));
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
 /* Pick the command by program name or first argument and run it. */
 static int dispatch(int argc, char **argv)
 {
 	const char *prog = strrchr(argv[0], '/');
 	const struct sm_command *c;
+	int rc;
 
 	prog = prog ? prog + 1 : argv[0];
 	if (!strcmp(prog, "frametest"))
@@ -61,12 +122,15 @@ static int dispatch(int argc, char **argv)
 
 		return cmd_run(1, run_argv);
 	}
+	rc = list(argc, argv);
+	if (rc >= 0)
+		return rc;
 	if (argc > 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version") ||
 			 !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return sm_usage_error("stormark", "stormark --help", "unexpected argument '%s' after '%s'",
 				      argv[2], argv[1]);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("stormark %s\n", SM_VERSION);
+		sm_features_print(stdout, 1);
 		return 0;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {

@@ -628,6 +628,10 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 	/* under its own name stormark touches only the files it sealed;
 	 * under sysbench's, sysbench's rules (docs/fileio.md) */
 	o.cfg.ownership = strcmp(prog, "sysbench") != 0;
+	if (o.list_options) {
+		sm_fileio_list_options(stdout);
+		return SM_EXIT_OK;
+	}
 	if (o.version) {
 		printf(!strcmp(prog, "sysbench") ? "sysbench 1.0.20 (stormark %s fileio drop-in)\n"
 						  : "stormark %s\n", SM_VERSION);

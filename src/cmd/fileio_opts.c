@@ -270,6 +270,7 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 			  "is the report, on stdout (docs/options.md)" },
 		SM_OPT_FLAG_SET(0, "quiet", o->out.quiet, 1, "accepted as in every command (fileio shows no "
 				"progress line; --report-interval lines are part of the report)"),
+		SM_OPT_LIST_OPTIONS(o->list_options),
 		SM_OPT_END,
 	};
 	unsigned n = sizeof(tab) / sizeof(tab[0]);
@@ -307,6 +308,16 @@ void sm_fileio_usage(FILE *f)
 	fputs("\nThe output flags mean the same in every command: docs/options.md.\n", f);
 }
 
+void sm_fileio_list_options(FILE *f)
+{
+	struct sm_fileio_opts scratch;
+	struct sm_opt t[80];
+
+	memset(&scratch, 0, sizeof(scratch));
+	table(&scratch, t, 80);
+	sm_opt_list(f, t, SM_OPT_USAGE_EQ);
+}
+
 int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 {
 	struct sm_opt t[80];
@@ -321,6 +332,8 @@ int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 	o->steady.max_rounds = 25;
 	table(o, t, 80);
 	rc = sm_opt_parse(t, argc, argv, 0, &first, msg, sizeof(msg));
+	if (rc == SM_OPT_LIST_CODE)
+		return 0;   /* o->list_options is set */
 	if (rc)
 		return sm_fileio_bad(o, "%s", msg);
 	for (unsigned d = 0; d < 4; d++)

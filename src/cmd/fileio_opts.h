@@ -28,6 +28,7 @@ struct sm_fileio_opts {
 	const char *json;          /* NULL, or a path ("-": stdout, the JSON is the report) */
 	struct sm_out_opts out;    /* --format, -o/--output, --json, --quiet as given */
 	int help, version;
+	int list_options;          /* --list-options (hidden): SM_OPT_LIST_CODE when given */
 	int force;                 /* --force: the directory may be a file system's root */
 	const char *deprecated[4]; /* deprecated names used, in the order of the help */
 	unsigned ndeprecated;
@@ -44,6 +45,10 @@ struct sm_fileio_opts {
 
 /* Print the help to f, from the option table sm_fileio_parse() reads. */
 void sm_fileio_usage(FILE *f);
+
+/* Print the options of that table to f, one a line (sm_opt_list()), for
+ * shell completion: `stormark fileio --list-options`. */
+void sm_fileio_list_options(FILE *f);
 
 /* Parse argv (options anywhere, the command as the one positional) into
  * *o, starting from sysbench's defaults; resolve the output flags into

@@ -114,6 +114,10 @@ int cmd_frames(int argc, char **argv)
 		sm_frames_opts_usage(stdout, compat);
 		return SM_EXIT_OK;
 	}
+	if (rc == SM_FRAMES_OPTS_OPTIONS) {
+		sm_frames_opts_list(stdout);
+		return SM_EXIT_OK;
+	}
 	if (rc == SM_FRAMES_OPTS_LIST) {
 		print_formats();
 		return SM_EXIT_OK;

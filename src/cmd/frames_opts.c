@@ -176,6 +176,7 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_STR(0, "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
 		SM_OPT_FLAG_SET(0, "quiet", p->quiet, 1, "no progress line"),
 		SM_OPT_HELP(0, "help", o->help, "this help"),
+		SM_OPT_LIST_OPTIONS(o->help),
 		SM_OPT_END,
 	};
 	unsigned n = sizeof(tab) / sizeof(tab[0]);
@@ -221,6 +222,16 @@ void sm_frames_opts_usage(FILE *f, int compat)
 	      "frametest's options (each also with a long name):\n", f);
 	sm_opt_usage(f, t, 0);
 	fputs(sm_frames_long_usage, f);
+}
+
+void sm_frames_opts_list(FILE *f)
+{
+	struct sm_frames_opts scratch;
+	struct sm_opt t[64];
+
+	memset(&scratch, 0, sizeof(scratch));
+	table(&scratch, t, 64);
+	sm_opt_list(f, t, 0);
 }
 
 static void add_param(struct sm_frames_opts *o, const char *fmt, unsigned long long v, int with_value)
@@ -297,6 +308,8 @@ static int parse(int argc, char **argv, struct sm_frames_opts *o, int compat)
 	rc = sm_opt_parse(t, argc, argv, 0, &first, msg, sizeof(msg));
 	if (rc == LIST_CODE)
 		return SM_FRAMES_OPTS_LIST;
+	if (rc == SM_OPT_LIST_CODE)
+		return SM_FRAMES_OPTS_OPTIONS;
 	if (rc > 0)
 		return SM_FRAMES_OPTS_HELP;
 	if (rc)

@@ -18,6 +18,7 @@
 /* sm_frames_opts_parse() results besides 0 and SM_EXIT_USAGE. */
 #define SM_FRAMES_OPTS_HELP (-1)   /* print the usage, exit 0 */
 #define SM_FRAMES_OPTS_LIST (-2)   /* --list-formats: print them, exit 0 */
+#define SM_FRAMES_OPTS_OPTIONS (-3)   /* --list-options: sm_frames_opts_list(), exit 0 */
 
 /* The head of frametest's help, and the note on the paced check that ends
  * the help of `stormark frames`; the option lines between come from the
@@ -66,6 +67,11 @@ int sm_frames_opts_parse(int argc, char **argv, int compat, struct sm_frames_opt
  * table sm_frames_opts_parse() reads.
  */
 void sm_frames_opts_usage(FILE *f, int compat);
+
+/* The options of that table, one a line (sm_opt_list()), for shell
+ * completion (--list-options); the same under the frametest name, which
+ * takes every long option too. */
+void sm_frames_opts_list(FILE *f);
 
 /*
  * Checks that need no test files: the engine name and the CSV file's

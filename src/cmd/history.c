@@ -237,6 +237,7 @@ static int parse(int argc, char **argv, struct history_opts *o)
 		SM_OPT_STR('o', "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
 		SM_OPT_FLAG_SET(0, "quiet", o->out.quiet, 1, "accepted; history shows no progress"),
 		SM_OPT_HELP('h', "help", help, "this help"),
+		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
 	};
 	char msg[SM_MSG_MAX];
@@ -244,6 +245,10 @@ static int parse(int argc, char **argv, struct history_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	rc = sm_opt_parse(opts, argc, argv, 0, &o->first, msg, sizeof(msg));
+	if (rc == SM_OPT_LIST_CODE) {
+		sm_opt_list(stdout, opts, 0);
+		return SM_EXIT_OK;
+	}
 	if (rc > 0) {
 		usage(stdout, opts);
 		return SM_EXIT_OK;

@@ -236,6 +236,7 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, const char **pa
 		SM_OUT_OPTS(*out, 'o', 0, "the command's own (default), or "
 			    "another of its layouts"),
 		SM_OPT_HELP('h', "help", help, "this help"),
+		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
 	};
 	char msg[SM_MSG_MAX];
@@ -244,6 +245,10 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, const char **pa
 
 	memset(out, 0, sizeof(*out));
 	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
+	if (rc == SM_OPT_LIST_CODE) {
+		sm_opt_list(stdout, opts, 0);
+		return SM_EXIT_OK;
+	}
 	if (rc > 0) {
 		usage(stdout, opts);
 		return SM_EXIT_OK;

@@ -216,6 +216,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		SM_OPT_HEAD("\nOutput:"),
 		SM_OUT_OPTS(o->out, 'o', 1, "text (default), csv, markdown or json"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
+		SM_OPT_LIST_OPTIONS(o->help),
 		SM_OPT_END,
 	};
 	char msg[SM_MSG_MAX];
@@ -229,6 +230,10 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		else if (t->cb == fps_cb)
 			t->seen = &o->fps_set;
 	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
+	if (rc == SM_OPT_LIST_CODE) {
+		sm_opt_list(stdout, opts, 0);
+		return 1;
+	}
 	if (rc > 0) {
 		usage(stdout, opts);
 		return 1;

@@ -229,6 +229,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 		SM_OPT_HEAD("\nOutput:"),
 		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown or json"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
+		SM_OPT_LIST_OPTIONS(o->help),
 		SM_OPT_END,
 	};
 	char msg[SM_MSG_MAX];
@@ -252,6 +253,10 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 			t->seen = &o->prebuffer_set;
 	}
 	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
+	if (rc == SM_OPT_LIST_CODE) {
+		sm_opt_list(stdout, opts, 0);
+		return 1;
+	}
 	if (rc > 0) {
 		usage(stdout, opts);
 		return 1;

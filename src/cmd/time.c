@@ -93,6 +93,7 @@ static int parse(int argc, char **argv, struct time_opts *o)
 		SM_OPT_STR(0, "db", o->db_path, "PATH",
 			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
+		SM_OPT_LIST_OPTIONS(o->help),
 		SM_OPT_END,
 	};
 	char msg[SM_MSG_MAX];
@@ -101,6 +102,10 @@ static int parse(int argc, char **argv, struct time_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->runs = 1;
 	rc = sm_opt_parse(opts, argc, argv, SM_OPT_IN_ORDER, &first, msg, sizeof(msg));
+	if (rc == SM_OPT_LIST_CODE) {
+		sm_opt_list(stdout, opts, 0);
+		return SM_EXIT_OK;
+	}
 	if (rc > 0) {
 		usage(stdout, opts);
 		return SM_EXIT_OK;

@@ -521,3 +521,30 @@ void sm_opt_usage(FILE *f, const struct sm_opt *opts, unsigned flags)
 		fputc('\n', f);
 	}
 }
+
+void sm_opt_list(FILE *f, const struct sm_opt *opts, unsigned flags)
+{
+	unsigned n = count_opts(opts);
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct sm_opt *o = &opts[i];
+		const char *a = o->argh ? o->argh : "VALUE";
+
+		if (!shown(o, flags))
+			continue;
+		if (o->short_name)
+			fprintf(f, "-%c%s%s\n", o->short_name, o->arg == SM_OPT_NOARG ? "" : " ",
+				o->arg == SM_OPT_NOARG ? "" : a);
+		if (!o->long_name || (flags & SM_OPT_SHORT_ONLY))
+			continue;
+		if (o->arg == SM_OPT_NOARG)
+			fprintf(f, "--%s", o->long_name);
+		else if (o->arg == SM_OPT_OPTIONAL)
+			fprintf(f, "--%s[=%s]", o->long_name, a);
+		else
+			fprintf(f, "--%s%s%s", o->long_name, (flags & SM_OPT_USAGE_EQ) ? "=" : " ", a);
+		for (unsigned k = 0; o->kind == SM_OPT_CHOICE && o->choices[k].name; k++)
+			fprintf(f, "%c%s", k ? '|' : '\t', o->choices[k].name);
+		fputc('\n', f);
+	}
+}

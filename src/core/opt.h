@@ -149,6 +149,29 @@ int sm_opt_parse(const struct sm_opt *opts, int argc, char **argv, unsigned flag
  */
 void sm_opt_usage(FILE *f, const struct sm_opt *opts, unsigned flags);
 
+/* What an SM_OPT_LIST_OPTIONS entry makes sm_opt_parse() return. */
+#define SM_OPT_LIST_CODE 64
+
+/* The hidden --list-options of a command's table: parsing stops there and
+ * returns SM_OPT_LIST_CODE (dest, an int, receives it), and the command
+ * prints sm_opt_list(). */
+#define SM_OPT_LIST_OPTIONS(d) \
+	{ .kind = SM_OPT_FLAG, .long_name = "list-options", .dest = &(d), .ival = SM_OPT_LIST_CODE, \
+	  .flags = SM_OPT_STOP | SM_OPT_HIDDEN, .help = "" }
+
+/*
+ * Write the options the usage shows, one name a line, for shell completion
+ * and the tests that keep the man page and the completion in step with the
+ * tables: "-n N" and "--runs N" (a value in the next word, or attached),
+ * "--file-num=N" (attached only: SM_OPT_USAGE_EQ), "--json[=FILE]" (an
+ * optional value, attached), "--quiet" (none); a choice's long name is
+ * followed by a tab and its values ("--data MODE\trandom|zero"). A short
+ * name comes before its long one; the order is the table's; hidden options
+ * are left out. flags as for sm_opt_usage().
+ * Returns nothing; a write error shows in ferror(f).
+ */
+void sm_opt_list(FILE *f, const struct sm_opt *opts, unsigned flags);
+
 /*
  * Compose "invalid value 'arg' for NAME: expected EXPECTED" into msg, the
  * one wording of a bad value, for checks a command makes after parsing

@@ -92,6 +92,7 @@ static void table(struct sm_opt *t, size_t cap)
 		SM_OPT_FLAG_SET(0, "long-help", v.flag, 1, "a help line long enough to need wrapping at a word "
 				"end, so that it stays within seventy-nine columns on the terminal"),
 		SM_OPT_CALL(0, "config-file", SM_OPT_REQUIRED, refuse_cb, &v, "FILE", NULL),
+		SM_OPT_LIST_OPTIONS(v.help),
 		SM_OPT_END,
 	};
 
@@ -322,6 +323,38 @@ static void test_usage(void **state)
 	assert_non_null(strstr(out_buf, "--threads=N "));
 }
 
+/* The completion list: the names the usage shows, one a line, values as
+ * the usage writes them, a choice's values after a tab; hidden options and
+ * --list-options itself left out, and --list-options stops the parse. */
+static void test_list(void **state)
+{
+	struct sm_opt t[32];
+	FILE *f;
+	int first, rc;
+
+	table(t, 32);
+	f = fmemopen(out_buf, sizeof(out_buf), "w");
+	assert_non_null(f);
+	sm_opt_list(f, t, 0);
+	fclose(f);
+	assert_string_equal(out_buf, "-o\n--out-of-order\n--histogram[=on|off]\n-t N\n--threads N\n-n N\n"
+			    "--frames N\n--block-size SIZE\n-z KIB\n-u SECS\n--update SECS\n-f RATE\n"
+			    "--fps RATE\n--rw-ratio R\n-x FILE\n--csv FILE\n--io-mode MODE\tsync|async|mmap\n"
+			    "--even N\n--json[=FILE]\n-H\n--help\n--long-help\n");
+	f = fmemopen(out_buf, sizeof(out_buf), "w");
+	sm_opt_list(f, t, SM_OPT_SHORT_ONLY);
+	fclose(f);
+	assert_string_equal(out_buf, "-o\n-t N\n-n N\n-z KIB\n-u SECS\n-f RATE\n-x FILE\n-H\n");
+	f = fmemopen(out_buf, sizeof(out_buf), "w");
+	sm_opt_list(f, t, SM_OPT_USAGE_EQ);
+	fclose(f);
+	assert_non_null(strstr(out_buf, "\n--threads=N\n"));
+	assert_null(strstr(out_buf, "list-options"));
+	/* the hidden --list-options stops the parse */
+	rc = parse_args(0, &first, ARGS("-t", "2", "--list-options", "d"));
+	assert_int_equal(rc, SM_OPT_LIST_CODE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_bad_forms),
 		cmocka_unit_test(test_forms),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_list),
 	};
 
 	return cmocka_run_group_tests_name("opt", tests, NULL, NULL);

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* The features this build has and `stormark --version`'s text; a new
+ * optional feature (MPI: SM_HAVE_MPI) adds one row to the table. */
+#include "cmd/features.h"
+#include "engine/engine.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <sqlite3.h>
+#include <string.h>
+#include <xxhash.h>
+
+#ifndef SM_LIBURING_VERSION
+#define SM_LIBURING_VERSION "?"   /* CMakeLists.txt passes pkg-config's */
+#endif
+
+/* liburing's version as built (it has no run-time call in every release)
+ * and whether the kernel here lets the uring engine run. */
+static void uring_detail(char *buf, size_t len)
+{
+	const struct sm_engine_ops *e = sm_engine_find("uring");
+	int rc = e && e->probe ? e->probe() : -ENOSYS;
+
+	snprintf(buf, len, "liburing %s; this kernel: %s%s", SM_LIBURING_VERSION,
+		 rc ? "not usable, " : "usable", rc ? strerror(-rc) : "");
+}
+
+static void sqlite_detail(char *buf, size_t len)
+{
+	snprintf(buf, len, "SQLite %s", sqlite3_libversion());
+}
+
+static void xxhash_detail(char *buf, size_t len)
+{
+	unsigned v = XXH_versionNumber();
+
+	snprintf(buf, len, "xxHash %u.%u.%u", v / 10000, v / 100 % 100, v % 100);
+}
+
+static void cjson_detail(char *buf, size_t len)
+{
+	snprintf(buf, len, "cJSON %s", cJSON_Version());
+}
+
+static const struct sm_feature features[] = {
+	{ "io_uring", "the uring engine (frames -a, fileio --file-io-mode=async, run)", uring_detail },
+	{ "sqlite", "the history (--save, stormark history)", sqlite_detail },
+	{ "xxhash", "--verify checksums, frame headers, the fileio seal", xxhash_detail },
+	{ "json", "--json and stormark report", cjson_detail },
+	/* optional features: a row under the build's #ifdef, e.g.
+	 * #ifdef SM_HAVE_MPI { "mpi", "...", mpi_detail }, #endif */
+};
+
+const struct sm_feature *sm_features(unsigned *n)
+{
+	*n = sizeof(features) / sizeof(features[0]);
+	return features;
+}
+
+void sm_features_print(FILE *f, int verbose)
+{
+	unsigned n;
+	const struct sm_feature *ft = sm_features(&n);
+	char detail[160];
+
+	fprintf(f, "stormark %s (features:", SM_VERSION);
+	for (unsigned i = 0; i < n; i++)
+		fprintf(f, " %s", ft[i].name);
+	fputs(")\n", f);
+	for (unsigned i = 0; verbose && i < n; i++) {
+		ft[i].detail(detail, sizeof(detail));
+		fprintf(f, "  %-9s %s [%s]\n", ft[i].name, ft[i].gives, detail);
+	}
+}

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# make install (cmake --install, which `make install PREFIX=DIR` runs) puts
+# the binary, its frametest link, the man pages and the bash completion
+# under the prefix given at install time, and nothing outside it.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+P=$T_DIR/prefix
+cmake --install "$SM_BUILD_DIR" --prefix "$P" >"$T_DIR/log" 2>&1
+check "cmake --install --prefix: exit 0" test $? = 0
+check "binary" test -x "$P/bin/stormark"
+check "frametest link to it" test "$(readlink "$P/bin/frametest")" = stormark
+check "the installed binary runs" sh -c "'$P/bin/stormark' --version | grep -q '^stormark [0-9.]* (features: '"
+check "frametest name runs" sh -c "'$P/bin/frametest' --list-options | grep -qx -- '-w size'"
+check "man page" cmp -s "$P/share/man/man1/stormark.1" "$SM_SOURCE_DIR/docs/stormark.1"
+check "frametest man page points to it" grep -qx '.so man1/stormark.1' "$P/share/man/man1/frametest.1"
+C=$P/share/bash-completion/completions
+check "completion for stormark" cmp -s "$C/stormark" "$SM_SOURCE_DIR/scripts/stormark.bash-completion"
+check "completion for frametest" cmp -s "$C/frametest" "$SM_SOURCE_DIR/scripts/stormark.bash-completion"
+# every file installed is under the prefix (the frametest link was made
+# under the prefix configured, /usr/local, whatever --prefix said)
+check "nothing installed outside the prefix" sh -c "! grep -E '^-- (Installing|Up-to-date): ' '$T_DIR/log' | grep -v ' $P/'"
+if command -v man >/dev/null; then
+  check "man renders the installed page" sh -c "MANPATH='$P/share/man' man -P cat stormark 2>/dev/null | grep -q 'FRAMES OPTIONS'"
+fi
+finish
