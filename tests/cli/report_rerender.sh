@@ -88,14 +88,15 @@ same "frames video format frametest" fv.live fv.json
 # markdown and csv, live and rendered again; the verdict is in them, not apart
 for layout in markdown csv; do
   $S frames -r -n 30 -f 100 --format $layout --json=fr-$layout.json ff >fr-$layout.live 2>/dev/null
-  check "frames paced read $layout: live run" grep -q "^| frame | 30 \|^frame,30," fr-$layout.live
+  check "frames paced read $layout: live run" grep -Eq '^(\| frame \| |frame,)[0-9]+' fr-$layout.live
   same "frames paced read $layout" fr-$layout.live fr-$layout.json --format $layout
   $S frames --video-format dpx-hd --fps 24 --capture -n 20 --format $layout --json=fv-$layout.json ffv \
     >fv-$layout.live 2>/dev/null
   check "frames video format $layout: the verdict" grep -Eq "realtime|marginal|undecided" fv-$layout.live
   same "frames video format $layout" fv-$layout.live fv-$layout.json --format $layout
 done
-check "frames csv: one verdict cell" test "$(grep -c '^schedule,20,,,[0-9]*,.*,[a-z-]*$' fv-csv.live)" = 1
+check "frames csv: one verdict cell" \
+  test "$(grep -Ec '^schedule,[0-9]+,,,[0-9]+,.*,(realtime|marginal|not-realtime|undecided)$' fv-csv.live)" = 1
 
 # ---- bad input: one line on stderr, nothing on stdout, exit 2
 expect_usage "no file" $S report
