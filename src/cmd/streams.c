@@ -12,6 +12,7 @@
 #include "core/units.h"
 #include "core/worker.h"
 #include "engine/engine.h"
+#include "report/csv.h"
 #include "report/streams.h"
 #include "result/json.h"
 #include "workload/streams.h"
@@ -227,7 +228,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 				"let the directory be a file system's root (a mount point, or /)"),
 		SM_OPT_FLAG_SET(0, "list", o->list, 1, "list the stream formats and their rates"),
 		SM_OPT_HEAD("\nOutput:"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown or json"),
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv or json"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),
 		SM_OPT_END,
@@ -263,7 +264,8 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	}
 	if (!rc)
 		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
-				    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+				    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
+				    SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 				    SM_LAYOUT_TEXT, msg, sizeof(msg));
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
@@ -388,6 +390,8 @@ int cmd_streams(int argc, char **argv)
 		sm_streams_text(stdout, res);
 	else if (o->out.layout == SM_LAYOUT_MARKDOWN)
 		sm_md_streams(stdout, res);
+	else if (o->out.layout == SM_LAYOUT_CSV)
+		sm_csv_streams(stdout, res);
 	fflush(stdout);
 	if (rc == -EINTR) {
 		sm_error("interrupted: the figures above are partial; test files removed");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* CSV renderings of run, fileio and frames results. */
+/* CSV renderings of run, fileio, frames and streams results. */
 #include "report/csv.h"
 #include "analysis/paced.h"
 #include "analysis/verdict.h"
@@ -184,4 +184,26 @@ void sm_csv_frames(FILE *f, const struct sm_frames_result *r)
 	fputs(",\n", f);
 	frames_row(f, "early", r->early.count, -1, -1, -1, -1, 0, &r->early);
 	fputs(",\n", f);
+}
+
+void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
+{
+	fprintf(f, "format,codec,fps,direction,stream_bytes_per_s,chunk_bytes,streams,streams_headroom,"
+		   "first_failed,at_cap,searched,aggregate_bytes_per_s,sustained_bytes_per_s\n");
+	for (unsigned i = 0; i < res->ncells; i++) {
+		const struct sm_streams_cell *c = &res->cells[i];
+
+		/* names from the format table: no comma, quote or line break */
+		fprintf(f, "%s,%s,%s,%s", c->format, c->codec, c->fps_name, sm_direction_name(c->dir));
+		num(f, c->rate);
+		fprintf(f, ",%llu,%u,%u", (unsigned long long)c->chunk_bytes, c->max_raw, c->max_headroom);
+		if (c->first_fail)
+			fprintf(f, ",%u", c->first_fail);
+		else
+			empty(f, 1);
+		fprintf(f, ",%d,%d", !!c->at_cap, !!c->searched);
+		num(f, c->agg_bytes_per_s);
+		num(f, c->sustained_bytes_per_s);
+		fputc('\n', f);
+	}
 }

@@ -10,6 +10,7 @@
 #include "result/fileio.h"
 #include "result/frames.h"
 #include "result/run.h"
+#include "result/streams.h"
 
 /* `stormark run`: kind,test,direction,fps,bytes_per_s,iops,p50_ns,p99_ns,
  * p99_9_ns,max_ns,needed_bytes_per_s,verdict,how; a row per classic test
@@ -32,5 +33,12 @@ void sm_csv_fileio(FILE *f, const struct sm_fileio_result *r);
  * each for late and early frames (their lateness). Empty cells where a
  * row has no such figure. */
 void sm_csv_frames(FILE *f, const struct sm_frames_result *r);
+
+/* `stormark streams`: format,codec,fps,direction,stream_bytes_per_s,
+ * chunk_bytes,streams,streams_headroom,first_failed,at_cap,searched,
+ * aggregate_bytes_per_s,sustained_bytes_per_s; a row per format, frame
+ * rate and direction (res judged: analysis/streams.c). first_failed is
+ * empty when no step failed; at_cap and searched are 0 or 1. */
+void sm_csv_streams(FILE *f, const struct sm_streams_result *res);
 
 #endif

@@ -42,6 +42,14 @@ expect_rc 0 "markdown" "$STORMARK" streams "$D" --rate-mib 2 --step 1 --time 3 -
 check "markdown heading" grep -q '^## stormark streams' "$T_DIR/out"
 check "markdown detail table" grep -q '^| custom-2mib | 25 | playback |' "$T_DIR/out"
 
+# csv: a row per cell, the figures of the JSON written by the same run
+expect_rc 0 "csv" "$STORMARK" streams "$D" --rate-mib 2 --step 1 --time 3 --max-streams 1 \
+  --play --format csv --json="$T_DIR/csv.json" --quiet
+check "csv header" grep -qx 'format,codec,fps,direction,stream_bytes_per_s,chunk_bytes,streams,streams_headroom,first_failed,at_cap,searched,aggregate_bytes_per_s,sustained_bytes_per_s' "$T_DIR/out"
+check "csv: one row per cell" test "$(($(wc -l <"$T_DIR/out") - 1))" = "$(jq '.streams | length' "$T_DIR/csv.json")"
+check "csv row = the JSON's cell" test "$(sed -n 2p "$T_DIR/out" | cut -d, -f1,4,6,7,8)" = \
+  "$(jq -r '.streams[0] | [.format, .direction, .chunk_bytes, .max_streams, .max_streams_headroom] | map(tostring) | join(",")' "$T_DIR/csv.json")"
+
 # SIGINT in the middle of a step: a partial report, exit 130, nothing left
 "$STORMARK" streams "$D" --rate-mib 2 --step 3 --time 30 --max-streams 4 --quiet \
   --json="$T_DIR/int.json" >"$T_DIR/int.out" 2>"$T_DIR/int.err" &
