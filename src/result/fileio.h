@@ -185,6 +185,7 @@ struct sm_fileio_prep {
 	int err_file;                  /* the file it happened on */
 	int err_removed;               /* 1: that file was removed, 2: cut back */
 	int disk_full;                 /* err was -ENOSPC (or -EDQUOT) */
+	int err_in_write;              /* err came from a write (not open, seal, fsync) */
 	uint64_t set_id;               /* --validate/--verify: the id in every block written */
 	uint64_t sealed, seal_ns;      /* blocks given a trailer, time spent hashing them */
 	unsigned unsealed_reused;      /* reused files whose first block has no trailer */

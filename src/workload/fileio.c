@@ -319,6 +319,8 @@ struct prep_ctx {
 	atomic_int abort;
 	pthread_mutex_t mu;        /* guards p->err* */
 	struct sm_start start;
+	void (*on_file)(void *arg, unsigned i);   /* one thread, files in order */
+	void *on_file_arg;
 };
 
 struct prep_arg {
@@ -326,11 +328,12 @@ struct prep_arg {
 	unsigned id;
 };
 
-static void prep_fail(struct prep_ctx *c, unsigned file, int err, int removed)
+static void prep_fail(struct prep_ctx *c, unsigned file, int err, int removed, int in_write)
 {
 	pthread_mutex_lock(&c->mu);
 	if (!c->p->err) {
 		c->p->err = err;
+		c->p->err_in_write = in_write;
 		c->p->err_file = (int)file;
 		c->p->err_removed = removed;
 		c->p->disk_full = err == -ENOSPC || err == -EDQUOT;
@@ -360,7 +363,7 @@ static int prep_undo(struct prep_ctx *c, unsigned i, int fd, const char *path)
  * blocks, as sysbench does). Returns 0 or -errno; on failure *removed says
  * what prep_undo() did with the file. */
 static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_t chunk,
-		     int *removed)
+		     int *removed, int *in_write)
 {
 	const struct sm_fileio_cfg *cfg = c->cfg;
 	char path[4096];
@@ -412,6 +415,7 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 				continue;
 			if (w <= 0) {
 				rc = w < 0 ? -errno : -ENOSPC;
+				*in_write = 1;
 				atomic_fetch_add(&c->written, done);
 				goto out;
 			}
@@ -446,33 +450,36 @@ static void *prep_worker(void *argp)
 		chunk *= (1u << 20) / chunk;
 	buf = sm_buf_alloc(chunk, SM_BUF_ALIGN);
 	if (!buf) {
-		prep_fail(c, 0, -ENOMEM, 0);
+		prep_fail(c, 0, -ENOMEM, 0, 0);
 		return NULL;
 	}
 	sm_buf_fill(buf, chunk, cfg->data, cfg->seed ^ (a->id + 1));
 	for (;;) {
 		unsigned i = atomic_fetch_add(&c->next_file, 1);
-		int removed = 0, rc;
+		int removed = 0, in_write = 0, rc;
 
 		if (i >= cfg->num_files || atomic_load(&c->abort))
 			break;
+		if (c->on_file)
+			c->on_file(c->on_file_arg, i);
 		if (c->p->state[i] == SM_FIO_REUSE)
 			continue;
 		/* a file that could not be opened (one that appeared
 		 * under a new file's name: -EEXIST) is left as it is */
-		rc = prep_file(c, i, buf, chunk, &removed);
+		rc = prep_file(c, i, buf, chunk, &removed, &in_write);
 		if (rc && rc != -ECANCELED)
-			prep_fail(c, i, rc, removed);
+			prep_fail(c, i, rc, removed, in_write);
 	}
 	free(buf);
 	return NULL;
 }
 
-int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p)
+int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p,
+		      void (*on_file)(void *arg, unsigned i), void *arg)
 {
 	struct prep_ctx c;
 	struct prep_arg *args;
-	unsigned n = cfg->threads ? cfg->threads : 1;
+	unsigned n = cfg->threads && !on_file ? cfg->threads : 1;
 	uint64_t t0;
 	int rc;
 
@@ -481,6 +488,8 @@ int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p)
 	memset(&c, 0, sizeof(c));
 	c.cfg = cfg;
 	c.p = p;
+	c.on_file = on_file;
+	c.on_file_arg = arg;
 	pthread_mutex_init(&c.mu, NULL);
 	sm_start_init(&c.start);
 	args = calloc(n, sizeof(*args));

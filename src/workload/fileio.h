@@ -127,8 +127,12 @@ void sm_fileio_prep_release(struct sm_fileio_prep *p);
  * removed (or cut back to its old size) so that no half-written file
  * passes for prepared. With --validate or --verify every block gets a
  * trailer of set p->set_id (a new id), seq 0; --verify writes the files it
- * extends from their start. */
-int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p);
+ * extends from their start. With on_file (sysbench's way: its "Creating
+ * file test_file.N" line as each file begins) one thread prepares the
+ * files in order and on_file(arg, i) is called before file i, reused ones
+ * included; NULL: cfg->threads threads. */
+int sm_fileio_prepare(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *p,
+		      void (*on_file)(void *arg, unsigned i), void *arg);
 
 /* Remove test_file.0 .. N-1 (only those). Returns how many were removed,
  * -ELOOP with *bad set (nothing removed) when one of them is a symbolic

@@ -39,7 +39,10 @@ grep -v '^#' "$here/faults.cases" | while IFS='|' read -r name ffopts args; do
 	name=$(echo $name)
 	[ -n "$name" ] || continue
 	rm -rf "$work/b" "$work/m"; mkdir -p "$work/b/d" "$work/m"
-	(cd "$work/b/d" && "$SB" fileio --file-total-size=8M --file-num=2 prepare >/dev/null) || exit 1
+	case $args in
+	*prepare) ;;
+	*) (cd "$work/b/d" && "$SB" fileio --file-total-size=8M --file-num=2 prepare >/dev/null) || exit 1 ;;
+	esac
 	# shellcheck disable=SC2086 # the options are split on spaces
 	"$FUSEFAIL" -f $ffopts "$work/b" "$work/m" 2>/dev/null &
 	pid=$!
@@ -50,6 +53,7 @@ grep -v '^#' "$here/faults.cases" | while IFS='|' read -r name ffopts args; do
 	(cd "$work/m/d" && exec timeout 30 "$SB" $args) >"$here/faults/$name.out" 2>"$here/faults/$name.err" </dev/null
 	echo $? >"$here/faults/$name.rc"
 	echo "sysbench" $args "# fusefail" $ffopts >"$here/faults/$name.cmd"
+	ls "$work/b/d" >"$here/faults/$name.files"
 	i=0
 	while ! fusermount3 -u "$work/m" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
 	wait $pid
