@@ -12,6 +12,7 @@ declare -A allowed=(
 	[analysis]="core result analysis"
 	[workload]="core engine result analysis workload"
 	[store]="core result store"
+	[dist]="core dist"
 	[report]="core result analysis report"
 )
 bad=0

@@ -9,6 +9,7 @@
 #include "cmd/out_opts.h"
 #include "core/formats.h"
 #include "engine/engine.h"
+#include "cmd/dist.h"
 
 struct sm_command {
 	const char *name;
@@ -37,7 +38,9 @@ static void usage(FILE *f)
 	fprintf(f, "  %-9s %s\n", "help", "help on a command: stormark help frames");
 	fprintf(f, "\nWith no command, 'stormark' runs 'stormark run' on the current directory.\n"
 		   "Run as 'frametest' it takes frametest's command line; as 'sysbench',\n"
-		   "sysbench's 'fileio' test. See stormark(1) and docs/.\n");
+		   "sysbench's 'fileio' test. Under mpirun or srun, frames and fileio\n"
+		   "run as one job across the ranks (--stonewall, --mpi-wait=SECS;\n"
+		   "docs/mpi.md). See stormark(1) and docs/.\n");
 }
 
 static const struct sm_command *find(const char *name)
@@ -168,5 +171,9 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	return sm_out_finish(dispatch(argc, argv));
+	int rc = sm_cmd_dist_start(&argc, argv);   /* a rank of an MPI job? */
+
+	if (rc)
+		return sm_out_finish(rc);
+	return sm_out_finish(sm_cmd_dist_finish(dispatch(argc, argv)));
 }

@@ -2,6 +2,7 @@
 /* The features this build has and `stormark --version`'s text; a new
  * optional feature (MPI: SM_HAVE_MPI) adds one row to the table. */
 #include "cmd/features.h"
+#include "dist/dist.h"
 #include "engine/engine.h"
 
 #include <cjson/cJSON.h>
@@ -42,13 +43,21 @@ static void cjson_detail(char *buf, size_t len)
 	snprintf(buf, len, "cJSON %s", cJSON_Version());
 }
 
+#ifdef SM_HAVE_MPI
+static void mpi_detail(char *buf, size_t len)
+{
+	sm_dist_library(buf, len);
+}
+#endif
+
 static const struct sm_feature features[] = {
 	{ "io_uring", "the uring engine (frames -a, fileio --file-io-mode=async, run)", uring_detail },
 	{ "sqlite", "the history (--save, stormark history)", sqlite_detail },
 	{ "xxhash", "--verify checksums, frame headers, the fileio seal", xxhash_detail },
 	{ "json", "--json and stormark report", cjson_detail },
-	/* optional features: a row under the build's #ifdef, e.g.
-	 * #ifdef SM_HAVE_MPI { "mpi", "...", mpi_detail }, #endif */
+#ifdef SM_HAVE_MPI
+	{ "mpi", "frames and fileio as one job under mpirun or srun (docs/mpi.md)", mpi_detail },
+#endif
 };
 
 const struct sm_feature *sm_features(unsigned *n)

@@ -4,6 +4,7 @@
  * random data, io_uring, per-operation statistics and JSON. Also the
  * `sysbench` program name, which provides the fileio test only. */
 #include "cmd/cmd.h"
+#include "cmd/dist.h"
 #include "cmd/fileio_opts.h"
 #include "cmd/sysbench_args.h"
 #include "core/clock.h"
@@ -507,11 +508,17 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	if (!quiet(o) && o->format == SM_FIO_FMT_SYSBENCH)
 		sm_sb_run_started(txt);
 	install_signals(o);
+	out = sm_cmd_dist_begin();   /* an MPI job: the start barrier */
+	if (out) {
+		sm_fileio_close(cfg, fds);
+		goto done;
+	}
 	if (o->steady.steady || o->steady.precondition)
 		rc = sm_fileio_steady_run(cfg, fds, &o->steady, o->pct.n ? o->pct.p[0] : 0, on_tick, o,
 					  on_round, o, &r);
 	else
 		rc = sm_fileio_run(cfg, fds, o->pct.n ? o->pct.p[0] : 0, on_tick, o, &r);
+	sm_cmd_dist_after(&rc, &r.head.interrupted);
 	sm_fileio_close(cfg, fds);
 	/* the sysbench and CSV layouts carry no warnings: this one goes to
 	 * stderr whatever --json does, as it changes what the figures mean */
@@ -532,10 +539,20 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		out = SM_EXIT_FAIL;
 		goto done;
 	}
+	if (sm_mpi) {   /* rank 0 reports the job's merged result, the others nothing */
+		out = sm_cmd_dist_fileio(&r);
+		if (out) {
+			out = out > 1 ? out : r.failed ? SM_EXIT_FAIL : r.head.interrupted ? SM_EXIT_INTERRUPTED : 0;
+			goto done;
+		}
+	}
 	if (o->json) {
 		cJSON *doc = sm_fileio_json(&r);
-		int jr = doc ? sm_json_write(doc, o->json) : -ENOMEM;
+		int jr;
 
+		if (doc)
+			sm_cmd_dist_report(NULL, doc);   /* an MPI job's ranks and hosts */
+		jr = doc ? sm_json_write(doc, o->json) : -ENOMEM;
 		cJSON_Delete(doc);
 		if (jr) {
 			sm_error("cannot write JSON to '%s': %s", o->json, strerror(-jr));
@@ -607,6 +624,8 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		 * something; --verify always shows what it did and cost */
 		if (cfg->verify || r.verify.problems)
 			sm_fileio_verify_text(txt, &r);
+		if (o->format != SM_FIO_FMT_CSV)
+			sm_cmd_dist_report(txt, NULL);
 	}
 	if (cfg->validate && !cfg->verify && r.verify.unchecked && o->verbosity >= 2)
 		fprintf(stderr, "stormark: warning: --validate: %llu of %llu blocks read carry no checksum "
@@ -673,6 +692,11 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 		print_deprecated(&o);
 	if (!o.force && sm_root_refusal(o.cfg.dir))
 		return sm_fileio_bad(&o, "%s", sm_root_refusal(o.cfg.dir));
+	/* an MPI job: each rank on DIR/rank.N (docs/mpi.md) */
+	o.cfg.dir = sm_cmd_dist_path(o.cfg.dir, 1, !strcmp(o.command, "prepare"));
+	if (sm_mpi && (o.steady.steady || o.steady.precondition))   /* rounds are not merged */
+		return sm_fileio_bad(&o, "--steady and --precondition are not supported under %s (docs/mpi.md)",
+				     sm_mpi->launcher);
 	if (strcmp(o.command, "cleanup")) {
 		/* before -o creates its file and prepare its test files */
 		char what[160];

@@ -3,6 +3,7 @@
  * the paced check of one video format; the command line (frametest's, also
  * when run as `frametest`, plus long options) is parsed in frames_opts.c. */
 #include "cmd/cmd.h"
+#include "cmd/dist.h"
 #include "cmd/frames_opts.h"
 #include "cmd/out_opts.h"
 #include "core/clock.h"
@@ -129,6 +130,11 @@ int cmd_frames(int argc, char **argv)
 	if (o.plan.kind != SM_FRAMES_READ && !o.plan.stream && !o.force &&
 	    sm_root_refusal(o.plan.path))
 		return sm_usage_error(o.prog, o.hint, "%s", sm_root_refusal(o.plan.path));
+	if (sm_mpi) {   /* each rank in DIR/rank.N (docs/mpi.md) */
+		o.plan.path = sm_cmd_dist_path(o.plan.path, !o.plan.stream, o.plan.kind != SM_FRAMES_READ);
+		o.plan.csv_path = sm_cmd_dist_csv(o.plan.csv_path);
+		o.plan.quiet |= sm_mpi->me.rank != 0;
+	}
 	rc = sm_frames_check(&o.plan, msg, sizeof(msg));
 	if (rc) {
 		sm_prog_error(o.prog, "%s", msg);
@@ -188,9 +194,13 @@ int cmd_frames(int argc, char **argv)
 		}
 		o.plan.verify_written = written;
 	}
+	code = sm_cmd_dist_begin();   /* an MPI job: the start barrier */
+	if (code)
+		goto out;
 	rc = sm_frames_run(&o.plan, res,
 			   (!o.plan.quiet && isatty(STDERR_FILENO)) ? progress : NULL,
 			   &o.plan.nframes);
+	sm_cmd_dist_after(&rc, &res->head.interrupted);
 	if (!o.plan.quiet && isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
 	if (rc && res->head.error[0] && !res->frames_done && !res->open.count) {
@@ -210,6 +220,14 @@ int cmd_frames(int argc, char **argv)
 	if (o.format) {
 		snprintf(res->video_format, sizeof(res->video_format), "%s", o.format);
 		res->video_capture = o.capture;
+	}
+	if (sm_mpi) {   /* rank 0 reports the job's merged result, the others nothing */
+		int d = sm_cmd_dist_frames(res);
+
+		if (d) {
+			code = d > 1 ? d : rc == -EINTR ? SM_EXIT_INTERRUPTED : rc ? SM_EXIT_FAIL : SM_EXIT_OK;
+			goto out;
+		}
 	}
 	if (ft)
 		sm_report_frametest(stdout, res, res->test_params);
@@ -234,6 +252,7 @@ int cmd_frames(int argc, char **argv)
 		int jrc;
 
 		sm_json_frames(doc, res);
+		sm_cmd_dist_report(NULL, doc);
 		if (o.plan.verify)
 			cJSON_AddItemToObject(doc, "verify", sm_verify_json(&vv));
 		jrc = sm_json_write(doc, json_to);
@@ -269,6 +288,8 @@ int cmd_frames(int argc, char **argv)
 	/* last, after frametest's own lines, which scripts read by position */
 	if (o.plan.verify && ft)
 		sm_verify_text(stdout, &vv);
+	if (ft)
+		sm_cmd_dist_report(stdout, NULL);
 	if (rc == -EINTR) {
 		fprintf(stderr, "%s: interrupted: the report covers the frames moved so far\n", o.prog);
 		code = SM_EXIT_INTERRUPTED;

@@ -2,6 +2,7 @@
 /* The output flags shared by the commands: layout names, their resolution
  * against what a command can render, and the report file. */
 #include "cmd/out_opts.h"
+#include "cmd/dist.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -138,8 +139,8 @@ int sm_out_redirect(const struct sm_out_opts *o)
 {
 	FILE *f;
 
-	if (!o->output || !strcmp(o->output, "-"))
-		return 0;
+	if (!o->output || !strcmp(o->output, "-") || (sm_mpi && sm_mpi->me.rank))
+		return 0;   /* an MPI job's report is rank 0's (docs/mpi.md) */
 	fflush(stdout);
 	/* test first, so a bad path leaves stdout as it was */
 	f = fopen(o->output, "w");

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* The figures of a many-host run's rank and host dimension. */
+#ifndef SM_ANALYSIS_DIST_H
+#define SM_ANALYSIS_DIST_H
+
+#include "result/dist.h"
+
+/* A rank (or host) whose rate is below this share of the median rank's
+ * (host's) rate is a straggler (docs/mpi.md). */
+#define SM_DIST_STRAGGLER 0.8
+
+/*
+ * From d->rank[] (rank, host, reported, done_ns, bytes, items filled):
+ * each rank's rate, the hosts (d->host, allocated: free it), first and
+ * last done, the job's rates and the stragglers: a reported rank whose
+ * rate (bytes over its own done_ns) is below SM_DIST_STRAGGLER x the
+ * median of the reported ranks' rates; a host likewise by its rate per
+ * rank against the median host's. Needs two reported ranks (hosts) to flag
+ * any. Returns 0 or -ENOMEM.
+ */
+int sm_dist_analyse(struct sm_dist_result *d);
+
+#endif

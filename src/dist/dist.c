@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: MIT */
+/* The MPI transport of a many-host run: every wait polls a non-blocking
+ * MPI call against a deadline, so a rank that never comes gives a timeout,
+ * never a hang. Built without SM_HAVE_MPI, only the launch detection. */
+#include "dist/dist.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+
+const char *sm_dist_launched(void)
+{
+	const char *s;
+
+	if (getenv("OMPI_COMM_WORLD_SIZE"))
+		return "mpirun";
+	if (getenv("PMIX_RANK"))
+		return "pmix";
+	if (getenv("PMI_SIZE"))
+		return "pmi";
+	/* a one-task srun (or a shell inside an allocation) is no MPI job */
+	s = getenv("SLURM_NTASKS");
+	if (getenv("SLURM_PROCID") && s && atoi(s) > 1)
+		return "srun";
+	return NULL;
+}
+
+#ifndef SM_HAVE_MPI
+
+int sm_dist_built(void) { return 0; }
+void sm_dist_library(char *buf, size_t len) { snprintf(buf, len, "none"); }
+int sm_dist_init(struct sm_dist *d) { memset(d, 0, sizeof(*d)); return -ENOTSUP; }
+void sm_dist_end(struct sm_dist *d, int abort_job, int code) { }
+int sm_dist_barrier(uint64_t deadline_ns) { return -ENOTSUP; }
+int sm_dist_max(int v, int *out, uint64_t deadline_ns) { return -ENOTSUP; }
+int sm_dist_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len)
+{
+	return -ENOTSUP;
+}
+int sm_dist_wall_arm(void (*on_wall)(void)) { return -ENOTSUP; }
+int sm_dist_wall_done(uint64_t deadline_ns) { return -ENOTSUP; }
+
+#else
+
+#include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <time.h>
+
+#define TAG_GATHER 7001
+#define TAG_WALL 7002
+
+static int g_rank, g_size;
+
+int sm_dist_built(void) { return 1; }
+
+void sm_dist_library(char *buf, size_t len)
+{
+	char v[MPI_MAX_LIBRARY_VERSION_STRING];
+	int n = 0;
+
+	if (MPI_Get_library_version(v, &n) != MPI_SUCCESS)
+		n = 0;
+	v[n < (int)sizeof(v) ? n : (int)sizeof(v) - 1] = '\0';
+	v[strcspn(v, ",\n")] = '\0';   /* "Open MPI v4.1.4, package: ..." */
+	snprintf(buf, len, "%s", v[0] ? v : "MPI");
+}
+
+int sm_dist_init(struct sm_dist *d)
+{
+	int provided = 0;
+	const char *h = getenv("SM_MPI_HOST");
+
+	memset(d, 0, sizeof(*d));
+	if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+		return -EIO;
+	if (provided < MPI_THREAD_MULTIPLE)
+		return -ENOTSUP;
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+	d->rank = g_rank;
+	d->size = g_size;
+	if (h && *h)
+		snprintf(d->host, sizeof(d->host), "%s", h);
+	else if (gethostname(d->host, sizeof(d->host) - 1))
+		snprintf(d->host, sizeof(d->host), "rank%d", g_rank);
+	/* at the start every rank is there (a rank that never starts MPI
+	 * makes mpirun end the job), so a plain collective cannot hang */
+	d->hosts = calloc((size_t)g_size, sizeof(*d->hosts));
+	if (!d->hosts)
+		return -ENOMEM;
+	if (MPI_Allgather(d->host, 64, MPI_CHAR, d->hosts, 64, MPI_CHAR, MPI_COMM_WORLD) != MPI_SUCCESS)
+		return -EIO;
+	return 0;
+}
+
+void sm_dist_end(struct sm_dist *d, int abort_job, int code)
+{
+	free(d->hosts);
+	d->hosts = NULL;
+	if (abort_job)
+		MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
+	else
+		MPI_Finalize();
+}
+
+/* Wait for req until deadline_ns: spin (yielding) for the first 20 ms,
+ * then poll every millisecond. Returns 0, -ETIMEDOUT (req still pending)
+ * or -EIO. */
+static int wait_req(MPI_Request *req, uint64_t deadline_ns)
+{
+	uint64_t t0 = sm_now_ns();
+	int flag = 0;
+
+	for (;;) {
+		uint64_t now;
+
+		if (MPI_Test(req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			return -EIO;
+		if (flag)
+			return 0;
+		now = sm_now_ns();
+		if (now >= deadline_ns)
+			return -ETIMEDOUT;
+		if (now - t0 < 20000000ull) {
+			sched_yield();
+		} else {
+			struct timespec ts = { 0, 1000000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+int sm_dist_barrier(uint64_t deadline_ns)
+{
+	MPI_Request req;
+
+	if (MPI_Ibarrier(MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+		return -EIO;
+	return wait_req(&req, deadline_ns);
+}
+
+int sm_dist_max(int v, int *out, uint64_t deadline_ns)
+{
+	MPI_Request req;
+
+	if (MPI_Iallreduce(&v, out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+		return -EIO;
+	return wait_req(&req, deadline_ns);
+}
+
+/* Rank 0: receive one piece from each other rank until all came or the
+ * deadline; a piece is probed first (its size), then received. */
+static int gather_root(char **out, size_t *len, uint64_t deadline_ns)
+{
+	int missing = g_size - 1;
+
+	while (missing > 0) {
+		MPI_Status st;
+		MPI_Request req;
+		int flag = 0, count = 0, src;
+
+		if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_GATHER, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS)
+			return -EIO;
+		if (!flag) {
+			struct timespec ts = { 0, 1000000 };
+
+			if (sm_now_ns() >= deadline_ns)
+				return 0;   /* out[] says who is missing */
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		src = st.MPI_SOURCE;
+		MPI_Get_count(&st, MPI_BYTE, &count);
+		if (src <= 0 || src >= g_size || out[src] || count < 0)
+			return -EIO;
+		out[src] = malloc((size_t)count + 1);
+		if (!out[src])
+			return -ENOMEM;
+		if (MPI_Irecv(out[src], count, MPI_BYTE, src, TAG_GATHER, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+			return -EIO;
+		if (wait_req(&req, deadline_ns)) {
+			/* a sender that died half-way: its piece is lost */
+			MPI_Cancel(&req);
+			free(out[src]);
+			out[src] = NULL;
+			return 0;
+		}
+		out[src][count] = '\0';
+		len[src] = (size_t)count;
+		missing--;
+	}
+	return 0;
+}
+
+int sm_dist_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***outp, size_t **lenp)
+{
+	char **out;
+	size_t *len;
+	MPI_Request req;
+	int rc;
+
+	if (n > (size_t)0x7fffffff)
+		return -EFBIG;
+	if (g_rank) {
+		if (MPI_Isend(buf, (int)n, MPI_BYTE, 0, TAG_GATHER, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+			return -EIO;
+		return wait_req(&req, deadline_ns);
+	}
+	out = calloc((size_t)g_size, sizeof(*out));
+	len = calloc((size_t)g_size, sizeof(*len));
+	if (!out || !len || !(out[0] = malloc(n + 1))) {
+		free(out);
+		free(len);
+		return -ENOMEM;
+	}
+	memcpy(out[0], buf, n);
+	out[0][n] = '\0';
+	len[0] = n;
+	rc = gather_root(out, len, deadline_ns);
+	if (rc) {
+		for (int i = 0; i < g_size; i++)
+			free(out[i]);
+		free(out);
+		free(len);
+		return rc;
+	}
+	*outp = out;
+	*lenp = len;
+	return 0;
+}
+
+/* ---- stonewall ---------------------------------------------------------- */
+
+static struct {
+	pthread_t thread;
+	int armed;
+	_Atomic int quit;           /* main thread: stop listening */
+	_Atomic int fell;           /* a notice came before this rank finished */
+	_Atomic unsigned received;  /* notices received */
+	void (*on_wall)(void);
+} wall;
+
+static void *wall_listen(void *arg)
+{
+	char byte;
+
+	while (!atomic_load(&wall.quit)) {
+		MPI_Request req;
+		int flag = 0;
+
+		if (MPI_Irecv(&byte, 1, MPI_BYTE, MPI_ANY_SOURCE, TAG_WALL, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+			return NULL;
+		while (!flag && !atomic_load(&wall.quit)) {
+			struct timespec ts = { 0, 1000000 };
+
+			if (MPI_Test(&req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+				return NULL;
+			if (!flag)
+				nanosleep(&ts, NULL);
+		}
+		if (!flag) {
+			MPI_Cancel(&req);
+			MPI_Wait(&req, MPI_STATUS_IGNORE);
+			break;
+		}
+		if (atomic_fetch_add(&wall.received, 1) == 0 && !atomic_exchange(&wall.fell, 1))
+			wall.on_wall();
+	}
+	return NULL;
+}
+
+int sm_dist_wall_arm(void (*on_wall)(void))
+{
+	memset(&wall, 0, sizeof(wall));
+	wall.on_wall = on_wall;
+	if (pthread_create(&wall.thread, NULL, wall_listen, NULL))
+		return -EAGAIN;
+	wall.armed = 1;
+	return 0;
+}
+
+int sm_dist_wall_done(uint64_t deadline_ns)
+{
+	MPI_Request *sends = NULL, req;
+	char byte = 1;
+	int sent = 0, senders = 0, nsend = 0, rc = 0;
+	unsigned expect;
+
+	if (!wall.armed)
+		return 0;
+	/* this rank finished on its own: the wall falls for the others */
+	if (!atomic_exchange(&wall.fell, 1)) {
+		sends = calloc((size_t)g_size, sizeof(*sends));
+		if (!sends)
+			return -ENOMEM;
+		for (int r = 0; r < g_size; r++)
+			if (r != g_rank &&
+			    MPI_Isend(&byte, 1, MPI_BYTE, r, TAG_WALL, MPI_COMM_WORLD, &sends[nsend++]) != MPI_SUCCESS)
+				rc = -EIO;
+		sent = 1;
+	}
+	/* every notice sent must be received before the listener stops, or
+	 * it would be left in flight at MPI_Finalize */
+	if (!rc && MPI_Iallreduce(&sent, &senders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+		rc = -EIO;
+	if (!rc)
+		rc = wait_req(&req, deadline_ns);
+	expect = (unsigned)(senders - sent);
+	while (!rc && atomic_load(&wall.received) < expect) {
+		struct timespec ts = { 0, 1000000 };
+
+		if (sm_now_ns() >= deadline_ns)
+			rc = -ETIMEDOUT;
+		nanosleep(&ts, NULL);
+	}
+	atomic_store(&wall.quit, 1);
+	pthread_join(wall.thread, NULL);
+	wall.armed = 0;
+	for (int i = 0; i < nsend && !rc; i++)
+		rc = wait_req(&sends[i], deadline_ns);
+	free(sends);
+	return rc;
+}
+
+#endif

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A failing rank in a many-host run (docs/mpi.md): one that fails its
+# checks stops the job at the start barrier with the reason on rank 0 (no
+# hang); one killed by SIGKILL mid-run gives, under mpirun
+# --enable-recovery, rank 0's partial report naming it, within --mpi-wait
+# of rank 0's end (OpenMPI without that option ends the whole job at once).
+. "$SM_SOURCE_DIR/tests/lib.sh"
+
+"$STORMARK" --version | head -1 | grep -q ' mpi[ )]' || skip "built without MPI (tests/cli/mpi.sh checks the refusal)"
+command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
+if [ "${SM_SANITIZER:-none}" != none ]; then
+  # OpenMPI's own start-up leaks fill LeakSanitizer's report (docs/mpi.md)
+  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+fi
+MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
+
+# rank 0 can run, rank 1 reads a directory that is not there
+G=$T_DIR/good; mkdir -p "$G"
+expect_rc 1 "a rank that cannot start stops the job" timeout 120 "${MPI[@]}" -np 1 "$STORMARK" frames -w 64 -n 4 \
+  "$G" : -np 1 "$STORMARK" frames -r -z 64 "$T_DIR/none"
+grep -q "rank.1' does not exist" "$T_DIR/out" && grep -q "a rank could not start" "$T_DIR/out" && ok ||
+  fail "failed start: both reasons"
+check "failed start: nothing written" test ! -e "$G/rank.0/frame000000.tst"
+
+K=$T_DIR/kill; mkdir -p "$K"
+cat >"$T_DIR/die.sh" <<SH
+#!/bin/sh
+"$STORMARK" frames -w 64 -f 25 -n 100 "$K" & sleep 2; kill -9 \$!; wait
+SH
+chmod +x "$T_DIR/die.sh"
+t0=$(date +%s)
+timeout 120 "${MPI[@]}" --enable-recovery -np 2 "$STORMARK" frames --mpi-wait=1 -w 64 -f 25 -n 100 "$K" \
+  : -np 1 "$T_DIR/die.sh" >"$T_DIR/out" 2>&1 </dev/null
+t1=$(date +%s)
+grep -q "MPI job: 3 ranks on 1 host, 2 reported" "$T_DIR/out" && ok || { fail "killed rank: partial report"; tail -20 "$T_DIR/out" >&2; }
+grep -q "rank 2 on .*: no result within" "$T_DIR/out" && ok || fail "killed rank: named"
+[ $((t1 - t0)) -lt 60 ] && ok || fail "killed rank: took $((t1 - t0)) s"
+finish
