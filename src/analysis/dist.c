@@ -98,7 +98,10 @@ int sm_dist_analyse(struct sm_dist_result *d)
 		r->bytes_per_s = r->reported ? rate(r->bytes, r->done_ns) : 0;
 		if (!r->reported)
 			continue;
-		if (d->first_rank < 0 || r->done_ns < d->first_done_ns) {
+		/* the first done is a rank that ended its own work; with clocks
+		 * started at one barrier, a rank the stonewall stopped may show
+		 * a few ms less than the rank that stopped it */
+		if (!r->walled && (d->first_rank < 0 || r->done_ns < d->first_done_ns)) {
 			d->first_rank = r->rank;
 			d->first_done_ns = r->done_ns;
 		}
@@ -109,6 +112,14 @@ int sm_dist_analyse(struct sm_dist_result *d)
 		d->bytes += r->bytes;
 		d->nreported++;
 		v[nv++] = r->bytes_per_s;
+	}
+	for (unsigned i = 0; i < d->nranks && d->first_rank < 0; i++) {
+		const struct sm_dist_rank *r = &d->rank[i];
+
+		if (r->reported && (d->first_rank < 0 || r->done_ns < d->first_done_ns)) {
+			d->first_rank = r->rank;   /* all were stopped: the earliest */
+			d->first_done_ns = r->done_ns;
+		}
 	}
 	d->bytes_per_s = rate(d->bytes, d->last_done_ns);
 	d->stonewall_bytes_per_s = d->first_done_ns ?

@@ -257,6 +257,7 @@ static int gather_docs(cJSON *doc)
 			snprintf(k->host, sizeof(k->host), "%s", h->valuestring);
 		snprintf(k->error, sizeof(k->error), "%s", cJSON_IsString(e) ? e->valuestring : "");
 		k->failed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "failed"));
+		k->walled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "walled"));
 		(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(m, "done_ns"), &k->done_ns);
 		cJSON_DeleteItemFromObjectCaseSensitive(x, "mpi_rank");
 		/* "reported" once its result is merged */

@@ -44,7 +44,8 @@ void sm_dist_text(FILE *f, const struct sm_dist_result *d)
 		}
 		fprintf(f, "  %5d %-18s %9.3f %14llu %12llu %10.2f  %s%s%s\n", r->rank, r->host,
 			(double)r->done_ns / 1e9, (unsigned long long)r->bytes, (unsigned long long)r->items,
-			r->bytes_per_s / MIB, r->straggler ? "STRAGGLER" : r->failed ? "failed" : "ok",
+			r->bytes_per_s / MIB, r->straggler ? "STRAGGLER" : r->failed ? "failed" :
+			r->walled ? "stopped by the stonewall" : "ok",
 			r->failed ? ": " : "", r->failed ? r->error : "");
 	}
 	if (d->stragglers)
@@ -99,6 +100,7 @@ cJSON *sm_dist_json(const struct sm_dist_result *d, cJSON **docs)
 		cJSON_AddStringToObject(x, "host", r->host);
 		cJSON_AddBoolToObject(x, "reported", r->reported);
 		cJSON_AddBoolToObject(x, "failed", r->failed);
+		cJSON_AddBoolToObject(x, "stonewalled", r->walled);
 		if (r->error[0])
 			cJSON_AddStringToObject(x, "error", r->error);
 		sm_json_add_u64(x, "done_ns", r->done_ns);

@@ -17,6 +17,7 @@ struct sm_dist_rank {
 	char host[64];
 	int reported;              /* 1: its result reached rank 0 */
 	int failed;                /* 1: it reported a failure (error says which) */
+	int walled;                /* 1: the stonewall stopped it before its end */
 	char error[256];           /* its failure, or why nothing came ("no result
 				    * within 60 s") */
 	uint64_t done_ns;          /* from the start barrier to its last completion */
@@ -46,7 +47,8 @@ struct sm_dist_result {
 	struct sm_dist_host *host;  /* [nhosts], filled by sm_dist_analyse() */
 	unsigned nhosts;
 	/* derived (sm_dist_analyse) over the reported ranks */
-	int first_rank;             /* the rank that finished first */
+	int first_rank;             /* the rank that finished its work first (a
+				     * rank the stonewall stopped is not one) */
 	uint64_t first_done_ns;     /* its done_ns: the stonewall time */
 	uint64_t last_done_ns;      /* the last rank's done_ns: the job's span */
 	uint64_t bytes;             /* all ranks' bytes */

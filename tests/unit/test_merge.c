@@ -199,12 +199,35 @@ static void job_figures(void **state)
 	free(d.host);
 }
 
+/* A rank the stonewall stopped a few ms "before" the rank that stopped it
+ * (its clock started a little later at the barrier) is not the first done. */
+static void first_done_is_not_walled(void **state)
+{
+	struct sm_dist_rank rank[3] = {
+		{ .rank = 0, .host = "a", .reported = 1, .done_ns = 200000000ull, .bytes = 10 },
+		{ .rank = 1, .host = "a", .reported = 1, .walled = 1, .done_ns = 199000000ull, .bytes = 10 },
+		{ .rank = 2, .host = "a", .reported = 1, .walled = 1, .done_ns = 203000000ull, .bytes = 10 },
+	};
+	struct sm_dist_result d = { .nranks = 3, .rank = rank, .stonewall = 1 };
+
+	assert_int_equal(sm_dist_analyse(&d), 0);
+	assert_int_equal(d.first_rank, 0);
+	assert_int_equal(d.first_done_ns, 200000000ull);
+	assert_int_equal(d.last_done_ns, 203000000ull);
+	free(d.host);
+	rank[0].walled = 1;   /* all stopped: the earliest */
+	assert_int_equal(sm_dist_analyse(&d), 0);
+	assert_int_equal(d.first_rank, 1);
+	free(d.host);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(frames_merge_is_exact),
 		cmocka_unit_test(fileio_merge_is_exact),
 		cmocka_unit_test(job_figures),
+		cmocka_unit_test(first_done_is_not_walled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
