@@ -39,7 +39,8 @@ static const char *job_command(int argc, char **argv)
 		return "fileio";
 	if (argc < 2 || argv[1][0] == '-' || argv[1][0] == '/' || argv[1][0] == '.')
 		return "run";
-	if (!strcmp(argv[1], "frames") || !strcmp(argv[1], "fileio") || !strcmp(argv[1], "run"))
+	if (!strcmp(argv[1], "frames") || !strcmp(argv[1], "fileio") || !strcmp(argv[1], "run") ||
+	    !strcmp(argv[1], "streams"))
 		return argv[1];
 	return NULL;
 }
@@ -83,9 +84,9 @@ int sm_cmd_dist_start(int *argc, char **argv)
 					      stone ? "--stonewall" : "--mpi-wait");
 		return 0;
 	}
-	if (!strcmp(cmd, "run"))
-		return sm_usage_error("stormark", "stormark --help", "'run' under %s is not supported; run "
-				      "frames or fileio as one job (docs/mpi.md)", g_mpi.launcher);
+	if (!strcmp(cmd, "run") || !strcmp(cmd, "streams"))
+		return sm_usage_error("stormark", "stormark --help", "'%s' under %s is not supported; run "
+				      "frames or fileio as one job (docs/mpi.md)", cmd, g_mpi.launcher);
 	if (!sm_dist_built())
 		return sm_usage_error("stormark", "stormark --help", "started by %s, but this stormark is "
 				      "built without MPI (stormark --version; docs/mpi.md)", g_mpi.launcher);
