@@ -214,7 +214,6 @@ static void first_done_is_not_walled(void **state)
 	assert_int_equal(d.first_rank, 0);
 	assert_int_equal(d.first_done_ns, 200000000ull);
 	assert_int_equal(d.last_done_ns, 203000000ull);
-	free(d.host);
 	rank[0].walled = 1;   /* all stopped: the earliest */
 	assert_int_equal(sm_dist_analyse(&d), 0);
 	assert_int_equal(d.first_rank, 1);
