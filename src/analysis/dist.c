@@ -113,7 +113,7 @@ int sm_dist_analyse(struct sm_dist_result *d)
 		d->nreported++;
 		v[nv++] = r->bytes_per_s;
 	}
-	for (unsigned i = 0; i < d->nranks && d->first_rank < 0; i++) {
+	for (unsigned i = 0, all_walled = d->first_rank < 0; i < d->nranks && all_walled; i++) {
 		const struct sm_dist_rank *r = &d->rank[i];
 
 		if (r->reported && (d->first_rank < 0 || r->done_ns < d->first_done_ns)) {
