@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* fileio's derived figures: per-second rates and thread fairness. */
 #include "analysis/fileio.h"
+#include "analysis/cliff.h"
+#include "core/clock.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Mean and population standard deviation of v[0..n) x scale (0, 0 when
@@ -40,4 +43,17 @@ void sm_fileio_analyse(struct sm_fileio_result *r)
 	}
 	mean_sd(r->thread_events, r->nthreads, 1.0, &f->thread_events_mean, &f->thread_events_sd);
 	mean_sd(r->thread_busy_ns, r->nthreads, 1e-9, &f->thread_busy_mean_s, &f->thread_busy_sd_s);
+}
+
+void sm_fileio_cliff(struct sm_fileio_result *r)
+{
+	double *rate = calloc(r->nwsec ? r->nwsec : 1, sizeof(*rate));
+
+	memset(&r->cliff, 0, sizeof(r->cliff));
+	if (!rate)
+		return;
+	for (unsigned i = 0; i < r->nwsec; i++)
+		rate[i] = (double)r->wsec[i];   /* bytes in one second */
+	sm_cliff_find(rate, r->nwsec, SM_NS_PER_S, &r->cliff);
+	free(rate);
 }

@@ -10,4 +10,10 @@
  * when a run ends and after a saved result is read back. Never fails. */
 void sm_fileio_analyse(struct sm_fileio_result *r);
 
+/* r->cliff from r->wsec, the bytes written in each whole second of a run
+ * (docs/cliff.md). The workload calls it once when the run ends; a result
+ * read back keeps the cliff it was saved with. Never fails (without
+ * memory, the cliff says it did not look). */
+void sm_fileio_cliff(struct sm_fileio_result *r);
+
 #endif

@@ -12,6 +12,7 @@
 #include "core/pace.h"
 #include "core/units.h"
 #include "core/worker.h"
+#include "report/cliff.h"
 #include "report/csv.h"
 #include "report/fileio.h"
 #include "report/markdown.h"
@@ -619,6 +620,15 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 			if (o->histogram)
 				sm_sb_histogram(txt, &r.events_lat);
 			sm_sb_report(txt, cfg, &r, &o->pct);
+		}
+		/* sysbench's layout stays sysbench's: a cliff is stormark's
+		 * notice on stderr */
+		if (o->format != SM_FIO_FMT_STORMARK && o->format != SM_FIO_FMT_CSV &&
+		    o->format != SM_FIO_FMT_MARKDOWN && r.cliff.found) {
+			char words[256];
+
+			fprintf(stderr, "stormark: cliff: %s\n",
+				sm_report_cliff_words(words, sizeof(words), &r.cliff));
 		}
 		/* sysbench's --validate prints nothing more unless it found
 		 * something; --verify always shows what it did and cost */

@@ -109,6 +109,12 @@ static int render_fileio(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 		cJSON_Delete(d);
 	} else if (l == SM_LAYOUT_SYSBENCH) {
 		sm_sb_render(stdout, r);
+		if (r->cliff.found) {   /* as the live run said it, on stderr */
+			char words[256];
+
+			fprintf(stderr, "stormark: cliff: %s\n",
+				sm_report_cliff_words(words, sizeof(words), &r->cliff));
+		}
 	} else if (l == SM_LAYOUT_CSV) {
 		sm_csv_fileio(stdout, r);
 	} else if (l == SM_LAYOUT_MARKDOWN) {

@@ -12,8 +12,8 @@ char *sm_report_cliff_words(char *buf, size_t len, const struct sm_cliff *c)
 	double secs = (double)c->samples * (double)c->interval_ns / 1e9;
 
 	if (!c->looked) {
-		snprintf(buf, len, "too short to look for a cliff: %.0f whole seconds of writing, "
-			 "%u needed", secs, SM_CLIFF_MIN_SAMPLES);
+		snprintf(buf, len, "too short to look for a cliff: %.0f whole second%s of writing, "
+			 "%u needed", secs, secs == 1 ? "" : "s", SM_CLIFF_MIN_SAMPLES);
 	} else if (!c->found) {
 		snprintf(buf, len, "no cliff in the write rate over %.0f s", secs);
 	} else {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Native text and JSON renderings of a fileio result. */
 #include "report/fileio.h"
+#include "report/cliff.h"
 #include "report/steady.h"
 #include "report/verify.h"
 #include "result/json.h"
@@ -42,7 +43,7 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 	const struct sm_pct_list *pct = &r->pct;
 	const struct sm_env *env = &r->head.env;
 	const struct sm_warnings *w = &r->head.warnings;
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], a_long[256];
 	const struct sm_fileio_figures *g = &r->fig;
 
 	fprintf(f, "stormark fileio: %s, %u thread%s, %s I/O (engine %s%s%s), %s\n",
@@ -86,6 +87,8 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 		fprintf(f, "threads:  %.1f events each on average, stddev %.1f\n", g->thread_events_mean,
 			g->thread_events_sd);
 	sm_steady_text(f, &r->steady, &r->precond, 0);
+	if (sm_fileio_mode_writes(cfg->mode) && !r->steady.on)
+		fprintf(f, "cliff:    %s\n", sm_report_cliff_words(a_long, sizeof(a_long), &r->cliff));
 	if (r->notice[0])
 		fprintf(f, "note:     %s\n", r->notice);
 	for (unsigned i = 0; i < w->count; i++)
@@ -244,6 +247,8 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 	for (unsigned i = 0; i < r->nthreads; i++)
 		cJSON_AddItemToArray(a, sm_json_u64(r->thread_busy_ns[i]));
 	cJSON_AddStringToObject(fio, "engine_notice", r->notice);
+	if (sm_fileio_mode_writes(cfg->mode) && !r->steady.on)
+		cJSON_AddItemToObject(doc, "cliff", sm_json_cliff(&r->cliff));
 	if (r->steady.on)
 		cJSON_AddItemToObject(doc, "steady", sm_steady_json(&r->steady));
 	if (r->precond.on)

@@ -268,6 +268,12 @@ void sm_md_fileio(FILE *f, const struct sm_fileio_result *r)
 	fprintf(f, "\nread/write/fsync: each request from issue to completion; event: its "
 		   "thread's time on it, as sysbench counts it.\n");
 	sm_steady_text(f, &r->steady, &r->precond, 1);
+	if (sm_fileio_mode_writes(r->cfg.mode) && !r->steady.on) {
+		char words[256];
+
+		fprintf(f, "\nCliff: %s (docs/cliff.md).\n",
+			sm_report_cliff_words(words, sizeof(words), &r->cliff));
+	}
 	warnings(f, &r->head.warnings, "Warnings");
 }
 

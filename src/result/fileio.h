@@ -11,6 +11,7 @@
 #include "core/buf.h"
 #include "core/hist.h"
 #include "core/verify.h"
+#include "result/cliff.h"
 #include "result/result.h"
 #include "result/steady.h"
 
@@ -157,6 +158,14 @@ struct sm_fileio_result {
 	uint64_t *thread_busy_ns;  /* [nthreads] the sum of each thread's event times */
 	struct sm_fileio_tick *series;
 	unsigned nseries, series_cap;
+	/* Write modes: bytes written in each whole second of the run (sampled
+	 * by the reporter thread, which runs for them even without
+	 * --report-interval), and the cliff found in them (docs/cliff.md),
+	 * filled when the run ends; a result read back has the cliff, not the
+	 * seconds. */
+	uint64_t *wsec;
+	unsigned nwsec, wsec_cap;
+	struct sm_cliff cliff;
 	char engine[16];
 	char notice[200];          /* engine fallback, if any */
 	int failed;                /* I/O error or validation failure (head.error says which) */

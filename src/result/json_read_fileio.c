@@ -177,6 +177,9 @@ int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_
 	if (sm_json_read_verify(doc, &r->verify, &r->verify_run, e) ||
 	    sm_json_read_steady(doc, &r->steady, &r->precond, e))
 		return -EINVAL;
+	if (cJSON_GetObjectItemCaseSensitive(doc, "cliff") &&
+	    sm_json_read_cliff(cJSON_GetObjectItemCaseSensitive(doc, "cliff"), &r->cliff, e))
+		return -EINVAL;
 	se = cJSON_GetObjectItemCaseSensitive(doc, "series");
 	return se ? read_series(se, r, e) : 0;
 }

@@ -507,7 +507,7 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 			goto out;
 		}
 	}
-	if (cfg->report_interval_ns) {
+	if (cfg->report_interval_ns || r->wsec_cap) {
 		rp.cfg = cfg;
 		rp.start = &c.start;
 		rp.mu = &c.mu;
@@ -550,6 +550,8 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 		r->periodic_fsyncs = 0;
 	r->head.interrupted = sm_stopped();
 	sm_fileio_analyse(r);
+	if (sm_fileio_mode_writes(cfg->mode))
+		sm_fileio_cliff(r);
 	if (r->failed)
 		rc = -EIO;
 out:

@@ -64,7 +64,7 @@ static void *run_reporter(void *argp)
 	struct sm_fileio_result *r = rp->r;
 	uint64_t iv = rp->cfg->report_interval_ns, t0, next, step;
 
-	step = iv % SM_NS_PER_S == 0 ? SM_NS_PER_S : iv;
+	step = iv % SM_NS_PER_S == 0 ? SM_NS_PER_S : iv;   /* iv 0: write seconds only */
 	if (sm_start_wait(rp->start))
 		return NULL;
 	t0 = rp->start->t0_ns;
@@ -89,7 +89,13 @@ static void *run_reporter(void *argp)
 		/* a sample that could not be stored only shortens the series;
 		 * the interval histograms are still right */
 		(void)sm_series_sample(rp->stats, next - t0);
-		if ((next - t0) % iv == 0) {
+		if (step == SM_NS_PER_S && r->nwsec < r->wsec_cap) {
+			struct sm_series_point p;
+
+			sm_series_window(rp->stats, SM_NS_PER_S, &p);
+			r->wsec[r->nwsec++] = p.counter[C_BYTES + ST_WRITE];
+		}
+		if (iv && (next - t0) % iv == 0) {
 			make_tick(rp, next - t0, iv, &t);
 			if (r->nseries < r->series_cap)
 				r->series[r->nseries++] = t;
@@ -141,6 +147,16 @@ int sm_fileio_result_init(struct sm_fileio_result *r, const struct sm_fileio_cfg
 		if (!r->series)
 			r->series_cap = 0;
 	}
+	if (sm_fileio_mode_writes(cfg->mode)) {
+		/* a second a sample, for as long as the run may last (a day
+		 * without --time; a longer run looks at its first day) */
+		uint64_t n = cfg->time_ns ? cfg->time_ns / SM_NS_PER_S + 2 : 86400;
+
+		r->wsec_cap = n > 1000000 ? 1000000 : (unsigned)n;
+		r->wsec = calloc(r->wsec_cap, sizeof(*r->wsec));
+		if (!r->wsec)
+			r->wsec_cap = 0;
+	}
 	if (!r->thread_events || !r->thread_busy_ns)
 		return -ENOMEM;
 	return 0;
@@ -151,6 +167,9 @@ void sm_fileio_result_release(struct sm_fileio_result *r)
 	free(r->thread_events);
 	free(r->thread_busy_ns);
 	free(r->series);
+	free(r->wsec);
+	r->wsec = NULL;
+	r->nwsec = r->wsec_cap = 0;
 	r->thread_events = r->thread_busy_ns = NULL;
 	r->series = NULL;
 }

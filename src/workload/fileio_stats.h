@@ -37,7 +37,8 @@ void sm_fileio_stats_collect(struct sm_series *st, struct sm_fileio_result *r);
 /*
  * The interval reporter: a thread that samples the series each second (each
  * interval when that is not whole seconds) and makes a tick every
- * cfg->report_interval_ns, into r->series and through fn. It waits on the
+ * cfg->report_interval_ns (none when 0), into r->series and through fn; in
+ * whole seconds it also keeps each second's bytes written in r->wsec. It waits on the
  * start gate, and ends when *running (guarded by mu, signalled on cv) falls
  * to 0 or the time limit is reached.
  */

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Ground truth for cliff detection (docs/cliff.md): a frames write test in a
-# blkio cgroup whose write throttle falls from 200 MiB/s to 40 MiB/s 4 s
+# Ground truth for cliff detection (docs/cliff.md): a frames write test (and
+# a fileio seqwr run) in a blkio cgroup whose write throttle falls from 200 MiB/s to 40 MiB/s 4 s
 # into the run must report the cliff within 1 s of the change, the burst
 # within 10% of 200 MiB/s and the sustained rate within 5% of 40 MiB/s; the
 # same test under a constant 40 MiB/s throttle must report none. 1 MiB
@@ -42,6 +42,34 @@ check "the cliff said on stderr" grep -q "^stormark: cliff: the write rate fell 
 # the re-rendered JSON holds the same cliff
 "$STORMARK" report "$T_DIR/fall.json" --format json >"$T_DIR/again.json" 2>/dev/null
 check "a saved run renders the same cliff" test "$(jq -c .cliff "$T_DIR/again.json")" = "$(jq -c .cliff "$T_DIR/fall.json")"
+
+# fileio's write modes look the same way: seqwr, direct 1 MiB blocks.
+echo "$DEVNO $((HI * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device"
+F="$T_DIR/f"
+mkdir -p "$F"
+(cd "$F" && "$STORMARK" fileio --file-total-size=256M --file-num=4 prepare >/dev/null 2>&1)
+(sleep "$AT"; echo "$DEVNO $((LO * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device") &
+changer=$!
+(cd "$F" && t_cgroup_exec "$STORMARK" fileio --file-total-size=256M --file-num=4 --file-test-mode=seqwr \
+  --file-extra-flags=direct --file-block-size=1M --time=14 --json="$T_DIR/fio.json" run \
+  >"$T_DIR/fio.out" 2>"$T_DIR/fio.err")
+rc=$?
+wait "$changer"
+check "throttled fileio seqwr ran (exit $rc)" test "$rc" = 0
+at=$(jf '.cliff.at_ns / 1e9' fio)
+burst=$(jf '.cliff.burst_bytes_per_s / 1048576' fio)
+sus=$(jf '.cliff.sustained_bytes_per_s / 1048576' fio)
+echo "fileio seqwr, throttle $HI -> $LO MiB/s at ${AT} s: cliff found $(jf .cliff.found fio) at $at s," \
+  "burst $burst MiB/s, sustained $sus MiB/s, t $(jf .cliff.t fio)"
+check "fileio: the cliff is found" test "$(jf .cliff.found fio)" = true
+check "fileio: the cliff within 1 s of the change" approx "$at" "$AT" 0.25
+check "fileio: the burst within 10% of $HI MiB/s" approx "$burst" "$HI" 0.10
+check "fileio: the sustained rate within 5% of $LO MiB/s" approx "$sus" "$LO" 0.05
+check "fileio: sysbench's layout untouched, the cliff on stderr" \
+  grep -q "^stormark: cliff: the write rate fell" "$T_DIR/fio.err"
+check "fileio: not in sysbench's layout" test -z "$(grep -i cliff "$T_DIR/fio.out")"
+"$STORMARK" report "$T_DIR/fio.json" --format json >"$T_DIR/fio-again.json" 2>/dev/null
+check "fileio: a saved run keeps its cliff" test "$(jq -c .cliff "$T_DIR/fio-again.json")" = "$(jq -c .cliff "$T_DIR/fio.json")"
 
 # A constant throttle: no cliff.
 echo "$DEVNO $((LO * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device"
