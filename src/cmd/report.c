@@ -16,6 +16,7 @@
 #include "report/frametest.h"
 #include "report/markdown.h"
 #include "report/run_text.h"
+#include "report/streams.h"
 #include "report/sysbench.h"
 #include "report/timeit.h"
 
@@ -179,6 +180,34 @@ out:
 	return rc;
 }
 
+static int render_streams(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
+{
+	struct sm_streams_result *res = calloc(1, sizeof(*res));
+	int rc = res ? sm_streams_from_json(doc, res, e) : -ENOMEM;
+
+	if (rc)
+		goto out;
+	if (l == SM_LAYOUT_JSON) {
+		cJSON *d = sm_json_doc_new(&res->head);
+
+		if (d)
+			sm_json_streams(d, res);
+		rc = d ? sm_json_write(d, "-") : -ENOMEM;
+		cJSON_Delete(d);
+	} else if (l == SM_LAYOUT_MARKDOWN) {
+		sm_md_streams(stdout, res);
+	} else if (l == SM_LAYOUT_CSV) {
+		sm_csv_streams(stdout, res);
+	} else {
+		sm_streams_text(stdout, res);
+	}
+out:
+	if (res)
+		sm_streams_from_json_release(res);
+	free(res);
+	return rc;
+}
+
 static const struct kind kinds[] = {
 	{ "time", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
 		  SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
@@ -194,6 +223,9 @@ static const struct kind kinds[] = {
 		    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
 		    SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 	  SM_LAYOUT_SYSBENCH, render_fileio },
+	{ "streams", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
+		     SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+	  SM_LAYOUT_TEXT, render_streams },
 };
 
 static void usage(FILE *f, const struct sm_opt *opts)
@@ -204,7 +236,8 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "done. Layouts: time: text (default), timeit, csv, markdown, json;\n"
 		   "run: text (default), csv, markdown, json; fileio: sysbench (default),\n"
 		   "text (stormark's own), csv, markdown, json; frames: frametest\n"
-		   "(default), csv, markdown, json.\n\n");
+		   "(default), csv, markdown, json; streams: text (default), csv,\n"
+		   "markdown, json.\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nExit status: 0 done, 1 the report could not be written, 2 a usage error\n"
 		   "or a file that is not a result this stormark can read (not JSON, cut\n"

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading a saved result back (cJSON): the common head and the shared
  * parts; each command's body has its own reader (json_read_time.c,
- * json_read_run.c, json_read_fileio.c, json_read_frames.c). A reader restores exactly what the writer wrote, so a
+ * json_read_run.c, json_read_fileio.c, json_read_frames.c,
+ * json_read_streams.c). A reader restores exactly what the writer wrote, so a
  * reporter given the restored result prints what the live run printed. */
 #ifndef SM_RESULT_JSON_READ_H
 #define SM_RESULT_JSON_READ_H
@@ -13,6 +14,7 @@
 #include "result/frames.h"
 #include "result/result.h"
 #include "result/run.h"
+#include "result/streams.h"
 #include "result/timefig.h"
 
 /* Where a reader reports its first failure: a one-line reason. */
@@ -114,5 +116,12 @@ void sm_fileio_from_json_release(struct sm_fileio_result *r);
  * reader allocates the plan's strings and the series). */
 int sm_frames_from_json(const cJSON *doc, struct sm_frames_result *r, struct sm_jerr *e);
 void sm_frames_from_json_release(struct sm_frames_result *r);
+
+/* A `streams` document into res (release with sm_streams_from_json_release:
+ * the reader allocates plan.dir, the cells, their steps and each step's
+ * streams; the plan's format and rate tables are not restored, the
+ * reporters read the cells). Returns 0, or -EINVAL/-ENOMEM with e set. */
+int sm_streams_from_json(const cJSON *doc, struct sm_streams_result *res, struct sm_jerr *e);
+void sm_streams_from_json_release(struct sm_streams_result *res);
 
 #endif

@@ -7,7 +7,7 @@
 export TZ=UTC LC_ALL=C
 G="$SM_SOURCE_DIR/tests/golden"
 n=0
-for json in "$G"/time/*.json "$G"/run/*.json "$G"/fileio/*.json "$G"/frames/*.json; do
+for json in "$G"/time/*.json "$G"/run/*.json "$G"/fileio/*.json "$G"/frames/*.json "$G"/streams/*.json; do
   base=${json%.json}
   for want in "$base".*; do
     layout=${want##*.}
@@ -21,5 +21,5 @@ for json in "$G"/time/*.json "$G"/run/*.json "$G"/fileio/*.json "$G"/frames/*.js
   check "golden ${json#$G/}: --format json gives it back" cmp -s "$json" "$T_DIR/got"
 done
 # every reporter of time, run, fileio and frames has a golden file
-check "golden files present" test "$n" -ge 31
+check "golden files present" test "$n" -ge 34
 finish

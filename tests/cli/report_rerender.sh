@@ -98,6 +98,16 @@ done
 check "frames csv: one verdict cell" \
   test "$(grep -Ec '^schedule,[0-9]+,,,[0-9]+,.*,(realtime|marginal|not-realtime|undecided)$' fv-csv.live)" = 1
 
+# ---- streams: text, markdown and csv, live and from the JSON
+mkdir sd
+for layout in text markdown csv; do
+  $S streams sd --rate-mib 2 --step 1 --time 3 --max-streams 1 --play --quiet --format $layout \
+    --json=st-$layout.json >st-$layout.live 2>/dev/null
+  check "streams $layout: live run" test -s st-$layout.live
+  same "streams $layout" st-$layout.live st-$layout.json --format $layout
+done
+same "streams json" st-text.json st-text.json --format json
+
 # ---- bad input: one line on stderr, nothing on stdout, exit 2
 expect_usage "no file" $S report
 expect_usage "missing file" $S report no-such.json
@@ -117,6 +127,11 @@ expect_usage "time without params" $S report noparams.json
 jq '.series.duration_ns[0] = 0' fi.json >fi0.json
 expect_usage "fileio: an interval of no length" $S report fi0.json
 check "fileio: an interval of no length: no inf or nan printed" sh -c "! grep -Eqi 'inf|nan' $T_DIR/usage.out"
+jq 'del(.streams[0].steps[0].per_stream[0])' st-text.json >st-short.json
+expect_usage "streams: a step missing a stream" $S report st-short.json
+check "streams: says which" grep -q "lists 0 of them" "$T_DIR/usage.err"
+jq '.streams[0].direction = "sideways"' st-text.json >st-dir.json
+expect_usage "streams: an unknown direction" $S report st-dir.json
 printf '[1, 2]\n' >array.json
 expect_usage "not an object" $S report array.json
 
