@@ -59,6 +59,7 @@ struct run_opts {
 	int formats_set, fps_set;      /* --video-formats/--formats, --fps seen */
 	int dir_given;
 	int force;                  /* --force: the directory may be a file system's root */
+	int steady_round_set, steady_rounds_set;
 	int help;
 	struct sm_format *formats;  /* owned */
 	unsigned nformats;
@@ -177,6 +178,8 @@ static int check_conflicts(const struct run_opts *o)
 	const char *vt = o->formats_set ? "--video-formats" : o->fps_set ? "--fps"
 			 : o->confirm_all ? "--confirm-all" : NULL;
 
+	if ((o->steady_round_set || o->steady_rounds_set) && !o->plan.steady)
+		return sm_usage_error(PROG, HINT, "--steady-round and --steady-rounds need --steady");
 	if (o->no_confirm && o->confirm_all)
 		return sm_usage_error(PROG, HINT, "--no-confirm cannot be combined with --confirm-all");
 	if (o->classic_only && vt)
@@ -210,6 +213,25 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{ .kind = SM_OPT_FLAG, .long_name = "confirm-all", .dest = &o->plan.confirm, .ival = 2,
 		  .seen = &o->confirm_all, .help = "check every verdict with a paced run, as time allows" },
 		SM_OPT_FLAG_SET(0, "classic-only", o->classic_only, 1, "only the block tests (for comparing with fio)"),
+		SM_OPT_FLAG_SET(0, "steady", o->plan.steady, 1,
+				"run each classic test in rounds until the last 5 are steady by\n"
+				"SNIA PTS's rule (range within 20%, best-fit line within 10% of\n"
+				"their average; IOPS for random, bandwidth for sequential tests)\n"
+				"and report those 5 rounds; adds 8 tests x 5 to --steady-rounds\n"
+				"rounds to the run (docs/run.md)"),
+		{ .kind = SM_OPT_DURATION, .long_name = "steady-round", .arg = SM_OPT_REQUIRED,
+		  .dest = &o->plan.steady_round_ns, .unit = SM_NS_PER_S, .min = SM_NS_PER_S,
+		  .max = 86400 * SM_NS_PER_S, .argh = "SECS", .seen = &o->steady_round_set,
+		  .help = "length of one --steady round (default 60)" },
+		{ .kind = SM_OPT_UINT, .long_name = "steady-rounds", .arg = SM_OPT_REQUIRED,
+		  .dest = &o->plan.steady_rounds, .size = sizeof(o->plan.steady_rounds), .min = 5,
+		  .max = SM_STEADY_MAX_ROUNDS, .argh = "N", .seen = &o->steady_rounds_set,
+		  .help = "--steady gives up after N rounds of a test, reporting its last 5\n"
+			  "with a warning (default 25)" },
+		SM_OPT_FLAG_SET(0, "precondition", o->plan.precondition, 1,
+				"before the classic tests, write the block test file twice in\n"
+				"128 KiB sequential requests (SNIA PTS's preconditioning); costs\n"
+				"about 2 x its size / the write rate (2 GiB at 200 MiB/s: 20 s)"),
 		SM_OPT_FLAG_SET(0, "keep", o->plan.keep, 1, "keep the test data (its path is printed)"),
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,
 				"let the directory be a file system's root (a mount point, or /)"),

@@ -89,10 +89,13 @@ static void md_classic(FILE *f, const struct sm_run_result *res)
 {
 	char a[32], b[32];
 
+	if (res->plan.steady)   /* the rounds, not the budget's share */
+		snprintf(b, sizeof(b), "%.0f s rounds until steady", (double)res->plan.steady_round_ns / 1e9);
+	else
+		sm_fmt_ns(b, sizeof(b), (double)res->classic_ns);
 	fprintf(f, "\n## Classic figures\n\n%s file, %s, %s per test.\n\n",
 		sm_fmt_bytes(a, sizeof(a), (double)res->file_bytes),
-		res->direct_align > 0 ? "O_DIRECT" : "buffered",
-		sm_fmt_ns(b, sizeof(b), (double)res->classic_ns));
+		res->direct_align > 0 ? "O_DIRECT" : "buffered", b);
 	fprintf(f, "| test | read MiB/s | read IOPS | read p99 | write MiB/s | write IOPS | write p99 |\n"
 		   "|---|--:|--:|--:|--:|--:|--:|\n");
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
@@ -110,6 +113,10 @@ static void md_classic(FILE *f, const struct sm_run_result *res)
 				sm_fmt_ns(a, sizeof(a), (double)c->fig[w].p99_ns));
 		}
 		fputs("|\n", f);
+	}
+	if (res->plan.steady || res->precond.on) {
+		fputc('\n', f);
+		sm_run_text_steady(f, res, "- ");
 	}
 }
 

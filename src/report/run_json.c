@@ -2,13 +2,15 @@
 /* `stormark run` as JSON: the shared parts plus everything under "run"
  * (layout in docs/run.md). */
 #include "report/run_text.h"
+#include "report/steady.h"
 #include "result/json.h"
 
 static const char *const phase_names[] = {
 	"setup", "classic", "frames", "verdicts", "confirm", "done",
 };
 
-static cJSON *blockio_json(const struct sm_blockio_result *r, const struct sm_run_classic_fig *fig)
+static cJSON *blockio_json(const struct sm_blockio_result *r, const struct sm_run_classic_fig *fig,
+			   const struct sm_steady *st)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -18,6 +20,8 @@ static cJSON *blockio_json(const struct sm_blockio_result *r, const struct sm_ru
 	sm_json_add_double(o, "bytes_per_s", fig->bytes_per_s);
 	sm_json_add_double(o, "iops", fig->iops);
 	cJSON_AddItemToObject(o, "op", sm_json_opstat(&r->op, 1));
+	if (st->on)   /* --steady: the figures above are the window's */
+		cJSON_AddItemToObject(o, "steady", sm_steady_json(st));
 	return o;
 }
 
@@ -97,6 +101,13 @@ static cJSON *params_json(const struct sm_run_result *res)
 	a = cJSON_AddArrayToObject(o, "fps");
 	for (unsigned k = 0; k < p->nrates; k++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(p->rates[k]->name));
+	if (p->steady) {   /* only then: results saved before --steady read back as written */
+		cJSON_AddBoolToObject(o, "steady", 1);
+		sm_json_add_u64(o, "steady_round_ns", p->steady_round_ns);
+		sm_json_add_double(o, "steady_rounds", p->steady_rounds);
+	}
+	if (p->precondition)
+		cJSON_AddBoolToObject(o, "precondition", 1);
 	return o;
 }
 
@@ -107,6 +118,8 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 
 	cJSON_AddItemToObject(doc, "params", params_json(res));
 
+	if (res->precond.on)
+		cJSON_AddItemToObject(doc, "precondition", sm_precond_json(&res->precond));
 	run = cJSON_AddObjectToObject(doc, "run");
 	cJSON_AddStringToObject(run, "phase_reached", phase_names[res->reached]);
 	cJSON_AddStringToObject(run, "test_dir", res->data_dir);
@@ -130,9 +143,9 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 		sm_json_add_double(o, "depth", c->depth);
 		cJSON_AddStringToObject(o, "pattern", c->random ? "random" : "sequential");
 		if (c->measured[0])
-			cJSON_AddItemToObject(o, "read", blockio_json(&c->res[0], &c->fig[0]));
+			cJSON_AddItemToObject(o, "read", blockio_json(&c->res[0], &c->fig[0], &c->steady[0]));
 		if (c->measured[1])
-			cJSON_AddItemToObject(o, "write", blockio_json(&c->res[1], &c->fig[1]));
+			cJSON_AddItemToObject(o, "write", blockio_json(&c->res[1], &c->fig[1], &c->steady[1]));
 		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(run, "frames");

@@ -2,6 +2,7 @@
 /* `stormark run` terminal report: header, classic figures, frame tests,
  * verdict table and summary, readable at 80 columns. */
 #include "report/run_text.h"
+#include "report/steady.h"
 #include "analysis/verdict.h"
 #include "report/cliff.h"
 #include "core/units.h"
@@ -68,14 +69,56 @@ static void classic_cell(FILE *f, const struct sm_run_classic_fig *fig)
 		num8(iops, fig->iops, 0), sm_fmt_ns(p99, sizeof(p99), (double)fig->p99_ns));
 }
 
+/* --steady and --precondition under the classic table (text and markdown):
+ * which tests steadied, when, and what the figures cover. */
+void sm_run_text_steady(FILE *f, const struct sm_run_result *res, const char *lead)
+{
+	const struct sm_precond *pc = &res->precond;
+	int md = lead[0] == '-';
+	char line[512], a[32], b[32];
+
+	if (pc->on) {
+		snprintf(line, sizeof(line), "%sprecondition: %s of %s written sequentially in 128 KiB requests "
+			 "(twice the file) in %.1f s (%.2f MiB/s)%s", md ? lead : "",
+			 sm_fmt_bytes(a, sizeof(a), (double)pc->bytes),
+			 sm_fmt_bytes(b, sizeof(b), (double)pc->target_bytes), (double)pc->duration_ns / 1e9,
+			 pc->bytes_per_s / MIB, pc->bytes < pc->target_bytes ? " (stopped early)" : "");
+		md ? (void)fprintf(f, "%s\n", line) : sm_text_wrap(f, line, 80, (unsigned)strlen(lead));
+	}
+	if (!res->plan.steady)
+		return;
+	snprintf(line, sizeof(line), "%ssteady state (SNIA PTS: the last 5 rounds of %.0f s within 20%% of "
+		 "their average, best-fit line within 10%%; IOPS for random tests, bandwidth for sequential "
+		 "ones); the figures above are those 5 rounds':", md ? lead : "",
+		 (double)res->plan.steady_round_ns / 1e9);
+	md ? (void)fprintf(f, "%s\n", line) : sm_text_wrap(f, line, 80, (unsigned)strlen(lead));
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
+		for (int w = 0; w < 2; w++) {
+			const struct sm_run_classic *c = &res->classic[i];
+			char brief[256];
+			int n;
+
+			if (!c->label[0] || !c->steady[w].on)
+				continue;
+			sm_steady_brief(brief, sizeof(brief), &c->steady[w]);
+			n = snprintf(line, sizeof(line), "%s%s %s: %s", md ? "  - " : "", c->label,
+				     w ? "write" : "read", brief);
+			(void)n;
+			md ? (void)fprintf(f, "%s\n", line) : sm_text_wrap(f, line, 80, (unsigned)strlen(lead) + 2);
+		}
+}
+
 void sm_run_text_classic(FILE *f, const struct sm_run_result *res)
 {
 	char a[32], b[32];
 
+	if (res->plan.steady)   /* the rounds, not the budget's share */
+		snprintf(b, sizeof(b), "%.0f s rounds until steady", (double)res->plan.steady_round_ns / 1e9);
+	else
+		sm_fmt_ns(b, sizeof(b), (double)res->classic_ns);
 	fprintf(f, "\nClassic figures (%s file, %s, %s per test)\n",
 		sm_fmt_bytes(a, sizeof(a), (double)res->file_bytes),
-		res->direct_align > 0 ? "O_DIRECT" : "buffered",
-		sm_fmt_ns(b, sizeof(b), (double)res->classic_ns));
+		res->direct_align > 0 ? "O_DIRECT" : "buffered", b);
 	fprintf(f, "  %-16s%29s%29s\n", "", "read", "write");
 	fprintf(f, "  %-16s  %8s %8s %9s  %8s %8s %9s\n", "test", "MiB/s", "IOPS", "p99", "MiB/s",
 		"IOPS", "p99");
@@ -98,6 +141,7 @@ void sm_run_text_classic(FILE *f, const struct sm_run_result *res)
 	if (res->derived.queued_fallback)
 		fprintf(f, "  note: %s; QD>1 rows ran one I/O at a time\n",
 			res->notice[0] ? res->notice : "a synchronous engine was used");
+	sm_run_text_steady(f, res, "  ");
 }
 
 void sm_run_text_frames(FILE *f, const struct sm_run_result *res)

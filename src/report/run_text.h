@@ -20,6 +20,11 @@ void sm_run_text_header(FILE *f, const struct sm_run_result *res);
 /* The classic figures table (rows measured so far). */
 void sm_run_text_classic(FILE *f, const struct sm_run_result *res);
 
+/* --steady and --precondition in words (each line begins with lead): what
+ * the preconditioning wrote, and for each classic test whether and when it
+ * steadied; nothing when neither was asked for. */
+void sm_run_text_steady(FILE *f, const struct sm_run_result *res, const char *lead);
+
 /* The frame tests table (sizes measured so far). */
 void sm_run_text_frames(FILE *f, const struct sm_run_result *res);
 

@@ -32,6 +32,30 @@ static void precond_text(FILE *f, const struct sm_precond *p, const char *lead)
 		p->bytes_per_s / 1048576.0, p->bytes < p->target_bytes ? " (stopped early)" : "");
 }
 
+void sm_steady_brief(char *buf, size_t len, const struct sm_steady *s)
+{
+	const struct sm_steady_window *w = &s->win;
+	char a[32];
+
+	buf[0] = '\0';
+	if (!s->on)
+		return;
+	if (s->reached_at)
+		snprintf(buf, len, "steady at round %u (rounds %u-%u: %s, range %.1f%%, excursion %.1f%%)",
+			 s->reached_at, w->first, w->first + w->n - 1, fig(a, sizeof(a), s, w->avg),
+			 pct_of(w->range, w->avg), pct_of(w->excursion, w->avg));
+	else
+		snprintf(buf, len, "NOT steady in %u round%s (the last %u: %s, range %.1f%%, excursion %.1f%%)",
+			 s->nrounds, s->nrounds == 1 ? "" : "s", w->n, fig(a, sizeof(a), s, w->avg),
+			 pct_of(w->range, w->avg), pct_of(w->excursion, w->avg));
+}
+
+void sm_precond_text(FILE *f, const struct sm_precond *p, int md)
+{
+	if (p->on)
+		precond_text(f, p, md ? "- " : "");
+}
+
 void sm_steady_text(FILE *f, const struct sm_steady *s, const struct sm_precond *p, int md)
 {
 	const struct sm_steady_window *w = &s->win;

@@ -14,6 +14,15 @@
  * when neither is on. md: markdown (a section) instead of plain text. */
 void sm_steady_text(FILE *f, const struct sm_steady *s, const struct sm_precond *p, int md);
 
+/* A short account of s into buf: "steady at round 7 (rounds 3-7: 41.02
+ * MiB/s, range 3.1%, excursion 1.2%)" or "NOT steady in 25 rounds (the
+ * last 5: ...)"; "" when s->on is 0. */
+void sm_steady_brief(char *buf, size_t len, const struct sm_steady *s);
+
+/* The --precondition line alone ("precondition: ..."), md: as a list
+ * item; nothing when p->on is 0. */
+void sm_precond_text(FILE *f, const struct sm_precond *p, int md);
+
 /* {"metric","round_ns","max_rounds","rule":{...},"rounds":[{"figure",
  * "duration_ns"}...],"reached","reached_at_round","window":{...}} and
  * {"block_bytes","target_bytes","bytes","duration_ns","bytes_per_s"}

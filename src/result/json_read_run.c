@@ -13,10 +13,14 @@ static const char *const phase_names[] = {
 
 /* A classic test's result and its figures as stored (never computed again). */
 static int read_blockio(const cJSON *o, struct sm_blockio_result *r,
-			struct sm_run_classic_fig *fig, struct sm_jerr *e)
+			struct sm_run_classic_fig *fig, struct sm_steady *st, struct sm_jerr *e)
 {
 	const cJSON *op = sm_jget_obj(o, "op", e);
+	struct sm_precond none;
 	int rc = 0;
+
+	if (sm_json_read_steady(o, st, &none, e))   /* "steady" under the test, if any */
+		return -EINVAL;
 
 	memset(r, 0, sizeof(*r));
 	memset(fig, 0, sizeof(*fig));
@@ -144,6 +148,13 @@ static int read_params(const cJSON *p, struct sm_run_result *res, struct sm_jerr
 	res->sustain_ns = res->frame_ns;   /* older results: no sustained write */
 	if (cJSON_GetObjectItemCaseSensitive(p, "sustained_write_ns"))
 		rc |= sm_jget_u64(p, "sustained_write_ns", &res->sustain_ns, e);
+	if (cJSON_GetObjectItemCaseSensitive(p, "steady")) {   /* written only when on */
+		rc |= sm_jget_bool(p, "steady", &plan->steady, e);
+		rc |= sm_jget_u64(p, "steady_round_ns", &plan->steady_round_ns, e);
+		rc |= sm_jget_uint(p, "steady_rounds", &plan->steady_rounds, e);
+	}
+	if (cJSON_GetObjectItemCaseSensitive(p, "precondition"))
+		rc |= sm_jget_bool(p, "precondition", &plan->precondition, e);
 	if (rc || !fmts || !fps)
 		return -EINVAL;
 	if (cJSON_GetArraySize(fps) > SM_RUN_MAXRATES)
@@ -215,6 +226,12 @@ int sm_run_from_json(const cJSON *doc, struct sm_run_result *res, struct sm_jerr
 	rc = read_params(sm_jget_obj(doc, "params", e), res, e);
 	if (rc)
 		return rc;
+	{
+		struct sm_steady none;   /* a run's "steady" is per classic test */
+
+		if (sm_json_read_steady(doc, &none, &res->precond, e))
+			return -EINVAL;
+	}
 	run = sm_jget_obj(doc, "run", e);
 	if (!run)
 		return -EINVAL;
@@ -252,9 +269,9 @@ int sm_run_from_json(const cJSON *doc, struct sm_run_result *res, struct sm_jerr
 		if (rc)
 			return -EINVAL;
 		c->random = !strcmp(pattern, "random");
-		if (r && (c->measured[0] = 1, read_blockio(r, &c->res[0], &c->fig[0], e)))
+		if (r && (c->measured[0] = 1, read_blockio(r, &c->res[0], &c->fig[0], &c->steady[0], e)))
 			return -EINVAL;
-		if (w && (c->measured[1] = 1, read_blockio(w, &c->res[1], &c->fig[1], e)))
+		if (w && (c->measured[1] = 1, read_blockio(w, &c->res[1], &c->fig[1], &c->steady[1], e)))
 			return -EINVAL;
 	}
 	a = sm_jget_arr(run, "frames", e);

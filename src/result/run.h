@@ -13,6 +13,7 @@
 #include "result/blockio.h"
 #include "result/cliff.h"
 #include "result/result.h"
+#include "result/steady.h"
 #include "result/verdict.h"
 
 #define SM_RUN_NCLASSIC 4       /* seq 1M QD8, seq 1M QD1, rand 4K QD32, rand 4K QD1 */
@@ -32,6 +33,10 @@ struct sm_run_plan {
 	unsigned queue, prebuffer;  /* paced runs: -q, -b (default 8, 5) */
 	int confirm;                /* 1: paced runs for near-limit verdicts; 2: for all */
 	uint64_t seed;
+	int steady;                 /* --steady: each classic test in rounds (SNIA PTS) */
+	uint64_t steady_round_ns;   /* --steady-round */
+	unsigned steady_rounds;     /* --steady-rounds */
+	int precondition;           /* --precondition: the block test file written twice first */
 };
 
 /* The figures of one classic test as reported; derived once from its
@@ -51,6 +56,9 @@ struct sm_run_classic {
 	int measured[2];
 	struct sm_blockio_result res[2];
 	struct sm_run_classic_fig fig[2];
+	/* plan.steady: the rounds of each direction (steady[w].on); res[w]
+	 * is then the window's rounds merged */
+	struct sm_steady steady[2];
 };
 
 /* One frame test (unpaced, as fast as it goes). */
@@ -134,9 +142,14 @@ struct sm_run_result {
 	uint64_t file_bytes_planned; /* the size planned at setup, which the header
 				      * shows (the fill may write less in its time) */
 	uint64_t frames_bytes;      /* frame tests' working set per size */
-	uint64_t classic_ns, frame_ns, paced_ns;   /* time given to each test */
+	uint64_t classic_ns, frame_ns, paced_ns;   /* time given to each test; with
+						    * plan.steady a classic test
+						    * takes its rounds instead */
 	uint64_t sustain_ns;        /* time given to the sustained write (the 2K write
 				     * test), at least frame_ns (docs/run.md) */
+	uint64_t steady_ns;         /* time the --steady rounds and --precondition took:
+				     * the paced runs' budget does not count it */
+	struct sm_precond precond;  /* plan.precondition: what it wrote */
 	struct sm_run_classic classic[SM_RUN_NCLASSIC];
 	struct sm_run_size sizes[SM_RUN_NSIZES];
 	struct sm_run_row *rows;    /* plan.nformats rows, owned (sm_run_result_release) */

@@ -3,6 +3,7 @@
  * and writes at QD1 and a deep queue, on one pre-filled file. */
 #include "workload/profile_int.h"
 #include "analysis/run.h"
+#include "analysis/steady.h"
 #include "core/clock.h"
 #include "workload/blockio.h"
 
@@ -33,6 +34,122 @@ static void blockio_plan(const struct sm_prof *x, struct sm_blockio_plan *b, con
 	b->direct = x->res->direct_align > 0;
 	b->engine = x->plan->engine;
 	b->seed = x->plan->seed;
+}
+
+/* --steady: classic test c in direction w (plan b, set up) in rounds of
+ * plan->steady_round_ns until the last 5 are steady by SNIA PTS's rule
+ * (IOPS for the random tests, bandwidth for the sequential ones) or
+ * plan->steady_rounds have run; c->res[w] becomes the window's rounds
+ * merged. Returns as sm_blockio_run() for the last round, or -ENOMEM. */
+static int classic_steady(struct sm_prof *x, struct sm_blockio_plan *b, struct sm_run_classic *c, int w)
+{
+	const struct sm_run_plan *p = x->plan;
+	struct sm_steady *s = &c->steady[w];
+	struct sm_blockio_result *ring, *dst = &c->res[w];
+	unsigned win, n;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->on = 1;
+	snprintf(s->metric, sizeof(s->metric), "%s", c->random ? "iops" : "bytes_per_s");
+	s->round_ns = p->steady_round_ns;
+	s->max_rounds = p->steady_rounds < SM_STEADY_MAX_ROUNDS ? p->steady_rounds : SM_STEADY_MAX_ROUNDS;
+	sm_steady_rule_pts(&s->rule);
+	win = s->rule.window;
+	ring = calloc(win, sizeof(*ring));
+	if (!ring)
+		return -ENOMEM;
+	b->duration_ns = p->steady_round_ns;
+	for (n = 1; n <= s->max_rounds; n++) {
+		struct sm_blockio_result *r = &ring[(n - 1) % win];
+		char what[96];
+		int reached;
+
+		snprintf(what, sizeof(what), "%s %s, steady round %u/%u", c->label, w ? "write" : "read", n,
+			 s->max_rounds);
+		sm_prof_tell(x, what);
+		rc = sm_blockio_run(b, r);
+		reached = sm_steady_add(s, c->random ? sm_blockio_iops(r) : sm_blockio_bytes_per_s(r),
+					r->duration_ns);
+		if (reached || rc)
+			break;
+	}
+	memset(dst, 0, sizeof(*dst));
+	sm_opstat_init(&dst->op);
+	for (unsigned k = s->win.first; s->win.n && k < s->win.first + s->win.n; k++) {
+		const struct sm_blockio_result *r = &ring[(k - 1) % win];
+
+		sm_opstat_merge(&dst->op, &r->op);
+		dst->duration_ns += r->duration_ns;
+		dst->interrupted |= r->interrupted;
+		if (r->error && !dst->error)
+			dst->error = r->error;
+		if (!dst->engine[0]) {
+			memcpy(dst->engine, r->engine, sizeof(dst->engine));
+			memcpy(dst->notice, r->notice, sizeof(dst->notice));
+			dst->depth = r->depth;
+		}
+	}
+	free(ring);
+	return rc;
+}
+
+/* --steady: one warning naming the tests that did not steady. */
+static void steady_warning(struct sm_run_result *res)
+{
+	char names[200] = "";
+	unsigned n = 0;
+	size_t len = 0;
+
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
+		for (int w = 0; w < 2; w++) {
+			const struct sm_run_classic *c = &res->classic[i];
+
+			if (!c->steady[w].on || c->steady[w].reached_at)
+				continue;
+			if (len < sizeof(names))
+				len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s %s", n ? ", " : "",
+							c->label, w ? "write" : "read");
+			n++;
+		}
+	if (n == 2 * SM_RUN_NCLASSIC)
+		sm_warn(&res->head.warnings, "not_steady", "no block test steadied in %u rounds (SNIA PTS): "
+			"their figures are their last 5 rounds', which are not steady", res->plan.steady_rounds);
+	else if (n)
+		sm_warn(&res->head.warnings, "not_steady", "%u block test%s did not steady in %u rounds (SNIA "
+			"PTS) and report %s last 5 rounds: %s", n, n == 1 ? "" : "s", res->plan.steady_rounds,
+			n == 1 ? "its" : "their", names);
+}
+
+/* --precondition: PTS's workload-independent preconditioning of the block
+ * test file: sequential 128 KiB writes of twice its size, 8 in flight. */
+static int classic_precondition(struct sm_prof *x, const char *path)
+{
+	struct sm_run_result *res = x->res;
+	struct sm_precond *pc = &res->precond;
+	struct sm_blockio_plan b;
+	struct sm_blockio_result *r = calloc(1, sizeof(*r));
+	int rc;
+
+	if (!r)
+		return -ENOMEM;
+	memset(pc, 0, sizeof(*pc));
+	pc->on = 1;
+	pc->block_bytes = 128 * 1024;
+	pc->target_bytes = 2 * (res->file_bytes / pc->block_bytes * pc->block_bytes);
+	sm_prof_tell(x, "preconditioning: the block test file written twice in 128 KiB");
+	blockio_plan(x, &b, path);
+	b.write = 1;
+	b.block = pc->block_bytes;
+	b.depth = 8;
+	b.max_ios = pc->target_bytes / pc->block_bytes;
+	b.duration_ns = 7 * 24 * 3600 * SM_NS_PER_S;   /* max_ios ends it */
+	rc = sm_blockio_run(&b, r);
+	pc->bytes = r->op.bytes;
+	pc->duration_ns = r->duration_ns;
+	pc->bytes_per_s = sm_blockio_bytes_per_s(r);
+	free(r);
+	return rc;
 }
 
 int sm_prof_classic(struct sm_prof *x)
@@ -81,6 +198,16 @@ int sm_prof_classic(struct sm_prof *x)
 	if (res->file_bytes < MIB)
 		return sm_prof_fail(x, -EIO, "the block test file '%s' could not be filled: %s",
 				    path);
+	if (x->plan->precondition) {
+		uint64_t t = sm_now_ns();
+
+		rc = classic_precondition(x, path);
+		res->steady_ns += sm_now_ns() - t;
+		if (rc == -EINTR)
+			return rc;
+		if (rc)
+			return sm_prof_fail(x, rc, "cannot precondition the block test file '%s': %s", path);
+	}
 
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
 		struct sm_run_classic *c = &res->classic[i];
@@ -100,7 +227,18 @@ int sm_prof_classic(struct sm_prof *x)
 			b.random = c->random;
 			b.write = w;
 			b.duration_ns = res->classic_ns;
-			rc = sm_blockio_run(&b, &c->res[w]);
+			if (x->plan->steady) {
+				uint64_t t = sm_now_ns();
+
+				rc = classic_steady(x, &b, c, w);
+				t = sm_now_ns() - t;   /* beyond the test's share of the budget */
+				res->steady_ns += t > res->classic_ns ? t - res->classic_ns : 0;
+				if (rc == -ENOMEM)
+					return sm_prof_fail(x, rc, "cannot run the block test '%s' in rounds: %s",
+							    c->label);
+			} else {
+				rc = sm_blockio_run(&b, &c->res[w]);
+			}
 			c->measured[w] = rc == 0 || rc == -EINTR;
 			sm_run_classic_figures(c, w);
 			if (c->res[w].engine[0] && c->depth > 1) {
@@ -117,6 +255,7 @@ int sm_prof_classic(struct sm_prof *x)
 				return sm_prof_fail(x, rc, "block test on '%s' failed: %s", path);
 		}
 	}
+	steady_warning(res);
 	unlink(path);
 	return 0;
 }

@@ -88,11 +88,12 @@ int sm_prof_confirm(struct sm_prof *x)
 		if (cell->how == SM_HOW_PACED)
 			continue;   /* settled by a paced run at another rate */
 
-		/* stop when the budget is spent (a run may overrun it a little;
+		/* stop when the budget is spent (--steady's rounds and
+		 * --precondition not counted; a run may overrun it a little;
 		 * --confirm-all makes two runs in any case), or the frames would
 		 * not fit comfortably */
 		if ((tried >= (x->plan->confirm > 1 ? 2u : 0u) &&
-		     sm_prof_elapsed(x) + res->paced_ns > x->plan->time_ns + res->paced_ns / 2) ||
+		     sm_prof_elapsed(x) - res->steady_ns + res->paced_ns > x->plan->time_ns + res->paced_ns / 2) ||
 		    need > res->head.env.fs.free_bytes / 4 || sm_stopped()) {
 			res->near_unconfirmed += cell->near_limit;
 			continue;

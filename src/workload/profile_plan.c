@@ -21,6 +21,8 @@ void sm_run_plan_defaults(struct sm_run_plan *p)
 	p->queue = 8;
 	p->prebuffer = 5;
 	p->confirm = 1;
+	p->steady_round_ns = 60 * SM_NS_PER_S;
+	p->steady_rounds = 25;
 	for (unsigned i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
 		p->rates[p->nrates++] = sm_fps_find(rates[i]);
 }
