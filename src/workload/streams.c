@@ -169,6 +169,14 @@ static int one_step(struct search *x, struct sm_streams_cell *c, unsigned n, uin
 		snprintf(x->res->head.error, sizeof(x->res->head.error), "%s", err);
 		return rc;
 	}
+	for (unsigned i = 0; i < st.n; i++)
+		if (st.streams[i].error) {   /* not a failed run: the step does not hold */
+			sm_warn(&x->res->head.warnings, "stream_io_error",
+				"a stream's %s failed (%s, %s at %s fps, %u streams): that step "
+				"did not hold", c->dir == SM_DIR_CAPTURE ? "write" : "read",
+				strerror(-st.streams[i].error), c->format, c->fps_name, n);
+			break;
+		}
 	sm_streams_step_judge(&st, c->interval_ns, p->queue);
 	if (add_step(c, &st)) {
 		free(st.streams);

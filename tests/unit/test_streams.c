@@ -199,12 +199,47 @@ static void test_search(void **state)
 	assert_int_equal(sm_streams_guess(1e12, 25, 64), 64);
 }
 
+/* A cell's answer from its steps: the throttle case (4 streams failed,
+ * saturated at 100 MiB/s) and a search that reached the cap. */
+static void test_cell(void **state)
+{
+	struct sm_streams_step steps[4] = {
+		{ .n = 1, .held = 1, .complete = 1, .bytes_per_s = 25 },
+		{ .n = 2, .held = 1, .complete = 1, .bytes_per_s = 50 },
+		{ .n = 4, .held = 0, .complete = 1, .bytes_per_s = 90, .delivered_bytes_per_s = 99 },
+		{ .n = 3, .held = 1, .complete = 1, .bytes_per_s = 75 },
+	};
+	struct sm_streams_cell c = { .rate = 25, .nsteps = 4, .steps = steps };
+
+	(void)state;
+	sm_streams_cell_finish(&c, 64);
+	assert_int_equal(c.max_raw, 3);
+	assert_int_equal(c.first_fail, 4);
+	assert_int_equal(c.at_cap, 0);
+	assert_true(c.agg_bytes_per_s == 75);
+	assert_true(c.sustained_bytes_per_s == 99);
+	assert_int_equal(c.max_headroom, 3);
+	/* a failing step cut short (a signal) says nothing of the limit */
+	steps[2].complete = 0;
+	sm_streams_cell_finish(&c, 64);
+	assert_true(c.sustained_bytes_per_s == 75);
+	assert_int_equal(c.max_headroom, 2);
+	/* every step held up to the cap */
+	c.nsteps = 2;
+	sm_streams_cell_finish(&c, 2);
+	assert_int_equal(c.max_raw, 2);
+	assert_int_equal(c.at_cap, 1);
+	assert_int_equal(c.first_fail, 0);
+	assert_int_equal(c.max_headroom, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prores),   cmocka_unit_test(test_dnxhr),
 		cmocka_unit_test(test_chunks),   cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_headroom), cmocka_unit_test(test_search),
+		cmocka_unit_test(test_cell),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
