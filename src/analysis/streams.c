@@ -111,5 +111,10 @@ void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap)
 		    s->delivered_bytes_per_s > c->sustained_bytes_per_s)
 			c->sustained_bytes_per_s = s->delivered_bytes_per_s;
 	}
+	/* the storage did not hold first_fail streams: whatever it delivered
+	 * then (read-ahead bursts, a latency failure), its capacity is
+	 * counted as no more than first_fail streams' rate */
+	if (hi && c->sustained_bytes_per_s > (double)hi * c->rate)
+		c->sustained_bytes_per_s = (double)hi * c->rate;
 	c->max_headroom = sm_streams_headroom(lo, c->sustained_bytes_per_s, c->rate);
 }

@@ -50,7 +50,8 @@ void sm_streams_update(unsigned n, int held, unsigned *lo, unsigned *hi);
 /* Fill a cell's answer from its steps: max_raw (largest n held), first
  * failure, at_cap (held at cap), agg_bytes_per_s, sustained_bytes_per_s
  * (the larger of the held step's rate at max_raw and what the storage
- * delivered in the step at first_fail), max_headroom from those. */
+ * delivered in the step at first_fail, but no more than first_fail x
+ * rate), max_headroom from those. */
 void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap);
 
 #endif

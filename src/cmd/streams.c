@@ -210,7 +210,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 		SM_OPT_FLAG_SET(0, "play", o->play_only, 1, "playback (paced reads) only"),
 		SM_OPT_DURATION_RANGE(0, "time", o->plan.time_ns, SM_NS_PER_S, SM_NS_PER_S,
 				      24 * 3600 * SM_NS_PER_S, "SECS",
-				      "time budget of the whole search (default 300)"),
+				      "time budget of the whole search (default 600)"),
 		SM_OPT_DURATION_RANGE(0, "step", o->plan.step_ns, SM_NS_PER_S, SM_NS_PER_S,
 				      600 * SM_NS_PER_S, "SECS",
 				      "length of one paced step (default 5)"),
@@ -237,7 +237,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	int first, rc;
 
 	memset(o, 0, sizeof(*o));
-	o->plan.time_ns = 300 * SM_NS_PER_S;
+	o->plan.time_ns = 600 * SM_NS_PER_S;
 	o->plan.step_ns = 5 * SM_NS_PER_S;
 	o->plan.max_streams = 64;
 	o->plan.queue = 8;

@@ -79,9 +79,10 @@ static void head(FILE *f, const struct sm_streams_result *res, int md)
 		fputc('\n', f);
 	fprintf(f, "Steps of %s, all streams started at once; %u buffers per stream "
 		"(playback shows frame 0 after %u), %u request%s in flight per stream; "
-		"search up to %u streams within %s.\n",
+		"search up to %u stream%s within %s.\n",
 		sm_fmt_ns(a, sizeof(a), (double)res->step_ns), res->queue, res->prebuffer, res->depth,
-		res->depth == 1 ? "" : "s", res->max_streams, sm_fmt_ns(b, sizeof(b), (double)res->time_ns));
+		res->depth == 1 ? "" : "s", res->max_streams, res->max_streams == 1 ? "" : "s",
+		sm_fmt_ns(b, sizeof(b), (double)res->time_ns));
 	fprintf(f, "A stream holds with no dropped frame and a p99.9 frame time from schedule "
 		"within its buffers; 'N (M)': N streams held, M of them keep %d%% headroom.\n\n",
 		SM_VERDICT_HEADROOM_PCT);

@@ -67,8 +67,9 @@ struct sm_streams_cell {
 	char note[200];             /* why it did not finish, or "" */
 	double agg_bytes_per_s;     /* aggregate rate of the step at max_raw */
 	double sustained_bytes_per_s;   /* the most the storage delivered in a
-				     * step: at max_raw, or at first_fail when
-				     * saturated (the headroom rule's measure) */
+				     * step: at max_raw, or at first_fail (then at
+				     * most first_fail x rate): the headroom
+				     * rule's measure */
 	unsigned nsteps;
 	struct sm_streams_step *steps;   /* in the order they ran */
 };

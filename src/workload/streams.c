@@ -61,60 +61,71 @@ static void drop_play(struct search *x)
 	x->play_bytes = 0;
 }
 
-/* Write one playback file of `bytes` (whole chunks of the pattern). */
-static int write_play(struct search *x, const char *path, uint64_t chunk, uint64_t bytes, void *buf)
+/* Write playback file `path` from `from` up to `bytes` (whole 4 KiB
+ * blocks of the pattern, at most `chunk` a request): a new file (from 0,
+ * created O_EXCL) or one of ours grown. A new file that fails is removed. */
+static int write_play(struct search *x, const char *path, uint64_t chunk, uint64_t from,
+		      uint64_t bytes, void *buf)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | (x->direct ? O_DIRECT : 0), 0644);
-	uint64_t off = 0;
+	int flags = O_WRONLY | O_CLOEXEC | (x->direct ? O_DIRECT : 0) | (from ? 0 : O_CREAT | O_EXCL);
+	int fd = open(path, flags, 0644);
+	uint64_t off = from;
 	int rc = 0;
 
 	if (fd < 0)
-		return fail(x, -errno, "cannot create '%s': %s", path);
+		return fail(x, -errno, from ? "cannot open '%s': %s" : "cannot create '%s': %s", path);
 	while (off < bytes && !sm_stopped()) {
-		ssize_t w = pwrite(fd, buf, chunk, (off_t)off);
+		size_t len = bytes - off < chunk ? (size_t)(bytes - off) : (size_t)chunk;
+		ssize_t w = pwrite(fd, buf, len, (off_t)off);
 
-		if (w != (ssize_t)chunk) {
+		if (w != (ssize_t)len) {
 			rc = fail(x, w < 0 ? -errno : -ENOSPC, "cannot write '%s': %s", path);
 			break;
 		}
-		off += chunk;
+		off += len;
 	}
 	if (!rc && sm_stopped())
 		rc = -EINTR;
 	if (!rc && fsync(fd))
 		rc = fail(x, -errno, "cannot write '%s': %s", path);
 	close(fd);
-	if (rc)
+	if (rc && !from)
 		unlink(path);
 	return rc;
 }
 
-/* Make sure playback files 0..n-1 hold `bytes` each. Returns 0, -ENOSPC
- * (no room: the search stops there, not an error), -EINTR or -errno. */
+/* Make sure playback files 0..n-1 hold at least `bytes` each. The files
+ * are kept from one format to the next (any chunk reads them) and only
+ * grown, so each byte is written once. Returns 0, -ENOSPC (no room: the
+ * search stops there, not an error), -EINTR or -errno. */
 static int ensure_play(struct search *x, unsigned n, uint64_t chunk, uint64_t bytes)
 {
+	uint64_t size = bytes > x->play_bytes ? bytes : x->play_bytes;
+	double need = (double)(n > x->nplay ? n - x->nplay : 0) * (double)size +
+		      (double)x->nplay * (double)(size - x->play_bytes);
 	struct sm_fs_info fs;
 	void *buf;
 	int rc = 0;
 
-	if (x->play_bytes != bytes)
-		drop_play(x);
-	if (n <= x->nplay)
+	if (n <= x->nplay && bytes <= x->play_bytes)
 		return 0;
-	if (!sm_fs_info(x->res->data_dir, &fs) && fs.free_bytes &&
-	    (double)(n - x->nplay) * (double)bytes > 0.9 * (double)fs.free_bytes)
+	if (!sm_fs_info(x->res->data_dir, &fs) && fs.free_bytes && need > 0.9 * (double)fs.free_bytes)
 		return -ENOSPC;
 	buf = sm_buf_alloc(chunk, 4096);
 	if (!buf)
 		return fail(x, -ENOMEM, "out of memory for %s: %s", "a playback file");
 	sm_buf_fill(buf, chunk, SM_DATA_RANDOM, 0x504c4159ull);
+	for (unsigned i = 0; i < x->nplay && size > x->play_bytes && !rc; i++) {
+		path_of(x, "play", i);
+		rc = write_play(x, x->paths[i], chunk, x->play_bytes, size, buf);
+	}
+	if (!rc)
+		x->play_bytes = size;
 	for (unsigned i = x->nplay; i < n && !rc; i++) {
 		path_of(x, "play", i);
-		rc = write_play(x, x->paths[i], chunk, bytes, buf);
-		if (!rc) {
+		rc = write_play(x, x->paths[i], chunk, 0, size, buf);
+		if (!rc)
 			x->nplay = i + 1;
-			x->play_bytes = bytes;
-		}
 	}
 	free(buf);
 	return rc;
@@ -355,6 +366,7 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 				 "skipped: a heavier format held %u streams (the cap)", plan->max_streams);
 			c->max_raw = plan->max_streams;
 			c->at_cap = 1;
+			c->searched = 1;   /* settled by the heavier format */
 			c->max_headroom = sm_streams_headroom(c->max_raw, 0, c->rate);
 			continue;
 		}

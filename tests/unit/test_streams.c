@@ -219,6 +219,11 @@ static void test_cell(void **state)
 	assert_true(c.agg_bytes_per_s == 75);
 	assert_true(c.sustained_bytes_per_s == 99);
 	assert_int_equal(c.max_headroom, 3);
+	/* what a failing step delivered counts up to its own demand only */
+	steps[2].delivered_bytes_per_s = 130;   /* read-ahead burst */
+	sm_streams_cell_finish(&c, 64);
+	assert_true(c.sustained_bytes_per_s == 100);
+	assert_int_equal(c.max_headroom, 3);
 	/* a failing step cut short (a signal) says nothing of the limit */
 	steps[2].complete = 0;
 	sm_streams_cell_finish(&c, 64);
