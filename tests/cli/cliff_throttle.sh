@@ -18,14 +18,34 @@ mkdir -p "$D"
 
 jf() { jq -r "$1" "$T_DIR/$2.json"; }
 
+# within HI LO AT NAME: the cliff of $T_DIR/NAME.json is found, within 1 s
+# of AT, its burst within 10% of HI and its sustained rate within 5% of LO.
+within() {
+  [ "$(jf .cliff.found "$4")" = true ] &&
+    approx "$(jf '.cliff.at_ns / 1e9' "$4")" "$3" 0.25 &&
+    approx "$(jf '.cliff.burst_bytes_per_s / 1048576' "$4")" "$1" 0.10 &&
+    approx "$(jf '.cliff.sustained_bytes_per_s / 1048576' "$4")" "$2" 0.05
+}
+
 # The throttle falls AT s after the command starts (its timed part starts a
-# few ms later: within the 1 s the test allows).
-(sleep "$AT"; echo "$DEVNO $((LO * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device") &
-changer=$!
-t_cgroup_exec "$STORMARK" frames -w 1024 -n 100000 -l 200 -t 2 --time 14 "$D" \
-  --json "$T_DIR/fall.json" >"$T_DIR/fall.out" 2>"$T_DIR/fall.err"
-rc=$?
-wait "$changer"
+# few ms later: within the 1 s the test allows). The disk is shared with
+# other tests: a stall of a second in the burst can pull its mean out of
+# the 10%, so a second attempt is allowed (the first one's figures are
+# printed); both failing fails.
+for attempt in 1 2; do
+  echo "$DEVNO $((HI * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device"
+  rm -rf "$D" && mkdir -p "$D"
+  (sleep "$AT"; echo "$DEVNO $((LO * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device") &
+  changer=$!
+  t_cgroup_exec "$STORMARK" frames -w 1024 -n 100000 -l 200 -t 2 --time 14 "$D" \
+    --json "$T_DIR/fall.json" >"$T_DIR/fall.out" 2>"$T_DIR/fall.err"
+  rc=$?
+  wait "$changer"
+  [ "$rc" = 0 ] && within "$HI" "$LO" "$AT" fall && break
+  [ "$attempt" = 1 ] || break
+  echo "attempt 1 (exit $rc): cliff $(jq -c .cliff "$T_DIR/fall.json" 2>/dev/null);" \
+    "per-second MiB: $(jq -c '[.series.bytes[] / 1048576 | floor]' "$T_DIR/fall.json" 2>/dev/null)"
+done
 check "throttled frames write ran (exit $rc)" test "$rc" = 0
 at=$(jf '.cliff.at_ns / 1e9' fall)
 burst=$(jf '.cliff.burst_bytes_per_s / 1048576' fall)
@@ -44,17 +64,22 @@ check "the cliff said on stderr" grep -q "^stormark: cliff: the write rate fell 
 check "a saved run renders the same cliff" test "$(jq -c .cliff "$T_DIR/again.json")" = "$(jq -c .cliff "$T_DIR/fall.json")"
 
 # fileio's write modes look the same way: seqwr, direct 1 MiB blocks.
-echo "$DEVNO $((HI * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device"
 F="$T_DIR/f"
 mkdir -p "$F"
 (cd "$F" && "$STORMARK" fileio --file-total-size=256M --file-num=4 prepare >/dev/null 2>&1)
-(sleep "$AT"; echo "$DEVNO $((LO * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device") &
-changer=$!
-(cd "$F" && t_cgroup_exec "$STORMARK" fileio --file-total-size=256M --file-num=4 --file-test-mode=seqwr \
-  --file-extra-flags=direct --file-block-size=1M --time=14 --json="$T_DIR/fio.json" run \
-  >"$T_DIR/fio.out" 2>"$T_DIR/fio.err")
-rc=$?
-wait "$changer"
+for attempt in 1 2; do
+  echo "$DEVNO $((HI * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device"
+  (sleep "$AT"; echo "$DEVNO $((LO * MIB))" >"$T_CGROUP/blkio.throttle.write_bps_device") &
+  changer=$!
+  (cd "$F" && t_cgroup_exec "$STORMARK" fileio --file-total-size=256M --file-num=4 --file-test-mode=seqwr \
+    --file-extra-flags=direct --file-block-size=1M --time=14 --json="$T_DIR/fio.json" run \
+    >"$T_DIR/fio.out" 2>"$T_DIR/fio.err")
+  rc=$?
+  wait "$changer"
+  [ "$rc" = 0 ] && within "$HI" "$LO" "$AT" fio && break
+  [ "$attempt" = 1 ] || break
+  echo "fileio attempt 1 (exit $rc): cliff $(jq -c .cliff "$T_DIR/fio.json" 2>/dev/null)"
+done
 check "throttled fileio seqwr ran (exit $rc)" test "$rc" = 0
 at=$(jf '.cliff.at_ns / 1e9' fio)
 burst=$(jf '.cliff.burst_bytes_per_s / 1048576' fio)
