@@ -23,7 +23,8 @@ static const struct sm_command commands[] = {
 	{ "fileio", cmd_fileio, "file I/O test (sysbench fileio-compatible)" },
 	{ "streams", cmd_streams, "how many real-time streams of a video format the storage holds" },
 	{ "time", cmd_time, "time a command and account for its I/O" },
-	{ "history", cmd_history, "list and compare runs saved by 'time --save'" },
+	{ "history", cmd_history, "list the runs saved by --save, a key's runs, as text or JSON" },
+	{ "compare", cmd_compare, "compare two saved results or history keys, figure by figure" },
 	{ "report", cmd_report, "render a saved --json result again, in any of its layouts" },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -19,9 +19,10 @@ int cmd_history(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_streams(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /*
- * The command line of run, time, history or report parsed and checked as
+ * The command line of run, time, history, report or compare parsed and checked as
  * the command does it, with nothing run, opened for writing or created, and
  * what parsing allocated freed: the seam of the fuzz targets (fuzz/).
  * Returns 0 where the command would go on; else the code the command
@@ -32,6 +33,7 @@ int cmd_run_parse_only(int argc, char **argv);
 int cmd_time_parse_only(int argc, char **argv);
 int cmd_history_parse_only(int argc, char **argv);
 int cmd_report_parse_only(int argc, char **argv);
+int cmd_compare_parse_only(int argc, char **argv);
 
 /* A result loaded by sm_json_load() or sm_json_parse_text() rendered on
  * stdout in every layout `stormark report` has for its command, as that

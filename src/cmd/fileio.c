@@ -17,6 +17,7 @@
 #include "report/fileio.h"
 #include "report/markdown.h"
 #include "result/json.h"
+#include "store/history_db.h"
 #include "report/sysbench.h"
 #include "workload/fileio.h"
 #include "workload/memneed.h"
@@ -547,18 +548,21 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 			goto done;
 		}
 	}
-	if (o->json) {
+	if (o->json || o->db) {
 		cJSON *doc = sm_fileio_json(&r);
-		int jr;
+		int jr = doc ? 0 : -ENOMEM;
 
 		if (doc)
 			sm_cmd_dist_report(NULL, doc);   /* an MPI job's ranks and hosts */
-		jr = doc ? sm_json_write(doc, o->json) : -ENOMEM;
-		cJSON_Delete(doc);
-		if (jr) {
+		if (o->json && doc)
+			jr = sm_json_write(doc, o->json);
+		if (o->json && jr) {
 			sm_error("cannot write JSON to '%s': %s", o->json, strerror(-jr));
 			out = SM_EXIT_FAIL;
 		}
+		if (sm_save_doc(o->db, o->db_path, &o->save, "fileio", doc))
+			out = SM_EXIT_FAIL;
+		cJSON_Delete(doc);
 	}
 	/* an I/O error, a full disk or a damaged block stops the run: the
 	 * report of what ran before it (with the problem, for a damaged
@@ -728,7 +732,13 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 		rc = check_direct(&o);
 		return rc ? rc : do_prepare(&o);
 	}
-	return do_run(&o, argc, argv);
+	/* the history is opened before the run, so a bad database fails fast */
+	rc = sm_save_open(&o.save, o.prog, "fileio", &o.db, o.db_path, sizeof(o.db_path));
+	if (rc)
+		return rc;
+	rc = do_run(&o, argc, argv);
+	sm_hdb_close(o.db);
+	return rc;
 }
 
 /* `stormark fileio ...`: see sm_fileio_usage(); returns the exit code. */

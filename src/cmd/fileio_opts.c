@@ -4,6 +4,7 @@
  * help is printed from it. */
 #include "cmd/cmd.h"
 #include "cmd/fileio_opts.h"
+#include "cmd/save.h"
 #include "core/clock.h"
 #include "core/opt.h"
 #include "core/units.h"
@@ -264,6 +265,7 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 			    "report layout: sysbench (default), text (stormark's; "
 			    "'stormark' is its old name), csv, markdown or json"),
 		SM_OPT_STR('o', "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
+		SM_SAVE_OPTS(o->save),
 		{ .kind = SM_OPT_STRING, .long_name = "json", .arg = SM_OPT_OPTIONAL, .dest = &o->out.json,
 		  .dflt = "-", .flags = SM_OPT_EMPTY_OK, .argh = "FILE",
 		  .help = "write the result as JSON to FILE; with no FILE the JSON\n"
@@ -357,5 +359,9 @@ int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 		    : o->out.layout == SM_LAYOUT_CSV ? SM_FIO_FMT_CSV
 		    : o->out.layout == SM_LAYOUT_MARKDOWN ? SM_FIO_FMT_MARKDOWN : SM_FIO_FMT_SYSBENCH;
 	o->json = o->out.layout == SM_LAYOUT_JSON ? "-" : o->out.json_file;
+	if (o->save.key && o->command && strcmp(o->command, "run"))
+		return sm_fileio_bad(o, "--save stores the result of 'run'; '%s' has none", o->command);
+	if (sm_save_check(&o->save, msg, sizeof(msg)))
+		return sm_fileio_bad(o, "%s", msg);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "cmd/out_opts.h"
+#include "cmd/save.h"
 #include "report/sysbench.h"
 #include "workload/fileio.h"
 #include "workload/fileio_steady.h"
@@ -27,6 +28,9 @@ struct sm_fileio_opts {
 	enum sm_fileio_fmt format;
 	const char *json;          /* NULL, or a path ("-": stdout, the JSON is the report) */
 	struct sm_out_opts out;    /* --format, -o/--output, --json, --quiet as given */
+	struct sm_save_opts save;  /* --save KEY, --db PATH (run only) */
+	struct sm_hdb *db;         /* --save: the history, opened before the run */
+	char db_path[4096];
 	int help, version;
 	int list_options;          /* --list-options (hidden): SM_OPT_LIST_CODE when given */
 	int force;                 /* --force: the directory may be a file system's root */

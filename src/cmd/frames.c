@@ -15,6 +15,7 @@
 #include "report/frames_csv.h"
 #include "report/verify.h"
 #include "result/json.h"
+#include "store/history_db.h"
 #include "analysis/paced.h"
 #include "analysis/verdict.h"
 #include "core/formats.h"
@@ -108,6 +109,8 @@ int cmd_frames(int argc, char **argv)
 	unsigned char *written = NULL;   /* --verify, write test: frames written */
 	struct sm_verify_view vv;
 	const char *json_to;   /* where the JSON goes: a file, "-" (stdout), NULL */
+	struct sm_hdb *db = NULL;   /* --save: the history, opened before the test */
+	char db_path[4096];
 
 	sm_signals_install();
 	rc = sm_frames_opts_parse(argc, argv, compat, &o);
@@ -156,19 +159,25 @@ int cmd_frames(int argc, char **argv)
 		}
 	}
 	sm_frames_opts_params(&o);
+	/* the history is opened before the test, so a bad database fails fast */
+	code = sm_save_open(&o.save, o.prog, "frames", &db, db_path, sizeof(db_path));
+	if (code)
+		return code;
 	text = o.out.layout != SM_LAYOUT_JSON;
 	ft = o.out.layout == SM_LAYOUT_FRAMETEST;   /* frametest's own lines, in its order */
 	json_to = text ? o.out.json_file : "-";   /* stdout is -o FILE when given */
 	rc = sm_out_redirect(&o.out);
 	if (rc) {
 		sm_prog_error(o.prog, "cannot create '%s': %s", o.out.output, strerror(-rc));
-		return SM_EXIT_FAIL;
+		code = SM_EXIT_FAIL;
+		goto out;
 	}
 
 	res = calloc(1, sizeof(*res));
 	if (!res) {
 		sm_error("out of memory");
-		return SM_EXIT_FAIL;
+		code = SM_EXIT_FAIL;
+		goto out;
 	}
 	sm_result_head_begin(&res->head, "frames", argc, argv);
 	if (o.plan.csv_path) {
@@ -247,21 +256,26 @@ int cmd_frames(int argc, char **argv)
 		fprintf(stderr, "stormark: cliff: %s\n",
 			sm_report_cliff_words(words, sizeof(words), &res->cliff));
 	}
-	if (json_to) {
+	if (json_to || db) {
 		cJSON *doc = sm_json_doc_new(&res->head);
-		int jrc;
+		int jrc = doc ? 0 : -ENOMEM;
 
-		sm_json_frames(doc, res);
-		sm_cmd_dist_report(NULL, doc);
-		if (o.plan.verify)
-			cJSON_AddItemToObject(doc, "verify", sm_verify_json(&vv));
-		jrc = sm_json_write(doc, json_to);
-		cJSON_Delete(doc);
-		if (jrc) {
+		if (doc) {
+			sm_json_frames(doc, res);
+			sm_cmd_dist_report(NULL, doc);
+			if (o.plan.verify)
+				cJSON_AddItemToObject(doc, "verify", sm_verify_json(&vv));
+		}
+		if (json_to && !jrc)
+			jrc = sm_json_write(doc, json_to);
+		if (json_to && jrc) {
 			sm_prog_error(o.prog, "cannot write '%s': %s",
 				strcmp(json_to, "-") ? json_to : "stdout", strerror(-jrc));
 			code = SM_EXIT_FAIL;
 		}
+		if (sm_save_doc(db, db_path, &o.save, "frames", doc))
+			code = SM_EXIT_FAIL;
+		cJSON_Delete(doc);
 	}
 	csv_err = o.plan.csv_path ? sm_frames_csv_error(&csv) : 0;
 	if (csv_err)   /* the workload's wording (workload/frames.c) */
@@ -318,8 +332,10 @@ out:
 		sm_prog_error(o.prog, "cannot write '%s': %s", o.plan.csv_path, strerror(-rc));
 		code = SM_EXIT_FAIL;
 	}
-	sm_frames_result_release(res);
+	if (res)
+		sm_frames_result_release(res);
 	free(res);
 	free(written);
+	sm_hdb_close(db);
 	return code;
 }

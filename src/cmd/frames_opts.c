@@ -3,6 +3,7 @@
  * help is printed from it), resolution into a plan, and the "Test
  * parameters" line. */
 #include "cmd/frames_opts.h"
+#include "cmd/save.h"
 
 #include "cmd/cmd.h"
 #include "core/clock.h"
@@ -170,6 +171,12 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 		{ .kind = SM_OPT_FLAG, .long_name = "list-formats", .dest = &o->help, .ival = LIST_CODE,
 		  .flags = SM_OPT_STOP, .help = "the built-in video formats and frametest presets" },
 		SM_OPT_HEAD("\nOutput (the same in every command, docs/options.md):"),
+		{ .kind = SM_OPT_CALLBACK, .long_name = "save", .arg = SM_OPT_REQUIRED,
+		  .cb = sm_save_key_cb, .dest = &o->save.key, .argh = "KEY", .flags = SM_OPT_LONG_ALWAYS,
+		  .help = "store the whole result in the history under KEY (docs/history.md)" },
+		{ .kind = SM_OPT_STRING, .long_name = "db", .arg = SM_OPT_REQUIRED, .dest = &o->save.db,
+		  .argh = "PATH", .flags = SM_OPT_LONG_ALWAYS,
+		  .help = "history database (default $XDG_DATA_HOME/stormark/history.db)" },
 		SM_OUT_JSON_OPT(o->json, 1),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, o, "LAYOUT",
 			    "report layout: frametest (default), csv, markdown or json"),
@@ -401,7 +408,8 @@ static int resolve(struct sm_frames_opts *o)
 	o->out.quiet = p->quiet;
 	if (sm_out_resolve(&o->out, o->prog, SM_LAYOUT_BIT(SM_LAYOUT_FRAMETEST) |
 			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-			   SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_FRAMETEST, msg, sizeof(msg)))
+			   SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_FRAMETEST, msg, sizeof(msg)) ||
+	    sm_save_check(&o->save, msg, sizeof(msg)))
 		return sm_usage_error(o->prog, o->hint, "%s", msg);
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cmd/out_opts.h"
+#include "cmd/save.h"
 #include "workload/frames.h"
 
 /* The largest frame accepted, in bytes (frametest's own limit is about
@@ -42,6 +43,7 @@ struct sm_frames_opts {
 	const char *format;       /* the video format: --video-format NAME (or the old
 				   * --format NAME), NULL: none */
 	struct sm_out_opts out;   /* --format LAYOUT, --output, --quiet; resolved */
+	struct sm_save_opts save; /* --save KEY, --db PATH */
 	const char *notice;       /* for stderr: the old --format spelling was used */
 	int capture, play;
 	int force;                /* --force: a file system's root may be the target */

@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* stormark history: list the keys saved by 'stormark time --save', show a
- * key's runs, or compare two keys figure by figure (trimmed means). */
+/* stormark history: list the keys saved by --save (every command), show a
+ * key's runs in a table for its command, export them as JSON, or compare
+ * two time keys figure by figure (trimmed means). */
 #include "cmd/cmd.h"
 #include "core/fsx.h"
 #include "store/history_db.h"
 #include "result/timefig.h"
 #include "report/timeit.h"
+#include "report/compare.h"
+#include "analysis/compare.h"
+#include "result/json.h"
+#include "result/json_read.h"
 #include "cmd/out_opts.h"
+#include "cmd/save.h"
 #include "core/opt.h"
 
 #include <errno.h>
@@ -21,10 +27,13 @@
 static void usage(FILE *f, const struct sm_opt *opts)
 {
 	fprintf(f,
-		"usage: stormark history [--db PATH] [KEY [KEY2]]\n\n"
-		"Runs saved with 'stormark time --save KEY'. With no KEY: every key, its\n"
-		"number of runs and trimmed means (the fastest and slowest 10%% dropped).\n"
-		"With KEY: its runs. With KEY and KEY2: the two compared figure by figure.\n\n");
+		"usage: stormark history [--db PATH] [--json[=FILE]] [KEY [KEY2]]\n\n"
+		"Runs saved with --save KEY (frames, fileio run, run, time). With no KEY:\n"
+		"every key, its command, its number of runs and the newest run's headline\n"
+		"(time: the trimmed mean wall time, the fastest and slowest 10%% dropped).\n"
+		"With KEY: its runs in a table for its command. With two time keys: the\n"
+		"two compared figure by figure ('stormark compare' compares any two keys).\n"
+		"--json exports the keys, or a key's runs with every saved result whole.\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nThe output flags mean the same in every command: docs/options.md.\n");
 }
@@ -56,12 +65,80 @@ static const char *cell(char *buf, size_t len, const struct sm_hdb_row *rows, un
 	return ok ? sm_tf_format(buf, len, f, m) : "n/a";
 }
 
+/* The figure name of run as text into buf ("-" when absent). */
+static const char *figcell(char *buf, size_t len, const struct sm_cmp_run *run, const char *name)
+{
+	const struct sm_cmp_fig *f = run ? sm_cmp_find(run, name) : NULL;
+
+	if (!f)
+		return "-";
+	if (f->unit == SM_CU_VERDICT)
+		return f->verdict;
+	return sm_cmp_fmt(buf, len, f->unit, f->v);
+}
+
+/* The figures of a saved JSON text (one run; time's are read from its
+ * rows instead). Returns 0 with *runs set (sm_cmp_runs_free), or the exit
+ * code after one line naming the result. */
+static int result_figs(const struct sm_hdb_result *r, const char *key, const char *path,
+		       cJSON **doc, struct sm_cmp_run **runs, unsigned *n)
+{
+	struct sm_jerr e = { "" };
+	char why[256];
+
+	*doc = NULL;
+	*runs = NULL;
+	*n = 0;
+	if (sm_json_parse_text(r->json, key, doc, &e) ||
+	    sm_cmp_doc_figures(*doc, runs, n, why, sizeof(why))) {
+		sm_error("result %lld under key '%s' in '%s' cannot be read: %s", (long long)r->id, key,
+			 path, e.msg[0] ? e.msg : why);
+		cJSON_Delete(*doc);
+		*doc = NULL;
+		return SM_EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* The newest result's headline for the key listing, into buf. */
+static void headline(struct sm_hdb *db, const struct sm_hdb_key *k, char *buf, size_t len)
+{
+	struct sm_hdb_result *res = NULL;
+	struct sm_cmp_run *runs = NULL;
+	unsigned n = 0, nr = 0;
+	cJSON *doc = NULL;
+	char err[256], a[48], b[48];
+
+	snprintf(buf, len, "-");
+	if (sm_hdb_load_results(db, k->key, &res, &n, err, sizeof(err)) || !n)
+		goto out;
+	if (sm_json_parse_text(res[n - 1].json, k->key, &doc, &(struct sm_jerr){ "" }) ||
+	    sm_cmp_doc_figures(doc, &runs, &nr, err, sizeof(err)) || !nr)
+		goto out;
+	if (!strcmp(k->command, "frames"))
+		snprintf(buf, len, "%s, %s", figcell(a, sizeof(a), &runs[0], "totals.items_per_s"),
+			 figcell(b, sizeof(b), &runs[0], "totals.bytes_per_s"));
+	else if (!strcmp(k->command, "fileio"))
+		snprintf(buf, len, "%s, %s IOPS", figcell(a, sizeof(a), &runs[0], "totals.bytes_per_s"),
+			 figcell(b, sizeof(b), &runs[0], "totals.items_per_s"));
+	else if (!strcmp(k->command, "run")) {
+		const char *dir = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetObjectItemCaseSensitive(doc, "params"), "dir"));
+
+		snprintf(buf, len, "%s", dir ? dir : "-");
+	}
+out:
+	sm_cmp_runs_free(runs, nr);
+	cJSON_Delete(doc);
+	sm_hdb_results_free(res, n);
+}
+
 static int list_keys(struct sm_hdb *db, const char *path)
 {
 	struct sm_hdb_key *keys;
 	unsigned n;
-	char err[256], a[48], b[48], c[48], d[48];
-	int rc = sm_hdb_keys(db, &keys, &n, err, sizeof(err));
+	char err[256], head[160];
+	int rc = sm_hdb_keys(db, &keys, &n, err, sizeof(err)), times = 0;
 
 	if (rc) {
 		sm_error("cannot read history database '%s': %s", path, err);
@@ -71,29 +148,95 @@ static int list_keys(struct sm_hdb *db, const char *path)
 	if (!n)
 		printf("no runs saved yet\n");
 	else
-		printf("%-24s %5s  %-20s  %11s %11s %13s %13s\n", "key", "runs", "last saved",
-		       "wall", "system CPU", "storage read", "storage write");
+		printf("%-24s %-7s %5s  %-20s  %s\n", "key", "command", "runs", "last saved",
+		       "newest run (time: trimmed mean wall time)");
 	for (unsigned i = 0; i < n; i++) {
-		struct sm_hdb_row *rows;
-		unsigned m;
+		if (!strcmp(keys[i].command, "time")) {
+			struct sm_hdb_row *rows;
+			unsigned m;
 
-		rc = sm_hdb_load(db, keys[i].key, &rows, &m, err, sizeof(err));
-		if (rc) {
-			sm_error("cannot read history database '%s': %s", path, err);
-			free(keys);
-			return SM_EXIT_FAIL;
+			rc = sm_hdb_load(db, keys[i].key, &rows, &m, err, sizeof(err));
+			if (rc) {
+				sm_error("cannot read history database '%s': %s", path, err);
+				free(keys);
+				return SM_EXIT_FAIL;
+			}
+			snprintf(head, sizeof(head), "wall %s", cell(err, sizeof(err), rows, m,
+								      SM_TF_WALL_NS));
+			free(rows);
+			times = 1;
+		} else {
+			headline(db, &keys[i], head, sizeof(head));
 		}
-		printf("%-24s %5u  %-20s  %11s %11s %13s %13s\n", keys[i].key, keys[i].runs,
-		       keys[i].last, cell(a, sizeof(a), rows, m, SM_TF_WALL_NS),
-		       cell(b, sizeof(b), rows, m, SM_TF_SYS_NS),
-		       cell(c, sizeof(c), rows, m, SM_TF_STORAGE_READ_BYTES),
-		       cell(d, sizeof(d), rows, m, SM_TF_STORAGE_WRITE_BYTES));
-		free(rows);
+		printf("%-24s %-7s %5u  %-20s  %s\n", keys[i].key, keys[i].command, keys[i].runs,
+		       keys[i].last, head);
 	}
-	if (n)
+	if (times)
 		printf("(trimmed means: the fastest and slowest 10%% of runs dropped)\n");
 	free(keys);
 	return SM_EXIT_OK;
+}
+
+/* The columns of a key's table for a command other than time: figure names
+ * (analysis/compare.c) and headings. */
+struct column {
+	const char *name, *head;
+};
+static const struct column frames_cols[] = {
+	{ "totals.items_per_s", "frame rate" }, { "totals.bytes_per_s", "throughput" },
+	{ "frames.dropped", "dropped" }, { "ops.frame.p50", "frame p50" },
+	{ "ops.frame.p99", "frame p99" }, { "ops.frame.max", "frame max" }, { NULL, NULL },
+};
+static const struct column fileio_cols[] = {
+	{ "totals.bytes_per_s", "throughput" }, { "totals.items_per_s", "IOPS" },
+	{ "fileio.reads_per_s", "reads/s" }, { "fileio.writes_per_s", "writes/s" },
+	{ "fileio.event.p95", "event p95" }, { "fileio.event.p99", "event p99" }, { NULL, NULL },
+};
+
+/* A key of frames, fileio or run: one row per saved result. */
+static int show_results(struct sm_hdb *db, const char *path, const char *key, const char *cmd)
+{
+	const struct column *cols = !strcmp(cmd, "frames") ? frames_cols
+				    : !strcmp(cmd, "fileio") ? fileio_cols : NULL;
+	struct sm_hdb_result *res;
+	unsigned n;
+	char err[256], buf[48];
+	int rc = sm_hdb_load_results(db, key, &res, &n, err, sizeof(err)), code = SM_EXIT_OK;
+
+	if (rc) {
+		sm_error("cannot read history database '%s': %s", path, err);
+		return SM_EXIT_FAIL;
+	}
+	printf("history: %s, key '%s', %u %s run%s\n", path, key, n, cmd, n == 1 ? "" : "s");
+	printf("%6s  %-20s", "run", "saved");
+	for (const struct column *c = cols; c && c->name; c++)
+		printf(" %12s", c->head);
+	printf("%s\n", cols ? "" : "  summary");
+	for (unsigned i = 0; i < n && code == SM_EXIT_OK; i++) {
+		struct sm_cmp_run *runs;
+		unsigned nr;
+		cJSON *doc;
+
+		code = result_figs(&res[i], key, path, &doc, &runs, &nr);
+		if (code)
+			break;
+		printf("%6lld  %-20s", (long long)res[i].id, res[i].saved_at);
+		for (const struct column *c = cols; c && c->name; c++)
+			printf(" %12s", figcell(buf, sizeof(buf), nr ? &runs[0] : NULL, c->name));
+		if (!cols) {
+			const char *sum = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+				cJSON_GetObjectItemCaseSensitive(doc, "run"), "summary"));
+
+			printf("  %s", sum ? sum : "-");
+		}
+		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted")))
+			printf("  (interrupted)");
+		printf("\n");
+		sm_cmp_runs_free(runs, nr);
+		cJSON_Delete(doc);
+	}
+	sm_hdb_results_free(res, n);
+	return code;
 }
 
 static int load(struct sm_hdb *db, const char *path, const char *key,
@@ -228,14 +371,8 @@ static int parse(int argc, char **argv, struct history_opts *o)
 	struct sm_opt opts[] = {
 		SM_OPT_STR(0, "db", o->db_arg, "PATH",
 			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
-		/* the four output flags of SM_OUT_OPTS, but --json's help says what
-		 * history does with it: sm_out_resolve() refuses it */
-		{ .kind = SM_OPT_STRING, .long_name = "json", .arg = SM_OPT_OPTIONAL,
-		  .dest = &o->out.json, .dflt = "-", .flags = SM_OPT_EMPTY_OK, .argh = "FILE",
-		  .help = "refused: history has no JSON layout yet (docs/options.md)" },
-		SM_OPT_STR(0, "format", o->out.format, "LAYOUT", "report layout: text (the only one so far)"),
-		SM_OPT_STR('o', "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
-		SM_OPT_FLAG_SET(0, "quiet", o->out.quiet, 1, "accepted; history shows no progress"),
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default) or json (the keys, or a key's runs\n"
+			    "with every saved result whole: docs/history.md)"),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
@@ -254,20 +391,21 @@ static int parse(int argc, char **argv, struct history_opts *o)
 		return SM_EXIT_OK;
 	}
 	if (!rc)
-		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT), SM_LAYOUT_TEXT, msg,
-				    sizeof(msg));
+		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
+				    SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_TEXT, msg, sizeof(msg));
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (argc - o->first > 2)
 		return sm_usage_error(PROG, HINT, "at most two keys, got %d", argc - o->first);
-	for (int i = o->first; i < argc; i++) {
-		int ctl = 0;
-
-		for (const char *c = argv[i]; *c; c++)
-			ctl |= (unsigned char)*c < 0x20 || *c == 0x7f;
-		if (!argv[i][0] || strlen(argv[i]) > 120 || ctl)
-			return sm_usage_error(PROG, HINT, "invalid key '%s': expected 1 to 120 characters, "
-					      "no control characters, as 'time --save' takes", argv[i]);
+	for (int i = o->first; i < argc; i++)
+		if (!sm_save_key_ok(argv[i]))
+			return sm_usage_error(PROG, HINT, "invalid key '%s': expected 1 to %d characters, "
+					      "no control characters, as --save takes", argv[i],
+					      SM_SAVE_KEY_MAX);
+	if (o->out.layout == SM_LAYOUT_JSON || o->out.json_file) {
+		if (argc - o->first > 1)
+			return sm_usage_error(PROG, HINT, "--json exports the keys or one key's runs; "
+					      "'stormark compare --json' compares two");
 	}
 	if (o->db_arg && check_db(o->db_arg, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
@@ -280,6 +418,156 @@ int cmd_history_parse_only(int argc, char **argv)
 	int rc = parse(argc, argv, &o);
 
 	return rc >= 0 ? rc : 0;
+}
+
+/* The keys as JSON: [{"key", "command", "runs", "last_saved_at"}]. */
+static int keys_json(struct sm_hdb *db, const char *path, cJSON *doc)
+{
+	struct sm_hdb_key *keys = NULL;
+	unsigned n = 0;
+	char err[256];
+	cJSON *arr = cJSON_AddArrayToObject(doc, "keys");
+
+	if (db && sm_hdb_keys(db, &keys, &n, err, sizeof(err))) {
+		sm_error("cannot read history database '%s': %s", path, err);
+		return SM_EXIT_FAIL;
+	}
+	for (unsigned i = 0; arr && i < n; i++) {
+		cJSON *k = cJSON_CreateObject();
+
+		if (!k)
+			break;
+		cJSON_AddItemToArray(arr, k);
+		cJSON_AddStringToObject(k, "key", keys[i].key);
+		cJSON_AddStringToObject(k, "command", keys[i].command);
+		sm_json_add_u64(k, "runs", keys[i].runs);
+		cJSON_AddStringToObject(k, "last_saved_at", keys[i].last);
+	}
+	free(keys);
+	return SM_EXIT_OK;
+}
+
+/* A key's runs as JSON: "results" (every saved result whole, as --json
+ * wrote it) and, for time, "runs" (one row per measured run with its
+ * figures, older saves included). */
+static int key_json(struct sm_hdb *db, const char *path, const char *key, cJSON *doc)
+{
+	struct sm_hdb_result *res = NULL;
+	struct sm_hdb_row *rows = NULL;
+	unsigned n = 0, nrows = 0;
+	char err[256], cmd[32];
+	cJSON *arr;
+	int code = SM_EXIT_OK;
+
+	if (sm_hdb_key_command(db, key, cmd, sizeof(cmd), err, sizeof(err)) ||
+	    sm_hdb_load_results(db, key, &res, &n, err, sizeof(err)) ||
+	    (!strcmp(cmd, "time") && sm_hdb_load(db, key, &rows, &nrows, err, sizeof(err)))) {
+		sm_error("cannot read history database '%s': %s", path, err);
+		code = SM_EXIT_FAIL;
+		goto out;
+	}
+	if (!cmd[0]) {
+		sm_error("no runs saved under key '%s' in '%s'", key, path);
+		code = SM_EXIT_FAIL;
+		goto out;
+	}
+	cJSON_AddStringToObject(doc, "key", key);
+	cJSON_AddStringToObject(doc, "command", cmd);
+	arr = cJSON_AddArrayToObject(doc, "results");
+	for (unsigned i = 0; arr && i < n; i++) {
+		cJSON *o = cJSON_CreateObject(), *r = cJSON_Parse(res[i].json);
+
+		if (!o) {
+			cJSON_Delete(r);
+			break;
+		}
+		cJSON_AddItemToArray(arr, o);
+		sm_json_add_u64(o, "id", (uint64_t)res[i].id);
+		cJSON_AddStringToObject(o, "saved_at", res[i].saved_at);
+		cJSON_AddItemToObject(o, "result", r ? r : cJSON_CreateNull());
+	}
+	if (!strcmp(cmd, "time")) {
+		arr = cJSON_AddArrayToObject(doc, "runs");
+		for (unsigned i = 0; arr && i < nrows; i++) {
+			cJSON *o = cJSON_CreateObject(), *f;
+
+			if (!o)
+				break;
+			cJSON_AddItemToArray(arr, o);
+			sm_json_add_u64(o, "id", (uint64_t)rows[i].id);
+			cJSON_AddStringToObject(o, "saved_at", rows[i].saved_at);
+			cJSON_AddStringToObject(o, "command", rows[i].command);
+			cJSON_AddNumberToObject(o, "exit_code", rows[i].run.exit_code);
+			cJSON_AddNumberToObject(o, "signal", rows[i].run.term_signal);
+			f = cJSON_AddObjectToObject(o, "figures");
+			for (int k = 0; f && k < SM_TF_COUNT; k++)
+				if (!(rows[i].run.missing & SM_TF_BIT(k)))
+					sm_json_add_double(f, sm_tf_desc[k].key, rows[i].run.v[k]);
+		}
+	}
+out:
+	sm_hdb_results_free(res, n);
+	free(rows);
+	return code;
+}
+
+/* --json: the export of the keys (key NULL) or of one key into the file or
+ * stdout. Returns the exit code. */
+static int export_json(struct sm_hdb *db, const char *path, const char *key, const char *to)
+{
+	cJSON *doc = cJSON_CreateObject();
+	int code, rc;
+
+	if (!doc) {
+		sm_error("out of memory");
+		return SM_EXIT_FAIL;
+	}
+	sm_json_add_u64(doc, "schema_version", 1);
+	cJSON_AddStringToObject(doc, "history", path);
+	code = key ? key_json(db, path, key, doc) : keys_json(db, path, doc);
+	if (!code) {
+		rc = sm_json_write(doc, to);
+		if (rc) {
+			sm_error("cannot write '%s': %s", strcmp(to, "-") ? to : sm_out_stdout_name(),
+				 strerror(-rc));
+			code = SM_EXIT_FAIL;
+		}
+	}
+	cJSON_Delete(doc);
+	return code;
+}
+
+/* KEY: its runs in the table of its command. */
+static int show(struct sm_hdb *db, const char *path, const char *key)
+{
+	char err[256], cmd[32];
+
+	if (sm_hdb_key_command(db, key, cmd, sizeof(cmd), err, sizeof(err))) {
+		sm_error("cannot read history database '%s': %s", path, err);
+		return SM_EXIT_FAIL;
+	}
+	if (!cmd[0]) {
+		sm_error("no runs saved under key '%s' in '%s'", key, path);
+		return SM_EXIT_FAIL;
+	}
+	return !strcmp(cmd, "time") ? show_key(db, path, key) : show_results(db, path, key, cmd);
+}
+
+/* KEY KEY2: time keys compared by trimmed means (compare() below). */
+static int compare_keys(struct sm_hdb *db, const char *path, const char *k1, const char *k2)
+{
+	char err[256], c1[32], c2[32];
+
+	if (sm_hdb_key_command(db, k1, c1, sizeof(c1), err, sizeof(err)) ||
+	    sm_hdb_key_command(db, k2, c2, sizeof(c2), err, sizeof(err))) {
+		sm_error("cannot read history database '%s': %s", path, err);
+		return SM_EXIT_FAIL;
+	}
+	if ((c1[0] && strcmp(c1, "time")) || (c2[0] && strcmp(c2, "time")))
+		return sm_usage_error(PROG, "stormark compare --help", "history compares two time keys; "
+				      "'stormark compare %s %s' compares %s runs", k1, k2,
+				      strcmp(c1, "time") ? c1 : c2);
+	return compare(db, path, k1, k2);
 }
 
 int cmd_history(int argc, char **argv)
@@ -306,19 +594,29 @@ int cmd_history(int argc, char **argv)
 	}
 	rc = sm_hdb_open(path, 0, BUSY_MS, &db, err, sizeof(err));
 	if (rc == -ENOENT && first == argc) {
-		printf("history: %s\nno runs saved yet\n", path);
-		return SM_EXIT_OK;
+		rc = SM_EXIT_OK;
+		if (o.out.json_file || o.out.layout == SM_LAYOUT_JSON)
+			rc = export_json(NULL, path, NULL, o.out.json_file ? o.out.json_file : "-");
+		if (!rc && o.out.layout == SM_LAYOUT_TEXT)
+			printf("history: %s\nno runs saved yet\n", path);
+		return rc;
 	}
 	if (rc) {
 		sm_error("cannot use history database '%s': %s", path, err);
 		return SM_EXIT_FAIL;
 	}
-	if (first == argc)
-		rc = list_keys(db, path);
-	else if (argc - first == 1)
-		rc = show_key(db, path, argv[first]);
-	else
-		rc = compare(db, path, argv[first], argv[first + 1]);
+	rc = SM_EXIT_OK;
+	if (o.out.json_file || o.out.layout == SM_LAYOUT_JSON)
+		rc = export_json(db, path, first < argc ? argv[first] : NULL,
+				 o.out.json_file ? o.out.json_file : "-");
+	if (!rc && o.out.layout == SM_LAYOUT_TEXT) {
+		if (first == argc)
+			rc = list_keys(db, path);
+		else if (argc - first == 1)
+			rc = show(db, path, argv[first]);
+		else
+			rc = compare_keys(db, path, argv[first], argv[first + 1]);
+	}
 	sm_hdb_close(db);
 	return rc;
 }

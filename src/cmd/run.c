@@ -11,6 +11,8 @@
 #include "core/units.h"
 #include "core/worker.h"
 #include "result/json.h"
+#include "store/history_db.h"
+#include "cmd/save.h"
 #include "report/csv.h"
 #include "report/markdown.h"
 #include "report/run_text.h"
@@ -53,6 +55,7 @@ static const char *const default_formats[] = {
 struct run_opts {
 	struct sm_run_plan plan;
 	struct sm_out_opts out;     /* --json, --format, -o, --quiet */
+	struct sm_save_opts save;   /* --save KEY, --db PATH */
 	const char *json_to;        /* where the JSON goes: a file, "-" (stdout), NULL */
 	int classic_only;
 	int no_confirm, confirm_all;   /* seen: they cannot go together */
@@ -237,6 +240,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 				"let the directory be a file system's root (a mount point, or /)"),
 		SM_OPT_HEAD("\nOutput:"),
 		SM_OUT_OPTS(o->out, 'o', 1, "text (default), csv, markdown or json"),
+		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),
 		SM_OPT_END,
@@ -264,6 +268,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
 				    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
 				    SM_LAYOUT_TEXT, msg, sizeof(msg));
+	if (!rc)
+		rc = sm_save_check(&o->save, msg, sizeof(msg));
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	o->json_to = o->out.layout == SM_LAYOUT_JSON ? "-" : o->out.json_file;
@@ -340,6 +346,8 @@ int cmd_run(int argc, char **argv)
 	FILE *out = stdout;
 	char *abs_dir = NULL;
 	int rc, colour, printed = SM_PHASE_SETUP, code = SM_EXIT_OK;
+	struct sm_hdb *db = NULL;   /* --save: the history, opened before the run */
+	char db_path[4096];
 
 	rc = parse(argc, argv, &o);
 	if (rc) {
@@ -384,12 +392,17 @@ int cmd_run(int argc, char **argv)
 			return rc;
 		}
 	}
-	rc = sm_out_redirect(&o.out);   /* -o FILE: what goes to stdout goes there */
-	if (rc) {
+	/* the history is opened before the run, so a bad database fails fast */
+	rc = sm_save_open(&o.save, PROG, "run", &db, db_path, sizeof(db_path));
+	if (!rc && (rc = sm_out_redirect(&o.out))) {   /* -o FILE: what goes to stdout goes there */
 		sm_error("cannot create '%s': %s", o.out.output, strerror(-rc));
+		rc = SM_EXIT_FAIL;
+	}
+	if (rc) {
+		sm_hdb_close(db);
 		free(o.formats);
 		free(abs_dir);
-		return SM_EXIT_FAIL;
+		return rc;
 	}
 	if (o.out.layout != SM_LAYOUT_TEXT)   /* another layout is the report: text to stderr */
 		out = stderr;
@@ -397,6 +410,7 @@ int cmd_run(int argc, char **argv)
 	pc.on = !o.out.quiet && isatty(STDERR_FILENO);
 	res = calloc(1, sizeof(*res));
 	if (!res) {
+		sm_hdb_close(db);
 		free(o.formats);
 		free(abs_dir);
 		sm_error("out of memory");
@@ -448,23 +462,26 @@ int cmd_run(int argc, char **argv)
 	else if (o.out.layout == SM_LAYOUT_CSV)
 		sm_csv_run(stdout, res);
 	fflush(stdout);
-	if (o.json_to) {
+	if (o.json_to || db) {
 		cJSON *doc = sm_json_doc_new(&res->head);
 		int jrc = doc ? 0 : -ENOMEM;
 
-		if (doc) {
+		if (doc)
 			sm_json_run(doc, res);
+		if (doc && o.json_to)
 			jrc = sm_json_write(doc, o.json_to);
-			cJSON_Delete(doc);
-		}
-		if (jrc) {
+		if (o.json_to && jrc) {
 			sm_error("cannot write JSON to '%s': %s",
 				 strcmp(o.json_to, "-") ? o.json_to : "stdout", strerror(-jrc));
 			if (code == SM_EXIT_OK)
 				code = SM_EXIT_FAIL;
 		}
+		if (sm_save_doc(db, db_path, &o.save, "run", doc) && code == SM_EXIT_OK)
+			code = SM_EXIT_FAIL;
+		cJSON_Delete(doc);
 	}
 out:
+	sm_hdb_close(db);
 	sm_run_result_release(res);
 	free(res);
 	free(o.formats);

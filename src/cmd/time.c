@@ -15,6 +15,7 @@
 #include "report/markdown.h"
 #include "report/timeit.h"
 #include "cmd/out_opts.h"
+#include "cmd/save.h"
 #include "core/opt.h"
 
 #include <errno.h>
@@ -30,34 +31,16 @@
 #define PROG "stormark time"
 #define HINT "stormark time --help"
 #define MAX_RUNS 100000u
-#define BUSY_MS 3000u
 
 struct time_opts {
 	unsigned runs, warmup;
 	const char *prepare;
 	int drop_caches, shell, no_syscalls, csv, help;
 	struct sm_out_opts out;
-	const char *save_key;
-	const char *db_path;
+	struct sm_save_opts save;
 	int cmd_argc;
 	char **cmd_argv;
 };
-
-/* --save KEY: 1 to 120 characters, none a control character (a newline
- * in a key would split the lines of 'stormark history'). */
-static int save_key_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
-{
-	int ctl = 0;
-
-	for (const char *c = arg; *c; c++)
-		ctl |= (unsigned char)*c < 0x20 || *c == 0x7f;
-	if (!arg[0] || strlen(arg) > 120 || ctl) {
-		snprintf(exp, len, "a key of 1 to 120 characters, no control characters");
-		return -EINVAL;
-	}
-	*(const char **)opt->dest = arg;
-	return 0;
-}
 
 static void usage(FILE *f, const struct sm_opt *opts)
 {
@@ -88,10 +71,7 @@ static int parse(int argc, char **argv, struct time_opts *o)
 				"do not count all system calls (no perf counter)"),
 		SM_OUT_OPTS(o->out, 'o', 0, "text (default), timeit, csv, markdown or json"),
 		SM_OPT_FLAG_SET(0, "csv", o->csv, 1, "the same as --format csv"),
-		SM_OPT_CALL(0, "save", SM_OPT_REQUIRED, save_key_cb, &o->save_key, "KEY",
-			    "store the runs in the history under KEY"),
-		SM_OPT_STR(0, "db", o->db_path, "PATH",
-			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
+		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),
 		SM_OPT_END,
@@ -114,9 +94,6 @@ static int parse(int argc, char **argv, struct time_opts *o)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (o->csv && o->out.format && strcmp(o->out.format, "csv"))
 		return sm_usage_error(PROG, HINT, "--csv cannot be combined with --format %s", o->out.format);
-	if (o->db_path && !o->save_key)
-		return sm_usage_error(PROG, HINT, "--db without --save: time writes the history only "
-				      "with --save KEY ('stormark history --db' reads it)");
 	if (o->csv && !o->out.format)
 		o->out.format = "csv";
 	if (sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
@@ -125,7 +102,7 @@ static int parse(int argc, char **argv, struct time_opts *o)
 			   msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	/* the history is written: check --db as an output path, before the run */
-	if (o->db_path && sm_out_check_path("--db", o->db_path, msg, sizeof(msg)))
+	if (sm_save_check(&o->save, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (first >= argc)
 		return sm_usage_error(PROG, HINT, "no command to run");
@@ -320,26 +297,6 @@ out:
 	return rc;
 }
 
-/* Open the history before running, so a bad database fails fast. */
-static int open_history(const struct time_opts *o, struct sm_hdb **db, char *path, size_t len)
-{
-	char err[256];
-	int rc;
-
-	if (o->db_path)
-		snprintf(path, len, "%s", o->db_path);
-	else if (sm_hdb_default_path(path, len)) {
-		sm_error("cannot find a place for the history: set XDG_DATA_HOME or HOME, or use --db");
-		return SM_EXIT_FAIL;
-	}
-	rc = sm_hdb_open(path, 1, BUSY_MS, db, err, sizeof(err));
-	if (rc) {
-		sm_error("cannot use history database '%s': %s", path, err);
-		return SM_EXIT_FAIL;
-	}
-	return 0;
-}
-
 int cmd_time(int argc, char **argv)
 {
 	struct time_opts o;
@@ -364,7 +321,9 @@ int cmd_time(int argc, char **argv)
 			       "the records of --runs");
 	if (code)
 		return code;
-	if (o.save_key && (code = open_history(&o, &db, db_path, sizeof(db_path))))
+	/* the history is opened before running, so a bad database fails fast */
+	code = sm_save_open(&o.save, PROG, "time", &db, db_path, sizeof(db_path));
+	if (code)
 		return code;
 	memset(&rn, 0, sizeof(rn));
 	rn.o = &o;
@@ -387,8 +346,9 @@ int cmd_time(int argc, char **argv)
 		goto out;
 	}
 	setup(&rn, r);
-	/* the environment costs several /proc reads: only JSON carries it */
-	if (o.out.layout == SM_LAYOUT_JSON || o.out.json_file)
+	/* the environment costs several /proc reads: only JSON (and the
+	 * history, which stores the JSON) carries it */
+	if (o.out.layout == SM_LAYOUT_JSON || o.out.json_file || db)
 		sm_env_collect(&r->head.env, ".");
 	else
 		sm_kernel_release(r->head.env.kernel, sizeof(r->head.env.kernel));
@@ -441,16 +401,21 @@ int cmd_time(int argc, char **argv)
 		code = code ? code : SM_EXIT_FAIL;
 	}
 	if (db && r->nruns) {
-		char err[256], *cmdline = join_cmd(&o);
+		char err[256], *cmdline = join_cmd(&o), *json = NULL;
+		cJSON *doc = sm_time_json(r);
 
-		rc = cmdline ? sm_hdb_save(db, o.save_key, cmdline, runs, r->nruns, err, sizeof(err))
-			     : -ENOMEM;
+		if (doc)
+			json = sm_save_text(doc);
+		cJSON_Delete(doc);
+		rc = cmdline && json ? sm_hdb_save(db, o.save.key, cmdline, runs, r->nruns, json,
+						   err, sizeof(err)) : -ENOMEM;
 		if (rc) {
 			sm_error("cannot save to history database '%s': %s", db_path,
-				 cmdline ? err : "out of memory");
+				 rc == -ENOMEM ? "out of memory" : err);
 			code = code ? code : SM_EXIT_FAIL;
 		}
 		free(cmdline);
+		free(json);
 	}
 out:
 	sm_perfsys_release(&rn.perf);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* SQLite storage of saved `time` runs. Every change is one transaction and
- * a database that fails its checks is reported, never repaired or replaced. */
+/* SQLite storage of saved results (every command's --save). Every change
+ * is one transaction and a database that fails its checks is reported,
+ * never repaired or replaced; a schema 1 file (time's runs only) is
+ * migrated in place by the first save, inside that transaction. */
 #include "store/history_db.h"
 #include "core/clock.h"
 #include "core/fsx.h"
@@ -14,9 +16,11 @@
 
 struct sm_hdb {
 	sqlite3 *db;
+	int version;   /* the file's schema: 1 (read as it is) or 2 */
 };
 
-static const char schema_sql[] =
+/* Schema 1 (stormark time only, kept as it was): runs and figures. */
+static const char schema1_sql[] =
 	"CREATE TABLE IF NOT EXISTS runs("
 	"  id INTEGER PRIMARY KEY,"
 	"  key TEXT NOT NULL,"
@@ -29,8 +33,21 @@ static const char schema_sql[] =
 	"  run_id INTEGER NOT NULL REFERENCES runs(id),"
 	"  name TEXT NOT NULL,"
 	"  value REAL NOT NULL,"
-	"  PRIMARY KEY(run_id, name));"
-	"PRAGMA user_version = 1;";
+	"  PRIMARY KEY(run_id, name));";
+
+/* Schema 2 adds to schema 1, so the same SQL migrates a schema 1 file:
+ * results (one whole JSON result per save, any command) and, for time's
+ * runs, the result they came from (NULL for runs saved by schema 1). */
+static const char schema2_sql[] =
+	"CREATE TABLE IF NOT EXISTS results("
+	"  id INTEGER PRIMARY KEY,"
+	"  key TEXT NOT NULL,"
+	"  command TEXT NOT NULL,"
+	"  saved_at TEXT NOT NULL,"
+	"  json TEXT NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS results_by_key ON results(key, id);"
+	"ALTER TABLE runs ADD COLUMN result_id INTEGER REFERENCES results(id);"
+	"PRAGMA user_version = 2;";
 
 /* Map a SQLite result to -errno and put its message in err. */
 static int fail(sqlite3 *db, int rc, const char *what, char *err, size_t errlen)
@@ -82,7 +99,7 @@ static int user_version(sqlite3 *db, int *v)
 }
 
 /* Make sure the schema is there (creating it in an empty file). */
-static int check_schema(sqlite3 *db, int create, char *err, size_t errlen)
+static int check_schema(sqlite3 *db, int create, int *version, char *err, size_t errlen)
 {
 	int rc, v = 0;
 
@@ -102,7 +119,7 @@ static int check_schema(sqlite3 *db, int create, char *err, size_t errlen)
 		rc = -EPROTO;
 		goto out;
 	}
-	if (v == 0) {
+	if (v == 0 || (v == 1 && create)) {
 		sqlite3_stmt *st;
 		int tables = 0;
 
@@ -115,7 +132,7 @@ static int check_schema(sqlite3 *db, int create, char *err, size_t errlen)
 			rc = fail(db, rc, "cannot read", err, errlen);
 			goto out;
 		}
-		if (tables) {
+		if (tables && v == 0) {
 			snprintf(err, errlen, "not a stormark history database (it has other tables)");
 			rc = -EBADMSG;
 			goto out;
@@ -125,12 +142,18 @@ static int check_schema(sqlite3 *db, int create, char *err, size_t errlen)
 			rc = -ENOENT;
 			goto out;
 		}
-		rc = sqlite3_exec(db, schema_sql, NULL, NULL, NULL);
+		/* a schema 1 file gets schema 2's additions: its rows are kept */
+		rc = v == 0 ? sqlite3_exec(db, schema1_sql, NULL, NULL, NULL) : SQLITE_OK;
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(db, schema2_sql, NULL, NULL, NULL);
 		if (rc != SQLITE_OK) {
-			rc = fail(db, rc, "cannot create the schema", err, errlen);
+			rc = fail(db, rc, v ? "cannot migrate the schema" : "cannot create the schema",
+				  err, errlen);
 			goto out;
 		}
+		v = SM_HDB_SCHEMA;
 	}
+	*version = v;
 	rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
 	return rc == SQLITE_OK ? 0 : fail(db, rc, "cannot commit", err, errlen);
 out:
@@ -182,7 +205,7 @@ int sm_hdb_open(const char *path, int create, unsigned busy_ms, struct sm_hdb **
 	}
 	sqlite3_busy_timeout(h->db, (int)busy_ms);
 	sqlite3_exec(h->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-	rc = check_schema(h->db, create, err, errlen);
+	rc = check_schema(h->db, create, &h->version, err, errlen);
 	if (rc)
 		goto out;
 	*out = h;
@@ -200,19 +223,121 @@ void sm_hdb_close(struct sm_hdb *h)
 	free(h);
 }
 
-int sm_hdb_save(struct sm_hdb *h, const char *key, const char *command,
-		const struct sm_time_run *runs, unsigned n, char *err, size_t errlen)
+/* The command of key's runs into cmd ("" when key has none). SQLite codes. */
+static int key_command_sql(struct sm_hdb *h, const char *key, char *cmd, size_t len)
 {
-	sqlite3_stmt *run_st = NULL, *fig_st = NULL;
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(h->db, h->version >= 2 ?
+				    "SELECT 'time' FROM runs WHERE key = ?1 UNION ALL"
+				    " SELECT command FROM results WHERE key = ?1 LIMIT 1" :
+				    "SELECT 'time' FROM runs WHERE key = ?1 LIMIT 1", -1, &st, NULL);
+
+	cmd[0] = '\0';
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		snprintf(cmd, len, "%s", (const char *)sqlite3_column_text(st, 0));
+		rc = SQLITE_DONE;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+int sm_hdb_key_command(struct sm_hdb *h, const char *key, char *cmd, size_t len,
+		       char *err, size_t errlen)
+{
+	int rc = key_command_sql(h, key, cmd, len);
+
+	return rc == SQLITE_OK ? 0 : fail(h->db, rc, "cannot read", err, errlen);
+}
+
+/* Inside a write transaction: refuse key when it holds another command's
+ * runs, and insert the result row (json may be NULL: none, *id = 0).
+ * Returns a SQLite code, or SQLITE_MISMATCH with err set. */
+static int put_result(struct sm_hdb *h, const char *key, const char *command, const char *when,
+		      const char *json, sqlite3_int64 *id, char *err, size_t errlen)
+{
+	sqlite3_stmt *st;
+	char have[32];
+	int rc = key_command_sql(h, key, have, sizeof(have));
+
+	*id = 0;
+	if (rc != SQLITE_OK)
+		return rc;
+	if (have[0] && strcmp(have, command)) {
+		snprintf(err, errlen, "key '%s' holds %s runs, not %s ones: choose another key",
+			 key, have, command);
+		return SQLITE_MISMATCH;
+	}
+	if (!json)
+		return SQLITE_OK;
+	rc = sqlite3_prepare_v2(h->db, "INSERT INTO results(key, command, saved_at, json)"
+				" VALUES(?, ?, ?, ?)", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, command, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, when, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, json, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return rc;
+	*id = sqlite3_last_insert_rowid(h->db);
+	return SQLITE_OK;
+}
+
+int sm_hdb_save_result(struct sm_hdb *h, const char *key, const char *command, const char *json,
+		       char *err, size_t errlen)
+{
+	sqlite3_int64 id;
 	char when[32];
 	int rc;
 
+	if (h->version < 2) {
+		snprintf(err, errlen, "the database was opened read-only (schema 1)");
+		return -EROFS;
+	}
 	sm_utc_iso8601(when, sizeof(when));
 	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
 	if (rc != SQLITE_OK)
 		return fail(h->db, rc, "cannot lock", err, errlen);
-	rc = sqlite3_prepare_v2(h->db, "INSERT INTO runs(key, saved_at, command, exit_code, signal)"
-				" VALUES(?, ?, ?, ?, ?)", -1, &run_st, NULL);
+	rc = put_result(h, key, command, when, json, &id, err, errlen);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		if (rc != SQLITE_MISMATCH)
+			rc = fail(h->db, rc, "cannot save", err, errlen);
+		else
+			rc = -EEXIST;
+		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	return rc;
+}
+
+int sm_hdb_save(struct sm_hdb *h, const char *key, const char *command,
+		const struct sm_time_run *runs, unsigned n, const char *json,
+		char *err, size_t errlen)
+{
+	sqlite3_stmt *run_st = NULL, *fig_st = NULL;
+	sqlite3_int64 result_id = 0;
+	char when[32];
+	int rc;
+
+	if (h->version < 2) {
+		snprintf(err, errlen, "the database was opened read-only (schema 1)");
+		return -EROFS;
+	}
+	sm_utc_iso8601(when, sizeof(when));
+	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return fail(h->db, rc, "cannot lock", err, errlen);
+	rc = put_result(h, key, "time", when, json, &result_id, err, errlen);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(h->db, "INSERT INTO runs(key, saved_at, command, exit_code,"
+					" signal, result_id) VALUES(?, ?, ?, ?, ?, ?)", -1, &run_st, NULL);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(h->db, "INSERT INTO figures(run_id, name, value)"
 					" VALUES(?, ?, ?)", -1, &fig_st, NULL);
@@ -225,6 +350,10 @@ int sm_hdb_save(struct sm_hdb *h, const char *key, const char *command,
 		sqlite3_bind_text(run_st, 3, command, -1, SQLITE_STATIC);
 		sqlite3_bind_int(run_st, 4, runs[k].exit_code);
 		sqlite3_bind_int(run_st, 5, runs[k].term_signal);
+		if (result_id)
+			sqlite3_bind_int64(run_st, 6, result_id);
+		else
+			sqlite3_bind_null(run_st, 6);
 		rc = sqlite3_step(run_st);
 		if (rc != SQLITE_DONE)
 			break;
@@ -244,7 +373,7 @@ int sm_hdb_save(struct sm_hdb *h, const char *key, const char *command,
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
-		rc = fail(h->db, rc, "cannot save", err, errlen);
+		rc = rc == SQLITE_MISMATCH ? -EEXIST : fail(h->db, rc, "cannot save", err, errlen);
 		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
 	}
 	sqlite3_finalize(run_st);
@@ -276,7 +405,11 @@ int sm_hdb_keys(struct sm_hdb *h, struct sm_hdb_key **keys, unsigned *n,
 
 	*keys = NULL;
 	*n = 0;
-	rc = sqlite3_prepare_v2(h->db, "SELECT key, count(*), max(saved_at) FROM runs"
+	rc = sqlite3_prepare_v2(h->db, h->version >= 2 ?
+				"SELECT key, 'time', count(*), max(saved_at) FROM runs GROUP BY key"
+				" UNION ALL SELECT key, command, count(*), max(saved_at) FROM results"
+				" WHERE command <> 'time' GROUP BY key, command ORDER BY 1, 2" :
+				"SELECT key, 'time', count(*), max(saved_at) FROM runs"
 				" GROUP BY key ORDER BY key", -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return fail(h->db, rc, "cannot read", err, errlen);
@@ -286,8 +419,9 @@ int sm_hdb_keys(struct sm_hdb *h, struct sm_hdb_key **keys, unsigned *n,
 			break;
 		}
 		snprintf(a[*n].key, sizeof(a[0].key), "%s", sqlite3_column_text(st, 0));
-		a[*n].runs = (unsigned)sqlite3_column_int(st, 1);
-		snprintf(a[*n].last, sizeof(a[0].last), "%s", sqlite3_column_text(st, 2));
+		snprintf(a[*n].command, sizeof(a[0].command), "%s", sqlite3_column_text(st, 1));
+		a[*n].runs = (unsigned)sqlite3_column_int(st, 2);
+		snprintf(a[*n].last, sizeof(a[0].last), "%s", sqlite3_column_text(st, 3));
 		(*n)++;
 	}
 	if (rc != SQLITE_DONE) {
@@ -363,6 +497,64 @@ out:
 	}
 	sqlite3_finalize(st);
 	sqlite3_finalize(fs);
+	*rows = a;
+	return rc;
+}
+
+void sm_hdb_results_free(struct sm_hdb_result *rows, unsigned n)
+{
+	for (unsigned i = 0; rows && i < n; i++)
+		free(rows[i].json);
+	free(rows);
+}
+
+int sm_hdb_load_results(struct sm_hdb *h, const char *key, struct sm_hdb_result **rows,
+			unsigned *n, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	struct sm_hdb_result *a = NULL;
+	unsigned cap = 0;
+	int rc;
+
+	*rows = NULL;
+	*n = 0;
+	if (h->version < 2)
+		return 0;   /* schema 1 kept no whole results */
+	rc = sqlite3_prepare_v2(h->db, "SELECT id, saved_at, command, json FROM results"
+				" WHERE key = ? ORDER BY id", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct sm_hdb_result *r;
+		const char *json = (const char *)sqlite3_column_text(st, 3);
+
+		if (*n == cap && grow((void **)&a, &cap, sizeof(*a))) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		r = &a[*n];
+		memset(r, 0, sizeof(*r));
+		r->id = sqlite3_column_int64(st, 0);
+		snprintf(r->saved_at, sizeof(r->saved_at), "%s", sqlite3_column_text(st, 1));
+		snprintf(r->command, sizeof(r->command), "%s", sqlite3_column_text(st, 2));
+		r->json = strdup(json ? json : "");
+		if (!r->json) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		(*n)++;
+	}
+out:
+	if (rc != SQLITE_DONE) {
+		rc = fail(h->db, rc, "cannot read", err, errlen);
+		sm_hdb_results_free(a, *n);
+		a = NULL;
+		*n = 0;
+	} else {
+		rc = 0;
+	}
+	sqlite3_finalize(st);
 	*rows = a;
 	return rc;
 }

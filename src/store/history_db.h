@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The history of `stormark time --save KEY` runs in a SQLite database:
- * one row per run, one row per measured figure. */
+/* The history of `--save KEY` in a SQLite database: every saved result
+ * whole (its JSON), and for `time` one row per run and per measured figure.
+ * A key holds the runs of one command. */
 #ifndef SM_HISTORY_DB_H
 #define SM_HISTORY_DB_H
 
@@ -9,7 +10,10 @@
 
 #include "result/timefig.h"
 
-#define SM_HDB_SCHEMA 1
+/* 1: time's runs and figures; 2: + results (whole JSON of any command),
+ * runs.result_id. A schema 1 file is read as it is and migrated by the
+ * first save (sm_hdb_open with create), its rows kept. */
+#define SM_HDB_SCHEMA 2
 
 struct sm_hdb;   /* an open database (opaque) */
 
@@ -21,9 +25,19 @@ struct sm_hdb_row {
 	struct sm_time_run run;     /* figures not stored are marked missing */
 };
 
-/* A key with its number of runs and the last time one was saved. */
+/* One saved result: the JSON the command's --json writes. */
+struct sm_hdb_result {
+	int64_t id;
+	char saved_at[32];          /* ISO 8601 UTC */
+	char command[16];           /* frames, fileio, run, time */
+	char *json;                 /* owned (sm_hdb_results_free) */
+};
+
+/* A key with its command, its number of runs (time: measured runs; the
+ * others: saved results) and the last time one was saved. */
 struct sm_hdb_key {
 	char key[128];
+	char command[16];
 	unsigned runs;
 	char last[32];
 };
@@ -47,17 +61,38 @@ int sm_hdb_open(const char *path, int create, unsigned busy_ms, struct sm_hdb **
 /* Close the database (NULL is fine). */
 void sm_hdb_close(struct sm_hdb *db);
 
-/* Save runs[0..n) under key in one transaction: either all are stored or
- * none (earlier runs are never touched). Returns 0 or negative with err. */
+/* Save time's runs[0..n) under key in one transaction, with the whole
+ * result's json (NULL: none): either all are stored or none (earlier runs
+ * are never touched). command is the timed command line. Returns 0, or
+ * negative with err: -EEXIST when key holds another command's runs. */
 int sm_hdb_save(struct sm_hdb *db, const char *key, const char *command,
-		const struct sm_time_run *runs, unsigned n, char *err, size_t errlen);
+		const struct sm_time_run *runs, unsigned n, const char *json,
+		char *err, size_t errlen);
+
+/* Save one result of command ("frames", "fileio", "run") under key, as
+ * sm_hdb_save() does. Returns 0, or negative with err (-EEXIST: key holds
+ * another command's runs). */
+int sm_hdb_save_result(struct sm_hdb *db, const char *key, const char *command,
+		       const char *json, char *err, size_t errlen);
+
+/* The command whose runs key holds into cmd ("" for an unknown key).
+ * Returns 0 or negative with err. */
+int sm_hdb_key_command(struct sm_hdb *db, const char *key, char *cmd, size_t len,
+		       char *err, size_t errlen);
+
+/* The whole results saved under key, oldest first, into a new array
+ * (sm_hdb_results_free; *n is 0 for an unknown key and for time runs saved
+ * by schema 1). Returns 0 or negative with err. */
+int sm_hdb_load_results(struct sm_hdb *db, const char *key, struct sm_hdb_result **rows,
+			unsigned *n, char *err, size_t errlen);
+void sm_hdb_results_free(struct sm_hdb_result *rows, unsigned n);
 
 /* All keys, sorted by name, into a new array (caller frees).
  * Returns 0 or negative with err. */
 int sm_hdb_keys(struct sm_hdb *db, struct sm_hdb_key **keys, unsigned *n,
 		char *err, size_t errlen);
 
-/* The runs saved under key, oldest first, into a new array (caller frees;
+/* The time runs saved under key, oldest first, into a new array (caller frees;
  * *n is 0 for an unknown key). Returns 0 or negative with err. */
 int sm_hdb_load(struct sm_hdb *db, const char *key, struct sm_hdb_row **rows,
 		unsigned *n, char *err, size_t errlen);

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# End-to-end tests of `stormark time --save` and `stormark history`: round
-# trip in a temporary database, the default XDG path, comparisons, and a
-# corrupt or locked database (clear error, earlier runs never lost).
+# End-to-end tests of --save (time, frames, fileio run, run) and `stormark
+# history`: round trip in a temporary database, the default XDG path,
+# per-command tables, the JSON export, the migration of a schema 1
+# database (tests/golden/history/schema1.sql), comparisons, and a corrupt,
+# truncated or locked database (clear error, earlier runs never lost).
 . "$SM_SOURCE_DIR/tests/lib.sh"
 S=$STORMARK
+jcheck() { local d=$1; shift; check "$d" sh -c 'jq -e "$@" >/dev/null' jq "$@"; }
 cd "$T_DIR" || exit 1
 DB=$T_DIR/h.db
 
@@ -12,8 +15,8 @@ expect_rc 0 "save key a" $S time -n 3 --save a --db "$DB" -o /dev/null -- true
 expect_rc 0 "save key b" $S time -n 2 --save b --db "$DB" -o /dev/null -- \
   dd if=/dev/zero of=b.dat bs=1M count=2 oflag=direct status=none
 $S history --db "$DB" >list.txt
-check "list shows a with 3 runs" grep -Eq '^a +3 ' list.txt
-check "list shows b with 2 runs" grep -Eq '^b +2 ' list.txt
+check "list shows a with 3 runs" grep -Eq '^a +time +3 ' list.txt
+check "list shows b with 2 runs" grep -Eq '^b +time +2 ' list.txt
 check "list mentions trimmed means" grep -q "trimmed means" list.txt
 $S history --db "$DB" a >a.txt
 check "key a: 3 run rows" [ "$(grep -Ec '^ +[0-9]+ +[0-9]{4}-' a.txt)" = 3 ]
@@ -31,7 +34,7 @@ expect_usage "empty key" $S time --save "" -- true
 # default location under XDG_DATA_HOME
 XDG_DATA_HOME=$T_DIR/xdg $S time --save x -o /dev/null -- true
 check "default database under XDG_DATA_HOME" [ -s "$T_DIR/xdg/stormark/history.db" ]
-check "default database listed" sh -c "XDG_DATA_HOME=$T_DIR/xdg $S history | grep -Eq '^x +1 '"
+check "default database listed" sh -c "XDG_DATA_HOME=$T_DIR/xdg $S history | grep -Eq '^x +time +1 '"
 expect_rc 0 "no database yet is not an error for a listing" env XDG_DATA_HOME=$T_DIR/none $S history
 check "says no runs yet" grep -q "no runs saved yet" "$T_DIR/out"
 check "listing created nothing" [ ! -e "$T_DIR/none" ]
@@ -39,6 +42,7 @@ check "listing created nothing" [ ! -e "$T_DIR/none" ]
 # a corrupt database: clear error, file untouched, command not run
 head -c 8192 /dev/urandom >bad.db
 sum0=$(md5sum <bad.db)
+sum0bad=$sum0
 : >ran.log
 expect_rc 1 "corrupt database refused" $S time --save k --db bad.db -- sh -c "echo x >> $T_DIR/ran.log"
 check "message names the file and the problem" grep -q "cannot use history database 'bad.db': .*not a database" "$T_DIR/out"
@@ -47,30 +51,123 @@ check "corrupt file left as it was" [ "$(md5sum <bad.db)" = "$sum0" ]
 check "command not run against a bad database" [ ! -s ran.log ]
 expect_rc 1 "history of a corrupt database" $S history --db bad.db
 
-# a locked database: clear error after the busy timeout, earlier runs kept
+# the output flags: -o FILE, --json; layouts it does not have are refused
+expect_rc 0 "history -o FILE" $S history --db "$DB" -o list3.txt
+check "history -o writes the table" grep -Eq '^a +time +3 ' list3.txt
+expect_usage "history --format csv refused" $S history --db "$DB" --format csv
+$S history --db "$DB" --json >keys.json
+jcheck "--json: the keys" '.schema_version == 1 and ([.keys[] | select(.key == "a" and
+  .command == "time" and .runs == 3)] | length) == 1' keys.json
+$S history --db "$DB" --json a >a.json
+jcheck "--json KEY: time rows with figures, and the whole result" '.command == "time" and
+  (.runs | length) == 3 and (.runs[0].figures.wall_ns > 0) and (.results | length) == 1 and
+  .results[0].result.command == "time" and (.results[0].result.time.runs | length) == 3' a.json
+expect_rc 0 "--json=FILE besides the text" $S history --db "$DB" --json=k2.json -o list4.txt
+check "--json=FILE and the text" sh -c "jq -e '.keys | length == 2' k2.json >/dev/null && grep -q '^a ' list4.txt"
+expect_rc 0 "--json with no database yet" $S history --db "$T_DIR/none.db" --json
+jcheck "--json: no keys" '.keys == []' "$T_DIR/out"
+check "--json with no database created nothing" [ ! -e "$T_DIR/none.db" ]
+
+# --save on frames, fileio run and run: the whole result, one table per command
+mkdir -p fr fio rd fr2 fr3 fr4 fr5
+for i in 1 2 3; do
+  $S frames -w 4 -n 6 -t 1 --save fw --db "$DB" --quiet fr >/dev/null 2>&1 || fail "frames --save $i"
+done
+expect_rc 0 "frametest name --save" "$SM_BUILD_DIR/frametest" -w4 -n6 -t1 --save ft --db "$DB" fr
+$S fileio --file-num=1 --file-total-size=1M --file-dir=fio prepare >/dev/null 2>&1
+expect_rc 0 "fileio run --save" $S fileio --file-num=1 --file-total-size=1M --file-dir=fio \
+  --file-test-mode=rndrw --time=1 --save fio --db "$DB" run
+expect_rc 0 "run --save" $S run rd --engine null --time 1 --classic-only --quiet --save rn \
+  --db "$DB" -o /dev/null
+$S history --db "$DB" >list5.txt
+check "list: frames key" grep -Eq '^fw +frames +3 .*/s, .*/s' list5.txt
+check "list: frametest's save is a frames key" grep -Eq '^ft +frames +1 ' list5.txt
+check "list: fileio key" grep -Eq '^fio +fileio +1 .*IOPS' list5.txt
+check "list: run key" grep -Eq '^rn +run +1 ' list5.txt
+check "list: time keys unchanged" grep -Eq '^a +time +3 ' list5.txt
+$S history --db "$DB" fw >fw.txt
+check "frames table: heading" grep -Eq 'frame rate +throughput +dropped +frame p50 +frame p99' fw.txt
+check "frames table: 3 rows" [ "$(grep -Ec '^ +[0-9]+ +[0-9]{4}-[0-9-]+T.*/s' fw.txt)" = 3 ]
+$S history --db "$DB" fio >fio.txt
+check "fileio table" grep -Eq 'throughput +IOPS +reads/s +writes/s +event p95' fio.txt
+$S history --db "$DB" rn >rn.txt
+check "run table: the summary" grep -q 'summary' rn.txt
+$S history --db "$DB" --json fw >fw.json
+jcheck "--json: every frames result whole" '(.results | length) == 3 and
+  all(.results[]; .result.command == "frames" and .result.params.frames == 6 and
+  (.result.ops.frame.lat_ns.p99 > 0))' fw.json
+jcheck "a key's JSON is what --json writes" '.results[0].result | has("environment") and
+  has("series") and has("warnings")' fw.json
+expect_rc 2 "a key holds one command: frames under a time key" $S frames -w 4 -n 2 --save a \
+  --db "$DB" fr2
+check "refused in one line naming both commands" grep -Eq "holds time runs.*not frames" "$T_DIR/out"
+check "refused before the test: nothing written" [ -z "$(ls -A fr2)" ]
+expect_rc 2 "time under a frames key" $S time --save fw --db "$DB" -- true
+expect_usage "history compares time keys only" $S history --db "$DB" fw a
+
+# a schema 1 database (main before --save on every command): read as it
+# is, then migrated by the first save, its runs kept
+python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.executescript(open(sys.argv[2]).read()); c.commit()" \
+  v1.db "$SM_SOURCE_DIR/tests/golden/history/schema1.sql" || fail "load the schema 1 fixture"
+sum0=$(md5sum <v1.db)
+$S history --db v1.db >v1.txt
+check "schema 1: keys listed" sh -c "grep -Eq '^old-a +time +3 ' v1.txt && grep -Eq '^old-b +time +1 ' v1.txt"
+$S history --db v1.db old-a >v1a.txt
+check "schema 1: runs shown" [ "$(grep -Ec '^ +[0-9]+ +2026-' v1a.txt)" = 3 ]
+check "schema 1: reading changes nothing" [ "$(md5sum <v1.db)" = "$sum0" ]
+expect_rc 0 "schema 1: a frames save migrates" $S frames -w 4 -n 2 --save new --db v1.db --quiet fr
+check "migrated to schema 2" [ "$(python3 -c "import sqlite3; print(sqlite3.connect('v1.db').execute('PRAGMA user_version').fetchone()[0])")" = 2 ]
+$S history --db v1.db old-a >v1b.txt
+check "migrated: the old runs and figures are all there" cmp -s v1a.txt v1b.txt
+$S history --db v1.db >v1l.txt
+check "migrated: old and new keys" sh -c "grep -Eq '^old-b +time +1 ' v1l.txt && grep -Eq '^new +frames +1 ' v1l.txt"
+expect_rc 0 "migrated: time saves too" $S time --save old-a --db v1.db -o /dev/null -- true
+check "migrated: the key grows" sh -c "$S history --db v1.db | grep -Eq '^old-a +time +4 '"
+
+# a truncated database: refused in one line, by every command, left as it was
+cp "$DB" cut.db
+truncate -s 8192 cut.db
+sum1=$(md5sum <cut.db)
+expect_rc 1 "truncated: history" $S history --db cut.db fw
+check "truncated: one line naming the file" sh -c "[ \$(wc -l <'$T_DIR/out') = 1 ] && grep -q \"'cut.db'\" '$T_DIR/out'"
+expect_rc 1 "truncated: frames --save refused before the test" $S frames -w 4 -n 2 --save fw \
+  --db cut.db fr3
+check "truncated: no frames written" [ -z "$(ls -A fr3)" ]
+check "truncated: file untouched" [ "$(md5sum <cut.db)" = "$sum1" ]
+# garbage: refused by frames, fileio, run and compare, never rewritten
+expect_rc 1 "garbage: frames --save" $S frames -w 4 -n 2 --save k --db bad.db fr4
+check "garbage: frames names the problem" grep -q "cannot use history database 'bad.db': .*not a database" "$T_DIR/out"
+check "garbage: no frames written" [ -z "$(ls -A fr4)" ]
+expect_rc 1 "garbage: run --save" $S run rd --engine null --time 1 --classic-only --quiet --save k --db bad.db
+expect_rc 1 "garbage: compare a key" $S compare --db bad.db k1 k2
+check "garbage file left as it was" [ "$(md5sum <bad.db)" = "$sum0bad" ]
+
+# a locked database: time, frames and history wait for the busy timeout
+# (3 s, all at once here), then say so in one line; earlier runs survive
 if command -v python3 >/dev/null; then
+  rm -f locked.flag
   python3 -c "
 import sqlite3, sys, time
 c = sqlite3.connect(sys.argv[1], isolation_level=None)
 c.execute('BEGIN EXCLUSIVE'); open(sys.argv[2], 'w').close(); time.sleep(6)" "$DB" locked.flag &
-lp=$!
-for _ in $(seq 50); do [ -e locked.flag ] && break; sleep 0.1; done
-expect_rc 1 "locked database" $S time --save a --db "$DB" -o /dev/null -- true
-check "lock named in the message" grep -q "locked" "$T_DIR/out"
-wait $lp
-$S history --db "$DB" >list2.txt
-check "earlier runs survive the lock" grep -Eq '^a +3 ' list2.txt
+  lp=$!
+  for _ in $(seq 50); do [ -e locked.flag ] && break; sleep 0.1; done
+  ($S time --save a --db "$DB" -o /dev/null -- true 2>lk1.err; echo $? >lk1.rc) &
+  ($S frames -w 4 -n 2 --save fw --db "$DB" fr5 >/dev/null 2>lk2.err; echo $? >lk2.rc) &
+  $S history --db "$DB" --json fw >lk3.out 2>lk3.err; echo $? >lk3.rc
+  wait $lp
+  wait
+  check "locked: time --save exit 1" [ "$(cat lk1.rc)" = 1 ]
+  check "locked: time names the lock" grep -q "locked" lk1.err
+  check "locked: frames --save exit 1" [ "$(cat lk2.rc)" = 1 ]
+  check "locked: frames names the lock in one line" sh -c "grep -q locked lk2.err && [ \$(wc -l <lk2.err) = 1 ]"
+  check "locked: no frames written" [ -z "$(ls -A fr5)" ]
+  check "locked: history --json exit 1, nothing on stdout" sh -c "[ \$(cat lk3.rc) = 1 ] && [ ! -s lk3.out ]"
+  $S history --db "$DB" >list6.txt
+  check "locked: earlier time runs survive" grep -Eq '^a +time +3 ' list6.txt
+  check "locked: earlier frames runs survive" grep -Eq '^fw +frames +3 ' list6.txt
 else
   echo "note: python3 missing, lock test not run"
 fi
-
-# the output flags: -o FILE; layouts it does not have are refused
-expect_rc 0 "history -o FILE" $S history --db "$DB" -o list3.txt
-check "history -o writes the table" grep -Eq '^a +3 ' list3.txt
-expect_usage "history --json refused" $S history --db "$DB" --json
-$S history --help >hhelp.txt
-check "history --help says --json is refused, as it is" grep -Eq -- '--json.*refused' hhelp.txt
-check "history --help does not offer JSON output" sh -c "! grep -q 'write the result as JSON' hhelp.txt"
-expect_usage "history --format csv refused" $S history --db "$DB" --format csv
 
 finish

@@ -319,16 +319,45 @@ static void test_history(void **state)
 	}
 	runs[2].exit_code = 130;
 	runs[2].term_signal = 2;
-	assert_int_equal(sm_hdb_save(db, "k1", "cmd a", runs, 3, err, sizeof(err)), 0);
-	assert_int_equal(sm_hdb_save(db, "k0", "cmd b", runs, 1, err, sizeof(err)), 0);
+	assert_int_equal(sm_hdb_save(db, "k1", "cmd a", runs, 3, NULL, err, sizeof(err)), 0);
+	assert_int_equal(sm_hdb_save(db, "k0", "cmd b", runs, 1, "{\"command\":\"time\"}", err,
+					 sizeof(err)), 0);
+	/* whole results of the other commands; a key holds one command's runs */
+	assert_int_equal(sm_hdb_save_result(db, "f", "frames", "{\"n\":1}", err, sizeof(err)), 0);
+	assert_int_equal(sm_hdb_save_result(db, "f", "frames", "{\"n\":2}", err, sizeof(err)), 0);
+	assert_int_equal(sm_hdb_save_result(db, "k1", "fileio", "{}", err, sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "holds time runs"));
+	assert_int_equal(sm_hdb_save(db, "f", "cmd", runs, 1, NULL, err, sizeof(err)), -EEXIST);
 	sm_hdb_close(db);
 
 	assert_int_equal(sm_hdb_open(path, 0, 100, &db, err, sizeof(err)), 0);
 	assert_int_equal(sm_hdb_keys(db, &keys, &n, err, sizeof(err)), 0);
-	assert_int_equal(n, 2);
-	assert_string_equal(keys[0].key, "k0");
-	assert_int_equal(keys[1].runs, 3);
+	assert_int_equal(n, 3);
+	assert_string_equal(keys[0].key, "f");
+	assert_string_equal(keys[0].command, "frames");
+	assert_int_equal(keys[0].runs, 2);
+	assert_string_equal(keys[1].key, "k0");
+	assert_string_equal(keys[1].command, "time");
+	assert_int_equal(keys[2].runs, 3);
 	free(keys);
+	{
+		struct sm_hdb_result *res;
+		char cmd[16];
+
+		assert_int_equal(sm_hdb_load_results(db, "f", &res, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, 2);
+		assert_string_equal(res[1].json, "{\"n\":2}");
+		assert_string_equal(res[0].command, "frames");
+		sm_hdb_results_free(res, n);
+		assert_int_equal(sm_hdb_load_results(db, "k0", &res, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, 1);
+		assert_string_equal(res[0].command, "time");
+		sm_hdb_results_free(res, n);
+		assert_int_equal(sm_hdb_key_command(db, "k1", cmd, sizeof(cmd), err, sizeof(err)), 0);
+		assert_string_equal(cmd, "time");
+		assert_int_equal(sm_hdb_key_command(db, "zz", cmd, sizeof(cmd), err, sizeof(err)), 0);
+		assert_string_equal(cmd, "");
+	}
 	assert_int_equal(sm_hdb_load(db, "k1", &rows, &n, err, sizeof(err)), 0);
 	assert_int_equal(n, 3);
 	assert_true(rows[1].run.v[SM_TF_WALL_NS] == 2000);

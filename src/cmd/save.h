@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* --save KEY and --db PATH, the same in frames, fileio, run and time: the
+ * options, their checks before any work, and storing the result. */
+#ifndef SM_CMD_SAVE_H
+#define SM_CMD_SAVE_H
+
+#include <stddef.h>
+
+#include "core/opt.h"
+
+struct cJSON;
+struct sm_hdb;
+
+/* As given; strings point into argv. */
+struct sm_save_opts {
+	const char *key;   /* --save KEY, NULL: not saved */
+	const char *db;    /* --db PATH, NULL: the default database */
+};
+
+/* The longest key --save takes (bytes), as `stormark history` checks it. */
+#define SM_SAVE_KEY_MAX 120
+
+/* Option callback of --save: a key of 1 to SM_SAVE_KEY_MAX bytes without
+ * control characters (a newline would split history's lines). */
+int sm_save_key_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len);
+
+/* 1 when key is a key --save takes. */
+int sm_save_key_ok(const char *key);
+
+/* Option-table entries for s (a struct sm_save_opts lvalue). */
+#define SM_SAVE_OPTS(s) \
+	SM_OPT_CALL(0, "save", SM_OPT_REQUIRED, sm_save_key_cb, &(s).key, "KEY", \
+		    "store the whole result in the history under KEY (docs/history.md)"), \
+	SM_OPT_STR(0, "db", (s).db, "PATH", \
+		   "history database (default $XDG_DATA_HOME/stormark/history.db)")
+
+/* After parsing, before any work: --db without --save is refused, --db is
+ * checked as a file to write (sm_out_check_path). Returns 0, or -EINVAL
+ * with one line in msg. */
+int sm_save_check(const struct sm_save_opts *s, char *msg, size_t len);
+
+/*
+ * With --save, open (creating or migrating) the database before the work
+ * starts, so a damaged, locked or unusable one stops the command before
+ * anything runs, and refuse a key that holds another command's runs.
+ * *db stays NULL without --save. path (len bytes) gets the database's
+ * name. Prints one line and returns the exit code (2 for a key of another
+ * command, 1 for a database that cannot be used), or 0.
+ */
+int sm_save_open(const struct sm_save_opts *s, const char *prog, const char *command,
+		 struct sm_hdb **db, char *path, size_t len);
+
+/* Store doc (the whole JSON result) of command under s->key. Prints one
+ * line and returns 1 when it could not be stored (nothing stored then),
+ * else 0. A NULL db does nothing. */
+int sm_save_doc(struct sm_hdb *db, const char *path, const struct sm_save_opts *s,
+		const char *command, const struct cJSON *doc);
+
+/* The JSON text of doc as stored in the history (unformatted; caller frees),
+ * or NULL without memory. */
+char *sm_save_text(const struct cJSON *doc);
+
+#endif

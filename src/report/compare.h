@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Renderings of a comparison (analysis/compare.h): a text table, a
+ * markdown table and JSON. Pure functions of the comparison. */
+#ifndef SM_REPORT_COMPARE_H
+#define SM_REPORT_COMPARE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
+#include "analysis/compare.h"
+
+/* What the two sides are: a file's path or a history key, as given. */
+struct sm_cmp_names {
+	const char *name[2];   /* A, B */
+	int is_key[2];         /* 1: a history key, 0: a JSON file */
+};
+
+/* v in unit u for people ("1.25 ms", "212 MiB/s", "24.0/s"); returns buf. */
+char *sm_cmp_fmt(char *buf, size_t len, enum sm_cmp_unit u, double v);
+
+/* The unit's JSON name: ns, bytes_per_s, per_s, count, bytes, pct, ms, verdict. */
+const char *sm_cmp_unit_name(enum sm_cmp_unit u);
+
+void sm_cmp_print_text(FILE *f, const struct sm_cmp *c, const struct sm_cmp_names *n);
+void sm_cmp_print_md(FILE *f, const struct sm_cmp *c, const struct sm_cmp_names *n);
+
+/* The comparison as a JSON document (docs/compare.md), or NULL without memory. */
+cJSON *sm_cmp_json(const struct sm_cmp *c, const struct sm_cmp_names *n);
+
+#endif
