@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: the option module (core/opt.c) through the option tables of
- * run, time, history and report, parsed and checked as each command does
+ * run, time, history, report and compare, parsed and checked as each command does
  * before it runs anything (cmd_*_parse_only()). The first line of an input
  * names the command; an unknown name goes to run, as `stormark` does with
  * options alone. */
@@ -25,6 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rc = cmd_history_parse_only(a.argc, a.argv);
 	else if (!strcmp(cmd, "report"))
 		rc = cmd_report_parse_only(a.argc, a.argv);
+	else if (!strcmp(cmd, "compare"))
+		rc = cmd_compare_parse_only(a.argc, a.argv);
 	else
 		rc = cmd_run_parse_only(a.argc, a.argv);
 	fuzz_quiet_end();
