@@ -66,6 +66,7 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 				    "significance level of the t-test (default 0.05)"),
 		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown or json"),
 		SM_OPT_HELP('h', "help", help, "this help"),
+		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
 	};
 	char msg[SM_MSG_MAX];
@@ -77,6 +78,10 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 		if (t->dest == &o->alpha)
 			t->flags |= SM_OPT_GT_MIN;
 	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
+	if (rc == SM_OPT_LIST_CODE) {
+		sm_opt_list(stdout, opts, 0);
+		return SM_EXIT_OK;
+	}
 	if (rc > 0) {
 		usage(stdout, opts);
 		return SM_EXIT_OK;

@@ -62,6 +62,7 @@ accepted() {
       fileio) "$S" fileio --format="$l" ;;
       time) "$S" time --format "$l" ;;
       history) "$S" history --format "$l" --db "$T_DIR/none/h.db" ;;
+      compare) "$S" compare --format "$l" --db "$T_DIR/none/h.db" a b ;;
       streams) "$S" streams --format "$l" "$T_DIR/none" ;;
     esac 2>&1 >/dev/null | grep -q "layout is not available" || echo "$l"
   done
