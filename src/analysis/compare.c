@@ -102,6 +102,20 @@ static int ops_figs(struct sm_cmp_run *r, const cJSON *doc)
 	return rc;
 }
 
+/* A write rate's cliff (docs/cliff.md), when one was found: the rates
+ * before and after it (null, so left out, when none was). */
+static int cliff_figs(struct sm_cmp_run *r, const cJSON *doc)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "cliff");
+	int rc = fig(r, c, "burst_bytes_per_s", "cliff.burst_bytes_per_s", "cliff: burst write rate",
+		     SM_CU_BPS, 1);
+
+	if (!rc)
+		rc = fig(r, c, "sustained_bytes_per_s", "cliff.sustained_bytes_per_s",
+			 "cliff: sustained write rate", SM_CU_BPS, 1);
+	return rc;
+}
+
 static int frames_figs(struct sm_cmp_run *r, const cJSON *doc)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, "totals");
@@ -115,6 +129,8 @@ static int frames_figs(struct sm_cmp_run *r, const cJSON *doc)
 			 "frames.paced.frames_per_s", "paced frame rate", SM_CU_RATE, 1);
 	if (!rc)
 		rc = fig(r, f, "dropped", "frames.dropped", "dropped frames", SM_CU_COUNT, -1);
+	if (!rc)
+		rc = cliff_figs(r, doc);
 	return rc ? rc : ops_figs(r, doc);
 }
 
@@ -135,6 +151,8 @@ static int fileio_figs(struct sm_cmp_run *r, const cJSON *doc)
 	if (!rc)
 		rc = lat_figs(r, cJSON_GetObjectItemCaseSensitive(f, "event_lat_ns"),
 			      "fileio.event", "event");
+	if (!rc)
+		rc = cliff_figs(r, doc);
 	return rc ? rc : ops_figs(r, doc);
 }
 

@@ -156,7 +156,7 @@ static void test_compare_frames(void **state)
 	assert_int_equal(r->change, 1);   /* a higher frame rate is better */
 	r = row(&c, "ops.frame.p99");
 	assert_non_null(r);
-	assert_true(isnan(r->w.p) || r->significant);
+	assert_true(r->significant);
 	assert_int_equal(r->change, -1);  /* a longer p99 is worse */
 	r = row(&c, "ops.frame.p50");     /* 5 everywhere: no spread, equal */
 	assert_true(r->tested && r->w.p == 1 && !r->significant && r->change == 0);
@@ -254,6 +254,32 @@ static void test_compare_verdicts(void **state)
 	sm_cmp_side_release(&b);
 }
 
+static void test_cliff(void **state)
+{
+	struct sm_cmp_run *runs;
+	unsigned n;
+	char why[128];
+	cJSON *doc = cJSON_Parse("{\"command\":\"frames\",\"cliff\":{\"found\":true,"
+				 "\"burst_bytes_per_s\":200,\"sustained_bytes_per_s\":40}}");
+	const struct sm_cmp_fig *f;
+
+	assert_int_equal(sm_cmp_doc_figures(doc, &runs, &n, why, sizeof(why)), 0);
+	assert_int_equal(n, 1);
+	f = sm_cmp_find(&runs[0], "cliff.sustained_bytes_per_s");
+	assert_non_null(f);
+	assert_true(f->v == 40 && f->better == 1 && f->unit == SM_CU_BPS);
+	assert_non_null(sm_cmp_find(&runs[0], "cliff.burst_bytes_per_s"));
+	sm_cmp_runs_free(runs, n);
+	cJSON_Delete(doc);
+	/* no cliff found: its rates are null and left out */
+	doc = cJSON_Parse("{\"command\":\"fileio\",\"cliff\":{\"found\":false,"
+			  "\"burst_bytes_per_s\":null,\"sustained_bytes_per_s\":null}}");
+	assert_int_equal(sm_cmp_doc_figures(doc, &runs, &n, why, sizeof(why)), 0);
+	assert_null(sm_cmp_find(&runs[0], "cliff.burst_bytes_per_s"));
+	sm_cmp_runs_free(runs, n);
+	cJSON_Delete(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_compare_frames),
 		cmocka_unit_test(test_compare_verdicts),
+		cmocka_unit_test(test_cliff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
