@@ -19,6 +19,9 @@ pkgs="$pkgs bash-completion groff-base man-db"
 # Many-host runs build on OpenMPI (src/dist/); tests/cli/mpi*.sh launch it,
 # and the two-host test uses ip(8) for its network namespaces.
 pkgs="$pkgs libopenmpi-dev openmpi-bin iproute2"
+# The HTML report tests render every command's page in headless Chromium
+# (tests/cli/html_*.sh).
+pkgs="$pkgs chromium"
 if [ "${1:-}" = "--bench" ]; then pkgs="$pkgs fio hyperfine"; fi
 
 missing=""

@@ -5,6 +5,7 @@
 #ifndef SM_CMD_H
 #define SM_CMD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define SM_EXIT_OK 0
@@ -42,6 +43,15 @@ int cmd_compare_parse_only(int argc, char **argv);
  * failure of a reader or renderer (-EINVAL, -ENOMEM, -errno). */
 struct cJSON;
 int cmd_report_render_all(const struct cJSON *doc);
+
+/*
+ * Write the HTML report of doc, a command's whole JSON result, to path
+ * (--html FILE), through the same reader and reporter as `stormark report
+ * --format html`, so the two give the same bytes. Returns 0, or -errno
+ * with one line in msg (the file cannot be written, or doc cannot be
+ * read back).
+ */
+int sm_cmd_html_write(const struct cJSON *doc, const char *path, char *msg, size_t len);
 
 /* Room for a message that quotes a path of PATH_MAX bytes or a long value
  * in full (the printers below shorten it for display). */

@@ -548,9 +548,10 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 			goto done;
 		}
 	}
-	if (o->json || o->db) {
+	if (o->json || o->db || o->out.html) {
 		cJSON *doc = sm_fileio_json(&r);
 		int jr = doc ? 0 : -ENOMEM;
+		char msg[SM_MSG_MAX];
 
 		if (doc)
 			sm_cmd_dist_report(NULL, doc);   /* an MPI job's ranks and hosts */
@@ -562,6 +563,10 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		}
 		if (sm_save_doc(o->db, o->db_path, &o->save, "fileio", doc))
 			out = SM_EXIT_FAIL;
+		if (doc && o->out.html && sm_cmd_html_write(doc, o->out.html, msg, sizeof(msg))) {
+			sm_error("%s", msg);
+			out = SM_EXIT_FAIL;
+		}
 		cJSON_Delete(doc);
 	}
 	/* an I/O error, a full disk or a damaged block stops the run: the

@@ -266,6 +266,7 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 			    "'stormark' is its old name), csv, markdown or json"),
 		SM_OPT_STR('o', "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
 		SM_SAVE_OPTS(o->save),
+		SM_OUT_HTML_OPT(o->out.html),
 		{ .kind = SM_OPT_STRING, .long_name = "json", .arg = SM_OPT_OPTIONAL, .dest = &o->out.json,
 		  .dflt = "-", .flags = SM_OPT_EMPTY_OK, .argh = "FILE",
 		  .help = "write the result as JSON to FILE; with no FILE the JSON\n"

@@ -256,7 +256,7 @@ int cmd_frames(int argc, char **argv)
 		fprintf(stderr, "stormark: cliff: %s\n",
 			sm_report_cliff_words(words, sizeof(words), &res->cliff));
 	}
-	if (json_to || db) {
+	if (json_to || db || o.out.html) {
 		cJSON *doc = sm_json_doc_new(&res->head);
 		int jrc = doc ? 0 : -ENOMEM;
 
@@ -270,11 +270,15 @@ int cmd_frames(int argc, char **argv)
 			jrc = sm_json_write(doc, json_to);
 		if (json_to && jrc) {
 			sm_prog_error(o.prog, "cannot write '%s': %s",
-				strcmp(json_to, "-") ? json_to : "stdout", strerror(-jrc));
+				json_to && strcmp(json_to, "-") ? json_to : "stdout", strerror(-jrc));
 			code = SM_EXIT_FAIL;
 		}
 		if (sm_save_doc(db, db_path, &o.save, "frames", doc))
 			code = SM_EXIT_FAIL;
+		if (doc && o.out.html && sm_cmd_html_write(doc, o.out.html, msg, sizeof(msg))) {
+			sm_prog_error(o.prog, "%s", msg);
+			code = SM_EXIT_FAIL;
+		}
 		cJSON_Delete(doc);
 	}
 	csv_err = o.plan.csv_path ? sm_frames_csv_error(&csv) : 0;

@@ -176,6 +176,7 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, o, "LAYOUT",
 			    "report layout: frametest (default), csv, markdown or json"),
 		SM_OPT_STR(0, "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
+		SM_OUT_HTML_OPT(o->out.html),
 		SM_OPT_FLAG_SET(0, "quiet", p->quiet, 1, "no progress line"),
 		SM_OPT_HELP(0, "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),

@@ -14,7 +14,7 @@
 static const char *const names[] = {
 	[SM_LAYOUT_FRAMETEST] = "frametest", [SM_LAYOUT_SYSBENCH] = "sysbench",
 	[SM_LAYOUT_TIMEIT] = "timeit", [SM_LAYOUT_TEXT] = "text", [SM_LAYOUT_CSV] = "csv",
-	[SM_LAYOUT_MARKDOWN] = "markdown", [SM_LAYOUT_JSON] = "json",
+	[SM_LAYOUT_MARKDOWN] = "markdown", [SM_LAYOUT_JSON] = "json", [SM_LAYOUT_HTML] = "html",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
@@ -100,6 +100,8 @@ int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum s
 	if (o->output && strcmp(o->output, "-") && sm_out_check_path("-o/--output", o->output, msg, len))
 		return -EINVAL;
 	if (o->json_file && sm_out_check_path("--json", o->json_file, msg, len))
+		return -EINVAL;
+	if (o->html && sm_out_check_path("--html", o->html, msg, len))
 		return -EINVAL;
 	return 0;
 }

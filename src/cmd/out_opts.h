@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The output flags every command takes, with one meaning everywhere
  * (docs/options.md): --json[=FILE], --format LAYOUT, -o/--output FILE,
- * --quiet. */
+ * --html FILE, --quiet. */
 #ifndef SM_CMD_OUT_OPTS_H
 #define SM_CMD_OUT_OPTS_H
 
@@ -12,7 +12,7 @@
 /* Report layouts, by the name --format takes. */
 enum sm_layout {
 	SM_LAYOUT_FRAMETEST = 1, SM_LAYOUT_SYSBENCH, SM_LAYOUT_TIMEIT, SM_LAYOUT_TEXT,
-	SM_LAYOUT_CSV, SM_LAYOUT_MARKDOWN, SM_LAYOUT_JSON,
+	SM_LAYOUT_CSV, SM_LAYOUT_MARKDOWN, SM_LAYOUT_JSON, SM_LAYOUT_HTML,
 };
 #define SM_LAYOUT_BIT(l) (1u << (l))
 
@@ -22,6 +22,7 @@ struct sm_out_opts {
 	const char *json;       /* --json: NULL none, "-" or "" stdout, else a file */
 	const char *format;     /* --format LAYOUT; NULL: the command's default */
 	const char *output;     /* -o/--output FILE; NULL or "-": stdout */
+	const char *html;       /* --html FILE: the HTML report besides the report, NULL none */
 	int quiet;              /* --quiet: no progress display */
 	/* filled by sm_out_resolve(): */
 	enum sm_layout layout;  /* the report's layout (JSON when --json has no FILE) */
@@ -38,7 +39,11 @@ struct sm_out_opts {
 	  .help = "write the result as JSON to FILE; with no FILE (or -) the JSON is the report " \
 		  "(docs/options.md)" }
 
-/* Option-table entries for the four flags, for a table over `o` (a struct
+/* The --html FILE entry (docs/report.md). */
+#define SM_OUT_HTML_OPT(dest_) \
+	SM_OPT_STR(0, "html", (dest_), "FILE", "also write a self-contained HTML report (charts) to FILE")
+
+/* Option-table entries for the five flags, for a table over `o` (a struct
  * sm_out_opts lvalue). short_o is 'o' for -o/--output, or 0 where -o
  * means something else (frametest's out-of-order); json_next as for
  * SM_OUT_JSON_OPT. */
@@ -46,6 +51,7 @@ struct sm_out_opts {
 	SM_OUT_JSON_OPT((o).json, json_next), \
 	SM_OPT_STR(0, "format", (o).format, "LAYOUT", "report layout: " layouts_help), \
 	SM_OPT_STR(short_o, "output", (o).output, "FILE", "write the report to FILE, not stdout"), \
+	SM_OUT_HTML_OPT((o).html), \
 	SM_OPT_FLAG_SET(0, "quiet", (o).quiet, 1, "no progress display")
 
 /* 1 when arg, the argument after a bare --json, is its FILE in the older
@@ -66,7 +72,7 @@ const char *sm_layout_name(enum sm_layout l);
  * msg: a name that is no layout, a layout this command does not have (yet),
  * --json with no FILE together with another --format, or --json=FILE
  * with --format json (the JSON would go to two places; -o FILE is the way),
- * or an -o/--output or --json FILE that cannot be written
+ * or an -o/--output, --json or --html FILE that cannot be written
  * (sm_out_check_path()), so a bad path is refused before any work starts.
  */
 int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum sm_layout dflt,

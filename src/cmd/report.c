@@ -14,6 +14,7 @@
 #include "report/fileio.h"
 #include "report/verify.h"
 #include "report/frametest.h"
+#include "report/html.h"
 #include "report/markdown.h"
 #include "report/run_text.h"
 #include "report/streams.h"
@@ -35,10 +36,29 @@ struct kind {
 	const char *command;
 	unsigned layouts;          /* SM_LAYOUT_BIT()s */
 	enum sm_layout dflt;       /* what the live command prints by default */
-	int (*render)(const cJSON *doc, enum sm_layout l, struct sm_jerr *e);
+	int (*render)(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_jerr *e);
 };
 
-static int render_time(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
+/* The rate chart's mark of a document: the write rate's cliff, when its
+ * top-level "cliff" (docs/cliff.md) found one; else none. */
+static void doc_mark(const cJSON *doc, struct sm_html_mark *m)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "cliff");
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(c, "at_ns");
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "burst_bytes_per_s");
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(c, "sustained_bytes_per_s");
+
+	memset(m, 0, sizeof(*m));
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "found")) || !cJSON_IsNumber(at) ||
+	    !cJSON_IsNumber(b) || !cJSON_IsNumber(s))
+		return;
+	m->set = 1;
+	m->t_s = at->valuedouble / 1e9;
+	snprintf(m->label, sizeof(m->label), "cliff at %.1f s: %.0f -> %.0f MiB/s", m->t_s,
+		 b->valuedouble / 1048576.0, s->valuedouble / 1048576.0);
+}
+
+static int render_time(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_jerr *e)
 {
 	struct sm_time_result r;
 	int rc = sm_time_from_json(doc, &r, e);
@@ -50,21 +70,23 @@ static int render_time(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 
 		rc = d ? sm_json_write(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
+	} else if (l == SM_LAYOUT_HTML) {
+		sm_html_time(f, &r);
 	} else if (l == SM_LAYOUT_TIMEIT) {
-		sm_time_print_timeit(stdout, &r);
+		sm_time_print_timeit(f, &r);
 	} else if (l == SM_LAYOUT_CSV) {
-		sm_time_print_csv(stdout, &r);
+		sm_time_print_csv(f, &r);
 	} else if (l == SM_LAYOUT_MARKDOWN) {
-		sm_md_time(stdout, &r);
+		sm_md_time(f, &r);
 	} else {
-		sm_time_print_text(stdout, &r);
+		sm_time_print_text(f, &r);
 	}
 out:
 	sm_time_result_release(&r);
 	return rc;
 }
 
-static int render_run(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
+static int render_run(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_jerr *e)
 {
 	struct sm_run_result *res = calloc(1, sizeof(*res));
 	int rc = res ? sm_run_from_json(doc, res, e) : -ENOMEM;
@@ -81,12 +103,14 @@ static int render_run(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 			sm_json_run(d, res);
 		rc = d ? sm_json_write(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
+	} else if (l == SM_LAYOUT_HTML) {
+		sm_html_run(f, res);
 	} else if (l == SM_LAYOUT_CSV) {
-		sm_csv_run(stdout, res);
+		sm_csv_run(f, res);
 	} else if (l == SM_LAYOUT_MARKDOWN) {
-		sm_md_run(stdout, res);
+		sm_md_run(f, res);
 	} else {
-		sm_run_text(stdout, res, 0);
+		sm_run_text(f, res, 0);
 	}
 out:
 	if (res)
@@ -95,7 +119,7 @@ out:
 	return rc;
 }
 
-static int render_fileio(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
+static int render_fileio(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_jerr *e)
 {
 	struct sm_fileio_result *r = calloc(1, sizeof(*r));
 	int rc = r ? sm_fileio_from_json(doc, r, e) : -ENOMEM;
@@ -108,8 +132,13 @@ static int render_fileio(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 
 		rc = d ? sm_json_write(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
+	} else if (l == SM_LAYOUT_HTML) {
+		struct sm_html_mark m;
+
+		doc_mark(doc, &m);
+		sm_html_fileio(f, r, &m);
 	} else if (l == SM_LAYOUT_SYSBENCH) {
-		sm_sb_render(stdout, r);
+		sm_sb_render(f, r);
 		if (r->cliff.found) {   /* as the live run said it, on stderr */
 			char words[256];
 
@@ -117,15 +146,15 @@ static int render_fileio(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 				sm_report_cliff_words(words, sizeof(words), &r->cliff));
 		}
 	} else if (l == SM_LAYOUT_CSV) {
-		sm_csv_fileio(stdout, r);
+		sm_csv_fileio(f, r);
 	} else if (l == SM_LAYOUT_MARKDOWN) {
-		sm_md_fileio(stdout, r);
+		sm_md_fileio(f, r);
 	} else {
-		sm_fileio_render(stdout, r);
+		sm_fileio_render(f, r);
 	}
 	/* as the run printed it: --verify always, --validate when it found something */
-	if (l != SM_LAYOUT_JSON && r->verify_run && (r->cfg.verify || r->verify.problems))
-		sm_fileio_verify_text(stdout, r);
+	if (l != SM_LAYOUT_JSON && l != SM_LAYOUT_HTML && r->verify_run && (r->cfg.verify || r->verify.problems))
+		sm_fileio_verify_text(f, r);
 out:
 	if (r)
 		sm_fileio_from_json_release(r);
@@ -133,7 +162,7 @@ out:
 	return rc;
 }
 
-static int render_frames(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
+static int render_frames(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_jerr *e)
 {
 	struct sm_frames_result *r = calloc(1, sizeof(*r));
 	int rc = r ? sm_frames_from_json(doc, r, e) : -ENOMEM;
@@ -155,11 +184,16 @@ static int render_frames(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 		rc = d ? sm_json_write(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
 	} else if (l == SM_LAYOUT_MARKDOWN) {
-		sm_md_frames(stdout, r);
+		sm_md_frames(f, r);
 	} else if (l == SM_LAYOUT_CSV) {
-		sm_csv_frames(stdout, r);
+		sm_csv_frames(f, r);
+	} else if (l == SM_LAYOUT_HTML) {
+		struct sm_html_mark m;
+
+		doc_mark(doc, &m);
+		sm_html_frames(f, r, &m);
 	} else {
-		sm_report_frametest_all(stdout, r);
+		sm_report_frametest_all(f, r);
 		if (r->cliff.found) {   /* as the live run said it, on stderr */
 			char words[256];
 
@@ -170,7 +204,7 @@ static int render_frames(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 			struct sm_verify_view vv;
 
 			sm_cmd_frames_verify_view(r, &vv);
-			sm_verify_text(stdout, &vv);
+			sm_verify_text(f, &vv);
 		}
 	}
 out:
@@ -180,7 +214,7 @@ out:
 	return rc;
 }
 
-static int render_streams(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
+static int render_streams(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_jerr *e)
 {
 	struct sm_streams_result *res = calloc(1, sizeof(*res));
 	int rc = res ? sm_streams_from_json(doc, res, e) : -ENOMEM;
@@ -195,11 +229,11 @@ static int render_streams(const cJSON *doc, enum sm_layout l, struct sm_jerr *e)
 		rc = d ? sm_json_write(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
 	} else if (l == SM_LAYOUT_MARKDOWN) {
-		sm_md_streams(stdout, res);
+		sm_md_streams(f, res);
 	} else if (l == SM_LAYOUT_CSV) {
-		sm_csv_streams(stdout, res);
+		sm_csv_streams(f, res);
 	} else {
-		sm_streams_text(stdout, res);
+		sm_streams_text(f, res);
 	}
 out:
 	if (res)
@@ -211,17 +245,19 @@ out:
 static const struct kind kinds[] = {
 	{ "time", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
 		  SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-		  SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+		  SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_LAYOUT_BIT(SM_LAYOUT_HTML),
 	  SM_LAYOUT_TEXT, render_time },
 	{ "run", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
-		 SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+		 SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON) |
+		 SM_LAYOUT_BIT(SM_LAYOUT_HTML),
 	  SM_LAYOUT_TEXT, render_run },
 	{ "frames", SM_LAYOUT_BIT(SM_LAYOUT_FRAMETEST) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
-		    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+		    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON) |
+		    SM_LAYOUT_BIT(SM_LAYOUT_HTML),
 	  SM_LAYOUT_FRAMETEST, render_frames },
 	{ "fileio", SM_LAYOUT_BIT(SM_LAYOUT_SYSBENCH) | SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
 		    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-		    SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+		    SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_LAYOUT_BIT(SM_LAYOUT_HTML),
 	  SM_LAYOUT_SYSBENCH, render_fileio },
 	{ "streams", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
 		     SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
@@ -237,7 +273,8 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "run: text (default), csv, markdown, json; fileio: sysbench (default),\n"
 		   "text (stormark's own), csv, markdown, json; frames: frametest\n"
 		   "(default), csv, markdown, json; streams: text (default), csv,\n"
-		   "markdown, json.\n\n");
+		   "markdown, json; and html for time, run, fileio and frames (a\n"
+		   "self-contained page with charts, docs/report.md).\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nExit status: 0 done, 1 the report could not be written, 2 a usage error\n"
 		   "or a file that is not a result this stormark can read (not JSON, cut\n"
@@ -252,18 +289,62 @@ int cmd_report_render_all(const cJSON *doc)
 	for (unsigned i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (strcmp(kinds[i].command, cmdname))
 			continue;
-		for (int l = SM_LAYOUT_FRAMETEST; l <= SM_LAYOUT_JSON; l++) {
+		for (int l = SM_LAYOUT_FRAMETEST; l <= SM_LAYOUT_HTML; l++) {
 			struct sm_jerr e = { { 0 } };
 			int rc;
 
 			if (!(kinds[i].layouts & SM_LAYOUT_BIT(l)))
 				continue;
-			rc = kinds[i].render(doc, (enum sm_layout)l, &e);
+			rc = kinds[i].render(doc, (enum sm_layout)l, stdout, &e);
 			if (rc && !first)
 				first = rc;
 		}
 	}
 	return first;
+}
+
+int sm_cmd_html_write(const cJSON *live, const char *path, char *msg, size_t len)
+{
+	struct sm_jerr e = { { 0 } };
+	char *text = cJSON_PrintUnformatted(live);
+	const cJSON *c;
+	cJSON *doc = NULL;
+	FILE *f = NULL;
+	int rc = -ENOMEM;
+
+	msg[0] = '\0';
+	/* The live document holds raw numbers; read it back as `report` reads
+	 * a file, so --html and report --format html give the same bytes. */
+	if (!text || (rc = sm_json_parse_text(text, "the result", &doc, &e))) {
+		snprintf(msg, len, "cannot render the HTML report: %s", e.msg[0] ? e.msg : strerror(-rc));
+		goto out;
+	}
+	c = cJSON_GetObjectItemCaseSensitive(doc, "command");
+	rc = -EINVAL;
+	for (unsigned i = 0; cJSON_IsString(c) && i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (strcmp(kinds[i].command, c->valuestring))
+			continue;
+		f = fopen(path, "w");
+		if (!f) {
+			rc = -errno;
+			snprintf(msg, len, "cannot write --html '%s': %s", path, strerror(-rc));
+			goto out;
+		}
+		rc = kinds[i].render(doc, SM_LAYOUT_HTML, f, &e);
+		if (rc)
+			snprintf(msg, len, "cannot render the HTML report: %s",
+				 e.msg[0] ? e.msg : strerror(-rc));
+		if ((ferror(f) | fclose(f)) && !rc) {
+			rc = -EIO;
+			snprintf(msg, len, "cannot write --html '%s': %s", path, strerror(EIO));
+		}
+		goto out;
+	}
+	snprintf(msg, len, "cannot render the HTML report: not a result of a known command");
+out:
+	cJSON_Delete(doc);
+	free(text);
+	return rc;
 }
 
 /* Parse and check argv into out and *path (--help: print the usage).
@@ -363,7 +444,12 @@ int cmd_report(int argc, char **argv)
 		code = SM_EXIT_FAIL;
 		goto out;
 	}
-	rc = k->render(doc, out.layout, &e);
+	if (out.html && sm_cmd_html_write(doc, out.html, msg, sizeof(msg))) {
+		sm_prog_error(PROG, "%s", msg);
+		code = SM_EXIT_FAIL;
+		goto out;
+	}
+	rc = k->render(doc, out.layout, stdout, &e);
 	if (rc && e.msg[0]) {
 		sm_prog_error(PROG, "'%s' is not a complete %s result: %s", path, cmdname, e.msg);
 		code = SM_EXIT_USAGE;

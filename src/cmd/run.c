@@ -462,9 +462,10 @@ int cmd_run(int argc, char **argv)
 	else if (o.out.layout == SM_LAYOUT_CSV)
 		sm_csv_run(stdout, res);
 	fflush(stdout);
-	if (o.json_to || db) {
+	if (o.json_to || db || o.out.html) {
 		cJSON *doc = sm_json_doc_new(&res->head);
 		int jrc = doc ? 0 : -ENOMEM;
+		char msg[SM_MSG_MAX];
 
 		if (doc)
 			sm_json_run(doc, res);
@@ -472,12 +473,17 @@ int cmd_run(int argc, char **argv)
 			jrc = sm_json_write(doc, o.json_to);
 		if (o.json_to && jrc) {
 			sm_error("cannot write JSON to '%s': %s",
-				 strcmp(o.json_to, "-") ? o.json_to : "stdout", strerror(-jrc));
+				 o.json_to && strcmp(o.json_to, "-") ? o.json_to : "stdout", strerror(-jrc));
 			if (code == SM_EXIT_OK)
 				code = SM_EXIT_FAIL;
 		}
 		if (sm_save_doc(db, db_path, &o.save, "run", doc) && code == SM_EXIT_OK)
 			code = SM_EXIT_FAIL;
+		if (doc && o.out.html && sm_cmd_html_write(doc, o.out.html, msg, sizeof(msg))) {
+			sm_error("%s", msg);
+			if (code == SM_EXIT_OK)
+				code = SM_EXIT_FAIL;
+		}
 		cJSON_Delete(doc);
 	}
 out:

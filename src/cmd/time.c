@@ -255,10 +255,19 @@ static int emit(const struct time_opts *o, const struct sm_time_result *r, const
 	int rc = 0;
 
 	*what = o->out.output ? o->out.output : "stdout";
-	if (o->out.layout == SM_LAYOUT_JSON || o->out.json_file) {
+	if (o->out.layout == SM_LAYOUT_JSON || o->out.json_file || o->out.html) {
 		doc = sm_time_json(r);
 		if (!doc)
 			return -ENOMEM;
+	}
+	if (o->out.html) {
+		char msg[SM_MSG_MAX];
+
+		*what = o->out.html;
+		rc = sm_cmd_html_write(doc, o->out.html, msg, sizeof(msg));
+		if (rc)
+			goto out;
+		*what = o->out.output ? o->out.output : "stdout";
 	}
 	if (o->out.json_file) {
 		*what = o->out.json_file;
@@ -347,8 +356,8 @@ int cmd_time(int argc, char **argv)
 	}
 	setup(&rn, r);
 	/* the environment costs several /proc reads: only JSON (and the
-	 * history, which stores the JSON) carries it */
-	if (o.out.layout == SM_LAYOUT_JSON || o.out.json_file || db)
+	 * history, which stores the JSON) carries it, and the HTML report */
+	if (o.out.layout == SM_LAYOUT_JSON || o.out.json_file || db || o.out.html)
 		sm_env_collect(&r->head.env, ".");
 	else
 		sm_kernel_release(r->head.env.kernel, sizeof(r->head.env.kernel));

@@ -49,13 +49,15 @@ static uint64_t at(const struct sm_pace *p, uint64_t base, uint64_t seq)
 	return base + (uint64_t)((double)seq * p->interval_ns + 0.5);
 }
 
-static void fate(struct sm_pace *p, int dropped)
+static void fate(struct sm_pace *p, int dropped, uint64_t seq)
 {
 	if (!dropped) {
 		p->run = 0;
 		return;
 	}
 	p->dropped++;
+	if (p->drops)
+		sm_framemap_drop(p->drops, seq);
 	if (++p->run > p->longest_run)
 		p->longest_run = p->run;
 }
@@ -66,11 +68,11 @@ static void capture_arrivals(struct sm_pace *p, uint64_t now)
 {
 	while (p->next_arrival < p->total && at(p, p->t0, p->next_arrival) <= now) {
 		if (p->fifo_len == p->q) {
-			fate(p, 1);
+			fate(p, 1, p->next_arrival);
 		} else {
 			p->fifo[(p->fifo_head + p->fifo_len) % p->q] = p->next_arrival;
 			p->fifo_len++;
-			fate(p, 0);
+			fate(p, 0, p->next_arrival);
 			if (p->fifo_len > p->max_queue)
 				p->max_queue = p->fifo_len;
 		}
@@ -125,7 +127,7 @@ static void display_advance(struct sm_pace *p, uint64_t now)
 		if (d >= p->next_issue) {
 			p->next_issue = d + 1;
 			p->skipped++;
-			fate(p, 1);
+			fate(p, 1, d);
 		} else if ((b = find_buf(p, d)) && b->done) {
 			int late = b->t_done > due;
 
@@ -138,12 +140,12 @@ static void display_advance(struct sm_pace *p, uint64_t now)
 				p->shown_prebuffer++;
 			else if (!late && p->early)
 				sm_hist_add(p->early, due - b->t_done);
-			fate(p, late);
+			fate(p, late, d);
 			b->used = 0;
 		} else {
 			/* Not complete at its due time: dropped. b->done stays 0
 			 * and sm_pace_complete() frees the buffer. */
-			fate(p, 1);
+			fate(p, 1, d);
 		}
 		p->next_display++;
 	}

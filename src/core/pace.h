@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "core/framemap.h"
 #include "core/hist.h"
 
 enum sm_pace_kind { SM_PACE_CAPTURE, SM_PACE_PLAYBACK };
@@ -49,6 +50,9 @@ struct sm_pace {
 				     * b pre-buffered ones (on time by
 				     * construction), and late frames; */
 	struct sm_hist *late;
+	struct sm_framemap *drops;  /* NULL, or where each dropped frame is marked
+				     * (set after sm_pace_init; written under the
+				     * caller's lock, as the rest of the pace) */
 
 	/* capture */
 	uint64_t next_arrival;      /* first frame whose arrival is not processed */

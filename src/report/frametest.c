@@ -224,6 +224,31 @@ static const char *kind_name(enum sm_frames_kind k)
 	return k == SM_FRAMES_WRITE ? "write" : k == SM_FRAMES_EMPTY ? "empty" : "read";
 }
 
+/* The "per_frame" object: the frame map column by column (the sched_*
+ * arrays only in paced runs). */
+static void per_frame_json(cJSON *o, const struct sm_framemap *m, int paced)
+{
+	static const char *const keys[] = {
+		"frames", "dropped", "min_ns", "max_ns", "sum_ns",
+		"sched_frames", "sched_min_ns", "sched_max_ns", "sched_sum_ns",
+	};
+	unsigned nk = paced ? 9 : 5;
+
+	sm_json_add_u64(o, "frames_per_column", m->width);
+	for (unsigned k = 0; k < nk; k++) {
+		cJSON *a = cJSON_AddArrayToObject(o, keys[k]);
+
+		for (unsigned i = 0; i < m->ncols; i++) {
+			const struct sm_framemap_col *c = &m->col[i];
+			const uint64_t v[] = { c->frames, c->dropped, c->min_ns, c->max_ns, c->sum_ns,
+					       c->sched_frames, c->sched_min_ns, c->sched_max_ns,
+					       c->sched_sum_ns };
+
+			cJSON_AddItemToArray(a, sm_json_u64(v[k]));
+		}
+	}
+}
+
 /* The "frames" object: counts, paced figures, windows, the histogram. */
 static void frames_json(cJSON *fr, const struct sm_frames_result *r)
 {
@@ -271,6 +296,8 @@ static void frames_json(cJSON *fr, const struct sm_frames_result *r)
 	cols = cJSON_AddArrayToObject(hist, "columns");
 	for (unsigned c = 0; c < SM_FT_COLUMNS; c++)
 		cJSON_AddItemToArray(cols, sm_json_double((double)ftc[c]));
+	if (r->frame_map.ncols)   /* none in a result read from an older JSON */
+		per_frame_json(cJSON_AddObjectToObject(fr, "per_frame"), &r->frame_map, p->fps > 0);
 }
 
 void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "core/framemap.h"
 #include "core/hist.h"
 #include "core/verify.h"
 #include "result/cliff.h"
@@ -173,6 +174,12 @@ struct sm_frames_result {
 	uint64_t frame_window_ns;    /* the span it really covers (samples are
 				      * whole seconds apart; the run may be shorter) */
 	uint64_t fastest_ns, slowest_ns;
+	/* Every transferred frame's time (and, paced, its time from schedule)
+	 * and every dropped frame, per column of consecutive transfer numbers
+	 * (core/framemap.h): the HTML report's per-frame chart. Filled by the
+	 * workers and the schedule; ncols 0 in a result read from a JSON
+	 * written before it existed. */
+	struct sm_framemap frame_map;
 	struct sm_frames_snap *series;   /* one per second, then the final one */
 	unsigned nseries;
 	int error;                   /* first -errno that stopped the run, or 0 */

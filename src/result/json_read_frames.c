@@ -87,6 +87,47 @@ static int read_series(const cJSON *se, struct sm_frames_result *r, struct sm_je
 	return 0;
 }
 
+/* frames.per_frame into r->frame_map; a document without it (written
+ * before it existed) leaves the map empty. */
+static int read_per_frame(const cJSON *fr, struct sm_frames_result *r, struct sm_jerr *e)
+{
+	static const char *const keys[] = {
+		"frames", "dropped", "min_ns", "max_ns", "sum_ns",
+		"sched_frames", "sched_min_ns", "sched_max_ns", "sched_sum_ns",
+	};
+	const cJSON *pf = cJSON_GetObjectItemCaseSensitive(fr, "per_frame"), *a[9];
+	int paced = pf && cJSON_GetObjectItemCaseSensitive(pf, "sched_frames") != NULL;
+	uint64_t w;
+	int n;
+
+	sm_framemap_init(&r->frame_map);
+	if (!pf)
+		return 0;
+	if (sm_jget_u64(pf, "frames_per_column", &w, e))
+		return -EINVAL;
+	if (!w || (w & (w - 1)))
+		return sm_jerr_set(e, "'frames.per_frame.frames_per_column' is not a power of two");
+	n = sm_jget_columns(pf, keys, paced ? 9 : 5, a, e);
+	if (n < 0)
+		return n;
+	if (n > SM_FRAMEMAP_COLS)
+		return sm_jerr_set(e, "'frames.per_frame' has more than %d columns", SM_FRAMEMAP_COLS);
+	r->frame_map.width = w;
+	r->frame_map.ncols = (unsigned)n;
+	for (int i = 0; i < n; i++) {
+		struct sm_framemap_col *c = &r->frame_map.col[i];
+		uint64_t *v[] = { &c->frames, &c->dropped, &c->min_ns, &c->max_ns, &c->sum_ns,
+				  &c->sched_frames, &c->sched_min_ns, &c->sched_max_ns,
+				  &c->sched_sum_ns };
+
+		for (unsigned k = 0; k < (paced ? 9u : 5u); k++)
+			if (sm_json_count(cJSON_GetArrayItem(a[k], i), v[k]))
+				return sm_jerr_set(e, "'frames.per_frame.%s' holds something other "
+						   "than counts", keys[k]);
+	}
+	return 0;
+}
+
 static int read_opt_lat(const cJSON *o, const char *key, struct sm_hist *h, struct sm_jerr *e)
 {
 	const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -147,7 +188,7 @@ int sm_frames_from_json(const cJSON *doc, struct sm_frames_result *r, struct sm_
 	}
 	late = cJSON_GetObjectItemCaseSensitive(fr, "lateness_ns");
 	if (rc || (late && (read_opt_lat(late, "early", &r->early, e) ||
-			    read_opt_lat(late, "late", &r->late, e))))
+			    read_opt_lat(late, "late", &r->late, e))) || read_per_frame(fr, r, e))
 		return -EINVAL;
 	if (r->head.error[0])
 		r->error = -EIO;   /* the text says what; the code is not kept */

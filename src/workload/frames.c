@@ -57,6 +57,7 @@ static void merge_results(struct shared *sh, unsigned nw, struct sm_frames_resul
 		sm_opstat_merge(&res->close, w->close);
 		sm_opstat_merge(&res->frame, w->frame);
 		sm_hist_merge(&res->sched_lat, w->sched_lat);
+		sm_framemap_merge(&res->frame_map, w->map);
 		sm_verify_stats_merge(&res->verify, &w->vs);
 		if (w->fastest < res->fastest_ns)
 			res->fastest_ns = w->fastest;
@@ -172,6 +173,7 @@ int sm_frames_run(const struct sm_frames_plan *plan, struct sm_frames_result *re
 	sm_hist_init(&res->sched_lat);
 	sm_hist_init(&res->early);
 	sm_hist_init(&res->late);
+	sm_framemap_init(&res->frame_map);
 	if (!sh)
 		return -ENOMEM;
 	sh->plan = p;

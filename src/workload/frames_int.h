@@ -63,6 +63,7 @@ struct worker {
 	int stream_fd;
 	struct sm_opstat *open, *io, *close, *frame;
 	struct sm_hist *sched_lat;
+	struct sm_framemap *map;   /* this worker's frames, per column of the schedule */
 	uint64_t fastest, slowest, t_last;
 	void *sink;                /* this worker's writer of plan.sink, or NULL */
 	struct sm_series_slot *live;   /* this worker's slot of shared.live */

@@ -228,6 +228,7 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 		sh->late = &res->late;
 		rc = sm_pace_init(&sh->pace, p->kind == SM_FRAMES_READ ? SM_PACE_PLAYBACK : SM_PACE_CAPTURE,
 				  sh->total, p->fps, p->queue, p->prebuffer, &res->early, &res->late);
+		sh->pace.drops = &res->frame_map;   /* the workers' maps join it at the end */
 		if (rc) {
 			sh->paced = 0;
 			snprintf(res->head.error, sizeof(res->head.error), "cannot set up pacing: %s",

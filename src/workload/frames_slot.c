@@ -84,6 +84,7 @@ static void retire(struct worker *w, struct slot *s)
 			__atomic_store_n(&sh->plan->verify_written[s->frame], 1, __ATOMIC_RELAXED);
 		if (sh->paced)
 			pace_account(w, s, &r);
+		sm_framemap_add(w->map, s->seq, ft, r.have_sched, r.sched_ns);
 	}
 	if (s->t_end > w->t_last)
 		w->t_last = s->t_end;

@@ -284,10 +284,12 @@ int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id, con
 	w->close = malloc(sizeof(*w->close));
 	w->frame = malloc(sizeof(*w->frame));
 	w->sched_lat = sm_hist_new();
+	w->map = malloc(sizeof(*w->map));
 	bufs = calloc(w->nslots, sizeof(*bufs));
 	if (!w->slots || !w->order || !w->open || !w->io || !w->close || !w->frame ||
-	    !w->sched_lat || !bufs)
+	    !w->sched_lat || !w->map || !bufs)
 		goto out;
+	sm_framemap_init(w->map);
 	sm_opstat_init(w->open);
 	sm_opstat_init(w->io);
 	sm_opstat_init(w->close);
@@ -341,6 +343,7 @@ void sm_frames_worker_release(struct worker *w)
 	free(w->close);
 	free(w->frame);
 	free(w->sched_lat);
+	free(w->map);
 	if (w->sink)                /* its thread never ran */
 		w->sh->plan->sink->close(w->sink);
 }

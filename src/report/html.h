@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* Self-contained HTML reports (docs/report.md): one file with inline CSS
+ * and inline SVG charts, no script and no external file, that opens
+ * offline in any browser. Pure functions of an analysed result. */
+#ifndef SM_REPORT_HTML_H
+#define SM_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "result/fileio.h"
+#include "result/frames.h"
+#include "result/run.h"
+#include "result/timefig.h"
+
+/* A mark on the rate chart of a frames or fileio report: the moment the
+ * rate fell off a cliff (issue 13), when the result has one. */
+struct sm_html_mark {
+	int set;
+	double t_s;                 /* seconds since the start of the timed run */
+	char label[96];
+};
+
+/* `frames` (r analysed: sm_frames_analyse): parameters, summary, the
+ * per-second data and frame rates, the per-frame chart (frame time, and in
+ * paced runs the time from schedule with dropped frames), the latency
+ * histograms of open, read/write, close and frame. mark may be NULL. */
+void sm_html_frames(FILE *f, const struct sm_frames_result *r, const struct sm_html_mark *mark);
+
+/* `fileio` (r analysed: sm_fileio_analyse): parameters, the operations
+ * table, the per-interval rates (with --report-interval), the latency
+ * histograms of read, write, fsync and event. mark may be NULL. */
+void sm_html_fileio(FILE *f, const struct sm_fileio_result *r, const struct sm_html_mark *mark);
+
+/* `run` (res analysed: sm_run_analyse): plan, classic figures with their
+ * latency histograms, frame tests, the verdict table coloured yes /
+ * marginal / no with how each cell was decided, the summary. */
+void sm_html_run(FILE *f, const struct sm_run_result *res);
+
+/* `time`: the command, each run's wall time and storage bytes (table and
+ * charts), the statistics of the main figures. */
+void sm_html_time(FILE *f, const struct sm_time_result *r);
+
+#endif

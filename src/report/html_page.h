@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* The parts every HTML report is made of (report/html_page.c): the page
+ * with its inline style, escaped text, the head sections, and inline-SVG
+ * charts that summarise per pixel column, so a chart's size does not grow
+ * with the run. For report/html*.c only. */
+#ifndef SM_REPORT_HTML_PAGE_H
+#define SM_REPORT_HTML_PAGE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/framemap.h"
+#include "core/hist.h"
+#include "result/result.h"
+
+/* The page from <!doctype> to the opening of <main>, titled "stormark
+ * COMMAND: subject", then the sections every report starts with: warnings
+ * (up front, when there are any), the run (tool version, the exact command
+ * line, start, duration, outcome) and the environment. */
+void sm_html_begin(FILE *f, const struct sm_result_head *h, const char *subject);
+
+/* Close the page. */
+void sm_html_end(FILE *f);
+
+/* s with &, <, >, " and ' escaped. */
+void sm_html_text(FILE *f, const char *s);
+
+/* A formatted string, escaped. */
+void sm_html_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* <section id="ID"><h2>TITLE</h2> ... </section>. */
+void sm_html_section(FILE *f, const char *id, const char *title);
+void sm_html_section_end(FILE *f);
+
+/* A two-column table of parameters: begin, one row per call, end. */
+void sm_html_kv_begin(FILE *f, const char *cls);
+void sm_html_kv(FILE *f, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void sm_html_kv_end(FILE *f);
+
+/* A paragraph of escaped text, class cls (NULL: none). */
+void sm_html_note(FILE *f, const char *cls, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A chart of up to 3 rates over one x axis (n points, x increasing), each
+ * point the rate over the interval since the point before (a step line).
+ * Past one point per 2 pixels, each line is drawn per pixel column as its
+ * min-max band and mean. mark_x (when mark_label is set) draws a labelled
+ * vertical line (a cliff). A chart without points says so. */
+#define SM_HTML_MAXLINES 3
+struct sm_html_xy {
+	const char *id;             /* the figure's id: "chart-rate" */
+	const char *title;
+	const char *xlabel, *ylabel;
+	size_t n;
+	const double *x;
+	unsigned nlines;
+	const double *y[SM_HTML_MAXLINES];
+	const char *name[SM_HTML_MAXLINES];
+	double mark_x;
+	const char *mark_label;     /* NULL: no mark */
+};
+void sm_html_chart_xy(FILE *f, const struct sm_html_xy *c);
+
+/* A latency histogram on a log time axis (counts per pixel column of the
+ * histogram's buckets), p50, p99 and p99.9 marked. An empty h says so. */
+void sm_html_chart_hist(FILE *f, const char *id, const char *title, const struct sm_hist *h);
+
+/* The per-frame chart of a frame map: per column, the min-max band and the
+ * mean of the frame time (sched 0) or of the time from schedule (sched 1),
+ * dropped frames as red ticks under the axis; limit_ns > 0 draws a
+ * labelled horizontal line (the frame interval). */
+void sm_html_chart_frames(FILE *f, const char *id, const char *title, const struct sm_framemap *m,
+			  int sched, double limit_ns, const char *limit_label);
+
+/* Grouped bars: n groups (labels[i]) of up to 2 bars (v[k][i], name[k]),
+ * ylabel the unit; a value < 0 is drawn as "n/a" (not measured). */
+void sm_html_chart_bars(FILE *f, const char *id, const char *title, const char *ylabel, size_t n,
+			const char *const *labels, unsigned nbars, const double *const *v,
+			const char *const *name);
+
+#endif

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/* The HTML report of a `run` result (html.h). */
+#include "report/html.h"
+#include "report/html_page.h"
+#include "analysis/verdict.h"
+#include "core/units.h"
+#include "report/run_text.h"
+
+#include <string.h>
+
+#define MIB (1024.0 * 1024.0)
+
+static void plan(FILE *f, const struct sm_run_result *res)
+{
+	char a[32], b[32];
+
+	sm_html_section(f, "parameters", "Parameters");
+	sm_html_kv_begin(f, NULL);
+	sm_html_kv(f, "directory", "%s", res->plan.dir ? res->plan.dir : "?");
+	sm_html_kv(f, "time budget", "%s", sm_fmt_ns(a, sizeof(a), (double)res->plan.time_ns));
+	sm_html_kv(f, "block tests", "%s file, %s, engine %s",
+		   sm_fmt_bytes(b, sizeof(b), (double)res->file_bytes),
+		   res->direct_align > 0 ? "O_DIRECT" : "buffered", res->block_engine[0] ? res->block_engine : "?");
+	sm_html_kv(f, "frame tests", "%u threads, %s per size, engine %s", res->plan.threads,
+		   sm_fmt_bytes(a, sizeof(a), (double)res->frames_bytes),
+		   res->frames_engine[0] ? res->frames_engine : "?");
+	sm_html_kv(f, "paced runs", "queue %u, pre-buffer %u, %u made", res->plan.queue, res->plan.prebuffer,
+		   res->paced_runs);
+	if (res->notice[0])
+		sm_html_kv(f, "note", "%s", res->notice);
+	sm_html_kv_end(f);
+	sm_html_section_end(f);
+}
+
+static void classic(FILE *f, const struct sm_run_result *res)
+{
+	char a[32], id[48], title[96];
+
+	sm_html_section(f, "classic", "Classic figures");
+	fputs("<table id=\"classic-table\"><tr><th>test</th><th>read MiB/s</th><th>read IOPS</th>"
+	      "<th>read p99</th><th>write MiB/s</th><th>write IOPS</th><th>write p99</th></tr>\n", f);
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
+		const struct sm_run_classic *c = &res->classic[i];
+
+		if (!c->label[0])
+			continue;
+		fputs("<tr><td>", f);
+		sm_html_text(f, c->label);
+		fputs("</td>", f);
+		for (int w = 0; w < 2; w++) {
+			if (!c->fig[w].valid) {
+				fputs("<td>-</td><td>-</td><td>-</td>", f);
+				continue;
+			}
+			fprintf(f, "<td>%.1f</td><td>%.0f</td><td>%s</td>", c->fig[w].bytes_per_s / MIB,
+				c->fig[w].iops, sm_fmt_ns(a, sizeof(a), (double)c->fig[w].p99_ns));
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
+		for (int w = 0; w < 2; w++) {
+			const struct sm_run_classic *c = &res->classic[i];
+
+			if (!c->label[0] || !c->measured[w])
+				continue;
+			snprintf(id, sizeof(id), "chart-lat-classic-%u-%s", i, w ? "write" : "read");
+			snprintf(title, sizeof(title), "%s %s latency", c->label, w ? "write" : "read");
+			sm_html_chart_hist(f, id, title, &c->res[w].op.lat);
+		}
+	sm_html_section_end(f);
+}
+
+static void frames(FILE *f, const struct sm_run_result *res)
+{
+	char a[32], b[32], c[32], d[32];
+
+	sm_html_section(f, "frame-tests", "Frame tests");
+	fputs("<table id=\"frames-table\"><tr><th>frame size</th><th>test</th><th>fps</th><th>MiB/s</th>"
+	      "<th>p50</th><th>p99</th><th>p99.9</th><th>max</th></tr>\n", f);
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++) {
+		const struct sm_run_size *s = &res->sizes[i];
+
+		if (!s->preset[0])
+			continue;
+		for (int dir = 0; dir < 2; dir++) {
+			const struct sm_run_frametest *t = &s->t[dir];
+
+			fputs("<tr><td>", f);
+			sm_html_printf(f, "%s %llu KiB", s->preset, (unsigned long long)(s->frame_bytes / 1024));
+			fprintf(f, "</td><td>%s</td>", dir ? "read" : "write");
+			if (!t->measured) {
+				fputs("<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td><td>-</td></tr>\n", f);
+				continue;
+			}
+			fprintf(f, "<td>%.1f</td><td>%.1f</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+				t->fps, t->bytes_per_s / MIB, sm_fmt_ns(a, sizeof(a), (double)t->p50_ns),
+				sm_fmt_ns(b, sizeof(b), (double)t->p99_ns),
+				sm_fmt_ns(c, sizeof(c), (double)t->p999_ns),
+				sm_fmt_ns(d, sizeof(d), (double)t->max_ns));
+		}
+	}
+	fputs("</table>\n", f);
+	sm_html_section_end(f);
+}
+
+/* How the cell was decided, in words (the cell's tooltip and its second line). */
+static void how(char *buf, size_t len, const struct sm_verdict_cell *c)
+{
+	if (c->how == SM_HOW_PACED)
+		snprintf(buf, len, "paced run: %llu of %llu frames moved, %llu dropped; p99.9 from schedule "
+			 "%.1f ms", (unsigned long long)c->paced.done, (unsigned long long)c->paced.scheduled,
+			 (unsigned long long)c->paced.dropped, (double)c->paced.p999_sched_ns / 1e6);
+	else
+		snprintf(buf, len, "computed: sustained %.1f MiB/s vs %.1f MiB/s needed (x%.2f)%s",
+			 c->measured / MIB, c->needed / MIB, c->ratio, c->near_limit ? ", near the limit" : "");
+}
+
+static void verdicts(FILE *f, const struct sm_run_result *res)
+{
+	unsigned nr = res->plan.nrates;
+	char buf[200];
+
+	sm_html_section(f, "verdicts", "Real-time verdicts");
+	if (!res->derived.verdicts_ready) {
+		sm_html_note(f, "warn", "None: %s", res->derived.frames_skipped && !res->derived.frames_measured
+			     ? "no frame test fitted in the free space" : "the frame tests did not finish");
+		sm_html_section_end(f);
+		return;
+	}
+	sm_html_note(f, NULL, "yes = real time with at least %d%% headroom, marginal = under %d%%, no = not "
+		     "real time. Each cell says how it was decided: computed from the measured sustained "
+		     "rate, or by a paced run at that rate.", SM_VERDICT_HEADROOM_PCT,
+		     SM_VERDICT_HEADROOM_PCT);
+	fputs("<table id=\"verdict-table\"><tr><th>format</th><th>MiB/frame</th>", f);
+	for (int d = 0; d < 2; d++)
+		for (unsigned k = 0; k < nr; k++)
+			fprintf(f, "<th>%s %s</th>", d ? "playback" : "capture", res->plan.rates[k]->name);
+	fputs("</tr>\n", f);
+	for (unsigned r = 0; r < res->nrows; r++) {
+		const struct sm_run_row *row = &res->rows[r];
+
+		fputs("<tr><td>", f);
+		sm_html_text(f, row->fmt.name);
+		fprintf(f, "</td><td>%.1f</td>", (double)row->fmt.frame_bytes / MIB);
+		for (int d = 0; d < 2; d++)
+			for (unsigned k = 0; k < nr; k++) {
+				const struct sm_verdict_cell *c = &row->cell[d][k];
+				const char *w = c->final == SM_VERDICT_REALTIME ? "yes" :
+						c->final == SM_VERDICT_MARGINAL ? "marginal" : "no";
+
+				how(buf, sizeof(buf), c);
+				fprintf(f, "<td class=\"v-%s\" title=\"", w);
+				sm_html_text(f, buf);
+				fprintf(f, "\">%s<br><small>%s</small></td>", w,
+					c->how == SM_HOW_PACED ? "paced" : "computed");
+			}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	sm_html_note(f, "muted", "%u paced run%s; %u near-limit verdict%s left as computed. Hover a cell "
+		     "for its figures.", res->paced_runs, res->paced_runs == 1 ? "" : "s",
+		     res->near_unconfirmed, res->near_unconfirmed == 1 ? "" : "s");
+	sm_html_section_end(f);
+}
+
+void sm_html_run(FILE *f, const struct sm_run_result *res)
+{
+	char summary[2048];
+
+	sm_html_begin(f, &res->head, res->plan.dir ? res->plan.dir : "?");
+	plan(f, res);
+	if (res->reached >= SM_PHASE_CLASSIC)
+		classic(f, res);
+	if (res->reached >= SM_PHASE_FRAMES) {
+		frames(f, res);
+		verdicts(f, res);
+	}
+	sm_run_summary(res, summary, sizeof(summary));
+	sm_html_section(f, "verdict-summary", "Summary");
+	fputs("<pre>", f);
+	sm_html_text(f, summary);
+	fputs("</pre>\n", f);
+	sm_html_section_end(f);
+	sm_html_end(f);
+}

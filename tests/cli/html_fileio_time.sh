@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The HTML reports of fileio and time in headless Chromium: --html on each,
+# `report --format html` gives the same bytes, every section and chart is
+# in the DOM and drawn, no console message. (frames: html_frames.sh,
+# html_paced.sh; run: html_run.sh.)
+. "$SM_SOURCE_DIR/tests/lib.sh"
+. "$SM_SOURCE_DIR/tests/html_lib.sh"
+
+D="$T_DIR/d"
+mkdir -p "$D"
+
+# ---- fileio -----------------------------------------------------------------
+F="--file-total-size=16M --file-num=2 --file-dir=$D"
+# shellcheck disable=SC2086
+"$STORMARK" fileio $F prepare >/dev/null 2>&1
+# shellcheck disable=SC2086
+"$STORMARK" fileio $F --file-test-mode=rndrw --time=2 --report-interval=1 --threads=2 \
+  --json="$T_DIR/f.json" --html="$T_DIR/f.html" run >"$T_DIR/f.out" 2>&1
+check "fileio: exit 0" test $? = 0
+check "fileio: sysbench's report still on stdout" grep -q "^File operations:" "$T_DIR/f.out"
+"$STORMARK" report "$T_DIR/f.json" --format html >"$T_DIR/f2.html"
+check "fileio: report --format html = --html" cmp -s "$T_DIR/f.html" "$T_DIR/f2.html"
+h_check f "$T_DIR/f.html"
+h_sections f run environment parameters summary rates latency
+h_drawn f chart-throughput chart-iops chart-lat-read chart-lat-write chart-lat-fsync chart-lat-event
+h_clean f
+# shellcheck disable=SC2086
+"$STORMARK" fileio $F cleanup >/dev/null 2>&1
+
+# ---- time -n 3 ----------------------------------------------------------------
+"$STORMARK" time -n 3 --html="$T_DIR/t.html" --json="$T_DIR/t.json" -- \
+  dd if=/dev/zero of="$D/dd" bs=64k count=16 conv=fsync >"$T_DIR/t.out" 2>&1
+check "time: exit 0" test $? = 0
+"$STORMARK" report "$T_DIR/t.json" --format html >"$T_DIR/t2.html"
+check "time: report --format html = --html" cmp -s "$T_DIR/t.html" "$T_DIR/t2.html"
+h_check t "$T_DIR/t.html"
+h_sections t run environment parameters runs
+h_drawn t chart-wall chart-storage
+h_clean t
+check "time: a row per run" test "$(grep -c '^<tr><td>[0-9]</td><td>0</td>' "$T_DIR/t.html")" = 3
+
+finish
