@@ -4,6 +4,7 @@
 #include "report/html_page.h"
 #include "analysis/frames.h"
 #include "core/units.h"
+#include "report/cliff.h"
 
 #include <stdlib.h>
 
@@ -57,6 +58,11 @@ static void summary(FILE *f, const struct sm_frames_result *r)
 	sm_html_kv(f, "data rate", "%.2f MiB/s", g->bytes_per_s / MIB);
 	sm_html_kv(f, "fastest, slowest frame", "%s, %s", sm_fmt_ns(a, sizeof(a), (double)r->fastest_ns),
 		   sm_fmt_ns(b, sizeof(b), (double)r->slowest_ns));
+	if (r->plan.kind == SM_FRAMES_WRITE) {
+		char words[256];
+
+		sm_html_kv(f, "cliff", "%s", sm_report_cliff_words(words, sizeof(words), &r->cliff));
+	}
 	if (r->plan.fps > 0) {
 		sm_html_kv(f, "paced rate", "%.2f frames/s over the schedule (%llu frames)", r->paced_fps,
 			   (unsigned long long)r->paced_frames);

@@ -38,6 +38,14 @@ check "write: the tool version" grep -q "<td>stormark $("$STORMARK" --version | 
 h_check wstrip "$T_DIR/w.html" --strip-data
 check "stripped: no chart counts as drawn" jq -e '[.charts[].pixels] | max < 100' "$T_DIR/wstrip.hc.json" >/dev/null
 
+# ---- a cliff in the result is marked on the rate charts ------------------------
+jq '.cliff = {"looked": true, "found": true, "samples": 12, "interval_ns": 1000000000, "t": 40,
+  "split_ratio": 0.2, "burst_bytes_per_s": 209715200, "sustained_bytes_per_s": 41943040,
+  "ratio": 0.2, "at_ns": (.duration_ns / 2 | floor), "bytes_at": 859832320}' "$T_DIR/w.json" >"$T_DIR/cliff.json"
+"$STORMARK" report "$T_DIR/cliff.json" --format html >"$T_DIR/cliff.html" 2>/dev/null
+check "cliff: marked on both rate charts" test "$(grep -Ec 'class="mark"[^>]*/><text[^>]*>cliff at [0-9.]+ s: 200 -&gt; 40 MiB/s' "$T_DIR/cliff.html")" = 2
+check "no cliff: no mark" test "$(grep -c 'cliff at' "$T_DIR/w.html")" = 0
+
 # ---- a long run stays light ---------------------------------------------------
 mkdir -p "$D/big"
 "$STORMARK" frames -w 4 -n 200000 -t 4 --engine null --quiet --html="$T_DIR/big.html" "$D/big" >/dev/null 2>&1

@@ -111,7 +111,7 @@ same "streams json" st-text.json st-text.json --format json
 # ---- bad input: one line on stderr, nothing on stdout, exit 2
 expect_usage "no file" $S report
 expect_usage "missing file" $S report no-such.json
-expect_usage "unknown layout" $S report t.json --format html
+expect_usage "unknown layout" $S report t.json --format pdf
 expect_usage "layout of another command" $S report r.json --format timeit
 printf 'not json\n' >bad.json
 expect_usage "not JSON" $S report bad.json
