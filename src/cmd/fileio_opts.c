@@ -354,7 +354,7 @@ int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 	}
 	if (sm_out_resolve(&o->out, o->prog, SM_LAYOUT_BIT(SM_LAYOUT_SYSBENCH) | SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
 			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-			   SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_SYSBENCH, msg, sizeof(msg)))
+			   SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_OUT_HTML_FILE, SM_LAYOUT_SYSBENCH, msg, sizeof(msg)))
 		return sm_fileio_bad(o, "%s", msg);
 	o->format = o->out.layout == SM_LAYOUT_TEXT ? SM_FIO_FMT_STORMARK
 		    : o->out.layout == SM_LAYOUT_CSV ? SM_FIO_FMT_CSV

@@ -404,7 +404,8 @@ static int resolve(struct sm_frames_opts *o)
 	o->out.quiet = p->quiet;
 	if (sm_out_resolve(&o->out, o->prog, SM_LAYOUT_BIT(SM_LAYOUT_FRAMETEST) |
 			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-			   SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_FRAMETEST, msg, sizeof(msg)) ||
+			   SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_OUT_HTML_FILE,
+			   SM_LAYOUT_FRAMETEST, msg, sizeof(msg)) ||
 	    sm_save_check(&o->save, msg, sizeof(msg)))
 		return sm_usage_error(o->prog, o->hint, "%s", msg);
 	return 0;

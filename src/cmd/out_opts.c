@@ -95,6 +95,10 @@ int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum s
 			 "--format %s (use --json=FILE)", o->format);
 		return -EINVAL;
 	}
+	if (o->html && !(have & (SM_OUT_HTML_FILE | SM_LAYOUT_BIT(SM_LAYOUT_HTML)))) {
+		snprintf(msg, len, "--html is not available for %s (yet)", cmd);
+		return -EINVAL;
+	}
 	o->layout = json_report ? SM_LAYOUT_JSON : l;
 	o->json_file = o->json && !json_report ? o->json : NULL;
 	if (o->output && strcmp(o->output, "-") && sm_out_check_path("-o/--output", o->output, msg, len))

@@ -15,6 +15,9 @@ enum sm_layout {
 	SM_LAYOUT_CSV, SM_LAYOUT_MARKDOWN, SM_LAYOUT_JSON, SM_LAYOUT_HTML,
 };
 #define SM_LAYOUT_BIT(l) (1u << (l))
+/* In sm_out_resolve()'s have: the command writes --html FILE (the HTML
+ * layout bit says so too, for `report`). */
+#define SM_OUT_HTML_FILE (1u << 30)
 
 /* Output flags as given, and resolved by sm_out_resolve(). Strings point
  * into argv. */
@@ -72,6 +75,8 @@ const char *sm_layout_name(enum sm_layout l);
  * msg: a name that is no layout, a layout this command does not have (yet),
  * --json with no FILE together with another --format, or --json=FILE
  * with --format json (the JSON would go to two places; -o FILE is the way),
+ * --html for a command whose have holds neither SM_OUT_HTML_FILE nor the
+ * html layout,
  * or an -o/--output, --json or --html FILE that cannot be written
  * (sm_out_check_path()), so a bad path is refused before any work starts.
  */

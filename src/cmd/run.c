@@ -266,7 +266,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	}
 	if (!rc)
 		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
-				    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+				    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_OUT_HTML_FILE,
 				    SM_LAYOUT_TEXT, msg, sizeof(msg));
 	if (!rc)
 		rc = sm_save_check(&o->save, msg, sizeof(msg));

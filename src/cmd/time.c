@@ -98,7 +98,7 @@ static int parse(int argc, char **argv, struct time_opts *o)
 		o->out.format = "csv";
 	if (sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
 			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-			   SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_TEXT,
+			   SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_OUT_HTML_FILE, SM_LAYOUT_TEXT,
 			   msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	/* the history is written: check --db as an output path, before the run */
