@@ -12,6 +12,7 @@
 #include "result/json.h"
 #include "result/json_read.h"
 #include "cmd/out_opts.h"
+#include "report/table.h"
 #include "cmd/save.h"
 #include "core/opt.h"
 
@@ -133,23 +134,29 @@ out:
 	sm_hdb_results_free(res, n);
 }
 
-static int list_keys(struct sm_hdb *db, const char *path)
+static const struct sm_table_col key_cols[] = {
+	{ "key", 24, 1, "" }, { "command", 7, 1, " " }, { "runs", 5, 0, " " },
+	{ "last saved", 20, 1, "  " }, { "newest run (time: trimmed mean wall time)", 0, 1, "  " },
+};
+
+static int list_keys(struct sm_hdb *db, const char *path, enum sm_table_style st)
 {
 	struct sm_hdb_key *keys;
 	unsigned n;
-	char err[256], head[160];
+	char err[256], head[160], title[4200], runs[16];
 	int rc = sm_hdb_keys(db, &keys, &n, err, sizeof(err)), times = 0;
+	struct sm_table t = { stdout, st, key_cols, 5 };
 
 	if (rc) {
 		sm_error("cannot read history database '%s': %s", path, err);
 		return SM_EXIT_FAIL;
 	}
-	printf("history: %s\n", path);
+	snprintf(title, sizeof(title), "history: %s", path);
+	sm_table_title(&t, title);
+	if (n || st == SM_TABLE_CSV)
+		sm_table_head(&t);   /* csv: an empty table, not an empty file */
 	if (!n)
-		printf("no runs saved yet\n");
-	else
-		printf("%-24s %-7s %5s  %-20s  %s\n", "key", "command", "runs", "last saved",
-		       "newest run (time: trimmed mean wall time)");
+		sm_table_note(&t, "no runs saved yet");
 	for (unsigned i = 0; i < n; i++) {
 		if (!strcmp(keys[i].command, "time")) {
 			struct sm_hdb_row *rows;
@@ -168,11 +175,12 @@ static int list_keys(struct sm_hdb *db, const char *path)
 		} else {
 			headline(db, &keys[i], head, sizeof(head));
 		}
-		printf("%-24s %-7s %5u  %-20s  %s\n", keys[i].key, keys[i].command, keys[i].runs,
-		       keys[i].last, head);
+		snprintf(runs, sizeof(runs), "%u", keys[i].runs);
+		sm_table_row(&t, (const char *const[]){ keys[i].key, keys[i].command, runs, keys[i].last,
+							head });
 	}
 	if (times)
-		printf("(trimmed means: the fastest and slowest 10%% of runs dropped)\n");
+		sm_table_note(&t, "(trimmed means: the fastest and slowest 10% of runs dropped)");
 	free(keys);
 	return SM_EXIT_OK;
 }
@@ -194,8 +202,13 @@ static const struct column fileio_cols[] = {
 };
 
 /* A key of frames, fileio or run: one row per saved result. */
-static int show_results(struct sm_hdb *db, const char *path, const char *key, const char *cmd)
+static int show_results(struct sm_hdb *db, const char *path, const char *key, const char *cmd,
+			enum sm_table_style st)
 {
+	struct sm_table_col tc[12] = { { "run", 6, 0, "" }, { "saved", 20, 1, "  " } };
+	struct sm_table t = { stdout, st, tc, 2 };
+	const char *cells[12];
+	char cbuf[10][48], title[4400];
 	const struct column *cols = !strcmp(cmd, "frames") ? frames_cols
 				    : !strcmp(cmd, "fileio") ? fileio_cols : NULL;
 	struct sm_hdb_result *res;
@@ -207,11 +220,16 @@ static int show_results(struct sm_hdb *db, const char *path, const char *key, co
 		sm_error("cannot read history database '%s': %s", path, err);
 		return SM_EXIT_FAIL;
 	}
-	printf("history: %s, key '%s', %u %s run%s\n", path, key, n, cmd, n == 1 ? "" : "s");
-	printf("%6s  %-20s", "run", "saved");
-	for (const struct column *c = cols; c && c->name; c++)
-		printf(" %12s", c->head);
-	printf("%s\n", cols ? "" : "  summary");
+	snprintf(title, sizeof(title), "history: %s, key '%s', %u %s run%s", path, key, n, cmd,
+		 n == 1 ? "" : "s");
+	for (const struct column *c = cols; c && c->name && t.ncols < 10; c++)
+		tc[t.ncols++] = (struct sm_table_col){ c->head, 12, 0, " " };
+	if (!cols)
+		tc[t.ncols++] = (struct sm_table_col){ "summary", 0, 1, "  " };
+	tc[t.ncols++] = (struct sm_table_col){ st == SM_TABLE_TEXT ? "" : "note", 0, 1, "  " };
+	/* ^ (interrupted) */
+	sm_table_title(&t, title);
+	sm_table_head(&t);
 	for (unsigned i = 0; i < n && code == SM_EXIT_OK; i++) {
 		struct sm_cmp_run *runs;
 		unsigned nr;
@@ -220,18 +238,22 @@ static int show_results(struct sm_hdb *db, const char *path, const char *key, co
 		code = result_figs(&res[i], key, path, &doc, &runs, &nr);
 		if (code)
 			break;
-		printf("%6lld  %-20s", (long long)res[i].id, res[i].saved_at);
-		for (const struct column *c = cols; c && c->name; c++)
-			printf(" %12s", figcell(buf, sizeof(buf), nr ? &runs[0] : NULL, c->name));
+		unsigned k = 2;
+
+		snprintf(cbuf[0], sizeof(cbuf[0]), "%lld", (long long)res[i].id);
+		cells[0] = cbuf[0];
+		cells[1] = res[i].saved_at;
+		for (const struct column *c = cols; c && c->name && k < 10; c++, k++)
+			cells[k] = strcpy(cbuf[k], figcell(buf, sizeof(buf), nr ? &runs[0] : NULL, c->name));
 		if (!cols) {
 			const char *sum = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
 				cJSON_GetObjectItemCaseSensitive(doc, "run"), "summary"));
 
-			printf("  %s", sum ? sum : "-");
+			cells[k++] = sum ? sum : "-";
 		}
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted")))
-			printf("  (interrupted)");
-		printf("\n");
+		cells[k] = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "interrupted")) ?
+			   "(interrupted)" : "";
+		sm_table_row(&t, cells);
 		sm_cmp_runs_free(runs, nr);
 		cJSON_Delete(doc);
 	}
@@ -266,19 +288,26 @@ static void fig(char *buf, size_t len, const struct sm_time_run *run, enum sm_tf
 		sm_tf_format(buf, len, f, run->v[f]);
 }
 
-static int show_key(struct sm_hdb *db, const char *path, const char *key)
+static const struct sm_table_col time_cols[] = {
+	{ "run", 6, 0, "" }, { "saved", 20, 1, "  " }, { "exit", 4, 0, " " }, { "wall", 11, 0, " " },
+	{ "user CPU", 11, 0, " " }, { "system CPU", 11, 0, " " }, { "syscalls", 10, 0, " " },
+	{ "storage read", 12, 0, " " }, { "storage write", 12, 0, " " },
+};
+
+static int show_key(struct sm_hdb *db, const char *path, const char *key, enum sm_table_style st)
 {
 	struct sm_hdb_row *rows;
 	unsigned n;
-	char a[48], b[48], c[48], d[48], e[48], g[48];
+	char a[48], b[48], c[48], d[48], e[48], g[48], id[24], ex[16], title[8400];
+	struct sm_table t = { stdout, st, time_cols, 9 };
 	int rc = load(db, path, key, &rows, &n);
 
 	if (rc)
 		return rc;
-	printf("history: %s, key '%s', %u run%s of: %s\n", path, key, n, n == 1 ? "" : "s",
-	       rows[n - 1].command);
-	printf("%6s  %-20s %4s %11s %11s %11s %10s %12s %12s\n", "run", "saved", "exit",
-	       "wall", "user CPU", "system CPU", "syscalls", "storage read", "storage write");
+	snprintf(title, sizeof(title), "history: %s, key '%s', %u run%s of: %s", path, key, n,
+		 n == 1 ? "" : "s", rows[n - 1].command);
+	sm_table_title(&t, title);
+	sm_table_head(&t);
 	for (unsigned i = 0; i < n; i++) {
 		const struct sm_time_run *r = &rows[i].run;
 
@@ -288,48 +317,56 @@ static int show_key(struct sm_hdb *db, const char *path, const char *key)
 		fig(d, sizeof(d), r, SM_TF_SYSCALLS);
 		fig(e, sizeof(e), r, SM_TF_STORAGE_READ_BYTES);
 		fig(g, sizeof(g), r, SM_TF_STORAGE_WRITE_BYTES);
-		printf("%6lld  %-20s %4d %11s %11s %11s %10s %12s %12s\n", (long long)rows[i].id,
-		       rows[i].saved_at, r->exit_code, a, b, c, d, e, g);
+		snprintf(id, sizeof(id), "%lld", (long long)rows[i].id);
+		snprintf(ex, sizeof(ex), "%d", r->exit_code);
+		sm_table_row(&t, (const char *const[]){ id, rows[i].saved_at, ex, a, b, c, d, e, g });
 	}
-	printf("%6s  %-20s %4s %11s %11s %11s %10s %12s %12s\n", "", "trimmed mean", "",
-	       cell(a, sizeof(a), rows, n, SM_TF_WALL_NS), cell(b, sizeof(b), rows, n, SM_TF_USER_NS),
-	       cell(c, sizeof(c), rows, n, SM_TF_SYS_NS), cell(d, sizeof(d), rows, n, SM_TF_SYSCALLS),
-	       cell(e, sizeof(e), rows, n, SM_TF_STORAGE_READ_BYTES),
-	       cell(g, sizeof(g), rows, n, SM_TF_STORAGE_WRITE_BYTES));
+	sm_table_row(&t, (const char *const[]){ "", "trimmed mean", "",
+		     cell(a, sizeof(a), rows, n, SM_TF_WALL_NS), cell(b, sizeof(b), rows, n, SM_TF_USER_NS),
+		     cell(c, sizeof(c), rows, n, SM_TF_SYS_NS), cell(d, sizeof(d), rows, n, SM_TF_SYSCALLS),
+		     cell(e, sizeof(e), rows, n, SM_TF_STORAGE_READ_BYTES),
+		     cell(g, sizeof(g), rows, n, SM_TF_STORAGE_WRITE_BYTES) });
 	free(rows);
 	return SM_EXIT_OK;
 }
 
-static int compare(struct sm_hdb *db, const char *path, const char *k1, const char *k2)
+static int compare(struct sm_hdb *db, const char *path, const char *k1, const char *k2,
+		   enum sm_table_style st)
 {
 	struct sm_hdb_row *r1 = NULL, *r2 = NULL;
 	unsigned n1, n2;
-	char a[48], b[48];
+	char a[48], b[48], ch[24], title[4400], note[400];
+	const struct sm_table_col cols[] = {
+		{ "figure", 26, 1, "" }, { k1, 14, 0, " " }, { k2, 14, 0, " " }, { "change", 9, 0, " " },
+	};
+	struct sm_table t = { stdout, st, cols, 4 };
 	int rc = load(db, path, k1, &r1, &n1);
 
 	if (!rc)
 		rc = load(db, path, k2, &r2, &n2);
 	if (rc)
 		goto out;
-	printf("history: %s; trimmed means of '%s' (%u runs) and '%s' (%u runs)\n", path, k1,
-	       n1, k2, n2);
-	printf("%-26s %14s %14s %9s\n", "figure", k1, k2, "change");
+	snprintf(title, sizeof(title), "history: %s; trimmed means of '%s' (%u runs) and '%s' (%u runs)",
+		 path, k1, n1, k2, n2);
+	sm_table_title(&t, title);
+	sm_table_head(&t);
 	for (int f = 0; f < SM_TF_COUNT; f++) {
 		int ok1, ok2;
 		double m1 = tmean(r1, n1, f, &ok1), m2 = tmean(r2, n2, f, &ok2);
 
 		if (!ok1 && !ok2)
 			continue;
-		printf("%-26s %14s %14s ", sm_tf_desc[f].label,
-		       ok1 ? sm_tf_format(a, sizeof(a), f, m1) : "n/a",
-		       ok2 ? sm_tf_format(b, sizeof(b), f, m2) : "n/a");
 		if (ok1 && ok2 && m1 != 0)
-			printf("%+8.1f%%\n", 100.0 * (m2 - m1) / m1);
+			snprintf(ch, sizeof(ch), "%+8.1f%%", 100.0 * (m2 - m1) / m1);
 		else
-			printf("%9s\n", ok1 && ok2 && m2 == m1 ? "=" : "-");
+			snprintf(ch, sizeof(ch), "%s", ok1 && ok2 && m2 == m1 ? "=" : "-");
+		sm_table_row(&t, (const char *const[]){ sm_tf_desc[f].label,
+			     ok1 ? sm_tf_format(a, sizeof(a), f, m1) : "n/a",
+			     ok2 ? sm_tf_format(b, sizeof(b), f, m2) : "n/a", ch });
 	}
-	printf("(change is %s relative to %s; trimmed means drop the fastest and slowest 10%%)\n",
-	       k2, k1);
+	snprintf(note, sizeof(note), "(change is %s relative to %s; trimmed means drop the fastest and "
+		 "slowest 10%%)", k2, k1);
+	sm_table_note(&t, note);
 out:
 	free(r1);
 	free(r2);
@@ -371,8 +408,9 @@ static int parse(int argc, char **argv, struct history_opts *o)
 	struct sm_opt opts[] = {
 		SM_OPT_STR(0, "db", o->db_arg, "PATH",
 			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default) or json (the keys, or a key's runs\n"
-			    "with every saved result whole: docs/history.md)"),
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv (the same tables) or\n"
+			    "json (the keys, or a key's runs with every saved result\n"
+			    "whole: docs/history.md)"),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
@@ -392,6 +430,7 @@ static int parse(int argc, char **argv, struct history_opts *o)
 	}
 	if (!rc)
 		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
+				    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
 				    SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_TEXT, msg, sizeof(msg));
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
@@ -538,7 +577,7 @@ static int export_json(struct sm_hdb *db, const char *path, const char *key, con
 }
 
 /* KEY: its runs in the table of its command. */
-static int show(struct sm_hdb *db, const char *path, const char *key)
+static int show(struct sm_hdb *db, const char *path, const char *key, enum sm_table_style st)
 {
 	char err[256], cmd[32];
 
@@ -550,11 +589,12 @@ static int show(struct sm_hdb *db, const char *path, const char *key)
 		sm_error("no runs saved under key '%s' in '%s'", key, path);
 		return SM_EXIT_FAIL;
 	}
-	return !strcmp(cmd, "time") ? show_key(db, path, key) : show_results(db, path, key, cmd);
+	return !strcmp(cmd, "time") ? show_key(db, path, key, st) : show_results(db, path, key, cmd, st);
 }
 
 /* KEY KEY2: time keys compared by trimmed means (compare() below). */
-static int compare_keys(struct sm_hdb *db, const char *path, const char *k1, const char *k2)
+static int compare_keys(struct sm_hdb *db, const char *path, const char *k1, const char *k2,
+			enum sm_table_style st)
 {
 	char err[256], c1[32], c2[32];
 
@@ -567,7 +607,7 @@ static int compare_keys(struct sm_hdb *db, const char *path, const char *k1, con
 		return sm_usage_error(PROG, "stormark compare --help", "history compares two time keys; "
 				      "'stormark compare %s %s' compares %s runs", k1, k2,
 				      strcmp(c1, "time") ? c1 : c2);
-	return compare(db, path, k1, k2);
+	return compare(db, path, k1, k2, st);
 }
 
 int cmd_history(int argc, char **argv)
@@ -575,12 +615,15 @@ int cmd_history(int argc, char **argv)
 	struct history_opts o;
 	char path[4096], err[256];
 	struct sm_hdb *db = NULL;
+	enum sm_table_style st;
 	int rc, first;
 
 	rc = parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
 	first = o.first;
+	st = o.out.layout == SM_LAYOUT_MARKDOWN ? SM_TABLE_MARKDOWN
+	     : o.out.layout == SM_LAYOUT_CSV ? SM_TABLE_CSV : SM_TABLE_TEXT;
 	rc = sm_out_redirect(&o.out);
 	if (rc) {
 		sm_error("cannot create '%s': %s", o.out.output, strerror(-rc));
@@ -597,8 +640,16 @@ int cmd_history(int argc, char **argv)
 		rc = SM_EXIT_OK;
 		if (o.out.json_file || o.out.layout == SM_LAYOUT_JSON)
 			rc = export_json(NULL, path, NULL, o.out.json_file ? o.out.json_file : "-");
-		if (!rc && o.out.layout == SM_LAYOUT_TEXT)
-			printf("history: %s\nno runs saved yet\n", path);
+		if (!rc && o.out.layout != SM_LAYOUT_JSON) {
+			char title[4200];
+			struct sm_table t = { stdout, st, key_cols, 5 };
+
+			snprintf(title, sizeof(title), "history: %s", path);
+			sm_table_title(&t, title);
+			if (st == SM_TABLE_CSV)
+				sm_table_head(&t);   /* an empty table, not an empty file */
+			sm_table_note(&t, "no runs saved yet");
+		}
 		return rc;
 	}
 	if (rc) {
@@ -609,13 +660,13 @@ int cmd_history(int argc, char **argv)
 	if (o.out.json_file || o.out.layout == SM_LAYOUT_JSON)
 		rc = export_json(db, path, first < argc ? argv[first] : NULL,
 				 o.out.json_file ? o.out.json_file : "-");
-	if (!rc && o.out.layout == SM_LAYOUT_TEXT) {
+	if (!rc && o.out.layout != SM_LAYOUT_JSON) {
 		if (first == argc)
-			rc = list_keys(db, path);
+			rc = list_keys(db, path, st);
 		else if (argc - first == 1)
-			rc = show(db, path, argv[first]);
+			rc = show(db, path, argv[first], st);
 		else
-			rc = compare_keys(db, path, argv[first], argv[first + 1]);
+			rc = compare_keys(db, path, argv[first], argv[first + 1], st);
 	}
 	sm_hdb_close(db);
 	return rc;

@@ -2,6 +2,7 @@
 /* A table as aligned text, markdown or CSV. */
 #include "report/table.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void sm_table_title(const struct sm_table *t, const char *title)
@@ -40,15 +41,42 @@ static void csv_cell(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* An aligned text row, without the blanks that padding leaves at its end. */
+static void text_row(const struct sm_table *t, const char *const *cells)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
+
+	for (unsigned i = 0; m && i < t->ncols; i++) {
+		const struct sm_table_col *c = &t->cols[i];
+
+		fprintf(m, c->left ? "%s%-*s" : "%s%*s", c->sep ? c->sep : "", c->width,
+			cells[i] ? cells[i] : "");
+	}
+	if (!m || fclose(m)) {   /* out of memory: the cells as they come */
+		for (unsigned i = 0; i < t->ncols; i++)
+			fprintf(t->f, "%s%s", i ? " " : "", cells[i] ? cells[i] : "");
+		fputc('\n', t->f);
+		free(line);
+		return;
+	}
+	while (len && line[len - 1] == ' ')
+		len--;
+	fprintf(t->f, "%.*s\n", (int)len, line);
+	free(line);
+}
+
 static void row(const struct sm_table *t, const char *const *cells)
 {
+	if (t->style == SM_TABLE_TEXT) {
+		text_row(t, cells);
+		return;
+	}
 	for (unsigned i = 0; i < t->ncols; i++) {
-		const struct sm_table_col *c = &t->cols[i];
 		const char *s = cells[i] ? cells[i] : "";
 
-		if (t->style == SM_TABLE_TEXT) {
-			fprintf(t->f, c->left ? "%s%-*s" : "%s%*s", c->sep ? c->sep : "", c->width, s);
-		} else if (t->style == SM_TABLE_MARKDOWN) {
+		if (t->style == SM_TABLE_MARKDOWN) {
 			md_cell(t->f, s);
 		} else {
 			if (i)

@@ -33,7 +33,8 @@ void sm_table_title(const struct sm_table *t, const char *title);
 /* The header row (markdown: and its |---| line). */
 void sm_table_head(const struct sm_table *t);
 
-/* One row of t->ncols cells (NULL: empty). */
+/* One row of t->ncols cells (NULL: empty); a text row ends at its last
+ * character, not in the padding of its last column. */
 void sm_table_row(const struct sm_table *t, const char *const *cells);
 
 /* A note under the table: text as is, markdown after a blank line,

@@ -54,7 +54,7 @@ expect_rc 1 "history of a corrupt database" $S history --db bad.db
 # the output flags: -o FILE, --json; layouts it does not have are refused
 expect_rc 0 "history -o FILE" $S history --db "$DB" -o list3.txt
 check "history -o writes the table" grep -Eq '^a +time +3 ' list3.txt
-expect_usage "history --format csv refused" $S history --db "$DB" --format csv
+expect_usage "history --format timeit refused" $S history --db "$DB" --format timeit
 $S history --db "$DB" --json >keys.json
 jcheck "--json: the keys" '.schema_version == 1 and ([.keys[] | select(.key == "a" and
   .command == "time" and .runs == 3)] | length) == 1' keys.json
@@ -92,6 +92,24 @@ $S history --db "$DB" fio >fio.txt
 check "fileio table" grep -Eq 'throughput +IOPS +reads/s +writes/s +event p95' fio.txt
 $S history --db "$DB" rn >rn.txt
 check "run table: the summary" grep -q 'summary' rn.txt
+# markdown and csv: the same tables
+$S history --db "$DB" --format csv >list.csv
+check "csv: the header" grep -qx 'key,command,runs,last saved,newest run (time: trimmed mean wall time)' list.csv
+check "csv: a row per key" [ "$(($(wc -l <list.csv) - 1))" = "$($S history --db "$DB" --json | jq '.keys | length')" ]
+check "csv: the frames key" grep -Eq '^fw,frames,3,[0-9]{4}-' list.csv
+check "csv: a headline with a comma is quoted" grep -Eq '^fw,frames,3,[^,]+,"[^"]+/s, [^"]+/s"$' list.csv
+$S history --db "$DB" --format markdown >list.md
+check "markdown: the title" grep -q '^## history: ' list.md
+check "markdown: the frames key" grep -Eq '^\| fw \| frames \| 3 \| ' list.md
+check "markdown: the note" grep -q '^(trimmed means' list.md
+$S history --db "$DB" --format csv fw >fw.csv
+check "csv KEY: 3 runs" [ "$(grep -Ec '^[0-9]+,[0-9]{4}-[0-9-]+T[^,]*,[^,]+/s,' fw.csv)" = 3 ]
+$S history --db "$DB" --format markdown a >a.md
+check "markdown time KEY: the trimmed mean row" grep -Eq '^\|  \| trimmed mean \|  \| ' a.md
+$S history --db "$DB" --format markdown a b >ab.md
+check "markdown compare: header" grep -qx '| figure | a | b | change |' ab.md
+$S history --db "$DB" --format csv a b >ab.csv
+check "csv compare: the wall time row" grep -Eq '^wall( time)?,[^,]+,[^,]+,' ab.csv
 $S history --db "$DB" --json fw >fw.json
 jcheck "--json: every frames result whole" '(.results | length) == 3 and
   all(.results[]; .result.command == "frames" and .result.params.frames == 6 and
