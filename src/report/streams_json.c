@@ -17,6 +17,7 @@ static cJSON *stream_json(const struct sm_stream_fig *s)
 	sm_json_add_u64(o, "p99_9_sched_ns", s->p999_sched_ns);
 	sm_json_add_u64(o, "max_sched_ns", s->max_sched_ns);
 	sm_json_add_u64(o, "max_queue", s->max_queue);
+	sm_json_add_u64(o, "startup_ns", s->startup_ns);
 	cJSON_AddNumberToObject(o, "error", s->error);
 	return o;
 }

@@ -11,6 +11,10 @@ static int read_stream(const cJSON *o, struct sm_stream_fig *s, struct sm_jerr *
 {
 	if (!cJSON_IsObject(o))
 		return sm_jerr_set(e, "a per_stream entry is not an object");
+	/* startup_ns came later: a result without it has 0 */
+	if (cJSON_GetObjectItemCaseSensitive(o, "startup_ns") &&
+	    sm_jget_u64(o, "startup_ns", &s->startup_ns, e))
+		return -EINVAL;
 	return sm_jget_u64(o, "scheduled", &s->scheduled, e) || sm_jget_u64(o, "done", &s->done, e) ||
 	       sm_jget_u64(o, "dropped", &s->dropped, e) ||
 	       sm_jget_u64(o, "longest_drop_run", &s->longest_run, e) ||

@@ -23,9 +23,13 @@ struct sm_stream_fig {
 	uint64_t dropped;           /* capture: dropped; playback: late or skipped */
 	uint64_t longest_run;       /* longest run of consecutive drops */
 	uint64_t bytes;             /* bytes moved */
-	uint64_t p999_sched_ns;     /* p99.9 frame time from schedule (docs/pacing.md) */
+	uint64_t p999_sched_ns;     /* p99.9 frame time from schedule (docs/pacing.md);
+				     * playback: of the frames after the first
+				     * `queue` (those are the start-up, startup_ns) */
 	uint64_t max_sched_ns;
 	uint64_t max_queue;         /* most buffers in use */
+	uint64_t startup_ns;        /* playback: from the common start to frame 0
+				     * shown (the pre-buffer read); capture: 0 */
 	int error;                  /* -errno of a failed transfer, 0 */
 };
 

@@ -230,7 +230,12 @@ static void finish(struct step *s, struct sm_io *io)
 		/* as frames does (workload/frames_slot.c): the buffer of frame
 		 * seq is free by the schedule when frame seq - q is shown */
 		sm_pace_complete(&t->pace, q->seq, td);
-		from = q->seq < sp->queue ? s->t0 : sm_pace_due(&t->pace, q->seq - sp->queue);
+		/* The first `queue` frames fill buffers free from the start,
+		 * before the display starts (it waits for them): their time is
+		 * the start-up (startup_ns), not a frame time from schedule. */
+		if (q->seq < sp->queue)
+			return;
+		from = sm_pace_due(&t->pace, q->seq - sp->queue);
 		sm_hist_add(t->sched, td > from ? td - from : 0);
 	} else {
 		sm_hist_add(t->sched, td - from);
@@ -331,6 +336,8 @@ int sm_streams_step_run(const struct sm_streams_step_plan *sp, struct sm_streams
 		f->dropped = t->pace.dropped;
 		f->longest_run = t->pace.longest_run;
 		f->max_queue = t->pace.max_queue;
+		if (t->pace.kind == SM_PACE_PLAYBACK && t->pace.started && t->pace.t_start > s.t0)
+			f->startup_ns = t->pace.t_start - s.t0;
 		f->p999_sched_ns = sm_hist_percentile(t->sched, 99.9);
 		f->max_sched_ns = t->sched->count ? t->sched->max : 0;
 		out->bytes += f->bytes;
