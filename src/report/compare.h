@@ -25,6 +25,14 @@ const char *sm_cmp_unit_name(enum sm_cmp_unit u);
 void sm_cmp_print_text(FILE *f, const struct sm_cmp *c, const struct sm_cmp_names *n);
 void sm_cmp_print_md(FILE *f, const struct sm_cmp *c, const struct sm_cmp_names *n);
 
+/* The comparison as one self-contained HTML page (report/html_page.c's
+ * style and charts): the two sides, the notes, A and B as two bars on the
+ * same charts (throughput, rates, latency p50/p99/p99.9), the verdict
+ * cells coloured, and the whole table. argv[0..argc) is compare's command
+ * line as given (argv[0] "compare"), shown on the page. */
+void sm_cmp_print_html(FILE *f, const struct sm_cmp *c, const struct sm_cmp_names *n, int argc,
+		       char **argv);
+
 /* The comparison as a JSON document (docs/compare.md), or NULL without memory. */
 cJSON *sm_cmp_json(const struct sm_cmp *c, const struct sm_cmp_names *n);
 

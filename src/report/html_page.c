@@ -217,6 +217,16 @@ void sm_html_begin(FILE *f, const struct sm_result_head *h, const char *subject)
 	head_sections(f, h);
 }
 
+void sm_html_begin_plain(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"generator\" content=\"stormark " SM_VERSION "\">\n<title>", f);
+	sm_html_printf(f, "stormark %s", title);
+	fprintf(f, "</title>\n<style>%s</style></head>\n<body><main>\n<h1>", style);
+	sm_html_printf(f, "stormark %s", title);
+	fputs("</h1>\n", f);
+}
+
 void sm_html_end(FILE *f)
 {
 	fputs("<p class=\"muted\">Written by stormark; charts are summarised per pixel "

@@ -19,6 +19,11 @@
  * line, start, duration, outcome) and the environment. */
 void sm_html_begin(FILE *f, const struct sm_result_head *h, const char *subject);
 
+/* The page from <!doctype> to the opening of <main> with the same style,
+ * titled "stormark TITLE", and no head sections: for a page that is not
+ * one result's report (stormark compare). */
+void sm_html_begin_plain(FILE *f, const char *title);
+
 /* Close the page. */
 void sm_html_end(FILE *f);
 

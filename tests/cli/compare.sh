@@ -87,6 +87,16 @@ PY
 check "JSON: ratio is B/A" jq -e '.figures[] | select(.name == "totals.items_per_s") |
   ((.ratio - .b.mean / .a.mean) | fabs) < 1e-12' c.json
 
+# HTML: both sides on the same charts, the verdict cells coloured, every figure
+expect_rc 0 "--html FILE besides the text" $S compare --db "$DB" dir buf --html c.html -o /dev/null
+check "html: sides, notes, charts and table" sh -c "grep -q 'id=\"sides\"' c.html &&
+  grep -q 'id=\"notes\"' c.html && grep -q 'id=\"chart-throughput\"' c.html &&
+  grep -q 'id=\"chart-latency\"' c.html && grep -q 'id=\"figure-table\"' c.html"
+check "html: two bars a figure (A and B)" grep -q '<figure class="chart" id="chart-rates" data-kind="bars">' c.html
+check "html: self-contained (no external file, no script)" sh -c "! grep -Eq '<script|src=\"http|href=\"http' c.html"
+expect_rc 0 "--format html" $S compare "$G/run/paced.json" "$G/run/paced.json" --format html
+check "html: verdict cells coloured" sh -c "grep -q 'id=\"verdict-table\"' '$T_DIR/out' && grep -q 'class=\"v-yes\"' '$T_DIR/out'"
+
 # a file against a key: one run against three, a ratio and no test
 expect_rc 0 "file against key" $S compare --db "$DB" one.json dir
 check "file vs key heading" sh -c "grep -q \"A: file 'one.json'\" '$T_DIR/out' && grep -q \"B: key 'dir'\" '$T_DIR/out'"
