@@ -37,6 +37,9 @@ static const char *job_command(int argc, char **argv)
 		return "frames";
 	if (!strcmp(prog, "sysbench"))
 		return "fileio";
+	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version") ||
+			  !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")))
+		return NULL;   /* each rank answers alone, without MPI */
 	if (argc < 2 || argv[1][0] == '-' || argv[1][0] == '/' || argv[1][0] == '.')
 		return "run";
 	if (!strcmp(argv[1], "frames") || !strcmp(argv[1], "fileio") || !strcmp(argv[1], "run") ||
