@@ -10,6 +10,9 @@
 
 "$STORMARK" --version | head -1 | grep -q ' mpi[ )]' || skip "built without MPI"
 command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
+if [ "${SM_SANITIZER:-none}" != none ]; then
+  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0   # OpenMPI's own leaks
+fi
 RATE=$((60 * 1024 * 1024))
 t_cgroup_throttle write "$RATE" "$T_DIR" || skip "cannot set up a blkio write throttle (cgroup v1 blkio not writable here)"
 D=$T_DIR/d; mkdir -p "$D"
