@@ -155,5 +155,9 @@ int sm_fileio_merge(struct sm_fileio_result *dst, const struct sm_fileio_result 
 	dst->nthreads = n;
 	dst->failed |= src->failed;
 	sm_verify_stats_merge(&dst->verify, &src->verify);
+	/* a rank's result carries its cliff, not its seconds: the job's
+	 * cliff cannot be found from them, and one rank's is not the job's */
+	memset(&dst->cliff, 0, sizeof(dst->cliff));
+	dst->nwsec = 0;
 	return merge_ticks(dst, src);
 }
