@@ -16,6 +16,11 @@ command -v ip >/dev/null && command -v unshare >/dev/null || skip "ip (iproute2)
 [ "$(id -u)" = 0 ] || skip "network namespaces need root"
 if [ "${SM_SANITIZER:-none}" != none ]; then
   export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0   # OpenMPI's own leaks
+  # OpenMPI's TCP transport takes its own locks in two orders (seen with
+  # 4.1.4: lock-order-inversion in mca_btl_tcp_add_procs, all frames in
+  # OpenMPI); stormark's code stays checked
+  printf 'deadlock:mca_btl_tcp_add_procs\n' >"$T_DIR/tsan.supp"
+  export TSAN_OPTIONS=${TSAN_OPTIONS:+$TSAN_OPTIONS:}suppressions=$T_DIR/tsan.supp
 fi
 NA=smmpi-a-$$; NB=smmpi-b-$$
 ns_cleanup() { ip netns del "$NA" 2>/dev/null; ip netns del "$NB" 2>/dev/null; t_cleanup; }
