@@ -77,6 +77,8 @@ int sm_frames_merge(struct sm_frames_result *dst, const struct sm_frames_result 
 	dst->schedule_ns = max_u64(dst->schedule_ns, src->schedule_ns);
 	dst->paced_fps += src->paced_fps;
 	sm_hist_merge(&dst->frame_window, &src->frame_window);
+	/* the per-frame chart: the ranks' frames of one transfer number together */
+	sm_framemap_merge(&dst->frame_map, &src->frame_map);
 	dst->frame_window_ns = max_u64(dst->frame_window_ns, src->frame_window_ns);
 	if (src->frames_done && (!dst->fastest_ns || src->fastest_ns < dst->fastest_ns))
 		dst->fastest_ns = src->fastest_ns;
