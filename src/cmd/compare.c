@@ -7,6 +7,7 @@
 #include "cmd/save.h"
 #include "analysis/compare.h"
 #include "report/compare.h"
+#include "report/csv.h"
 #include "result/json.h"
 #include "result/json_read.h"
 #include "store/history_db.h"
@@ -64,7 +65,7 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 			   "history database of keys (default $XDG_DATA_HOME/stormark/history.db)"),
 		SM_OPT_DOUBLE_RANGE(0, "alpha", o->alpha, 0, 0.5, "P",
 				    "significance level of the t-test (default 0.05)"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, json or html"),
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json or html"),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
@@ -88,7 +89,8 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 	}
 	if (!rc)
 		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
-				    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON) |
+				    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
+				    SM_LAYOUT_BIT(SM_LAYOUT_JSON) |
 				    SM_LAYOUT_BIT(SM_LAYOUT_HTML) | SM_OUT_HTML_FILE,
 				    SM_LAYOUT_TEXT, msg, sizeof(msg));
 	if (rc)
@@ -282,6 +284,8 @@ int cmd_compare(int argc, char **argv)
 		sm_cmp_print_html(stdout, &c, &names, argc, argv);
 	else if (o.out.layout == SM_LAYOUT_MARKDOWN)
 		sm_cmp_print_md(stdout, &c, &names);
+	else if (o.out.layout == SM_LAYOUT_CSV)
+		sm_csv_compare(stdout, &c);
 	else if (o.out.layout == SM_LAYOUT_TEXT)
 		sm_cmp_print_text(stdout, &c, &names);
 out:

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* CSV renderings of run, fileio, frames and streams results. */
+/* CSV renderings of run, fileio, frames and streams results and of a
+ * comparison. */
 #include "report/csv.h"
+#include "report/compare.h"
 #include "analysis/paced.h"
 #include "analysis/verdict.h"
 
@@ -205,5 +207,36 @@ void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
 		num(f, c->agg_bytes_per_s);
 		num(f, c->sustained_bytes_per_s);
 		fputc('\n', f);
+	}
+}
+
+/* A number, or an empty cell when it is not one (NAN, absent). */
+static void num_or_empty(FILE *f, int have, double v)
+{
+	if (have && isfinite(v))
+		num(f, v);
+	else
+		empty(f, 1);
+}
+
+void sm_csv_compare(FILE *f, const struct sm_cmp *c)
+{
+	fprintf(f, "figure,label,unit,runs_a,runs_b,mean_a,mean_b,sd_a,sd_b,ratio,t,df,p,significant,"
+		   "change,verdict_a,verdict_b\n");
+	for (unsigned i = 0; i < c->nrows; i++) {
+		const struct sm_cmp_row *r = &c->rows[i];
+		int verdict = r->unit == SM_CU_VERDICT;
+
+		/* figure names and labels are the project's own: no comma or quote */
+		fprintf(f, "%s,%s,%s,%u,%u", r->name, r->label, sm_cmp_unit_name(r->unit), r->na, r->nb);
+		num_or_empty(f, r->na && !verdict, r->mean_a);
+		num_or_empty(f, r->nb && !verdict, r->mean_b);
+		num_or_empty(f, r->na && !verdict, r->sd_a);
+		num_or_empty(f, r->nb && !verdict, r->sd_b);
+		num_or_empty(f, !verdict, r->ratio);
+		num_or_empty(f, r->tested, r->w.t);
+		num_or_empty(f, r->tested, r->w.df);
+		num_or_empty(f, r->tested, r->w.p);
+		fprintf(f, ",%d,%d,%s,%s\n", r->significant, r->change, r->verdict_a, r->verdict_b);
 	}
 }

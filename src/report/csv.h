@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "analysis/compare.h"
 #include "result/fileio.h"
 #include "result/frames.h"
 #include "result/run.h"
@@ -40,5 +41,12 @@ void sm_csv_frames(FILE *f, const struct sm_frames_result *r);
  * rate and direction (res judged: analysis/streams.c). first_failed is
  * empty when no step failed; at_cap and searched are 0 or 1. */
 void sm_csv_streams(FILE *f, const struct sm_streams_result *res);
+
+/* `stormark compare`: figure,label,unit,runs_a,runs_b,mean_a,mean_b,sd_a,
+ * sd_b,ratio,t,df,p,significant,change,verdict_a,verdict_b; a row per
+ * figure compared (c from sm_cmp_compute), raw units as the unit column
+ * names them. Empty cells for what a row has not (a side without the
+ * figure, no ratio, no test). */
+void sm_csv_compare(FILE *f, const struct sm_cmp *c);
 
 #endif

@@ -45,7 +45,13 @@ check "means with deviations" grep -Eq '^frame rate .*/s \+- .*/s' keys.txt
 expect_rc 0 "markdown" $S compare --db "$DB" dir buf --format markdown
 check "markdown table" grep -q '^| figure | A | B | B/A | p | |$' "$T_DIR/out"
 check "markdown note" grep -q '^- \*\*note:\*\* I/O differs' "$T_DIR/out"
+expect_rc 0 "csv" $S compare --db "$DB" dir buf --format csv
+cp "$T_DIR/out" c.csv
+check "csv header" grep -qx 'figure,label,unit,runs_a,runs_b,mean_a,mean_b,sd_a,sd_b,ratio,t,df,p,significant,change,verdict_a,verdict_b' c.csv
+check "csv: the frame rate row, 3 runs of B" grep -Eq '^totals\.items_per_s,[^,]+,per_s,[0-9]+,3,' c.csv
 expect_rc 0 "json" $S compare --db "$DB" dir buf --json=c.json -o c.txt
+check "csv: a row per figure of the JSON" \
+  [ "$(($(wc -l <c.csv) - 1))" = "$(jq '.figures | length' c.json 2>/dev/null || echo x)" ]
 check "--json=FILE besides the text" grep -q '^frame rate ' c.txt
 if /usr/bin/python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
   check "compare JSON validates" /usr/bin/python3 "$SM_SOURCE_DIR/scripts/check-schema.py" \
