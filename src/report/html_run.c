@@ -112,8 +112,10 @@ static void how(char *buf, size_t len, const struct sm_verdict_cell *c)
 			 "%.1f ms", (unsigned long long)c->paced.done, (unsigned long long)c->paced.scheduled,
 			 (unsigned long long)c->paced.dropped, (double)c->paced.p999_sched_ns / 1e6);
 	else
-		snprintf(buf, len, "computed: sustained %.1f MiB/s vs %.1f MiB/s needed (x%.2f)%s",
-			 c->measured / MIB, c->needed / MIB, c->ratio, c->near_limit ? ", near the limit" : "");
+		snprintf(buf, len, "computed: sustained %.1f MiB/s vs %.1f MiB/s needed (x%.2f)%s%s",
+			 c->measured / MIB, c->needed / MIB, c->ratio, c->near_limit ? ", near the limit" : "",
+			 c->cliff ? "; the write rate fell off a cliff: the burst alone would have rated "
+			 "it higher" : "");
 }
 
 static void verdicts(FILE *f, const struct sm_run_result *res)
@@ -152,14 +154,15 @@ static void verdicts(FILE *f, const struct sm_run_result *res)
 				how(buf, sizeof(buf), c);
 				fprintf(f, "<td class=\"v-%s\" title=\"", w);
 				sm_html_text(f, buf);
-				fprintf(f, "\">%s<br><small>%s</small></td>", w,
+				fprintf(f, "\">%s%s<br><small>%s</small></td>", w, c->cliff ? "!" : "",
 					c->how == SM_HOW_PACED ? "paced" : "computed");
 			}
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	sm_html_note(f, "muted", "%u paced run%s; %u near-limit verdict%s left as computed. Hover a cell "
-		     "for its figures.", res->paced_runs, res->paced_runs == 1 ? "" : "s",
+	sm_html_note(f, "muted", "! = the sustained write fell off a cliff and the rate after the fall "
+		     "decided the cell (docs/cliff.md). %u paced run%s; %u near-limit verdict%s left as "
+		     "computed. Hover a cell for its figures.", res->paced_runs, res->paced_runs == 1 ? "" : "s",
 		     res->near_unconfirmed, res->near_unconfirmed == 1 ? "" : "s");
 	sm_html_section_end(f);
 }

@@ -34,9 +34,13 @@ check "write: the exact command" jq -e --arg d "$D" \
   '.command == "stormark frames -w 256 -n 300 -t 2 --quiet --json=\($d|sub("/d$";""))/w.json --html=\($d|sub("/d$";""))/w.html \($d)"' \
   "$T_DIR/w.hc.json" >/dev/null
 check "write: the tool version" grep -q "<td>stormark $("$STORMARK" --version | grep -Eo '[0-9]+\.[0-9]+\.[0-9]+' | head -1)</td>" "$T_DIR/w.html"
-# the negative control: without its data elements no chart may pass
-h_check wstrip "$T_DIR/w.html" --strip-data
-check "stripped: no chart counts as drawn" jq -e '[.charts[].pixels] | max < 100' "$T_DIR/wstrip.hc.json" >/dev/null
+# the negative control: without its data elements no chart may pass (the
+# page is the same in every build: under a sanitizer, where the test must
+# stay short, the plain build's run covers it)
+if [ "${SM_SANITIZER:-none}" = none ]; then
+  h_check wstrip "$T_DIR/w.html" --strip-data
+  check "stripped: no chart counts as drawn" jq -e '[.charts[].pixels] | max < 100' "$T_DIR/wstrip.hc.json" >/dev/null
+fi
 
 # ---- a cliff in the result is marked on the rate charts ------------------------
 jq '.cliff = {"looked": true, "found": true, "samples": 12, "interval_ns": 1000000000, "t": 40,
