@@ -107,7 +107,9 @@ void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap)
 			if (s->bytes_per_s > c->sustained_bytes_per_s)
 				c->sustained_bytes_per_s = s->bytes_per_s;
 		}
-		if (s->n == hi && !s->held && s->complete &&
+		/* only a failure right above the answer bounds the capacity: a
+		 * failure further up (a search cut short) says little of it */
+		if (s->n == hi && hi == lo + 1 && !s->held && s->complete &&
 		    s->delivered_bytes_per_s > c->sustained_bytes_per_s)
 			c->sustained_bytes_per_s = s->delivered_bytes_per_s;
 	}

@@ -49,9 +49,9 @@ void sm_streams_update(unsigned n, int held, unsigned *lo, unsigned *hi);
 
 /* Fill a cell's answer from its steps: max_raw (largest n held), first
  * failure, at_cap (held at cap), agg_bytes_per_s, sustained_bytes_per_s
- * (the larger of the held step's rate at max_raw and what the storage
- * delivered in the step at first_fail, but no more than first_fail x
- * rate), max_headroom from those. */
+ * (the larger of the held step's rate at max_raw and, when first_fail is
+ * max_raw + 1, what the storage delivered in that step, but no more than
+ * first_fail x rate), max_headroom from those. */
 void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap);
 
 #endif

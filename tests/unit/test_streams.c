@@ -224,6 +224,13 @@ static void test_cell(void **state)
 	sm_streams_cell_finish(&c, 64);
 	assert_true(c.sustained_bytes_per_s == 100);
 	assert_int_equal(c.max_headroom, 3);
+	/* a failure further up than held + 1 (a search cut short) does not count */
+	steps[2].n = 5;
+	sm_streams_cell_finish(&c, 64);
+	assert_int_equal(c.first_fail, 5);
+	assert_true(c.sustained_bytes_per_s == 75);
+	assert_int_equal(c.max_headroom, 2);
+	steps[2].n = 4;
 	/* a failing step cut short (a signal) says nothing of the limit */
 	steps[2].complete = 0;
 	sm_streams_cell_finish(&c, 64);
