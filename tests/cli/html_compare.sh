@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The HTML page of `stormark compare` in headless Chromium: --html FILE and
+# --format html give the same page (bar the command line), every section is in the DOM, the bar
+# charts of A and B are drawn (and none once the data elements are
+# stripped), the verdict cells are there for run results, no console message.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+. "$SM_SOURCE_DIR/tests/html_lib.sh"
+G=$SM_SOURCE_DIR/tests/golden
+cd "$T_DIR" || exit 1
+
+# ---- frames: two saved files ---------------------------------------------------
+"$STORMARK" compare --html=c.html "$G/frames/write.json" "$G/frames/write.json" >c.txt 2>c.err
+check "frames: exit 0" test $? = 0
+check "frames: the text table still on stdout" grep -q '^frame rate ' c.txt
+"$STORMARK" compare --format html "$G/frames/write.json" "$G/frames/write.json" >c2.html 2>/dev/null
+# the same page but for the command line it names
+check "frames: --format html = --html" sh -c "diff c.html c2.html | grep -v -e command-line -e '^---' -e '^[0-9]' | grep -q . && exit 1 || exit 0"
+check "frames: pages differ only in the command" test "$(diff c.html c2.html | grep -c '^[<>]')" = 2
+h_check c "$T_DIR/c.html"
+h_sections c sides charts figures
+h_drawn c chart-throughput chart-rates chart-latency
+h_clean c
+check "frames: the exact command" jq -e --arg g "$G" \
+  '.command == "stormark compare --html=c.html \($g)/frames/write.json \($g)/frames/write.json"' c.hc.json >/dev/null
+# the negative control: without the data elements no chart may pass (the
+# page is the same in every build; the plain build's run covers it)
+if [ "${SM_SANITIZER:-none}" = none ]; then
+  h_check cstrip "$T_DIR/c.html" --strip-data
+  check "stripped: no chart counts as drawn" jq -e '[.charts[].pixels] | max < 100' cstrip.hc.json >/dev/null
+  check "stripped: the three charts were measured" jq -e '.charts | length == 3' cstrip.hc.json >/dev/null
+fi
+
+# ---- run: verdict cells --------------------------------------------------------
+"$STORMARK" compare "$G/run/paced.json" "$G/run/paced.json" --format html >r.html 2>/dev/null
+check "run: exit 0" test $? = 0
+h_check r "$T_DIR/r.html"
+h_sections r sides charts verdicts figures
+h_clean r
+check "run: verdict table in the DOM" grep -q 'id="verdict-table"' r.html
+
+finish
