@@ -2,6 +2,9 @@
 /* Streams: whether a step held, the headroom rule, and the search order. */
 #include "analysis/streams.h"
 #include "analysis/verdict.h"
+#include "core/units.h"
+
+#include <stdio.h>
 
 int sm_stream_holds(const struct sm_stream_fig *s, uint64_t interval_ns, unsigned queue)
 {
@@ -119,4 +122,52 @@ void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap)
 	if (hi && c->sustained_bytes_per_s > (double)hi * c->rate)
 		c->sustained_bytes_per_s = (double)hi * c->rate;
 	c->max_headroom = sm_streams_headroom(lo, c->sustained_bytes_per_s, c->rate);
+}
+
+void sm_streams_confirm_judge(struct sm_streams_cell *c, const struct sm_streams_step *st,
+			      uint64_t len_ns, const struct sm_cliff *cl)
+{
+	double sus = c->sustained_bytes_per_s;
+	unsigned raw = c->max_raw, h;
+	char a[32], b[32];
+
+	c->confirm = SM_CONFIRM_RAN;
+	c->confirm_n = st->n;
+	c->confirm_ns = len_ns;
+	c->confirm_held = st->held;
+	c->confirm_dropped = st->dropped;
+	c->confirm_bytes_per_s = st->delivered_bytes_per_s;
+	c->headroom_burst = c->max_headroom;
+	c->cliff = *cl;
+	c->lowered = 0;
+	c->confirm_note[0] = '\0';
+	if (cl->found && (!(sus > 0) || cl->sustained_bytes_per_s < sus))
+		sus = cl->sustained_bytes_per_s;
+	if (!st->held) {
+		if (st->delivered_bytes_per_s > 0 && (!(sus > 0) || st->delivered_bytes_per_s < sus))
+			sus = st->delivered_bytes_per_s;
+		if (st->n > 0 && raw > st->n - 1)
+			raw = st->n - 1;
+	}
+	/* sus 0 here would make the rule count streams alone: a step that
+	 * moved nothing sustains nothing */
+	h = sus > 0 ? sm_streams_headroom(raw, sus, c->rate) : 0;
+	if (h >= c->max_headroom)
+		return;
+	c->max_headroom = h;
+	c->lowered = 1;
+	sm_fmt_bytes(b, sizeof(b), sus);
+	if (cl->found) {
+		sm_fmt_bytes(a, sizeof(a), cl->burst_bytes_per_s);
+		snprintf(c->confirm_note, sizeof(c->confirm_note),
+			 "%u with headroom, not %u: the write rate of %u stream(s) fell at %.1f s "
+			 "of %.0f s from %s/s to %s/s (a cliff)%s", h, c->headroom_burst, st->n,
+			 (double)cl->at_ns / 1e9, (double)len_ns / 1e9, a, b,
+			 st->held ? "" : " and frames were dropped");
+	} else {
+		snprintf(c->confirm_note, sizeof(c->confirm_note),
+			 "%u with headroom, not %u: %u stream(s) for %.0f s dropped %llu frames "
+			 "(delivered %s/s)", h, c->headroom_burst, st->n, (double)len_ns / 1e9,
+			 (unsigned long long)st->dropped, b);
+	}
 }

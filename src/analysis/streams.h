@@ -54,4 +54,17 @@ void sm_streams_update(unsigned n, int held, unsigned *lo, unsigned *hi);
  * first_fail x rate), max_headroom from those. */
 void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap);
 
+/*
+ * Judge capture cell c's sustained confirmation step st (judged already by
+ * sm_streams_step_judge; st->n the answer it confirms) and the cliff cl
+ * looked for in its per-second write rate: records them in c (confirm =
+ * SM_CONFIRM_RAN) and recomputes max_headroom by the headroom rule on the
+ * rate that lasted: the smaller of the search's sustained rate and, when a
+ * cliff was found, the rate after it; when the step did not hold, also
+ * what it delivered, and no more than st->n - 1 streams. A lower answer
+ * sets c->lowered and says why in c->confirm_note. Pure; never fails.
+ */
+void sm_streams_confirm_judge(struct sm_streams_cell *c, const struct sm_streams_step *st,
+			      uint64_t len_ns, const struct sm_cliff *cl);
+
 #endif

@@ -57,7 +57,10 @@ static void usage(FILE *f, const struct sm_opt *opts)
 	      "sustains: each stream is one file moved in chunks of one frame per frame\n"
 	      "interval, paced as frames -f paces a sequence, with its own buffers; all start\n"
 	      "at once. The search doubles the number of streams, then bisects, each step a\n"
-	      "paced run of --step seconds. Test files go in DIR/.stormark-streams-XXXXXX,\n"
+	      "paced run of --step seconds. Each capture answer is then run once as a sustained\n"
+	      "step of max(16, 3 x --step) seconds whose write rate is looked at for a cliff\n"
+	      "(a fall lowers the answer, marked '!'); a --time too short for it says the cell\n"
+	      "could not be checked. Test files go in DIR/.stormark-streams-XXXXXX,\n"
 	      "removed at the end, also on Ctrl-C.\n"
 	      "\n"
 	      "Options:\n", f);

@@ -191,7 +191,10 @@ void sm_csv_frames(FILE *f, const struct sm_frames_result *r)
 void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
 {
 	fprintf(f, "format,codec,fps,direction,stream_bytes_per_s,chunk_bytes,streams,streams_headroom,"
-		   "first_failed,at_cap,searched,aggregate_bytes_per_s,sustained_bytes_per_s\n");
+		   "first_failed,at_cap,searched,aggregate_bytes_per_s,sustained_bytes_per_s,"
+		   "confirmation,confirmation_streams,confirmation_held,streams_headroom_before,"
+		   "cliff_looked,cliff_found,cliff_at_s,cliff_burst_bytes_per_s,"
+		   "cliff_sustained_bytes_per_s\n");
 	for (unsigned i = 0; i < res->ncells; i++) {
 		const struct sm_streams_cell *c = &res->cells[i];
 
@@ -206,6 +209,20 @@ void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
 		fprintf(f, ",%d,%d", !!c->at_cap, !!c->searched);
 		num(f, c->agg_bytes_per_s);
 		num(f, c->sustained_bytes_per_s);
+		if (c->confirm == SM_CONFIRM_NONE) {   /* playback, no answer */
+			fputs(",,,,,,,,,\n", f);
+			continue;
+		}
+		fprintf(f, ",%s,%u,%d,%u,%d,%d", c->confirm == SM_CONFIRM_RAN ? "ran" : "no_time",
+			c->confirm_n, !!c->confirm_held, c->headroom_burst, !!c->cliff.looked,
+			!!c->cliff.found);
+		if (c->cliff.found) {
+			num(f, (double)c->cliff.at_ns / 1e9);
+			num(f, c->cliff.burst_bytes_per_s);
+			num(f, c->cliff.sustained_bytes_per_s);
+		} else {
+			empty(f, 3);
+		}
 		fputc('\n', f);
 	}
 }

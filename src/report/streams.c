@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `stormark streams` as text and markdown. */
 #include "report/streams.h"
+#include "report/cliff.h"
 #include "analysis/verdict.h"
 #include "core/units.h"
 
@@ -16,14 +17,15 @@ const struct sm_streams_step *sm_streams_step_at(const struct sm_streams_cell *c
 	return s;
 }
 
-/* "4 (3)", ">= 64 (53)", "0", "? (stopped)" */
+/* "4 (3)", ">= 64 (53)", "4 (2!)" (lowered by the confirmation), "0",
+ * "? (stopped)" */
 static char *answer(char *buf, size_t len, const struct sm_streams_cell *c)
 {
 	if (!c->nsteps && !c->at_cap)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%s%u (%u)%s", c->at_cap ? ">=" : "", c->max_raw, c->max_headroom,
-			 c->searched ? "" : "?");
+		snprintf(buf, len, "%s%u (%u%s)%s", c->at_cap ? ">=" : "", c->max_raw, c->max_headroom,
+			 c->lowered ? "!" : "", c->searched ? "" : "?");
 	return buf;
 }
 
@@ -84,7 +86,9 @@ static void head(FILE *f, const struct sm_streams_result *res, int md)
 		res->depth == 1 ? "" : "s", res->max_streams, res->max_streams == 1 ? "" : "s",
 		sm_fmt_ns(b, sizeof(b), (double)res->time_ns));
 	fprintf(f, "A stream holds with no dropped frame and a p99.9 frame time from schedule "
-		"within its buffers; 'N (M)': N streams held, M of them keep %d%% headroom.\n\n",
+		"within its buffers; 'N (M)': N streams held, M of them keep %d%% headroom.\n"
+		"Each capture answer M is then run as one sustained step and its write rate "
+		"looked at for a cliff; 'M!': that step lowered it (its 'sustained' line says why).\n\n",
 		SM_VERDICT_HEADROOM_PCT);
 }
 
@@ -122,17 +126,34 @@ static void matrix(FILE *f, const struct sm_streams_result *res, int md)
 	fputc('\n', f);
 }
 
+/* The confirmation of a capture cell in words: "" when none was due. */
+static char *confirm_words(char *buf, size_t len, const struct sm_streams_cell *c)
+{
+	char cl[400];
+
+	buf[0] = '\0';
+	if (c->confirm == SM_CONFIRM_NO_TIME)
+		snprintf(buf, len, "%s", c->confirm_note);
+	else if (c->confirm == SM_CONFIRM_RAN)
+		snprintf(buf, len, "%u stream%s sustained for %.0f s %s, %llu frames dropped; %s%s%s",
+			 c->confirm_n, c->confirm_n == 1 ? "" : "s", (double)c->confirm_ns / 1e9, c->confirm_held ? "held" : "failed",
+			 (unsigned long long)c->confirm_dropped,
+			 sm_report_cliff_words(cl, sizeof(cl), &c->cliff),
+			 c->lowered ? "; ! " : "", c->lowered ? c->confirm_note : "");
+	return buf;
+}
+
 static void detail(FILE *f, const struct sm_streams_result *res, int md)
 {
 	if (md)
 		fputs("| format | fps | direction | rate per stream | chunk | held | with headroom "
-		      "| aggregate | drops at N | drops at N+1 | note |\n"
-		      "|---|---|---|---|---|---|---|---|---|---|---|\n", f);
+		      "| aggregate | drops at N | drops at N+1 | sustained check | note |\n"
+		      "|---|---|---|---|---|---|---|---|---|---|---|---|\n", f);
 	for (unsigned i = 0; i < res->ncells; i++) {
 		const struct sm_streams_cell *c = &res->cells[i];
 		const struct sm_streams_step *at = sm_streams_step_at(c, c->max_raw);
 		const struct sm_streams_step *over = sm_streams_step_at(c, c->max_raw + 1);
-		char rate[32], chunk[32], agg[32];
+		char rate[32], chunk[32], agg[32], conf[800];
 
 		if (c->max_raw && (!at || !at->held))
 			at = NULL;
@@ -140,20 +161,20 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 		sm_fmt_bytes(chunk, sizeof(chunk), (double)c->chunk_bytes);
 		sm_fmt_bytes(agg, sizeof(agg), c->agg_bytes_per_s);
 		if (md) {
-			fprintf(f, "| %s | %s | %s | %s/s | %s | %s%u | %u | %s/s | ", c->format, c->fps_name,
-				sm_direction_name(c->dir), rate, chunk, c->at_cap ? ">=" : "", c->max_raw,
-				c->max_headroom, agg);
+			fprintf(f, "| %s | %s | %s | %s/s | %s | %s%u | %u%s | %s/s | ", c->format,
+				c->fps_name, sm_direction_name(c->dir), rate, chunk, c->at_cap ? ">=" : "",
+				c->max_raw, c->max_headroom, c->lowered ? "!" : "", agg);
 			drops(f, at);
 			fputs(" | ", f);
 			drops(f, over);
-			fprintf(f, " | %s |\n", c->note);
+			fprintf(f, " | %s | %s |\n", confirm_words(conf, sizeof(conf), c), c->note);
 			continue;
 		}
 		fprintf(f, "%s at %s fps, %s (%s): %s/s per stream, %s per frame interval\n", c->format,
 			c->fps_name, sm_direction_name(c->dir), c->codec, rate, chunk);
-		fprintf(f, "  held %s%u stream%s, %u with %d%% headroom; aggregate %s/s\n",
+		fprintf(f, "  held %s%u stream%s, %u%s with %d%% headroom; aggregate %s/s\n",
 			c->at_cap ? "at least " : "", c->max_raw, c->max_raw == 1 ? "" : "s",
-			c->max_headroom, SM_VERDICT_HEADROOM_PCT, agg);
+			c->max_headroom, c->lowered ? "!" : "", SM_VERDICT_HEADROOM_PCT, agg);
 		fprintf(f, "  drops per stream at %u: ", c->max_raw);
 		drops(f, at);
 		fprintf(f, "; at %u: ", c->max_raw + 1);
@@ -169,6 +190,8 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 				fputc(',', f);
 		}
 		fputc('\n', f);
+		if (c->confirm != SM_CONFIRM_NONE)
+			fprintf(f, "  sustained: %s\n", confirm_words(conf, sizeof(conf), c));
 		if (c->note[0])
 			fprintf(f, "  note: %s\n", c->note);
 	}

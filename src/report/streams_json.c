@@ -42,6 +42,28 @@ static cJSON *step_json(const struct sm_streams_step *s)
 	return o;
 }
 
+/* Capture: the sustained confirmation and its cliff (absent when none ran
+ * and none was due: playback, no answer). */
+static void confirm_json(cJSON *o, const struct sm_streams_cell *c)
+{
+	cJSON *k;
+
+	if (c->confirm == SM_CONFIRM_NONE)
+		return;
+	k = cJSON_CreateObject();
+	cJSON_AddStringToObject(k, "state", c->confirm == SM_CONFIRM_RAN ? "ran" : "no_time");
+	cJSON_AddNumberToObject(k, "streams", c->confirm_n);
+	sm_json_add_u64(k, "duration_ns", c->confirm_ns);
+	cJSON_AddBoolToObject(k, "held", c->confirm_held);
+	sm_json_add_u64(k, "dropped", c->confirm_dropped);
+	sm_json_add_double(k, "delivered_bytes_per_s", c->confirm_bytes_per_s);
+	cJSON_AddNumberToObject(k, "headroom_before", c->headroom_burst);
+	cJSON_AddBoolToObject(k, "lowered", c->lowered);
+	cJSON_AddStringToObject(k, "note", c->confirm_note);
+	cJSON_AddItemToObject(o, "confirmation", k);
+	cJSON_AddItemToObject(o, "cliff", sm_json_cliff(&c->cliff));
+}
+
 static cJSON *cell_json(const struct sm_streams_cell *c)
 {
 	cJSON *o = cJSON_CreateObject(), *a = cJSON_CreateArray();
@@ -62,6 +84,7 @@ static cJSON *cell_json(const struct sm_streams_cell *c)
 	cJSON_AddStringToObject(o, "note", c->note);
 	sm_json_add_double(o, "aggregate_bytes_per_s", c->agg_bytes_per_s);
 	sm_json_add_double(o, "sustained_bytes_per_s", c->sustained_bytes_per_s);
+	confirm_json(o, c);
 	for (unsigned k = 0; k < c->nsteps; k++)
 		cJSON_AddItemToArray(a, step_json(&c->steps[k]));
 	cJSON_AddItemToObject(o, "steps", a);

@@ -53,6 +53,37 @@ static int read_step(const cJSON *o, struct sm_streams_step *s, struct sm_jerr *
 	return 0;
 }
 
+/* The capture confirmation and its cliff; absent in older results and
+ * where none was due (confirm stays SM_CONFIRM_NONE). */
+static int read_confirm(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *e)
+{
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(o, "confirmation");
+	char state[16];
+
+	if (!k)
+		return 0;
+	if (!cJSON_IsObject(k))
+		return sm_jerr_set(e, "'confirmation' is not an object");
+	if (sm_jget_str(k, "state", state, sizeof(state), e) ||
+	    sm_jget_uint(k, "streams", &c->confirm_n, e) ||
+	    sm_jget_u64(k, "duration_ns", &c->confirm_ns, e) ||
+	    sm_jget_bool(k, "held", &c->confirm_held, e) ||
+	    sm_jget_u64(k, "dropped", &c->confirm_dropped, e) ||
+	    sm_jget_double(k, "delivered_bytes_per_s", &c->confirm_bytes_per_s, e) ||
+	    sm_jget_uint(k, "headroom_before", &c->headroom_burst, e) ||
+	    sm_jget_bool(k, "lowered", &c->lowered, e) ||
+	    sm_jget_str(k, "note", c->confirm_note, sizeof(c->confirm_note), e) ||
+	    sm_json_read_cliff(cJSON_GetObjectItemCaseSensitive(o, "cliff"), &c->cliff, e))
+		return -EINVAL;
+	if (!strcmp(state, "ran"))
+		c->confirm = SM_CONFIRM_RAN;
+	else if (!strcmp(state, "no_time"))
+		c->confirm = SM_CONFIRM_NO_TIME;
+	else
+		return sm_jerr_set(e, "unknown confirmation state '%s'", state);
+	return 0;
+}
+
 static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *e)
 {
 	char dir[16];
@@ -77,6 +108,7 @@ static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *
 	    sm_jget_str(o, "note", c->note, sizeof(c->note), e) ||
 	    sm_jget_double(o, "aggregate_bytes_per_s", &c->agg_bytes_per_s, e) ||
 	    sm_jget_double(o, "sustained_bytes_per_s", &c->sustained_bytes_per_s, e) ||
+	    read_confirm(o, c, e) ||
 	    !(a = sm_jget_arr(o, "steps", e)))
 		return -EINVAL;
 	if (!strcmp(dir, sm_direction_name(SM_DIR_CAPTURE)))

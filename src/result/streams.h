@@ -10,6 +10,7 @@
 
 #include "core/formats.h"
 #include "core/sformats.h"
+#include "result/cliff.h"
 #include "result/result.h"
 #include "result/verdict.h"
 
@@ -51,6 +52,13 @@ struct sm_streams_step {
 	struct sm_stream_fig *streams;   /* n of them */
 };
 
+/* The sustained confirmation of a capture cell's answer. */
+enum sm_streams_confirm {
+	SM_CONFIRM_NONE = 0,        /* playback, no answer to confirm, or an older result */
+	SM_CONFIRM_RAN,             /* ran: cliff, confirm_* are its figures */
+	SM_CONFIRM_NO_TIME,         /* the --time budget left too little: not checked */
+};
+
 /* A format at a frame rate in one direction: the search and its answer. */
 struct sm_streams_cell {
 	char format[40];            /* "prores-hq-uhd" */
@@ -76,6 +84,19 @@ struct sm_streams_cell {
 				     * rule's measure */
 	unsigned nsteps;
 	struct sm_streams_step *steps;   /* in the order they ran */
+	/* Capture: the sustained confirmation step of max_headroom streams
+	 * run after the search (docs/streams.md), and the cliff looked for in
+	 * its per-second aggregate write rate. */
+	enum sm_streams_confirm confirm;
+	unsigned confirm_n;         /* streams in it */
+	uint64_t confirm_ns;        /* its length */
+	int confirm_held;           /* it held (no drop, within the queue) */
+	uint64_t confirm_dropped;   /* frames it dropped, all streams */
+	double confirm_bytes_per_s; /* what it delivered: bytes / duration */
+	unsigned headroom_burst;    /* max_headroom before it (the 5 s steps' answer) */
+	int lowered;                /* it lowered max_headroom (the '!' of the table) */
+	struct sm_cliff cliff;      /* looked = 0 unless it ran long enough */
+	char confirm_note[240];     /* why the answer fell, why it was not run, or "" */
 };
 
 /* What to run; filled by the command. */

@@ -3,6 +3,7 @@
  * steps of n concurrent streams, doubling then bisection, within the time
  * budget; the test directory and its files. docs/streams.md. */
 #include "workload/streams.h"
+#include "analysis/cliff.h"
 #include "analysis/streams.h"
 #include "core/buf.h"
 #include "core/clock.h"
@@ -142,14 +143,18 @@ static int add_step(struct sm_streams_cell *c, struct sm_streams_step *st)
 	return 0;
 }
 
-/* One step of n streams for cell c. Returns 0, -EINTR, or -errno. */
-static int one_step(struct search *x, struct sm_streams_cell *c, unsigned n, uint64_t frames)
+/* One step of n streams for cell c; *alone: run it into that, not into
+ * c's steps (the confirmation); sec: its per-second bytes (or NULL).
+ * Returns 0, -EINTR, or -errno. */
+static int one_step(struct search *x, struct sm_streams_cell *c, unsigned n, uint64_t frames,
+		    struct sm_streams_step *alone, uint64_t *sec, unsigned nsec)
 {
 	const struct sm_streams_plan *p = x->plan;
 	struct sm_streams_step_plan sp = {
 		.paths = x->pathv, .n = n, .dir = c->dir, .chunk_bytes = c->chunk_bytes,
 		.fps = c->fps, .frames = frames, .queue = p->queue, .prebuffer = p->prebuffer,
 		.depth = p->depth, .engine = p->engine, .direct = x->direct,
+		.sec_bytes = sec, .nsec = nsec,
 	};
 	struct sm_streams_step st;
 	char notice[256], err[600];
@@ -189,6 +194,10 @@ static int one_step(struct search *x, struct sm_streams_cell *c, unsigned n, uin
 			break;
 		}
 	sm_streams_step_judge(&st, c->interval_ns, p->queue);
+	if (alone) {
+		*alone = st;
+		return rc;
+	}
 	if (add_step(c, &st)) {
 		free(st.streams);
 		return fail(x, -ENOMEM, "out of memory for %s: %s", "a step");
@@ -221,7 +230,7 @@ static int search_cell(struct search *x, struct sm_streams_cell *c, uint64_t dea
 			 sm_direction_name(c->dir), n, n == 1 ? "" : "s");
 		if (x->progress)
 			x->progress(what, sm_now_ns() - x->t_start, p->time_ns, x->arg);
-		rc = one_step(x, c, n, frames);
+		rc = one_step(x, c, n, frames, NULL, NULL, 0);
 		if (rc == -ENOSPC && c->dir == SM_DIR_PLAYBACK && !x->res->error) {
 			snprintf(c->note, sizeof(c->note),
 				 "no room for the files of %u playback streams", n);
@@ -233,6 +242,77 @@ static int search_cell(struct search *x, struct sm_streams_cell *c, uint64_t dea
 	}
 	c->searched = 1;
 	return 0;
+}
+
+/* The sustained confirmation's length: 16 s, or 3 steps when longer,
+ * so that sm_cliff_find has twice its 8 whole seconds (docs/streams.md). */
+static uint64_t confirm_len(const struct sm_streams_plan *p)
+{
+	uint64_t l = 16 * 1000000000ull;
+
+	return 3 * p->step_ns > l ? 3 * p->step_ns : l;
+}
+
+/* The least a shortened confirmation may run: the rule's 8 whole seconds
+ * and two for the start and the end. */
+#define CONFIRM_MIN_NS (((uint64_t)SM_CLIFF_MIN_SAMPLES + 2) * 1000000000ull)
+
+/* Capture cell c searched: run max_headroom streams for the confirmation
+ * length (or what is left of the cell's share, down to CONFIRM_MIN_NS),
+ * look for a cliff in its write rate and judge the answer again. */
+static int confirm_cell(struct search *x, struct sm_streams_cell *c, uint64_t deadline)
+{
+	uint64_t now = sm_now_ns(), len = confirm_len(x->plan), frames, *sec;
+	double rate[1024];
+	struct sm_streams_step st = { 0 };
+	struct sm_cliff cl;
+	unsigned nsec, whole;
+	int rc;
+
+	if (c->dir != SM_DIR_CAPTURE || !c->max_headroom || !c->nsteps)
+		return 0;
+	if (now + len > deadline)
+		len = deadline > now ? (deadline - now) / 1000000000ull * 1000000000ull : 0;
+	if (len < CONFIRM_MIN_NS) {
+		c->confirm = SM_CONFIRM_NO_TIME;
+		c->confirm_n = c->max_headroom;
+		c->headroom_burst = c->max_headroom;
+		snprintf(c->confirm_note, sizeof(c->confirm_note),
+			 "could not be checked for a cliff: the --time budget left %.0f s for the "
+			 "sustained step of %u stream%s, %.0f s needed (at least %.0f)",
+			 (double)len / 1e9, c->max_headroom, c->max_headroom == 1 ? "" : "s",
+			 (double)confirm_len(x->plan) / 1e9, (double)CONFIRM_MIN_NS / 1e9);
+		return 0;
+	}
+	if (len > 1000 * 1000000000ull)
+		len = 1000 * 1000000000ull;
+	frames = (uint64_t)ceil((double)len / 1e9 * c->fps);
+	nsec = (unsigned)(len / 1000000000ull) + 2;
+	sec = calloc(nsec, sizeof(*sec));
+	if (!sec)
+		return fail(x, -ENOMEM, "out of memory for %s: %s", "the confirmation");
+	if (x->progress) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "%s %s fps capture: %u streams sustained", c->format,
+			 c->fps_name, c->max_headroom);
+		x->progress(what, sm_now_ns() - x->t_start, x->plan->time_ns, x->arg);
+	}
+	rc = one_step(x, c, c->max_headroom, frames, &st, sec, nsec);
+	if (!rc) {
+		/* the whole seconds of the schedule: the last, partial one and
+		 * the drain after it are not a rate */
+		whole = (unsigned)(st.schedule_ns / 1000000000ull);
+		if (whole > nsec)
+			whole = nsec;
+		for (unsigned i = 0; i < whole; i++)
+			rate[i] = (double)sec[i];
+		sm_cliff_find(rate, whole, 1000000000ull, &cl);
+		sm_streams_confirm_judge(c, &st, len, &cl);
+	}
+	free(st.streams);
+	free(sec);
+	return rc;
 }
 
 /* Fill cell c's format figures; 0, or -ENOENT when f is not defined at r. */
@@ -377,11 +457,19 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 		for (unsigned k = 0; k < i; k++)
 			if (res->cells[k].dir == c->dir && res->cells[k].sustained_bytes_per_s > sus)
 				sus = res->cells[k].sustained_bytes_per_s;
-		rc = search_cell(&x, c, now + left / (res->ncells - i),
+		/* capture: the search leaves the confirmation its time when
+		 * the cell's share holds it and at least one step */
+		uint64_t share = left / (res->ncells - i), reserve = 0;
+
+		if (c->dir == SM_DIR_CAPTURE && share >= confirm_len(plan) + plan->step_ns)
+			reserve = confirm_len(plan);
+		rc = search_cell(&x, c, now + share - reserve,
 				 sm_streams_guess(sus, c->rate, plan->max_streams));
 		sm_streams_cell_finish(c, plan->max_streams);
 		if (c->at_cap && c->note[0] == '\0')
 			c->searched = 1;
+		if (!rc)
+			rc = confirm_cell(&x, c, now + share);
 	}
 	if (rc == -EINTR || sm_stopped()) {
 		rc = -EINTR;

@@ -30,6 +30,10 @@ struct sm_streams_step_plan {
 	unsigned depth;             /* requests in flight per stream, >= 1 */
 	const char *engine;         /* "uring" or "psync" */
 	int direct;
+	uint64_t *sec_bytes;        /* or NULL; else nsec counters (zeroed by the
+				     * caller): bytes completed in each whole
+				     * second from the common start */
+	unsigned nsec;
 };
 
 /*

@@ -226,6 +226,8 @@ static void finish(struct step *s, struct sm_io *io)
 	}
 	t->fig->done++;
 	t->fig->bytes += (uint64_t)io->res;
+	if (sp->sec_bytes && td >= s->t0 && (td - s->t0) / 1000000000ull < sp->nsec)
+		sp->sec_bytes[(td - s->t0) / 1000000000ull] += (uint64_t)io->res;
 	if (t->pace.kind == SM_PACE_PLAYBACK) {
 		/* as frames does (workload/frames_slot.c): the buffer of frame
 		 * seq is free by the schedule when frame seq - q is shown */

@@ -36,6 +36,12 @@ check "each stream scheduled 25 frames (1 s at 25 fps)" \
 check "text report has the table" grep -q '^custom-2mib ' "$T_DIR/report.txt"
 check "text report has the detail" grep -q 'custom-2mib at 25 fps, playback' "$T_DIR/report.txt"
 check "test directory removed" test -z "$(ls -A "$D")"
+# --time 8 leaves the capture cell 4 s, not the 10 s a sustained step needs
+check "short --time: the capture answer could not be checked for a cliff" \
+  jqe '.streams[0] | .max_streams_headroom == 0 or (.confirmation.state == "no_time" and .cliff.looked == false and (.confirmation.note | test("could not be checked for a cliff")))' "$J"
+check "short --time: the text says so" \
+  sh -c "jq -e '.streams[0].max_streams_headroom == 0' '$J' >/dev/null || grep -q '^  sustained: could not be checked for a cliff' '$T_DIR/report.txt'"
+check "playback: no confirmation" jqe '.streams[1] | has("confirmation") | not' "$J"
 
 expect_rc 0 "markdown" "$STORMARK" streams "$D" --rate-mib 2 --step 1 --time 3 --max-streams 1 \
   --play --format markdown --quiet
@@ -45,7 +51,7 @@ check "markdown detail table" grep -q '^| custom-2mib | 25 | playback |' "$T_DIR
 # csv: a row per cell, the figures of the JSON written by the same run
 expect_rc 0 "csv" "$STORMARK" streams "$D" --rate-mib 2 --step 1 --time 3 --max-streams 1 \
   --play --format csv --json="$T_DIR/csv.json" --quiet
-check "csv header" grep -qx 'format,codec,fps,direction,stream_bytes_per_s,chunk_bytes,streams,streams_headroom,first_failed,at_cap,searched,aggregate_bytes_per_s,sustained_bytes_per_s' "$T_DIR/out"
+check "csv header" grep -qx 'format,codec,fps,direction,stream_bytes_per_s,chunk_bytes,streams,streams_headroom,first_failed,at_cap,searched,aggregate_bytes_per_s,sustained_bytes_per_s,confirmation,confirmation_streams,confirmation_held,streams_headroom_before,cliff_looked,cliff_found,cliff_at_s,cliff_burst_bytes_per_s,cliff_sustained_bytes_per_s' "$T_DIR/out"
 check "csv: one row per cell" test "$(($(wc -l <"$T_DIR/out") - 1))" = "$(jq '.streams | length' "$T_DIR/csv.json")"
 check "csv row = the JSON's cell" test "$(sed -n 2p "$T_DIR/out" | cut -d, -f1,4,6,7,8)" = \
   "$(jq -r '.streams[0] | [.format, .direction, .chunk_bytes, .max_streams, .max_streams_headroom] | map(tostring) | join(",")' "$T_DIR/csv.json")"

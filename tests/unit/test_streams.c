@@ -2,6 +2,7 @@
 /* Unit tests of the stream formats (core/sformats.c: the published figures,
  * the per-frame rule, chunks, undefined rates) and of the streams analysis
  * (analysis/streams.c: what holds, the headroom rule, the search order). */
+#include "analysis/cliff.h"
 #include "analysis/streams.h"
 #include "core/sformats.h"
 
@@ -245,13 +246,84 @@ static void test_cell(void **state)
 	assert_int_equal(c.max_headroom, 1);
 }
 
+/* The capture answer again from the sustained confirmation: the cliff
+ * found by sm_cliff_find in a synthetic per-second series lowers it to
+ * what the rate after the fall keeps with headroom; a flat series leaves
+ * it; dropped frames without a cliff lower it to what the step delivered;
+ * a cliff that leaves enough does not lower it. MiB/s in units of 1. */
+static void test_confirm(void **state)
+{
+	struct sm_streams_cell base = { .rate = 25, .max_raw = 4, .max_headroom = 3,
+					.sustained_bytes_per_s = 100 };
+	struct sm_streams_cell c;
+	struct sm_streams_step st = { .n = 3, .held = 0, .complete = 1, .dropped = 50,
+				      .delivered_bytes_per_s = 50 };
+	struct sm_cliff cl;
+	double r[16];
+
+	(void)state;
+	/* 75 for 5 s (the demand of 3 streams), then 40 */
+	for (unsigned i = 0; i < 16; i++)
+		r[i] = i < 5 ? 75 + (i % 2) : 40 + (i % 3) * 0.5;
+	sm_cliff_find(r, 16, 1000000000ull, &cl);
+	assert_true(cl.found);
+	c = base;
+	sm_streams_confirm_judge(&c, &st, 16000000000ull, &cl);
+	assert_int_equal(c.confirm, SM_CONFIRM_RAN);
+	assert_int_equal(c.headroom_burst, 3);
+	assert_int_equal(c.max_headroom, 1);   /* 40 keeps one 25 with 20% headroom */
+	assert_int_equal(c.max_raw, 4);        /* the 5 s steps' answer stays */
+	assert_true(c.lowered);
+	assert_true(c.cliff.found);
+	assert_non_null(strstr(c.confirm_note, "cliff"));
+	assert_non_null(strstr(c.confirm_note, "1 with headroom, not 3"));
+
+	/* flat and held: no cliff, the answer stands */
+	for (unsigned i = 0; i < 16; i++)
+		r[i] = 75 + (i % 3);
+	sm_cliff_find(r, 16, 1000000000ull, &cl);
+	assert_true(cl.looked);
+	assert_false(cl.found);
+	st.held = 1;
+	st.dropped = 0;
+	st.delivered_bytes_per_s = 76;
+	c = base;
+	sm_streams_confirm_judge(&c, &st, 16000000000ull, &cl);
+	assert_int_equal(c.max_headroom, 3);
+	assert_false(c.lowered);
+	assert_string_equal(c.confirm_note, "");
+
+	/* no cliff but frames dropped: what it delivered (62) keeps 2 */
+	st.held = 0;
+	st.dropped = 9;
+	st.delivered_bytes_per_s = 62;
+	c = base;
+	sm_streams_confirm_judge(&c, &st, 16000000000ull, &cl);
+	assert_int_equal(c.max_headroom, 2);
+	assert_true(c.lowered);
+	assert_non_null(strstr(c.confirm_note, "dropped 9 frames"));
+
+	/* a cliff from 300 to 150 of storage far above the demand: the
+	 * search's 100 still rules (3), nothing lowered */
+	for (unsigned i = 0; i < 16; i++)
+		r[i] = i < 6 ? 300 : 150;
+	sm_cliff_find(r, 16, 1000000000ull, &cl);
+	assert_true(cl.found);
+	st.held = 1;
+	st.dropped = 0;
+	c = base;
+	sm_streams_confirm_judge(&c, &st, 16000000000ull, &cl);
+	assert_int_equal(c.max_headroom, 3);
+	assert_false(c.lowered);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prores),   cmocka_unit_test(test_dnxhr),
 		cmocka_unit_test(test_chunks),   cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_headroom), cmocka_unit_test(test_search),
-		cmocka_unit_test(test_cell),
+		cmocka_unit_test(test_cell),     cmocka_unit_test(test_confirm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
