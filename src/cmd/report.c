@@ -232,6 +232,8 @@ static int render_streams(const cJSON *doc, enum sm_layout l, FILE *f, struct sm
 		sm_md_streams(f, res);
 	} else if (l == SM_LAYOUT_CSV) {
 		sm_csv_streams(f, res);
+	} else if (l == SM_LAYOUT_HTML) {
+		sm_html_streams(f, res);
 	} else {
 		sm_streams_text(f, res);
 	}
@@ -260,7 +262,8 @@ static const struct kind kinds[] = {
 		    SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_LAYOUT_BIT(SM_LAYOUT_HTML),
 	  SM_LAYOUT_SYSBENCH, render_fileio },
 	{ "streams", SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
-		     SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+		     SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON) |
+		     SM_LAYOUT_BIT(SM_LAYOUT_HTML),
 	  SM_LAYOUT_TEXT, render_streams },
 };
 
@@ -273,8 +276,8 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "run: text (default), csv, markdown, json; fileio: sysbench (default),\n"
 		   "text (stormark's own), csv, markdown, json; frames: frametest\n"
 		   "(default), csv, markdown, json; streams: text (default), csv,\n"
-		   "markdown, json; and html for time, run, fileio and frames (a\n"
-		   "self-contained page with charts, docs/report.md).\n\n");
+		   "markdown, json; and html for every one (a self-contained page\n"
+		   "with charts, docs/report.md).\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nExit status: 0 done, 1 the report could not be written, 2 a usage error\n"
 		   "or a file that is not a result this stormark can read (not JSON, cut\n"

@@ -268,7 +268,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	if (!rc)
 		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
 				    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-				    SM_LAYOUT_BIT(SM_LAYOUT_JSON),
+				    SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_OUT_HTML_FILE,
 				    SM_LAYOUT_TEXT, msg, sizeof(msg));
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
@@ -342,7 +342,7 @@ int cmd_streams(int argc, char **argv)
 	struct streams_opts *o = calloc(1, sizeof(*o));
 	struct sm_streams_result *res = calloc(1, sizeof(*res));
 	struct progress_ctx pc = { 0 };
-	char *abs_dir = NULL;
+	char *abs_dir = NULL, msg[SM_MSG_MAX];
 	int rc, code = SM_EXIT_OK;
 
 	if (!o || !res) {
@@ -403,21 +403,26 @@ int cmd_streams(int argc, char **argv)
 		sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
 		code = SM_EXIT_FAIL;
 	}
-	if (o->json_to) {
+	if (o->json_to || o->out.html) {
 		cJSON *doc = sm_json_doc_new(&res->head);
 		int jrc = doc ? 0 : -ENOMEM;
 
-		if (doc) {
+		if (doc)
 			sm_json_streams(doc, res);
+		if (doc && o->json_to)
 			jrc = sm_json_write(doc, o->json_to);
-			cJSON_Delete(doc);
-		}
 		if (jrc) {
 			sm_error("cannot write JSON to '%s': %s",
-				 strcmp(o->json_to, "-") ? o->json_to : "stdout", strerror(-jrc));
+				 o->json_to && strcmp(o->json_to, "-") ? o->json_to : "stdout", strerror(-jrc));
 			if (code == SM_EXIT_OK)
 				code = SM_EXIT_FAIL;
 		}
+		if (doc && o->out.html && sm_cmd_html_write(doc, o->out.html, msg, sizeof(msg))) {
+			sm_error("%s", msg);
+			if (code == SM_EXIT_OK)
+				code = SM_EXIT_FAIL;
+		}
+		cJSON_Delete(doc);
 	}
 out:
 	sm_streams_result_release(res);

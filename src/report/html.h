@@ -10,6 +10,7 @@
 #include "result/fileio.h"
 #include "result/frames.h"
 #include "result/run.h"
+#include "result/streams.h"
 #include "result/timefig.h"
 
 /* A mark on the rate chart of a frames or fileio report: the moment the
@@ -39,5 +40,13 @@ void sm_html_run(FILE *f, const struct sm_run_result *res);
 /* `time`: the command, each run's wall time and storage bytes (table and
  * charts), the statistics of the main figures. */
 void sm_html_time(FILE *f, const struct sm_time_result *r);
+
+/* `streams` (res as read or judged: analysis/streams.c): parameters, the
+ * table formats x rates -> most streams held in capture and playback,
+ * coloured by the answer, then per cell its figures, a chart of the search
+ * (N streams: the aggregate rate the storage delivered against N x the
+ * rate a stream needs, each step marked held or failed) and a chart of
+ * each stream's drops at N (the most held) and N + 1. */
+void sm_html_streams(FILE *f, const struct sm_streams_result *res);
 
 #endif

@@ -560,6 +560,13 @@ void sm_html_chart_bars(FILE *f, const char *id, const char *title, const char *
 			const char *const *labels, unsigned nbars, const double *const *v,
 			const char *const *name)
 {
+	sm_html_chart_bars_x(f, id, title, "run", ylabel, n, labels, nbars, v, name);
+}
+
+void sm_html_chart_bars_x(FILE *f, const char *id, const char *title, const char *xlabel,
+			  const char *ylabel, size_t n, const char *const *labels, unsigned nbars,
+			  const double *const *v, const char *const *name)
+{
 	double ymax = 0, gw, bw;
 
 	fig_begin(f, id, "bars", title);
@@ -602,6 +609,6 @@ void sm_html_chart_bars(FILE *f, const char *id, const char *title, const char *
 		}
 	}
 	legend(f, nbars, name);
-	x_title(f, "run");
+	x_title(f, xlabel);
 	fig_end(f);
 }

@@ -83,4 +83,9 @@ void sm_html_chart_bars(FILE *f, const char *id, const char *title, const char *
 			const char *const *labels, unsigned nbars, const double *const *v,
 			const char *const *name);
 
+/* The same with the x axis titled xlabel (sm_html_chart_bars: "run"). */
+void sm_html_chart_bars_x(FILE *f, const char *id, const char *title, const char *xlabel,
+			  const char *ylabel, size_t n, const char *const *labels, unsigned nbars,
+			  const double *const *v, const char *const *name);
+
 #endif

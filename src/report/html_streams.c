@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT */
+/* The HTML report of a `streams` result (html.h): the answers table and,
+ * per cell, the search's steps and each stream's drops at N and N + 1. */
+#include "report/html.h"
+#include "report/html_page.h"
+#include "report/streams.h"
+#include "analysis/verdict.h"
+#include "core/units.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MIB (1024.0 * 1024.0)
+
+/* "4 (3)", ">= 64 (53)", "0", "2 (1)?" as the text report; "-" no steps. */
+static void answer(FILE *f, const struct sm_streams_cell *c)
+{
+	if (!c->nsteps && !c->at_cap)
+		fputs("-", f);
+	else
+		sm_html_printf(f, "%s%u (%u)%s", c->at_cap ? ">= " : "", c->max_raw, c->max_headroom,
+			       c->searched ? "" : "?");
+}
+
+/* The colour of an answer: streams with headroom, held only without it,
+ * not even one stream; none when nothing ran. */
+static const char *answer_class(const struct sm_streams_cell *c)
+{
+	if (!c->nsteps)
+		return "";
+	return c->max_headroom ? "v-yes" : c->max_raw ? "v-marginal" : "v-no";
+}
+
+static const struct sm_streams_cell *find_cell(const struct sm_streams_result *res, const char *fmt,
+					       const char *fps, enum sm_direction d, unsigned *idx)
+{
+	for (unsigned i = 0; i < res->ncells; i++)
+		if (!strcmp(res->cells[i].format, fmt) && !strcmp(res->cells[i].fps_name, fps) &&
+		    res->cells[i].dir == d) {
+			*idx = i;
+			return &res->cells[i];
+		}
+	return NULL;
+}
+
+/* Distinct formats (rates 0) or rates (1) in the order of the cells. */
+static unsigned distinct(const struct sm_streams_result *res, int rates, const char **out, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < res->ncells; i++) {
+		const char *v = rates ? res->cells[i].fps_name : res->cells[i].format;
+		unsigned k = 0;
+
+		while (k < n && strcmp(out[k], v))
+			k++;
+		if (k == n && n < max)
+			out[n++] = v;
+	}
+	return n;
+}
+
+static void td_cell(FILE *f, const struct sm_streams_cell *c, unsigned idx)
+{
+	if (!c) {
+		fputs("<td>-</td>", f);
+		return;
+	}
+	fprintf(f, "<td class=\"%s\"><a href=\"#cell-%u\">", answer_class(c), idx);
+	answer(f, c);
+	fputs("</a></td>", f);
+}
+
+static void matrix(FILE *f, const struct sm_streams_result *res)
+{
+	const char *fmts[256], *rates[32];
+	unsigned nf = distinct(res, 0, fmts, 256), nr = distinct(res, 1, rates, 32);
+
+	fputs("<table id=\"streams-table\"><tr><th rowspan=\"2\">format</th>", f);
+	for (unsigned r = 0; r < nr; r++) {
+		fputs("<th colspan=\"2\">", f);
+		sm_html_printf(f, "%s fps", rates[r]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n<tr>", f);
+	for (unsigned r = 0; r < nr; r++)
+		fputs("<th>capture</th><th>playback</th>", f);
+	fputs("</tr>\n", f);
+	for (unsigned i = 0; i < nf; i++) {
+		fputs("<tr><td>", f);
+		sm_html_text(f, fmts[i]);
+		fputs("</td>", f);
+		for (unsigned r = 0; r < nr; r++) {
+			unsigned ci = 0, pi = 0;
+			const struct sm_streams_cell *c = find_cell(res, fmts[i], rates[r], SM_DIR_CAPTURE, &ci);
+			const struct sm_streams_cell *p = find_cell(res, fmts[i], rates[r], SM_DIR_PLAYBACK, &pi);
+
+			td_cell(f, c, ci);
+			td_cell(f, p, pi);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	sm_html_note(f, "muted", "N (M): N streams held (no dropped frame, p99.9 frame time from "
+		     "schedule within the buffers), M of them keep %d%% headroom; '>=' the search "
+		     "stopped at --max-streams; '?' it did not finish. Green: streams with headroom; "
+		     "yellow: held only without headroom; red: not even one stream.",
+		     SM_VERDICT_HEADROOM_PCT);
+}
+
+static int by_n(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The search: per distinct N (its last step), the aggregate rate the
+ * storage delivered and N x the rate a stream needs, labelled held or
+ * failed. */
+static void steps_chart(FILE *f, const struct sm_streams_cell *c, unsigned idx)
+{
+	unsigned *ns = calloc(c->nsteps ? c->nsteps : 1, sizeof(*ns)), m = 0;
+	double *got = calloc(c->nsteps ? c->nsteps : 1, sizeof(double));
+	double *need = calloc(c->nsteps ? c->nsteps : 1, sizeof(double));
+	char (*lab)[32] = calloc(c->nsteps ? c->nsteps : 1, sizeof(*lab));
+	const char **labels = calloc(c->nsteps ? c->nsteps : 1, sizeof(*labels));
+	const double *v[2];
+	const char *name[2] = { "delivered", "needed (N x rate)" };
+	char id[32], title[160];
+
+	if (!ns || !got || !need || !lab || !labels)
+		goto out;
+	for (unsigned k = 0; k < c->nsteps; k++) {
+		unsigned j = 0;
+
+		while (j < m && ns[j] != c->steps[k].n)
+			j++;
+		if (j == m)
+			ns[m++] = c->steps[k].n;
+	}
+	qsort(ns, m, sizeof(*ns), by_n);
+	for (unsigned j = 0; j < m; j++) {
+		const struct sm_streams_step *s = sm_streams_step_at(c, ns[j]);
+
+		got[j] = s->delivered_bytes_per_s / MIB;
+		need[j] = ns[j] * c->rate / MIB;
+		snprintf(lab[j], sizeof(lab[j]), "%u %s", ns[j], s->held ? "held" : "failed");
+		labels[j] = lab[j];
+	}
+	v[0] = got;
+	v[1] = need;
+	snprintf(id, sizeof(id), "chart-steps-%u", idx);
+	snprintf(title, sizeof(title), "Search: aggregate rate per step (%u step%s)", c->nsteps,
+		 c->nsteps == 1 ? "" : "s");
+	sm_html_chart_bars_x(f, id, title, "streams (N), held or failed", "MiB/s", m, labels, 2, v,
+			     name);
+out:
+	free(ns);
+	free(got);
+	free(need);
+	free(lab);
+	free(labels);
+}
+
+/* Each stream's dropped frames at N (the most held) and at N + 1. */
+static void drops_chart(FILE *f, const struct sm_streams_cell *c, unsigned idx)
+{
+	const struct sm_streams_step *at = c->max_raw ? sm_streams_step_at(c, c->max_raw) : NULL;
+	const struct sm_streams_step *over = sm_streams_step_at(c, c->max_raw + 1);
+	unsigned n = 0;
+	double *a = NULL, *b = NULL;
+	char (*lab)[16] = NULL;
+	const char **labels = NULL;
+	const double *v[2];
+	char id[32], title[96], na[32], nb[32];
+	const char *name[2] = { na, nb };
+
+	if (at && !at->held)
+		at = NULL;
+	if (at)
+		n = at->n;
+	if (over && over->n > n)
+		n = over->n;
+	snprintf(id, sizeof(id), "chart-drops-%u", idx);
+	snprintf(title, sizeof(title), "Dropped frames per stream at %u and %u streams", c->max_raw,
+		 c->max_raw + 1);
+	a = calloc(n ? n : 1, sizeof(*a));
+	b = calloc(n ? n : 1, sizeof(*b));
+	lab = calloc(n ? n : 1, sizeof(*lab));
+	labels = calloc(n ? n : 1, sizeof(*labels));
+	if (!a || !b || !lab || !labels)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		a[i] = at && i < at->n ? (double)at->streams[i].dropped : -1;
+		b[i] = over && i < over->n ? (double)over->streams[i].dropped : -1;
+		snprintf(lab[i], sizeof(lab[i]), "%u", i + 1);
+		labels[i] = lab[i];
+	}
+	snprintf(na, sizeof(na), "at %u", c->max_raw);
+	snprintf(nb, sizeof(nb), "at %u%s", c->max_raw + 1, over ? "" : " (not run)");
+	v[0] = a;
+	v[1] = b;
+	sm_html_chart_bars_x(f, id, title, "stream", "frames", n, labels, 2, v, name);
+out:
+	free(a);
+	free(b);
+	free(lab);
+	free(labels);
+}
+
+static void cell(FILE *f, const struct sm_streams_cell *c, unsigned idx)
+{
+	char a[32], b[32];
+
+	fprintf(f, "<h3 id=\"cell-%u\">", idx);
+	sm_html_printf(f, "%s at %s fps, %s", c->format, c->fps_name, sm_direction_name(c->dir));
+	fputs("</h3>\n", f);
+	sm_html_kv_begin(f, NULL);
+	sm_html_kv(f, "codec", "%s", c->codec);
+	sm_html_kv(f, "rate per stream", "%s/s", sm_fmt_bytes(a, sizeof(a), c->rate));
+	sm_html_kv(f, "per frame interval", "%s", sm_fmt_bytes(b, sizeof(b), (double)c->chunk_bytes));
+	fprintf(f, "<tr><td>streams held</td><td class=\"%s\">", answer_class(c));
+	sm_html_printf(f, "%s%u, %u with %d%% headroom%s", c->at_cap ? "at least " : "", c->max_raw,
+		       c->max_headroom, SM_VERDICT_HEADROOM_PCT,
+		       c->searched ? "" : " (the search did not finish)");
+	fputs("</td></tr>\n", f);
+	if (c->first_fail)
+		sm_html_kv(f, "first failed", "%u streams", c->first_fail);
+	sm_html_kv(f, "aggregate at the answer", "%s/s", sm_fmt_bytes(a, sizeof(a), c->agg_bytes_per_s));
+	sm_html_kv(f, "most delivered", "%s/s", sm_fmt_bytes(b, sizeof(b), c->sustained_bytes_per_s));
+	if (c->note[0])
+		sm_html_kv(f, "note", "%s", c->note);
+	sm_html_kv_end(f);
+	steps_chart(f, c, idx);
+	drops_chart(f, c, idx);
+}
+
+void sm_html_streams(FILE *f, const struct sm_streams_result *res)
+{
+	char a[32], b[32];
+
+	sm_html_begin(f, &res->head, res->data_dir[0] ? res->data_dir : res->head.env.fs.mount_point);
+	sm_html_section(f, "parameters", "Parameters");
+	sm_html_kv_begin(f, NULL);
+	sm_html_kv(f, "step", "%s", sm_fmt_ns(a, sizeof(a), (double)res->step_ns));
+	sm_html_kv(f, "search budget", "%s", sm_fmt_ns(b, sizeof(b), (double)res->time_ns));
+	sm_html_kv(f, "max streams", "%u", res->max_streams);
+	sm_html_kv(f, "buffers per stream", "%u (playback shows frame 0 after %u)", res->queue,
+		   res->prebuffer);
+	sm_html_kv(f, "requests in flight per stream", "%u", res->depth);
+	sm_html_kv_end(f);
+	sm_html_section_end(f);
+	sm_html_section(f, "answers", "Most concurrent streams");
+	matrix(f, res);
+	sm_html_section_end(f);
+	sm_html_section(f, "cells", "Each search");
+	for (unsigned i = 0; i < res->ncells; i++)
+		cell(f, &res->cells[i], i);
+	if (!res->ncells)
+		sm_html_note(f, "muted", "no format was searched");
+	sm_html_section_end(f);
+	sm_html_end(f);
+}
