@@ -4,6 +4,7 @@
 #include "report/html.h"
 #include "report/html_page.h"
 #include "report/streams.h"
+#include "report/cliff.h"
 #include "analysis/verdict.h"
 #include "core/units.h"
 
@@ -12,14 +13,50 @@
 
 #define MIB (1024.0 * 1024.0)
 
-/* "4 (3)", ">= 64 (53)", "0", "2 (1)?" as the text report; "-" no steps. */
+/* "4 (3)", ">= 64 (53)", "4 (2!)", "0", "2 (1)?" as the text report; "-"
+ * no steps. A '!' (the sustained confirmation lowered the answer) says why
+ * on hover. */
 static void answer(FILE *f, const struct sm_streams_cell *c)
 {
-	if (!c->nsteps && !c->at_cap)
+	if (!c->nsteps && !c->at_cap) {
 		fputs("-", f);
-	else
-		sm_html_printf(f, "%s%u (%u)%s", c->at_cap ? ">= " : "", c->max_raw, c->max_headroom,
-			       c->searched ? "" : "?");
+		return;
+	}
+	if (c->lowered) {
+		fputs("<span title=\"", f);
+		sm_html_text(f, c->confirm_note);
+		fputs("\">", f);
+	}
+	sm_html_printf(f, "%s%u (%u%s)%s", c->at_cap ? ">= " : "", c->max_raw, c->max_headroom,
+		       c->lowered ? "!" : "", c->searched ? "" : "?");
+	if (c->lowered)
+		fputs("</span>", f);
+}
+
+/* The sustained confirmation of a capture answer (docs/streams.md): its
+ * figures, the cliff looked for in its per-second write rate, and why it
+ * lowered the answer; nothing when none was due. */
+static void confirmation(FILE *f, const struct sm_streams_cell *c)
+{
+	char cl[400];
+
+	if (c->confirm == SM_CONFIRM_NO_TIME) {
+		sm_html_kv(f, "sustained check", "%s", c->confirm_note);
+		return;
+	}
+	if (c->confirm != SM_CONFIRM_RAN)
+		return;
+	fprintf(f, "<tr><td>sustained check</td><td class=\"%s\" data-cliff=\"%s\">",
+		c->lowered ? "v-marginal" : c->confirm_held ? "v-yes" : "v-no",
+		c->cliff.found ? "yes" : "no");
+	sm_html_printf(f, "%u stream%s for %.0f s %s, %llu frames dropped, %.1f MiB/s delivered; %s",
+		       c->confirm_n, c->confirm_n == 1 ? "" : "s", (double)c->confirm_ns / 1e9,
+		       c->confirm_held ? "held" : "failed", (unsigned long long)c->confirm_dropped,
+		       c->confirm_bytes_per_s / MIB, sm_report_cliff_words(cl, sizeof(cl), &c->cliff));
+	if (c->lowered)
+		sm_html_printf(f, "; ! %u -> %u with headroom: %s", c->headroom_burst, c->max_headroom,
+			       c->confirm_note);
+	fputs("</td></tr>\n", f);
 }
 
 /* The colour of an answer: streams with headroom, held only without it,
@@ -103,7 +140,8 @@ static void matrix(FILE *f, const struct sm_streams_result *res)
 	fputs("</table>\n", f);
 	sm_html_note(f, "muted", "N (M): N streams held (no dropped frame, p99.9 frame time from "
 		     "schedule within the buffers), M of them keep %d%% headroom; '>=' the search "
-		     "stopped at --max-streams; '?' it did not finish. Green: streams with headroom; "
+		     "stopped at --max-streams; '?' it did not finish; 'M!' the sustained step "
+		     "that confirms a capture answer lowered it (a cliff or drops; hover). Green: streams with headroom; "
 		     "yellow: held only without headroom; red: not even one stream.",
 		     SM_VERDICT_HEADROOM_PCT);
 }
@@ -229,6 +267,7 @@ static void cell(FILE *f, const struct sm_streams_cell *c, unsigned idx)
 		sm_html_kv(f, "first failed", "%u streams", c->first_fail);
 	sm_html_kv(f, "aggregate at the answer", "%s/s", sm_fmt_bytes(a, sizeof(a), c->agg_bytes_per_s));
 	sm_html_kv(f, "most delivered", "%s/s", sm_fmt_bytes(b, sizeof(b), c->sustained_bytes_per_s));
+	confirmation(f, c);
 	if (c->note[0])
 		sm_html_kv(f, "note", "%s", c->note);
 	sm_html_kv_end(f);

@@ -46,6 +46,21 @@ if [ "${SM_SANITIZER:-none}" = none ]; then
   check "stripped: four charts measured" jq -e '.charts | length == 4' "$T_DIR/fstrip.hc.json" >/dev/null
 fi
 
+# ---- the sustained confirmation of a capture answer, and a cliff in it -------------
+G2=$SM_SOURCE_DIR/tests/golden/streams/sustained.json
+"$STORMARK" report "$G2" --format html >"$T_DIR/sus.html"
+check "sustained: the confirmation shown, no cliff" grep -q '<td class="v-yes" data-cliff="no">1 stream for 16 s held' "$T_DIR/sus.html"
+check "sustained: not lowered, no '!'" sh -c "! grep -q '!)' '$T_DIR/sus.html'"
+jq '.streams[0] |= (.cliff = {"looked": true, "found": true, "samples": 16, "interval_ns": 1000000000,
+   "t": 40, "split_ratio": 0.3, "burst_bytes_per_s": 4194304, "sustained_bytes_per_s": 1258291,
+   "ratio": 0.3, "at_ns": 6000000000, "bytes_at": 25165824} | .max_streams_headroom = 0 |
+   .confirmation.lowered = true | .confirmation.note = "the write rate fell off a cliff")' "$G2" >"$T_DIR/cl.json"
+"$STORMARK" report "$T_DIR/cl.json" --format html >"$T_DIR/cl.html"
+check "cliff: marked in the cell" grep -q '<td class="v-marginal" data-cliff="yes">.*fell from 4.00 MiB/s to 1.20 MiB/s' "$T_DIR/cl.html"
+check "cliff: the answer says '!' and why on hover" grep -q '<span title="the write rate fell off a cliff">[^<]*(0!)' "$T_DIR/cl.html"
+h_check cl "$T_DIR/cl.html" --dom-only
+h_clean cl
+
 # ---- refused before any work: --html with no file ---------------------------------
 expect_usage "--html to a missing directory" "$STORMARK" streams "$D" --html="$T_DIR/no/x.html"
 check "nothing written" test -z "$(ls -A "$D")"
