@@ -97,7 +97,7 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 
 void sm_fileio_render(FILE *f, const struct sm_fileio_result *r)
 {
-	for (unsigned i = 0; i < r->nseries; i++)
+	for (unsigned i = 0; r->cfg.report_interval_ns && i < r->nseries; i++)
 		sm_sb_tick(f, &r->series[i], &r->pct);
 	sm_fileio_text(f, r);
 }
@@ -209,7 +209,7 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 		};
 		cJSON *se = cJSON_AddObjectToObject(doc, "series");
 
-		sm_json_add_u64(se, "interval_ns", cfg->report_interval_ns);
+		sm_json_add_u64(se, "interval_ns", r->series[0].interval_ns);
 		for (unsigned k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 			a = cJSON_AddArrayToObject(se, keys[k]);
 			for (unsigned i = 0; i < r->nseries; i++) {

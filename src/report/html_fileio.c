@@ -74,8 +74,8 @@ static void rates(FILE *f, const struct sm_fileio_result *r, const struct sm_htm
 		goto out;
 	}
 	if (!n)
-		sm_html_note(f, "muted", "This result has no interval series: give --report-interval=1 "
-			     "to the run to chart its rate over time.");
+		sm_html_note(f, "muted", "This result has no interval series (a run shorter than a second, "
+			     "or saved by an older stormark).");
 	for (size_t i = 0; i < n; i++) {
 		const struct sm_fileio_tick *t = &r->series[i];
 		double s = t->interval_ns ? (double)t->interval_ns / 1e9 : 1;

@@ -235,7 +235,9 @@ void sm_sb_render(FILE *f, const struct sm_fileio_result *r)
 	sm_sb_banner(f);
 	sm_sb_run_head(f, &r->cfg, r->seed_given, r->cfg.seed);
 	sm_sb_run_started(f);
-	for (unsigned i = 0; i < r->nseries; i++)
+	/* the interval lines only when --report-interval asked for them (the
+	 * series is there every second anyway) */
+	for (unsigned i = 0; r->cfg.report_interval_ns && i < r->nseries; i++)
 		sm_sb_tick(f, &r->series[i], &r->pct);
 	if (r->histogram)
 		sm_sb_histogram(f, &r->events_lat);

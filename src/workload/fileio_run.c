@@ -507,7 +507,7 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 			goto out;
 		}
 	}
-	if (cfg->report_interval_ns || r->wsec_cap) {
+	{   /* always: the per-second series (and the interval lines) */
 		rp.cfg = cfg;
 		rp.start = &c.start;
 		rp.mu = &c.mu;

@@ -54,17 +54,20 @@ static void make_tick(struct sm_fileio_reporter *rp, uint64_t t, uint64_t iv,
 
 /*
  * The sampler: one sample of the series each second (or each interval when
- * the interval is not whole seconds), a tick every report interval. Ticks
- * are due at whole multiples of the interval since the start, like
- * sysbench's, and none is made at or past the time limit.
+ * the interval is not whole seconds), a tick every report interval (every
+ * second without --report-interval: the result's series, which only the
+ * report interval's callback prints). Ticks are due at whole multiples of
+ * the interval since the start, like sysbench's, and none is made at or
+ * past the time limit.
  */
 static void *run_reporter(void *argp)
 {
 	struct sm_fileio_reporter *rp = argp;
 	struct sm_fileio_result *r = rp->r;
 	uint64_t iv = rp->cfg->report_interval_ns, t0, next, step;
+	uint64_t tiv = iv ? iv : SM_NS_PER_S;   /* the series' interval */
 
-	step = iv % SM_NS_PER_S == 0 ? SM_NS_PER_S : iv;   /* iv 0: write seconds only */
+	step = tiv % SM_NS_PER_S == 0 ? SM_NS_PER_S : tiv;
 	if (sm_start_wait(rp->start))
 		return NULL;
 	t0 = rp->start->t0_ns;
@@ -95,11 +98,11 @@ static void *run_reporter(void *argp)
 			sm_series_window(rp->stats, SM_NS_PER_S, &p);
 			r->wsec[r->nwsec++] = p.counter[C_BYTES + ST_WRITE];
 		}
-		if (iv && (next - t0) % iv == 0) {
-			make_tick(rp, next - t0, iv, &t);
+		if ((next - t0) % tiv == 0) {
+			make_tick(rp, next - t0, tiv, &t);
 			if (r->nseries < r->series_cap)
 				r->series[r->nseries++] = t;
-			if (rp->fn)
+			if (iv && rp->fn)
 				rp->fn(&t, rp->arg);
 		}
 		next += step;
@@ -139,8 +142,9 @@ int sm_fileio_result_init(struct sm_fileio_result *r, const struct sm_fileio_cfg
 	r->nthreads = cfg->threads;
 	r->thread_events = calloc(cfg->threads, sizeof(uint64_t));
 	r->thread_busy_ns = calloc(cfg->threads, sizeof(uint64_t));
-	if (cfg->report_interval_ns) {
-		uint64_t n = cfg->time_ns ? cfg->time_ns / cfg->report_interval_ns + 2 : 3600;
+	{   /* the series: a tick each report interval, or each second */
+		uint64_t tiv = cfg->report_interval_ns ? cfg->report_interval_ns : SM_NS_PER_S;
+		uint64_t n = cfg->time_ns ? cfg->time_ns / tiv + 2 : 3600;
 
 		r->series_cap = n > 100000 ? 100000 : (unsigned)n;
 		r->series = calloc(r->series_cap, sizeof(*r->series));

@@ -25,6 +25,26 @@ h_check f "$T_DIR/f.html"
 h_sections f run environment parameters summary rates latency
 h_drawn f chart-throughput chart-iops chart-lat-read chart-lat-write chart-lat-fsync chart-lat-event
 h_clean f
+
+# without --report-interval: the per-second series is in the result and
+# charted, and sysbench's layout prints no interval line
+# shellcheck disable=SC2086
+"$STORMARK" fileio $F --file-test-mode=rndrw --time=3 --threads=2 \
+  --json="$T_DIR/p.json" --html="$T_DIR/p.html" run >"$T_DIR/p.out" 2>&1
+check "per second: exit 0" test $? = 0
+check "per second: no interval line on stdout" sh -c "! grep -q '^\[ ' '$T_DIR/p.out'"
+check "per second: report --format sysbench has none either" sh -c \
+  "'$STORMARK' report '$T_DIR/p.json' | grep -c '^\[ ' | grep -qx 0"
+check "per second: the series, 1 s a sample, two or three samples" jq -e \
+  '.params.report_interval_ns == 0 and .series.interval_ns == 1000000000 and
+   (.series.t_ns | length) >= 2 and (.series.t_ns | length) <= 3 and
+   ([.series.duration_ns[] == 1000000000] | all)' "$T_DIR/p.json" >/dev/null
+check "per second: the bytes of the series are at most the run's" jq -e \
+  '([.series.read_bytes[]] | add) <= .ops.read.bytes and ([.series.write_bytes[]] | add) <= .ops.write.bytes and
+   ([.series.reads[]] | add) > 0' "$T_DIR/p.json" >/dev/null
+h_check p "$T_DIR/p.html"
+h_drawn p chart-throughput chart-iops
+h_clean p
 # shellcheck disable=SC2086
 "$STORMARK" fileio $F cleanup >/dev/null 2>&1
 
