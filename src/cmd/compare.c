@@ -202,7 +202,9 @@ int cmd_compare_parse_only(int argc, char **argv)
 	return rc >= 0 ? rc : 0;
 }
 
-int cmd_compare(int argc, char **argv)
+/* The command with the line as typed in given (what the HTML page shows)
+ * and argv a copy of it that the parser may reorder. */
+static int compare(int argc, char **argv, char **given)
 {
 	struct compare_opts o;
 	struct sm_cmp_side side[2];
@@ -274,14 +276,14 @@ int cmd_compare(int argc, char **argv)
 		FILE *h = fopen(o.out.html, "w");
 
 		if (h)
-			sm_cmp_print_html(h, &c, &names, argc, argv);
+			sm_cmp_print_html(h, &c, &names, argc, given);
 		if (!h || fclose(h)) {
 			sm_prog_error(PROG, "cannot write '%s': %s", o.out.html, strerror(errno));
 			code = SM_EXIT_FAIL;
 		}
 	}
 	if (o.out.layout == SM_LAYOUT_HTML)
-		sm_cmp_print_html(stdout, &c, &names, argc, argv);
+		sm_cmp_print_html(stdout, &c, &names, argc, given);
 	else if (o.out.layout == SM_LAYOUT_MARKDOWN)
 		sm_cmp_print_md(stdout, &c, &names);
 	else if (o.out.layout == SM_LAYOUT_CSV)
@@ -294,4 +296,20 @@ out:
 	sm_cmp_side_release(&side[1]);
 	sm_hdb_close(db);
 	return code;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	char **copy = malloc(((size_t)argc + 1) * sizeof(*copy));
+	int rc;
+
+	if (!copy) {
+		sm_prog_error(PROG, "out of memory");
+		return SM_EXIT_FAIL;
+	}
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	copy[argc] = NULL;
+	rc = compare(argc, copy, argv);
+	free(copy);
+	return rc;
 }

@@ -23,6 +23,11 @@ h_drawn c chart-throughput chart-rates chart-latency
 h_clean c
 check "frames: the exact command" jq -e --arg g "$G" \
   '.command == "stormark compare --html=c.html \($g)/frames/write.json \($g)/frames/write.json"' c.hc.json >/dev/null
+# the command as typed, options after the operands too (the parser reorders
+# its own copy of the line)
+"$STORMARK" compare "$G/frames/write.json" "$G/frames/write.json" --html=c3.html >/dev/null 2>&1
+check "frames: the command in the order typed" grep -qF \
+  "stormark compare $G/frames/write.json $G/frames/write.json --html=c3.html" c3.html
 # the negative control: without the data elements no chart may pass (the
 # page is the same in every build; the plain build's run covers it)
 if [ "${SM_SANITIZER:-none}" = none ]; then
