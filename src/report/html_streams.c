@@ -68,35 +68,6 @@ static const char *answer_class(const struct sm_streams_cell *c)
 	return c->max_headroom ? "v-yes" : c->max_raw ? "v-marginal" : "v-no";
 }
 
-static const struct sm_streams_cell *find_cell(const struct sm_streams_result *res, const char *fmt,
-					       const char *fps, enum sm_direction d, unsigned *idx)
-{
-	for (unsigned i = 0; i < res->ncells; i++)
-		if (!strcmp(res->cells[i].format, fmt) && !strcmp(res->cells[i].fps_name, fps) &&
-		    res->cells[i].dir == d) {
-			*idx = i;
-			return &res->cells[i];
-		}
-	return NULL;
-}
-
-/* Distinct formats (rates 0) or rates (1) in the order of the cells. */
-static unsigned distinct(const struct sm_streams_result *res, int rates, const char **out, unsigned max)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < res->ncells; i++) {
-		const char *v = rates ? res->cells[i].fps_name : res->cells[i].format;
-		unsigned k = 0;
-
-		while (k < n && strcmp(out[k], v))
-			k++;
-		if (k == n && n < max)
-			out[n++] = v;
-	}
-	return n;
-}
-
 static void td_cell(FILE *f, const struct sm_streams_cell *c, unsigned idx)
 {
 	if (!c) {
@@ -111,7 +82,7 @@ static void td_cell(FILE *f, const struct sm_streams_cell *c, unsigned idx)
 static void matrix(FILE *f, const struct sm_streams_result *res)
 {
 	const char *fmts[256], *rates[32];
-	unsigned nf = distinct(res, 0, fmts, 256), nr = distinct(res, 1, rates, 32);
+	unsigned nf = sm_streams_distinct(res, 0, fmts, 256), nr = sm_streams_distinct(res, 1, rates, 32);
 
 	fputs("<table id=\"streams-table\"><tr><th rowspan=\"2\">format</th>", f);
 	for (unsigned r = 0; r < nr; r++) {
@@ -128,12 +99,12 @@ static void matrix(FILE *f, const struct sm_streams_result *res)
 		sm_html_text(f, fmts[i]);
 		fputs("</td>", f);
 		for (unsigned r = 0; r < nr; r++) {
-			unsigned ci = 0, pi = 0;
-			const struct sm_streams_cell *c = find_cell(res, fmts[i], rates[r], SM_DIR_CAPTURE, &ci);
-			const struct sm_streams_cell *p = find_cell(res, fmts[i], rates[r], SM_DIR_PLAYBACK, &pi);
+			const struct sm_streams_cell *c = sm_streams_find_cell(res, fmts[i], rates[r], SM_DIR_CAPTURE);
+			const struct sm_streams_cell *p = sm_streams_find_cell(res, fmts[i], rates[r], SM_DIR_PLAYBACK);
 
-			td_cell(f, c, ci);
-			td_cell(f, p, pi);
+			/* a cell's index (its anchor) is its place in res->cells */
+			td_cell(f, c, c ? (unsigned)(c - res->cells) : 0);
+			td_cell(f, p, p ? (unsigned)(p - res->cells) : 0);
 		}
 		fputs("</tr>\n", f);
 	}

@@ -42,33 +42,6 @@ static void drops(FILE *f, const struct sm_streams_step *s)
 		fputs(" ...", f);
 }
 
-static const struct sm_streams_cell *find_cell(const struct sm_streams_result *res, const char *fmt,
-					       const char *fps, enum sm_direction d)
-{
-	for (unsigned i = 0; i < res->ncells; i++)
-		if (!strcmp(res->cells[i].format, fmt) && !strcmp(res->cells[i].fps_name, fps) &&
-		    res->cells[i].dir == d)
-			return &res->cells[i];
-	return NULL;
-}
-
-/* Distinct formats and rates in the order of the cells. */
-static unsigned distinct(const struct sm_streams_result *res, int rates, const char **out, unsigned max)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < res->ncells; i++) {
-		const char *v = rates ? res->cells[i].fps_name : res->cells[i].format;
-		unsigned k = 0;
-
-		while (k < n && strcmp(out[k], v))
-			k++;
-		if (k == n && n < max)
-			out[n++] = v;
-	}
-	return n;
-}
-
 static void head(FILE *f, const struct sm_streams_result *res, int md)
 {
 	const struct sm_env *e = &res->head.env;
@@ -95,7 +68,7 @@ static void head(FILE *f, const struct sm_streams_result *res, int md)
 static void matrix(FILE *f, const struct sm_streams_result *res, int md)
 {
 	const char *fmts[256], *rates[32];
-	unsigned nf = distinct(res, 0, fmts, 256), nr = distinct(res, 1, rates, 32);
+	unsigned nf = sm_streams_distinct(res, 0, fmts, 256), nr = sm_streams_distinct(res, 1, rates, 32);
 
 	fprintf(f, md ? "| format |" : "%-20s", md ? "" : "format");
 	for (unsigned r = 0; r < nr; r++)
@@ -110,8 +83,8 @@ static void matrix(FILE *f, const struct sm_streams_result *res, int md)
 	for (unsigned i = 0; i < nf; i++) {
 		fprintf(f, md ? "| %s |" : "%-20s", fmts[i]);
 		for (unsigned r = 0; r < nr; r++) {
-			const struct sm_streams_cell *c = find_cell(res, fmts[i], rates[r], SM_DIR_CAPTURE);
-			const struct sm_streams_cell *p = find_cell(res, fmts[i], rates[r], SM_DIR_PLAYBACK);
+			const struct sm_streams_cell *c = sm_streams_find_cell(res, fmts[i], rates[r], SM_DIR_CAPTURE);
+			const struct sm_streams_cell *p = sm_streams_find_cell(res, fmts[i], rates[r], SM_DIR_PLAYBACK);
 			char x[32] = "-", y[32] = "-", cell[80];
 
 			if (c)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Releasing a streams result. */
+/* Releasing a streams result, and finding its cells by format and rate. */
 #include "result/streams.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 void sm_streams_result_release(struct sm_streams_result *res)
 {
@@ -17,4 +18,30 @@ void sm_streams_result_release(struct sm_streams_result *res)
 	res->cells = NULL;
 	res->ncells = 0;
 	sm_result_head_release(&res->head);
+}
+
+const struct sm_streams_cell *sm_streams_find_cell(const struct sm_streams_result *res, const char *fmt,
+						   const char *fps, enum sm_direction d)
+{
+	for (unsigned i = 0; i < res->ncells; i++)
+		if (!strcmp(res->cells[i].format, fmt) && !strcmp(res->cells[i].fps_name, fps) &&
+		    res->cells[i].dir == d)
+			return &res->cells[i];
+	return NULL;
+}
+
+unsigned sm_streams_distinct(const struct sm_streams_result *res, int rates, const char **out, unsigned max)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < res->ncells; i++) {
+		const char *v = rates ? res->cells[i].fps_name : res->cells[i].format;
+		unsigned k = 0;
+
+		while (k < n && strcmp(out[k], v))
+			k++;
+		if (k == n && n < max)
+			out[n++] = v;
+	}
+	return n;
 }

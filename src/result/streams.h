@@ -134,4 +134,14 @@ struct sm_streams_result {
 /* Free the cells and their steps. */
 void sm_streams_result_release(struct sm_streams_result *res);
 
+/* The cell of format fmt at rate fps in direction d, or NULL when res has
+ * none; the pointer is into res->cells. */
+const struct sm_streams_cell *sm_streams_find_cell(const struct sm_streams_result *res, const char *fmt,
+						   const char *fps, enum sm_direction d);
+
+/* The distinct formats (rates 0) or frame rates (rates 1) of res's cells,
+ * in the cells' order, into out[0..max): pointers into res. Returns how
+ * many (at most max). */
+unsigned sm_streams_distinct(const struct sm_streams_result *res, int rates, const char **out, unsigned max);
+
 #endif
