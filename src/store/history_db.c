@@ -289,32 +289,47 @@ static int put_result(struct sm_hdb *h, const char *key, const char *command, co
 	return SQLITE_OK;
 }
 
-int sm_hdb_save_result(struct sm_hdb *h, const char *key, const char *command, const char *json,
-		       char *err, size_t errlen)
+/* Open a write transaction stamped with the time into when[32]: 0, or
+ * -errno with err set (a schema 1 database is read-only, a locked one
+ * busy). */
+static int write_begin(struct sm_hdb *h, char *when, char *err, size_t errlen)
 {
-	sqlite3_int64 id;
-	char when[32];
 	int rc;
 
 	if (h->version < 2) {
 		snprintf(err, errlen, "the database was opened read-only (schema 1)");
 		return -EROFS;
 	}
-	sm_utc_iso8601(when, sizeof(when));
+	sm_utc_iso8601(when, 32);
 	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	if (rc != SQLITE_OK)
-		return fail(h->db, rc, "cannot lock", err, errlen);
-	rc = put_result(h, key, command, when, json, &id, err, errlen);
+	return rc == SQLITE_OK ? 0 : fail(h->db, rc, "cannot lock", err, errlen);
+}
+
+/* Close the write transaction opened by write_begin(): commit when rc is
+ * SQLITE_OK, else roll back. Returns 0, -EEXIST (SQLITE_MISMATCH: the key
+ * holds another command's runs, err already set) or -errno with err set. */
+static int write_end(struct sm_hdb *h, int rc, char *err, size_t errlen)
+{
 	if (rc == SQLITE_OK)
 		rc = sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
-	if (rc != SQLITE_OK) {
-		if (rc != SQLITE_MISMATCH)
-			rc = fail(h->db, rc, "cannot save", err, errlen);
-		else
-			rc = -EEXIST;
-		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
-	}
+	if (rc == SQLITE_OK)
+		return 0;
+	rc = rc == SQLITE_MISMATCH ? -EEXIST : fail(h->db, rc, "cannot save", err, errlen);
+	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
+}
+
+int sm_hdb_save_result(struct sm_hdb *h, const char *key, const char *command, const char *json,
+		       char *err, size_t errlen)
+{
+	sqlite3_int64 id;
+	char when[32];
+	int rc = write_begin(h, when, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = put_result(h, key, command, when, json, &id, err, errlen);
+	return write_end(h, rc, err, errlen);
 }
 
 int sm_hdb_save(struct sm_hdb *h, const char *key, const char *command,
@@ -324,16 +339,10 @@ int sm_hdb_save(struct sm_hdb *h, const char *key, const char *command,
 	sqlite3_stmt *run_st = NULL, *fig_st = NULL;
 	sqlite3_int64 result_id = 0;
 	char when[32];
-	int rc;
+	int rc = write_begin(h, when, err, errlen);
 
-	if (h->version < 2) {
-		snprintf(err, errlen, "the database was opened read-only (schema 1)");
-		return -EROFS;
-	}
-	sm_utc_iso8601(when, sizeof(when));
-	rc = sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	if (rc != SQLITE_OK)
-		return fail(h->db, rc, "cannot lock", err, errlen);
+	if (rc)
+		return rc;
 	rc = put_result(h, key, "time", when, json, &result_id, err, errlen);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(h->db, "INSERT INTO runs(key, saved_at, command, exit_code,"
@@ -370,15 +379,9 @@ int sm_hdb_save(struct sm_hdb *h, const char *key, const char *command,
 			rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
 		}
 	}
-	if (rc == SQLITE_OK)
-		rc = sqlite3_exec(h->db, "COMMIT", NULL, NULL, NULL);
-	if (rc != SQLITE_OK) {
-		rc = rc == SQLITE_MISMATCH ? -EEXIST : fail(h->db, rc, "cannot save", err, errlen);
-		sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
-	}
 	sqlite3_finalize(run_st);
 	sqlite3_finalize(fig_st);
-	return rc;
+	return write_end(h, rc, err, errlen);
 }
 
 /* Double the array *a of *cap elements of size bytes (16 at first).
