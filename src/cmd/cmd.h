@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define SM_EXIT_OK 0
 #define SM_EXIT_FAIL 1
@@ -64,6 +65,16 @@ int sm_cmd_html_write(const struct cJSON *doc, const char *path, char *msg, size
  * start and end, so the line stays one line and keeps its reason. */
 int sm_usage_error(const char *prog, const char *help_hint, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Parse argv against opts (sm_opt_parse with flags) and end the command
+ * at once where the options say so: the hidden --list-options prints the
+ * table, --help prints usage(stdout, opts), a bad option prints
+ * sm_usage_error's line. Returns -1 to go on (*first set to the first
+ * operand), else the exit code to return (SM_EXIT_OK or SM_EXIT_USAGE). */
+struct sm_opt;
+int sm_cmd_parse(const char *prog, const char *help_hint, const struct sm_opt *opts, int argc,
+		 char **argv, unsigned flags, int *first,
+		 void (*usage)(FILE *f, const struct sm_opt *opts));
 
 /* Is dir (an existing directory) a file system's root that a test may not
  * write into without --force? Returns NULL when it is not (or cannot be

@@ -13,6 +13,7 @@
 #include "cmd/out_opts.h"
 #include "core/memcheck.h"
 #include "core/fsx.h"
+#include "core/opt.h"
 
 /* A word longer than this is shown by its start and end (a path of 4000
  * bytes would bury the reason that follows it). */
@@ -97,6 +98,26 @@ int sm_usage_error(const char *prog, const char *help_hint, const char *fmt, ...
 	print_msg(prefix, suffix, fmt, ap);
 	va_end(ap);
 	return SM_EXIT_USAGE;
+}
+
+int sm_cmd_parse(const char *prog, const char *help_hint, const struct sm_opt *opts, int argc,
+		 char **argv, unsigned flags, int *first,
+		 void (*usage)(FILE *f, const struct sm_opt *opts))
+{
+	char msg[SM_MSG_MAX];
+	int rc = sm_opt_parse(opts, argc, argv, flags, first, msg, sizeof(msg));
+
+	if (rc == SM_OPT_LIST_CODE) {
+		sm_opt_list(stdout, opts, 0);
+		return SM_EXIT_OK;
+	}
+	if (rc > 0) {
+		usage(stdout, opts);
+		return SM_EXIT_OK;
+	}
+	if (rc)
+		return sm_usage_error(prog, help_hint, "%s", msg);
+	return -1;
 }
 
 void sm_prog_error(const char *prog, const char *fmt, ...)

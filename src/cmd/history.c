@@ -419,17 +419,10 @@ static int parse(int argc, char **argv, struct history_opts *o)
 	int rc;
 
 	memset(o, 0, sizeof(*o));
-	rc = sm_opt_parse(opts, argc, argv, 0, &o->first, msg, sizeof(msg));
-	if (rc == SM_OPT_LIST_CODE) {
-		sm_opt_list(stdout, opts, 0);
-		return SM_EXIT_OK;
-	}
-	if (rc > 0) {
-		usage(stdout, opts);
-		return SM_EXIT_OK;
-	}
-	if (!rc)
-		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
+	rc = sm_cmd_parse(PROG, HINT, opts, argc, argv, 0, &o->first, usage);
+	if (rc >= 0)
+		return rc;
+	rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
 				    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
 				    SM_LAYOUT_BIT(SM_LAYOUT_JSON), SM_LAYOUT_TEXT, msg, sizeof(msg));
 	if (rc)

@@ -362,22 +362,13 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, const char **pa
 		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
 	};
-	char msg[SM_MSG_MAX];
 	struct stat st;
 	int first, rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
-	if (rc == SM_OPT_LIST_CODE) {
-		sm_opt_list(stdout, opts, 0);
-		return SM_EXIT_OK;
-	}
-	if (rc > 0) {
-		usage(stdout, opts);
-		return SM_EXIT_OK;
-	}
-	if (rc)
-		return sm_usage_error(PROG, HINT, "%s", msg);
+	rc = sm_cmd_parse(PROG, HINT, opts, argc, argv, 0, &first, usage);
+	if (rc >= 0)
+		return rc;
 	if (first >= argc)
 		return sm_usage_error(PROG, HINT, "which result? give a FILE.json");
 	if (argc - first > 1)

@@ -81,17 +81,9 @@ static int parse(int argc, char **argv, struct time_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->runs = 1;
-	rc = sm_opt_parse(opts, argc, argv, SM_OPT_IN_ORDER, &first, msg, sizeof(msg));
-	if (rc == SM_OPT_LIST_CODE) {
-		sm_opt_list(stdout, opts, 0);
-		return SM_EXIT_OK;
-	}
-	if (rc > 0) {
-		usage(stdout, opts);
-		return SM_EXIT_OK;
-	}
-	if (rc)
-		return sm_usage_error(PROG, HINT, "%s", msg);
+	rc = sm_cmd_parse(PROG, HINT, opts, argc, argv, SM_OPT_IN_ORDER, &first, usage);
+	if (rc >= 0)
+		return rc;
 	if (o->csv && o->out.format && strcmp(o->out.format, "csv"))
 		return sm_usage_error(PROG, HINT, "--csv cannot be combined with --format %s", o->out.format);
 	if (o->csv && !o->out.format)
