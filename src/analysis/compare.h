@@ -76,6 +76,10 @@ int sm_cmp_side_add_doc(struct sm_cmp_side *s, const cJSON *doc, int figures, ch
  * out). Sets the command to time. Returns 0 or -ENOMEM. */
 int sm_cmp_side_add_time_run(struct sm_cmp_side *s, const struct sm_time_run *r);
 
+/* The figures of one `time` run into r (compare_figs.c): 0 or -ENOMEM. */
+struct sm_time_run;
+int sm_cmp_time_figs(struct sm_cmp_run *r, const struct sm_time_run *t);
+
 /* The figures of doc into runs[0..*n) (new array; sm_cmp_runs_free).
  * Returns 0, -ENOMEM, or -EINVAL with why. */
 int sm_cmp_doc_figures(const cJSON *doc, struct sm_cmp_run **runs, unsigned *n, char *why,
