@@ -172,9 +172,11 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	const char *base = strrchr(argv[0], '/');
+	const char *prog = !strcmp(base ? base + 1 : argv[0], "frametest") ? "frametest" : "stormark";
 	int rc = sm_cmd_dist_start(&argc, argv);   /* a rank of an MPI job? */
 
 	if (rc)
-		return sm_out_finish(rc);
-	return sm_out_finish(sm_cmd_dist_finish(dispatch(argc, argv)));
+		return sm_out_finish(prog, rc);
+	return sm_out_finish(prog, sm_cmd_dist_finish(dispatch(argc, argv)));
 }

@@ -111,8 +111,10 @@ int sm_dir_check_writable(const char *dir);
 /* Flush and close stdout once a command is done (main() calls it for every
  * command), so a report lost to a write error (a full disk, /dev/full) is
  * not passed off as a success. Returns code, or SM_EXIT_FAIL instead of
- * SM_EXIT_OK after printing one line when the write failed. */
-int sm_out_finish(int code);
+ * SM_EXIT_OK after printing one line, "<prog>: cannot write the report
+ * ...", when the write failed (prog: "stormark", or "frametest" under that
+ * name, as its other messages). */
+int sm_out_finish(const char *prog, int code);
 
 struct sm_frames_result;
 struct sm_verify_view;

@@ -165,7 +165,7 @@ int sm_dir_check_writable(const char *dir)
 	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
 
-int sm_out_finish(int code)
+int sm_out_finish(const char *prog, int code)
 {
 	int err;
 
@@ -176,8 +176,8 @@ int sm_out_finish(int code)
 		err = 1;
 	if (!err)
 		return code;
-	sm_error("cannot write the report to %s: %s", sm_out_stdout_name(),
-		 errno ? strerror(errno) : "write error");
+	sm_prog_error(prog, "cannot write the report to %s: %s", sm_out_stdout_name(),
+		      errno ? strerror(errno) : "write error");
 	return code == SM_EXIT_OK ? SM_EXIT_FAIL : code;
 }
 

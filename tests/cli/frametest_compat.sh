@@ -128,6 +128,11 @@ if [ -c /dev/full ]; then
 	check "/dev/full: exit 1" test $? = 1
 	check "/dev/full: one line, no report" test "$(wc -l <"$T_DIR/c.err")" = 1 -a ! -s "$T_DIR/c.out"
 	check "/dev/full: names it" grep -q "cannot write '/dev/full': No space left on device" "$T_DIR/c.err"
+	# the report itself on a full device: frametest's name on the line
+	"$FT" -w 4 -n 4 "$D" >/dev/full 2>"$T_DIR/c.err"
+	check "report to /dev/full: exit 1" test $? = 1
+	check "report to /dev/full: one line under frametest's name" grep -qx \
+		"frametest: cannot write the report to standard output: No space left on device" "$T_DIR/c.err"
 fi
 if [ -n "${SM_FUSEFAIL:-}" ] && [ -x "$SM_FUSEFAIL" ] && [ -c /dev/fuse ] &&
    ff_mount "$T_DIR/fb" "$T_DIR/fm" --fail-write=2 --only=log; then
