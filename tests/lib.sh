@@ -41,6 +41,16 @@ approx() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
 # Print the summary line CTest logs and exit with the right code.
+# flip_byte FILE OFFSET: invert every bit of FILE's byte at OFFSET in
+# place, so the byte surely changes (writing a fixed one leaves it as it was
+# when the data already held that byte, once in 256 on random data).
+flip_byte() {
+  local b
+  b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+  # shellcheck disable=SC2059
+  printf "\\$(printf %03o $((255 - b)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
 finish() {
   echo "$T_PASSES passed, $T_FAILS failed"
   [ "$T_FAILS" = 0 ]; exit $?

@@ -50,7 +50,7 @@ expect_rc 0 "seqrewr --verify" "$STORMARK" fileio $S --verify --file-test-mode=s
 run_verify 0 "no false alarm after seqrewr"
 
 # ---- damage --------------------------------------------------------------------------
-printf 'X' | dd of=test_file.1 bs=1 seek=70000 conv=notrunc status=none
+flip_byte test_file.1 70000
 run_verify 1 "byte flip"
 found "byte flip" test_file.1 69632 checksum
 if python3 -c "import jsonschema" 2>/dev/null; then
@@ -136,7 +136,7 @@ expect_rc 0 "validate: a run without --validate rewrites blocks" "$STORMARK" fil
 expect_rc 0 "validate: then seqrd --validate passes" "$STORMARK" fileio $S --validate $SEQRD run
 check "validate: and names what it skipped" grep -q "not checked" "$T_DIR/out"
 fresh --validate
-printf 'X' | dd of=test_file.0 bs=1 seek=$((1024 * 1024 + 5)) conv=notrunc status=none
+flip_byte test_file.0 $((1024 * 1024 + 5))
 expect_rc 1 "validate: a flipped byte in a sealed block is found" "$STORMARK" fileio $S --validate $SEQRD run
 check "validate: named" grep -q "offset 1048576 of 'test_file.0'" "$T_DIR/out"
 "$STORMARK" fileio $S cleanup >/dev/null

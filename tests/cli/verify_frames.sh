@@ -45,7 +45,7 @@ expect_rc 0 "write --verify --buffered, a frame not a multiple of 4 KiB" "$STORM
 check "odd size: blocks of 4 KiB, the last one longer" test "$(json "$T_DIR/b.json" "d['verify']['blocks_checked']")" = 16
 
 # ---- damage ----------------------------------------------------------------------------
-printf 'X' | dd of="$D/frame000003.tst" bs=1 seek=5000 conv=notrunc status=none
+flip_byte "$D/frame000003.tst" 5000
 read_verify 1 "byte flip"
 found "byte flip" frame000003.tst 4096 checksum
 "$STORMARK" frames -r --verify --quiet --json="$T_DIR/r.json" "$D" >"$T_DIR/live" 2>/dev/null
