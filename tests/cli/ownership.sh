@@ -46,7 +46,7 @@ for case in text copy otherdir badsum index; do
     text)     { printf 'STORMARK'; head -c 4088 /dev/zero | tr '\0' x; } > "$E/frame000004.tst" ;;
     copy)     cp "$E/frame000003.tst" "$E/frame000004.tst" ;;
     otherdir) cp "$D/frame000004.tst" "$E/frame000004.tst" ;;
-    badsum)   printf '\x01' | dd of="$E/frame000004.tst" bs=1 seek=20 conv=notrunc status=none ;;
+    badsum)   flip_byte "$E/frame000004.tst" 20 ;;   # in the directory id: the checksum fails
     index)    # a header rebuilt for another index would need its checksum: a
               # frame's own header with the index byte changed must fail too
               printf '\x05' | dd of="$E/frame000004.tst" bs=1 seek=24 conv=notrunc status=none ;;
