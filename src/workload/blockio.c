@@ -2,6 +2,7 @@
 /* Block I/O workload: keeps `depth` requests in flight on one file,
  * resubmitting each batch of completions with one submit call. */
 #include "workload/blockio.h"
+#include "workload/pump.h"
 #include "core/clock.h"
 #include "core/rng.h"
 #include "core/worker.h"
@@ -34,11 +35,12 @@ struct run {
 	char *region;
 	size_t region_len;
 	struct sm_io *ios;
-	struct sm_io **sub;        /* requests ready to submit */
-	struct sm_io **done;       /* reaped completions */
-	unsigned nsub;
+	struct sm_pump pump;
+	struct sm_blockio_result *res;
 	struct sm_rng rng;
 	uint64_t nblocks, seq, issued, run_id;
+	uint64_t end, last;        /* the run's deadline; the latest completion */
+	int failed;                /* an I/O failed: issue nothing more */
 };
 
 /*
@@ -73,6 +75,9 @@ static char *region_alloc(size_t want, size_t *len)
 	return p;
 }
 
+static void on_done(void *ctx, struct sm_io **done, unsigned n);
+static void on_unsent(void *ctx, struct sm_io *io, int err);
+
 static int engine_start(struct run *r, struct sm_blockio_result *res)
 {
 	const struct sm_blockio_plan *p = r->plan;
@@ -99,6 +104,9 @@ static int engine_start(struct run *r, struct sm_blockio_result *res)
 	if (rc)
 		return rc;
 	r->engine_open = 1;
+	rc = sm_pump_init(&r->pump, &r->eng, p->depth, on_done, on_unsent, r);
+	if (rc)
+		return rc;
 	snprintf(res->engine, sizeof(res->engine), "%s", r->eng.ops->name);
 	res->depth = (r->eng.ops->caps & (SM_ENGINE_ASYNC | SM_ENGINE_NO_IO)) ? p->depth : 1;
 	return 0;
@@ -115,9 +123,7 @@ static int setup(struct run *r, struct sm_blockio_result *res)
 		return -errno;
 	r->bufs = calloc(p->depth, sizeof(*r->bufs));
 	r->ios = calloc(p->depth, sizeof(*r->ios));
-	r->sub = calloc(p->depth, sizeof(*r->sub));
-	r->done = calloc(p->depth, sizeof(*r->done));
-	if (!r->bufs || !r->ios || !r->sub || !r->done)
+	if (!r->bufs || !r->ios)
 		return -ENOMEM;
 	r->region = region_alloc((size_t)p->block * p->depth, &r->region_len);
 	if (!r->region)
@@ -141,8 +147,7 @@ static void teardown(struct run *r)
 		munmap(r->region, r->region_len);
 	free(r->bufs);
 	free(r->ios);
-	free(r->sub);
-	free(r->done);
+	sm_pump_release(&r->pump);
 	if (r->fd >= 0)
 		close(r->fd);
 }
@@ -158,38 +163,65 @@ static void prepare(struct run *r, struct sm_io *io)
 	if (p->write)
 		sm_buf_stamp(io->buf, p->block, p->data, r->run_id, r->issued);
 	r->issued++;
-	r->sub[r->nsub++] = io;
+	sm_pump_queue(&r->pump, io);
 }
 
-static int may_issue(const struct run *r, uint64_t now, uint64_t end, int failed)
+static int may_issue(const struct run *r, uint64_t now)
 {
 	const struct sm_blockio_plan *p = r->plan;
 
-	return !failed && now < end && !sm_stopped() && (!p->max_ios || r->issued < p->max_ios);
+	return !r->failed && now < r->end && !sm_stopped() && (!p->max_ios || r->issued < p->max_ios);
 }
 
-/* Submit the queued requests; keeps any the engine did not accept. */
-static int submit_queued(struct run *r)
+static void fail(struct run *r, int err)
 {
-	int rc = sm_engine_submit(&r->eng, r->sub, r->nsub);
+	if (!r->res->error)
+		r->res->error = err;
+	r->failed = 1;
+}
 
-	if (rc < 0)
-		return rc;
-	if (rc == 0 && r->eng.inflight == 0)
-		return -EAGAIN;   /* nothing in flight, yet nothing accepted */
-	memmove(r->sub, r->sub + rc, (r->nsub - (unsigned)rc) * sizeof(*r->sub));
-	r->nsub -= (unsigned)rc;
-	return 0;
+/* The pump's completions: account each, give its slot the next block.
+ * One clock read per batch. */
+static void on_done(void *ctx, struct sm_io **done, unsigned n)
+{
+	struct run *r = ctx;
+	struct sm_blockio_result *res = r->res;
+	uint64_t now = sm_now_ns();
+
+	for (unsigned i = 0; i < n; i++) {
+		struct sm_io *io = done[i];
+
+		res->op.count++;
+		if (io->res < 0 || (uint64_t)io->res != io->len) {
+			res->op.errors++;
+			fail(r, io->res < 0 ? (int)io->res : -EIO);
+			continue;
+		}
+		res->op.bytes += (uint64_t)io->res;
+		sm_hist_add(&res->op.lat, io->t_done - io->t_issue);
+		if (io->t_done > r->last)
+			r->last = io->t_done;
+		if (may_issue(r, now))
+			prepare(r, io);
+	}
+}
+
+/* Never issued (the engine failed): not an I/O of the run. */
+static void on_unsent(void *ctx, struct sm_io *io, int err)
+{
+	fail(ctx, err);
 }
 
 /* The timed loop: no allocation, no printing, one clock read per batch. */
 static int loop(struct run *r, struct sm_blockio_result *res)
 {
 	const struct sm_blockio_plan *p = r->plan;
-	uint64_t t0 = sm_now_ns(), end = t0 + p->duration_ns, now = t0, last = t0;
-	int failed = 0, rc = 0;
+	uint64_t t0 = sm_now_ns();
+	int rc;
 
-	for (unsigned i = 0; i < p->depth && may_issue(r, now, end, 0); i++) {
+	r->end = t0 + p->duration_ns;
+	r->last = t0;
+	for (unsigned i = 0; i < p->depth && may_issue(r, t0); i++) {
 		struct sm_io *io = &r->ios[i];
 
 		io->op = p->write ? SM_OP_WRITE : SM_OP_READ;
@@ -200,48 +232,20 @@ static int loop(struct run *r, struct sm_blockio_result *res)
 		io->len = p->block;
 		prepare(r, io);
 	}
-	for (;;) {
-		int n;
-
-		if (r->nsub) {
-			rc = submit_queued(r);
-			if (rc < 0) {
-				res->error = rc;
-				failed = 1;
-				r->nsub = 0;
-			}
-		}
-		if (r->eng.inflight == 0 && !r->nsub)
+	while (sm_pump_busy(&r->pump)) {
+		rc = sm_pump_submit(&r->pump);
+		if (rc < 0 && rc != -EINTR)
 			break;
-		n = sm_engine_reap(&r->eng, r->done, 1, p->depth);
-		if (n == -EINTR)
-			continue;
-		if (n < 0) {
-			if (!res->error)
-				res->error = n;
-			break;  /* closing the engine waits for what is left */
-		}
-		now = sm_now_ns();
-		for (int i = 0; i < n; i++) {
-			struct sm_io *io = r->done[i];
-
-			res->op.count++;
-			if (io->res < 0 || (uint64_t)io->res != io->len) {
-				res->op.errors++;
-				if (!res->error)
-					res->error = io->res < 0 ? (int)io->res : -EIO;
-				failed = 1;
-				continue;
-			}
-			res->op.bytes += (uint64_t)io->res;
-			sm_hist_add(&res->op.lat, io->t_done - io->t_issue);
-			if (io->t_done > last)
-				last = io->t_done;
-			if (may_issue(r, now, end, failed))
-				prepare(r, io);
-		}
+		rc = sm_pump_reap(&r->pump, 1);
+		if (rc < 0 && rc != -EINTR)
+			break;
 	}
-	res->duration_ns = last - t0;
+	/* what is still out (an engine failure, a stop) comes back before the
+	 * buffers go; closing the engine waits for anything a failure left */
+	sm_pump_drain(&r->pump);
+	if (r->pump.err)
+		fail(r, r->pump.err);
+	res->duration_ns = r->last - t0;
 	if (res->error)
 		return res->error;
 	if (sm_stopped()) {
@@ -253,7 +257,7 @@ static int loop(struct run *r, struct sm_blockio_result *res)
 
 int sm_blockio_run(const struct sm_blockio_plan *plan, struct sm_blockio_result *res)
 {
-	struct run r = { .plan = plan, .fd = -1 };
+	struct run r = { .plan = plan, .fd = -1, .res = res };
 	int rc;
 
 	memset(res, 0, sizeof(*res));

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/* The I/O pump: submit, reap and drain a workload's requests on its engine
+ * with one policy (workload/pump.h). */
+#include "workload/pump.h"
+#include "core/worker.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sm_pump_init(struct sm_pump *p, struct sm_engine *e, unsigned cap, sm_pump_done_fn done,
+		 sm_pump_unsent_fn unsent, void *ctx)
+{
+	memset(p, 0, sizeof(*p));
+	p->eng = e;
+	p->cap = cap ? cap : 1;
+	p->done_fn = done;
+	p->unsent_fn = unsent;
+	p->ctx = ctx;
+	p->pend = calloc(p->cap, sizeof(*p->pend));
+	p->done = calloc(p->cap, sizeof(*p->done));
+	if (!p->pend || !p->done) {
+		sm_pump_release(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void sm_pump_release(struct sm_pump *p)
+{
+	free(p->pend);
+	free(p->done);
+	p->pend = p->done = NULL;
+	p->npend = 0;
+}
+
+/* A wait that ended without a completion and without a failure. */
+static int no_completion(int rc)
+{
+	return rc == -EAGAIN || rc == -EBUSY || rc == -ETIME;
+}
+
+/* Keep the first failure; hand what is queued back as unsent. */
+static int fail(struct sm_pump *p, int err, int reaping)
+{
+	if (!p->err) {
+		p->err = err;
+		p->err_reaping = reaping;
+	} else if (reaping) {
+		p->err_reaping = 1;
+	}
+	for (unsigned i = 0; i < p->npend; i++)
+		if (p->unsent_fn)
+			p->unsent_fn(p->ctx, p->pend[i], err);
+	p->npend = 0;
+	return err;
+}
+
+/*
+ * One engine reap of at least min (capped at what is in flight), handed to
+ * done. -EINTR is retried unless stop_ok is set and the stop flag is up.
+ * Returns the count, 0, -EINTR or the failure.
+ */
+static int reap(struct sm_pump *p, unsigned min, int stop_ok)
+{
+	struct sm_engine *e = p->eng;
+	int n;
+
+	if (p->err_reaping)
+		return p->err;
+	if (!e->inflight)
+		return 0;
+	if (min > e->inflight)
+		min = e->inflight;
+	for (;;) {
+		n = sm_engine_reap(e, p->done, min, p->cap);
+		if (n > 0) {
+			p->done_fn(p->ctx, p->done, (unsigned)n);
+			return n;
+		}
+		if (n == 0 || no_completion(n))
+			return 0;
+		if (n != -EINTR)
+			return fail(p, n, 1);
+		if (stop_ok && sm_stopped())
+			return -EINTR;
+	}
+}
+
+/* Offer every queued request, by the policy in pump.h. */
+static int submit(struct sm_pump *p, int stop_ok)
+{
+	struct sm_engine *e = p->eng;
+
+	if (p->err && p->npend)
+		return fail(p, p->err, 0);
+	while (p->npend) {
+		int rc = sm_engine_submit(e, p->pend, p->npend);
+
+		if (rc > 0) {
+			/* accepted a prefix: what is left moves to the front
+			 * (the whole batch, the common case, moves nothing) */
+			p->npend -= (unsigned)rc;
+			if (p->npend)
+				memmove(p->pend, p->pend + rc, p->npend * sizeof(*p->pend));
+			continue;
+		}
+		if (rc == -EINTR) {
+			if (stop_ok && sm_stopped())
+				return -EINTR;
+			continue;
+		}
+		if (rc != 0 && rc != -EAGAIN && rc != -EBUSY)
+			return fail(p, rc, 0);
+		/* refused: make room by reaping, never spin on submit */
+		if (!e->inflight)
+			return fail(p, -EAGAIN, 0);
+		rc = reap(p, 1, stop_ok);
+		if (rc < 0)
+			return rc == -EINTR ? rc : fail(p, rc, 1);
+	}
+	return 0;
+}
+
+int sm_pump_submit(struct sm_pump *p)
+{
+	return submit(p, 1);
+}
+
+int sm_pump_reap(struct sm_pump *p, unsigned min)
+{
+	return reap(p, min, 1);
+}
+
+int sm_pump_drain(struct sm_pump *p)
+{
+	while (p->npend || p->eng->inflight) {
+		int rc = submit(p, 0);
+
+		if (rc < 0 && !p->eng->inflight)
+			return rc;
+		rc = reap(p, 1, 0);
+		if (rc < 0)
+			return rc;
+	}
+	return p->err_reaping ? p->err : 0;
+}
+
+int64_t sm_pump_do(struct sm_pump *p, struct sm_io *io)
+{
+	struct sm_engine *e = p->eng;
+	struct sm_io *got;
+	int rc;
+
+	if (e->inflight)
+		return -EBUSY;
+	if (p->err_reaping)
+		return p->err;
+	do {
+		rc = sm_engine_submit(e, &io, 1);
+	} while (rc == -EINTR);
+	if (rc == 0)
+		rc = -EAGAIN;
+	if (rc < 0)
+		return rc;
+	for (;;) {
+		rc = sm_engine_reap(e, &got, 1, 1);
+		if (rc > 0)
+			return io->res;
+		if (rc < 0 && rc != -EINTR && !no_completion(rc))
+			return rc;
+	}
+}
