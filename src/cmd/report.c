@@ -44,18 +44,12 @@ struct kind {
 static void doc_mark(const cJSON *doc, struct sm_html_mark *m)
 {
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "cliff");
-	const cJSON *at = cJSON_GetObjectItemCaseSensitive(c, "at_ns");
-	const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "burst_bytes_per_s");
-	const cJSON *s = cJSON_GetObjectItemCaseSensitive(c, "sustained_bytes_per_s");
+	struct sm_cliff cl;
+	struct sm_jerr e = { { 0 } };
 
 	memset(m, 0, sizeof(*m));
-	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "found")) || !cJSON_IsNumber(at) ||
-	    !cJSON_IsNumber(b) || !cJSON_IsNumber(s))
-		return;
-	m->set = 1;
-	m->t_s = at->valuedouble / 1e9;
-	snprintf(m->label, sizeof(m->label), "cliff at %.1f s: %.0f -> %.0f MiB/s", m->t_s,
-		 b->valuedouble / 1048576.0, s->valuedouble / 1048576.0);
+	if (cJSON_IsObject(c) && !sm_json_read_cliff(c, &cl, &e))
+		sm_html_cliff_mark(m, &cl);
 }
 
 static int render_time(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_jerr *e)

@@ -304,7 +304,7 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 {
 	const struct sm_frames_plan *p = &r->plan;
 	cJSON *params = cJSON_AddObjectToObject(doc, "params");
-	cJSON *totals, *ops, *frame, *series;
+	cJSON *totals, *ops, *frame;
 
 	cJSON_AddStringToObject(params, "test", kind_name(p->kind));
 	cJSON_AddBoolToObject(params, "stream", p->stream);
@@ -356,32 +356,7 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 		cJSON_AddItemToObject(frame, "sched_lat_ns", sm_json_lat(&r->sched_lat, 1));
 	cJSON_AddItemToObject(ops, "frame", frame);
 
-	series = cJSON_AddObjectToObject(doc, "series");
-	sm_json_add_u64(series, "interval_ns", SM_NS_PER_S);
-	{
-		/* per-sample deltas of the cumulative samples (the last one is the
-		 * end of the run, usually less than a second after the one before) */
-		static const char *const keys[] = {
-			"duration_ns", "bytes", "items", "dropped", "open_ns", "io_ns", "close_ns",
-			"frame_ns",
-		};
-		cJSON *arr[8];
-
-		for (unsigned k = 0; k < 8; k++)
-			arr[k] = cJSON_AddArrayToObject(series, keys[k]);
-		for (unsigned i = 0; i < r->nseries; i++) {
-			static const struct sm_frames_snap zero;
-			const struct sm_frames_snap *a = &r->series[i], *b = i ? &r->series[i - 1] : &zero;
-			const uint64_t d[8] = {
-				a->t_ns - b->t_ns, a->bytes - b->bytes, a->frames - b->frames,
-				a->dropped - b->dropped, a->open_ns - b->open_ns, a->io_ns - b->io_ns,
-				a->close_ns - b->close_ns, a->frame_ns - b->frame_ns,
-			};
-
-			for (unsigned k = 0; k < 8; k++)
-				cJSON_AddItemToArray(arr[k], sm_json_u64(d[k]));
-		}
-	}
+	cJSON_AddItemToObject(doc, "series", sm_json_frames_series(r->series, r->nseries));
 
 	frames_json(cJSON_AddObjectToObject(doc, "frames"), r);
 	if (p->kind == SM_FRAMES_WRITE)

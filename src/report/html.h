@@ -21,6 +21,11 @@ struct sm_html_mark {
 	char label[96];
 };
 
+/* The mark of cliff c (docs/cliff.md) on a rate chart, "cliff at 4.0 s:
+ * 200 -> 40 MiB/s"; unset (m->set 0) when c found none. */
+struct sm_cliff;
+void sm_html_cliff_mark(struct sm_html_mark *m, const struct sm_cliff *c);
+
 /* `frames` (r analysed: sm_frames_analyse): parameters, summary, the
  * per-second data and frame rates, the per-frame chart (frame time, and in
  * paced runs the time from schedule with dropped frames), the latency
@@ -33,8 +38,10 @@ void sm_html_frames(FILE *f, const struct sm_frames_result *r, const struct sm_h
 void sm_html_fileio(FILE *f, const struct sm_fileio_result *r, const struct sm_html_mark *mark);
 
 /* `run` (res analysed: sm_run_analyse): plan, classic figures with their
- * latency histograms, frame tests, the verdict table coloured yes /
- * marginal / no with how each cell was decided, the summary. */
+ * latency histograms, frame tests, each frame test's data rate per second
+ * (the sustained 2K write first, its cliff marked), the verdict table
+ * coloured yes / marginal / no with how each cell was decided, the
+ * summary. */
 void sm_html_run(FILE *f, const struct sm_run_result *res);
 
 /* `time`: the command, each run's wall time and storage bytes (table and

@@ -6,7 +6,9 @@
 #include "core/units.h"
 #include "report/cliff.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MIB (1024.0 * 1024.0)
 
@@ -74,56 +76,66 @@ static void summary(FILE *f, const struct sm_frames_result *r)
 	sm_html_section_end(f);
 }
 
-/* Per-second data and frame rates from the series (cumulative samples). */
-static void rates(FILE *f, const struct sm_frames_result *r, const struct sm_html_mark *mark)
+void sm_html_cliff_mark(struct sm_html_mark *m, const struct sm_cliff *c)
 {
-	size_t n = r->nseries;
-	double *x = calloc(n ? n : 1, sizeof(double)), *mb = calloc(n ? n : 1, sizeof(double)),
-	       *fps = calloc(n ? n : 1, sizeof(double));
+	memset(m, 0, sizeof(*m));
+	if (!c->found)
+		return;
+	m->set = 1;
+	m->t_s = (double)c->at_ns / 1e9;
+	snprintf(m->label, sizeof(m->label), "cliff at %.1f s: %.0f -> %.0f MiB/s", m->t_s,
+		 c->burst_bytes_per_s / MIB, c->sustained_bytes_per_s / MIB);
+}
+
+void sm_html_chart_frames_rate(FILE *f, const char *id, const char *title,
+			       const struct sm_frames_snap *s, size_t n, int fps,
+			       const struct sm_html_mark *mark)
+{
+	double *x = calloc(n ? n : 1, sizeof(double)), *y = calloc(n ? n : 1, sizeof(double));
 	struct sm_html_xy c = { 0 };
 	struct sm_frames_snap zero = { 0 }, d;
 
-	sm_html_section(f, "rates", "Rate over the run");
-	if (!x || !mb || !fps) {
-		sm_html_note(f, "err", "out of memory: the rate charts are left out");
+	if (!x || !y) {
+		sm_html_note(f, "err", "out of memory: the chart '%s' is left out", title);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct sm_frames_rates rt;
 
-		sm_frames_snap_diff(&r->series[i], i ? &r->series[i - 1] : &zero, &d);
+		sm_frames_snap_diff(&s[i], i ? &s[i - 1] : &zero, &d);
 		rt = sm_frames_snap_rates(&d);
-		x[i] = (double)r->series[i].t_ns / 1e9;
-		mb[i] = rt.bytes_per_s / MIB;
-		fps[i] = rt.frames_per_s;
+		x[i] = (double)s[i].t_ns / 1e9;
+		y[i] = fps ? rt.frames_per_s : rt.bytes_per_s / MIB;
 	}
+	c.id = id;
+	c.title = title;
 	c.n = n;
 	c.x = x;
 	c.nlines = 1;
 	c.xlabel = "time since the start (s)";
+	c.ylabel = fps ? "frames/s" : "MiB/s";
+	c.y[0] = y;
+	c.name[0] = c.ylabel;
 	if (mark && mark->set) {
 		c.mark_x = mark->t_s;
 		c.mark_label = mark->label;
 	}
-	if (r->plan.kind != SM_FRAMES_EMPTY) {
-		c.id = "chart-throughput";
-		c.title = "Data rate per second";
-		c.ylabel = "MiB/s";
-		c.y[0] = mb;
-		c.name[0] = "MiB/s";
-		sm_html_chart_xy(f, &c);
-	}
-	c.id = "chart-fps";
-	c.title = "Frame rate per second";
-	c.ylabel = "frames/s";
-	c.y[0] = fps;
-	c.name[0] = "frames/s";
 	sm_html_chart_xy(f, &c);
 out:
-	sm_html_section_end(f);
 	free(x);
-	free(mb);
-	free(fps);
+	free(y);
+}
+
+/* Per-second data and frame rates from the series (cumulative samples). */
+static void rates(FILE *f, const struct sm_frames_result *r, const struct sm_html_mark *mark)
+{
+	sm_html_section(f, "rates", "Rate over the run");
+	if (r->plan.kind != SM_FRAMES_EMPTY)
+		sm_html_chart_frames_rate(f, "chart-throughput", "Data rate per second", r->series,
+					  r->nseries, 0, mark);
+	sm_html_chart_frames_rate(f, "chart-fps", "Frame rate per second", r->series, r->nseries, 1,
+				  mark);
+	sm_html_section_end(f);
 }
 
 void sm_html_frames(FILE *f, const struct sm_frames_result *r, const struct sm_html_mark *mark)

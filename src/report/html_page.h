@@ -11,6 +11,8 @@
 
 #include "core/framemap.h"
 #include "core/hist.h"
+#include "report/html.h"
+#include "result/frames.h"
 #include "result/result.h"
 
 /* The page from <!doctype> to the opening of <main>, titled "stormark
@@ -65,6 +67,15 @@ struct sm_html_xy {
 	const char *mark_label;     /* NULL: no mark */
 };
 void sm_html_chart_xy(FILE *f, const struct sm_html_xy *c);
+
+/* The rate over time of a frames series (s: n cumulative samples, a
+ * second apart, then the end of the test; struct sm_frames_snap) as an xy
+ * chart: per sample the rate since the one before, in MiB/s (fps 0) or
+ * frames/s (fps 1), over seconds since the start; mark (NULL or unset:
+ * none) marks a cliff. frames' rate charts and run's. */
+void sm_html_chart_frames_rate(FILE *f, const char *id, const char *title,
+			       const struct sm_frames_snap *s, size_t n, int fps,
+			       const struct sm_html_mark *mark);
 
 /* A latency histogram on a log time axis (counts per pixel column of the
  * histogram's buckets), p50, p99 and p99.9 marked. An empty h says so. */

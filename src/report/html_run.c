@@ -4,6 +4,7 @@
 #include "report/html_page.h"
 #include "analysis/verdict.h"
 #include "core/units.h"
+#include "report/cliff.h"
 #include "report/run_text.h"
 
 #include <string.h>
@@ -104,6 +105,58 @@ static void frames(FILE *f, const struct sm_run_result *res)
 	sm_html_section_end(f);
 }
 
+/* One frame test's data rate per second; the sustained write's with its
+ * cliff marked. */
+static void rate_chart(FILE *f, const struct sm_run_result *res, unsigned i, int dir, int sustained)
+{
+	const struct sm_run_size *s = &res->sizes[i];
+	const struct sm_run_frametest *t = &s->t[dir];
+	struct sm_html_mark mark;
+	char id[48], title[160], a[32];
+
+	sm_html_cliff_mark(&mark, &t->cliff);
+	snprintf(id, sizeof(id), "chart-rate-%s-%s", s->preset, dir ? "read" : "write");
+	snprintf(title, sizeof(title), "%s %s%s (%s frames): data rate per second", s->preset,
+		 sustained ? "sustained " : "", dir ? "read" : "write",
+		 sm_fmt_bytes(a, sizeof(a), (double)s->frame_bytes));
+	sm_html_chart_frames_rate(f, id, title, t->series, t->nseries, 0, sustained ? &mark : NULL);
+}
+
+/* The rate over time of every frame test, the sustained write first: a
+ * capture that slows down shows as a fall (and a marked cliff). */
+static void rates(FILE *f, const struct sm_run_result *res)
+{
+	int si = res->derived.sustained_size, any = 0;
+	char words[256];
+
+	sm_html_section(f, "rates", "Rate over time");
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int d = 0; d < 2; d++)
+			any |= res->sizes[i].t[d].measured && res->sizes[i].t[d].nseries;
+	if (!any) {
+		sm_html_note(f, "muted", "This result holds no per-second series: %s",
+			     res->derived.frames_measured ? "it was saved by a stormark from before they were "
+			     "kept; a new run charts them" : "no frame test was measured");
+		sm_html_section_end(f);
+		return;
+	}
+	sm_html_note(f, "muted", "Each frame test's data rate, second by second (the last point is the end "
+		     "of the test; frames/s = MiB/s / frame size). The 2k write is the sustained write, "
+		     "where a cliff is looked for (docs/cliff.md)%s", si >= 0 ? ":" : ".");
+	if (si >= 0) {
+		sm_html_note(f, res->sizes[si].t[SM_DIR_CAPTURE].cliff.found ? "warn" : NULL, "%s",
+			     sm_report_cliff_words(words, sizeof(words),
+						   &res->sizes[si].t[SM_DIR_CAPTURE].cliff));
+		rate_chart(f, res, (unsigned)si, SM_DIR_CAPTURE, 1);
+	}
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int d = 0; d < 2; d++)
+			if (res->sizes[i].preset[0] && res->sizes[i].t[d].measured &&
+			    !((int)i == si && d == SM_DIR_CAPTURE))
+				rate_chart(f, res, i, d, 0);
+	sm_html_section_end(f);
+}
+
 /* How the cell was decided, in words (the cell's tooltip and its second line). */
 static void how(char *buf, size_t len, const struct sm_verdict_cell *c)
 {
@@ -177,6 +230,7 @@ void sm_html_run(FILE *f, const struct sm_run_result *res)
 		classic(f, res);
 	if (res->reached >= SM_PHASE_FRAMES) {
 		frames(f, res);
+		rates(f, res);
 		verdicts(f, res);
 	}
 	sm_run_summary(res, summary, sizeof(summary));

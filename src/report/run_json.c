@@ -42,6 +42,8 @@ static cJSON *frametest_json(const struct sm_run_frametest *t, int write)
 	sm_json_add_u64(lat, "max", t->max_ns);
 	if (write)
 		cJSON_AddItemToObject(o, "cliff", sm_json_cliff(&t->cliff));
+	if (t->nseries)   /* none in a result read from a JSON saved before it was kept */
+		cJSON_AddItemToObject(o, "series", sm_json_frames_series(t->series, t->nseries));
 	return o;
 }
 

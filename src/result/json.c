@@ -2,6 +2,8 @@
 /* Shared JSON building blocks. */
 #include "result/json.h"
 #include "result/cliff.h"
+#include "result/frames.h"
+#include "core/clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -167,6 +169,33 @@ cJSON *sm_json_cliff(const struct sm_cliff *c)
 	} else {
 		cJSON_AddNullToObject(o, "at_ns");
 		cJSON_AddNullToObject(o, "bytes_at");
+	}
+	return o;
+}
+
+cJSON *sm_json_frames_series(const struct sm_frames_snap *s, unsigned n)
+{
+	/* per-sample deltas of the cumulative samples (the last one is the
+	 * end of the run, usually less than a second after the one before) */
+	static const char *const keys[] = {
+		"duration_ns", "bytes", "items", "dropped", "open_ns", "io_ns", "close_ns", "frame_ns",
+	};
+	static const struct sm_frames_snap zero;
+	cJSON *o = cJSON_CreateObject(), *arr[8];
+
+	sm_json_add_u64(o, "interval_ns", SM_NS_PER_S);
+	for (unsigned k = 0; k < 8; k++)
+		arr[k] = cJSON_AddArrayToObject(o, keys[k]);
+	for (unsigned i = 0; i < n; i++) {
+		const struct sm_frames_snap *a = &s[i], *b = i ? &s[i - 1] : &zero;
+		const uint64_t d[8] = {
+			a->t_ns - b->t_ns, a->bytes - b->bytes, a->frames - b->frames,
+			a->dropped - b->dropped, a->open_ns - b->open_ns, a->io_ns - b->io_ns,
+			a->close_ns - b->close_ns, a->frame_ns - b->frame_ns,
+		};
+
+		for (unsigned k = 0; k < 8; k++)
+			cJSON_AddItemToArray(arr[k], sm_json_u64(d[k]));
 	}
 	return o;
 }

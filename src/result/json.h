@@ -41,6 +41,15 @@ cJSON *sm_json_opstat(const struct sm_opstat *s, int with_buckets);
 struct sm_cliff;
 cJSON *sm_json_cliff(const struct sm_cliff *c);
 
+/* A frames series (cumulative per-second samples, struct sm_frames_snap,
+ * n of them) as stored: {"interval_ns": 1 s, and per sample the change
+ * since the sample before: "duration_ns", "bytes", "items", "dropped",
+ * "open_ns", "io_ns", "close_ns", "frame_ns"} (one array each). frames'
+ * top-level "series" and each of run's frame tests (docs/json-schema.md);
+ * read back by sm_json_read_frames_series(). */
+struct sm_frames_snap;
+cJSON *sm_json_frames_series(const struct sm_frames_snap *s, unsigned n);
+
 /* [{"code","message"}, ...] */
 cJSON *sm_json_warnings(const struct sm_warnings *w);
 

@@ -112,6 +112,13 @@ int sm_json_read_steady(const cJSON *doc, struct sm_steady *s, struct sm_precond
 int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_jerr *e);
 void sm_fileio_from_json_release(struct sm_fileio_result *r);
 
+/* A frames series as sm_json_frames_series() wrote it (se: the "series"
+ * object) back into cumulative samples: *series (n of them, caller frees;
+ * NULL for none) and *nseries. Returns 0, or -EINVAL/-ENOMEM with e set
+ * (and nothing allocated). */
+int sm_json_read_frames_series(const cJSON *se, struct sm_frames_snap **series, unsigned *nseries,
+			       struct sm_jerr *e);
+
 /* A `frames` document into r (release with sm_frames_from_json_release: the
  * reader allocates the plan's strings and the series). */
 int sm_frames_from_json(const cJSON *doc, struct sm_frames_result *r, struct sm_jerr *e);

@@ -54,36 +54,43 @@ static int read_plan(const cJSON *p, struct sm_frames_result *r, struct sm_jerr 
 	return 0;
 }
 
-static int read_series(const cJSON *se, struct sm_frames_result *r, struct sm_jerr *e)
+int sm_json_read_frames_series(const cJSON *se, struct sm_frames_snap **series, unsigned *nseries,
+			       struct sm_jerr *e)
 {
 	static const char *const keys[] = {
 		"duration_ns", "bytes", "items", "dropped", "open_ns", "io_ns", "close_ns", "frame_ns",
 	};
 	const cJSON *a[8];
+	struct sm_frames_snap *out;
 	int n = sm_jget_columns(se, keys, 8, a, e);
 
+	*series = NULL;
+	*nseries = 0;
 	if (n < 0)
 		return n;
-	r->series = calloc((size_t)n + 1, sizeof(*r->series));
-	if (!r->series)
+	out = calloc((size_t)n + 1, sizeof(*out));
+	if (!out)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
-		struct sm_frames_snap *s = &r->series[i];
+		struct sm_frames_snap *s = &out[i];
 		uint64_t *v[8] = { &s->t_ns, &s->bytes, &s->frames, &s->dropped, &s->open_ns,
 				   &s->io_ns, &s->close_ns, &s->frame_ns };
 
 		if (i)
-			*s = r->series[i - 1];
+			*s = out[i - 1];
 		for (unsigned k = 0; k < 8; k++) {
 			uint64_t d;
 
-			if (sm_json_count(cJSON_GetArrayItem(a[k], i), &d))
+			if (sm_json_count(cJSON_GetArrayItem(a[k], i), &d)) {
+				free(out);
 				return sm_jerr_set(e, "'series.%s' holds something other than counts",
 						   keys[k]);
+			}
 			*v[k] += d;   /* deltas back to running sums */
 		}
 	}
-	r->nseries = (unsigned)n;
+	*series = out;
+	*nseries = (unsigned)n;
 	return 0;
 }
 
@@ -195,7 +202,7 @@ int sm_frames_from_json(const cJSON *doc, struct sm_frames_result *r, struct sm_
 	if (sm_json_read_verify(doc, &r->verify, &r->plan.verify_run, e))
 		return -EINVAL;
 	r->plan.verify = cJSON_GetObjectItemCaseSensitive(doc, "verify") != NULL;
-	return read_series(sm_jget_obj(doc, "series", e), r, e);
+	return sm_json_read_frames_series(sm_jget_obj(doc, "series", e), &r->series, &r->nseries, e);
 }
 
 void sm_frames_from_json_release(struct sm_frames_result *r)

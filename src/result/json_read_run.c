@@ -56,7 +56,13 @@ static int read_frametest(const cJSON *o, struct sm_run_frametest *t, struct sm_
 	rc |= sm_jget_u64(lat, "max", &t->max_ns, e);
 	if (!rc && cJSON_GetObjectItemCaseSensitive(o, "cliff"))   /* write tests */
 		rc |= sm_json_read_cliff(cJSON_GetObjectItemCaseSensitive(o, "cliff"), &t->cliff, e);
-	return rc ? -EINVAL : 0;
+	if (rc)
+		return -EINVAL;
+	/* kept since the HTML rate chart (docs/run.md); older results have none */
+	if (cJSON_GetObjectItemCaseSensitive(o, "series"))
+		return sm_json_read_frames_series(cJSON_GetObjectItemCaseSensitive(o, "series"),
+						  &t->series, &t->nseries, e);
+	return 0;
 }
 
 /* An enum member written by name: its index in names[n], or -1 with e set. */
@@ -300,6 +306,12 @@ int sm_run_from_json(const cJSON *doc, struct sm_run_result *res, struct sm_jerr
 
 void sm_run_from_json_release(struct sm_run_result *res)
 {
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int d = 0; d < 2; d++) {
+			free(res->sizes[i].t[d].series);
+			res->sizes[i].t[d].series = NULL;
+			res->sizes[i].t[d].nseries = 0;
+		}
 	free((char *)res->plan.dir);
 	free((char *)res->plan.engine);
 	free((struct sm_format *)res->plan.formats);

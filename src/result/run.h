@@ -12,6 +12,7 @@
 #include "core/formats.h"
 #include "result/blockio.h"
 #include "result/cliff.h"
+#include "result/frames.h"
 #include "result/result.h"
 #include "result/steady.h"
 #include "result/verdict.h"
@@ -71,6 +72,13 @@ struct sm_run_frametest {
 	struct sm_cliff cliff;      /* write tests: a fall of the write rate over the
 				     * test's series (docs/cliff.md), from the frames
 				     * run; all 0 for reads */
+	/* The test's per-second series as the frames run sampled it (one
+	 * cumulative sample a second, then the end of the test; time since
+	 * the test's start): the HTML report's rate-over-time chart. Owned
+	 * (released by sm_run_result_release / sm_run_from_json_release);
+	 * NULL, 0 in a result saved before it was kept. */
+	struct sm_frames_snap *series;
+	unsigned nseries;
 };
 
 /* A frame size, written (capture, [SM_DIR_CAPTURE]) then read back. */

@@ -195,6 +195,12 @@ int sm_run_end(struct sm_run_result *res)
 
 void sm_run_result_release(struct sm_run_result *res)
 {
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int d = 0; d < 2; d++) {
+			free(res->sizes[i].t[d].series);
+			res->sizes[i].t[d].series = NULL;
+			res->sizes[i].t[d].nseries = 0;
+		}
 	free(res->rows);
 	res->rows = NULL;
 	res->nrows = 0;

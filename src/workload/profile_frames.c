@@ -64,6 +64,8 @@ int sm_prof_frames_go(struct sm_prof *x, struct sm_frames_plan *f)
 	return rc;
 }
 
+/* The figures of a frames run into t, with a copy of its series (left
+ * out, nseries 0, when out of memory: the chart then says so). */
 static void take_frametest(const struct sm_frames_result *fr, struct sm_run_frametest *t)
 {
 	const struct sm_hist *h = &fr->frame.lat;
@@ -80,6 +82,13 @@ static void take_frametest(const struct sm_frames_result *fr, struct sm_run_fram
 	t->max_ns = h->count ? h->max : 0;
 	t->direct = fr->plan.direct;
 	t->cliff = fr->cliff;   /* derived by the frames run for write tests */
+	free(t->series);
+	t->series = NULL;
+	t->nseries = 0;
+	if (fr->nseries && (t->series = malloc(fr->nseries * sizeof(*t->series)))) {
+		memcpy(t->series, fr->series, fr->nseries * sizeof(*t->series));
+		t->nseries = fr->nseries;
+	}
 }
 
 /* One unpaced pass over `distinct` frames of size s in dir for the frame

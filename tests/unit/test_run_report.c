@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The run's verdict table from fixed frame-test figures (no I/O): cells,
  * the best format per direction, the summary, the text at 80 columns and
- * the JSON. */
+ * the JSON, and the frame tests' series through the JSON and back. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 
 #include "analysis/run.h"
 #include "result/json.h"
+#include "result/json_read.h"
 #include "report/run_text.h"
 #include "workload/profile.h"
 
@@ -180,12 +182,130 @@ static void test_text_and_json(void **state)
 	free_result(res);
 }
 
+/* A series of n cumulative samples a second apart, the last one a part
+ * of a second, at a rate falling by half after n / 2 samples. */
+static struct sm_frames_snap *make_series(unsigned n, uint64_t frame_bytes)
+{
+	struct sm_frames_snap *s = calloc(n, sizeof(*s));
+
+	assert_non_null(s);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t frames = i < n / 2 ? 40 : 20;
+
+		s[i] = i ? s[i - 1] : (struct sm_frames_snap){ 0 };
+		s[i].t_ns += i + 1 < n ? 1000000000ull : 123456789ull;
+		s[i].frames += frames;
+		s[i].bytes += frames * frame_bytes;
+		s[i].dropped += i == 3;
+		s[i].open_ns += 1000 * (i + 1);
+		s[i].io_ns += 7777777 * (i + 1);
+		s[i].close_ns += 333 * (i + 1);
+		s[i].frame_ns += 7779110 * (i + 1);
+	}
+	return s;
+}
+
+/* The JSON of a run result, printed and parsed again as `report` reads it. */
+static cJSON *run_doc_text(const struct sm_run_result *res)
+{
+	cJSON *doc = sm_json_doc_new(&res->head), *back;
+	char *text;
+
+	assert_non_null(doc);
+	sm_json_run(doc, res);
+	text = cJSON_PrintUnformatted(doc);
+	assert_non_null(text);
+	back = cJSON_Parse(text);
+	assert_non_null(back);
+	free(text);
+	cJSON_Delete(doc);
+	return back;
+}
+
+/* Each frame test's per-second series goes into run's JSON and comes back
+ * exactly; a result without them (saved before they were kept) reads back
+ * with none; a series whose columns differ in length, or with a count
+ * that is not one, is refused with a reason. */
+static void test_series_round_trip(void **state)
+{
+	struct sm_run_result *res = fixed_result(), *back = calloc(1, sizeof(*back));
+	struct sm_jerr e = { { 0 } };
+	cJSON *doc, *w;
+
+	(void)state;
+	assert_non_null(back);
+	snprintf(res->head.command, sizeof(res->head.command), "run");
+	res->sizes[1].t[SM_DIR_CAPTURE].series = make_series(13, res->sizes[1].frame_bytes);
+	res->sizes[1].t[SM_DIR_CAPTURE].nseries = 13;
+	res->sizes[1].t[SM_DIR_PLAYBACK].series = make_series(3, res->sizes[1].frame_bytes);
+	res->sizes[1].t[SM_DIR_PLAYBACK].nseries = 3;
+
+	doc = run_doc_text(res);
+	assert_int_equal(sm_run_from_json(doc, back, &e), 0);
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int d = 0; d < 2; d++) {
+			const struct sm_run_frametest *a = &res->sizes[i].t[d], *b = &back->sizes[i].t[d];
+
+			assert_int_equal(b->nseries, a->nseries);
+			if (a->nseries)
+				assert_memory_equal(b->series, a->series, a->nseries * sizeof(*a->series));
+			else
+				assert_null(b->series);
+		}
+	/* the JSON holds per-second changes: the 2k write's 7th second */
+	w = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "run"),
+									 "frames"), 1), "write");
+	assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(w, "series"), "items"),
+					    6)->valuedouble, 20);
+	sm_run_from_json_release(back);
+
+	/* saved before the series were kept */
+	cJSON_DeleteItemFromObject(w, "series");
+	cJSON_DeleteItemFromObject(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
+		cJSON_GetObjectItem(doc, "run"), "frames"), 1), "read"), "series");
+	assert_int_equal(sm_run_from_json(doc, back, &e), 0);
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int d = 0; d < 2; d++) {
+			assert_int_equal(back->sizes[i].t[d].nseries, 0);
+			assert_null(back->sizes[i].t[d].series);
+			assert_int_equal(back->sizes[i].t[d].measured, 1);
+		}
+	sm_run_from_json_release(back);
+	cJSON_Delete(doc);
+
+	/* a column one sample short */
+	doc = run_doc_text(res);
+	w = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "run"),
+									 "frames"), 1), "write");
+	cJSON_DeleteItemFromArray(cJSON_GetObjectItem(cJSON_GetObjectItem(w, "series"), "bytes"), 0);
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(sm_run_from_json(doc, back, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "differ in length"));
+	sm_run_from_json_release(back);
+	cJSON_Delete(doc);
+
+	/* a count that is not one */
+	doc = run_doc_text(res);
+	w = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "run"),
+									 "frames"), 1), "read");
+	cJSON_ReplaceItemInArray(cJSON_GetObjectItem(cJSON_GetObjectItem(w, "series"), "items"), 1,
+				 cJSON_CreateNumber(-1));
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(sm_run_from_json(doc, back, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "'series.items'"));
+	sm_run_from_json_release(back);
+	cJSON_Delete(doc);
+	free(back);
+	free_result(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cells),
 		cmocka_unit_test(test_best_and_summary),
 		cmocka_unit_test(test_text_and_json),
+		cmocka_unit_test(test_series_round_trip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
