@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* stormark streams: how many concurrent real-time streams of a compressed
- * video format (ProRes, DNxHR) the storage holding DIR sustains, for
+ * video format (ProRes, DNxHR, XAVC) the storage holding DIR sustains, for
  * capture and playback. Options here; the search is workload/streams.c,
  * the reports report/streams*.c; docs/streams.md. */
 #include "cmd/cmd.h"
@@ -52,8 +52,8 @@ static void usage(FILE *f, const struct sm_opt *opts)
 {
 	fputs("usage: stormark streams [options] [DIR]\n"
 	      "\n"
-	      "How many concurrent real-time streams of a compressed video format (Apple\n"
-	      "ProRes, Avid DNxHR) the storage holding DIR (default: the current directory)\n"
+	      "How many concurrent real-time streams of a compressed video format (ProRes,\n"
+	      "DNxHR, XAVC) the storage holding DIR (default: the current directory)\n"
 	      "sustains: each stream is one file moved in chunks of one frame per frame\n"
 	      "interval, paced as frames -f paces a sequence, with its own buffers; all start\n"
 	      "at once. The search doubles the number of streams, then bisects, each step a\n"
@@ -169,14 +169,20 @@ static void list_formats(FILE *f)
 	fprintf(f, "%-22s %-26s", "format", "codec");
 	for (unsigned k = 0; k < 8; k++)
 		fprintf(f, " %8s", show[k]);
-	fputs("   (MiB/s per stream at each fps)\n", f);
+	fputs("   (MiB/s per stream at each fps; -: none published)\n", f);
 	for (unsigned i = 0; i < sm_sformat_count(); i++) {
 		struct sm_sformat sf;
 
 		sm_sformat_at(i, &sf);
 		fprintf(f, "%-22s %-26s", sf.name, sf.codec);
-		for (unsigned k = 0; k < 8; k++)
-			fprintf(f, " %8.2f", sm_sformat_rate(&sf, sm_fps_find(show[k])) / 1048576.0);
+		for (unsigned k = 0; k < 8; k++) {
+			double rate = sm_sformat_rate(&sf, sm_fps_find(show[k]));
+
+			if (rate > 0)
+				fprintf(f, " %8.2f", rate / 1048576.0);
+			else
+				fprintf(f, " %8s", "-");   /* no published rate at this fps */
+		}
 		fputc('\n', f);
 	}
 }
@@ -191,7 +197,7 @@ static int check_defined(const struct streams_opts *o)
 			k++;
 		if (k == o->nrates)
 			return sm_usage_error(PROG, HINT, "format '%s' has no published rate at %s fps "
-					      "(its table has 23.976 to 60)", o->formats[i].name,
+					      "(stormark streams --list shows its rates)", o->formats[i].name,
 					      o->rates[0]->name);
 	}
 	return 0;

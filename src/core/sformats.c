@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Compressed stream formats: Apple ProRes and Avid DNxHR at HD, UHD and 4K
- * DCI, with the vendors' published figures (sources in docs/formats.md). */
+ * DCI, and Sony camera originals (XAVC S, XAVC S-I, XAVC HS), with the
+ * vendors' published figures (sources in docs/formats.md). */
 #include "core/sformats.h"
 
 #include <errno.h>
@@ -13,6 +14,8 @@ const char *const sm_sformat_sources[] = {
 	"Apple ProRes White Paper (April 2022), Appendix: Target Data Rates",
 	"Avid DNxHR Codec Bandwidth Specifications (Avid Knowledge Base, 2015)",
 	"stormark --rate-mib (a test format, no codec)",
+	"Sony Help Guide (Cyber-shot, helpguide.sony.net/dsc/1720), Recordable movie times",
+	"Sony ILCE-7M4 (a7 IV) record settings, as listed by teradas.jp (2021-12-08)",
 };
 
 #define PR(fl, desc, geo, w, h, a, b, c, d, e) \
@@ -21,6 +24,10 @@ const char *const sm_sformat_sources[] = {
 #define DX(fl, desc, geo, w, h, bytes) \
 	{ "dnxhr-" fl "-" geo, "Avid DNxHR " desc, geo, w, h, SM_SFMT_BYTES_PER_FRAME, \
 	  { 0 }, bytes, 0, 1 }
+/* A camera's record setting: its nominal Mbit/s at 24p, 25p, 30p, 50p, 60p
+ * (0: the source names no such setting). */
+#define CAM(nm, desc, geo, w, h, src, a, b, c, d, e) \
+	{ nm "-" geo, desc, geo, w, h, SM_SFMT_MBPS_NOMINAL, { a, b, c, d, e }, 0, 0, src }
 
 /* ProRes: Mbit/s at 24p, 25p, 30p, 50p, 60p (4444 and 4444 XQ: the
  * table's figures without alpha). DNxHR: bytes per frame. */
@@ -58,6 +65,13 @@ static const struct sm_sformat table[] = {
 	DX("hq", "HQ", "4k-dci", 4096, 2160, 3887104),
 	DX("hqx", "HQX", "4k-dci", 4096, 2160, 3887104),
 	DX("444", "444", "4k-dci", 4096, 2160, 7770112),
+	CAM("xavc-s-100", "Sony XAVC S 100M (H.264)", "uhd", 3840, 2160, 3, 100, 100, 100, 0, 0),
+	CAM("xavc-s-60", "Sony XAVC S 60M (H.264)", "uhd", 3840, 2160, 3, 60, 60, 60, 0, 0),
+	CAM("xavc-s-50", "Sony XAVC S 50M (H.264)", "hd", 1920, 1080, 3, 50, 50, 50, 50, 50),
+	CAM("xavc-s-422", "Sony XAVC S 4:2:2 (H.264)", "uhd", 3840, 2160, 4, 100, 0, 140, 0, 200),
+	CAM("xavc-hs-422", "Sony XAVC HS 4:2:2 (HEVC)", "uhd", 3840, 2160, 4, 100, 0, 0, 0, 200),
+	CAM("xavc-s-i", "Sony XAVC S-I (AVC Intra)", "uhd", 3840, 2160, 4, 240, 0, 300, 0, 600),
+	CAM("xavc-s-i", "Sony XAVC S-I (AVC Intra)", "hd", 1920, 1080, 4, 89, 0, 111, 0, 222),
 };
 
 unsigned sm_sformat_count(void)
@@ -97,8 +111,8 @@ int sm_sformat_custom(double mib_s, struct sm_sformat *out)
 	return 0;
 }
 
-/* The column of Apple's table a frame rate uses: 23.976 and 24 -> 24p,
- * 25, 29.97 and 30 -> 30p (25 its own), ... -1 when there is none. */
+/* The column a frame rate uses: 23.976 and 24 -> 24p, 25 -> 25p, 29.97
+ * and 30 -> 30p, 50 -> 50p, 59.94 and 60 -> 60p; -1 when there is none. */
 static int column(const struct sm_fps *r)
 {
 	static const unsigned nominal[5] = { 24, 25, 30, 50, 60 };
@@ -118,6 +132,8 @@ double sm_sformat_frame_bytes(const struct sm_sformat *f, const struct sm_fps *r
 	switch (f->rule) {
 	case SM_SFMT_MBPS_PER_COLUMN:
 		return c < 0 ? 0 : (double)f->mbps[c] * 1e6 / 8.0 / nominal[c];
+	case SM_SFMT_MBPS_NOMINAL:
+		return c < 0 ? 0 : (double)f->mbps[c] * 1e6 / 8.0 / sm_fps_value(r);
 	case SM_SFMT_BYTES_PER_FRAME:
 		return c < 0 ? 0 : (double)f->bytes_per_frame;
 	case SM_SFMT_CUSTOM:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The built-in table of compressed stream formats (Apple ProRes, Avid
- * DNxHR): one file per clip, read or written as a stream of frames at the
+ * DNxHR, Sony XAVC camera originals): one file per clip, read or written as a stream of frames at the
  * vendor's published data rate. Rates and their sources: docs/formats.md. */
 #ifndef SM_CORE_SFORMATS_H
 #define SM_CORE_SFORMATS_H
@@ -19,18 +19,25 @@ enum sm_sformat_rule {
 	/* Avid's table: a fixed size per frame (bytes), the same at every
 	 * frame rate (DNxHR is constant bit rate per frame). */
 	SM_SFMT_BYTES_PER_FRAME,
+	/* A camera's record setting (Sony's "60p 600M"): the nominal Mbit/s
+	 * of the setting at each column of 24p, 25p, 30p, 50p, 60p, and the
+	 * same Mbit/s at 23.976, 29.97, 59.94 (cameras name the NTSC rates
+	 * 24p, 30p, 60p); one frame = rate / the actual fps. A column of 0:
+	 * the source names no setting at that rate, so it is undefined. */
+	SM_SFMT_MBPS_NOMINAL,
 	/* --rate-mib: a made-up format of R MiB/s at any frame rate. */
 	SM_SFMT_CUSTOM,
 };
 
 /* One stream format: a codec flavour at a geometry. */
 struct sm_sformat {
-	char name[40];              /* "prores-hq-uhd", "dnxhr-444-4k-dci", "custom-25mib" */
+	char name[40];              /* "prores-hq-uhd", "xavc-s-i-uhd", "custom-25mib" */
 	const char *codec;          /* "Apple ProRes 422 HQ" */
 	const char *geometry;       /* "uhd" (names of core/formats.h) */
 	unsigned width, height;
 	enum sm_sformat_rule rule;
-	unsigned mbps[5];           /* MBPS_PER_COLUMN: at 24p, 25p, 30p, 50p, 60p */
+	unsigned mbps[5];           /* MBPS_PER_COLUMN, MBPS_NOMINAL: at 24p, 25p,
+				     * 30p, 50p, 60p (0: none at that rate) */
 	uint64_t bytes_per_frame;   /* BYTES_PER_FRAME */
 	double custom_bytes_s;      /* CUSTOM: bytes per second */
 	unsigned source;            /* index into sm_sformat_sources */
@@ -54,7 +61,8 @@ int sm_sformat_custom(double mib_s, struct sm_sformat *out);
 /*
  * One frame of f at rate r as the vendor's figure gives it, in bytes (may
  * have a fraction: a bit rate divided by the frame rate). Returns it, or 0
- * when f is not defined at r (a rate its table has no column for: 48, 120).
+ * when f is not defined at r (a rate its table has no column for: 48, 120;
+ * a camera setting its source does not name at r).
  */
 double sm_sformat_frame_bytes(const struct sm_sformat *f, const struct sm_fps *r);
 

@@ -15,6 +15,11 @@ jqe() { jq -e "$@" >/dev/null; }
 expect_rc 0 "--list" "$STORMARK" streams --list
 check "--list names ProRes and DNxHR formats" grep -q '^prores-hq-uhd .*Apple ProRes 422 HQ' "$T_DIR/out"
 check "--list: dnxhr-444-4k-dci" grep -q '^dnxhr-444-4k-dci ' "$T_DIR/out"
+# Sony XAVC S-I UHD: "24p 240M", "30p 300M", "60p 600M", none at 25 or 50
+# (columns 23.976 24 25 29.97 30 50 59.94 60, in MiB/s).
+check "--list: xavc-s-i-uhd at 240/300/600 Mbit/s, '-' where none is published" \
+  grep -Eq '^xavc-s-i-uhd +Sony XAVC S-I \(AVC Intra\) +28\.61 +28\.61 +- +35\.76 +35\.76 +- +71\.53 +71\.53$' "$T_DIR/out"
+check "--list: an HEVC camera original" grep -q '^xavc-hs-422-uhd .*(HEVC)' "$T_DIR/out"
 expect_rc 0 "--help" "$STORMARK" streams --help
 check "--help names --video-format" grep -q -- '--video-format' "$T_DIR/out"
 

@@ -54,6 +54,39 @@ static void test_dnxhr(void **state)
 	assert_true(fabs(mib_s("dnxhr-hqx-uhd", "25") - mib_s("dnxhr-hq-uhd", "25")) < 1e-9);
 }
 
+/* Sony's record settings: the Mbit/s of the setting at the camera's
+ * (NTSC) rate, undefined where the source names no setting. */
+static void test_camera(void **state)
+{
+	struct sm_sformat f;
+
+	(void)state;
+	assert_true(fabs(mbit_s("xavc-s-i-uhd", "59.94") - 600) < 1e-9);
+	assert_true(fabs(mbit_s("xavc-s-i-uhd", "60") - 600) < 1e-9);
+	assert_true(fabs(mbit_s("xavc-s-i-uhd", "23.976") - 240) < 1e-9);
+	assert_true(fabs(mbit_s("xavc-s-i-uhd", "29.97") - 300) < 1e-9);
+	assert_true(mbit_s("xavc-s-i-uhd", "25") == 0);
+	assert_true(mbit_s("xavc-s-i-uhd", "50") == 0);
+	assert_true(fabs(mbit_s("xavc-s-i-hd", "29.97") - 111) < 1e-9);
+	assert_true(fabs(mbit_s("xavc-s-i-hd", "59.94") - 222) < 1e-9);
+	assert_true(fabs(mbit_s("xavc-s-100-uhd", "25") - 100) < 1e-9);
+	assert_true(mbit_s("xavc-s-100-uhd", "50") == 0);
+	assert_true(fabs(mbit_s("xavc-s-60-uhd", "23.976") - 60) < 1e-9);
+	assert_true(fabs(mbit_s("xavc-s-50-hd", "50") - 50) < 1e-9);
+	assert_true(fabs(mbit_s("xavc-s-422-uhd", "29.97") - 140) < 1e-9);
+	assert_true(fabs(mbit_s("xavc-hs-422-uhd", "59.94") - 200) < 1e-9);
+	assert_true(mbit_s("xavc-hs-422-uhd", "29.97") == 0);
+	/* AMD's XAVC Intra class 300 UHD 59.94p CBG example: 10,002,432 bits
+	 * a frame (599,545 kbit/s); Sony's "60p 600M" frame is within 0.1%. */
+	assert_int_equal(sm_sformat_find("xavc-s-i-uhd", &f), 0);
+	assert_true(fabs(sm_sformat_frame_bytes(&f, sm_fps_find("59.94")) / (10002432 / 8.0) - 1)
+		    < 0.001);
+	/* 600e6 / 8 / 59.94 = 1,251,251.3 bytes, moved as 306 x 4 KiB */
+	assert_int_equal(sm_sformat_chunk(&f, sm_fps_find("59.94")), 1253376);
+	assert_int_equal(sm_sformat_chunk(&f, sm_fps_find("25")), 0);
+	assert_int_equal(sm_sformat_find("xavc-s-i-4k-dci", &f), -ENOENT);
+}
+
 static void test_chunks(void **state)
 {
 	struct sm_sformat f;
@@ -74,10 +107,23 @@ static void test_chunks(void **state)
 	assert_int_equal(sm_sformat_chunk(&f, sm_fps_find("25")), 1048576);
 	assert_int_equal(sm_sformat_custom(0, &f), -EINVAL);
 	assert_int_equal(sm_sformat_custom(NAN, &f), -EINVAL);
+	/* Every entry is defined at one of the NTSC or PAL rates at least,
+	 * and wherever it is defined its chunk is whole 4 KiB blocks. */
 	for (unsigned i = 0; i < sm_sformat_count(); i++) {
+		static const char *const rates[] = { "23.976", "24", "25", "29.97",
+						     "30", "50", "59.94", "60" };
+		unsigned defined = 0;
+
 		assert_int_equal(sm_sformat_at(i, &f), 0);
-		assert_true(sm_sformat_chunk(&f, sm_fps_find("25")) % 4096 == 0);
-		assert_true(sm_sformat_rate(&f, sm_fps_find("25")) > 0);
+		for (unsigned k = 0; k < 8; k++) {
+			uint64_t c = sm_sformat_chunk(&f, sm_fps_find(rates[k]));
+
+			assert_true(c % 4096 == 0);
+			assert_true((c > 0) == (sm_sformat_rate(&f, sm_fps_find(rates[k])) > 0));
+			defined += c > 0;
+		}
+		assert_true(defined > 0);
+		assert_true(sm_sformat_chunk(&f, sm_fps_find("120")) == 0 || f.rule == SM_SFMT_CUSTOM);
 	}
 	assert_int_equal(sm_sformat_at(sm_sformat_count(), &f), -ERANGE);
 }
@@ -321,6 +367,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_prores),   cmocka_unit_test(test_dnxhr),
+		cmocka_unit_test(test_camera),
 		cmocka_unit_test(test_chunks),   cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_headroom), cmocka_unit_test(test_search),
 		cmocka_unit_test(test_cell),     cmocka_unit_test(test_confirm),
