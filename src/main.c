@@ -39,8 +39,8 @@ static void usage(FILE *f)
 	fprintf(f, "  %-9s %s\n", "help", "help on a command: stormark help frames");
 	fprintf(f, "\nWith no command, 'stormark' runs 'stormark run' on the current directory.\n"
 		   "Run as 'frametest' it takes frametest's command line; as 'sysbench',\n"
-		   "sysbench's 'fileio' test. Under mpirun or srun, frames and fileio\n"
-		   "run as one job across the ranks (--stonewall, --mpi-wait=SECS;\n"
+		   "sysbench's 'fileio' test. Under mpirun or srun, frames, fileio and\n"
+		   "run run as one job across the ranks (--stonewall, --mpi-wait=SECS;\n"
 		   "docs/mpi.md). See stormark(1) and docs/.\n");
 }
 

@@ -83,13 +83,16 @@ int sm_cmd_dist_start(int *argc, char **argv)
 	if (!g_mpi.launcher || !cmd) {
 		if (stone || wait)
 			return sm_usage_error("stormark", "stormark --help", "%s takes effect only when mpirun "
-					      "or srun starts frames or fileio (docs/mpi.md)",
+					      "or srun starts frames, fileio or run (docs/mpi.md)",
 					      stone ? "--stonewall" : "--mpi-wait");
 		return 0;
 	}
-	if (!strcmp(cmd, "run") || !strcmp(cmd, "streams"))
+	if (!strcmp(cmd, "streams"))
 		return sm_usage_error("stormark", "stormark --help", "'%s' under %s is not supported; run "
-				      "frames or fileio as one job (docs/mpi.md)", cmd, g_mpi.launcher);
+				      "frames, fileio or run as one job (docs/mpi.md)", cmd, g_mpi.launcher);
+	if (!strcmp(cmd, "run") && stone)
+		return sm_usage_error("stormark", "stormark --help", "--stonewall is not for 'run': each of its "
+				      "tests runs its whole time on every rank (docs/mpi.md)");
 	if (!sm_dist_built())
 		return sm_usage_error("stormark", "stormark --help", "started by %s, but this stormark is "
 				      "built without MPI (stormark --version; docs/mpi.md)", g_mpi.launcher);
@@ -382,6 +385,18 @@ int sm_cmd_dist_fileio(struct sm_fileio_result *res)
 	res->head.duration_ns = sm_mpi->res.last_done_ns;
 	sm_fileio_analyse(res);
 	return rc;
+}
+
+int sm_cmd_dist_collect(cJSON *doc, int failed, const char *error)
+{
+	int rc;
+
+	if (!sm_mpi)
+		return 0;
+	if (doc)
+		add_rank(doc, failed, error);
+	rc = gather_docs(doc);
+	return rc ? rc : sm_mpi->me.rank ? 1 : 0;
 }
 
 void sm_cmd_dist_report(FILE *f, cJSON *doc)

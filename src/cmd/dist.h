@@ -40,10 +40,11 @@ extern struct sm_cmd_dist *sm_mpi;
 /*
  * From main(), before the command: take --stonewall and --mpi-wait=SECS
  * out of argv (before a "--"); when the environment says mpirun or srun
- * started this process and the command is frames or fileio (or the
+ * started this process and the command is frames, fileio or run (or the
  * frametest/sysbench names), start MPI and set sm_mpi; the other ranks'
  * stdout goes to /dev/null. Returns 0 to go on, or an exit code (a usage
- * error: the flags outside a job, `run` in a job, a build without MPI).
+ * error: the flags outside a job, `streams` or `run --stonewall` in a
+ * job, a build without MPI).
  */
 int sm_cmd_dist_start(int *argc, char **argv);
 
@@ -79,6 +80,16 @@ struct sm_frames_result;
 struct sm_fileio_result;
 int sm_cmd_dist_frames(struct sm_frames_result *res);
 int sm_cmd_dist_fileio(struct sm_fileio_result *res);
+
+/*
+ * A command with its own merge (run: cmd/dist_run.c): doc (consumed; NULL
+ * when nothing was measured) to rank 0 with this rank's part ("mpi_rank":
+ * failed, error, sm_mpi->done_ns). There sm_mpi->docs[r] is each rank's
+ * document and sm_mpi->res.rank[r] its host, failure and done_ns; the
+ * caller fills reported, bytes and items, then sm_dist_analyse(). Returns
+ * 1 on the other ranks, 0 on rank 0, or an exit code > 1 on failure.
+ */
+int sm_cmd_dist_collect(struct cJSON *doc, int failed, const char *error);
 
 /* Rank 0, after the usual report: the host and rank table (text to f,
  * when f) or the "mpi" object added to doc (when doc). */

@@ -56,7 +56,7 @@ static const struct sm_feature features[] = {
 	{ "xxhash", "--verify checksums, frame headers, the fileio seal", xxhash_detail },
 	{ "json", "--json and stormark report", cjson_detail },
 #ifdef SM_HAVE_MPI
-	{ "mpi", "frames and fileio as one job under mpirun or srun (docs/mpi.md)", mpi_detail },
+	{ "mpi", "frames, fileio and run as one job under mpirun or srun (docs/mpi.md)", mpi_detail },
 #endif
 };
 

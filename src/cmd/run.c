@@ -4,6 +4,8 @@
  * time. Options here; the phases are workload/profile*.c, the report
  * report/run_text.c. */
 #include "cmd/cmd.h"
+#include "cmd/dist.h"
+#include "cmd/dist_run.h"
 #include "cmd/out_opts.h"
 #include "core/clock.h"
 #include "core/fsx.h"
@@ -43,6 +45,9 @@ static void usage(FILE *f, const struct sm_opt *opts)
 	sm_opt_usage(f, opts, 0);
 	fputs("\nThe output flags mean the same in every command (docs/options.md); with\n"
 	      "another layout than text, the text report goes to stderr as the run goes.\n"
+	      "Under mpirun or srun every rank profiles DIR/rank.N, each test starting on all\n"
+	      "at once; rank 0 reports the merged figures, a verdict table in which each cell\n"
+	      "is the worst rank's, and the per-host and per-rank table (docs/mpi.md).\n"
 	      "Exit status: 0 done, 1 the run failed, 2 usage error, 130 interrupted.\n", f);
 }
 
@@ -366,6 +371,20 @@ int cmd_run(int argc, char **argv)
 		free(o.formats);
 		return sm_usage_error(PROG, HINT, "%s", why);
 	}
+	if (sm_mpi && (o.plan.steady || o.plan.precondition)) {   /* rounds are not merged */
+		free(o.formats);
+		return sm_usage_error(PROG, HINT, "--%s cannot be used under %s: each rank's rounds would "
+				      "end at different times (docs/mpi.md)", o.plan.steady ? "steady" :
+				      "precondition", sm_mpi->launcher);
+	}
+	if (sm_mpi) {   /* an MPI job: each rank in DIR/rank.N (docs/mpi.md) */
+		o.plan.dir = sm_cmd_dist_path(o.plan.dir, 1, 1);
+		if (sm_mpi->me.rank) {   /* rank 0 reports and saves the job */
+			memset(&o.save, 0, sizeof(o.save));
+			o.json_to = NULL;
+			o.out.html = NULL;
+		}
+	}
 	rc = sm_dir_check_writable(o.plan.dir);   /* the test directory goes there */
 	if (rc) {
 		free(o.formats);
@@ -406,8 +425,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (o.out.layout != SM_LAYOUT_TEXT)   /* another layout is the report: text to stderr */
 		out = stderr;
-	colour = use_colour(out);
-	pc.on = !o.out.quiet && isatty(STDERR_FILENO);
+	colour = use_colour(out) && !sm_mpi;   /* mpirun gives ranks a pty, not the user's terminal */
+	pc.on = !o.out.quiet && isatty(STDERR_FILENO) && !(sm_mpi && sm_mpi->me.rank);
 	res = calloc(1, sizeof(*res));
 	if (!res) {
 		sm_hdb_close(db);
@@ -421,17 +440,28 @@ int cmd_run(int argc, char **argv)
 	 * test data: writes then fail with EPIPE instead */
 	signal(SIGPIPE, SIG_IGN);
 	sm_result_head_begin(&res->head, "run", argc, argv);
+	code = sm_cmd_dist_begin();   /* an MPI job: the start barrier */
+	if (code)
+		goto out;
+	sm_cmd_dist_run_hooks(&o.plan, res);   /* and every test starts at one */
 	rc = sm_run_begin(&o.plan, res);
 	if (rc) {
 		sm_error("%s", res->head.error);
 		code = SM_EXIT_FAIL;
+		if (sm_mpi) {   /* the others hear it at their first test */
+			int d = sm_cmd_dist_run_end(res, 1);
+
+			code = d > 1 ? d : code;
+		}
 		goto out;
 	}
-	sm_run_text_header(out, res);
-	fflush(out);
+	if (!sm_mpi) {   /* alone, each part as it is ready; a job's is merged at the end */
+		sm_run_text_header(out, res);
+		fflush(out);
+	}
 	rc = sm_run_classic(res, progress, &pc);
 	progress_clear(&pc);
-	if (!rc) {
+	if (!rc && !sm_mpi) {
 		sm_run_text_classic(out, res);
 		fflush(out);
 		printed = SM_PHASE_FRAMES;
@@ -441,14 +471,39 @@ int cmd_run(int argc, char **argv)
 		progress_clear(&pc);
 	}
 	if (!rc && !o.classic_only) {
-		sm_run_text_frames(out, res);
-		fflush(out);
-		printed = SM_PHASE_VERDICTS;
+		if (!sm_mpi) {
+			sm_run_text_frames(out, res);
+			fflush(out);
+			printed = SM_PHASE_VERDICTS;
+		}
 		rc = sm_run_verdicts(res, progress, &pc);
 		progress_clear(&pc);
 	}
 	sm_run_end(res);
+	if (sm_mpi) {   /* rank 0 reports the job's merged result, the others nothing */
+		int failed = (rc && rc != -ECANCELED) || (res->error && res->error != -ECANCELED), d;
+
+		if (rc == -EINTR && !res->head.error[0])
+			snprintf(res->head.error, sizeof(res->head.error), "interrupted by a signal");
+		d = sm_cmd_dist_run_end(res, failed);
+
+		if (rc == -ECANCELED || res->error == -ECANCELED)
+			sm_error("%s", res->head.error);
+		if (d) {
+			code = d > 1 ? d : rc == -EINTR ? SM_EXIT_INTERRUPTED : failed ? SM_EXIT_FAIL : SM_EXIT_OK;
+			if (failed && rc != -EINTR)
+				sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
+			goto out;
+		}
+		if (rc == -ECANCELED)
+			rc = 0;   /* said above; rank 0's exit code comes from the rank table */
+		if (res->error == -ECANCELED)
+			res->error = 0;
+	}
+	if (sm_mpi)
+		sm_run_text_header(out, res);
 	sm_run_text_rest(out, res, colour, printed);
+	sm_cmd_dist_run_report(out);
 	if (rc == -EINTR) {
 		sm_error("interrupted: the figures above are partial%s",
 			 o.plan.keep ? "" : "; test data removed");
@@ -467,8 +522,10 @@ int cmd_run(int argc, char **argv)
 		int jrc = doc ? 0 : -ENOMEM;
 		char msg[SM_MSG_MAX];
 
-		if (doc)
+		if (doc) {
 			sm_json_run(doc, res);
+			sm_cmd_dist_run_json(doc);   /* an MPI job's ranks and hosts */
+		}
 		if (doc && o.json_to)
 			jrc = sm_json_write(doc, o.json_to);
 		if (o.json_to && jrc) {
@@ -487,6 +544,7 @@ int cmd_run(int argc, char **argv)
 		cJSON_Delete(doc);
 	}
 out:
+	sm_cmd_dist_run_release();
 	sm_hdb_close(db);
 	sm_run_result_release(res);
 	free(res);

@@ -21,6 +21,8 @@
 #define SM_RUN_NSIZES 3         /* frame tests: hd, 2k, 4k (frametest presets) */
 #define SM_RUN_MAXRATES 10
 
+struct sm_run_hooks;            /* workload/profile.h: a run as one MPI job */
+
 struct sm_run_plan {
 	const char *dir;            /* the directory whose storage is profiled */
 	uint64_t time_ns;           /* about how long the whole run takes */
@@ -38,6 +40,8 @@ struct sm_run_plan {
 	uint64_t steady_round_ns;   /* --steady-round */
 	unsigned steady_rounds;     /* --steady-rounds */
 	int precondition;           /* --precondition: the block test file written twice first */
+	const struct sm_run_hooks *hooks;   /* a rank of an MPI job (cmd/dist_run.c),
+					     * else NULL; caller-owned */
 };
 
 /* The figures of one classic test as reported; derived once from its

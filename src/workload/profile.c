@@ -155,10 +155,12 @@ int sm_run_verdicts(struct sm_run_result *res, sm_run_progress_fn progress, void
 
 	res->reached = SM_PHASE_VERDICTS;
 	sm_run_compute_verdicts(res);
+	if (!rc && res->plan.hooks)   /* an MPI job: rank 0's table becomes the job's */
+		rc = res->plan.hooks->verdicts(res->plan.hooks->arg, res);
 	if (rc)
 		return prof_done(&x, rc);
 	res->reached = SM_PHASE_CONFIRM;
-	if (res->plan.confirm && !sm_stopped()) {
+	if (res->plan.confirm && (!sm_stopped() || res->plan.hooks)) {
 		rc = sm_prof_confirm(&x);
 	} else {
 		res->near_unconfirmed = sm_run_count_near(res);

@@ -12,6 +12,7 @@
 #include "analysis/verdict.h"
 #include "result/run.h"
 #include "workload/blockio.h"
+#include "workload/frames.h"
 
 /* Defaults: 60 s, 4 threads, q 8, b 5, confirm, fps 24 25 30 50 60. */
 void sm_run_plan_defaults(struct sm_run_plan *p);
@@ -56,5 +57,46 @@ int sm_run_verdicts(struct sm_run_result *res, sm_run_progress_fn progress, void
 int sm_run_end(struct sm_run_result *res);
 
 void sm_run_result_release(struct sm_run_result *res);
+
+/* The figures of a frame test (rates, frame-time percentiles, cliff, a
+ * copy of its series: t->series is freed and replaced) from its frames
+ * result: what a frame pass keeps; an MPI job's rank 0 calls it on the
+ * ranks' merged results. */
+void sm_run_frametest_from(const struct sm_frames_result *fr, struct sm_run_frametest *t);
+
+/*
+ * A run as one job of many ranks (cmd/dist_run.c, docs/mpi.md): with
+ * plan->hooks set the phases call these, every rank in the same order, so
+ * each test starts on all ranks at once. An int hook returns 0 (or what it
+ * says) or -ECANCELED: the job stops (another rank failed or a wait gave
+ * up; res->head.error says so) and the phase returns it.
+ */
+struct sm_run_hooks {
+	void *arg;
+	int leader;                 /* 1 on rank 0: it decides the paced runs */
+	/* Before each test of the run's fixed sequence (the block file's fill,
+	 * each classic test, each frame pass, a playback paced run's read),
+	 * also one this rank skips: the start barrier; a test is timed from
+	 * its return. */
+	int (*begin)(void *arg, const char *what);
+	/* After classic test i in direction w, or frame pass s in direction d
+	 * (SM_DIR_CAPTURE: written), with its own result. */
+	void (*classic)(void *arg, unsigned i, int w, const struct sm_blockio_result *r);
+	void (*frames)(void *arg, unsigned s, int d, const struct sm_frames_result *fr);
+	/* This rank's verdicts are computed in res->rows: on rank 0 they
+	 * become the job's (each cell the worst rank's); the others keep
+	 * their own. */
+	int (*verdicts)(void *arg, struct sm_run_result *res);
+	/* The paced runs, all ranks together: rank 0 passes the run's code
+	 * (>= 1, SM_RUN_PACED_CODE) or 0 for no more; every rank gets rank
+	 * 0's code back (or -ECANCELED). */
+	int (*next_paced)(void *arg, int code);
+	/* After that paced run (row, rate, d): this rank's outcome in pc;
+	 * on rank 0 pc becomes the job's, the worst rank's (docs/mpi.md). */
+	int (*paced)(void *arg, unsigned row, unsigned rate, enum sm_direction d, struct sm_paced *pc);
+};
+
+/* A paced run's code in next_paced(): its row, rate and direction. */
+#define SM_RUN_PACED_CODE(row, rate, dir) (1 + ((int)(row) * SM_RUN_MAXRATES + (int)(rate)) * 2 + (int)(dir))
 
 #endif

@@ -157,6 +157,7 @@ int sm_prof_classic(struct sm_prof *x)
 	struct sm_run_result *res = x->res;
 	struct sm_blockio_plan b;
 	struct sm_blockio_result *fill;
+	const struct sm_run_hooks *h = x->plan->hooks;   /* an MPI job: every test starts together */
 	char path[PATH_MAX + 16];
 	int fd, rc = 0;
 
@@ -173,6 +174,10 @@ int sm_prof_classic(struct sm_prof *x)
 	if (!fill)
 		return sm_prof_fail(x, -ENOMEM, "cannot allocate the block test '%s': %s", path);
 	sm_prof_tell(x, "writing the block test file");
+	if (h && (rc = h->begin(h->arg, "writing the block test file"))) {
+		free(fill);
+		return rc;
+	}
 	blockio_plan(x, &b, path);
 	b.write = 1;
 	b.depth = 8;
@@ -221,6 +226,8 @@ int sm_prof_classic(struct sm_prof *x)
 
 			snprintf(what, sizeof(what), "%s %s", c->label, w ? "write" : "read");
 			sm_prof_tell(x, what);
+			if (h && (rc = h->begin(h->arg, what)))
+				return rc;
 			blockio_plan(x, &b, path);
 			b.block = c->block;
 			b.depth = c->depth;
@@ -239,6 +246,8 @@ int sm_prof_classic(struct sm_prof *x)
 			} else {
 				rc = sm_blockio_run(&b, &c->res[w]);
 			}
+			if (h)
+				h->classic(h->arg, i, w, &c->res[w]);
 			c->measured[w] = rc == 0 || rc == -EINTR;
 			sm_run_classic_figures(c, w);
 			if (c->res[w].engine[0] && c->depth > 1) {

@@ -66,7 +66,7 @@ int sm_prof_frames_go(struct sm_prof *x, struct sm_frames_plan *f)
 
 /* The figures of a frames run into t, with a copy of its series (left
  * out, nseries 0, when out of memory: the chart then says so). */
-static void take_frametest(const struct sm_frames_result *fr, struct sm_run_frametest *t)
+void sm_run_frametest_from(const struct sm_frames_result *fr, struct sm_run_frametest *t)
 {
 	const struct sm_hist *h = &fr->frame.lat;
 
@@ -93,10 +93,13 @@ static void take_frametest(const struct sm_frames_result *fr, struct sm_run_fram
 
 /* One unpaced pass over `distinct` frames of size s in dir for the frame
  * time budget: written (capture) or read back (playback); the figures go
- * to s->t[d]. Returns as sm_prof_frames_go(). */
+ * to s->t[d]. In an MPI job (hooks) every rank comes to the pass's start
+ * barrier, also one that skips it (distinct 0). Returns as
+ * sm_prof_frames_go(), or -ECANCELED (the job stopped). */
 static int frames_pass(struct sm_prof *x, struct sm_run_size *s, const char *dir,
 		       enum sm_direction d, uint64_t distinct)
 {
+	const struct sm_run_hooks *h = x->plan->hooks;
 	struct sm_frames_plan f;
 	char what[64];
 	int rc;
@@ -105,6 +108,10 @@ static int frames_pass(struct sm_prof *x, struct sm_run_size *s, const char *dir
 	snprintf(what, sizeof(what), "%s frames, %s", s->preset,
 		 sustained ? "sustained write" : d == SM_DIR_CAPTURE ? "write" : "read");
 	sm_prof_tell(x, what);
+	if (h && (rc = h->begin(h->arg, what)))
+		return rc;
+	if (!distinct)
+		return 0;
 	sm_prof_frames_plan(x, &f, dir, d == SM_DIR_CAPTURE ? SM_FRAMES_WRITE : SM_FRAMES_READ,
 			    s->frame_bytes);
 	f.nframes = 1000000;
@@ -113,7 +120,9 @@ static int frames_pass(struct sm_prof *x, struct sm_run_size *s, const char *dir
 	 * cliff (docs/run.md) */
 	f.time_limit_ns = sustained ? x->res->sustain_ns : x->res->frame_ns;
 	rc = sm_prof_frames_go(x, &f);
-	take_frametest(x->fr, &s->t[d]);
+	sm_run_frametest_from(x->fr, &s->t[d]);
+	if (h)
+		h->frames(h->arg, (unsigned)(s - x->res->sizes), d, x->fr);
 	return rc;
 }
 
@@ -135,6 +144,7 @@ int sm_prof_frames(struct sm_prof *x)
 		distinct = res->frames_bytes / s->frame_bytes;
 		if (distinct < 2 * x->plan->threads)
 			distinct = 2 * x->plan->threads;
+		snprintf(dir, sizeof(dir), "%s/frames-%s", res->data_dir, s->preset);
 		if (distinct * s->frame_bytes > usable) {
 			/* the fewest frames a test writes do not fit: skip it
 			 * rather than fail halfway with ENOSPC */
@@ -142,16 +152,17 @@ int sm_prof_frames(struct sm_prof *x)
 				first_need = distinct * s->frame_bytes;
 			len += snprintf(skipped + len, sizeof(skipped) - len, "%s%s",
 					len ? ", " : "", s->preset);
-			continue;
+			distinct = 0;
+			if (!x->plan->hooks)
+				continue;
 		}
-		snprintf(dir, sizeof(dir), "%s/frames-%s", res->data_dir, s->preset);
 
 		rc = frames_pass(x, s, dir, SM_DIR_CAPTURE, distinct);
 		if (rc)
 			return rc;
-		if (x->fr->frames_done < distinct)
+		if (distinct && x->fr->frames_done < distinct)
 			distinct = x->fr->frames_done;
-		if (!distinct)
+		if (!distinct && !x->plan->hooks)
 			continue;
 
 		rc = frames_pass(x, s, dir, SM_DIR_PLAYBACK, distinct);

@@ -29,7 +29,7 @@ MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca rmaps
 # a rank plan that is no MPI job: no MPI_Init, nothing slower
 expect_rc 0 "plain run outside mpirun" "$STORMARK" frames -w 64 -n 4 "$T_DIR"
 check "plain run: no rank directory" test ! -e "$T_DIR/rank.0"
-expect_usage "run under mpirun" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" run "$T_DIR"
+expect_usage "run --stonewall under mpirun" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" run --stonewall "$T_DIR"
 expect_rc 0 "--version under mpirun" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" --version
 expect_usage "streams under mpirun" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" streams "$T_DIR"
 

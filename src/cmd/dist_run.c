@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: MIT */
+/* `stormark run` as one MPI job: the profile's hooks (a vote before each
+ * test, so all start together and all stop when one fails), the job's
+ * verdict table and paced runs, and rank 0's exact merge (docs/mpi.md). */
+#include "cmd/dist_run.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "analysis/dist.h"
+#include "analysis/frames.h"
+#include "analysis/run.h"
+#include "analysis/verdict.h"
+#include "cmd/cmd.h"
+#include "cmd/dist.h"
+#include "core/clock.h"
+#include "report/dist.h"
+#include "report/frametest.h"
+#include "report/run_dist.h"
+#include "report/run_text.h"
+#include "result/json.h"
+#include "result/json_read.h"
+#include "result/run_dist.h"
+#include "workload/profile.h"
+
+/* A rank's vote that stops the job: above any paced run's code. */
+#define VOTE_STOP INT_MAX
+
+static struct {
+	struct sm_run_hooks hooks;
+	struct sm_run_result *res;
+	int stopped;                   /* a vote said stop: no more votes */
+	uint64_t t_step;               /* the last start barrier's exit */
+	uint64_t busy_ns;              /* the spans of this rank's unpaced tests */
+	uint64_t bytes, items;         /* what they moved (frames: items) */
+	cJSON *steps;                  /* each test this rank ran: its span (and a frame
+					* pass's whole result) */
+	struct sm_run_row *own;        /* rank 0: its own verdict table */
+	struct sm_run_rank_best *best; /* rank 0: [nranks] */
+} g;
+
+/* Every rank's v, the largest back in *out: the start of a test (0), a
+ * paced run's code (rank 0), or VOTE_STOP from a rank that failed. Returns
+ * 0, or -ECANCELED once the job stops (res->head.error then says why). */
+static int vote(int v, int *out, const char *what)
+{
+	int rc;
+
+	*out = 0;
+	if (g.stopped)
+		return -ECANCELED;
+	rc = sm_dist_max(v, out, sm_now_ns() + sm_mpi->wait_ns);
+	if (!rc && *out != VOTE_STOP)
+		return 0;
+	g.stopped = 1;
+	sm_mpi->timed_out |= rc != 0;
+	if (v != VOTE_STOP && !g.res->error) {
+		g.res->error = -ECANCELED;
+		snprintf(g.res->head.error, sizeof(g.res->head.error), rc ? "mpi: a rank did not come to the "
+			 "start of '%s' within --mpi-wait; the job stopped" : "mpi: another rank failed or "
+			 "was stopped before '%s'; the job stopped", what);
+	}
+	return -ECANCELED;
+}
+
+static int h_begin(void *arg, const char *what)
+{
+	int out, rc = vote(0, &out, what);
+
+	(void)arg;
+	g.t_step = sm_now_ns();
+	return rc;
+}
+
+/* The span of the test since its start barrier, added to this rank's. */
+static uint64_t span(void)
+{
+	uint64_t s = sm_now_ns() - g.t_step;
+
+	g.busy_ns += s;
+	return s;
+}
+
+static cJSON *step(const char *test, unsigned i, int write, uint64_t span_ns)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddStringToObject(o, "test", test);
+	cJSON_AddNumberToObject(o, "index", i);
+	cJSON_AddBoolToObject(o, "write", write);
+	sm_json_add_u64(o, "span_ns", span_ns);
+	cJSON_AddItemToArray(g.steps, o);
+	return o;
+}
+
+static void h_classic(void *arg, unsigned i, int w, const struct sm_blockio_result *r)
+{
+	(void)arg;
+	g.bytes += r->op.bytes;
+	step("classic", i, w, span());
+}
+
+static void h_frames(void *arg, unsigned s, int d, const struct sm_frames_result *fr)
+{
+	struct sm_result_head h = fr->head;
+	cJSON *o, *doc;
+
+	(void)arg;
+	g.bytes += fr->bytes;
+	g.items += fr->frames_done;
+	o = step("frames", s, d == SM_DIR_CAPTURE, span());
+	/* the pass's whole result, histograms and seconds, read back by rank 0 */
+	snprintf(h.command, sizeof(h.command), "frames");
+	snprintf(h.version, sizeof(h.version), "%s", g.res->head.version);
+	snprintf(h.started_at, sizeof(h.started_at), "%s", g.res->head.started_at);
+	h.argc = 0;
+	h.argv = NULL;
+	doc = o ? sm_json_doc_new(&h) : NULL;
+	if (doc) {
+		sm_json_frames(doc, fr);
+		cJSON_AddItemToObject(o, "result", doc);
+	}
+}
+
+/* Which of two paced outcomes is worse for the job: one that cannot
+ * decide, then the lower verdict, more drops, a later p99.9. */
+static int paced_worse(const struct sm_paced *a, const struct sm_paced *b)
+{
+	int va = sm_verdict_paced(a), vb = sm_verdict_paced(b);
+
+	if (va != vb)
+		return va < vb;
+	if (a->dropped != b->dropped)
+		return a->dropped > b->dropped;
+	return a->p999_sched_ns > b->p999_sched_ns;
+}
+
+/* Every rank's cells to rank 0; there each cell of the job's table becomes
+ * the worst rank's (the lowest measured rate: the format needs the same
+ * everywhere), rank 0's own table kept aside. */
+static int h_verdicts(void *arg, struct sm_run_result *res)
+{
+	size_t one = sizeof(res->rows[0].cell), n = res->nrows * one;
+	char *buf = malloc(n ? n : 1), **out = NULL;
+	size_t *len = NULL;
+	int v, rc = vote(0, &v, "the verdicts");
+
+	(void)arg;
+	if (!buf)
+		return rc ? rc : -ENOMEM;
+	for (unsigned r = 0; r < res->nrows; r++)
+		memcpy(buf + r * one, res->rows[r].cell, one);
+	if (!rc)
+		rc = sm_dist_gather(buf, n, sm_now_ns() + sm_mpi->wait_ns, &out, &len);
+	free(buf);
+	if (rc && rc != -ECANCELED) {
+		res->error = rc;
+		snprintf(res->head.error, sizeof(res->head.error), "mpi: rank %d: cannot hand its verdict "
+			 "table to rank 0: %s", sm_mpi->me.rank, strerror(-rc));
+	}
+	if (rc || sm_mpi->me.rank)
+		return rc;
+	g.own = calloc(res->nrows + 1, sizeof(*g.own));
+	if (g.own)
+		memcpy(g.own, res->rows, res->nrows * sizeof(*g.own));
+	for (int k = 1; k < sm_mpi->me.size; k++) {
+		if (out[k] && len[k] == n) {
+			for (unsigned r = 0; r < res->nrows; r++)
+				for (int d = 0; d < 2; d++)
+					for (unsigned q = 0; q < res->plan.nrates; q++) {
+						struct sm_verdict_cell *c = &res->rows[r].cell[d][q], o;
+
+						memcpy(&o, out[k] + r * one + (d * SM_RUN_MAXRATES + q) * sizeof(o),
+						       sizeof(o));
+						if (o.measured < c->measured)
+							*c = o;
+					}
+		} else if (out[k]) {
+			sm_warn(&res->head.warnings, "mpi_verdicts", "rank %d sent a verdict table of another "
+				"shape (a different stormark or format list?); the job's table leaves it out", k);
+		}
+		free(out[k]);
+	}
+	free(out[0]);
+	free(out);
+	free(len);
+	return 0;
+}
+
+static int h_next(void *arg, int code)
+{
+	int out, rc = vote(sm_mpi->me.rank ? 0 : code, &out, "a paced run");
+
+	(void)arg;
+	return rc ? rc : out;
+}
+
+static int h_paced(void *arg, unsigned row, unsigned rate, enum sm_direction d, struct sm_paced *pc)
+{
+	struct sm_run_result *res = g.res;
+	char **out = NULL;
+	size_t *len = NULL;
+	int rc;
+
+	(void)arg;
+	rc = sm_dist_gather(pc, sizeof(*pc), sm_now_ns() + sm_mpi->wait_ns, &out, &len);
+	if (rc || sm_mpi->me.rank)
+		return rc;
+	/* rank 0's own table takes its own outcome, as a run alone would */
+	if (g.own && sm_verdict_cell_confirm(&g.own[row].cell[d][rate], pc)) {
+		struct sm_run_result own = *res;
+		struct sm_run_cand c = { .row = row, .rate = rate, .dir = d };
+
+		own.rows = g.own;
+		sm_run_propagate(&own, &c, pc);
+	}
+	for (int k = 1; k < sm_mpi->me.size; k++) {
+		struct sm_paced o;
+
+		if (!out[k] || len[k] != sizeof(o)) {
+			pc->complete = 0;   /* a rank that did not say: nobody can tell */
+		} else {
+			memcpy(&o, out[k], sizeof(o));
+			if (paced_worse(&o, pc))
+				*pc = o;
+		}
+		free(out[k]);
+	}
+	free(out[0]);
+	free(out);
+	free(len);
+	return 0;
+}
+
+void sm_cmd_dist_run_hooks(struct sm_run_plan *plan, struct sm_run_result *res)
+{
+	if (!sm_mpi)
+		return;
+	g.res = res;
+	g.steps = cJSON_CreateArray();
+	g.hooks = (struct sm_run_hooks){
+		.arg = NULL, .leader = sm_mpi->me.rank == 0, .begin = h_begin, .classic = h_classic,
+		.frames = h_frames, .verdicts = h_verdicts, .next_paced = h_next, .paced = h_paced,
+	};
+	plan->hooks = &g.hooks;
+}
+
+/* Rank 0: one rank's document into the job: its classic tests' operations
+ * into cop, its frame passes into acc, its spans into the slowest's, its
+ * own best formats. Returns 0, or -EINVAL when it cannot be read (k->error
+ * says why), -ENOMEM. */
+static int take_rank(const cJSON *doc, struct sm_dist_rank *k, struct sm_run_rank_best *b,
+		     struct sm_opstat cop[][2], uint64_t cspan[][2],
+		     struct sm_frames_result *acc[][2], uint64_t fspan[][2])
+{
+	struct sm_run_result *tmp = calloc(1, sizeof(*tmp));
+	struct sm_frames_result *fr = calloc(1, sizeof(*fr));
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(doc, "mpi_run"), *st;
+	struct sm_jerr e = { "" };
+	int rc = 0;
+
+	if (!tmp || !fr) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (!m || sm_run_from_json(doc, tmp, &e)) {
+		snprintf(k->error, sizeof(k->error), "its result cannot be read: %s", m ? e.msg : "no mpi_run");
+		rc = -EINVAL;
+		goto out;
+	}
+	(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(m, "busy_ns"), &k->done_ns);
+	(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(m, "bytes"), &k->bytes);
+	(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(m, "items"), &k->items);
+	k->reported = 1;
+	b->reported = tmp->reached >= SM_PHASE_VERDICTS;
+	for (int d = 0; d < 2; d++) {
+		unsigned row, rate;
+
+		b->found[d] = sm_run_best(tmp, (enum sm_direction)d, &row, &rate) == 0;
+		if (b->found[d]) {
+			snprintf(b->format[d], sizeof(b->format[d]), "%s", tmp->rows[row].fmt.name);
+			snprintf(b->fps[d], sizeof(b->fps[d]), "%s", tmp->plan.rates[rate]->name);
+		}
+	}
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
+		for (int w = 0; w < 2; w++)
+			if (tmp->classic[i].measured[w])
+				sm_opstat_merge(&cop[i][w], &tmp->classic[i].res[w].op);
+	cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(m, "steps")) {
+		const cJSON *t = cJSON_GetObjectItemCaseSensitive(st, "test");
+		const cJSON *ix = cJSON_GetObjectItemCaseSensitive(st, "index");
+		int w = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "write"));
+		int d = w ? SM_DIR_CAPTURE : SM_DIR_PLAYBACK;
+		uint64_t sp = 0;
+		unsigned i;
+
+		if (!cJSON_IsString(t) || !cJSON_IsNumber(ix) || ix->valuedouble < 0)
+			continue;
+		i = (unsigned)ix->valuedouble;
+		(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(st, "span_ns"), &sp);
+		if (!strcmp(t->valuestring, "classic") && i < SM_RUN_NCLASSIC) {
+			cspan[i][w] = sp > cspan[i][w] ? sp : cspan[i][w];
+		} else if (!strcmp(t->valuestring, "frames") && i < SM_RUN_NSIZES) {
+			if (sm_frames_from_json(cJSON_GetObjectItemCaseSensitive(st, "result"), fr, &e)) {
+				sm_frames_from_json_release(fr);
+				continue;
+			}
+			fspan[i][d] = sp > fspan[i][d] ? sp : fspan[i][d];
+			if (!acc[i][d]) {
+				acc[i][d] = fr;
+				fr = calloc(1, sizeof(*fr));
+				if (!fr) {
+					rc = -ENOMEM;
+					goto out;
+				}
+				continue;
+			}
+			rc = sm_frames_merge(acc[i][d], fr);
+			sm_frames_from_json_release(fr);
+			memset(fr, 0, sizeof(*fr));
+			if (rc)
+				goto out;
+		}
+	}
+out:
+	if (tmp)
+		sm_run_from_json_release(tmp);
+	free(tmp);
+	free(fr);
+	return rc;
+}
+
+/* Rank 0: res becomes the job's from every rank's document. */
+static int merge(struct sm_run_result *res)
+{
+	struct sm_dist_result *d = &sm_mpi->res;
+	struct sm_opstat cop[SM_RUN_NCLASSIC][2];
+	struct sm_frames_result *acc[SM_RUN_NSIZES][2] = { { NULL } };
+	uint64_t cspan[SM_RUN_NCLASSIC][2] = { { 0 } }, fspan[SM_RUN_NSIZES][2] = { { 0 } };
+	int rc = 0;
+
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
+		for (int w = 0; w < 2; w++)
+			sm_opstat_init(&cop[i][w]);
+	g.best = calloc(d->nranks, sizeof(*g.best));
+	if (!g.best)
+		return -ENOMEM;
+	for (unsigned r = 0; r < d->nranks && rc != -ENOMEM; r++) {
+		g.best[r].rank = (int)r;
+		snprintf(g.best[r].host, sizeof(g.best[r].host), "%s", d->rank[r].host);
+		if (!sm_mpi->docs[r] || !cJSON_GetObjectItemCaseSensitive(sm_mpi->docs[r], "command"))
+			continue;
+		rc = take_rank(sm_mpi->docs[r], &d->rank[r], &g.best[r], cop, cspan, acc, fspan);
+	}
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
+		for (int w = 0; w < 2; w++) {
+			struct sm_run_classic *c = &res->classic[i];
+
+			c->measured[w] = cop[i][w].count > 0;
+			c->res[w].op = cop[i][w];
+			c->res[w].duration_ns = cspan[i][w];
+			sm_run_classic_figures(c, w);
+		}
+	for (unsigned s = 0; s < SM_RUN_NSIZES; s++)
+		for (int dir = 0; dir < 2; dir++) {
+			struct sm_run_frametest *t = &res->sizes[s].t[dir];
+
+			free(t->series);
+			memset(t, 0, sizeof(*t));
+			if (!acc[s][dir])
+				continue;
+			acc[s][dir]->head.duration_ns = fspan[s][dir];
+			sm_frames_analyse(acc[s][dir]);
+			sm_run_frametest_from(acc[s][dir], t);
+			sm_frames_from_json_release(acc[s][dir]);
+			free(acc[s][dir]);
+		}
+	sm_run_analyse(res);
+	/* the ranks' own results stay in the JSON; their frame passes, merged
+	 * above, would only make it long */
+	for (unsigned r = 0; r < d->nranks; r++)
+		cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(sm_mpi->docs[r], "mpi_run"),
+							"steps");
+	if (!rc || rc == -EINVAL)
+		rc = sm_dist_analyse(d);
+	return rc == -EINVAL ? 0 : rc;
+}
+
+int sm_cmd_dist_run_end(struct sm_run_result *res, int failed)
+{
+	struct sm_run_row *job = NULL;
+	cJSON *doc, *m;
+	int out, rc;
+
+	if (!sm_mpi)
+		return 0;
+	/* the closing vote: a failed rank stops the others at their next test */
+	(void)vote(failed ? VOTE_STOP : 0, &out, "the end");
+	sm_mpi->done_ns = g.busy_ns;
+	if (g.own) {   /* rank 0's own table in its own document */
+		job = res->rows;
+		res->rows = g.own;
+	}
+	doc = sm_json_doc_new(&res->head);
+	if (doc) {
+		sm_json_run(doc, res);
+		m = cJSON_AddObjectToObject(doc, "mpi_run");
+		sm_json_add_u64(m, "busy_ns", g.busy_ns);
+		sm_json_add_u64(m, "bytes", g.bytes);
+		sm_json_add_u64(m, "items", g.items);
+		cJSON_AddItemToObject(m, "steps", g.steps ? g.steps : cJSON_CreateArray());
+		g.steps = NULL;
+	}
+	if (job)
+		res->rows = job;
+	cJSON_Delete(g.steps);
+	g.steps = NULL;
+	rc = sm_cmd_dist_collect(doc, failed, res->head.error);
+	if (rc)
+		return rc;
+	rc = merge(res);
+	if (rc) {
+		sm_error("out of memory");
+		return SM_EXIT_FAIL;
+	}
+	return 0;
+}
+
+void sm_cmd_dist_run_report(FILE *f)
+{
+	if (!sm_mpi || sm_mpi->me.rank || !g.best)
+		return;
+	sm_run_dist_text(f, sm_mpi->res.nranks, g.best);
+	sm_cmd_dist_report(f, NULL);
+}
+
+void sm_cmd_dist_run_json(cJSON *doc)
+{
+	cJSON *m;
+
+	if (!sm_mpi || sm_mpi->me.rank)
+		return;
+	sm_cmd_dist_report(NULL, doc);
+	m = cJSON_GetObjectItemCaseSensitive(doc, "mpi");
+	if (m)
+		cJSON_AddStringToObject(m, "verdicts", "worst_rank");
+}
+
+void sm_cmd_dist_run_release(void)
+{
+	free(g.own);
+	free(g.best);
+	cJSON_Delete(g.steps);
+	memset(&g, 0, sizeof(g));
+}

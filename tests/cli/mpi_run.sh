@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `stormark run` as one MPI job (docs/mpi.md), two and three ranks on this
+# machine: each rank in DIR/rank.N; rank 0's classic and frame figures are
+# the exact merge of the ranks' own (operation counts and bytes summed,
+# latency histograms the bucket-by-bucket sum, frames summed); each verdict
+# cell is the worst rank's (the lowest measured rate, a paced run's worst
+# outcome); the rank table's bytes are what each rank's tests moved. A rank
+# that fails its checks stops the job before any test; one interrupted
+# mid-run stops the others at their next test and rank 0 reports the
+# partial job naming it (exit 1). --stonewall, --steady and --precondition
+# are refused under mpirun.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+
+"$STORMARK" --version | head -1 | grep -q ' mpi[ )]' || skip "built without MPI (tests/cli/mpi.sh checks the refusal)"
+command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
+command -v python3 >/dev/null || skip "python3 reads the JSON"
+if [ "${SM_SANITIZER:-none}" != none ]; then
+  # OpenMPI's own start-up leaks fill LeakSanitizer's report (docs/mpi.md)
+  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+fi
+MPI=(timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
+
+expect_usage "run --stonewall under mpirun" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" run --stonewall "$T_DIR"
+for opt in steady precondition; do   # mpirun adds its own lines: not expect_usage's one
+  expect_rc 2 "run --$opt under mpirun" "${MPI[@]}" -np 2 "$STORMARK" run --$opt "$T_DIR"
+  grep -q -- "--$opt cannot be used under mpirun" "$T_DIR/out" && ok || fail "run --$opt: the reason"
+done
+
+# ---- two ranks: the merged figures against the ranks' own ---------------
+D=$T_DIR/run; mkdir -p "$D"
+expect_rc 0 "run under mpirun" "${MPI[@]}" -np 2 "$STORMARK" run --time 2 --confirm-all \
+  --video-formats dpx-2k,exr-half-hd --fps 24,60 --json="$T_DIR/run.json" "$D"
+grep -q "MPI job: 2 ranks on 1 host, 2 reported" "$T_DIR/out" && ok || fail "run: the rank table"
+grep -q "^MPI job of 2 ranks, every test started" "$T_DIR/out" && grep -q "its own best capture" "$T_DIR/out" &&
+  ok || fail "run: the verdict note and the ranks' own best formats"
+grep -q "^Classic figures" "$T_DIR/out" && grep -q "^Real-time verdicts" "$T_DIR/out" && ok ||
+  fail "run: the usual report"
+check "run: one directory per rank" test -d "$D/rank.0" -a -d "$D/rank.1"
+check "run: the test data removed" test -z "$(find "$D" -mindepth 2)"
+python3 - "$T_DIR/run.json" >"$T_DIR/py.out" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["mpi"]
+assert m["ranks_total"] == 2 and m["ranks_reported"] == 2, m
+assert m["verdicts"] == "worst_rank"
+ranks = [r["result"] for r in m["ranks"]]
+def buckets(lat):
+    out = {}
+    for lo, n in lat["histogram"]["counts"]:
+        out[lo] = out.get(lo, 0) + n
+    return out
+measured = 0
+for i, c in enumerate(d["run"]["classic"]):
+    for w in ("read", "write"):
+        if w not in c:
+            continue
+        op = c[w]["op"]
+        own = [r["run"]["classic"][i][w]["op"] for r in ranks]
+        for key in ("count", "bytes", "errors"):
+            assert op[key] == sum(o[key] for o in own), (c["test"], w, key)
+        assert op["lat_ns"]["histogram"]["counts"], (c["test"], w)
+        b, want = buckets(op["lat_ns"]), {}
+        for o in own:
+            for lo, n in buckets(o["lat_ns"]).items():
+                want[lo] = want.get(lo, 0) + n
+        assert b == want, (c["test"], w, "histogram")
+        assert sum(b.values()) == op["count"]
+        assert op["lat_ns"]["max"] == max(o["lat_ns"]["max"] for o in own)
+        assert c[w]["duration_ns"] >= max(r["run"]["classic"][i][w]["duration_ns"] for r in ranks)
+        measured += 1
+assert measured == 8, measured
+frames = 0
+for i, s in enumerate(d["run"]["frames"]):
+    for w in ("write", "read"):
+        if w not in s:
+            continue
+        own = [r["run"]["frames"][i][w] for r in ranks]
+        for key in ("frames", "bytes"):
+            assert s[w][key] == sum(o[key] for o in own), (s["preset"], w, key)
+        assert s[w]["duration_ns"] >= max(o["duration_ns"] for o in own), (s["preset"], w)
+        assert s[w]["frame_ns"]["max"] == max(o["frame_ns"]["max"] for o in own), (s["preset"], w)
+        frames += s[w]["frames"] > 0
+assert frames >= 4, frames
+# the rank table: what each rank's tests moved, their sum the job's
+for k, r in zip(m["ranks"], ranks):
+    own = sum(c[w]["op"]["bytes"] for c in r["run"]["classic"] for w in ("read", "write") if w in c)
+    own += sum(s[w]["bytes"] for s in r["run"]["frames"] for w in ("write", "read") if w in s)
+    assert k["bytes"] == own, (k["rank"], k["bytes"], own)
+assert m["bytes"] == sum(k["bytes"] for k in m["ranks"])
+# each verdict cell is the worst rank's
+paced = 0
+for i, row in enumerate(d["run"]["verdicts"]):
+    for dr in ("capture", "playback"):
+        for k, cell in enumerate(row[dr]):
+            own = [r["run"]["verdicts"][i][dr][k] for r in ranks]
+            # (a rank's document went through one more print and parse: 15 digits)
+            low = min(o["measured_bytes_per_s"] for o in own)
+            assert abs(cell["measured_bytes_per_s"] - low) <= 1e-12 * low, (row["format"], dr, k)
+            if cell["how"] == "paced" and "paced" in cell and all("paced" in o for o in own) and \
+               all(o["paced"]["interval_ns"] == cell["paced"]["interval_ns"] for o in own):
+                assert cell["paced"]["dropped"] == max(o["paced"]["dropped"] for o in own)
+                paced += 1
+assert d["run"]["paced_runs"] >= 1 and paced >= 1, (d["run"]["paced_runs"], paced)
+print("ok")
+PY
+grep -q '^ok$' "$T_DIR/py.out" && ok || { fail "run: merged figures against the ranks' own"; cat "$T_DIR/py.out" >&2; }
+if python3 -c 'import jsonschema' 2>/dev/null; then
+  check "run: the merged JSON fits the schema" python3 "$SM_SOURCE_DIR/scripts/check-schema.py" \
+    "$SM_SOURCE_DIR/docs/stormark.schema.json" "$T_DIR/run.json"
+fi
+
+# ---- a rank that fails its checks: no rank starts ------------------------
+"${MPI[@]}" -np 1 "$STORMARK" run --time 2 "$D" : -np 1 "$STORMARK" run --time 2 "$T_DIR/none" \
+  >"$T_DIR/out" 2>&1
+rc=$?
+[ "$rc" = 1 ] || [ "$rc" = 2 ] && ok || fail "a rank that cannot start stops the job: exit $rc"
+grep -q "none' is not a directory" "$T_DIR/out" && grep -q "a rank could not start" "$T_DIR/out" && ok ||
+  fail "failed start: both reasons"
+check "failed start: nothing written" test -z "$(find "$D" -mindepth 2)"
+
+# ---- a rank interrupted mid-run: the others stop, rank 0 reports ---------
+cat >"$T_DIR/int.sh" <<SH
+#!/bin/sh
+"$STORMARK" run --time 4 "$D" & sleep 2; kill -INT \$!; wait \$!
+SH
+chmod +x "$T_DIR/int.sh"
+"${MPI[@]}" -np 2 "$STORMARK" run --time 4 --json="$T_DIR/int.json" "$D" : -np 1 "$T_DIR/int.sh" \
+  >"$T_DIR/out" 2>&1 </dev/null
+rc=$?
+[ "$rc" != 0 ] && ok || fail "interrupted rank: mpirun exit $rc"
+grep -q "MPI job: 3 ranks on 1 host, 3 reported" "$T_DIR/out" && ok || { fail "interrupted rank: the partial report"; tail -30 "$T_DIR/out" >&2; }
+grep -Eq "^ +2 .*failed: interrupted by a signal" "$T_DIR/out" && ok || fail "interrupted rank: named in the table"
+grep -q "another rank failed or was stopped before" "$T_DIR/out" && ok || fail "interrupted rank: the others said why they stopped"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {k["rank"]: k for k in d["mpi"]["ranks"]}
+assert r[2]["failed"] and not r[0]["failed"] and not r[1]["failed"], r
+' "$T_DIR/int.json" && ok || fail "interrupted rank: the JSON marks it failed"
+check "interrupted rank: test data removed" test -z "$(find "$D" -mindepth 2)"
+finish
