@@ -8,6 +8,7 @@
 #include "workload/fileio.h"
 #include "analysis/fileio.h"
 #include "workload/fileio_stats.h"
+#include "workload/pump.h"
 #include "engine/engine.h"
 #include "engine/sync_exec.h"
 #include "core/clock.h"
@@ -47,11 +48,14 @@ struct worker {
 	struct sm_series_slot *st; /* this worker's statistics (it alone writes them) */
 	struct sm_engine eng;
 	int eng_open;
+	struct sm_pump pump;       /* every engine call of the timed loop */
+	unsigned nfree;            /* free slots, their ids in free_ids */
+	unsigned unsent;           /* requests the engine never took (it failed) */
 	unsigned char *mem;        /* depth buffers of req_len, one allocation */
 	void **bufs;
 	struct slot *slots;
 	unsigned *free_ids;
-	struct sm_io **batch, **done;
+	struct sm_io **batch;      /* requests generated, not yet queued */
 	struct sm_fileio_req *reqs;
 	struct sm_verify_stats vs; /* this worker's blocks sealed and checked */
 	uint64_t t_end;            /* read once the worker is joined */
@@ -154,10 +158,14 @@ static int side_fsync(struct worker *w, unsigned file)
 	io.fd = w->ctx->fds[file];
 	io.file_index = (int)file;
 	io.buf_index = -1;
-	if (w->eng.inflight)
+	if (sm_pump_inflight(&w->pump)) {
 		sm_sync_exec(&io);     /* never mix into the async queue */
-	else
-		sm_engine_do(&w->eng, &io);
+	} else {
+		int64_t rc = sm_pump_do(&w->pump, &io);
+
+		if (rc < 0 && io.res >= 0)
+			io.res = rc;   /* the engine failed, not the request */
+	}
 	account(w, ST_FSYNC, &io);
 	if (io.res < 0) {
 		char path[4096];
@@ -263,21 +271,51 @@ static void fill_io(struct worker *w, unsigned s, const struct sm_fileio_req *rq
 	}
 }
 
-static int reap_some(struct worker *w, unsigned min, unsigned *nfree)
+/* The pump's completions: each is accounted and its slot freed. */
+static void on_done(void *ctx, struct sm_io **ios, unsigned n)
 {
-	int n = sm_engine_reap(&w->eng, w->done, min, w->ctx->depth);
+	struct worker *w = ctx;
 
-	if (n == -EINTR || n == -EAGAIN)
-		return 0;
-	if (n < 0) {
-		run_fail(w->ctx, "waiting for I/O completions failed: %s", strerror(-n));
-		return n;
+	for (unsigned i = 0; i < n; i++) {
+		complete(w, ios[i]);
+		w->free_ids[w->nfree++] = (unsigned)(uintptr_t)ios[i]->user;
 	}
-	for (int i = 0; i < n; i++) {
-		complete(w, w->done[i]);
-		w->free_ids[(*nfree)++] = (unsigned)(uintptr_t)w->done[i]->user;
+}
+
+/* A request the engine never took (it failed for good): back to the pool,
+ * not an event. */
+static void on_unsent(void *ctx, struct sm_io *io, int err)
+{
+	struct worker *w = ctx;
+	unsigned s = (unsigned)(uintptr_t)io->user;
+
+	sm_fileio_gen_release(w->ctx->gen, w->id * w->ctx->depth + s);
+	w->free_ids[w->nfree++] = s;
+	w->unsent++;
+}
+
+/* The pump failed: the run's error, in the words of the step that failed. */
+static void pump_fail(struct worker *w)
+{
+	const struct sm_pump *p = &w->pump;
+
+	if (p->err_reaping)
+		run_fail(w->ctx, "waiting for I/O completions failed: %s", strerror(-p->err));
+	else
+		run_fail(w->ctx, "submitting I/O failed: %s", strerror(-p->err));
+}
+
+/* Wait for one completion. Returns 0, or -1 when the pump failed (the run
+ * is failed); a stop (-EINTR) is seen by the caller's next check. */
+static int reap_one(struct worker *w)
+{
+	int rc = sm_pump_reap(&w->pump, 1);
+
+	if (rc < 0 && rc != -EINTR) {
+		pump_fail(w);
+		return -1;
 	}
-	return n;
+	return 0;
 }
 
 static void *run_worker(void *argp)
@@ -285,7 +323,7 @@ static void *run_worker(void *argp)
 	struct worker *w = argp;
 	struct run_ctx *c = w->ctx;
 	const struct sm_fileio_cfg *cfg = c->cfg;
-	unsigned nfree = c->depth, slot_ids[1024];
+	unsigned slot_ids[1024];
 	uint64_t t0, deadline;
 	int stop = 0;
 
@@ -297,17 +335,18 @@ static void *run_worker(void *argp)
 		if (!stop && (sm_stopped() || atomic_load(&c->failed) ||
 			      (cfg->time_ns && sm_now_ns() >= deadline)))
 			stop = 1;
-		if (!stop && nfree) {
-			unsigned want = cfg->rate > 0 ? 1 : nfree, n, done = 0;
+		if (!stop && w->nfree) {
+			unsigned want = cfg->rate > 0 ? 1 : w->nfree, n, done;
 			uint64_t t_sub, t_wait;
+			int rc;
 
 			for (unsigned k = 0; k < want; k++)
-				slot_ids[k] = w->id * c->depth + w->free_ids[nfree - 1 - k];
+				slot_ids[k] = w->id * c->depth + w->free_ids[w->nfree - 1 - k];
 			n = sm_fileio_gen_next(c->gen, w->reqs, want, slot_ids);
 			if (n == 0)
 				stop = 1;
 			for (unsigned k = 0; k < n; k++) {
-				unsigned s = w->free_ids[--nfree];
+				unsigned s = w->free_ids[--w->nfree];
 
 				fill_io(w, s, &w->reqs[k]);
 				w->batch[k] = &w->slots[s].io;
@@ -323,54 +362,56 @@ static void *run_worker(void *argp)
 						unsigned s = (unsigned)(uintptr_t)w->batch[k]->user;
 
 						sm_fileio_gen_release(c->gen, w->id * c->depth + s);
-						w->free_ids[nfree++] = s;
+						w->free_ids[w->nfree++] = s;
 					}
 					stop = 1;
 					n = 0;
 				}
 			}
+			for (unsigned k = 0; k < n; k++)
+				sm_pump_queue(&w->pump, w->batch[k]);
+			w->unsent = 0;
 			t_sub = sm_now_ns();
-			while (done < n) {
-				int rc = sm_engine_submit(&w->eng, w->batch + done, n - done);
-
-				if (rc < 0) {
-					run_fail(c, "submitting I/O failed: %s", strerror(-rc));
-					/* requests never issued go back to the pool */
-					for (unsigned k = done; k < n; k++) {
-						unsigned s = (unsigned)(uintptr_t)w->batch[k]->user;
-
-						sm_fileio_gen_release(c->gen, w->id * c->depth + s);
-						w->free_ids[nfree++] = s;
-					}
-					stop = 1;
+			rc = n ? sm_pump_submit(&w->pump) : 0;
+			if (rc == -EINTR) {
+				stop = 1;      /* what is still queued goes in the drain */
+			} else if (rc < 0) {
+				pump_fail(w);
+				stop = 1;
+				if (w->pump.err_reaping)
 					break;
-				}
-				done += (unsigned)rc;
-				if (done < n && reap_some(w, 1, &nfree) < 0)
-					stop = 1;
 			}
+			/* the events the engine took (a failure hands the rest back) */
+			done = n - w->unsent - w->pump.npend;
 			if (!done)
 				continue;
 			t_wait = sm_now_ns();
-			if (nfree == 0 && !stop) {
+			if (w->nfree == 0 && !stop) {
 				/* the queue is full: wait for a free slot, as part of
 				 * the event that filled it (sync modes: depth 1, so
 				 * this is the request itself) */
-				if (reap_some(w, 1, &nfree) < 0)
+				if (reap_one(w) < 0)
 					stop = 1;
 				record_events(w, done, t_wait - t_sub, sm_now_ns() - t_wait);
+				if (w->pump.err_reaping)
+					break;
 				continue;
 			}
 			record_events(w, done, t_wait - t_sub, 0);
 		}
-		if (w->eng.inflight == 0) {
+		if (sm_pump_busy(&w->pump) == 0) {
 			if (stop)
 				break;
 			continue;
 		}
-		if (reap_some(w, 1, &nfree) < 0)
+		if (reap_one(w) < 0) {
 			stop = 1;
+			break;     /* the engine is not waited on again */
+		}
 	}
+	/* everything out comes back (and is accounted) before the end */
+	if (sm_pump_drain(&w->pump) && !w->pump.err_reaping)
+		pump_fail(w);
 	/* sysbench's thread_done: every thread fsyncs every file at the end */
 	if (cfg->fsync_end && !cfg->fsync_all && sm_fileio_mode_writes(cfg->mode) && !sm_stopped() &&
 	    !atomic_load(&c->failed)) {
@@ -411,15 +452,15 @@ static int worker_init(struct worker *w, struct run_ctx *c, unsigned id)
 	w->slots = calloc(c->depth, sizeof(*w->slots));
 	w->free_ids = calloc(c->depth, sizeof(*w->free_ids));
 	w->batch = calloc(c->depth, sizeof(*w->batch));
-	w->done = calloc(c->depth, sizeof(*w->done));
 	w->reqs = calloc(c->depth, sizeof(*w->reqs));
-	if (!w->mem || !w->bufs || !w->slots || !w->free_ids || !w->batch || !w->done || !w->reqs)
+	if (!w->mem || !w->bufs || !w->slots || !w->free_ids || !w->batch || !w->reqs)
 		return -ENOMEM;
 	sm_buf_fill(w->mem, stride * c->depth, cfg->data, cfg->seed ^ (0xf11e0000ULL + id));
 	for (unsigned i = 0; i < c->depth; i++) {
 		w->bufs[i] = w->mem + i * stride;
 		w->free_ids[i] = c->depth - 1 - i;
 	}
+	w->nfree = c->depth;
 	memset(&ec, 0, sizeof(ec));
 	ec.depth = c->depth;
 	ec.bufs = w->bufs;
@@ -432,6 +473,9 @@ static int worker_init(struct worker *w, struct run_ctx *c, unsigned id)
 	if (rc)
 		return rc;
 	w->eng_open = 1;
+	rc = sm_pump_init(&w->pump, &w->eng, c->depth, on_done, on_unsent, w);
+	if (rc)
+		return rc;
 	if (id == 0) {
 		snprintf(c->r->engine, sizeof(c->r->engine), "%s", w->eng.ops->name);
 		snprintf(c->r->notice, sizeof(c->r->notice), "%s", notice);
@@ -448,7 +492,7 @@ static void worker_release(struct worker *w)
 	free(w->slots);
 	free(w->free_ids);
 	free(w->batch);
-	free(w->done);
+	sm_pump_release(&w->pump);
 	free(w->reqs);
 }
 
