@@ -17,6 +17,7 @@
 #include "core/worker.h"
 #include "engine/engine.h"
 #include "workload/frames.h"
+#include "workload/pump.h"
 
 enum { FS_NEW = 0, FS_OURS = 1, FS_CLAIMED = 2 };
 
@@ -56,6 +57,7 @@ struct worker {
 	unsigned id;
 	struct sm_engine eng;
 	int eng_ok;
+	struct sm_pump pump;       /* every engine call of the worker */
 	struct slot *slots;
 	unsigned nslots;
 	unsigned *order;           /* in-order retirement: slot indices by seq */

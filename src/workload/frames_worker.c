@@ -4,6 +4,7 @@
 #include "workload/frames_int.h"
 #include "core/clock.h"
 #include "core/worker.h"
+#include "engine/sync_exec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,32 +53,35 @@ static void idle_until(struct shared *sh, uint64_t wake)
 		sm_sleep_until_ns(wake);
 }
 
-/* Submit a batch. Requests the engine refused end their frames with the
- * error (their slots are retired), so nothing waits for them. */
-static int submit_all(struct worker *w, struct sm_io **batch, unsigned n)
+/* A request the engine never took (it failed for good) ends its frame
+ * with the error: its slot is retired, so nothing waits for it. */
+static void on_unsent(void *ctx, struct sm_io *io, int err)
 {
-	unsigned done = 0;
-	int rc = 0;
+	struct worker *w = ctx;
+	struct slot *s = io->user;
 
-	while (done < n) {
-		rc = sm_engine_submit(&w->eng, batch + done, n - done);
-		if (rc <= 0) {
-			rc = rc ? rc : -EAGAIN;
-			break;
-		}
-		done += (unsigned)rc;
-		rc = 0;
-	}
-	for (unsigned i = done; i < n; i++) {
-		struct slot *s = batch[i]->user;
+	if (s->fd >= 0 && s->state != SLOT_OPEN && !w->sh->plan->stream)
+		close(s->fd);
+	s->err = err;
+	s->state = SLOT_DONE;
+	sm_frames_retire_ready(w, s);
+}
 
-		if (s->fd >= 0 && s->state != SLOT_OPEN && !w->sh->plan->stream)
-			close(s->fd);
-		s->err = rc;
-		s->state = SLOT_DONE;
-		sm_frames_retire_ready(w, s);
+/* The pump's completions: advance every frame whose request completed;
+ * its next request is queued, a finished frame is retired. */
+static void on_done(void *ctx, struct sm_io **ios, unsigned n)
+{
+	struct worker *w = ctx;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct slot *s = ios[i]->user;
+		struct sm_io *next = sm_frames_slot_step(w, s);
+
+		if (next)
+			sm_pump_queue(&w->pump, next);
+		else
+			sm_frames_retire_ready(w, s);
 	}
-	return rc;
 }
 
 /* Streams: the worker's one open of the file (its frames are offsets in
@@ -91,8 +95,10 @@ static int stream_open(struct worker *w)
 									 : sh->reuse_flags,
 			    .mode = 0644,
 			    .buf_index = -1, .file_index = -1 };
+	int64_t rc = sm_pump_do(&w->pump, &io);
 
-	sm_engine_do(&w->eng, &io);
+	if (rc < 0 && io.res >= 0)
+		io.res = rc;   /* the engine failed, not the open */
 	w->open->count++;
 	if (io.res < 0) {
 		w->open->errors++;
@@ -120,8 +126,12 @@ static void stream_close(struct worker *w)
 {
 	struct sm_io io = { .op = SM_OP_CLOSE, .fd = w->stream_fd, .buf_index = -1,
 			    .file_index = -1 };
+	int64_t rc = sm_pump_do(&w->pump, &io);
 
-	sm_engine_do(&w->eng, &io);
+	/* the engine could not run it (it failed with requests out): the
+	 * descriptor is closed all the same */
+	if (rc < 0 && io.res >= 0)
+		sm_sync_exec(&io);
 	w->close->count++;
 	if (io.res < 0)
 		w->close->errors++;
@@ -132,10 +142,9 @@ static void stream_close(struct worker *w)
 }
 
 /* Start a frame in every free slot while the schedule allows; the first
- * requests go into batch. *claiming drops to 0 when no frame is left;
- * *wake is when a paced frame may be claimed next. Returns the count. */
-static unsigned claim_frames(struct worker *w, struct sm_io **batch, unsigned *busy,
-			     int *claiming, uint64_t *wake)
+ * requests are queued on the pump. *claiming drops to 0 when no frame is
+ * left; *wake is when a paced frame may be claimed next. Returns the count. */
+static unsigned claim_frames(struct worker *w, unsigned *busy, int *claiming, uint64_t *wake)
 {
 	struct shared *sh = w->sh;
 	unsigned nb = 0;
@@ -154,7 +163,8 @@ static unsigned claim_frames(struct worker *w, struct sm_io **batch, unsigned *b
 		}
 		if (r == SM_PACE_WAIT)
 			break;
-		batch[nb++] = sm_frames_slot_begin(w, s, seq, sched);
+		sm_pump_queue(&w->pump, sm_frames_slot_begin(w, s, seq, sched));
+		nb++;
 		(*busy)++;
 		if (w->nslots > 1 && !sh->plan->out_of_order) {
 			w->order[(w->order_head + w->order_len) % w->nslots] = i;
@@ -164,22 +174,22 @@ static unsigned claim_frames(struct worker *w, struct sm_io **batch, unsigned *b
 	return nb;
 }
 
-/* Advance every frame whose request completed; their next requests go
- * into batch. Returns the count. */
-static unsigned step_frames(struct worker *w, struct sm_io **done, int n, struct sm_io **batch)
+/* Hand what is queued to the engine; a failure fails the test (the
+ * requests not taken ended their frames: on_unsent). Returns 0, or -1
+ * when the engine is not to be waited on again. */
+static int submit_queued(struct worker *w, int *claiming)
 {
-	unsigned nb = 0;
+	int rc;
 
-	for (int i = 0; i < n; i++) {
-		struct slot *s = done[i]->user;
-		struct sm_io *next = sm_frames_slot_step(w, s);
-
-		if (next)
-			batch[nb++] = next;
-		else
-			sm_frames_retire_ready(w, s);
-	}
-	return nb;
+	if (!w->pump.npend)
+		return 0;
+	rc = sm_pump_submit(&w->pump);
+	if (rc >= 0 || rc == -EINTR)
+		return 0;
+	sm_frames_fail(w->sh, rc, w->pump.err_reaping ? "complete I/O for" : "submit I/O for",
+		       w->sh->plan->path, NULL);
+	*claiming = 0;
+	return w->pump.err_reaping ? -1 : 0;
 }
 
 void *sm_frames_worker_main(void *arg)
@@ -187,31 +197,23 @@ void *sm_frames_worker_main(void *arg)
 	struct worker *w = arg;
 	struct shared *sh = w->sh;
 	const struct sm_frames_plan *p = sh->plan;
-	struct sm_io **batch = calloc(w->nslots, sizeof(*batch));
-	struct sm_io **done = calloc(w->nslots, sizeof(*done));
 	int claiming = 1;
 
-	if (!batch || !done) {
-		sm_frames_fail(sh, -ENOMEM, "allocate", "worker", NULL);
-		goto out;
-	}
 	if (sm_start_wait(&sh->start))
 		goto out;
 	if (p->stream && stream_open(w))
 		goto out;
 	for (;;) {
-		unsigned nb, busy = 0;
+		unsigned busy = 0;
 		uint64_t wake = UINT64_MAX;
 		int rc;
 
 		for (unsigned i = 0; i < w->nslots; i++)
 			busy += w->slots[i].state != SLOT_FREE;
-		nb = claim_frames(w, batch, &busy, &claiming, &wake);
-		if (nb && (rc = submit_all(w, batch, nb))) {
-			sm_frames_fail(sh, rc, "submit I/O for", p->path, NULL);
-			claiming = 0;
-		}
-		if (w->eng.inflight == 0) {
+		claim_frames(w, &busy, &claiming, &wake);
+		if (submit_queued(w, &claiming))
+			break;
+		if (sm_pump_inflight(&w->pump) == 0) {
 			if (busy == 0 && !claiming)
 				break;
 			if (busy == 0 || wake != UINT64_MAX) {
@@ -220,7 +222,7 @@ void *sm_frames_worker_main(void *arg)
 			}
 		}
 		/* Poll when a paced frame may become due before a completion. */
-		rc = sm_engine_reap(&w->eng, done, wake != UINT64_MAX ? 0 : 1, w->nslots);
+		rc = sm_pump_reap(&w->pump, wake != UINT64_MAX ? 0 : 1);
 		if (rc == -EINTR)
 			continue;
 		if (rc < 0) {
@@ -235,12 +237,12 @@ void *sm_frames_worker_main(void *arg)
 			idle_until(sh, wake);
 			continue;
 		}
-		nb = step_frames(w, done, rc, batch);
-		if (nb && (rc = submit_all(w, batch, nb))) {
-			sm_frames_fail(sh, rc, "submit I/O for", p->path, NULL);
-			claiming = 0;
-		}
+		if (submit_queued(w, &claiming))
+			break;
 	}
+	/* a failure can leave requests out: they come back before the
+	 * buffers go (after a reap failure, closing the engine waits) */
+	sm_pump_drain(&w->pump);
 out:
 	if (p->stream && w->stream_fd >= 0)
 		stream_close(w);
@@ -254,8 +256,6 @@ out:
 			atomic_compare_exchange_strong(&sh->sink_err, &none, err);
 		}
 	}
-	free(batch);
-	free(done);
 	pthread_mutex_lock(&sh->mu);
 	atomic_fetch_add(&sh->finished, 1);
 	pthread_cond_broadcast(&sh->cv);
@@ -323,8 +323,10 @@ int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id, con
 		cfg.buf_len = sh->region_len;
 	}
 	rc = sm_engine_open(&w->eng, engine, &cfg, notice, nlen);
-	if (!rc)
-		w->eng_ok = 1;
+	if (rc)
+		goto out;
+	w->eng_ok = 1;
+	rc = sm_pump_init(&w->pump, &w->eng, w->nslots, on_done, on_unsent, w);
 out:
 	free(bufs);
 	return rc;
@@ -332,6 +334,7 @@ out:
 
 void sm_frames_worker_release(struct worker *w)
 {
+	sm_pump_release(&w->pump);
 	if (w->eng_ok)
 		sm_engine_close(&w->eng);
 	for (unsigned i = 0; w->slots && i < w->nslots; i++)
