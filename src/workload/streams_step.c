@@ -7,6 +7,7 @@
 #include "core/pace.h"
 #include "core/worker.h"
 #include "engine/engine.h"
+#include "workload/pump.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,10 +45,10 @@ struct step {
 	struct req *reqs;
 	struct req **free_reqs;
 	unsigned nfree;
-	struct sm_io **batch, **done;
 	void *buf;
 	struct sm_engine eng;
 	int eng_open;
+	struct sm_pump pump;        /* every engine call of the loop */
 	uint64_t t0, last_done;
 	unsigned inflight;
 	unsigned *created;          /* capture: files created so far */
@@ -57,6 +58,7 @@ static void release(struct step *s)
 {
 	const struct sm_streams_step_plan *sp = s->sp;
 
+	sm_pump_release(&s->pump);
 	if (s->eng_open)
 		sm_engine_close(&s->eng);
 	if (s->st)
@@ -73,8 +75,6 @@ static void release(struct step *s)
 	free(s->st);
 	free(s->reqs);
 	free(s->free_reqs);
-	free(s->batch);
-	free(s->done);
 	free(s->buf);
 }
 
@@ -98,6 +98,9 @@ static int open_stream(const struct sm_streams_step_plan *sp, unsigned i, int *f
 	return 0;
 }
 
+static void on_done(void *ctx, struct sm_io **ios, unsigned n);
+static void on_unsent(void *ctx, struct sm_io *io, int err);
+
 static int setup(struct step *s, char *notice, size_t nlen, char *err, size_t errlen)
 {
 	const struct sm_streams_step_plan *sp = s->sp;
@@ -108,14 +111,12 @@ static int setup(struct step *s, char *notice, size_t nlen, char *err, size_t er
 	s->st = calloc(sp->n, sizeof(*s->st));
 	s->reqs = calloc(nreq, sizeof(*s->reqs));
 	s->free_reqs = calloc(nreq, sizeof(*s->free_reqs));
-	s->batch = calloc(nreq, sizeof(*s->batch));
-	s->done = calloc(nreq, sizeof(*s->done));
 	/* One buffer behind every request: a read's data is thrown away and
 	 * every write sends the same incompressible pattern, so the streams
 	 * need no memory of their own for data (the pacing buffers, which
 	 * decide drops, are each stream's own: struct sm_pace). */
 	s->buf = sm_buf_alloc(sp->chunk_bytes, 4096);
-	if (!s->st || !s->reqs || !s->free_reqs || !s->batch || !s->done || !s->buf) {
+	if (!s->st || !s->reqs || !s->free_reqs || !s->buf) {
 		snprintf(err, errlen, "out of memory for %u streams", sp->n);
 		return -ENOMEM;
 	}
@@ -153,7 +154,10 @@ static int setup(struct step *s, char *notice, size_t nlen, char *err, size_t er
 		return rc;
 	}
 	s->eng_open = 1;
-	return 0;
+	rc = sm_pump_init(&s->pump, &s->eng, nreq, on_done, on_unsent, s);
+	if (rc)
+		snprintf(err, errlen, "out of memory for %u streams", sp->n);
+	return rc;
 }
 
 /* Claim what stream i may start now into the batch. */
@@ -194,7 +198,8 @@ static unsigned claim(struct step *s, unsigned i, uint64_t now, unsigned nb, uin
 		q->sched = sched;
 		t->inflight++;
 		s->inflight++;
-		s->batch[nb++] = &q->io;
+		sm_pump_queue(&s->pump, &q->io);
+		nb++;
 	}
 out:
 	if (!t->claims_done && t->wake && t->wake < *wake)
@@ -244,6 +249,22 @@ static void finish(struct step *s, struct sm_io *io)
 	}
 }
 
+/* The pump's completions. */
+static void on_done(void *ctx, struct sm_io **ios, unsigned n)
+{
+	for (unsigned k = 0; k < n; k++)
+		finish(ctx, ios[k]);
+}
+
+/* A request the engine never took (it failed for good) ends its stream
+ * with the error. */
+static void on_unsent(void *ctx, struct sm_io *io, int err)
+{
+	io->res = err;
+	io->t_done = sm_now_ns();
+	finish(ctx, io);
+}
+
 static int loop(struct step *s)
 {
 	const struct sm_streams_step_plan *sp = s->sp;
@@ -271,36 +292,25 @@ static int loop(struct step *s)
 				all_done = 0;
 		}
 		rot++;
-		if (nb) {
-			int acc = sm_engine_submit(&s->eng, s->batch, nb);
-
-			if (acc < 0)
-				acc = 0;
-			/* refused requests end their streams with the error */
-			for (unsigned k = (unsigned)acc; k < nb; k++) {
-				s->batch[k]->res = -EAGAIN;
-				s->batch[k]->t_done = sm_now_ns();
-				finish(s, s->batch[k]);
-			}
-		}
+		/* requests the engine never takes end their streams with
+		 * the error (on_unsent); a stop leaves them for the drain */
+		if (s->pump.npend)
+			sm_pump_submit(&s->pump);
 		if ((all_done || stopping) && !s->inflight)
 			break;
-		got = sm_engine_reap(&s->eng, s->done, 0, sp->n * sp->depth);
-		if (got < 0 && got != -EINTR && got != -EAGAIN) {
-			rc = got;
-			stopping = 1;
-			if (!s->inflight)
-				break;
-			continue;
+		got = sm_pump_reap(&s->pump, 0);
+		if (got < 0 && got != -EINTR) {
+			rc = got;      /* the engine is not waited on again */
+			break;
 		}
-		for (int k = 0; k < got; k++)
-			finish(s, s->done[k]);
 		if (got <= 0) {
 			uint64_t limit = sm_now_ns() + (s->inflight ? POLL_NS : IDLE_NS);
 
 			sm_sleep_until_ns(wake < limit ? wake : limit);
 		}
 	}
+	/* what a stop or failure left out comes back before the buffers go */
+	sm_pump_drain(&s->pump);
 	return rc;
 }
 
