@@ -60,7 +60,7 @@ int sm_json_read_frames_series(const cJSON *se, struct sm_frames_snap **series, 
 	static const char *const keys[] = {
 		"duration_ns", "bytes", "items", "dropped", "open_ns", "io_ns", "close_ns", "frame_ns",
 	};
-	const cJSON *a[8];
+	const cJSON *a[8], *it[8];
 	struct sm_frames_snap *out;
 	int n = sm_jget_columns(se, keys, 8, a, e);
 
@@ -71,6 +71,10 @@ int sm_json_read_frames_series(const cJSON *se, struct sm_frames_snap **series, 
 	out = calloc((size_t)n + 1, sizeof(*out));
 	if (!out)
 		return -ENOMEM;
+	/* walked in step, not by index: an index walks the list from its head
+	 * (a day-long series would take minutes) */
+	for (unsigned k = 0; k < 8; k++)
+		it[k] = a[k]->child;
 	for (int i = 0; i < n; i++) {
 		struct sm_frames_snap *s = &out[i];
 		uint64_t *v[8] = { &s->t_ns, &s->bytes, &s->frames, &s->dropped, &s->open_ns,
@@ -81,12 +85,13 @@ int sm_json_read_frames_series(const cJSON *se, struct sm_frames_snap **series, 
 		for (unsigned k = 0; k < 8; k++) {
 			uint64_t d;
 
-			if (sm_json_count(cJSON_GetArrayItem(a[k], i), &d)) {
+			if (sm_json_count(it[k], &d)) {
 				free(out);
 				return sm_jerr_set(e, "'series.%s' holds something other than counts",
 						   keys[k]);
 			}
 			*v[k] += d;   /* deltas back to running sums */
+			it[k] = it[k]->next;
 		}
 	}
 	*series = out;
