@@ -7,6 +7,8 @@
 # the sustained rate within 5% of 40 MiB/s, and rate a capture of
 # dpx-hd720 at 24 fps (84.5 MiB/s, between the two) "no" where the burst
 # alone would have said "yes", marked "!" with the reason in the footnote.
+# The per-second series the HTML report charts shows the two rates, and the
+# page marks the cliff on the sustained write's rate chart.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
 MIB=$((1024 * 1024))
@@ -29,7 +31,7 @@ J="$T_DIR/run.json"
 ) &
 changer=$!
 t_cgroup_exec "$STORMARK" run "$D" --time 40 --quiet --no-confirm --video-formats dpx-hd720 \
-  --fps 24 --json "$J" >"$T_DIR/run.out" 2>&1
+  --fps 24 --json "$J" --html "$T_DIR/run.html" >"$T_DIR/run.out" 2>&1
 rc=$?
 wait "$changer"
 check "throttled run (exit $rc)" test "$rc" = 0
@@ -56,6 +58,22 @@ check "the cell is marked as downgraded by the cliff" test "$(cell cliff)" = tru
 check "the table marks it" grep -Eq "^  dpx-hd720 +[0-9.]+ +no!" "$T_DIR/run.out"
 check "the footnote says why" grep -q "! = downgraded by a cliff: the sustained 2K write fell" "$T_DIR/run.out"
 check "the summary says it" grep -q "Its write rate fell during the sustained write" <(jq -r .run.summary "$J")
+# the sustained write's series (what the HTML charts): the mean rate of its
+# whole seconds ending in (FROM, TO] s
+srate() {
+  jq -r --argjson from "$1" --argjson to "$2" '.run.frames[] | select(.preset == "2k") | .write.series as $s |
+    [foreach range(0; $s.bytes | length) as $i (0; . + $s.duration_ns[$i];
+      {t: (. / 1e9), d: $s.duration_ns[$i], r: ($s.bytes[$i] * 1e9 / $s.duration_ns[$i] / 1048576)})] |
+    map(select(.t > $from and .t <= $to and .d > 9e8)) | map(.r) | add / length' "$J"
+}
+end=$(w 'series.duration_ns | add / 1e9')
+s_hi=$(srate 1 "$AT") s_lo=$(srate $((AT + 2)) "$(awk -v e="$end" 'BEGIN { print e - 1 }')")
+echo "series: $(w 'series.bytes | length') samples over $end s; ${s_hi} MiB/s in (1, $AT] s, ${s_lo} MiB/s after $((AT + 2)) s"
+check "series: $HI MiB/s before the change (within 10%)" approx "$s_hi" "$HI" 0.10
+check "series: $LO MiB/s after it (within 5%)" approx "$s_lo" "$LO" 0.05
+check "html: the cliff marked on the sustained write's chart" grep -Eq \
+  'id="chart-rate-2k-write".*class="mark"[^>]*/><text[^>]*>cliff at [0-9.]+ s: [0-9]+ -&gt; [0-9]+ MiB/s' \
+  <(tr -d '\n' <"$T_DIR/run.html" | grep -Eo 'id="chart-rate-2k-write".*</figure>' | sed 's|</figure>.*||')
 "$STORMARK" report "$J" >"$T_DIR/again.out" 2>&1
 check "a saved run renders the same report" cmp -s "$T_DIR/run.out" "$T_DIR/again.out"
 check "nothing left behind" test -z "$(ls -A "$D")"
