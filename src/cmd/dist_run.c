@@ -35,7 +35,7 @@ static struct {
 	struct sm_run_result *res;
 	int stopped;                   /* a vote said stop: no more votes */
 	uint64_t t_step;               /* the last start barrier's exit */
-	uint64_t busy_ns;              /* the spans of this rank's unpaced tests */
+	uint64_t busy_ns;              /* this rank's unpaced tests' own durations */
 	uint64_t bytes, items;         /* what they moved (frames: items) */
 	cJSON *steps;                  /* each test this rank ran: its span (and a frame
 					* pass's whole result) */
@@ -76,25 +76,29 @@ static int h_begin(void *arg, const char *what)
 	return rc;
 }
 
-/* The span of the test since its start barrier, added to this rank's. */
-static uint64_t span(void)
+/*
+ * A test this rank just ran, of its own duration dur_ns (first I/O to last
+ * completion), placed on the test's start barrier by this rank's clock: it
+ * ended end_ns after the barrier and began dur_ns before that (what came
+ * between the barrier and its first I/O, buffers filled and files opened,
+ * is no I/O of the job). Rank 0 takes the job's duration of the test from
+ * the earliest start to the latest end, as IOR does.
+ */
+static cJSON *step(const char *test, unsigned i, int write, uint64_t dur_ns)
 {
-	uint64_t s = sm_now_ns() - g.t_step;
-
-	g.busy_ns += s;
-	return s;
-}
-
-static cJSON *step(const char *test, unsigned i, int write, uint64_t span_ns)
-{
+	uint64_t end = sm_now_ns() - g.t_step;
 	cJSON *o = cJSON_CreateObject();
 
+	if (dur_ns > end)
+		dur_ns = end;
+	g.busy_ns += dur_ns;
 	if (!o)
 		return NULL;
 	cJSON_AddStringToObject(o, "test", test);
 	cJSON_AddNumberToObject(o, "index", i);
 	cJSON_AddBoolToObject(o, "write", write);
-	sm_json_add_u64(o, "span_ns", span_ns);
+	sm_json_add_u64(o, "start_ns", end - dur_ns);
+	sm_json_add_u64(o, "end_ns", end);
 	cJSON_AddItemToArray(g.steps, o);
 	return o;
 }
@@ -103,7 +107,7 @@ static void h_classic(void *arg, unsigned i, int w, const struct sm_blockio_resu
 {
 	(void)arg;
 	g.bytes += r->op.bytes;
-	step("classic", i, w, span());
+	step("classic", i, w, r->duration_ns);
 }
 
 static void h_frames(void *arg, unsigned s, int d, const struct sm_frames_result *fr)
@@ -114,7 +118,7 @@ static void h_frames(void *arg, unsigned s, int d, const struct sm_frames_result
 	(void)arg;
 	g.bytes += fr->bytes;
 	g.items += fr->frames_done;
-	o = step("frames", s, d == SM_DIR_CAPTURE, span());
+	o = step("frames", s, d == SM_DIR_CAPTURE, fr->head.duration_ns);
 	/* the pass's whole result, histograms and seconds, read back by rank 0 */
 	snprintf(h.command, sizeof(h.command), "frames");
 	snprintf(h.version, sizeof(h.version), "%s", g.res->head.version);
@@ -251,13 +255,30 @@ void sm_cmd_dist_run_hooks(struct sm_run_plan *plan, struct sm_run_result *res)
 	plan->hooks = &g.hooks;
 }
 
+/* The job's window of one test: the earliest start, the latest end. */
+struct window {
+	uint64_t start, end;
+};
+
+static void widen(struct window *w, const cJSON *st)
+{
+	uint64_t a = 0, b = 0;
+
+	(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(st, "start_ns"), &a);
+	(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(st, "end_ns"), &b);
+	if (!w->end || a < w->start)
+		w->start = a;
+	if (b > w->end)
+		w->end = b;
+}
+
 /* Rank 0: one rank's document into the job: its classic tests' operations
- * into cop, its frame passes into acc, its spans into the slowest's, its
- * own best formats. Returns 0, or -EINVAL when it cannot be read (k->error
- * says why), -ENOMEM. */
+ * into cop, its frame passes into acc, its tests' times into the job's
+ * windows, its own best formats. Returns 0, or -EINVAL when it cannot be
+ * read (k->error says why), -ENOMEM. */
 static int take_rank(const cJSON *doc, struct sm_dist_rank *k, struct sm_run_rank_best *b,
-		     struct sm_opstat cop[][2], uint64_t cspan[][2],
-		     struct sm_frames_result *acc[][2], uint64_t fspan[][2])
+		     struct sm_opstat cop[][2], struct window cwin[][2],
+		     struct sm_frames_result *acc[][2], struct window fwin[][2])
 {
 	struct sm_run_result *tmp = calloc(1, sizeof(*tmp));
 	struct sm_frames_result *fr = calloc(1, sizeof(*fr));
@@ -297,21 +318,19 @@ static int take_rank(const cJSON *doc, struct sm_dist_rank *k, struct sm_run_ran
 		const cJSON *ix = cJSON_GetObjectItemCaseSensitive(st, "index");
 		int w = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "write"));
 		int d = w ? SM_DIR_CAPTURE : SM_DIR_PLAYBACK;
-		uint64_t sp = 0;
 		unsigned i;
 
 		if (!cJSON_IsString(t) || !cJSON_IsNumber(ix) || ix->valuedouble < 0)
 			continue;
 		i = (unsigned)ix->valuedouble;
-		(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(st, "span_ns"), &sp);
 		if (!strcmp(t->valuestring, "classic") && i < SM_RUN_NCLASSIC) {
-			cspan[i][w] = sp > cspan[i][w] ? sp : cspan[i][w];
+			widen(&cwin[i][w], st);
 		} else if (!strcmp(t->valuestring, "frames") && i < SM_RUN_NSIZES) {
 			if (sm_frames_from_json(cJSON_GetObjectItemCaseSensitive(st, "result"), fr, &e)) {
 				sm_frames_from_json_release(fr);
 				continue;
 			}
-			fspan[i][d] = sp > fspan[i][d] ? sp : fspan[i][d];
+			widen(&fwin[i][d], st);
 			if (!acc[i][d]) {
 				acc[i][d] = fr;
 				fr = calloc(1, sizeof(*fr));
@@ -342,9 +361,11 @@ static int merge(struct sm_run_result *res)
 	struct sm_dist_result *d = &sm_mpi->res;
 	struct sm_opstat cop[SM_RUN_NCLASSIC][2];
 	struct sm_frames_result *acc[SM_RUN_NSIZES][2] = { { NULL } };
-	uint64_t cspan[SM_RUN_NCLASSIC][2] = { { 0 } }, fspan[SM_RUN_NSIZES][2] = { { 0 } };
+	struct window cwin[SM_RUN_NCLASSIC][2], fwin[SM_RUN_NSIZES][2];
 	int rc = 0;
 
+	memset(cwin, 0, sizeof(cwin));
+	memset(fwin, 0, sizeof(fwin));
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
 		for (int w = 0; w < 2; w++)
 			sm_opstat_init(&cop[i][w]);
@@ -356,7 +377,7 @@ static int merge(struct sm_run_result *res)
 		snprintf(g.best[r].host, sizeof(g.best[r].host), "%s", d->rank[r].host);
 		if (!sm_mpi->docs[r] || !cJSON_GetObjectItemCaseSensitive(sm_mpi->docs[r], "command"))
 			continue;
-		rc = take_rank(sm_mpi->docs[r], &d->rank[r], &g.best[r], cop, cspan, acc, fspan);
+		rc = take_rank(sm_mpi->docs[r], &d->rank[r], &g.best[r], cop, cwin, acc, fwin);
 	}
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
 		for (int w = 0; w < 2; w++) {
@@ -364,7 +385,7 @@ static int merge(struct sm_run_result *res)
 
 			c->measured[w] = cop[i][w].count > 0;
 			c->res[w].op = cop[i][w];
-			c->res[w].duration_ns = cspan[i][w];
+			c->res[w].duration_ns = cwin[i][w].end - cwin[i][w].start;
 			sm_run_classic_figures(c, w);
 		}
 	for (unsigned s = 0; s < SM_RUN_NSIZES; s++)
@@ -375,7 +396,7 @@ static int merge(struct sm_run_result *res)
 			memset(t, 0, sizeof(*t));
 			if (!acc[s][dir])
 				continue;
-			acc[s][dir]->head.duration_ns = fspan[s][dir];
+			acc[s][dir]->head.duration_ns = fwin[s][dir].end - fwin[s][dir].start;
 			sm_frames_analyse(acc[s][dir]);
 			sm_run_frametest_from(acc[s][dir], t);
 			sm_frames_from_json_release(acc[s][dir]);

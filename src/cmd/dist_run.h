@@ -21,7 +21,8 @@ void sm_cmd_dist_run_hooks(struct sm_run_plan *plan, struct sm_run_result *res);
  * the others stop at their next test), this rank's result to rank 0 and,
  * there, res made the job's: each classic test and frame pass merged
  * exactly from every rank's (counts summed, histograms by bucket, the
- * span the slowest rank's from the test's barrier), the verdict table the
+ * duration from the earliest first I/O to the latest last completion, each
+ * rank's placed on the test's barrier), the verdict table the
  * job's. Returns 1 on the other ranks (they report nothing), 0 on rank 0
  * (report res, then sm_cmd_dist_run_report()), or an exit code > 1.
  */

@@ -10,8 +10,8 @@ void sm_run_dist_text(FILE *f, unsigned nranks, const struct sm_run_rank_best *b
 	char note[600];
 
 	snprintf(note, sizeof(note), "MPI job of %u ranks, every test started on all of them at once. The "
-		 "block and frame figures above are the job's: all ranks' data over the slowest rank's span, "
-		 "latencies from all ranks' histograms merged. Each verdict cell is the worst rank's: a format "
+		 "block and frame figures above are the job's: all ranks' data from the first rank's first I/O "
+		 "to the last rank's last, latencies from all ranks' histograms merged. Each verdict cell is the worst rank's: a format "
 		 "is real time only when every rank held it with all %u at once (%u streams, one per client); "
 		 "a paced run counts only when every rank's did.", nranks, nranks, nranks);
 	fputc('\n', f);
