@@ -203,6 +203,27 @@ static int check_defined(const struct streams_opts *o)
 	return 0;
 }
 
+/* One note per --fps rate at which some chosen formats have no published
+ * rate (a camera setting its vendor names at 50p/60p only): those pairs
+ * are not run (check_defined refused a format with none at all). */
+static void note_undefined(FILE *f, const struct streams_opts *o)
+{
+	for (unsigned k = 0; k < o->nrates; k++) {
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < o->nformats; i++) {
+			if (sm_sformat_chunk(&o->formats[i], o->rates[k]))
+				continue;
+			if (!n++)
+				fprintf(f, "%s: note: no published rate at %s fps, not run there:", PROG,
+					o->rates[k]->name);
+			fprintf(f, " %s", o->formats[i].name);
+		}
+		if (n)
+			fputc('\n', f);
+	}
+}
+
 static int parse(int argc, char **argv, struct streams_opts *o)
 {
 	struct sm_opt opts[] = {
@@ -377,6 +398,8 @@ int cmd_streams(int argc, char **argv)
 		code = sm_usage_error(PROG, HINT, "cannot write in '%s': %s", o->plan.dir, strerror(-rc));
 		goto out;
 	}
+	if (!o->out.quiet)
+		note_undefined(stderr, o);
 	abs_dir = realpath(o->plan.dir, NULL);
 	if (abs_dir)
 		o->plan.dir = abs_dir;

@@ -15,7 +15,8 @@ const char *const sm_sformat_sources[] = {
 	"Avid DNxHR Codec Bandwidth Specifications (Avid Knowledge Base, 2015)",
 	"stormark --rate-mib (a test format, no codec)",
 	"Sony Help Guide (Cyber-shot, helpguide.sony.net/dsc/1720), Recordable movie times",
-	"Sony ILCE-7M4 (a7 IV) record settings, as listed by teradas.jp (2021-12-08)",
+	"Sony Help Guides (helpguide.sony.net/ilc/2410 and ilc/2035), Recordable movie times",
+	"Sony Help Guide (helpguide.sony.net/ilc/2210), Recordable movie times (firmware 3.00)",
 };
 
 #define PR(fl, desc, geo, w, h, a, b, c, d, e) \
@@ -65,13 +66,24 @@ static const struct sm_sformat table[] = {
 	DX("hq", "HQ", "4k-dci", 4096, 2160, 3887104),
 	DX("hqx", "HQX", "4k-dci", 4096, 2160, 3887104),
 	DX("444", "444", "4k-dci", 4096, 2160, 7770112),
+	/* Sony's record settings as its Help Guides name them ("XAVC S 4K 30p
+	 * 100M/25p 100M", "XAVC S-I 4K 60p 600M / 50p 500M"); every figure
+	 * from a Sony page (docs/formats.md), none from a third party. */
 	CAM("xavc-s-100", "Sony XAVC S 100M (H.264)", "uhd", 3840, 2160, 3, 100, 100, 100, 0, 0),
 	CAM("xavc-s-60", "Sony XAVC S 60M (H.264)", "uhd", 3840, 2160, 3, 60, 60, 60, 0, 0),
+	CAM("xavc-s-200", "Sony XAVC S 200M (H.264)", "uhd", 3840, 2160, 4, 0, 0, 0, 200, 200),
+	CAM("xavc-s-150", "Sony XAVC S 150M (H.264)", "uhd", 3840, 2160, 4, 0, 0, 0, 150, 150),
 	CAM("xavc-s-50", "Sony XAVC S 50M (H.264)", "hd", 1920, 1080, 3, 50, 50, 50, 50, 50),
-	CAM("xavc-s-422", "Sony XAVC S 4:2:2 (H.264)", "uhd", 3840, 2160, 4, 100, 0, 140, 0, 200),
-	CAM("xavc-hs-422", "Sony XAVC HS 4:2:2 (HEVC)", "uhd", 3840, 2160, 4, 100, 0, 0, 0, 200),
-	CAM("xavc-s-i", "Sony XAVC S-I (AVC Intra)", "uhd", 3840, 2160, 4, 240, 0, 300, 0, 600),
-	CAM("xavc-s-i", "Sony XAVC S-I (AVC Intra)", "hd", 1920, 1080, 4, 89, 0, 111, 0, 222),
+	CAM("xavc-s-25", "Sony XAVC S 25M (H.264)", "hd", 1920, 1080, 3, 0, 0, 0, 25, 25),
+	CAM("xavc-s-16", "Sony XAVC S 16M (H.264)", "hd", 1920, 1080, 3, 0, 16, 16, 0, 0),
+	CAM("xavc-hs-200", "Sony XAVC HS 200M (HEVC)", "uhd", 3840, 2160, 4, 0, 0, 0, 200, 200),
+	CAM("xavc-hs-150", "Sony XAVC HS 150M (HEVC)", "uhd", 3840, 2160, 4, 0, 0, 0, 150, 150),
+	CAM("xavc-hs-100", "Sony XAVC HS 100M (HEVC)", "uhd", 3840, 2160, 4, 0, 0, 0, 100, 100),
+	CAM("xavc-hs-75", "Sony XAVC HS 75M (HEVC)", "uhd", 3840, 2160, 4, 0, 0, 0, 75, 75),
+	CAM("xavc-hs-45", "Sony XAVC HS 45M (HEVC)", "uhd", 3840, 2160, 4, 0, 0, 0, 45, 45),
+	CAM("xavc-s-i", "Sony XAVC S-I (AVC Intra)", "uhd", 3840, 2160, 4, 0, 0, 0, 500, 600),
+	CAM("xavc-s-i", "Sony XAVC S-I (AVC Intra)", "hd", 1920, 1080, 4, 0, 0, 0, 185, 222),
+	CAM("xavc-s-i", "Sony XAVC S-I (AVC Intra)", "4k-dci", 4096, 2160, 5, 0, 0, 0, 500, 600),
 };
 
 unsigned sm_sformat_count(void)
