@@ -10,7 +10,7 @@
 # engine: CPU per I/O of stormark against fio's null engine. Prints a
 # markdown table ready for bench/README.md.
 #
-#   bench/bench-sweep.sh                       (about 14 minutes)
+#   bench/bench-sweep.sh                       (about 14-15 minutes)
 #   DURATION=1 PAIRS=1 POINTS='rr-q32-t1 sr-q8 null' bench/bench-sweep.sh
 #
 # Environment:
@@ -174,15 +174,26 @@ echo "bench-sweep: preparing $SIZE in $DIR/test_file.0, then the points:" >&2
 "$SM" fileio --file-total-size="$SIZE" --file-num=1 prepare >>"$LOG" 2>&1 ||
 	{ echo "bench-sweep: prepare failed (see $LOG)" >&2; exit 1; }
 probe_hipri && HIPRI=(--hipri)
+# the points: NAME STORMARK_MODE FIO_RW BS QD THREADS
+specs=()
 for t in 1 2; do
 	for q in 1 4 16 32 128; do
-		point "rr-q$q-t$t" rndrd randread 4k "$q" "$t" || exit 1
-		point "rw-q$q-t$t" rndwr randwrite 4k "$q" "$t" || exit 1
+		specs+=("rr-q$q-t$t rndrd randread 4k $q $t" "rw-q$q-t$t rndwr randwrite 4k $q $t")
 	done
 done
 for q in 1 8; do
-	point "sr-q$q" seqrd read 1m "$q" 1 || exit 1
-	point "sw-q$q" seqrewr write 1m "$q" 1 || exit 1
+	specs+=("sr-q$q seqrd read 1m $q 1" "sw-q$q seqrewr write 1m $q 1")
+done
+n=0
+for sp in "${specs[@]}"; do point_wanted "${sp%% *}" && n=$((n + 1)); done
+# about 0.4 s of start-up and reading per run (fio's start-up is most of
+# it); a null round about DURATION + 2 s. In tenths of a second:
+est=$((n * PAIRS * (30 * DURATION + 13)))
+point_wanted null && est=$((est + PAIRS * (10 * DURATION + 20)))
+echo "  $n points x $PAIRS rounds x 3 runs of ${DURATION} s$(point_wanted null && echo ", and null"):" \
+     "about $(((est + 599) / 600)) min" >&2
+for sp in "${specs[@]}"; do
+	point $sp || exit 1
 done
 null_point || exit 1
 # what one run costs before its first I/O and after its last: CPU of a run
