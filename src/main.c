@@ -40,8 +40,9 @@ static void usage(FILE *f)
 	fprintf(f, "\nWith no command, 'stormark' runs 'stormark run' on the current directory.\n"
 		   "Run as 'frametest' it takes frametest's command line; as 'sysbench',\n"
 		   "sysbench's 'fileio' test. Under mpirun or srun, frames, fileio and\n"
-		   "run run as one job across the ranks (--stonewall, --mpi-wait=SECS;\n"
-		   "docs/mpi.md). See stormark(1) and docs/.\n");
+		   "run run as one job across the ranks (--stonewall, --mpi-wait=SECS,\n"
+		   "--mpi-files=own|shared: DIR/rank.N or one set in DIR; docs/mpi.md).\n"
+		   "See stormark(1) and docs/.\n");
 }
 
 static const struct sm_command *find(const char *name)

@@ -15,6 +15,7 @@
 #include "analysis/frames.h"
 #include "cmd/cmd.h"
 #include "core/clock.h"
+#include "core/rng.h"
 #include "core/worker.h"
 #include "report/dist.h"
 #include "report/fileio.h"
@@ -50,7 +51,7 @@ static const char *job_command(int argc, char **argv)
 
 int sm_cmd_dist_start(int *argc, char **argv)
 {
-	const char *cmd = job_command(*argc, argv), *wait = NULL;
+	const char *cmd = job_command(*argc, argv), *wait = NULL, *files = NULL;
 	int stone = 0, j = 1, rc;
 	double secs = WAIT_DEFAULT_S;
 
@@ -64,6 +65,8 @@ int sm_cmd_dist_start(int *argc, char **argv)
 			stone = 1;
 		else if (!strncmp(argv[i], "--mpi-wait=", 11))
 			wait = argv[i] + 11;
+		else if (!strncmp(argv[i], "--mpi-files=", 12))
+			files = argv[i] + 12;
 		else
 			argv[j++] = argv[i];
 	}
@@ -79,12 +82,15 @@ int sm_cmd_dist_start(int *argc, char **argv)
 			return sm_usage_error("stormark", "stormark --help",
 					      "--mpi-wait=%s: give whole or decimal seconds from 1 to 86400", wait);
 	}
+	if (files && strcmp(files, "own") && strcmp(files, "shared"))
+		return sm_usage_error("stormark", "stormark --help",
+				      "--mpi-files=%s: give own (DIR/rank.N) or shared (DIR itself)", files);
 	g_mpi.launcher = sm_dist_launched();
 	if (!g_mpi.launcher || !cmd) {
-		if (stone || wait)
+		if (stone || wait || files)
 			return sm_usage_error("stormark", "stormark --help", "%s takes effect only when mpirun "
 					      "or srun starts frames, fileio or run (docs/mpi.md)",
-					      stone ? "--stonewall" : "--mpi-wait");
+					      stone ? "--stonewall" : wait ? "--mpi-wait" : "--mpi-files");
 		return 0;
 	}
 	if (!strcmp(cmd, "streams"))
@@ -93,6 +99,9 @@ int sm_cmd_dist_start(int *argc, char **argv)
 	if (!strcmp(cmd, "run") && stone)
 		return sm_usage_error("stormark", "stormark --help", "--stonewall is not for 'run': each of its "
 				      "tests runs its whole time on every rank (docs/mpi.md)");
+	if (!strcmp(cmd, "run") && files && !strcmp(files, "shared"))
+		return sm_usage_error("stormark", "stormark --help", "--mpi-files=shared is for frames and "
+				      "fileio: each rank of 'run' works in DIR/rank.N (docs/mpi.md)");
 	if (!sm_dist_built())
 		return sm_usage_error("stormark", "stormark --help", "started by %s, but this stormark is "
 				      "built without MPI (stormark --version; docs/mpi.md)", g_mpi.launcher);
@@ -103,6 +112,7 @@ int sm_cmd_dist_start(int *argc, char **argv)
 		return SM_EXIT_FAIL;
 	}
 	g_mpi.stonewall = stone;
+	g_mpi.shared = files && !strcmp(files, "shared");
 	g_mpi.wait_ns = (uint64_t)(secs * 1e9);
 	sm_mpi = &g_mpi;
 	if (g_mpi.me.rank && !freopen("/dev/null", "w", stdout))
@@ -112,13 +122,24 @@ int sm_cmd_dist_start(int *argc, char **argv)
 
 const char *sm_cmd_dist_path(const char *path, int is_dir, int mkdir_it)
 {
-	if (!sm_mpi)
+	if (!sm_mpi || (is_dir && sm_mpi->shared))
 		return path;
 	snprintf(sm_mpi->path, sizeof(sm_mpi->path), "%s%srank.%d", path, is_dir ? "/" : ".",
 		 sm_mpi->me.rank);
 	if (is_dir && mkdir_it)
 		(void)mkdir(sm_mpi->path, 0777);   /* an error is the command's own to report */
 	return sm_mpi->path;
+}
+
+int sm_cmd_dist_first(uint64_t per_rank, uint64_t max, uint64_t *first)
+{
+	*first = 0;
+	if (!sm_mpi || !sm_mpi->shared)
+		return 0;
+	if (per_rank && (uint64_t)sm_mpi->me.size > max / per_rank)
+		return -EOVERFLOW;
+	*first = per_rank * (uint64_t)sm_mpi->me.rank;
+	return 0;
 }
 
 const char *sm_cmd_dist_csv(const char *path)
@@ -153,6 +174,22 @@ int sm_cmd_dist_begin(void)
 				 "a rank did not reach the start within --mpi-wait" :
 				 rc ? "the start barrier failed" : "a rank could not start (its message is above)");
 		return SM_EXIT_FAIL;
+	}
+	if (sm_mpi->shared) {
+		/* a shared frame set: one directory id for every rank's frames,
+		 * that of the frames there (any rank's find), else a new one */
+		uint64_t v[2] = { sm_mpi->found_id, sm_hash64(sm_now_ns(), (uint64_t)sm_mpi->me.rank) | 1 }, id[2];
+
+		rc = sm_dist_max_u64(v, id, 2, sm_now_ns() + sm_mpi->wait_ns);
+		if (rc) {
+			sm_mpi->timed_out = 1;
+			sm_mpi->gathered = 1;
+			if (!sm_mpi->me.rank)
+				sm_error("mpi: the ranks could not agree on the shared set's directory id: %s",
+					 rc == -ETIMEDOUT ? "a rank did not answer within --mpi-wait" : strerror(-rc));
+			return SM_EXIT_FAIL;
+		}
+		sm_mpi->dir_id = id[0] ? id[0] : id[1];
 	}
 	sm_mpi->t0_ns = sm_now_ns();
 	if (sm_mpi->stonewall && sm_dist_wall_arm(on_wall) == -EAGAIN)
@@ -408,8 +445,10 @@ void sm_cmd_dist_report(FILE *f, cJSON *doc)
 	if (doc) {
 		cJSON *o = sm_dist_json(&sm_mpi->res, sm_mpi->docs);
 
-		if (o)
+		if (o) {
+			cJSON_AddStringToObject(o, "files", sm_mpi->shared ? "shared" : "own");
 			cJSON_AddItemToObject(doc, "mpi", o);
+		}
 	}
 }
 

@@ -22,6 +22,10 @@ struct sm_cmd_dist {
 	struct sm_dist me;
 	const char *launcher;       /* "mpirun", "srun", ... */
 	int stonewall;              /* --stonewall */
+	int shared;                 /* --mpi-files=shared: every rank in DIR itself */
+	uint64_t found_id;          /* shared frames, write: the directory id of the
+				     * frames this rank found in DIR (0: none) */
+	uint64_t dir_id;            /* shared: the id the ranks agreed on at the start */
 	uint64_t wait_ns;           /* --mpi-wait: the bounded waits */
 	int begun;                  /* passed the start barrier */
 	int gathered;               /* sent (or, rank 0, merged) its result */
@@ -55,14 +59,21 @@ int sm_cmd_dist_start(int *argc, char **argv);
 int sm_cmd_dist_finish(int code);
 
 /* This rank's place for path: DIR/rank.N for a directory (made when mkdir
- * is 1), FILE.rank.N for a file; path itself outside a job. */
+ * is 1), FILE.rank.N for a file; path itself outside a job, and a
+ * directory itself with --mpi-files=shared. */
 const char *sm_cmd_dist_path(const char *path, int is_dir, int mkdir_it);
+
+/* --mpi-files=shared: the number of this rank's first item (frame, test
+ * file) in the shared set, rank x per_rank, into *first; 0 otherwise.
+ * Returns 0, or -EOVERFLOW when the ranks' items would pass max. */
+int sm_cmd_dist_first(uint64_t per_rank, uint64_t max, uint64_t *first);
 /* The -x CSV file of this rank: FILE.rank.N (path itself outside a job). */
 const char *sm_cmd_dist_csv(const char *path);
 
 /* Right before the run: the start barrier (bounded), then the stonewall
  * listener. Returns 0, or an exit code (a rank failed before the start;
- * rank 0 says so). */
+ * rank 0 says so). With --mpi-files=shared the ranks first agree on
+ * sm_mpi->dir_id (the largest found_id, else a new id). */
 int sm_cmd_dist_begin(void);
 
 /* Right after the run: this rank's span from the barrier; a rank the

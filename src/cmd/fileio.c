@@ -246,7 +246,7 @@ static void prep_line(void *arg, unsigned i)
 {
 	const struct sm_fileio_prep *p = arg;
 
-	sm_sb_prepare_file(stdout, p->state[i], i);
+	sm_sb_prepare_file(stdout, p->state[i], p->first_file + i);
 	fflush(stdout);
 }
 
@@ -276,7 +276,7 @@ static int do_prepare(struct sm_fileio_opts *o)
 		/* sysbench prints each file's line as it begins the file, so
 		 * that a failure comes after the file it stopped in */
 		for (unsigned i = 0; i < cfg->num_files && !sysbench_name(o); i++)
-			sm_sb_prepare_file(stdout, p.state[i], i);
+			sm_sb_prepare_file(stdout, p.state[i], cfg->first_file + i);
 		fflush(stdout);
 	}
 	install_signals(o);
@@ -711,8 +711,17 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 		print_deprecated(&o);
 	if (!o.force && sm_root_refusal(o.cfg.dir))
 		return sm_fileio_bad(&o, "%s", sm_root_refusal(o.cfg.dir));
-	/* an MPI job: each rank on DIR/rank.N (docs/mpi.md) */
+	/* an MPI job: each rank on DIR/rank.N, or with --mpi-files=shared on
+	 * test_file.(r x N) .. in DIR (docs/mpi.md) */
 	o.cfg.dir = sm_cmd_dist_path(o.cfg.dir, 1, !strcmp(o.command, "prepare"));
+	{
+		uint64_t first;
+
+		if (sm_cmd_dist_first(o.cfg.num_files, UINT_MAX, &first))
+			return sm_fileio_bad(&o, "--mpi-files=shared: %d ranks x %u files is too many",
+					     sm_mpi->me.size, o.cfg.num_files);
+		o.cfg.first_file = (unsigned)first;
+	}
 	if (sm_mpi && (o.steady.steady || o.steady.precondition))   /* rounds are not merged */
 		return sm_fileio_bad(&o, "--steady and --precondition are not supported under %s (docs/mpi.md)",
 				     sm_mpi->launcher);

@@ -70,6 +70,49 @@ void sm_cmd_frames_verify_view(const struct sm_frames_result *res, struct sm_ver
 	v->name_arg = &res->plan;
 }
 
+/* The frames of one rank's plan (a loop covers its first -l). */
+static uint64_t distinct_frames(const struct sm_frames_plan *p)
+{
+	return p->loop && p->loop < p->nframes ? p->loop : p->nframes;
+}
+
+/* --mpi-files=shared (docs/mpi.md): rank r's frames in DIR itself are
+ * numbered from r x N, N its distinct frames. A read without -n counts
+ * the set first (*split: shared_split() after the check). Returns 0 or an
+ * exit code (said on stderr). */
+static int shared_plan(struct sm_frames_opts *o, int *split)
+{
+	if (!sm_mpi->shared || o->plan.stream)
+		return 0;   /* a stream file is FILE.rank.N either way */
+	if (o->plan.files_per_dir)
+		return sm_usage_error(o->prog, o->hint, "-d does not go with --mpi-files=shared (docs/mpi.md)");
+	if (o->plan.kind == SM_FRAMES_READ && !o->plan.nframes) {
+		*split = 1;
+		return 0;
+	}
+	if (sm_cmd_dist_first(distinct_frames(&o->plan), 1ULL << 52, &o->plan.first))
+		return sm_usage_error(o->prog, o->hint, "--mpi-files=shared: %d ranks x %llu frames is too many",
+				      sm_mpi->me.size, (unsigned long long)distinct_frames(&o->plan));
+	return 0;
+}
+
+/* A read of a whole shared set: sm_frames_check() counted its frames from
+ * frame000000.tst; each rank reads an equal share (the rest, fewer than
+ * the ranks, is left out). Returns 0 or an exit code. */
+static int shared_split(struct sm_frames_opts *o)
+{
+	uint64_t total = o->plan.nframes;
+
+	if (total < (uint64_t)sm_mpi->me.size) {
+		sm_prog_error(o->prog, "'%s' holds %llu frames: fewer than the %d ranks of --mpi-files=shared",
+			      o->plan.path, (unsigned long long)total, sm_mpi->me.size);
+		return SM_EXIT_FAIL;
+	}
+	o->plan.nframes = total / (uint64_t)sm_mpi->me.size;
+	(void)sm_cmd_dist_first(distinct_frames(&o->plan), UINT64_MAX, &o->plan.first);
+	return 0;
+}
+
 /* Exit code for a failed check/run error. */
 static int check_exit(int rc)
 {
@@ -104,7 +147,7 @@ int cmd_frames(int argc, char **argv)
 	char msg[SM_MSG_MAX], what[160];
 	int compat = !strcmp(argv[0], "frametest") || (strrchr(argv[0], '/') &&
 		     !strcmp(strrchr(argv[0], '/') + 1, "frametest"));
-	int rc, code = SM_EXIT_OK, holds = 1, text, ft, csv_err = 0;
+	int rc, code = SM_EXIT_OK, holds = 1, text, ft, csv_err = 0, split = 0;
 	char csv_msg[SM_MSG_MAX] = "";
 	unsigned char *written = NULL;   /* --verify, write test: frames written */
 	struct sm_verify_view vv;
@@ -133,12 +176,21 @@ int cmd_frames(int argc, char **argv)
 	if (o.plan.kind != SM_FRAMES_READ && !o.plan.stream && !o.force &&
 	    sm_root_refusal(o.plan.path))
 		return sm_usage_error(o.prog, o.hint, "%s", sm_root_refusal(o.plan.path));
-	if (sm_mpi) {   /* each rank in DIR/rank.N (docs/mpi.md) */
+	if (sm_mpi) {   /* each rank in DIR/rank.N, or its frames in DIR (docs/mpi.md) */
+		rc = shared_plan(&o, &split);
+		if (rc)
+			return rc;
 		o.plan.path = sm_cmd_dist_path(o.plan.path, !o.plan.stream, o.plan.kind != SM_FRAMES_READ);
 		o.plan.csv_path = sm_cmd_dist_csv(o.plan.csv_path);
 		o.plan.quiet |= sm_mpi->me.rank != 0;
 	}
 	rc = sm_frames_check(&o.plan, msg, sizeof(msg));
+	if (!rc && split) {   /* a read of the whole shared set: each rank its share */
+		rc = shared_split(&o);
+		if (rc)
+			return rc;
+		rc = sm_frames_check(&o.plan, msg, sizeof(msg));
+	}
 	if (rc) {
 		sm_prog_error(o.prog, "%s", msg);
 		return check_exit(rc);
@@ -146,6 +198,9 @@ int cmd_frames(int argc, char **argv)
 	rc = sm_frames_opts_validate(&o);   /* after the check: a read test's frame size is known */
 	if (rc)
 		return rc;
+	if (sm_mpi && sm_mpi->shared && !o.plan.stream && o.plan.kind != SM_FRAMES_READ &&
+	    sm_frames_find_dir_id(o.plan.path, &sm_mpi->found_id) <= 0)
+		sm_mpi->found_id = 0;   /* the ranks agree on the id at the start */
 	rc = sm_check_memory(o.prog, sm_frames_mem_need(&o.plan, what, sizeof(what)), what);
 	if (!rc)
 		rc = check_limits(&o);
@@ -206,6 +261,8 @@ int cmd_frames(int argc, char **argv)
 	code = sm_cmd_dist_begin();   /* an MPI job: the start barrier */
 	if (code)
 		goto out;
+	if (sm_mpi && sm_mpi->shared)
+		o.plan.dir_id = sm_mpi->dir_id;
 	rc = sm_frames_run(&o.plan, res,
 			   (!o.plan.quiet && isatty(STDERR_FILENO)) ? progress : NULL,
 			   &o.plan.nframes);

@@ -37,6 +37,10 @@ int sm_dist_init(struct sm_dist *d) { memset(d, 0, sizeof(*d)); return -ENOTSUP;
 void sm_dist_end(struct sm_dist *d, int abort_job, int code) { }
 int sm_dist_barrier(uint64_t deadline_ns) { return -ENOTSUP; }
 int sm_dist_max(int v, int *out, uint64_t deadline_ns) { return -ENOTSUP; }
+int sm_dist_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns)
+{
+	return -ENOTSUP;
+}
 int sm_dist_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len)
 {
 	return -ENOTSUP;
@@ -152,6 +156,15 @@ int sm_dist_max(int v, int *out, uint64_t deadline_ns)
 	MPI_Request req;
 
 	if (MPI_Iallreduce(&v, out, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+		return -EIO;
+	return wait_req(&req, deadline_ns);
+}
+
+int sm_dist_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns)
+{
+	MPI_Request req;
+
+	if (MPI_Iallreduce(v, out, (int)n, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
 		return -EIO;
 	return wait_req(&req, deadline_ns);
 }

@@ -51,6 +51,11 @@ int sm_dist_barrier(uint64_t deadline_ns);
  * sm_dist_barrier() is: a vote (a rank that fails says 1). */
 int sm_dist_max(int v, int *out, uint64_t deadline_ns);
 
+/* The largest of every rank's v[i] into out[i] (i < n), element by
+ * element, bounded as sm_dist_max() is: an agreement on values every rank
+ * proposes (the directory id of a shared frame set, docs/mpi.md). */
+int sm_dist_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns);
+
 /*
  * Every rank's bytes to rank 0. On rank 0 out[r] (an array of size
  * pointers, caller frees each and the array) is rank r's copy, NULL when

@@ -64,6 +64,9 @@ struct sm_fileio_cfg {
 	int validate;              /* sysbench's --validate: check blocks that carry a trailer */
 	int verify;                /* --verify: every block must carry one (docs/verify.md) */
 	enum sm_data_mode data;    /* what prepare writes */
+	unsigned first_file;       /* the N of file 0's name test_file.N (its seal
+				    * and block trailers too); 0 but on a shared
+				    * MPI set (docs/mpi.md) */
 	int ownership;             /* stormark's name: only files carrying their
 				    * ownership seal (core/seal.h) are rewritten or
 				    * removed; 0 under the sysbench name (sysbench's
@@ -199,6 +202,7 @@ struct sm_fileio_prep {
 	uint64_t sealed, seal_ns;      /* blocks given a trailer, time spent hashing them */
 	unsigned unsealed_reused;      /* reused files whose first block has no trailer */
 	int first_unsealed;            /* the first of them, -1 if none */
+	unsigned first_file;           /* cfg's first_file: state[i] is test_file.(first_file + i) */
 };
 
 #endif

@@ -98,6 +98,12 @@ struct sm_frames_plan {
 				     * the frame was written (owned by the caller) */
 	int frametest_frames;       /* run as `frametest`: an existing regular file of
 				     * exactly the frame size may be overwritten */
+	uint64_t first;             /* sequence: the number of frame 0 in its file name
+				     * and header (frame k is frame<first+k>.tst); 0
+				     * but on a shared MPI set (docs/mpi.md) */
+	uint64_t dir_id;            /* write, sequence: the directory id every frame
+				     * must carry (the ranks of a shared MPI set agree
+				     * on it); 0: that of the frames found, or new */
 };
 
 /* Cumulative counters of a run at one instant (all threads summed). */

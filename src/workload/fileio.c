@@ -24,9 +24,9 @@ void sm_fileio_path(const struct sm_fileio_cfg *cfg, unsigned i, char *buf, size
 {
 	/* Relative names in the current directory, as sysbench prints them. */
 	if (!cfg->dir || !strcmp(cfg->dir, "."))
-		snprintf(buf, len, "test_file.%u", i);
+		snprintf(buf, len, "test_file.%u", cfg->first_file + i);
 	else
-		snprintf(buf, len, "%s/test_file.%u", cfg->dir, i);
+		snprintf(buf, len, "%s/test_file.%u", cfg->dir, cfg->first_file + i);
 }
 
 /* ---- generator ----------------------------------------------------------- */
@@ -219,7 +219,7 @@ static int sealed_file(const struct sm_fileio_cfg *cfg, unsigned i, const char *
 	int fd = open(path, O_RDONLY | O_NOFOLLOW), ok = 0;
 
 	if (fd >= 0 && buf && pread(fd, buf, cfg->block_size, 0) == (ssize_t)cfg->block_size)
-		ok = sm_verify_peek(buf, (uint32_t)cfg->block_size, &id) && id.file == i;
+		ok = sm_verify_peek(buf, (uint32_t)cfg->block_size, &id) && id.file == cfg->first_file + i;
 	if (fd >= 0)
 		close(fd);
 	free(buf);
@@ -254,6 +254,7 @@ int sm_fileio_prep_scan(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *
 
 	memset(p, 0, sizeof(*p));
 	p->first_unsealed = -1;
+	p->first_file = cfg->first_file;
 	p->state = calloc(cfg->num_files, sizeof(*p->state));
 	p->old_size = calloc(cfg->num_files, sizeof(*p->old_size));
 	p->existed = calloc(cfg->num_files, 1);
@@ -277,7 +278,7 @@ int sm_fileio_prep_scan(const struct sm_fileio_cfg *cfg, struct sm_fileio_prep *
 		if (!S_ISREG(st.st_mode))
 			return -EEXIST;
 		if (cfg->ownership) {
-			int rc = owned_file(path, i);
+			int rc = owned_file(path, cfg->first_file + i);
 
 			if (rc <= 0)
 				return rc < 0 && rc != -ENOTSUP ? rc : -EPERM;
@@ -385,7 +386,7 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 	/* the ownership seal, under either name, so that `stormark fileio`
 	 * may use a set `sysbench` prepared; under sysbench's name a file system without
 	 * user extended attributes is no reason to fail */
-	rc = sm_seal_set(fd, i, cfg->file_size);
+	rc = sm_seal_set(fd, cfg->first_file + i, cfg->file_size);
 	if (rc == -ENOTSUP && !cfg->ownership)
 		rc = 0;
 	if (rc)
@@ -402,7 +403,8 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 
 		sm_buf_stamp(buf, len, cfg->data, cfg->seed, (uint64_t)i << 32 | n++);
 		if (sm_fileio_sealing(cfg)) {
-			struct sm_vblk_id id = { .set = c->p->set_id, .run = c->p->set_id, .off = off, .file = i };
+			struct sm_vblk_id id = { .set = c->p->set_id, .run = c->p->set_id, .off = off,
+						 .file = cfg->first_file + i };
 			uint64_t t0 = sm_now_ns();
 
 			atomic_fetch_add(&c->sealed, sm_verify_seal_range(buf, len, cfg->block_size, &id));
@@ -533,7 +535,7 @@ int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg, unsigned *bad)
 		if (S_ISLNK(st.st_mode))
 			return -ELOOP;
 		/* stormark's name: only the files its prepare sealed */
-		if (cfg->ownership && (!S_ISREG(st.st_mode) || (rc = owned_file(path, i)) <= 0))
+		if (cfg->ownership && (!S_ISREG(st.st_mode) || (rc = owned_file(path, cfg->first_file + i)) <= 0))
 			return !S_ISREG(st.st_mode) || !rc || rc == -ENOTSUP ? -EPERM : rc;
 	}
 	for (unsigned i = 0; i < cfg->num_files; i++) {
@@ -580,7 +582,7 @@ int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, si
 		/* stormark's name: a file without its ownership seal is
 		 * neither rewritten nor (seqwr) removed; all are checked before
 		 * any is touched */
-		if (cfg->ownership && !lstat(path, &st) && (rc = owned_file(path, i)) <= 0) {
+		if (cfg->ownership && !lstat(path, &st) && (rc = owned_file(path, cfg->first_file + i)) <= 0) {
 			snprintf(msg, msglen, rc == -ENOTSUP
 				 ? "'%s' carries no seal: this file system keeps no user extended attributes; not touching it"
 				 : "'%s' was not prepared by stormark fileio; not touching it", path);
@@ -603,7 +605,7 @@ int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, si
 				snprintf(msg, msglen, "Cannot create file '%s'", path);
 				goto fail;
 			}
-			rc = sm_seal_set(fd, i, cfg->file_size);
+			rc = sm_seal_set(fd, cfg->first_file + i, cfg->file_size);
 			if (rc && (rc != -ENOTSUP || cfg->ownership)) {
 				close(fd);
 				snprintf(msg, msglen, "cannot seal '%s': %s", path, strerror(-rc));

@@ -35,7 +35,7 @@ static int64_t probe_set(const struct sm_fileio_cfg *cfg, unsigned file, int fd,
 		if (n < 0)
 			return -errno;
 		if ((uint64_t)n == cfg->block_size && sm_verify_peek(buf, (uint32_t)cfg->block_size, &id) &&
-		    id.file == file && id.set)
+		    id.file == cfg->first_file + file && id.set)
 			return (int64_t)(id.set & INT64_MAX);
 	}
 	return 0;
@@ -160,7 +160,7 @@ void sm_fileio_vseal(const struct sm_fileio_vctx *v, void *buf, unsigned file, u
 		.run = v->run,
 		.seq = event + 1,
 		.off = off,
-		.file = file,
+		.file = v->cfg->first_file + file,
 	};
 	uint64_t t0 = sm_now_ns();
 
@@ -192,7 +192,7 @@ unsigned sm_fileio_vcheck(const struct sm_fileio_vctx *v, const void *buf, unsig
 			.run = last ? v->run : 0,
 			.seq = last,
 			.off = off + o,
-			.file = file,
+			.file = cfg->first_file + file,
 			.len = (uint32_t)b,
 		}, found;
 		enum sm_verify_kind k = sm_verify_check((const unsigned char *)buf + o, (uint32_t)b, &expect,
@@ -209,7 +209,7 @@ unsigned sm_fileio_vcheck(const struct sm_fileio_vctx *v, const void *buf, unsig
 			sm_verify_note(st, k, &expect, &found);
 			if (!bad++ && first) {
 				memset(first, 0, sizeof(*first));
-				first->file = file;
+				first->file = cfg->first_file + file;   /* the N of its name */
 				first->off = off + o;
 				first->kind = k;
 				first->expect = expect;

@@ -25,9 +25,9 @@ int sm_frames_path(const struct sm_frames_plan *plan, uint64_t k, char *buf, uns
 		n = snprintf(buf, len, "%s", plan->path);
 	else if (plan->files_per_dir)
 		n = snprintf(buf, len, "%s/d%05llu/frame%06llu.tst", plan->path,
-			     (unsigned long long)(k / plan->files_per_dir), (unsigned long long)k);
+			     (unsigned long long)(k / plan->files_per_dir), (unsigned long long)(plan->first + k));
 	else
-		n = snprintf(buf, len, "%s/frame%06llu.tst", plan->path, (unsigned long long)k);
+		n = snprintf(buf, len, "%s/frame%06llu.tst", plan->path, (unsigned long long)(plan->first + k));
 	return n < 0 || (unsigned)n >= len ? -ENAMETOOLONG : 0;
 }
 
@@ -240,8 +240,8 @@ static int check_dir_frames(const struct sm_frames_plan *p, const char *dir, uin
 		snprintf(canon, sizeof(canon), "frame%06llu.tst", k);
 		if (strcmp(canon, e->d_name))
 			continue;
-		if (k >= distinct)
-			continue;
+		if (k < p->first || k - p->first >= distinct)
+			continue;   /* not a frame of this plan (another rank's, on a shared set) */
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		rc = refuse_link(path, msg, len);
 		if (rc)
@@ -252,11 +252,40 @@ static int check_dir_frames(const struct sm_frames_plan *p, const char *dir, uin
 			refuse_msg(p, path, msg, len);
 			rc = -EEXIST;
 		} else if (sc->reuse) {
-			sc->reuse[k] = 1;
+			sc->reuse[k - p->first] = 1;
 		}
 	}
 	closedir(d);
 	return rc;
+}
+
+int sm_frames_find_dir_id(const char *dir, uint64_t *id)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return -errno;
+	while (!found && (e = readdir(d))) {
+		char path[PATH_MAX], canon[64];
+		unsigned long long k;
+		int used = 0, fd;
+
+		if (sscanf(e->d_name, "frame%llu.tst%n", &k, &used) != 1 || e->d_name[used] != '\0')
+			continue;
+		snprintf(canon, sizeof(canon), "frame%06llu.tst", k);
+		if (strcmp(canon, e->d_name) ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path))
+			continue;
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		found = header_ok(fd, k, id, &found);
+		close(fd);
+	}
+	closedir(d);
+	return found;
 }
 
 int sm_frames_scan_existing(const struct sm_frames_plan *p, uint64_t distinct,
@@ -265,6 +294,10 @@ int sm_frames_scan_existing(const struct sm_frames_plan *p, uint64_t distinct,
 	char dir[PATH_MAX];
 	int rc;
 
+	if (p->dir_id && !sc->have_id) {   /* agreed by the ranks of a shared set */
+		sc->dir_id = p->dir_id;
+		sc->have_id = 1;
+	}
 	if (!p->files_per_dir)
 		return check_dir_frames(p, p->path, distinct, sc, msg, len);
 	for (uint64_t d = 0; d * p->files_per_dir < distinct; d++) {

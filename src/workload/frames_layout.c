@@ -14,7 +14,7 @@ void sm_frames_name(const struct shared *sh, uint64_t k, char *buf)
 	char digits[24];
 	int nd = 0;
 	size_t len = sh->prefix_len;
-	uint64_t v = k;
+	uint64_t v = sh->plan->first + k;
 
 	if (sh->plan->files_per_dir) {
 		sm_frames_path(sh->plan, k, buf, PATH_MAX);

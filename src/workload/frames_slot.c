@@ -250,7 +250,7 @@ struct sm_io *sm_frames_slot_begin(struct worker *w, struct slot *s, uint64_t se
 		 * tell this file is stormark's frame s->frame of this directory.
 		 * A write starts at the frame's first byte (no crop). */
 		if (sh->region_len >= SM_FRAME_HDR_LEN) {
-			struct sm_frame_hdr h = { .dir_id = sh->dir_id, .index = s->frame,
+			struct sm_frame_hdr h = { .dir_id = sh->dir_id, .index = p->first + s->frame,
 						  .frame_bytes = p->frame_bytes,
 						  .run_tag = sh->run_seed };
 
