@@ -26,6 +26,10 @@
 #             sr-qQ / sw-qQ        1 MiB sequential read / write, Q in 1 8
 #             null                 null engine, CPU per I/O
 #   NULL_IOS  I/Os of stormark's null run (default 10000000)
+#   SM_EXTRA  more options for every stormark fileio run (word-split), e.g.
+#             an engine option to try; FIO_EXTRA the same for every fio
+#             run of the points (e.g. --iomem=mmaphuge); both shown in
+#             the output
 # shellcheck disable=SC2086  # $fig and $n are two words on purpose
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -36,6 +40,8 @@ DURATION=${DURATION:-2}
 PAIRS=${PAIRS:-5}
 POINTS=${POINTS:-*}
 NULL_IOS=${NULL_IOS:-10000000}
+SM_EXTRA=${SM_EXTRA:-}
+FIO_EXTRA=${FIO_EXTRA:-}
 PY=$(command -v python3) || { echo "bench-sweep: python3 is needed" >&2; exit 1; }
 command -v fio >/dev/null || { echo "bench-sweep: fio is not installed (scripts/deps.sh)" >&2; exit 1; }
 [ -x "$SM" ] || { echo "bench-sweep: no stormark binary at '$SM' (set STORMARK)" >&2; exit 1; }
@@ -110,7 +116,7 @@ sm_run() {
 	measure "$W/m" "$SM" fileio --file-total-size="$SIZE" --file-num=1 --file-test-mode="$3" \
 		--file-block-size="$4" --file-extra-flags=direct --file-io-mode=async \
 		--file-async-backlog="$5" --threads="$6" --file-fsync-freq=0 --file-fsync-end=off \
-		--time="$DURATION" --json="$W/s.json" run || { echo "bench-sweep: stormark failed (see $LOG)" >&2; return 1; }
+		$SM_EXTRA --time="$DURATION" --json="$W/s.json" run || { echo "bench-sweep: stormark failed (see $LOG)" >&2; return 1; }
 	fig=$("$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); o=d['ops']; n=sum(o.get(k, {}).get('count', 0) for k in ('read', 'write'))
 print(n / (d['duration_ns'] / 1e9), n)" "$W/s.json") || return 1
 	record "$1" "$2" S $fig
@@ -128,7 +134,7 @@ fio_run() {
 	measure "$W/m" fio --name=sweep --filename="$DIR/test_file.0" --size="$SIZE" --direct=1 \
 		--ioengine=io_uring --rw="$4" --bs="$5" --iodepth="$6" --numjobs="$7" "${tune[@]}" \
 		--runtime="$DURATION" --time_based --group_reporting --output-format=json \
-		--output="$W/f.json" || { echo "bench-sweep: fio failed (see $LOG)" >&2; return 1; }
+		--output="$W/f.json" $FIO_EXTRA || { echo "bench-sweep: fio failed (see $LOG)" >&2; return 1; }
 	fig=$("$PY" -c "import json,sys; j=json.load(open(sys.argv[1]))['jobs'][0]; r, w = j['read'], j['write']
 print(r['iops'] + w['iops'], r['total_ios'] + w['total_ios'])" "$W/f.json") || return 1
 	record "$1" "$2" "$3" $fig
@@ -226,6 +232,7 @@ $PAIRS rounds of ${DURATION}-s runs per point, file $SIZE; hipri: ${HIPRI[*]:-no
           --group_reporting --registerfiles=1 --fixedbufs=1 --iodepth_batch_submit=min(16,Q) \\
           --iodepth_batch_complete_min=min(8,Q) --iodepth_batch_complete_max=min(32,Q) ${HIPRI[*]}
     F2: the same fio without the tuning flags (fio's io_uring defaults)
+    extra options: stormark '${SM_EXTRA}', fio '${FIO_EXTRA}'
     null: stormark frames --engine null -s -w 4 -n $NULL_IOS FILE against
           fio --name=null --ioengine=null --rw=randread --bs=4k --size=1g --iodepth=1 --runtime=$DURATION --time_based
 
