@@ -14,6 +14,7 @@
 #include "analysis/dist.h"
 #include "analysis/frames.h"
 #include "analysis/run.h"
+#include "analysis/run_dist.h"
 #include "analysis/verdict.h"
 #include "cmd/cmd.h"
 #include "cmd/dist.h"
@@ -276,7 +277,7 @@ static void widen(struct window *w, const cJSON *st)
  * into cop, its frame passes into acc, its tests' times into the job's
  * windows, its own best formats. Returns 0, or -EINVAL when it cannot be
  * read (k->error says why), -ENOMEM. */
-static int take_rank(const cJSON *doc, struct sm_dist_rank *k, struct sm_run_rank_best *b,
+static int take_rank(const cJSON *doc, struct sm_dist_rank *k, struct sm_run_rank_best *b, double *rate,
 		     struct sm_opstat cop[][2], struct window cwin[][2],
 		     struct sm_frames_result *acc[][2], struct window fwin[][2])
 {
@@ -311,8 +312,15 @@ static int take_rank(const cJSON *doc, struct sm_dist_rank *k, struct sm_run_ran
 	}
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
 		for (int w = 0; w < 2; w++)
-			if (tmp->classic[i].measured[w])
+			if (tmp->classic[i].measured[w]) {
 				sm_opstat_merge(&cop[i][w], &tmp->classic[i].res[w].op);
+				rate[i * 2 + w] = tmp->classic[i].fig[w].bytes_per_s;
+			}
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int d = 0; d < 2; d++)   /* write, then read */
+			if (tmp->sizes[i].t[d].measured)
+				rate[2 * SM_RUN_NCLASSIC + i * 2 + (d == SM_DIR_CAPTURE ? 0 : 1)] =
+					tmp->sizes[i].t[d].bytes_per_s;
 	cJSON_ArrayForEach(st, cJSON_GetObjectItemCaseSensitive(m, "steps")) {
 		const cJSON *t = cJSON_GetObjectItemCaseSensitive(st, "test");
 		const cJSON *ix = cJSON_GetObjectItemCaseSensitive(st, "index");
@@ -362,6 +370,8 @@ static int merge(struct sm_run_result *res)
 	struct sm_opstat cop[SM_RUN_NCLASSIC][2];
 	struct sm_frames_result *acc[SM_RUN_NSIZES][2] = { { NULL } };
 	struct window cwin[SM_RUN_NCLASSIC][2], fwin[SM_RUN_NSIZES][2];
+	char names[SM_RUN_DIST_TESTS][24];
+	double *rate;
 	int rc = 0;
 
 	memset(cwin, 0, sizeof(cwin));
@@ -370,15 +380,29 @@ static int merge(struct sm_run_result *res)
 		for (int w = 0; w < 2; w++)
 			sm_opstat_init(&cop[i][w]);
 	g.best = calloc(d->nranks, sizeof(*g.best));
-	if (!g.best)
+	rate = calloc((size_t)d->nranks * SM_RUN_DIST_TESTS, sizeof(*rate));
+	if (!g.best || !rate) {
+		free(rate);
 		return -ENOMEM;
+	}
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
+		for (int w = 0; w < 2; w++)
+			snprintf(names[i * 2 + w], sizeof(names[0]), "%s %s", res->classic[i].label,
+				 w ? "write" : "read");
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int w = 0; w < 2; w++)
+			snprintf(names[2 * SM_RUN_NCLASSIC + i * 2 + w], sizeof(names[0]), "%s frames %s",
+				 res->sizes[i].preset, w ? "read" : "write");
 	for (unsigned r = 0; r < d->nranks && rc != -ENOMEM; r++) {
 		g.best[r].rank = (int)r;
 		snprintf(g.best[r].host, sizeof(g.best[r].host), "%s", d->rank[r].host);
 		if (!sm_mpi->docs[r] || !cJSON_GetObjectItemCaseSensitive(sm_mpi->docs[r], "command"))
 			continue;
-		rc = take_rank(sm_mpi->docs[r], &d->rank[r], &g.best[r], cop, cwin, acc, fwin);
+		rc = take_rank(sm_mpi->docs[r], &d->rank[r], &g.best[r], rate + (size_t)r * SM_RUN_DIST_TESTS,
+			       cop, cwin, acc, fwin);
 	}
+	sm_run_dist_slow(g.best, d->nranks, rate, names);
+	free(rate);
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
 		for (int w = 0; w < 2; w++) {
 			struct sm_run_classic *c = &res->classic[i];
@@ -469,8 +493,11 @@ void sm_cmd_dist_run_json(cJSON *doc)
 		return;
 	sm_cmd_dist_report(NULL, doc);
 	m = cJSON_GetObjectItemCaseSensitive(doc, "mpi");
-	if (m)
+	if (m) {
 		cJSON_AddStringToObject(m, "verdicts", "worst_rank");
+		if (g.best)
+			cJSON_AddItemToObject(m, "run_ranks", sm_run_dist_json(sm_mpi->res.nranks, g.best));
+	}
 }
 
 void sm_cmd_dist_run_release(void)

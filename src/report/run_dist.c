@@ -3,6 +3,7 @@
  * a pure rendering of what rank 0 gathered. */
 #include "report/run_dist.h"
 
+#include "analysis/dist.h"
 #include "report/run_text.h"
 
 void sm_run_dist_text(FILE *f, unsigned nranks, const struct sm_run_rank_best *b)
@@ -24,5 +25,45 @@ void sm_run_dist_text(FILE *f, unsigned nranks, const struct sm_run_rank_best *b
 			snprintf(cell[d], sizeof(cell[d]), "%s%s%s", !b[i].reported ? "-" : b[i].found[d] ?
 				 b[i].format[d] : "none", b[i].found[d] ? " @ " : "", b[i].found[d] ? b[i].fps[d] : "");
 		fprintf(f, "  %5d %-18s  %-28s  %s\n", b[i].rank, b[i].host, cell[0], cell[1]);
+		if (b[i].nslow) {
+			char line[600];
+			int n = snprintf(line, sizeof(line), "rank %d fell behind the others (below %.0f%% of the "
+					 "median rank's rate) in:", b[i].rank, SM_DIST_STRAGGLER * 100);
+
+			for (unsigned k = 0; k < b[i].nslow && n > 0 && (size_t)n < sizeof(line); k++)
+				n += snprintf(line + n, sizeof(line) - (size_t)n, "%s %s", k ? "," : "", b[i].slow[k]);
+			sm_text_wrap(f, line, 78, 8);
+		}
 	}
+}
+
+cJSON *sm_run_dist_json(unsigned nranks, const struct sm_run_rank_best *b)
+{
+	cJSON *a = cJSON_CreateArray();
+
+	for (unsigned i = 0; a && i < nranks; i++) {
+		cJSON *o = cJSON_CreateObject(), *slow;
+
+		if (!o)
+			break;
+		cJSON_AddNumberToObject(o, "rank", b[i].rank);
+		cJSON_AddBoolToObject(o, "verdicts", b[i].reported);
+		for (int d = 0; d < 2; d++) {
+			const char *key = d ? "best_playback" : "best_capture";
+
+			if (b[i].found[d]) {
+				cJSON *x = cJSON_AddObjectToObject(o, key);
+
+				cJSON_AddStringToObject(x, "format", b[i].format[d]);
+				cJSON_AddStringToObject(x, "fps", b[i].fps[d]);
+			} else {
+				cJSON_AddNullToObject(o, key);
+			}
+		}
+		slow = cJSON_AddArrayToObject(o, "behind_in");
+		for (unsigned k = 0; slow && k < b[i].nslow; k++)
+			cJSON_AddItemToArray(slow, cJSON_CreateString(b[i].slow[k]));
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
 }

@@ -5,7 +5,9 @@
 # the exact merge of the ranks' own (operation counts and bytes summed,
 # latency histograms the bucket-by-bucket sum, frames summed); each verdict
 # cell is the worst rank's (the lowest measured rate, a paced run's worst
-# outcome); the rank table's bytes are what each rank's tests moved. A rank
+# outcome); the rank table's bytes are what each rank's tests moved, the
+# tests a rank fell behind in those where its own rate is below 80% of the
+# median rank's. A rank
 # that fails its checks stops the job before any test; one interrupted
 # mid-run stops the others at their next test and rank 0 reports the
 # partial job naming it (exit 1). --stonewall, --steady and --precondition
@@ -102,6 +104,22 @@ for i, row in enumerate(d["run"]["verdicts"]):
                 assert cell["paced"]["dropped"] == max(o["paced"]["dropped"] for o in own)
                 paced += 1
 assert d["run"]["paced_runs"] >= 1 and paced >= 1, (d["run"]["paced_runs"], paced)
+# the tests a rank fell behind in: its own rate below 80% of the median rank's
+tests = [(c["test"] + " " + w, [r["run"]["classic"][i][w].get("bytes_per_s", 0) for r in ranks])
+         for i, c in enumerate(d["run"]["classic"]) for w in ("read", "write")]
+tests += [(s["preset"] + " frames " + w, [r["run"]["frames"][i][w]["bytes_per_s"] if w in r["run"]["frames"][i] else 0
+           for r in ranks]) for i, s in enumerate(d["run"]["frames"]) for w in ("write", "read")]
+want = [[] for _ in ranks]
+for name, rates in tests:
+    v = sorted(x for x in rates if x > 0)
+    if len(v) < 2:
+        continue
+    med = v[len(v) // 2] if len(v) % 2 else (v[len(v) // 2 - 1] + v[len(v) // 2]) / 2
+    for k, x in enumerate(rates):
+        if 0 < x < 0.8 * med * (1 - 1e-12):
+            want[k].append(name)
+got = [r["behind_in"] for r in m["run_ranks"]]
+assert got == want, (got, want)
 print("ok")
 PY
 grep -q '^ok$' "$T_DIR/py.out" && ok || { fail "run: merged figures against the ranks' own"; cat "$T_DIR/py.out" >&2; }
