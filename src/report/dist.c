@@ -44,7 +44,7 @@ void sm_dist_text(FILE *f, const struct sm_dist_result *d)
 		}
 		fprintf(f, "  %5d %-18s %9.3f %14llu %12llu %10.2f  %s%s%s\n", r->rank, r->host,
 			(double)r->done_ns / 1e9, (unsigned long long)r->bytes, (unsigned long long)r->items,
-			r->bytes_per_s / MIB, r->straggler ? "STRAGGLER" : r->failed ? "failed" :
+			r->bytes_per_s / MIB, r->failed ? "failed" : r->straggler ? "STRAGGLER" :
 			r->walled ? "stopped by the stonewall" : "ok",
 			r->failed ? ": " : "", r->failed ? r->error : "");
 	}
