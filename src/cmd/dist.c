@@ -323,9 +323,87 @@ static int analyse_job(void)
 	return 0;
 }
 
+/* How rank 0 reads back and merges one command's results. */
+struct merge_ops {
+	size_t size;   /* of the result */
+	int (*read)(const cJSON *doc, void *res, struct sm_jerr *e);
+	int (*merge)(void *dst, const void *src);
+	void (*release)(void *res);
+	void (*counts)(const void *res, uint64_t *bytes, uint64_t *items);   /* the rank table's */
+};
+
+/*
+ * Send doc (consumed) to rank 0; there, merge every other rank's result
+ * into res (rank 0's own, its counts taken before any merge) and fill the
+ * rank table. Returns 1 on the other ranks, 0 on rank 0, or an exit code
+ * > 1 (said on stderr).
+ */
+static int merge_job(cJSON *doc, void *res, const struct merge_ops *ops)
+{
+	void *tmp;
+	int rc = gather_docs(doc);
+
+	if (rc || sm_mpi->me.rank)
+		return rc ? rc : 1;
+	tmp = calloc(1, ops->size);
+	if (!tmp) {
+		sm_error("out of memory");
+		return SM_EXIT_FAIL;
+	}
+	for (unsigned r = 0; r < sm_mpi->res.nranks; r++) {
+		struct sm_dist_rank *k = &sm_mpi->res.rank[r];
+		struct sm_jerr e = { "" };
+
+		if (!sm_mpi->docs[r] || !cJSON_GetObjectItemCaseSensitive(sm_mpi->docs[r], "command"))
+			continue;
+		if (r && ops->read(sm_mpi->docs[r], tmp, &e)) {
+			snprintf(k->error, sizeof(k->error), "its result cannot be read: %s", e.msg);
+			continue;
+		}
+		k->reported = 1;
+		ops->counts(r ? tmp : res, &k->bytes, &k->items);
+		if (r) {
+			rc = ops->merge(res, tmp);
+			ops->release(tmp);
+			if (rc) {
+				free(tmp);
+				sm_error("out of memory");
+				return SM_EXIT_FAIL;
+			}
+		}
+		memset(tmp, 0, ops->size);
+	}
+	free(tmp);
+	return analyse_job();
+}
+
+static int frames_read(const cJSON *doc, void *res, struct sm_jerr *e)
+{
+	return sm_frames_from_json(doc, res, e);
+}
+
+static int frames_merge(void *dst, const void *src)
+{
+	return sm_frames_merge(dst, src);
+}
+
+static void frames_release(void *res)
+{
+	sm_frames_from_json_release(res);
+}
+
+static void frames_counts(const void *res, uint64_t *bytes, uint64_t *items)
+{
+	const struct sm_frames_result *f = res;
+
+	*bytes = f->bytes;
+	*items = f->frames_done;
+}
+
 int sm_cmd_dist_frames(struct sm_frames_result *res)
 {
-	struct sm_frames_result *tmp;
+	static const struct merge_ops ops = { sizeof(struct sm_frames_result), frames_read, frames_merge,
+					      frames_release, frames_counts };
 	cJSON *doc;
 	int rc;
 
@@ -336,47 +414,41 @@ int sm_cmd_dist_frames(struct sm_frames_result *res)
 		sm_json_frames(doc, res);
 		add_rank(doc, res->error != 0 || res->head.error[0], res->head.error);
 	}
-	rc = gather_docs(doc);
-	if (rc || sm_mpi->me.rank)
-		return rc ? rc : 1;
-	tmp = calloc(1, sizeof(*tmp));
-	if (!tmp) {
-		sm_error("out of memory");
-		return SM_EXIT_FAIL;
+	rc = merge_job(doc, res, &ops);
+	if (!rc) {   /* the job's span; the figures again from the merged counts */
+		res->head.duration_ns = sm_mpi->res.last_done_ns;
+		sm_frames_analyse(res);
 	}
-	for (unsigned r = 0; r < sm_mpi->res.nranks; r++) {
-		struct sm_dist_rank *k = &sm_mpi->res.rank[r];
-		struct sm_jerr e = { "" };
-
-		if (!sm_mpi->docs[r] || !cJSON_GetObjectItemCaseSensitive(sm_mpi->docs[r], "command"))
-			continue;
-		if (r && sm_frames_from_json(sm_mpi->docs[r], tmp, &e)) {
-			snprintf(k->error, sizeof(k->error), "its result cannot be read: %s", e.msg);
-			continue;
-		}
-		if (r && sm_frames_merge(res, tmp)) {
-			sm_frames_from_json_release(tmp);
-			free(tmp);
-			sm_error("out of memory");
-			return SM_EXIT_FAIL;
-		}
-		k->reported = 1;
-		k->bytes = r ? tmp->bytes : res->bytes;   /* rank 0's before any merge */
-		k->items = r ? tmp->frames_done : res->frames_done;
-		if (r)
-			sm_frames_from_json_release(tmp);
-		memset(tmp, 0, sizeof(*tmp));
-	}
-	free(tmp);
-	rc = analyse_job();
-	res->head.duration_ns = sm_mpi->res.last_done_ns;
-	sm_frames_analyse(res);
 	return rc;
+}
+
+static int fileio_read(const cJSON *doc, void *res, struct sm_jerr *e)
+{
+	return sm_fileio_from_json(doc, res, e);
+}
+
+static int fileio_merge(void *dst, const void *src)
+{
+	return sm_fileio_merge(dst, src);
+}
+
+static void fileio_release(void *res)
+{
+	sm_fileio_from_json_release(res);
+}
+
+static void fileio_counts(const void *res, uint64_t *bytes, uint64_t *items)
+{
+	const struct sm_fileio_result *f = res;
+
+	*bytes = f->ops[0].bytes + f->ops[1].bytes;
+	*items = f->events;
 }
 
 int sm_cmd_dist_fileio(struct sm_fileio_result *res)
 {
-	struct sm_fileio_result *tmp;
+	static const struct merge_ops ops = { sizeof(struct sm_fileio_result), fileio_read, fileio_merge,
+					      fileio_release, fileio_counts };
 	cJSON *doc;
 	int rc;
 
@@ -385,42 +457,11 @@ int sm_cmd_dist_fileio(struct sm_fileio_result *res)
 	doc = sm_fileio_json(res);
 	if (doc)
 		add_rank(doc, res->failed || res->head.error[0], res->head.error);
-	rc = gather_docs(doc);
-	if (rc || sm_mpi->me.rank)
-		return rc ? rc : 1;
-	tmp = calloc(1, sizeof(*tmp));
-	if (!tmp) {
-		sm_error("out of memory");
-		return SM_EXIT_FAIL;
+	rc = merge_job(doc, res, &ops);
+	if (!rc) {
+		res->head.duration_ns = sm_mpi->res.last_done_ns;
+		sm_fileio_analyse(res);
 	}
-	for (unsigned r = 0; r < sm_mpi->res.nranks; r++) {
-		struct sm_dist_rank *k = &sm_mpi->res.rank[r];
-		struct sm_jerr e = { "" };
-
-		if (!sm_mpi->docs[r] || !cJSON_GetObjectItemCaseSensitive(sm_mpi->docs[r], "command"))
-			continue;
-		if (r && sm_fileio_from_json(sm_mpi->docs[r], tmp, &e)) {
-			snprintf(k->error, sizeof(k->error), "its result cannot be read: %s", e.msg);
-			continue;
-		}
-		k->reported = 1;
-		k->bytes = r ? tmp->ops[0].bytes + tmp->ops[1].bytes : res->ops[0].bytes + res->ops[1].bytes;
-		k->items = r ? tmp->events : res->events;
-		if (r) {
-			rc = sm_fileio_merge(res, tmp);
-			sm_fileio_from_json_release(tmp);
-			if (rc) {
-				free(tmp);
-				sm_error("out of memory");
-				return SM_EXIT_FAIL;
-			}
-		}
-		memset(tmp, 0, sizeof(*tmp));
-	}
-	free(tmp);
-	rc = analyse_job();
-	res->head.duration_ns = sm_mpi->res.last_done_ns;
-	sm_fileio_analyse(res);
 	return rc;
 }
 
