@@ -57,23 +57,13 @@ static int fail(struct sm_pump *p, int err, int reaping)
 }
 
 /*
- * One engine reap of at least min (capped at what is in flight), handed to
- * done. -EINTR is retried unless stop_ok is set and the stop flag is up.
- * Returns the count, 0, -EINTR or the failure.
+ * What to do with n, the engine's answer to a reap of at least min: hand
+ * completions to done; -EINTR is retried unless stop_ok is set and the
+ * stop flag is up. Returns the count, 0, -EINTR or the failure.
  */
-static int reap(struct sm_pump *p, unsigned min, int stop_ok)
+static int reap_from(struct sm_pump *p, unsigned min, int stop_ok, int n)
 {
-	struct sm_engine *e = p->eng;
-	int n;
-
-	if (p->err_reaping)
-		return p->err;
-	if (!e->inflight)
-		return 0;
-	if (min > e->inflight)
-		min = e->inflight;
 	for (;;) {
-		n = sm_engine_reap(e, p->done, min, p->cap);
 		if (n > 0) {
 			p->done_fn(p->ctx, p->done, (unsigned)n);
 			return n;
@@ -84,52 +74,74 @@ static int reap(struct sm_pump *p, unsigned min, int stop_ok)
 			return fail(p, n, 1);
 		if (stop_ok && sm_stopped())
 			return -EINTR;
+		n = sm_engine_reap(p->eng, p->done, min, p->cap);
 	}
 }
 
-/* Offer every queued request, by the policy in pump.h. */
-static int submit(struct sm_pump *p, int stop_ok)
+/* One reap of at least min (capped at what is in flight), by the policy. */
+static int reap(struct sm_pump *p, unsigned min, int stop_ok)
 {
 	struct sm_engine *e = p->eng;
 
-	if (p->err && p->npend)
-		return fail(p, p->err, 0);
-	while (p->npend) {
-		int rc = sm_engine_submit(e, p->pend, p->npend);
+	if (p->err_reaping)
+		return p->err;
+	if (!e->inflight)
+		return 0;
+	if (min > e->inflight)
+		min = e->inflight;
+	return reap_from(p, min, stop_ok, sm_engine_reap(e, p->done, min, p->cap));
+}
 
+/* What to do with rc, the engine's answer to an offer of the whole queue,
+ * and with what is left: the policy in pump.h. */
+static int submit_from(struct sm_pump *p, int stop_ok, int rc)
+{
+	struct sm_engine *e = p->eng;
+
+	if (p->err)
+		return p->npend ? fail(p, p->err, 0) : 0;
+	for (;;) {
 		if (rc > 0) {
-			/* accepted a prefix: what is left moves to the front
-			 * (the whole batch, the common case, moves nothing) */
+			/* accepted a prefix: what is left moves to the front */
 			p->npend -= (unsigned)rc;
 			if (p->npend)
 				memmove(p->pend, p->pend + rc, p->npend * sizeof(*p->pend));
-			continue;
-		}
-		if (rc == -EINTR) {
+		} else if (rc == -EINTR) {
 			if (stop_ok && sm_stopped())
 				return -EINTR;
-			continue;
-		}
-		if (rc != 0 && rc != -EAGAIN && rc != -EBUSY)
+		} else if (rc != 0 && rc != -EAGAIN && rc != -EBUSY) {
 			return fail(p, rc, 0);
-		/* refused: make room by reaping, never spin on submit */
-		if (!e->inflight)
-			return fail(p, -EAGAIN, 0);
-		rc = reap(p, 1, stop_ok);
-		if (rc < 0)
-			return rc == -EINTR ? rc : fail(p, rc, 1);
+		} else if (!e->inflight) {
+			return fail(p, -EAGAIN, 0);   /* refused, and nothing will free room */
+		} else {
+			/* refused: make room by reaping, never spin on submit */
+			rc = reap(p, 1, stop_ok);
+			if (rc < 0)
+				return rc;
+		}
+		if (!p->npend)
+			return 0;
+		rc = sm_engine_submit(e, p->pend, p->npend);
 	}
-	return 0;
 }
 
-int sm_pump_submit(struct sm_pump *p)
+static int submit(struct sm_pump *p, int stop_ok)
 {
-	return submit(p, 1);
+	if (!p->npend)
+		return 0;
+	if (p->err)
+		return fail(p, p->err, 0);
+	return submit_from(p, stop_ok, sm_engine_submit(p->eng, p->pend, p->npend));
 }
 
-int sm_pump_reap(struct sm_pump *p, unsigned min)
+int sm_pump_submit_slow(struct sm_pump *p, int accepted)
 {
-	return reap(p, min, 1);
+	return submit_from(p, 1, accepted);
+}
+
+int sm_pump_reap_slow(struct sm_pump *p, unsigned min, int got)
+{
+	return reap_from(p, min, 1, got);
 }
 
 int sm_pump_drain(struct sm_pump *p)

@@ -104,7 +104,7 @@ static inline unsigned sm_pump_busy(const struct sm_pump *p)
  * wait (the rest stays queued: sm_pump_drain() sends it); or the failure
  * (-errno, also in p->err), the queued requests handed to unsent.
  */
-int sm_pump_submit(struct sm_pump *p);
+static inline int sm_pump_submit(struct sm_pump *p);
 
 /*
  * Wait for at least min completions (0: poll; capped at what is in
@@ -112,7 +112,7 @@ int sm_pump_submit(struct sm_pump *p);
  * many (0 when nothing is in flight or the wait timed out), -EINTR when
  * a stop interrupted the wait, or the failure (-errno, also in p->err).
  */
-int sm_pump_reap(struct sm_pump *p, unsigned min);
+static inline int sm_pump_reap(struct sm_pump *p, unsigned min);
 
 /*
  * Finish everything: submit what is queued (including what done queues
@@ -129,5 +129,46 @@ int sm_pump_drain(struct sm_pump *p);
  * when requests are in flight (nothing was done), or the engine's -errno.
  */
 int64_t sm_pump_do(struct sm_pump *p, struct sm_io *io);
+
+/* The policy's paths (pump.c), behind the fast paths below: accepted and
+ * got are the engine's answer (a count or -errno) to the first call. */
+int sm_pump_submit_slow(struct sm_pump *p, int accepted);
+int sm_pump_reap_slow(struct sm_pump *p, unsigned min, int got);
+
+/* Fast path: the engine took the whole queue. Inline, so a request costs
+ * no more calls than the engine's own. */
+static inline int sm_pump_submit(struct sm_pump *p)
+{
+	int rc;
+
+	if (!p->npend)
+		return 0;
+	if (p->err)
+		return sm_pump_submit_slow(p, 0);
+	rc = sm_engine_submit(p->eng, p->pend, p->npend);
+	if (rc == (int)p->npend) {
+		p->npend = 0;
+		return 0;
+	}
+	return sm_pump_submit_slow(p, rc);
+}
+
+/* Fast path: the engine returned completions at the first call. */
+static inline int sm_pump_reap(struct sm_pump *p, unsigned min)
+{
+	struct sm_engine *e = p->eng;
+	int n;
+
+	if (!e->inflight || p->err_reaping)
+		return p->err_reaping ? p->err : 0;
+	if (min > e->inflight)
+		min = e->inflight;
+	n = sm_engine_reap(e, p->done, min, p->cap);
+	if (n > 0) {
+		p->done_fn(p->ctx, p->done, (unsigned)n);
+		return n;
+	}
+	return sm_pump_reap_slow(p, min, n);
+}
 
 #endif
