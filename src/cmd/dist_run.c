@@ -426,6 +426,7 @@ static int merge(struct sm_run_result *res)
 			sm_frames_from_json_release(acc[s][dir]);
 			free(acc[s][dir]);
 		}
+	res->mpi_ranks = d->nranks;
 	sm_run_analyse(res);
 	/* the ranks' own results stay in the JSON; their frame passes, merged
 	 * above, would only make it long */

@@ -203,6 +203,10 @@ static void md_verdicts(FILE *f, const struct sm_run_result *res)
 	fprintf(f, "\n%u paced run%s; %u near-limit verdict%s left as computed.\n", res->paced_runs,
 		res->paced_runs == 1 ? "" : "s", res->near_unconfirmed,
 		res->near_unconfirmed == 1 ? "" : "s");
+	if (res->mpi_ranks)
+		fprintf(f, "\nMPI job of %u ranks: each cell is the worst rank's; yes = every rank held it "
+			"with all %u at once (%u streams, one per client).\n", res->mpi_ranks, res->mpi_ranks,
+			res->mpi_ranks);
 	fprintf(f, "\n%s.\n", sm_report_run_cliff_note(note, sizeof(note), res));
 }
 

@@ -12,9 +12,10 @@ void sm_run_dist_text(FILE *f, unsigned nranks, const struct sm_run_rank_best *b
 
 	snprintf(note, sizeof(note), "MPI job of %u ranks, every test started on all of them at once. The "
 		 "block and frame figures above are the job's: all ranks' data from the first rank's first I/O "
-		 "to the last rank's last, latencies from all ranks' histograms merged. Each verdict cell is the worst rank's: a format "
-		 "is real time only when every rank held it with all %u at once (%u streams, one per client); "
-		 "a paced run counts only when every rank's did.", nranks, nranks, nranks);
+		 "to the last rank's last, latencies from all ranks' histograms merged. Each verdict cell is "
+		 "the worst rank's: a format is real time only when every rank held it with all %u at once "
+		 "(%u streams, one per client); a paced run counts only when every rank's did. Each rank's own "
+		 "table, judged on its own tests:", nranks, nranks, nranks);
 	fputc('\n', f);
 	sm_text_wrap(f, note, 78, 0);
 	fprintf(f, "  %5s %-18s  %-28s  %s\n", "rank", "host", "its own best capture", "its own best playback");

@@ -190,6 +190,8 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 		}
 	}
 	sm_json_add_u64(run, "paced_runs", res->paced_runs);
+	if (res->mpi_ranks)   /* only then: a run alone reads back as written */
+		sm_json_add_u64(run, "mpi_ranks", res->mpi_ranks);
 	sm_json_add_u64(run, "near_limit_unconfirmed", res->near_unconfirmed);
 	sm_run_summary(res, summary, sizeof(summary));
 	cJSON_AddStringToObject(run, "summary", summary);

@@ -299,6 +299,14 @@ void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
 		fprintf(f, "  %u paced run%s; %u near-limit verdict%s left as computed\n",
 			res->paced_runs, res->paced_runs == 1 ? "" : "s", res->near_unconfirmed,
 			res->near_unconfirmed == 1 ? "" : "s");
+	if (res->mpi_ranks) {
+		char note[300];
+
+		snprintf(note, sizeof(note), "MPI job of %u ranks: each cell is the worst rank's; yes = every "
+			 "rank held it with all %u at once (%u streams, one per client)", res->mpi_ranks,
+			 res->mpi_ranks, res->mpi_ranks);
+		sm_text_wrap(f, note, 78, 2);
+	}
 	verdicts_cliff_note(f, res);
 }
 
@@ -324,14 +332,17 @@ static void summary_best(const struct sm_run_result *res, char *buf, size_t len,
 {
 	const char *verb = d == SM_DIR_CAPTURE ? "capture" : "play back";
 	const struct sm_run_best *b = &res->derived.best[d];
+	char who[64] = "It";
 
+	if (res->mpi_ranks)   /* the table is per client, all at once */
+		snprintf(who, sizeof(who), "Each of %u clients at once", res->mpi_ranks);
 	if (!b->found) {
-		add(buf, len, pos, "It cannot %s any of the %u tested formats in real time with "
-			"%d%% headroom. ", verb, res->nrows, SM_VERDICT_HEADROOM_PCT);
+		add(buf, len, pos, "%s cannot %s any of the %u tested formats in real time with "
+			"%d%% headroom. ", who, verb, res->nrows, SM_VERDICT_HEADROOM_PCT);
 		return;
 	}
-	add(buf, len, pos, "It can %s up to %s at %s fps in real time with at least %d%% "
-		"headroom (%.0f MiB/s needed). ", verb, res->rows[b->row].fmt.name,
+	add(buf, len, pos, "%s can %s up to %s at %s fps in real time with at least %d%% "
+		"headroom (%.0f MiB/s needed). ", who, verb, res->rows[b->row].fmt.name,
 		res->plan.rates[b->rate]->name, SM_VERDICT_HEADROOM_PCT,
 		res->rows[b->row].cell[d][b->rate].needed / MIB);
 }

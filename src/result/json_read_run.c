@@ -252,6 +252,8 @@ int sm_run_from_json(const cJSON *doc, struct sm_run_result *res, struct sm_jerr
 	rc |= sm_jget_str(run, "engine_notice", res->notice, sizeof(res->notice), e);
 	rc |= sm_jget_uint(run, "paced_runs", &res->paced_runs, e);
 	rc |= sm_jget_uint(run, "near_limit_unconfirmed", &res->near_unconfirmed, e);
+	if (cJSON_GetObjectItemCaseSensitive(run, "mpi_ranks"))
+		rc |= sm_jget_uint(run, "mpi_ranks", &res->mpi_ranks, e);
 	if (rc)
 		return -EINVAL;
 	if (res->direct_align <= 0)

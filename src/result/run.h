@@ -173,6 +173,10 @@ struct sm_run_result {
 	char notice[160];           /* engine fallback, or "" */
 	uint64_t t0_ns;             /* sm_now_ns() at sm_run_begin() */
 	enum sm_run_phase reached;
+	unsigned mpi_ranks;         /* rank 0 of an MPI job: the ranks whose tests are
+				     * merged and whose verdicts the table combines,
+				     * each cell the worst rank's (docs/mpi.md); 0 for
+				     * a run alone */
 	int error;                  /* -errno that stopped the run, or 0 (text in head.error) */
 };
 

@@ -38,6 +38,10 @@ grep -q "^MPI job of 2 ranks, every test started" "$T_DIR/out" && grep -q "its o
   ok || fail "run: the verdict note and the ranks' own best formats"
 grep -q "^Classic figures" "$T_DIR/out" && grep -q "^Real-time verdicts" "$T_DIR/out" && ok ||
   fail "run: the usual report"
+grep -q "^  MPI job of 2 ranks: each cell is the worst rank's" "$T_DIR/out" &&
+  grep -q "Each of 2 clients at once can capture" "$T_DIR/out" && ok || fail "run: the verdict table's footnote"
+"$STORMARK" report "$T_DIR/run.json" 2>&1 | grep -q "^  MPI job of 2 ranks: each cell is the worst rank's" &&
+  ok || fail "run: stormark report of the job's JSON keeps the footnote"
 check "run: one directory per rank" test -d "$D/rank.0" -a -d "$D/rank.1"
 check "run: the test data removed" test -z "$(find "$D" -mindepth 2)"
 python3 - "$T_DIR/run.json" >"$T_DIR/py.out" 2>&1 <<'PY'
@@ -45,7 +49,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 m = d["mpi"]
 assert m["ranks_total"] == 2 and m["ranks_reported"] == 2, m
-assert m["verdicts"] == "worst_rank"
+assert m["verdicts"] == "worst_rank" and d["run"]["mpi_ranks"] == 2
 ranks = [r["result"] for r in m["ranks"]]
 def buckets(lat):
     out = {}
