@@ -44,6 +44,8 @@ static int open_ops(struct sm_engine *e, const struct sm_engine_ops *ops,
 
 	if (rc)
 		return rc;
+	if (cfg->flags && !(ops->caps & SM_ENGINE_POLLING))
+		return -EOPNOTSUPP;
 	memset(e, 0, sizeof(*e));
 	e->ops = ops;
 	e->cfg = *cfg;
@@ -66,7 +68,8 @@ int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine
 	if (!ops)
 		return -ENOENT;
 	rc = open_ops(e, ops, cfg);
-	if (rc && (ops->caps & SM_ENGINE_ASYNC)) {
+	/* --sqpoll/--iopoll asked for io_uring itself: no quiet psync */
+	if (rc && (ops->caps & SM_ENGINE_ASYNC) && !cfg->flags) {
 		if (notice_len)
 			snprintf(notice, notice_len,
 				 "engine '%s' is not available here (%s): using 'psync'",
@@ -74,6 +77,13 @@ int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine
 		rc = open_ops(e, &sm_engine_psync, cfg);
 	}
 	return rc;
+}
+
+void sm_engine_describe(const struct sm_engine *e, struct sm_engine_setup *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (e->ops && e->ops->describe)
+		e->ops->describe(e, out);
 }
 
 void sm_engine_close(struct sm_engine *e)

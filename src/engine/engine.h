@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <stdint.h>
 
+#include "core/engsetup.h"
+
 enum sm_op {
 	SM_OP_READ = 0,
 	SM_OP_WRITE,
@@ -58,6 +60,14 @@ struct sm_io {
 #define SM_ENGINE_NO_IO     (1u << 1)  /* does no I/O at all (null) */
 #define SM_ENGINE_FIXED     (1u << 2)  /* uses cfg.bufs / cfg.fds registration */
 #define SM_ENGINE_MAPPED    (1u << 3)  /* needs cfg.fds and cfg.file_sizes (mmap) */
+#define SM_ENGINE_POLLING   (1u << 4)  /* honours cfg.flags SQPOLL and IOPOLL (uring) */
+
+/* cfg.flags: how a polling engine runs; an engine without SM_ENGINE_POLLING
+ * is refused (-EOPNOTSUPP) when any is set, and sm_engine_open() then does
+ * not fall back to psync. */
+#define SM_ENGINE_SQPOLL    (1u << 0)  /* a kernel thread polls the submission queue */
+#define SM_ENGINE_IOPOLL    (1u << 1)  /* completions polled from the device: O_DIRECT
+					* files on a device with poll queues only */
 
 /* Engines copy what they keep: the caller's arrays (bufs, fds, file_sizes)
  * may be freed once init has returned; the buffers and files themselves
@@ -70,6 +80,7 @@ struct sm_engine_cfg {
 	const int *fds;            /* optional: files opened in advance */
 	const uint64_t *file_sizes;
 	unsigned nfds;
+	unsigned flags;            /* SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL, or 0 */
 };
 
 struct sm_engine;
@@ -89,9 +100,21 @@ struct sm_engine_ops {
 	 * (-EINTR when a signal interrupted the wait). */
 	int (*reap)(struct sm_engine *, struct sm_io **out, unsigned min, unsigned max);
 	void (*exit)(struct sm_engine *);
+	/* Optional: what the kernel granted this instance (complete once the
+	 * driving thread has submitted or reaped). */
+	void (*describe)(const struct sm_engine *, struct sm_engine_setup *);
 };
 
-/* An engine instance: the table, its private state, the config it got
+/*
+ * Threads: an instance is driven (submit, reap, sm_engine_do) by one
+ * thread, the first that submits or reaps; another thread gets -EXDEV (the
+ * uring engine binds its ring to that thread: SINGLE_ISSUER, DEFER_TASKRUN,
+ * a registered ring fd). Open and close may run on another thread (the
+ * workload's main thread): close after the driving thread has ended or
+ * stopped using the instance; what that thread left in flight is drained
+ * when it ends.
+ *
+ * An engine instance: the table, its private state, the config it got
  * (cfg's array pointers are the caller's and may dangle after init: engines
  * use their own copies). */
 struct sm_engine {
@@ -115,6 +138,10 @@ const struct sm_engine_ops *sm_engine_find(const char *name);
  */
 int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine_cfg *cfg,
 		   char *notice, size_t notice_len);
+
+/* What instance e was granted, into *out (out->reported is 0 for an engine
+ * that has nothing to report). */
+void sm_engine_describe(const struct sm_engine *e, struct sm_engine_setup *out);
 
 /* Tear down an instance opened with sm_engine_open(). */
 void sm_engine_close(struct sm_engine *e);

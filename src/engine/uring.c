@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* uring engine: asynchronous requests on one io_uring per instance, with
- * registered buffers and files, batched submission and completion. */
+/* uring engine: asynchronous requests on one io_uring per instance, bound
+ * to the thread that drives it, with registered buffers and files, batched
+ * submission and completion, and optional SQ and completion polling. */
 #include "engine/engine.h"
 #include "engine/sync_exec.h"
 #include "core/clock.h"
@@ -8,8 +9,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* Largest transfer one SQE carries (sqe->len is 32 bits, and the kernel cuts
  * a single read or write near 2 GiB anyway); longer requests continue
@@ -26,6 +30,12 @@
 #endif
 #ifndef IORING_SETUP_TASKRUN_FLAG
 #define IORING_SETUP_TASKRUN_FLAG (1u << 9)
+#endif
+#ifndef IORING_SETUP_SINGLE_ISSUER
+#define IORING_SETUP_SINGLE_ISSUER (1u << 12)
+#endif
+#ifndef IORING_SETUP_DEFER_TASKRUN
+#define IORING_SETUP_DEFER_TASKRUN (1u << 13)
 #endif
 #ifndef IORING_ASYNC_CANCEL_ANY
 #define IORING_ASYNC_CANCEL_ANY (1u << 2)
@@ -53,8 +63,22 @@ static const unsigned char op_code[SM_OP__COUNT] = {
  * been flushed. `broken` is a sticky -errno after a non-transient
  * io_uring_enter() failure.
  */
+struct owned;
+
 struct uring {
 	struct io_uring ring;
+	unsigned setup;                /* IORING_SETUP_* the ring was created with */
+	int iopoll;                    /* completions must be polled for */
+	/* The driving thread (engine.h): the first submit or reap enables a
+	 * ring created disabled and registers its fd there. list and next:
+	 * that thread's bound rings, under owned_mu, for drain at its end. */
+	int bound;
+	int orphaned;                  /* the driving thread has ended */
+	int ring_fd_registered;        /* now */
+	int ring_fd_used;              /* was, by the driving thread */
+	pthread_t owner;
+	struct owned *list;
+	struct uring *next;
 	unsigned cap;                  /* cfg.depth: most requests accepted */
 	unsigned ring_reqs;            /* requests whose completion is in the ring */
 	int broken;
@@ -107,16 +131,27 @@ static int uring_probe(void)
 	return rc;
 }
 
-/* Try the setup flags that help a single-threaded submitter, newest first,
- * and fall back to a plain ring on kernels that reject them. COOP_TASKRUN
- * (5.19) runs completion work when we enter the kernel instead of
- * interrupting us, and TASKRUN_FLAG tells a poll that such work is waiting
- * (liburing's peek then enters the kernel); SUBMIT_ALL (5.18) keeps a batch going past a bad SQE.
- * Thread-bound flags (SINGLE_ISSUER, DEFER_TASKRUN, a registered ring fd)
- * are not used: an engine may be set up by one thread and driven by another. */
-static int ring_setup(struct io_uring *ring, unsigned entries)
+/*
+ * Create the ring with the most helpful setup flags the kernel accepts,
+ * newest first; each try adds extra (SQPOLL or IOPOLL), which is never
+ * dropped. SINGLE_ISSUER (6.0) and DEFER_TASKRUN (6.1) bind the ring to
+ * one thread, so the ring starts disabled (R_DISABLED, 5.10) and the
+ * driving thread enables it (bind_thread); DEFER_TASKRUN runs completion
+ * work only when that thread asks for events. COOP_TASKRUN (5.19) runs it
+ * at the next kernel entry instead of interrupting the thread; TASKRUN_FLAG
+ * tells a poll that such work is waiting (liburing's peek then enters the
+ * kernel). SUBMIT_ALL (5.18) keeps a batch going past a bad SQE. SQPOLL
+ * takes neither COOP nor DEFER_TASKRUN; its tries fail with EINVAL and the
+ * next one is taken.
+ */
+static int ring_setup(struct io_uring *ring, unsigned entries, unsigned extra, unsigned *got)
 {
 	static const unsigned tries[] = {
+		IORING_SETUP_R_DISABLED | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+			IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_SUBMIT_ALL,
+		IORING_SETUP_R_DISABLED | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN |
+			IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_SUBMIT_ALL,
+		IORING_SETUP_R_DISABLED | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_SUBMIT_ALL,
 		IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_SUBMIT_ALL,
 		IORING_SETUP_SUBMIT_ALL,
 		0,
@@ -124,9 +159,11 @@ static int ring_setup(struct io_uring *ring, unsigned entries)
 	int rc = -EINVAL;
 
 	for (unsigned i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
-		rc = io_uring_queue_init(entries, ring, tries[i]);
-		if (rc != -EINVAL)
+		rc = io_uring_queue_init(entries, ring, tries[i] | extra);
+		if (rc != -EINVAL) {
+			*got = tries[i] | extra;
 			break;
+		}
 	}
 	return rc;
 }
@@ -164,13 +201,124 @@ static void drain(struct uring *u)
 	}
 }
 
+/* ---- the driving thread ---------------------------------------------------- */
+
+/* One thread's bound rings; the list lives in thread-specific data whose
+ * destructor drains them when the thread ends. */
+struct owned {
+	struct uring *head;
+};
+
+static pthread_mutex_t owned_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t owned_once = PTHREAD_ONCE_INIT;
+static pthread_key_t owned_key;
+static int owned_key_ok;
+
+/* Runs on the ending thread, the only one the kernel lets wait for these
+ * rings' completions: what it left in flight is cancelled or waited for
+ * here, so no request outlives the buffers the workload frees next. */
+static void thread_gone(void *arg)
+{
+	struct owned *o = arg;
+
+	pthread_mutex_lock(&owned_mu);
+	for (struct uring *u = o->head; u; u = u->next) {
+		drain(u);
+		if (u->ring_fd_registered && io_uring_unregister_ring_fd(&u->ring) == 1)
+			u->ring_fd_registered = 0;
+		u->orphaned = 1;
+		u->list = NULL;
+	}
+	pthread_mutex_unlock(&owned_mu);
+	free(o);
+}
+
+static void owned_key_make(void)
+{
+	owned_key_ok = pthread_key_create(&owned_key, thread_gone) == 0;
+}
+
+static void unlink_owned(struct uring *u)
+{
+	pthread_mutex_lock(&owned_mu);
+	if (u->list) {
+		struct uring **pp = &u->list->head;
+
+		while (*pp && *pp != u)
+			pp = &(*pp)->next;
+		if (*pp)
+			*pp = u->next;
+		u->list = NULL;
+	}
+	pthread_mutex_unlock(&owned_mu);
+}
+
+/* The first call from a thread binds the ring to it: enable a disabled
+ * ring (the kernel then takes this thread as its single issuer), register
+ * the ring fd for this thread's io_uring_enter calls (SINGLE_ISSUER rings
+ * only: on others another thread could still enter, and liburing would
+ * pass it an index that thread does not have). Returns 0 or -errno. */
+static __attribute__((noinline)) int bind_slow(struct uring *u)
+{
+	struct owned *o;
+
+	if (u->bound)
+		return -EXDEV;
+	if (u->setup & IORING_SETUP_R_DISABLED) {
+		if (syscall(__NR_io_uring_register, u->ring.ring_fd, IORING_REGISTER_ENABLE_RINGS,
+			    NULL, 0) < 0) {
+			u->broken = -errno;
+			return u->broken;
+		}
+	}
+	if (u->setup & IORING_SETUP_SINGLE_ISSUER)
+		u->ring_fd_used = u->ring_fd_registered =
+			io_uring_register_ring_fd(&u->ring) == 1;
+	u->owner = pthread_self();
+	u->bound = 1;
+	pthread_once(&owned_once, owned_key_make);
+	if (!owned_key_ok)
+		return 0;
+	pthread_mutex_lock(&owned_mu);
+	o = pthread_getspecific(owned_key);
+	if (!o && (o = calloc(1, sizeof(*o))) && pthread_setspecific(owned_key, o)) {
+		free(o);
+		o = NULL;
+	}
+	if (o) {
+		u->next = o->head;
+		o->head = u;
+		u->list = o;
+	}
+	pthread_mutex_unlock(&owned_mu);
+	return 0;
+}
+
+static inline int bind_thread(struct uring *u)
+{
+	if (u->bound && !u->orphaned && pthread_equal(u->owner, pthread_self()))
+		return 0;
+	return bind_slow(u);
+}
+
+/* 1 when the calling thread may enter this ring: it drives it, or nobody
+ * ever did. */
+static int on_owner(const struct uring *u)
+{
+	return !u->bound || (!u->orphaned && pthread_equal(u->owner, pthread_self()));
+}
+
 static void uring_exit(struct sm_engine *e)
 {
 	struct uring *u = e->priv;
 
 	if (!u)
 		return;
-	drain(u);
+	unlink_owned(u);
+	/* Another thread cannot wait for a bound ring; its driving thread
+	 * drained it when it ended (thread_gone). */
+	if (on_owner(u))
+		drain(u);
 	io_uring_queue_exit(&u->ring);
 	sm_done_fifo_release(&u->ready);
 	free(u->buf_base);
@@ -196,7 +344,11 @@ static int uring_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 		free(u);
 		return rc;
 	}
-	rc = ring_setup(&u->ring, pow2_at_least(u->cap));
+	u->iopoll = !!(cfg->flags & SM_ENGINE_IOPOLL);
+	rc = ring_setup(&u->ring, pow2_at_least(u->cap),
+			(cfg->flags & SM_ENGINE_SQPOLL ? IORING_SETUP_SQPOLL : 0) |
+				(u->iopoll ? IORING_SETUP_IOPOLL : 0),
+			&u->setup);
 	if (rc < 0) {
 		sm_done_fifo_release(&u->ready);
 		free(u);
@@ -213,6 +365,11 @@ static int uring_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 	}
 	for (unsigned op = 0; op < SM_OP__COUNT; op++)
 		u->sync_op[op] = !io_uring_opcode_supported(p, op_code[op]);
+	/* A polled ring takes only reads and writes (O_DIRECT) */
+	if (u->iopoll)
+		for (unsigned op = 0; op < SM_OP__COUNT; op++)
+			if (op != SM_OP_READ && op != SM_OP_WRITE)
+				u->sync_op[op] = 1;
 	if (u->sync_op[SM_OP_READ] || u->sync_op[SM_OP_WRITE]) {
 		rc = -ENOSYS;
 		goto out;
@@ -343,6 +500,9 @@ static int uring_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 
 	if (u->broken)
 		return u->broken;
+	rc = bind_thread(u);
+	if (rc)
+		return rc;
 	for (i = 0; i < n && busy + i < u->cap; i++) {
 		struct sm_io *io = ios[i];
 		struct io_uring_sqe *sqe;
@@ -433,8 +593,10 @@ static int uring_reap(struct sm_engine *e, struct sm_io **out, unsigned min, uns
 {
 	struct uring *u = e->priv;
 	unsigned got, want, resubmitted = 0, polled = 0;
-	int rc;
+	int rc = bind_thread(u);
 
+	if (rc)
+		return rc;
 	got = (unsigned)sm_done_fifo_pop(&u->ready, out, max);
 	want = min < max ? min : max;
 	if (want > got + u->ring_reqs)
@@ -468,8 +630,19 @@ static int uring_reap(struct sm_engine *e, struct sm_io **out, unsigned min, uns
 			return (int)got;
 		if (got >= want) {
 			/* Nothing visible: completions may still wait as task
-			 * work (COOP_TASKRUN); peek runs it when flagged. */
-			if (seen || polled++ || io_uring_peek_cqe(&u->ring, &cqe))
+			 * work (COOP_TASKRUN, DEFER_TASKRUN); peek runs it when
+			 * the ring flags it. A polled ring must be asked. */
+			if (seen || polled++ || !u->ring_reqs)
+				return (int)got;
+			if (u->iopoll) {
+				rc = io_uring_get_events(&u->ring);
+				if (rc < 0 && !transient(rc)) {
+					u->broken = rc;
+					return got ? (int)got : rc;
+				}
+				continue;
+			}
+			if (io_uring_peek_cqe(&u->ring, &cqe))
 				return (int)got;
 			continue;
 		}
@@ -486,10 +659,37 @@ static int uring_reap(struct sm_engine *e, struct sm_io **out, unsigned min, uns
 	}
 }
 
+static void uring_describe(const struct sm_engine *e, struct sm_engine_setup *out)
+{
+	static const struct { unsigned setup; enum sm_esetup_bit bit; } map[] = {
+		{ IORING_SETUP_SQPOLL, SM_ESETUP_SQPOLL },
+		{ IORING_SETUP_IOPOLL, SM_ESETUP_IOPOLL },
+		{ IORING_SETUP_SINGLE_ISSUER, SM_ESETUP_SINGLE_ISSUER },
+		{ IORING_SETUP_DEFER_TASKRUN, SM_ESETUP_DEFER_TASKRUN },
+		{ IORING_SETUP_COOP_TASKRUN, SM_ESETUP_COOP_TASKRUN },
+		{ IORING_SETUP_TASKRUN_FLAG, SM_ESETUP_TASKRUN_FLAG },
+		{ IORING_SETUP_SUBMIT_ALL, SM_ESETUP_SUBMIT_ALL },
+	};
+	const struct uring *u = e->priv;
+
+	if (!u)
+		return;
+	out->reported = 1;
+	out->rings = 1;
+	for (unsigned i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (u->setup & map[i].setup)
+			out->flags |= 1u << map[i].bit;
+	out->sq_entries = u->ring.sq.ring_entries;
+	out->registered_buffers = u->fixed_bufs;
+	out->registered_files = u->fixed_files;
+	out->registered_ring_fd = u->ring_fd_used;
+}
+
 const struct sm_engine_ops sm_engine_uring = {
 	.name = "uring",
 	.help = "io_uring: asynchronous, registered buffers and files, batched",
-	.caps = SM_ENGINE_ASYNC | SM_ENGINE_FIXED,
+	.caps = SM_ENGINE_ASYNC | SM_ENGINE_FIXED | SM_ENGINE_POLLING,
+	.describe = uring_describe,
 	.probe = uring_probe,
 	.init = uring_init,
 	.submit = uring_submit,

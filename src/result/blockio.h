@@ -21,6 +21,7 @@ struct sm_blockio_plan {
 	uint64_t max_ios;          /* 0: no limit; else stop after this many */
 	int direct;                /* 1: O_DIRECT */
 	const char *engine;        /* NULL: uring when depth > 1, else psync */
+	unsigned engine_flags;     /* SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL (engine/engine.h) */
 	const struct sm_engine_ops *ops;  /* tests: use this table, bypassing engine */
 	enum sm_data_mode data;    /* what writes carry */
 	uint64_t seed;             /* offsets and data; 0: from the clock */
@@ -32,6 +33,7 @@ struct sm_blockio_result {
 	char engine[16];           /* engine actually used */
 	unsigned depth;            /* depth actually reachable (1 with a sync engine) */
 	char notice[160];          /* engine fallback notice, or "" */
+	struct sm_engine_setup engine_setup;  /* what the engine was granted */
 	int interrupted;           /* sm_stopped() ended it */
 	int error;                 /* first failed I/O (-errno), or 0 */
 };

@@ -48,6 +48,8 @@ struct sm_fileio_cfg {
 	enum sm_fileio_mode mode;
 	enum sm_fileio_io io_mode;
 	unsigned async_backlog;    /* queue depth per thread in async mode */
+	unsigned engine_flags;     /* async mode: SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL
+				    * (engine/engine.h), --sqpoll/--iopoll */
 	unsigned extra_flags;      /* SM_FIO_FLAG_* */
 	unsigned fsync_freq;       /* 0: no periodic fsync */
 	int fsync_all;             /* fsync after every write (turns freq/end off) */

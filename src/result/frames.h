@@ -86,6 +86,8 @@ struct sm_frames_plan {
 	struct sm_frames_sink *sink;   /* per-frame records (the command wires the
 				     * -x file to it), NULL = none */
 	const char *engine;         /* NULL: psync when depth == 0, else uring */
+	unsigned engine_flags;      /* uring: SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL
+				     * (engine/engine.h), --sqpoll/--iopoll */
 	int direct;                 /* 1: O_DIRECT (falls back with a warning) */
 	enum sm_data_mode data;
 	uint64_t seed;              /* data stream and random order; 0 = clock */

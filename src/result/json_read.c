@@ -262,6 +262,38 @@ int sm_jget_columns(const cJSON *obj, const char *const *keys, unsigned nkeys,
 	return n < 0 ? 0 : n;
 }
 
+/* environment.engine_setup: absent (results before it) or null leave it
+ * unreported; an unknown flag name is skipped (a newer stormark's). */
+static int read_esetup(const cJSON *o, struct sm_engine_setup *s, struct sm_jerr *e)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, "engine_setup"), *f;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!x || cJSON_IsNull(x))
+		return 0;
+	if (!cJSON_IsObject(x))
+		return sm_jerr_set(e, "'engine_setup' is not an object or null");
+	s->reported = 1;
+	rc |= sm_jget_uint(x, "rings", &s->rings, e);
+	rc |= sm_jget_uint(x, "sq_entries", &s->sq_entries, e);
+	rc |= sm_jget_bool(x, "registered_buffers", &s->registered_buffers, e);
+	rc |= sm_jget_bool(x, "registered_files", &s->registered_files, e);
+	rc |= sm_jget_bool(x, "registered_ring_fd", &s->registered_ring_fd, e);
+	f = sm_jget_arr(x, "flags", e);
+	if (!f)
+		return -EINVAL;
+	for (const cJSON *n = f->child; n; n = n->next) {
+		int bit = cJSON_IsString(n) ? sm_esetup_bit(n->valuestring) : -1;
+
+		if (!cJSON_IsString(n))
+			return sm_jerr_set(e, "'engine_setup.flags' holds a non-string");
+		if (bit >= 0)
+			s->flags |= 1u << bit;
+	}
+	return rc ? -EINVAL : 0;
+}
+
 int sm_json_read_env(const cJSON *o, struct sm_env *env, struct sm_jerr *e)
 {
 	int rc = 0;
@@ -277,6 +309,7 @@ int sm_json_read_env(const cJSON *o, struct sm_env *env, struct sm_jerr *e)
 	rc |= sm_jget_u64(o, "fs_total_bytes", &env->fs.total_bytes, e);
 	rc |= sm_jget_bool(o, "direct_io", &env->direct_io, e);
 	rc |= sm_jget_str(o, "engine", env->engine, sizeof(env->engine), e);
+	rc |= read_esetup(o, &env->engine_setup, e);
 	rc |= sm_jget_u64(o, "mem_total_bytes", &env->mem_total_bytes, e);
 	rc |= sm_jget_u64(o, "mem_available_bytes", &env->mem_available_bytes, e);
 	rc |= sm_jget_uint(o, "cpus", &env->cpus, e);

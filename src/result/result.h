@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include "core/engsetup.h"
 #include "core/fsx.h"
 #include "core/hist.h"
 
@@ -20,6 +21,8 @@ struct sm_env {
 	struct sm_fs_info fs;
 	int direct_io;             /* 1 when data I/O bypassed the page cache */
 	char engine[16];           /* engine actually used */
+	struct sm_engine_setup engine_setup;  /* what it was granted (uring), merged
+					       * over its instances; the workload fills it */
 	uint64_t mem_total_bytes;
 	uint64_t mem_available_bytes;
 	unsigned cpus;

@@ -27,6 +27,8 @@ struct sm_run_plan {
 	const char *dir;            /* the directory whose storage is profiled */
 	uint64_t time_ns;           /* about how long the whole run takes */
 	const char *engine;         /* NULL: uring for queued block tests, psync for frames */
+	unsigned engine_flags;      /* SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL (engine/engine.h)
+				     * for the tests that run on uring */
 	int keep;                   /* 1: leave the test data in place */
 	const struct sm_format *formats;   /* verdict rows (caller-owned) */
 	unsigned nformats;

@@ -116,6 +116,8 @@ struct sm_streams_plan {
 	unsigned prebuffer;         /* playback pre-buffer (frames' -b) */
 	unsigned depth;             /* requests in flight per stream */
 	const char *engine;         /* "uring" (default) or "psync" */
+	unsigned engine_flags;      /* uring: SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL
+				     * (engine/engine.h), --sqpoll/--iopoll */
 	int direct;                 /* O_DIRECT (default 1) */
 };
 

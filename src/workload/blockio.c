@@ -93,6 +93,8 @@ static int engine_start(struct run *r, struct sm_blockio_result *res)
 	const char *name = p->engine ? p->engine : p->depth > 1 ? "uring" : "psync";
 	int rc;
 
+	cfg.flags = !strcmp(name, "uring") ? p->engine_flags : 0;
+
 	if (p->ops) {
 		memset(&r->eng, 0, sizeof(r->eng));
 		r->eng.ops = p->ops;
@@ -268,6 +270,8 @@ int sm_blockio_run(const struct sm_blockio_plan *plan, struct sm_blockio_result 
 	rc = setup(&r, res);
 	if (rc == 0)
 		rc = loop(&r, res);
+	if (r.engine_open)
+		sm_engine_describe(&r.eng, &res->engine_setup);
 	teardown(&r);
 	return rc;
 }

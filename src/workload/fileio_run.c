@@ -469,6 +469,7 @@ static int worker_init(struct worker *w, struct run_ctx *c, unsigned id)
 	ec.fds = c->fds;
 	ec.file_sizes = c->file_sizes;
 	ec.nfds = cfg->num_files;
+	ec.flags = cfg->io_mode == SM_FIO_IO_ASYNC ? cfg->engine_flags : 0;
 	rc = sm_engine_open(&w->eng, engine_for(cfg->io_mode), &ec, notice, sizeof(notice));
 	if (rc)
 		return rc;
@@ -581,7 +582,15 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 		sm_fileio_reporter_join(&rp);
 	if (rc)
 		goto out;
-	/* every worker has been joined: the series now reads exact */
+	/* every worker has been joined: what each ring was granted */
+	memset(&r->head.env.engine_setup, 0, sizeof(r->head.env.engine_setup));
+	for (i = 0; i < cfg->threads; i++) {
+		struct sm_engine_setup es;
+
+		sm_engine_describe(&ws[i].eng, &es);
+		sm_esetup_merge(&r->head.env.engine_setup, &es);
+	}
+	/* the series now reads exact */
 	sm_fileio_stats_collect(c.stats, r);
 	for (i = 0; i < cfg->threads; i++)
 		sm_verify_stats_merge(&r->verify, &ws[i].vs);

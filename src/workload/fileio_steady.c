@@ -113,6 +113,8 @@ static int merge_round(struct sm_fileio_result *dst, const struct sm_fileio_resu
 	}
 	if (!dst->engine[0])
 		memcpy(dst->engine, src->engine, sizeof(dst->engine));
+	if (!dst->head.env.engine_setup.reported)
+		dst->head.env.engine_setup = src->head.env.engine_setup;
 	if (!dst->notice[0])
 		memcpy(dst->notice, src->notice, sizeof(dst->notice));
 	return 0;

@@ -49,8 +49,13 @@ void sm_frames_fail(struct shared *sh, int err, const char *what, const char *pa
 static void merge_results(struct shared *sh, unsigned nw, struct sm_frames_result *res)
 {
 	res->fastest_ns = UINT64_MAX;
+	memset(&res->head.env.engine_setup, 0, sizeof(res->head.env.engine_setup));
 	for (unsigned i = 0; i < nw; i++) {
 		struct worker *w = &sh->workers[i];
+		struct sm_engine_setup es;
+
+		sm_engine_describe(&w->eng, &es);
+		sm_esetup_merge(&res->head.env.engine_setup, &es);
 
 		sm_opstat_merge(&res->open, w->open);
 		sm_opstat_merge(&res->io, w->io);

@@ -317,6 +317,7 @@ int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id, con
 			goto out;
 	}
 	cfg.depth = w->nslots;
+	cfg.flags = !strcmp(engine, "uring") ? p->engine_flags : 0;
 	if (sh->region_len) {
 		cfg.bufs = bufs;
 		cfg.nbufs = w->nslots;

@@ -34,6 +34,7 @@ static void blockio_plan(const struct sm_prof *x, struct sm_blockio_plan *b, con
 	b->direct = x->res->direct_align > 0;
 	b->engine = x->plan->engine;
 	b->seed = x->plan->seed;
+	b->engine_flags = x->plan->engine_flags;   /* blockio: on uring only */
 }
 
 /* --steady: classic test c in direction w (plan b, set up) in rounds of
@@ -87,6 +88,7 @@ static int classic_steady(struct sm_prof *x, struct sm_blockio_plan *b, struct s
 		if (!dst->engine[0]) {
 			memcpy(dst->engine, r->engine, sizeof(dst->engine));
 			memcpy(dst->notice, r->notice, sizeof(dst->notice));
+			dst->engine_setup = r->engine_setup;
 			dst->depth = r->depth;
 		}
 	}
@@ -255,6 +257,7 @@ int sm_prof_classic(struct sm_prof *x)
 					 c->res[w].engine);
 				memcpy(res->head.env.engine, res->block_engine,
 				       sizeof(res->head.env.engine));
+				res->head.env.engine_setup = c->res[w].engine_setup;
 			}
 			if (!res->notice[0] && c->res[w].notice[0])
 				snprintf(res->notice, sizeof(res->notice), "%s", c->res[w].notice);

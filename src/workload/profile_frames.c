@@ -23,6 +23,7 @@ void sm_prof_frames_plan(const struct sm_prof *x, struct sm_frames_plan *f, cons
 	f->depth = 0;
 	f->direct = x->res->direct_align > 0;
 	f->engine = x->plan->engine;
+	f->engine_flags = x->plan->engine_flags;   /* frames: on uring only */
 	f->seed = x->plan->seed;
 	f->update_ns = 0;
 	f->quiet = 1;

@@ -154,6 +154,7 @@ static int one_step(struct search *x, struct sm_streams_cell *c, unsigned n, uin
 		.paths = x->pathv, .n = n, .dir = c->dir, .chunk_bytes = c->chunk_bytes,
 		.fps = c->fps, .frames = frames, .queue = p->queue, .prebuffer = p->prebuffer,
 		.depth = p->depth, .engine = p->engine, .direct = x->direct,
+		.engine_flags = p->engine_flags, .esetup = &x->res->head.env.engine_setup,
 		.sec_bytes = sec, .nsec = nsec,
 	};
 	struct sm_streams_step st;

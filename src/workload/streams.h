@@ -29,6 +29,9 @@ struct sm_streams_step_plan {
 	unsigned queue, prebuffer;
 	unsigned depth;             /* requests in flight per stream, >= 1 */
 	const char *engine;         /* "uring" or "psync" */
+	unsigned engine_flags;      /* uring: SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL */
+	struct sm_engine_setup *esetup;  /* or NULL; else gets what the engine was
+					  * granted, when it has not been filled yet */
 	int direct;
 	uint64_t *sec_bytes;        /* or NULL; else nsec counters (zeroed by the
 				     * caller): bytes completed in each whole

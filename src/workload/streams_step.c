@@ -147,6 +147,7 @@ static int setup(struct step *s, char *notice, size_t nlen, char *err, size_t er
 		if (sp->dir == SM_DIR_CAPTURE)
 			(*s->created)++;
 	}
+	cfg.flags = !sp->engine || !strcmp(sp->engine, "uring") ? sp->engine_flags : 0;
 	rc = sm_engine_open(&s->eng, sp->engine ? sp->engine : "uring", &cfg, notice, nlen);
 	if (rc) {
 		snprintf(err, errlen, "cannot start engine '%s': %s", sp->engine ? sp->engine : "uring",
@@ -339,6 +340,8 @@ int sm_streams_step_run(const struct sm_streams_step_plan *sp, struct sm_streams
 	for (unsigned i = 0; i < sp->n; i++)
 		s.st[i].fig = &out->streams[i];
 	rc = loop(&s);
+	if (sp->esetup && !sp->esetup->reported)
+		sm_engine_describe(&s.eng, sp->esetup);
 	for (unsigned i = 0; i < sp->n; i++) {
 		struct stream *t = &s.st[i];
 		struct sm_stream_fig *f = t->fig;
