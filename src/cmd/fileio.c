@@ -62,6 +62,8 @@ static int check_conflicts(struct sm_fileio_opts *o)
 		return sm_fileio_bad(o, "--%s cannot be combined with --%s: %s", o->steady.steady ? "steady" : "precondition",
 				     cfg->verify ? "verify" : "validate", o->steady.steady
 				     ? "checks are not merged across rounds" : "the preconditioning overwrites the checked blocks");
+	if ((o->uring.sqpoll || o->uring.iopoll) && strcmp(o->command, "run"))
+		return sm_fileio_bad(o, "--sqpoll and --iopoll apply to 'run' only");
 	if (cfg->fsync_all && o->fsync_freq_set)
 		return sm_fileio_bad(o, "--file-fsync-all cannot be combined with --file-fsync-freq: "
 				     "--file-fsync-all syncs after every write");
@@ -431,6 +433,12 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 	rc = check_direct(o);
 	if (rc)
 		return rc;
+	rc = sm_uring_opts_check(o->prog, &o->uring, cfg->io_mode == SM_FIO_IO_ASYNC,
+				 "--file-io-mode=async", !!(cfg->extra_flags & SM_FIO_FLAG_DIRECT),
+				 "add --file-extra-flags=direct", cfg->dir);
+	if (rc)
+		return rc;
+	cfg->engine_flags = sm_uring_opts_flags(&o->uring);
 	if (sm_fileio_sealing(cfg)) {
 		unsigned depth = cfg->io_mode == SM_FIO_IO_ASYNC ? cfg->async_backlog : 1;
 

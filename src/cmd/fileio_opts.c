@@ -244,6 +244,7 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 				"is checked; prepare and run both need it (docs/verify.md) [off]"),
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,
 				"let the test files' directory be a file system's root (a mount point, or /)"),
+		SM_URING_OPTS(o->uring),
 		SM_OPT_CHOOSE(0, "file-data", c->data, data_modes, "random|zero",
 			      "what prepare writes [random: incompressible]"),
 		SM_OPT_FLAG_SET(0, "steady", o->steady.steady, 1,

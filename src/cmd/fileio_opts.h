@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "cmd/out_opts.h"
+#include "cmd/uring_opts.h"
 #include "cmd/save.h"
 #include "report/sysbench.h"
 #include "workload/fileio.h"
@@ -41,6 +42,7 @@ struct sm_fileio_opts {
 	int time_set;              /* --time given */
 	int steady_round_set, steady_rounds_set;
 	struct sm_fileio_steady_plan steady;   /* --steady, --steady-round(s), --precondition */
+	struct sm_uring_opts uring;   /* --sqpoll, --iopoll (run, async mode) */
 	const char *ignored;       /* values of options accepted and ignored */
 	int ignored_bool;
 	const struct sm_sb_args *sb; /* under the sysbench name: what its command line

@@ -198,6 +198,15 @@ int cmd_frames(int argc, char **argv)
 	rc = sm_frames_opts_validate(&o);   /* after the check: a read test's frame size is known */
 	if (rc)
 		return rc;
+	{
+		const char *eng = o.plan.engine ? o.plan.engine : o.plan.depth ? "uring" : "psync";
+
+		rc = sm_uring_opts_check(o.prog, &o.uring, !strcmp(eng, "uring"), "-a N or --engine uring",
+					 o.plan.direct, "leave out --buffered", o.plan.path);
+		if (rc)
+			return rc;
+		o.plan.engine_flags = sm_uring_opts_flags(&o.uring);
+	}
 	if (sm_mpi && sm_mpi->shared && !o.plan.stream && o.plan.kind != SM_FRAMES_READ &&
 	    sm_frames_find_dir_id(o.plan.path, &sm_mpi->found_id) <= 0)
 		sm_mpi->found_id = 0;   /* the ranks agree on the id at the start */

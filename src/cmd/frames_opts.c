@@ -158,6 +158,7 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 				"write tests into a file system's root (a mount point, or /) too"),
 		SM_OPT_STR(0, "engine", p->engine, "NAME", "psync (default), uring (default with -a), null"),
 		SM_OPT_FLAG_SET(0, "buffered", p->direct, 0, "use the page cache (default: direct I/O)"),
+		SM_URING_OPTS(o->uring),
 		SM_OPT_CHOOSE(0, "data", p->data, data_modes, "MODE", "random (default, incompressible) or zero"),
 		SM_OPT_UINT_RANGE(0, "seed", p->seed, 1, 0, "N", "data and random-order seed"),
 		SM_OPT_DURATION_RANGE(0, "time", p->time_limit_ns, SM_NS_PER_S, 1, 0, "SECS", "stop after SECS"),

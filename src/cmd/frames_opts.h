@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cmd/out_opts.h"
+#include "cmd/uring_opts.h"
 #include "cmd/save.h"
 #include "workload/frames.h"
 
@@ -47,6 +48,7 @@ struct sm_frames_opts {
 	const char *notice;       /* for stderr: the old --format spelling was used */
 	int capture, play;
 	int force;                /* --force: a file system's root may be the target */
+	struct sm_uring_opts uring;   /* --sqpoll, --iopoll */
 	int help;                 /* --help / --list-formats seen (parse stops there) */
 	char params[512];         /* "Test parameters", see sm_frames_opts_params() */
 };

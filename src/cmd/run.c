@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 #include "cmd/dist.h"
 #include "cmd/dist_run.h"
+#include "cmd/uring_opts.h"
 #include "cmd/out_opts.h"
 #include "core/clock.h"
 #include "core/fsx.h"
@@ -67,6 +68,7 @@ struct run_opts {
 	int formats_set, fps_set;      /* --video-formats/--formats, --fps seen */
 	int dir_given;
 	int force;                  /* --force: the directory may be a file system's root */
+	struct sm_uring_opts uring; /* --sqpoll, --iopoll: the tests on uring */
 	int steady_round_set, steady_rounds_set;
 	int help;
 	struct sm_format *formats;  /* owned */
@@ -209,6 +211,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		SM_OPT_CALL(0, "engine", SM_OPT_REQUIRED, engine_cb, &o->plan.engine, "NAME",
 			    "uring, psync or null (default: uring for queued block "
 			    "tests, psync for frame tests)"),
+		SM_URING_OPTS(o->uring),
 		SM_OPT_CALL(0, "video-formats", SM_OPT_REQUIRED, formats_cb, o, "LIST",
 			    "verdict rows: comma-separated video format names, or "
 			    "'all' (default: a selection from SD to 8K; docs/formats.md)"),
@@ -390,6 +393,15 @@ int cmd_run(int argc, char **argv)
 		free(o.formats);
 		return sm_usage_error(PROG, HINT, "cannot write in '%s': %s", o.plan.dir, strerror(-rc));
 	}
+	/* the queued block tests run on uring unless --engine says otherwise;
+	 * run's I/O is direct wherever the file system takes it */
+	rc = sm_uring_opts_check(PROG, &o.uring, !o.plan.engine || !strcmp(o.plan.engine, "uring"),
+				 "--engine uring (or no --engine)", 1, "", o.plan.dir);
+	if (rc) {
+		free(o.formats);
+		return rc;
+	}
+	o.plan.engine_flags = sm_uring_opts_flags(&o.uring);
 	/* say which directory in full (a bare 'stormark' profiles '.') */
 	abs_dir = realpath(o.plan.dir, NULL);
 	if (abs_dir)

@@ -5,6 +5,7 @@
  * the reports report/streams*.c; docs/streams.md. */
 #include "cmd/cmd.h"
 #include "cmd/out_opts.h"
+#include "cmd/uring_opts.h"
 #include "core/clock.h"
 #include "core/fsx.h"
 #include "core/opt.h"
@@ -46,6 +47,7 @@ struct streams_opts {
 	double rate_mib;
 	int capture_only, play_only, force, list, help, formats_set;
 	int queue_set, prebuffer_set;
+	struct sm_uring_opts uring;     /* --sqpoll, --iopoll */
 };
 
 static void usage(FILE *f, const struct sm_opt *opts)
@@ -254,6 +256,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 				  "requests in flight per stream (default 1)"),
 		SM_OPT_CALL(0, "engine", SM_OPT_REQUIRED, engine_cb, &o->plan.engine, "NAME",
 			    "uring (default) or psync"),
+		SM_URING_OPTS(o->uring),
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,
 				"let the directory be a file system's root (a mount point, or /)"),
 		SM_OPT_FLAG_SET(0, "list", o->list, 1, "list the stream formats and their rates"),
@@ -398,6 +401,11 @@ int cmd_streams(int argc, char **argv)
 		code = sm_usage_error(PROG, HINT, "cannot write in '%s': %s", o->plan.dir, strerror(-rc));
 		goto out;
 	}
+	code = sm_uring_opts_check(PROG, &o->uring, !o->plan.engine || !strcmp(o->plan.engine, "uring"),
+				   "--engine uring (or no --engine)", o->plan.direct, "", o->plan.dir);
+	if (code)
+		goto out;
+	o->plan.engine_flags = sm_uring_opts_flags(&o->uring);
 	if (!o->out.quiet)
 		note_undefined(stderr, o);
 	abs_dir = realpath(o->plan.dir, NULL);
