@@ -77,14 +77,11 @@ void sm_json_doc_finish(cJSON *doc, const struct sm_result_head *h)
 		cJSON_AddItemToArray(errs, cJSON_CreateString(h->error));
 }
 
-/* environment.engine_setup: null for an engine that reports nothing. */
+/* environment.engine_setup, for an engine that reports it (uring). */
 static cJSON *json_esetup(const struct sm_engine_setup *s)
 {
-	cJSON *o, *flags;
+	cJSON *o = cJSON_CreateObject(), *flags;
 
-	if (!s->reported)
-		return cJSON_CreateNull();
-	o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "rings", s->rings);
 	flags = cJSON_AddArrayToObject(o, "flags");
 	for (unsigned b = 0; sm_esetup_name(b); b++)
@@ -109,7 +106,8 @@ cJSON *sm_json_env(const struct sm_env *env)
 	sm_json_add_u64(o, "fs_total_bytes", env->fs.total_bytes);
 	cJSON_AddBoolToObject(o, "direct_io", env->direct_io);
 	cJSON_AddStringToObject(o, "engine", env->engine);
-	cJSON_AddItemToObject(o, "engine_setup", json_esetup(&env->engine_setup));
+	if (env->engine_setup.reported)   /* absent for psync, mmap, null */
+		cJSON_AddItemToObject(o, "engine_setup", json_esetup(&env->engine_setup));
 	sm_json_add_u64(o, "mem_total_bytes", env->mem_total_bytes);
 	sm_json_add_u64(o, "mem_available_bytes", env->mem_available_bytes);
 	cJSON_AddNumberToObject(o, "cpus", env->cpus);

@@ -262,8 +262,9 @@ int sm_jget_columns(const cJSON *obj, const char *const *keys, unsigned nkeys,
 	return n < 0 ? 0 : n;
 }
 
-/* environment.engine_setup: absent (results before it) or null leave it
- * unreported; an unknown flag name is skipped (a newer stormark's). */
+/* environment.engine_setup: absent (an engine with nothing to report, or
+ * a result from before it) or null leave it unreported; an unknown flag
+ * name is skipped (a newer stormark's). */
 static int read_esetup(const cJSON *o, struct sm_engine_setup *s, struct sm_jerr *e)
 {
 	const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, "engine_setup"), *f;
