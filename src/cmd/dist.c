@@ -89,13 +89,10 @@ int sm_cmd_dist_start(int *argc, char **argv)
 	if (!g_mpi.launcher || !cmd) {
 		if (stone || wait || files)
 			return sm_usage_error("stormark", "stormark --help", "%s takes effect only when mpirun "
-					      "or srun starts frames, fileio or run (docs/mpi.md)",
+					      "or srun starts frames, fileio, run or streams (docs/mpi.md)",
 					      stone ? "--stonewall" : wait ? "--mpi-wait" : "--mpi-files");
 		return 0;
 	}
-	if (!strcmp(cmd, "streams"))
-		return sm_usage_error("stormark", "stormark --help", "'%s' under %s is not supported; run "
-				      "frames, fileio or run as one job (docs/mpi.md)", cmd, g_mpi.launcher);
 	if (!strcmp(cmd, "run") && stone)
 		return sm_usage_error("stormark", "stormark --help", "--stonewall is not for 'run': each of its "
 				      "tests runs its whole time on every rank (docs/mpi.md)");

@@ -44,7 +44,7 @@ extern struct sm_cmd_dist *sm_mpi;
 /*
  * From main(), before the command: take --stonewall and --mpi-wait=SECS
  * out of argv (before a "--"); when the environment says mpirun or srun
- * started this process and the command is frames, fileio or run (or the
+ * started this process and the command is frames, fileio, run or streams (or the
  * frametest/sysbench names), start MPI and set sm_mpi; the other ranks'
  * stdout goes to /dev/null. Returns 0 to go on, or an exit code (a usage
  * error: the flags outside a job, `streams` or `run --stonewall` in a
@@ -93,7 +93,8 @@ int sm_cmd_dist_frames(struct sm_frames_result *res);
 int sm_cmd_dist_fileio(struct sm_fileio_result *res);
 
 /*
- * A command with its own merge (run: cmd/dist_run.c): doc (consumed; NULL
+ * A command with its own merge (run: cmd/dist_run.c; streams:
+ * cmd/dist_streams.c): doc (consumed; NULL
  * when nothing was measured) to rank 0 with this rank's part ("mpi_rank":
  * failed, error, sm_mpi->done_ns). There sm_mpi->docs[r] is each rank's
  * document and sm_mpi->res.rank[r] its host, failure and done_ns; the

@@ -4,6 +4,7 @@
  * capture and playback. Options here; the search is workload/streams.c,
  * the reports report/streams*.c; docs/streams.md. */
 #include "cmd/cmd.h"
+#include "cmd/dist_streams.h"
 #include "cmd/out_opts.h"
 #include "cmd/uring_opts.h"
 #include "core/clock.h"
@@ -15,6 +16,7 @@
 #include "engine/engine.h"
 #include "report/csv.h"
 #include "report/streams.h"
+#include "report/streams_mpi.h"
 #include "result/json.h"
 #include "workload/streams.h"
 
@@ -63,7 +65,9 @@ static void usage(FILE *f, const struct sm_opt *opts)
 	      "step of max(16, 3 x --step) seconds whose write rate is looked at for a cliff\n"
 	      "(a fall lowers the answer, marked '!'); a --time too short for it says the cell\n"
 	      "could not be checked. Test files go in DIR/.stormark-streams-XXXXXX,\n"
-	      "removed at the end, also on Ctrl-C.\n"
+	      "removed at the end, also on Ctrl-C. Under mpirun or srun, rank 0 searches and\n"
+	      "each step's streams are spread round-robin over the ranks, each in\n"
+	      "DIR/rank.N (docs/mpi.md).\n"
 	      "\n"
 	      "Options:\n", f);
 	sm_opt_usage(f, opts, 0);
@@ -386,6 +390,15 @@ int cmd_streams(int argc, char **argv)
 		code = rc == 1 ? SM_EXIT_OK : rc;
 		goto out;
 	}
+	if (sm_mpi) {   /* each rank in DIR/rank.N (docs/mpi.md) */
+		if (sm_mpi->stonewall) {
+			code = sm_usage_error(PROG, HINT, "--stonewall does not apply to streams: every "
+					      "step's streams run their whole schedule together");
+			goto out;
+		}
+		if (sm_is_dir(o->plan.dir) > 0)
+			o->plan.dir = sm_cmd_dist_path(o->plan.dir, 1, 1);
+	}
 	rc = sm_is_dir(o->plan.dir);
 	if (rc <= 0) {
 		code = sm_usage_error(PROG, HINT, "'%s' is not a directory%s", o->plan.dir,
@@ -417,14 +430,33 @@ int cmd_streams(int argc, char **argv)
 		code = SM_EXIT_FAIL;
 		goto out;
 	}
-	pc.on = !o->out.quiet && isatty(STDERR_FILENO);
+	pc.on = !o->out.quiet && isatty(STDERR_FILENO) && (!sm_mpi || !sm_mpi->me.rank);
 	sm_signals_install();
 	signal(SIGPIPE, SIG_IGN);
 	sm_result_head_begin(&res->head, "streams", argc, argv);
-	rc = sm_streams_run(&o->plan, res, progress, &pc);
+	code = sm_cmd_dist_begin();   /* an MPI job: the start barrier */
+	if (code)
+		goto out;
+	o->plan.peers = sm_cmd_dist_streams_peers();
+	if (sm_mpi && sm_mpi->me.rank)   /* rank 0 runs the search, the others serve */
+		rc = sm_streams_serve(&o->plan, res);
+	else
+		rc = sm_streams_run(&o->plan, res, progress, &pc);
+	sm_cmd_dist_after(&rc, &res->head.interrupted);
 	if (pc.on) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
+	}
+	if (sm_mpi) {   /* rank 0 reports the job, the others their own failure only */
+		int d = sm_cmd_dist_streams(res, rc);
+
+		if (d) {
+			if (d == 1 && rc && rc != -EINTR)
+				sm_error("rank %d: %s", sm_mpi->me.rank,
+					 res->head.error[0] ? res->head.error : strerror(-rc));
+			code = d > 1 ? d : rc == -EINTR ? SM_EXIT_INTERRUPTED : rc ? SM_EXIT_FAIL : SM_EXIT_OK;
+			goto out;
+		}
 	}
 	if (o->out.layout == SM_LAYOUT_TEXT)
 		sm_streams_text(stdout, res);
@@ -432,6 +464,10 @@ int cmd_streams(int argc, char **argv)
 		sm_md_streams(stdout, res);
 	else if (o->out.layout == SM_LAYOUT_CSV)
 		sm_csv_streams(stdout, res);
+	if (o->out.layout == SM_LAYOUT_TEXT) {   /* an MPI job's hosts, ranks and their streams */
+		sm_cmd_dist_report(stdout, NULL);
+		sm_streams_spread_text(stdout, res);
+	}
 	fflush(stdout);
 	if (rc == -EINTR) {
 		sm_error("interrupted: the figures above are partial; test files removed");
@@ -444,8 +480,11 @@ int cmd_streams(int argc, char **argv)
 		cJSON *doc = sm_json_doc_new(&res->head);
 		int jrc = doc ? 0 : -ENOMEM;
 
-		if (doc)
+		if (doc) {
 			sm_json_streams(doc, res);
+			sm_cmd_dist_report(NULL, doc);
+			sm_streams_spread_json(doc, res);
+		}
 		if (doc && o->json_to)
 			jrc = sm_json_write(doc, o->json_to);
 		if (jrc) {

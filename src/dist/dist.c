@@ -41,6 +41,7 @@ int sm_dist_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadl
 {
 	return -ENOTSUP;
 }
+int sm_dist_bcast(void *buf, size_t n, uint64_t deadline_ns) { return -ENOTSUP; }
 int sm_dist_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len)
 {
 	return -ENOTSUP;
@@ -165,6 +166,17 @@ int sm_dist_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadl
 	MPI_Request req;
 
 	if (MPI_Iallreduce(v, out, (int)n, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+		return -EIO;
+	return wait_req(&req, deadline_ns);
+}
+
+int sm_dist_bcast(void *buf, size_t n, uint64_t deadline_ns)
+{
+	MPI_Request req;
+
+	if (n > (size_t)0x7fffffff)
+		return -EFBIG;
+	if (MPI_Ibcast(buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
 		return -EIO;
 	return wait_req(&req, deadline_ns);
 }

@@ -56,6 +56,11 @@ int sm_dist_max(int v, int *out, uint64_t deadline_ns);
  * proposes (the directory id of a shared frame set, docs/mpi.md). */
 int sm_dist_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns);
 
+/* Rank 0's n bytes at buf to every rank (the same n everywhere; the others
+ * receive into buf), given up at deadline_ns as sm_dist_barrier() is.
+ * Returns 0, -ETIMEDOUT, -EFBIG or -EIO. */
+int sm_dist_bcast(void *buf, size_t n, uint64_t deadline_ns);
+
 /*
  * Every rank's bytes to rank 0. On rank 0 out[r] (an array of size
  * pointers, caller frees each and the array) is rank r's copy, NULL when

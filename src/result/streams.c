@@ -17,6 +17,12 @@ void sm_streams_result_release(struct sm_streams_result *res)
 	free(res->cells);
 	res->cells = NULL;
 	res->ncells = 0;
+	free(res->hosts);
+	free(res->rank_host);
+	free(res->share);
+	res->hosts = NULL;
+	res->rank_host = NULL;
+	res->share = NULL;
 	sm_result_head_release(&res->head);
 }
 

@@ -119,6 +119,10 @@ struct sm_streams_plan {
 	unsigned engine_flags;      /* uring: SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL
 				     * (engine/engine.h), --sqpoll/--iopoll */
 	int direct;                 /* O_DIRECT (default 1) */
+	/* An MPI job (docs/mpi.md): the other ranks, or NULL alone. Rank 0
+	 * runs the search, spreading each step's streams over the ranks;
+	 * the others serve (sm_streams_serve). */
+	const struct sm_streams_peers *peers;
 };
 
 struct sm_streams_result {
@@ -131,6 +135,30 @@ struct sm_streams_result {
 	unsigned ncells;
 	struct sm_streams_cell *cells;
 	int error;                       /* first -errno that stopped it, or 0 */
+	/* An MPI job: the steps' streams were spread over `ranks` ranks,
+	 * stream i of a step on rank i mod ranks (0: alone); this rank's
+	 * own share of every step; rank_lost: a rank did not answer within
+	 * the job's bounded wait (the job cannot end cleanly). */
+	unsigned ranks;
+	uint64_t rank_bytes, rank_frames;
+	int rank_lost;
+	/* Rank 0 of an MPI job, after the search: the ranks' hosts
+	 * (rank_host[r] indexes hosts[]) and, per cell, how its streams were
+	 * spread: share[cell x (ranks + nhosts) + j], j < ranks a rank, then
+	 * the hosts (analysis/streams_spread.c). NULL alone. */
+	unsigned nhosts;
+	char (*hosts)[64];
+	unsigned *rank_host;
+	struct sm_streams_share *share;
+};
+
+/* One rank's (or host's) part of a cell's answer. */
+struct sm_streams_share {
+	unsigned at_n;              /* streams it served in the step of max_raw
+				     * (all held: the step held) */
+	unsigned at_fail;           /* streams it served in the step of
+				     * first_fail (0: no step failed) */
+	unsigned held_at_fail;      /* of those, the streams that held */
 };
 
 /* Free the cells and their steps. */

@@ -3,6 +3,7 @@
  * steps of n concurrent streams, doubling then bisection, within the time
  * budget; the test directory and its files. docs/streams.md. */
 #include "workload/streams.h"
+#include "workload/streams_int.h"
 #include "analysis/cliff.h"
 #include "analysis/streams.h"
 #include "core/buf.h"
@@ -20,23 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PATH_LEN 4200
-
-struct search {
-	const struct sm_streams_plan *plan;
-	struct sm_streams_result *res;
-	sm_streams_progress_fn progress;
-	void *arg;
-	uint64_t t_start, deadline;
-	char (*paths)[PATH_LEN];
-	const char **pathv;
-	unsigned nplay;             /* playback files present (play-000 ...) */
-	uint64_t play_bytes;        /* the size each of them holds */
-	int direct;
-	int engine_noted;
-};
-
-static int fail(struct search *x, int rc, const char *fmt, const char *subject)
+static int fail(struct sm_streams_search *x, int rc, const char *fmt, const char *subject)
 {
 	if (!x->res->error)
 		x->res->error = rc;
@@ -45,14 +30,14 @@ static int fail(struct search *x, int rc, const char *fmt, const char *subject)
 	return rc;
 }
 
-static void path_of(struct search *x, const char *kind, unsigned i)
+static void path_of(struct sm_streams_search *x, const char *kind, unsigned i)
 {
-	snprintf(x->paths[i], PATH_LEN, "%s/%s-%03u.stm", x->res->data_dir, kind, i);
+	snprintf(x->paths[i], SM_STREAMS_PATH_LEN, "%s/%s-%03u.stm", x->res->data_dir, kind, i);
 	x->pathv[i] = x->paths[i];
 }
 
 /* Remove the playback files (stormark's own, created O_EXCL here). */
-static void drop_play(struct search *x)
+static void drop_play(struct sm_streams_search *x)
 {
 	for (unsigned i = 0; i < x->nplay; i++) {
 		path_of(x, "play", i);
@@ -65,7 +50,7 @@ static void drop_play(struct search *x)
 /* Write playback file `path` from `from` up to `bytes` (whole 4 KiB
  * blocks of the pattern, at most `chunk` a request): a new file (from 0,
  * created O_EXCL) or one of ours grown. A new file that fails is removed. */
-static int write_play(struct search *x, const char *path, uint64_t chunk, uint64_t from,
+static int write_play(struct sm_streams_search *x, const char *path, uint64_t chunk, uint64_t from,
 		      uint64_t bytes, void *buf)
 {
 	int flags = O_WRONLY | O_CLOEXEC | (x->direct ? O_DIRECT : 0) | (from ? 0 : O_CREAT | O_EXCL);
@@ -99,7 +84,7 @@ static int write_play(struct search *x, const char *path, uint64_t chunk, uint64
  * are kept from one format to the next (any chunk reads them) and only
  * grown, so each byte is written once. Returns 0, -ENOSPC (no room: the
  * search stops there, not an error), -EINTR or -errno. */
-static int ensure_play(struct search *x, unsigned n, uint64_t chunk, uint64_t bytes)
+static int ensure_play(struct sm_streams_search *x, unsigned n, uint64_t chunk, uint64_t bytes)
 {
 	uint64_t size = bytes > x->play_bytes ? bytes : x->play_bytes;
 	double need = (double)(n > x->nplay ? n - x->nplay : 0) * (double)size +
@@ -143,10 +128,46 @@ static int add_step(struct sm_streams_cell *c, struct sm_streams_step *st)
 	return 0;
 }
 
-/* One step of n streams for cell c; *alone: run it into that, not into
- * c's steps (the confirmation); sec: its per-second bytes (or NULL).
- * Returns 0, -EINTR, or -errno. */
-static int one_step(struct search *x, struct sm_streams_cell *c, unsigned n, uint64_t frames,
+int sm_streams_prepare(struct sm_streams_search *x, const struct sm_streams_step_plan *sp)
+{
+	if (sp->dir != SM_DIR_PLAYBACK || !sp->n)
+		return 0;
+	return ensure_play(x, sp->n, sp->chunk_bytes, sp->frames * sp->chunk_bytes);
+}
+
+int sm_streams_local_step(struct sm_streams_search *x, const struct sm_streams_step_plan *sp,
+			  struct sm_streams_step *st, char *notice, size_t nlen, char *err, size_t elen)
+{
+	struct sm_streams_step_plan mine = *sp;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	notice[0] = err[0] = '\0';
+	rc = sm_streams_prepare(x, sp);
+	if (rc) {
+		snprintf(err, elen, "%s", x->res->head.error);
+		return rc;
+	}
+	for (unsigned i = 0; i < sp->n; i++)
+		path_of(x, sp->dir == SM_DIR_PLAYBACK ? "play" : "cap", i);
+	mine.paths = x->pathv;
+	rc = sm_streams_step_run(&mine, st, notice, nlen, err, elen);
+	if (sp->dir == SM_DIR_CAPTURE)   /* created O_EXCL by the step: ours */
+		for (unsigned i = 0; i < st->created; i++)
+			unlink(x->paths[i]);
+	st->created = 0;
+	for (unsigned i = 0; st->streams && i < st->n; i++) {
+		x->res->rank_bytes += st->streams[i].bytes;
+		x->res->rank_frames += st->streams[i].done;
+	}
+	return rc;
+}
+
+/* One step of n streams for cell c (spread over the ranks in an MPI job);
+ * *alone: run it into that, not into c's steps (the confirmation); sec:
+ * its per-second bytes (or NULL). Returns 0, -EINTR, -ENOSPC (playback:
+ * no room for the files; nothing ran) or -errno. */
+static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsigned n, uint64_t frames,
 		    struct sm_streams_step *alone, uint64_t *sec, unsigned nsec)
 {
 	const struct sm_streams_plan *p = x->plan;
@@ -161,20 +182,14 @@ static int one_step(struct search *x, struct sm_streams_cell *c, unsigned n, uin
 	char notice[256], err[600];
 	int rc;
 
-	if (c->dir == SM_DIR_PLAYBACK) {
-		rc = ensure_play(x, n, c->chunk_bytes, frames * c->chunk_bytes);
-		if (rc)
-			return rc;
-		for (unsigned i = 0; i < n; i++)
-			path_of(x, "play", i);
-	} else {
-		for (unsigned i = 0; i < n; i++)
-			path_of(x, "cap", i);
+	if (p->peers)
+		rc = sm_streams_mpi_step(x, &sp, &st, notice, sizeof(notice), err, sizeof(err));
+	else
+		rc = sm_streams_local_step(x, &sp, &st, notice, sizeof(notice), err, sizeof(err));
+	if (rc == -ENOSPC && c->dir == SM_DIR_PLAYBACK && !x->res->error) {
+		free(st.streams);
+		return rc;
 	}
-	rc = sm_streams_step_run(&sp, &st, notice, sizeof(notice), err, sizeof(err));
-	if (c->dir == SM_DIR_CAPTURE)   /* created O_EXCL by the step: ours */
-		for (unsigned i = 0; i < st.created; i++)
-			unlink(x->paths[i]);
 	if (notice[0] && !x->engine_noted) {
 		sm_warn(&x->res->head.warnings, "engine_fallback", "%s", notice);
 		x->engine_noted = 1;
@@ -186,6 +201,8 @@ static int one_step(struct search *x, struct sm_streams_cell *c, unsigned n, uin
 		snprintf(x->res->head.error, sizeof(x->res->head.error), "%s", err);
 		return rc;
 	}
+	if (!st.streams)   /* stopped before it ran (a playback file's write) */
+		return rc ? rc : -EINTR;
 	for (unsigned i = 0; i < st.n; i++)
 		if (st.streams[i].error) {   /* not a failed run: the step does not hold */
 			sm_warn(&x->res->head.warnings, "stream_io_error",
@@ -207,7 +224,7 @@ static int one_step(struct search *x, struct sm_streams_cell *c, unsigned n, uin
 }
 
 /* The search of one cell within its deadline. */
-static int search_cell(struct search *x, struct sm_streams_cell *c, uint64_t deadline,
+static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, uint64_t deadline,
 		       unsigned guess)
 {
 	const struct sm_streams_plan *p = x->plan;
@@ -261,7 +278,7 @@ static uint64_t confirm_len(const struct sm_streams_plan *p)
 /* Capture cell c searched: run max_headroom streams for the confirmation
  * length (or what is left of the cell's share, down to CONFIRM_MIN_NS),
  * look for a cliff in its write rate and judge the answer again. */
-static int confirm_cell(struct search *x, struct sm_streams_cell *c, uint64_t deadline)
+static int confirm_cell(struct sm_streams_search *x, struct sm_streams_cell *c, uint64_t deadline)
 {
 	uint64_t now = sm_now_ns(), len = confirm_len(x->plan), frames, *sec;
 	double rate[1024];
@@ -338,7 +355,7 @@ static int cell_init(struct sm_streams_cell *c, const struct sm_sformat *f, cons
 /* The cells, in the order they run: per rate and direction, formats from
  * the heaviest (so that, with auto_formats, a format held at the cap
  * settles every lighter one). */
-static int make_cells(struct search *x)
+static int make_cells(struct sm_streams_search *x)
 {
 	const struct sm_streams_plan *p = x->plan;
 	struct sm_streams_result *res = x->res;
@@ -380,7 +397,7 @@ static int make_cells(struct search *x)
 	return 0;
 }
 
-static int setup(struct search *x)
+int sm_streams_setup_dir(struct sm_streams_search *x)
 {
 	struct sm_streams_result *res = x->res;
 	int align;
@@ -410,13 +427,29 @@ static int setup(struct search *x)
 	res->head.env.direct_io = x->direct;
 	snprintf(res->head.env.engine, sizeof(res->head.env.engine), "%s",
 		 x->plan->engine ? x->plan->engine : "uring");
-	return make_cells(x);
+	return 0;
+}
+
+void sm_streams_teardown(struct sm_streams_search *x)
+{
+	struct sm_streams_result *res = x->res;
+
+	if (x->paths)
+		drop_play(x);
+	if (res->data_dir[0] && rmdir(res->data_dir) && errno != ENOENT)
+		sm_warn(&res->head.warnings, "data_dir_left",
+			"the test directory '%s' was left: it holds a file stormark did not create",
+			res->data_dir);
+	free(x->paths);
+	free(x->pathv);
+	x->paths = NULL;
+	x->pathv = NULL;
 }
 
 int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result *res,
 		   sm_streams_progress_fn progress, void *arg)
 {
-	struct search x = { .plan = plan, .res = res, .progress = progress, .arg = arg };
+	struct sm_streams_search x = { .plan = plan, .res = res, .progress = progress, .arg = arg };
 	int rc;
 
 	res->plan = *plan;
@@ -428,7 +461,9 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 	res->depth = plan->depth;
 	x.t_start = sm_now_ns();
 	x.deadline = x.t_start + plan->time_ns;
-	rc = setup(&x);
+	rc = sm_streams_setup_dir(&x);
+	if (!rc)
+		rc = make_cells(&x);
 	for (unsigned i = 0; !rc && i < res->ncells; i++) {
 		struct sm_streams_cell *c = &res->cells[i];
 		uint64_t now = sm_now_ns(), left = x.deadline > now ? x.deadline - now : 0;
@@ -476,13 +511,9 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 		rc = -EINTR;
 		res->head.interrupted = 1;
 	}
+	if (plan->peers)
+		sm_streams_mpi_end(&x);
 	res->head.duration_ns = sm_now_ns() - x.t_start;
-	drop_play(&x);
-	if (res->data_dir[0] && rmdir(res->data_dir) && errno != ENOENT)
-		sm_warn(&res->head.warnings, "data_dir_left",
-			"the test directory '%s' was left: it holds a file stormark did not create",
-			res->data_dir);
-	free(x.paths);
-	free(x.pathv);
+	sm_streams_teardown(&x);
 	return rc;
 }

@@ -51,6 +51,36 @@ struct sm_streams_step_plan {
 int sm_streams_step_run(const struct sm_streams_step_plan *sp, struct sm_streams_step *out,
 			char *notice, size_t notice_len, char *err, size_t errlen);
 
+/*
+ * An MPI job's transport, given by the command (cmd/dist_streams.c): the
+ * search moves its orders and step results through these and knows
+ * nothing of MPI. Every call gives up at deadline_ns (sm_now_ns clock)
+ * and returns 0 or -errno (-ETIMEDOUT: a rank never came).
+ */
+struct sm_streams_peers {
+	unsigned rank, ranks;       /* this process, the job's size (> 1) */
+	uint64_t wait_ns;           /* the job's bounded wait (--mpi-wait) */
+	/* rank 0's n bytes at buf to every rank (the others receive into buf) */
+	int (*bcast)(void *arg, void *buf, size_t n, uint64_t deadline_ns);
+	/* the largest of every rank's v: also the step's start barrier */
+	int (*vote)(void *arg, int v, int *max, uint64_t deadline_ns);
+	/* every rank's n bytes to rank 0: there out[r] (malloc'd, NULL when
+	 * rank r sent nothing in time) and len[r]; the caller frees them */
+	int (*gather)(void *arg, const void *buf, size_t n, uint64_t deadline_ns, char ***out,
+		      size_t **len);
+	void *arg;
+};
+
+/*
+ * A rank other than 0 of an MPI job (plan->peers set): makes its own test
+ * directory in plan->dir (the command gives DIR/rank.N), then runs its
+ * share of every step rank 0 orders (streams r, r + P, ... of the step's
+ * n) until rank 0 says the search is over, and removes what it made.
+ * res gets this rank's head figures, rank_bytes and rank_frames; no cells.
+ * Returns 0, -EINTR, or -errno with res->head.error set.
+ */
+int sm_streams_serve(const struct sm_streams_plan *plan, struct sm_streams_result *res);
+
 /* Progress callback for the search: what runs now, time spent, budget. */
 typedef void (*sm_streams_progress_fn)(const char *what, uint64_t elapsed_ns, uint64_t budget_ns,
 				       void *arg);

@@ -31,7 +31,6 @@ expect_rc 0 "plain run outside mpirun" "$STORMARK" frames -w 64 -n 4 "$T_DIR"
 check "plain run: no rank directory" test ! -e "$T_DIR/rank.0"
 expect_usage "run --stonewall under mpirun" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" run --stonewall "$T_DIR"
 expect_rc 0 "--version under mpirun" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" --version
-expect_usage "streams under mpirun" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" streams "$T_DIR"
 
 # ---- frames: 3 ranks, merged vs per-rank and per-frame records -----------
 F=$T_DIR/frames; mkdir -p "$F"
