@@ -96,9 +96,9 @@ int sm_cmd_dist_start(int *argc, char **argv)
 	if (!strcmp(cmd, "run") && stone)
 		return sm_usage_error("stormark", "stormark --help", "--stonewall is not for 'run': each of its "
 				      "tests runs its whole time on every rank (docs/mpi.md)");
-	if (!strcmp(cmd, "run") && files && !strcmp(files, "shared"))
+	if ((!strcmp(cmd, "run") || !strcmp(cmd, "streams")) && files && !strcmp(files, "shared"))
 		return sm_usage_error("stormark", "stormark --help", "--mpi-files=shared is for frames and "
-				      "fileio: each rank of 'run' works in DIR/rank.N (docs/mpi.md)");
+				      "fileio: each rank of '%s' works in DIR/rank.N (docs/mpi.md)", cmd);
 	if (!sm_dist_built())
 		return sm_usage_error("stormark", "stormark --help", "started by %s, but this stormark is "
 				      "built without MPI (stormark --version; docs/mpi.md)", g_mpi.launcher);

@@ -4,6 +4,7 @@
  * result/json_read*.c, the layouts in report/. */
 #include "cmd/cmd.h"
 #include "cmd/out_opts.h"
+#include "analysis/dist.h"
 #include "analysis/fileio.h"
 #include "analysis/frames.h"
 #include "analysis/run.h"
@@ -50,6 +51,23 @@ static void doc_mark(const cJSON *doc, struct sm_html_mark *m)
 	memset(m, 0, sizeof(*m));
 	if (cJSON_IsObject(c) && !sm_json_read_cliff(c, &cl, &e))
 		sm_html_cliff_mark(m, &cl);
+}
+
+/* A many-host job's "mpi" object (docs/mpi.md) into d, its figures
+ * derived as the live job did. Returns 1, 0 when doc has none, or -errno
+ * (e says why); release d either way (sm_dist_result_release). */
+static int doc_dist(const cJSON *doc, struct sm_dist_result *d, struct sm_jerr *e)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, "mpi");
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	if (!o)
+		return 0;
+	rc = sm_dist_from_json(o, d, e);
+	if (!rc && sm_dist_analyse(d))
+		rc = -ENOMEM;
+	return rc ? rc : 1;
 }
 
 static int render_time(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_jerr *e)
@@ -128,9 +146,14 @@ static int render_fileio(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_
 		cJSON_Delete(d);
 	} else if (l == SM_LAYOUT_HTML) {
 		struct sm_html_mark m;
+		struct sm_dist_result d;
 
 		doc_mark(doc, &m);
-		sm_html_fileio(f, r, &m);
+		rc = doc_dist(doc, &d, e);
+		if (rc >= 0)
+			sm_html_fileio(f, r, &m, rc ? &d : NULL);
+		rc = rc < 0 ? rc : 0;
+		sm_dist_result_release(&d);
 	} else if (l == SM_LAYOUT_SYSBENCH) {
 		sm_sb_render(f, r);
 		if (r->cliff.found) {   /* as the live run said it, on stderr */
@@ -183,9 +206,14 @@ static int render_frames(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_
 		sm_csv_frames(f, r);
 	} else if (l == SM_LAYOUT_HTML) {
 		struct sm_html_mark m;
+		struct sm_dist_result d;
 
 		doc_mark(doc, &m);
-		sm_html_frames(f, r, &m);
+		rc = doc_dist(doc, &d, e);
+		if (rc >= 0)
+			sm_html_frames(f, r, &m, rc ? &d : NULL);
+		rc = rc < 0 ? rc : 0;
+		sm_dist_result_release(&d);
 	} else {
 		sm_report_frametest_all(f, r);
 		if (r->cliff.found) {   /* as the live run said it, on stderr */

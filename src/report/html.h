@@ -29,13 +29,23 @@ void sm_html_cliff_mark(struct sm_html_mark *m, const struct sm_cliff *c);
 /* `frames` (r analysed: sm_frames_analyse): parameters, summary, the
  * per-second data and frame rates, the per-frame chart (frame time, and in
  * paced runs the time from schedule with dropped frames), the latency
- * histograms of open, read/write, close and frame. mark may be NULL. */
-void sm_html_frames(FILE *f, const struct sm_frames_result *r, const struct sm_html_mark *mark);
+ * histograms of open, read/write, close and frame, then for a many-host
+ * job (dist analysed, else NULL) its hosts and ranks. mark may be NULL. */
+struct sm_dist_result;
+void sm_html_frames(FILE *f, const struct sm_frames_result *r, const struct sm_html_mark *mark,
+		    const struct sm_dist_result *dist);
 
 /* `fileio` (r analysed: sm_fileio_analyse): parameters, the operations
  * table, the per-interval rates (with --report-interval), the latency
- * histograms of read, write, fsync and event. mark may be NULL. */
-void sm_html_fileio(FILE *f, const struct sm_fileio_result *r, const struct sm_html_mark *mark);
+ * histograms of read, write, fsync and event, then the hosts and ranks of
+ * a many-host job (dist, or NULL). mark may be NULL. */
+void sm_html_fileio(FILE *f, const struct sm_fileio_result *r, const struct sm_html_mark *mark,
+		    const struct sm_dist_result *dist);
+
+/* A many-host job's section (id "mpi"): the job line, first and last
+ * done, aggregate and stonewall rates, a table per host and per rank
+ * (tables "mpi-hosts" and "mpi-ranks") with stragglers and failures. */
+void sm_html_dist(FILE *f, const struct sm_dist_result *d);
 
 /* `run` (res analysed: sm_run_analyse): plan, classic figures with their
  * latency histograms, frame tests, each frame test's data rate per second

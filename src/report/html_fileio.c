@@ -129,7 +129,8 @@ out:
 	free(lat);
 }
 
-void sm_html_fileio(FILE *f, const struct sm_fileio_result *r, const struct sm_html_mark *mark)
+void sm_html_fileio(FILE *f, const struct sm_fileio_result *r, const struct sm_html_mark *mark,
+		    const struct sm_dist_result *dist)
 {
 	static const char *const ids[4] = { "chart-lat-read", "chart-lat-write", "chart-lat-fsync",
 					    "chart-lat-event" };
@@ -152,5 +153,7 @@ void sm_html_fileio(FILE *f, const struct sm_fileio_result *r, const struct sm_h
 			sm_html_chart_hist(f, ids[i], titles[i], h);
 	}
 	sm_html_section_end(f);
+	if (dist)
+		sm_html_dist(f, dist);
 	sm_html_end(f);
 }

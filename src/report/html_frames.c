@@ -138,7 +138,8 @@ static void rates(FILE *f, const struct sm_frames_result *r, const struct sm_htm
 	sm_html_section_end(f);
 }
 
-void sm_html_frames(FILE *f, const struct sm_frames_result *r, const struct sm_html_mark *mark)
+void sm_html_frames(FILE *f, const struct sm_frames_result *r, const struct sm_html_mark *mark,
+		    const struct sm_dist_result *dist)
 {
 	const struct sm_frames_plan *p = &r->plan;
 	char subject[600];
@@ -176,5 +177,7 @@ void sm_html_frames(FILE *f, const struct sm_frames_result *r, const struct sm_h
 	if (paced)
 		sm_html_chart_hist(f, "chart-lat-sched", "Time from schedule", &r->sched_lat);
 	sm_html_section_end(f);
+	if (dist)
+		sm_html_dist(f, dist);
 	sm_html_end(f);
 }

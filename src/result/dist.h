@@ -61,6 +61,16 @@ struct sm_dist_result {
 	unsigned stragglers;
 };
 
+/* A saved result's "mpi" object (docs/json-schema.md) into d: the job's
+ * size, --stonewall and every rank's row; d's host table and figures are
+ * left to sm_dist_analyse() (analysis/dist.h), which derives them as the
+ * live job did. Returns 0, -EINVAL (e says why) or -ENOMEM; release d
+ * with sm_dist_result_release() (also after a failure). */
+struct cJSON;
+struct sm_jerr;
+int sm_dist_from_json(const struct cJSON *o, struct sm_dist_result *d, struct sm_jerr *e);
+void sm_dist_result_release(struct sm_dist_result *d);
+
 /*
  * Add src, another rank's result, into dst (exactly: counts and bytes
  * summed, histograms merged by bucket, extremes kept, series summed

@@ -7,7 +7,9 @@
 # directory id, a shared read (run) and a single process both read it,
 # and the ownership rules still hold (a foreign file in a rank's range is
 # refused, nothing outside the ranks' ranges is touched). Also: rank 0
-# writes the merged result's HTML (--html) under mpirun, as it writes --json.
+# writes the merged result's HTML (--html) under mpirun, as it writes --json,
+# with the hosts and ranks section, and report --format html of the JSON
+# gives the same page.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
 expect_usage "--mpi-files outside mpirun" "$STORMARK" frames --mpi-files=shared -w 64 -n 1 "$T_DIR"
@@ -94,6 +96,7 @@ expect_rc 1 "frames: a frame of another set in the range" "${MPI[@]}" -np 3 "$ST
   --mpi-files=shared -w 64 -n 4 "$G"
 grep -q "exists and was not written by stormark" "$T_DIR/out" && ok || fail "frames: the other set's frame refused"
 expect_usage "run with --mpi-files=shared" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" run --mpi-files=shared "$G"
+expect_usage "streams with --mpi-files=shared" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" streams --mpi-files=shared "$G"
 expect_usage "frames: -d with --mpi-files=shared" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" frames \
   --mpi-files=shared -w 64 -n 4 -d 2 "$G"
 
@@ -133,4 +136,15 @@ check "html: written" test -s "$T_DIR/h.html"
 check "html: the JSON says own" python3 -c '
 import json, sys; assert json.load(open(sys.argv[1]))["mpi"]["files"] == "own"' "$T_DIR/h.json"
 check "html: the merged frames" grep -q '<td>12 of 12 transferred' "$T_DIR/h.html"
+check "html: the hosts and ranks section" grep -q '<section id="mpi">' "$T_DIR/h.html"
+check "html: a row per rank" test "$(sed -n '/<table id="mpi-ranks">/,/<\/table>/p' "$T_DIR/h.html" |
+  grep -c '^<tr><td>[01]</td><td>')" = 2
+check "html: the job line" grep -q '<td>job</td><td>2 ranks on 1 host, 2 reported</td>' "$T_DIR/h.html"
+"$STORMARK" report "$T_DIR/h.json" --format html >"$T_DIR/h2.html"
+check "html: report --format html gives the same page" cmp -s "$T_DIR/h.html" "$T_DIR/h2.html"
+expect_rc 0 "fileio --html under mpirun" "${MPI[@]}" -np 2 "$STORMARK" fileio --mpi-files=shared --file-dir="$D" --file-num=1 \
+  --file-total-size=1M --file-test-mode=seqwr --events=50 --time=0 --html="$T_DIR/f.html" run
+check "html: fileio's hosts and ranks" grep -q '<table id="mpi-ranks">' "$T_DIR/f.html"
+"$STORMARK" frames -w 64 -n 2 --html="$T_DIR/one.html" "$T_DIR/frames" >/dev/null
+check "html: no such section outside a job" test "$(grep -c 'id="mpi"' "$T_DIR/one.html")" = 0
 finish
