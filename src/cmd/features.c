@@ -15,15 +15,30 @@
 #define SM_LIBURING_VERSION "?"   /* CMakeLists.txt passes pkg-config's */
 #endif
 
-/* liburing's version as built (it has no run-time call in every release)
- * and whether the kernel here lets the uring engine run. */
+/* liburing's version as built (it has no run-time call in every release),
+ * whether the kernel here lets the uring engine run, and the setup flags
+ * a ring gets (docs/engines.md). */
 static void uring_detail(char *buf, size_t len)
 {
 	const struct sm_engine_ops *e = sm_engine_find("uring");
 	int rc = e && e->probe ? e->probe() : -ENOSYS;
+	struct sm_engine_cfg cfg = { .depth = 2 };
+	struct sm_engine_setup s = { 0 };
+	struct sm_engine eng;
+	char flags[160] = "";
+	size_t n = 0;
 
-	snprintf(buf, len, "liburing %s; this kernel: %s%s", SM_LIBURING_VERSION,
-		 rc ? "not usable, " : "usable", rc ? strerror(-rc) : "");
+	if (!rc && sm_engine_open(&eng, "uring", &cfg, NULL, 0) == 0) {
+		if (eng.ops == e)
+			sm_engine_describe(&eng, &s);
+		sm_engine_close(&eng);
+	}
+	for (unsigned b = 0; sm_esetup_name(b) && n < sizeof(flags); b++)
+		if (s.flags & (1u << b))
+			n += (size_t)snprintf(flags + n, sizeof(flags) - n, " %s", sm_esetup_name(b));
+	snprintf(buf, len, "liburing %s; this kernel: %s%s%s%s", SM_LIBURING_VERSION,
+		 rc ? "not usable, " : "usable", rc ? strerror(-rc) : "", flags[0] ? ", setup:" : "",
+		 flags);
 }
 
 static void sqlite_detail(char *buf, size_t len)
