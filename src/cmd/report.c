@@ -12,6 +12,7 @@
 #include "result/json_read.h"
 #include "report/cliff.h"
 #include "report/csv.h"
+#include "report/dist.h"
 #include "report/fileio.h"
 #include "report/verify.h"
 #include "report/frametest.h"
@@ -68,6 +69,19 @@ static int doc_dist(const cJSON *doc, struct sm_dist_result *d, struct sm_jerr *
 	if (!rc && sm_dist_analyse(d))
 		rc = -ENOMEM;
 	return rc ? rc : 1;
+}
+
+/* After a text report, a job's host and rank table as rank 0 printed it
+ * (nothing for a document without "mpi"). Returns 0 or -errno. */
+static int text_dist(const cJSON *doc, FILE *f, struct sm_jerr *e)
+{
+	struct sm_dist_result d;
+	int rc = doc_dist(doc, &d, e);
+
+	if (rc > 0)
+		sm_dist_text(f, &d);
+	sm_dist_result_release(&d);
+	return rc < 0 ? rc : 0;
 }
 
 static int render_time(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_jerr *e)
@@ -172,6 +186,8 @@ static int render_fileio(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_
 	/* as the run printed it: --verify always, --validate when it found something */
 	if (l != SM_LAYOUT_JSON && l != SM_LAYOUT_HTML && r->verify_run && (r->cfg.verify || r->verify.problems))
 		sm_fileio_verify_text(f, r);
+	if (l != SM_LAYOUT_JSON && l != SM_LAYOUT_HTML && l != SM_LAYOUT_CSV)
+		rc = text_dist(doc, f, e);   /* as the job's rank 0 printed it */
 out:
 	if (r)
 		sm_fileio_from_json_release(r);
@@ -228,6 +244,7 @@ static int render_frames(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_
 			sm_cmd_frames_verify_view(r, &vv);
 			sm_verify_text(f, &vv);
 		}
+		rc = text_dist(doc, f, e);   /* as the job's rank 0 printed it */
 	}
 out:
 	if (r)
