@@ -39,7 +39,8 @@ grep -q "^MPI job of 2 ranks, every test started" "$T_DIR/out" && grep -q "its o
 grep -q "^Classic figures" "$T_DIR/out" && grep -q "^Real-time verdicts" "$T_DIR/out" && ok ||
   fail "run: the usual report"
 grep -q "^  MPI job of 2 ranks: each cell is the worst rank's" "$T_DIR/out" &&
-  grep -q "Each of 2 clients at once can capture" "$T_DIR/out" && ok || fail "run: the verdict table's footnote"
+  grep -q "Each of 2 clients at once can" "$T_DIR/out" && ok ||   # (or "cannot", on a slow machine)
+  { fail "run: the verdict table's footnote"; sed -n '/^Real-time/,/^MPI job of/p' "$T_DIR/out" >&2; }
 "$STORMARK" report "$T_DIR/run.json" 2>&1 | grep -q "^  MPI job of 2 ranks: each cell is the worst rank's" &&
   ok || fail "run: stormark report of the job's JSON keeps the footnote"
 check "run: one directory per rank" test -d "$D/rank.0" -a -d "$D/rank.1"
