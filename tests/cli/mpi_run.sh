@@ -145,7 +145,7 @@ check "failed start: nothing written" test -z "$(find "$D" -mindepth 2)"
 # ---- a rank interrupted mid-run: the others stop, rank 0 reports ---------
 cat >"$T_DIR/int.sh" <<SH
 #!/bin/sh
-"$STORMARK" run --time 4 "$D" & sleep 2; kill -INT \$!; wait \$!
+"$STORMARK" run --time 4 "$D" & sleep 4; kill -INT \$!; wait \$!
 SH
 chmod +x "$T_DIR/int.sh"
 "${MPI[@]}" -np 2 "$STORMARK" run --time 4 --json="$T_DIR/int.json" "$D" : -np 1 "$T_DIR/int.sh" \
