@@ -229,6 +229,10 @@ void sm_md_run(FILE *f, const struct sm_run_result *res)
 		fprintf(f, "- direct I/O: does not work here (%s): buffered I/O\n",
 			strerror(-res->direct_align));
 	fprintf(f, "- kernel: %s, %u CPUs, stormark %s\n", e->kernel, e->cpus, res->head.version);
+	if (res->mpi_ranks)
+		fprintf(f, "- MPI job of %u ranks (rank 0's directory and plan above): every test started on all "
+			"at once; the figures are the ranks' merge, each verdict the worst rank's (docs/mpi.md)\n",
+			res->mpi_ranks);
 	if (res->reached >= SM_PHASE_CLASSIC)
 		md_classic(f, res);
 	if (res->reached >= SM_PHASE_FRAMES) {
