@@ -76,8 +76,10 @@ struct sm_streams_peers {
  * directory in plan->dir (the command gives DIR/rank.N), then runs its
  * share of every step rank 0 orders (streams r, r + P, ... of the step's
  * n) until rank 0 says the search is over, and removes what it made.
- * res gets this rank's head figures, rank_bytes and rank_frames; no cells.
- * Returns 0, -EINTR, or -errno with res->head.error set.
+ * res gets this rank's head figures, rank_bytes and rank_frames; no cells;
+ * rank_lost when rank 0 gave no order in time (a step's barrier or
+ * figures that failed leave the job's end to rank 0). Returns 0, -EINTR,
+ * or -errno with res->head.error set.
  */
 int sm_streams_serve(const struct sm_streams_plan *plan, struct sm_streams_result *res);
 

@@ -254,8 +254,10 @@ int sm_streams_serve(const struct sm_streams_plan *plan, struct sm_streams_resul
 	for (;;) {
 		struct order o;
 		char why[300] = "";
+		int got;
 
 		rc = pe->bcast(pe->arg, &o, sizeof(o), sm_now_ns() + pe->wait_ns + 2 * last + plan->step_ns);
+		got = !rc;
 		if (rc) {
 			snprintf(why, sizeof(why), "no order from rank 0 within --mpi-wait: %s",
 				 rc == -ETIMEDOUT ? "it died or hung" : strerror(-rc));
@@ -269,7 +271,9 @@ int sm_streams_serve(const struct sm_streams_plan *plan, struct sm_streams_resul
 			last = sched_ns(&o);
 		}
 		if (rc) {
-			res->rank_lost = 1;
+			/* rank 0 gone: nobody will end the job but this rank;
+			 * another rank gone: rank 0 reports it and ends the job */
+			res->rank_lost |= !got;
 			if (!res->error)
 				res->error = rc;
 			snprintf(res->head.error, sizeof(res->head.error), "%s", why);
