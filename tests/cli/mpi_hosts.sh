@@ -6,7 +6,8 @@
 # runs in the first and starts the second's ranks through an rsh agent that
 # enters it (--mca plm_rsh_agent), over TCP on the veth. Both see this
 # directory. Two ranks per host write frames; the per-host table shows two
-# hosts with two ranks each and the JSON's hosts add up to the job. The
+# hosts with two ranks each and the JSON's hosts add up to the job; then
+# streams across the four ranks, its answer counted per host. The
 # namespaces are removed at the end.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
@@ -69,4 +70,20 @@ print("two hosts ok")
 PY
 [ $? = 0 ] && ok || { fail "per-host figures"; cat "$T_DIR/py.out" >&2; }
 check "both hosts wrote into the shared directory" test -s "$D/rank.0/frame000039.tst" -a -s "$D/rank.3/frame000039.tst"
+
+# streams across the two hosts: each step's streams spread over the four
+# ranks (two per host), the answer counted per host
+timeout 120 ip netns exec "$NA" unshare --uts sh -c "hostname hostA && exec mpirun --allow-run-as-root \
+  --hostfile '$T_DIR/hosts' -np 4 --map-by slot --mca plm_rsh_agent '$T_DIR/agent.sh' --mca btl self,vader,tcp \
+  --mca btl_tcp_if_include 10.213.0.0/24 --mca oob_tcp_if_include 10.213.0.0/24 \
+  '$STORMARK' streams --rate-mib 1 --play --step 1 --time 8 --max-streams 4 --mpi-wait=30 \
+  --json='$T_DIR/streams.json' '$D'" >"$T_DIR/out" 2>&1
+rc=$?
+check "streams across two namespaces: exit $rc" test "$rc" = 0
+sed -n '/^Streams per rank/,$p' "$T_DIR/out"
+check "streams: the answer counted per host" jq -e '.streams[0].max_streams as $n | .mpi.streams[0].hosts
+  | (map(.host) | sort) == ["hostA", "hostB"] and (map(.streams) | add) == $n' "$T_DIR/streams.json"
+check "streams: each host's streams from its own ranks" jq -e '.mpi.streams[0] as $s
+  | [$s.hosts[] | .host as $h | .streams == ([$s.ranks[] | select(.host == $h) | .streams] | add)] | all' \
+  "$T_DIR/streams.json"
 finish
