@@ -263,17 +263,10 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			t->seen = &o->formats_set;
 		else if (t->cb == fps_cb)
 			t->seen = &o->fps_set;
-	rc = sm_opt_parse(opts, argc, argv, 0, &first, msg, sizeof(msg));
-	if (rc == SM_OPT_LIST_CODE) {
-		sm_opt_list(stdout, opts, 0);
-		return 1;
-	}
-	if (rc > 0) {
-		usage(stdout, opts);
-		return 1;
-	}
-	if (!rc)
-		rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
+	rc = sm_cmd_parse(PROG, HINT, opts, argc, argv, 0, &first, usage);
+	if (rc >= 0)
+		return rc == SM_EXIT_OK ? 1 : rc;   /* 1: done, exit 0 */
+	rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
 				    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_OUT_HTML_FILE,
 				    SM_LAYOUT_TEXT, msg, sizeof(msg));
 	if (!rc)
