@@ -70,7 +70,8 @@ probe_hipri() {
 }
 
 point_wanted() {
-	local p
+	local p -
+	set -f   # the patterns are matched below, never expanded against the files here
 	for p in $POINTS; do
 		# shellcheck disable=SC2254
 		case $1 in $p) return 0 ;; esac

@@ -41,6 +41,20 @@ approx() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
 # Print the summary line CTest logs and exit with the right code.
+# t_mpi_job: skip (77) unless this stormark has MPI and mpirun is here;
+# under a sanitizer OpenMPI's own leaks are not reported; MPI=(...) starts
+# ranks on this machine whatever its core count (tests add -np N).
+t_mpi_job() {
+  if [ "${SM_HAVE_MPI:-1}" = 0 ] || ! "$STORMARK" --version | head -1 | grep -q ' mpi[ )]'; then
+    skip "built without MPI (tests/cli/mpi.sh checks the refusal)"
+  fi
+  command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
+  if [ "${SM_SANITIZER:-none}" != none ]; then
+    export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+  fi
+  MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca rmaps_base_oversubscribe 1)
+}
+
 # flip_byte FILE OFFSET: invert every bit of FILE's byte at OFFSET in
 # place, so the byte surely changes (writing a fixed one leaves it as it was
 # when the data already held that byte, once in 256 on random data).

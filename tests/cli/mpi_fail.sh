@@ -7,13 +7,7 @@
 # of rank 0's end (OpenMPI without that option ends the whole job at once).
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
-"$STORMARK" --version | head -1 | grep -q ' mpi[ )]' || skip "built without MPI (tests/cli/mpi.sh checks the refusal)"
-command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
-if [ "${SM_SANITIZER:-none}" != none ]; then
-  # OpenMPI's own start-up leaks fill LeakSanitizer's report (docs/mpi.md)
-  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-fi
-MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
+t_mpi_job
 
 # rank 0 can run, rank 1 reads a directory that is not there
 G=$T_DIR/good; mkdir -p "$G"

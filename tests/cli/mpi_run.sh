@@ -14,14 +14,8 @@
 # are refused under mpirun.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
-"$STORMARK" --version | head -1 | grep -q ' mpi[ )]' || skip "built without MPI (tests/cli/mpi.sh checks the refusal)"
-command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
-command -v python3 >/dev/null || skip "python3 reads the JSON"
-if [ "${SM_SANITIZER:-none}" != none ]; then
-  # OpenMPI's own start-up leaks fill LeakSanitizer's report (docs/mpi.md)
-  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
-fi
-MPI=(timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
+t_mpi_job
+MPI=(timeout 120 "${MPI[@]}")
 
 expect_usage "run --stonewall under mpirun" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" run --stonewall "$T_DIR"
 for opt in steady precondition; do   # mpirun adds its own lines: not expect_usage's one

@@ -12,12 +12,8 @@
 # their sum.)
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
-"$STORMARK" --version | head -1 | grep -q ' mpi[ )]' || skip "built without MPI"
-command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
+t_mpi_job
 command -v jq >/dev/null || skip "jq reads the JSON"
-if [ "${SM_SANITIZER:-none}" != none ]; then
-  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0   # OpenMPI's own leaks
-fi
 RATE=$((60 * 1024 * 1024))
 t_cgroup_throttle write "$RATE" "$T_DIR" || skip "cannot set up a blkio write throttle (cgroup v1 blkio not writable here)"
 D=$T_DIR/d; mkdir -p "$D"
@@ -26,7 +22,7 @@ J=$T_DIR/job.json
 # first out of the bound (both printed)
 for attempt in 1 2; do
   rm -rf "${D:?}"/*
-  t_cgroup_exec timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np 3 \
+  t_cgroup_exec timeout 120 "${MPI[@]}" -np 3 \
     "$STORMARK" run --classic-only --time 40 --json="$J" "$D" >"$T_DIR/out" 2>&1
   rc=$?
   good=1

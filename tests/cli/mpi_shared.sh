@@ -14,15 +14,8 @@
 
 expect_usage "--mpi-files outside mpirun" "$STORMARK" frames --mpi-files=shared -w 64 -n 1 "$T_DIR"
 expect_usage "--mpi-files=bogus" "$STORMARK" fileio --mpi-files=bogus --file-test-mode=seqwr run
-if [ "${SM_HAVE_MPI:-1}" = 0 ] || ! "$STORMARK" --version | head -1 | grep -q ' mpi[ )]'; then
-  skip "this stormark is built without MPI (tests/cli/mpi.sh checks the refusal)"
-fi
-command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
+t_mpi_job
 command -v python3 >/dev/null || skip "python3 reads the JSON and the frame headers"
-if [ "${SM_SANITIZER:-none}" != none ]; then
-  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0   # OpenMPI's own leaks (mpi.sh)
-fi
-MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca rmaps_base_oversubscribe 1)
 
 # ---- frames: a shared write, then reads of the one sequence ---------------
 F=$T_DIR/frames; mkdir -p "$F"

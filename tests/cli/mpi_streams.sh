@@ -11,13 +11,8 @@
 # usage error for streams. Tiny rates and 1 s steps: about 10 s.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
-"$STORMARK" --version | head -1 | grep -q ' mpi[ )]' || skip "built without MPI"
-command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
+t_mpi_job
 command -v jq >/dev/null || skip "jq reads the JSON"
-if [ "${SM_SANITIZER:-none}" != none ]; then
-  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0   # OpenMPI's own leaks
-fi
-MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca rmaps_base_oversubscribe 1)
 jqe() { jq -e "$@" >/dev/null; }
 D=$T_DIR/d; mkdir -p "$D"
 

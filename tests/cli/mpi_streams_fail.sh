@@ -8,12 +8,7 @@
 # the others' files removed, then ends the job (MPI_Abort), within a bound.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
-"$STORMARK" --version | head -1 | grep -q ' mpi[ )]' || skip "built without MPI"
-command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
-if [ "${SM_SANITIZER:-none}" != none ]; then
-  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0   # OpenMPI's own leaks
-fi
-MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca rmaps_base_oversubscribe 1)
+t_mpi_job
 K=$T_DIR/kill; mkdir -p "$K"
 ARGS=(streams --rate-mib 1 --play --step 1 --time 6 --max-streams 64)
 cat >"$T_DIR/die.sh" <<SH

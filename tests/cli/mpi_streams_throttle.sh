@@ -10,16 +10,11 @@
 # most the storage delivered to the two close to the throttle.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
-"$STORMARK" --version | head -1 | grep -q ' mpi[ )]' || skip "built without MPI"
-command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
+t_mpi_job
 command -v jq >/dev/null || skip "jq reads the JSON"
-if [ "${SM_SANITIZER:-none}" != none ]; then
-  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0   # OpenMPI's own leaks
-fi
 RATE=$((100 * 1024 * 1024))
 D=$T_DIR/d; mkdir -p "$D"
 ARGS=(streams --rate-mib 25 --play --step 3 --time 40 --max-streams 8 --quiet)
-MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca rmaps_base_oversubscribe 1)
 
 t_cgroup_throttle read "$RATE" "$T_DIR" || skip "cannot set up a blkio read throttle (cgroup v1 blkio not writable here)"
 # near the limit one stall of this shared disk longer than a stream's

@@ -8,11 +8,7 @@
 # must add up to about it (each near a third).
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
-"$STORMARK" --version | head -1 | grep -q ' mpi[ )]' || skip "built without MPI"
-command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
-if [ "${SM_SANITIZER:-none}" != none ]; then
-  export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0   # OpenMPI's own leaks
-fi
+t_mpi_job
 RATE=$((60 * 1024 * 1024))
 t_cgroup_throttle write "$RATE" "$T_DIR" || skip "cannot set up a blkio write throttle (cgroup v1 blkio not writable here)"
 D=$T_DIR/d; mkdir -p "$D"
@@ -21,7 +17,7 @@ J=$T_DIR/job.json
 # first below the bound (both printed)
 for attempt in 1 2; do
   rm -rf "${D:?}"/*
-  t_cgroup_exec mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np 3 \
+  t_cgroup_exec "${MPI[@]}" -np 3 \
     "$STORMARK" frames -w 1024 -n 100000 --time 10 --json="$J" "$D" >"$T_DIR/out" 2>&1
   rc=$?
   got=$(jq '.mpi.bytes_per_s' "$J" 2>/dev/null)
