@@ -70,7 +70,9 @@ end=$(w 'series.duration_ns | add / 1e9')
 s_hi=$(srate 1 "$AT") s_lo=$(srate $((AT + 2)) "$(awk -v e="$end" 'BEGIN { print e - 1 }')")
 echo "series: $(w 'series.bytes | length') samples over $end s; ${s_hi} MiB/s in (1, $AT] s, ${s_lo} MiB/s after $((AT + 2)) s"
 check "series: $HI MiB/s before the change (within 10%)" approx "$s_hi" "$HI" 0.10
-check "series: $LO MiB/s after it (within 5%)" approx "$s_lo" "$LO" 0.05
+# (10%: a second at 40 MiB/s holds 3 or 4 whole 12.2 MiB frames, so a few
+# seconds' mean moves by several percent; 42.8 was seen under load)
+check "series: $LO MiB/s after it (within 10%)" approx "$s_lo" "$LO" 0.10
 check "html: the cliff marked on the sustained write's chart" grep -Eq \
   'id="chart-rate-2k-write".*class="mark"[^>]*/><text[^>]*>cliff at [0-9.]+ s: [0-9]+ -&gt; [0-9]+ MiB/s' \
   <(tr -d '\n' <"$T_DIR/run.html" | grep -Eo 'id="chart-rate-2k-write".*</figure>' | sed 's|</figure>.*||')

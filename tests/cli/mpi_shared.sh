@@ -76,7 +76,9 @@ expect_rc 1 "frames: a foreign file in rank 1's range" "${MPI[@]}" -np 2 "$STORM
   -w 64 -n 5 "$G"
 grep -q "frame000007.tst' exists and was not written by stormark" "$T_DIR/out" && ok ||
   fail "frames: the foreign file named"
-grep -q "a rank could not start" "$T_DIR/out" && ok || fail "frames: no rank started"
+# (rank 0 says "a rank could not start", or under load "the start barrier
+# failed" / a timeout: each line ends "nothing was run")
+grep -q "nothing was run" "$T_DIR/out" && ok || fail "frames: no rank started"
 check "frames: the foreign file untouched" test "$(cat "$G/frame000007.tst")" = "someone's notes"
 check "frames: nothing written" test "$(ls "$G" | wc -l)" = 1
 # a frame of another set (another directory id) in rank 2's range
