@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* --sqpoll and --iopoll: engine flags and the check before a run. */
+/* --sqpoll, --iopoll and --submit-batch: engine flags and the check before
+ * a run. */
 #include "cmd/uring_opts.h"
 #include "cmd/cmd.h"
 #include "engine/engine.h"
@@ -7,7 +8,8 @@
 
 unsigned sm_uring_opts_flags(const struct sm_uring_opts *u)
 {
-	return (u->sqpoll ? SM_ENGINE_SQPOLL : 0) | (u->iopoll ? SM_ENGINE_IOPOLL : 0);
+	return (u->sqpoll ? SM_ENGINE_SQPOLL : 0) | (u->iopoll ? SM_ENGINE_IOPOLL : 0) |
+	       SM_ENGINE_BATCH(u->submit_batch);
 }
 
 int sm_uring_opts_check(const char *prog, const struct sm_uring_opts *u, int uring,
@@ -17,6 +19,10 @@ int sm_uring_opts_check(const char *prog, const struct sm_uring_opts *u, int uri
 			  : u->sqpoll ? "--sqpoll" : "--iopoll";
 	char why[600];
 
+	if (u->submit_batch && !uring) {
+		sm_prog_error(prog, "--submit-batch needs the uring engine: give %s", not_uring);
+		return SM_EXIT_USAGE;
+	}
 	if (!u->sqpoll && !u->iopoll)
 		return 0;
 	if (!uring) {

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* --sqpoll and --iopoll, one meaning in every command that runs the uring
+/* --sqpoll, --iopoll and --submit-batch, one meaning in every command that runs the uring
  * engine (fileio, frames, run, streams): the option entries and the check
  * before any work. */
 #ifndef SM_CMD_URING_OPTS_H
 #define SM_CMD_URING_OPTS_H
 
 #include "core/opt.h"
+#include "engine/engine.h"
 
 struct sm_uring_opts {
 	int sqpoll;                /* --sqpoll */
 	int iopoll;                /* --iopoll */
+	unsigned submit_batch;     /* --submit-batch N; 0: the engine's default */
 };
 
 /* Option-table entries over u (a struct sm_uring_opts lvalue). */
@@ -19,9 +21,13 @@ struct sm_uring_opts {
 			"call per batch while it is awake; checked before the run)"), \
 	SM_OPT_FLAG_SET(0, "iopoll", (u).iopoll, 1, \
 			"uring: poll the device for completions (direct I/O on a device with\n" \
-			"poll queues; refused before the run where a polled read fails)")
+			"poll queues; refused before the run where a polled read fails)"), \
+	SM_OPT_UINT_RANGE(0, "submit-batch", (u).submit_batch, 1, SM_ENGINE_BATCH_MAX, "N", \
+			  "uring: at most N requests per submission system call (default 4; " \
+			  "a larger batch waits in the block layer until the call ends)")
 
-/* The engine flags (SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL) u asks for. */
+/* The engine flags (SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL | SM_ENGINE_BATCH(n))
+ * u asks for. */
 unsigned sm_uring_opts_flags(const struct sm_uring_opts *u);
 
 /*

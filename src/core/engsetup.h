@@ -27,6 +27,8 @@ struct sm_engine_setup {
 	unsigned rings;
 	unsigned flags;                /* 1u << enum sm_esetup_bit */
 	unsigned sq_entries;           /* of the first ring */
+	unsigned submit_batch;         /* most requests per submission call (0: not
+					* reported, a result from before it) */
 	int registered_buffers;        /* the workload's buffers, fixed */
 	int registered_files;          /* its open files, fixed */
 	int registered_ring_fd;        /* the ring's own fd, on its thread */

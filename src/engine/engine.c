@@ -44,7 +44,7 @@ static int open_ops(struct sm_engine *e, const struct sm_engine_ops *ops,
 
 	if (rc)
 		return rc;
-	if (cfg->flags && !(ops->caps & SM_ENGINE_POLLING))
+	if ((cfg->flags & SM_ENGINE_MODES) && !(ops->caps & SM_ENGINE_POLLING))
 		return -EOPNOTSUPP;
 	memset(e, 0, sizeof(*e));
 	e->ops = ops;

@@ -68,6 +68,15 @@ struct sm_io {
 #define SM_ENGINE_SQPOLL    (1u << 0)  /* a kernel thread polls the submission queue */
 #define SM_ENGINE_IOPOLL    (1u << 1)  /* completions polled from the device: O_DIRECT
 					* files on a device with poll queues only */
+/* cfg.flags bits 8-18: the most requests one submission system call
+ * carries (uring; 1-1024, 0: the engine's default), so that a chunk of a
+ * large batch reaches the device before the rest is prepared. Not a mode:
+ * another engine ignores it. */
+#define SM_ENGINE_BATCH_SHIFT 8
+#define SM_ENGINE_BATCH_MAX   1024u
+#define SM_ENGINE_BATCH(n)    ((unsigned)(n) << SM_ENGINE_BATCH_SHIFT)
+#define SM_ENGINE_BATCH_OF(f) (((f) >> SM_ENGINE_BATCH_SHIFT) & 0x7ffu)
+#define SM_ENGINE_MODES       (SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL)
 
 /* Engines copy what they keep: the caller's arrays (bufs, fds, file_sizes)
  * may be freed once init has returned; the buffers and files themselves
@@ -80,7 +89,8 @@ struct sm_engine_cfg {
 	const int *fds;            /* optional: files opened in advance */
 	const uint64_t *file_sizes;
 	unsigned nfds;
-	unsigned flags;            /* SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL, or 0 */
+	unsigned flags;            /* SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL, and
+				    * SM_ENGINE_BATCH(n); or 0 */
 };
 
 struct sm_engine;

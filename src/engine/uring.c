@@ -41,6 +41,19 @@
 #define IORING_ASYNC_CANCEL_ANY (1u << 2)
 #endif
 
+/*
+ * Requests per submission system call, unless cfg.flags says otherwise.
+ * io_uring plugs a batch of more than two requests and the block layer
+ * dispatches the plug when the call ends, so with 32 requests in one call
+ * the device waits while all 32 go through the file system. On this
+ * project's virtio disk (mq-deadline, ext4, kernel 6.18) 4 KiB direct
+ * random writes at depth 32 went from 107k to 136k IOPS with chunks of
+ * 4, and depth 16 from 93k to 105k (bench/README.md); reads moved less
+ * (they complete without a workqueue). 4 still lets a fast device take
+ * several requests per doorbell.
+ */
+#define URING_SUBMIT_BATCH 4u
+
 /* The kernel's limit on SQ entries; deeper requests are not accepted. */
 #define URING_MAX_ENTRIES (1u << 15)
 
@@ -80,6 +93,7 @@ struct uring {
 	struct owned *list;
 	struct uring *next;
 	unsigned cap;                  /* cfg.depth: most requests accepted */
+	unsigned batch;                /* most requests per submission call */
 	unsigned ring_reqs;            /* requests whose completion is in the ring */
 	int broken;
 	int fixed_bufs;                /* cfg.bufs registered */
@@ -345,6 +359,8 @@ static int uring_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 		return rc;
 	}
 	u->iopoll = !!(cfg->flags & SM_ENGINE_IOPOLL);
+	u->batch = SM_ENGINE_BATCH_OF(cfg->flags) ? SM_ENGINE_BATCH_OF(cfg->flags)
+						   : URING_SUBMIT_BATCH;
 	rc = ring_setup(&u->ring, pow2_at_least(u->cap),
 			(cfg->flags & SM_ENGINE_SQPOLL ? IORING_SETUP_SQPOLL : 0) |
 				(u->iopoll ? IORING_SETUP_IOPOLL : 0),
@@ -485,17 +501,33 @@ static int flush(struct uring *u)
 	return u->broken;
 }
 
+/* Submit the SQEs prepared for ios[from, to), stamping their t_issue with
+ * one clock read just before the call. Returns 0, or the sticky failure. */
+static int submit_chunk(struct uring *u, struct sm_io **ios, unsigned from, unsigned to)
+{
+	uint64_t now = sm_now_ns();
+	int rc;
+
+	for (unsigned j = from; j < to; j++)
+		ios[j]->t_issue = now;
+	u->ring_reqs += to - from;
+	rc = io_uring_submit(&u->ring);
+	if (rc < 0 && !transient(rc))
+		u->broken = rc;
+	return u->broken;
+}
+
 /*
  * Accept up to n requests (fewer when cap would be passed), prepare one SQE
- * each and submit them with one io_uring_enter(). t_issue is one clock read
- * for the batch, taken just before that call. Operations the ring cannot do
- * run synchronously here and are returned by the next reap().
+ * each and submit them, u->batch to an io_uring_enter() (URING_SUBMIT_BATCH
+ * says why not all at once). t_issue is one clock read per call, taken just
+ * before it. Operations the ring cannot do run synchronously here and are
+ * returned by the next reap().
  */
 static int uring_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 {
 	struct uring *u = e->priv;
-	unsigned i, queued = 0, busy = u->ring_reqs + u->ready.count;
-	uint64_t now;
+	unsigned i, first = 0, pending = 0, nring = 0, busy = u->ring_reqs + u->ready.count;
 	int rc;
 
 	if (u->broken)
@@ -515,8 +547,8 @@ static int uring_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 		io->done = 0;
 		if (u->sync_op[io->op]) {
 			/* Keep the accepted prefix in order: ring requests
-			 * queued before this one go first. */
-			if (queued)
+			 * accepted before this one go first. */
+			if (nring)
 				break;
 			sm_sync_exec(io);
 			sm_done_fifo_push(&u->ready, io);
@@ -526,19 +558,21 @@ static int uring_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 		if (!sqe)
 			break;  /* SQ still holds SQEs a transient failure left */
 		prep(u, sqe, io);
-		queued++;
+		nring++;
+		if (!pending++)
+			first = i;
+		if (pending == u->batch) {
+			pending = 0;
+			if (submit_chunk(u, ios, first, i + 1)) {
+				i++;     /* accepted; the failure is sticky */
+				break;
+			}
+		}
 	}
-	if (queued) {
-		now = sm_now_ns();
-		for (unsigned j = i - queued; j < i; j++)
-			ios[j]->t_issue = now;
-		u->ring_reqs += queued;
-	}
-	if (io_uring_sq_ready(&u->ring)) {
-		rc = io_uring_submit(&u->ring);
-		if (rc < 0 && !transient(rc))
-			u->broken = rc;
-	}
+	if (pending)
+		submit_chunk(u, ios, first, first + pending);
+	else
+		flush(u);        /* SQEs a transient failure left, if any */
 	return (int)i;
 }
 
@@ -680,6 +714,7 @@ static void uring_describe(const struct sm_engine *e, struct sm_engine_setup *ou
 		if (u->setup & map[i].setup)
 			out->flags |= 1u << map[i].bit;
 	out->sq_entries = u->ring.sq.ring_entries;
+	out->submit_batch = u->batch < u->cap ? u->batch : u->cap;
 	out->registered_buffers = u->fixed_bufs;
 	out->registered_files = u->fixed_files;
 	out->registered_ring_fd = u->ring_fd_used;

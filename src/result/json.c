@@ -88,6 +88,8 @@ static cJSON *json_esetup(const struct sm_engine_setup *s)
 		if (s->flags & (1u << b))
 			cJSON_AddItemToArray(flags, cJSON_CreateString(sm_esetup_name(b)));
 	cJSON_AddNumberToObject(o, "sq_entries", s->sq_entries);
+	if (s->submit_batch)
+		cJSON_AddNumberToObject(o, "submit_batch", s->submit_batch);
 	cJSON_AddBoolToObject(o, "registered_buffers", s->registered_buffers);
 	cJSON_AddBoolToObject(o, "registered_files", s->registered_files);
 	cJSON_AddBoolToObject(o, "registered_ring_fd", s->registered_ring_fd);

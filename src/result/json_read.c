@@ -278,6 +278,8 @@ static int read_esetup(const cJSON *o, struct sm_engine_setup *s, struct sm_jerr
 	s->reported = 1;
 	rc |= sm_jget_uint(x, "rings", &s->rings, e);
 	rc |= sm_jget_uint(x, "sq_entries", &s->sq_entries, e);
+	if (cJSON_GetObjectItemCaseSensitive(x, "submit_batch"))   /* absent before it */
+		rc |= sm_jget_uint(x, "submit_batch", &s->submit_batch, e);
 	rc |= sm_jget_bool(x, "registered_buffers", &s->registered_buffers, e);
 	rc |= sm_jget_bool(x, "registered_files", &s->registered_files, e);
 	rc |= sm_jget_bool(x, "registered_ring_fd", &s->registered_ring_fd, e);

@@ -26,6 +26,10 @@ check "fileio: names direct" grep -q -- 'add --file-extra-flags=direct' "$T_DIR/
 expect_usage "fileio prepare --sqpoll" "$STORMARK" fileio "${F[@]}" --sqpoll prepare
 expect_usage "run --engine psync --sqpoll" "$STORMARK" run --engine psync --sqpoll --no-confirm "$D"
 expect_usage "streams --engine psync --iopoll" "$STORMARK" streams --engine psync --iopoll "$D"
+expect_usage "frames --submit-batch on psync" "$STORMARK" frames -w 2k -n 2 --submit-batch 8 "$D"
+check "frames: --submit-batch says to use uring" grep -q -- '--submit-batch needs the uring engine: give -a N or --engine uring' "$T_DIR/usage.err"
+expect_usage "fileio --submit-batch=0" "$STORMARK" fileio "${F[@]}" --file-test-mode=rndrd --file-io-mode=async --submit-batch=0 run
+expect_usage "run --submit-batch 1025" "$STORMARK" run --submit-batch 1025 --no-confirm "$D"
 check "nothing written by the refusals" test "$(ls -A "$D" | wc -l)" = 2
 
 # --- --iopoll on this disk: as the device's poll queues say -----------------
@@ -61,6 +65,13 @@ check "uring: SQ of the backlog" jqe '.environment.engine_setup.sq_entries == 8'
 check "uring: buffers and files registered" \
   jqe '.environment.engine_setup | .registered_buffers and .registered_files' "$T_DIR/a.json"
 check "uring: no sqpoll unasked" jqe '.environment.engine_setup.flags | index("sqpoll") | not' "$T_DIR/a.json"
+check "uring: the default submit batch, 4" jqe '.environment.engine_setup.submit_batch == 4' "$T_DIR/a.json"
+expect_rc 0 "fileio async --submit-batch=3" "$STORMARK" fileio "${F[@]}" --file-test-mode=rndrd --file-io-mode=async \
+  --file-async-backlog=8 --submit-batch=3 --time=1 --json="$T_DIR/b3.json" run
+check "uring: --submit-batch=3 reported" jqe '.environment.engine_setup.submit_batch == 3' "$T_DIR/b3.json"
+mkdir -p "$T_DIR/fr"
+expect_rc 0 "frames -a 4 --submit-batch 64" "$STORMARK" frames -w 2k -n 4 -a 4 --submit-batch 64 --json "$T_DIR/fb.json" "$T_DIR/fr"
+check "uring: a batch above the depth reported as the depth" jqe '.environment.engine_setup.submit_batch == 4' "$T_DIR/fb.json"
 # the flags follow the kernel: 6.1 has DEFER_TASKRUN, 6.0 SINGLE_ISSUER
 kv=$(uname -r | awk -F. '{ printf "%d", $1 * 100 + $2 }')
 if [ "$kv" -ge 601 ]; then

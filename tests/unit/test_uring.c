@@ -82,6 +82,61 @@ static int scratch_file(const char *name, unsigned n, char *path, size_t len)
 	return fd;
 }
 
+/* A large submit goes to the kernel in chunks of the submit batch
+ * (cfg.flags SM_ENGINE_BATCH(n); 4 by default): every request is accepted
+ * in one call, each chunk's t_issue is one clock read taken before its
+ * chunk goes, so issue times never go backwards, every read returns its
+ * own block, and the batch used (capped at the depth) is reported. */
+static void test_submit_batch(void **state)
+{
+	static const unsigned batches[] = { 0, 1, 3, 4, 16, 1024 };
+	char path[PATH_MAX];
+	int fd = scratch_file("batch.dat", 16, path, sizeof(path));
+
+	(void)state;
+	for (unsigned b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
+		struct sm_engine_cfg cfg = { .depth = 16, .flags = SM_ENGINE_BATCH(batches[b]) };
+		unsigned want = batches[b] ? batches[b] : 4, got = 0;
+		struct sm_io io[16], *ios[16], *out[16];
+		struct sm_engine_setup s;
+		struct sm_engine e;
+		char *buf = sm_buf_alloc(16 * BLK, BLK);
+
+		assert_non_null(buf);
+		open_uring(&e, &cfg);
+		for (unsigned i = 0; i < 16; i++) {
+			io[i] = mkio(SM_OP_READ, fd, buf + i * BLK, BLK, (uint64_t)(15 - i) * BLK);
+			io[i].user = &io[i];
+			ios[i] = &io[i];
+		}
+		assert_int_equal(sm_engine_submit(&e, ios, 16), 16);
+		while (got < 16) {
+			int n = sm_engine_reap(&e, out + got, 1, 16 - got);
+
+			assert_true(n > 0);
+			got += (unsigned)n;
+		}
+		for (unsigned i = 0; i < 16; i++) {
+			assert_int_equal(io[i].res, BLK);
+			assert_int_equal(buf[i * BLK], 'a' + (int)(15 - i));
+			assert_int_equal(buf[i * BLK + BLK - 1], 'a' + (int)(15 - i));
+			assert_true(io[i].t_issue != 0);
+			assert_true(io[i].t_done >= io[i].t_issue);
+			if (i)
+				assert_true(io[i].t_issue >= io[i - 1].t_issue);
+			/* one clock read per chunk: same chunk, same instant */
+			if (i % want)
+				assert_true(io[i].t_issue == io[i - 1].t_issue);
+		}
+		sm_engine_describe(&e, &s);
+		assert_int_equal(s.submit_batch, want < 16 ? want : 16);
+		sm_engine_close(&e);
+		free(buf);
+	}
+	close(fd);
+	unlink(path);
+}
+
 /* The flags the kernel takes are the ones the engine reports, newest
  * first; buffers and files given are registered; the ring fd is
  * registered by the thread that drives a single-issuer ring. */
@@ -256,6 +311,10 @@ static void test_flags_refused(void **state)
 	assert_int_equal(sm_engine_open(&e, "null", &cfg, notice, sizeof(notice)), -EOPNOTSUPP);
 	cfg.flags = SM_ENGINE_IOPOLL;
 	assert_int_equal(sm_engine_open(&e, "psync", &cfg, notice, sizeof(notice)), -EOPNOTSUPP);
+	/* a submit batch is not a mode: other engines ignore it */
+	cfg.flags = SM_ENGINE_BATCH(8);
+	assert_int_equal(sm_engine_open(&e, "psync", &cfg, notice, sizeof(notice)), 0);
+	sm_engine_close(&e);
 }
 
 /* --sqpoll: a kernel thread takes the submissions; O_DIRECT writes and
@@ -360,6 +419,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_setup_reported),
+		cmocka_unit_test(test_submit_batch),
 		cmocka_unit_test(test_reap_min0_deferred),
 		cmocka_unit_test(test_thread_bound),
 		cmocka_unit_test(test_flags_refused),
