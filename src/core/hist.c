@@ -25,17 +25,8 @@ void sm_hist_merge(struct sm_hist *dst, const struct sm_hist *src)
 {
 	if (!src->count)
 		return;
-	/* Chan et al.'s pairwise update of mean and squared deviations. */
-	if (dst->count) {
-		double n1 = (double)dst->count, n2 = (double)src->count, n = n1 + n2;
-		double d = src->mean - dst->mean;
-
-		dst->m2 += src->m2 + d * d * n1 * n2 / n;
-		dst->mean += d * n2 / n;
-	} else {
-		dst->mean = src->mean;
-		dst->m2 = src->m2;
-	}
+	if (src->sq_lost || __builtin_add_overflow(dst->sq, src->sq, &dst->sq))
+		dst->sq_lost = 1;
 	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++)
 		dst->buckets[i] += src->buckets[i];
 	if (src->min < dst->min)
@@ -65,12 +56,8 @@ void sm_hist_diff(struct sm_hist *out, const struct sm_hist *a, const struct sm_
 	out->sum = a->sum - b->sum;
 	out->min = sm_hist_bucket_low(first) > a->min ? sm_hist_bucket_low(first) : a->min;
 	out->max = sm_hist_bucket_high(last) < a->max ? sm_hist_bucket_high(last) : a->max;
-	out->mean = (double)out->sum / (double)out->count;
-	for (unsigned i = first; i <= last; i++) {
-		double mid = ((double)sm_hist_bucket_low(i) + (double)sm_hist_bucket_high(i)) / 2;
-
-		out->m2 += (double)out->buckets[i] * (mid - out->mean) * (mid - out->mean);
-	}
+	out->sq = a->sq - b->sq;
+	out->sq_lost = a->sq_lost || b->sq_lost || b->sq > a->sq;
 }
 
 uint64_t sm_hist_bucket_low(unsigned i)
@@ -150,9 +137,65 @@ double sm_hist_mean(const struct sm_hist *h)
 	return h->count ? (double)h->sum / (double)h->count : 0.0;
 }
 
+double sm_hist_m2(const struct sm_hist *h)
+{
+	double mean, m2 = 0;
+
+	if (h->count < 2)
+		return 0.0;
+	if (!h->sq_lost) {
+		/* sum^2 fits: sum < 2^64; sq >= sum^2 / count (Cauchy-Schwarz).
+		 * m2 = sq - q - r / count with q, r the quotient and remainder. */
+		unsigned __int128 s2 = (unsigned __int128)h->sum * h->sum;
+		unsigned __int128 q = s2 / h->count;
+		double r = (double)(uint64_t)(s2 % h->count) / (double)h->count;
+
+		return h->sq > q ? (double)(h->sq - q) - r : 0.0;
+	}
+	/* from the buckets alone: values this large may have wrapped sum too */
+	mean = 0;
+	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++)
+		if (h->buckets[i])
+			mean += (double)h->buckets[i] / (double)h->count *
+				(((double)sm_hist_bucket_low(i) + (double)sm_hist_bucket_high(i)) / 2);
+	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++) {
+		double mid;
+
+		if (!h->buckets[i])
+			continue;
+		mid = ((double)sm_hist_bucket_low(i) + (double)sm_hist_bucket_high(i)) / 2;
+		m2 += (double)h->buckets[i] * (mid - mean) * (mid - mean);
+	}
+	return m2;
+}
+
+int sm_hist_sq_from_m2(uint64_t count, uint64_t sum, double m2, unsigned __int128 *sq)
+{
+	unsigned __int128 s2 = (unsigned __int128)sum * sum;
+	double r;
+
+	*sq = count ? s2 / count : 0;
+	if (!count || !(m2 > 0))
+		return 0;
+	/* the inverse of sm_hist_m2(): sq - q = m2 + r / count, a whole number */
+	r = (double)(uint64_t)(s2 % count) / (double)count;
+	/* 2^127 as a double: a larger m2 cannot be held */
+	if (m2 >= 1.7014118346046923e38 ||
+	    __builtin_add_overflow(*sq, (unsigned __int128)(m2 + r + 0.5), sq))
+		return -1;
+	return 0;
+}
+
+void sm_hist_set_m2(struct sm_hist *h, double m2)
+{
+	h->sq_lost = sm_hist_sq_from_m2(h->count, h->sum, m2, &h->sq) != 0;
+}
+
 double sm_hist_stddev(const struct sm_hist *h)
 {
-	if (h->count < 2 || h->m2 <= 0)
+	double m2 = sm_hist_m2(h);
+
+	if (h->count < 2 || m2 <= 0)
 		return 0.0;
-	return sqrt(h->m2 / (double)h->count);
+	return sqrt(m2 / (double)h->count);
 }

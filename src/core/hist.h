@@ -15,7 +15,13 @@
  * Nothing is clamped: UINT64_MAX has a bucket.
  *
  * Invariants: count == sum of buckets[]; min <= max when count > 0;
- * sum is the exact sum of added values (it wraps only past 584 years).
+ * sum is the exact sum of added values (it wraps only past 584 years);
+ * sq is the exact sum of their squares unless sq_lost (it would have
+ * passed 2^128: a million values of 5 hours each), so the spread is
+ * m2 = sq - sum^2 / count, exact in integers: no cancellation, no
+ * division per value (Welford's running update costs one per value, as
+ * much as the rest of a null-engine request), and merging or subtracting
+ * two histograms is exact.
  */
 #define SM_HIST_SUB_BITS 8
 #define SM_HIST_HALF (1u << (SM_HIST_SUB_BITS - 1))
@@ -26,8 +32,8 @@ struct sm_hist {
 	uint64_t min;
 	uint64_t max;
 	uint64_t sum;
-	double mean;             /* running mean and sum of squared deviations */
-	double m2;               /*   (Welford): stddev without cancellation */
+	unsigned __int128 sq;    /* sum of squares, exact */
+	int sq_lost;             /* sq overflowed: the spread comes from the buckets */
 	uint64_t buckets[SM_HIST_BUCKETS];
 };
 
@@ -53,12 +59,8 @@ static inline void sm_hist_add(struct sm_hist *h, uint64_t v)
 		h->max = v;
 	h->count++;
 	h->sum += v;
-	{
-		double d = (double)v - h->mean;
-
-		h->mean += d / (double)h->count;
-		h->m2 += d * ((double)v - h->mean);
-	}
+	if (__builtin_add_overflow(h->sq, (unsigned __int128)v * v, &h->sq))
+		h->sq_lost = 1;
 }
 
 /* Reset h to empty (h is caller-owned storage). */
@@ -73,8 +75,9 @@ void sm_hist_merge(struct sm_hist *dst, const struct sm_hist *src);
 /*
  * *out = the values in a that are not in b, where b is an earlier state of
  * a (a cumulative histogram read at two instants). Buckets and count are
- * exact; sum is a.sum - b.sum; min and max are the bounds of the outermost
- * non-empty buckets (kept within a's); the stddev is from bucket midpoints.
+ * exact; sum is a.sum - b.sum and sq a.sq - b.sq (exact unless either lost
+ * it: then the stddev is from bucket midpoints); min and max are the bounds
+ * of the outermost non-empty buckets (kept within a's).
  */
 void sm_hist_diff(struct sm_hist *out, const struct sm_hist *a, const struct sm_hist *b);
 
@@ -98,5 +101,18 @@ uint64_t sm_hist_count_le(const struct sm_hist *h, uint64_t v);
 
 double sm_hist_mean(const struct sm_hist *h);
 double sm_hist_stddev(const struct sm_hist *h);   /* population stddev */
+
+/* The sum of squared deviations from the mean (stddev^2 x count): exact
+ * from sq, or from bucket midpoints when sq was lost; 0 below 2 values. */
+double sm_hist_m2(const struct sm_hist *h);
+
+/* The sum of squares of count values that add up to sum and whose squared
+ * deviations from their mean add up to m2: sum^2 / count + m2, rounded,
+ * into *sq. Returns 0, or -1 when it would pass 2^128. */
+int sm_hist_sq_from_m2(uint64_t count, uint64_t sum, double m2, unsigned __int128 *sq);
+
+/* Set h's sum of squares from m2 (a stored result read back, a spread
+ * known another way), given h's count and sum. */
+void sm_hist_set_m2(struct sm_hist *h, double m2);
 
 #endif

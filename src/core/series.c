@@ -102,8 +102,9 @@ uint64_t sm_series_total(const struct sm_series *s, int i, unsigned c)
  * memory: several readers may do this at once. */
 static void add_one(const struct sm_series_hist *x, struct sm_hist *out)
 {
-	uint64_t n = 0, lo = UINT64_MAX, hi = 0, mn, mx;
-	double mean, m2;
+	uint64_t n = 0, lo = UINT64_MAX, hi = 0, mn, mx, sum;
+	unsigned __int128 sq;
+	double m2;
 
 	for (unsigned b = 0; b < SM_HIST_BUCKETS; b++) {
 		uint64_t v = atomic_load_explicit(&x->buckets[b], memory_order_relaxed);
@@ -120,7 +121,6 @@ static void add_one(const struct sm_series_hist *x, struct sm_hist *out)
 		return;
 	mn = atomic_load_explicit(&x->min, memory_order_relaxed);
 	mx = atomic_load_explicit(&x->max, memory_order_relaxed);
-	mean = atomic_load_explicit(&x->mean, memory_order_relaxed);
 	m2 = atomic_load_explicit(&x->m2, memory_order_relaxed);
 	/* a value whose bucket was read before its min/max store: fall back
 	 * to the bounds of the buckets read */
@@ -132,17 +132,12 @@ static void add_one(const struct sm_series_hist *x, struct sm_hist *out)
 		out->min = mn;
 	if (mx > out->max)
 		out->max = mx;
-	out->sum += atomic_load_explicit(&x->sum, memory_order_relaxed);
-	/* Chan et al.'s pairwise update, as sm_hist_merge() */
-	if (out->count) {
-		double n1 = (double)out->count, n2 = (double)n, d = mean - out->mean;
-
-		out->m2 += m2 + d * d * n1 * n2 / (n1 + n2);
-		out->mean += d * n2 / (n1 + n2);
-	} else {
-		out->mean = mean;
-		out->m2 = m2;
-	}
+	/* the worker keeps a running (Welford) mean and m2 in atomics, which
+	 * a reader can take one at a time; as a sum of squares they add up */
+	sum = atomic_load_explicit(&x->sum, memory_order_relaxed);
+	if (sm_hist_sq_from_m2(n, sum, m2, &sq) || __builtin_add_overflow(out->sq, sq, &out->sq))
+		out->sq_lost = 1;
+	out->sum += sum;
 	out->count += n;
 }
 
@@ -181,10 +176,7 @@ static void from_buckets(struct sm_hist *h)
 	n = (double)h->count;
 	h->min = lo;
 	h->max = hi;
-	h->mean = n ? sum / n : 0;
-	h->m2 = n ? sq - sum * sum / n : 0;
-	if (h->m2 < 0)
-		h->m2 = 0;
+	sm_hist_set_m2(h, n && sq > sum * sum / n ? sq - sum * sum / n : 0);
 }
 
 int sm_series_sample(struct sm_series *s, uint64_t t_ns)

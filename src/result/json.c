@@ -136,7 +136,7 @@ cJSON *sm_json_lat(const struct sm_hist *h, int with_buckets)
 
 		cJSON_AddNumberToObject(hist, "sub_bits", SM_HIST_SUB_BITS);
 		sm_json_add_u64(hist, "sum", h->sum);
-		sm_json_add_double(hist, "m2", h->m2);
+		sm_json_add_double(hist, "m2", sm_hist_m2(h));
 		counts = cJSON_AddArrayToObject(hist, "counts");
 		for (unsigned i = 0; i < SM_HIST_BUCKETS; i++) {
 			cJSON *pair;

@@ -322,6 +322,7 @@ int sm_json_read_env(const cJSON *o, struct sm_env *env, struct sm_jerr *e)
 int sm_json_read_lat(const cJSON *o, struct sm_hist *h, struct sm_jerr *e)
 {
 	const cJSON *hist = sm_jget_obj(o, "histogram", e), *counts, *pair;
+	double m2 = 0;
 	unsigned bits = 0;
 	int rc = 0;
 
@@ -331,7 +332,7 @@ int sm_json_read_lat(const cJSON *o, struct sm_hist *h, struct sm_jerr *e)
 	counts = sm_jget_arr(hist, "counts", e);
 	rc |= sm_jget_uint(hist, "sub_bits", &bits, e);
 	rc |= sm_jget_u64(hist, "sum", &h->sum, e);
-	rc |= sm_jget_double(hist, "m2", &h->m2, e);
+	rc |= sm_jget_double(hist, "m2", &m2, e);
 	if (rc || !counts)
 		return -EINVAL;
 	if (bits != SM_HIST_SUB_BITS)
@@ -354,7 +355,7 @@ int sm_json_read_lat(const cJSON *o, struct sm_hist *h, struct sm_jerr *e)
 	if (h->count) {
 		rc |= sm_jget_u64(o, "min", &h->min, e);
 		rc |= sm_jget_u64(o, "max", &h->max, e);
-		h->mean = (double)h->sum / (double)h->count;
+		sm_hist_set_m2(h, m2);
 	}
 	return rc ? -EINVAL : 0;
 }
