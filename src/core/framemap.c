@@ -54,12 +54,13 @@ void sm_framemap_widen(struct sm_framemap *m, uint64_t width)
 		fold(m);
 }
 
-/* The column of seq, folding as needed. */
+/* The column of seq, folding as needed. width is a power of two (1,
+ * doubled by every fold): a shift, not a division, per frame. */
 static struct sm_framemap_col *col_of(struct sm_framemap *m, uint64_t seq)
 {
 	uint64_t i;
 
-	while ((i = seq / m->width) >= SM_FRAMEMAP_COLS)
+	while ((i = seq >> __builtin_ctzll(m->width)) >= SM_FRAMEMAP_COLS)
 		fold(m);
 	if (i + 1 > m->ncols)
 		m->ncols = (unsigned)i + 1;

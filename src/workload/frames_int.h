@@ -70,6 +70,7 @@ struct worker {
 	void *sink;                /* this worker's writer of plan.sink, or NULL */
 	struct sm_series_slot *live;   /* this worker's slot of shared.live */
 	struct sm_verify_stats vs;     /* --verify: this worker's blocks sealed */
+	uint64_t claim_next, claim_end;  /* unpaced: sequence numbers taken, not yet begun */
 };
 
 /* What every worker of one test shares. The plan and sizes are fixed
@@ -94,8 +95,16 @@ struct shared {
 	uint64_t ndirs;            /* entries of dir_fds opened (closed by sm_frames_run) */
 	uint64_t run_seed;
 	struct sm_start start;
-	_Atomic uint64_t next;     /* unpaced: next sequence number */
-	_Atomic int abort;
+	/* Unpaced: sequence numbers a worker takes at once. 1, so frames go
+	 * out in order across threads; 64 with the null engine, whose tens of
+	 * millions of claims a second would otherwise pass next's cache line
+	 * between cores on every one (two threads ran 1.1x one; a real
+	 * engine's frame costs thousands of times such a transfer). */
+	unsigned claim_batch;
+	/* unpaced: the next sequence number, on a cache line of its own:
+	 * every claim writes it, and the flags below are read as often */
+	_Alignas(64) _Atomic uint64_t next;
+	_Alignas(64) _Atomic int abort;
 	_Atomic unsigned finished;
 	_Atomic int sink_err;      /* first failed write of plan.sink, -errno */
 	char prefix[PATH_MAX];     /* "PATH/frame": frame names are prefix + digits + ".tst" */

@@ -241,6 +241,7 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 		if (rc)
 			return rc;
 	}
+	sh->claim_batch = p->engine && !strcmp(p->engine, "null") ? 64 : 1;
 	if (p->kind != SM_FRAMES_READ && !(p->engine && !strcmp(p->engine, "null")))
 		return claim_frames(sh, p, res);
 	return 0;

@@ -15,9 +15,10 @@
 #include <unistd.h>
 
 /* Ask for the next frame: GO (seq and sched set), WAIT (wake set) or DONE. */
-static enum sm_pace_claim claim(struct shared *sh, uint64_t *seq, uint64_t *sched,
+static enum sm_pace_claim claim(struct worker *w, uint64_t *seq, uint64_t *sched,
 				uint64_t *wake)
 {
+	struct shared *sh = w->sh;
 	const struct sm_frames_plan *p = sh->plan;
 	uint64_t now = 0;
 	enum sm_pace_claim r;
@@ -32,7 +33,13 @@ static enum sm_pace_claim claim(struct shared *sh, uint64_t *seq, uint64_t *sche
 			return SM_PACE_DONE;
 	}
 	if (!sh->paced) {
-		*seq = atomic_fetch_add_explicit(&sh->next, 1, memory_order_relaxed);
+		if (w->claim_next == w->claim_end) {
+			uint64_t k = sh->claim_batch > 1 ? sh->claim_batch : 1;
+
+			w->claim_next = atomic_fetch_add_explicit(&sh->next, k, memory_order_relaxed);
+			w->claim_end = w->claim_next + k;
+		}
+		*seq = w->claim_next++;
 		*sched = 0;     /* unpaced: no schedule */
 		return *seq < sh->total ? SM_PACE_GO : SM_PACE_DONE;
 	}
@@ -156,7 +163,7 @@ static unsigned claim_frames(struct worker *w, unsigned *busy, int *claiming, ui
 
 		if (s->state != SLOT_FREE)
 			continue;
-		r = claim(sh, &seq, &sched, wake);
+		r = claim(w, &seq, &sched, wake);
 		if (r == SM_PACE_DONE) {
 			*claiming = 0;
 			break;
