@@ -71,6 +71,31 @@ static int doc_dist(const cJSON *doc, struct sm_dist_result *d, struct sm_jerr *
 	return rc ? rc : 1;
 }
 
+/* Write d, the document re-rendered from doc, with doc's "mpi" object (a
+ * many-host job's hosts, ranks and per-rank figures, kept as saved: it is
+ * rank 0's record of the other ranks, not derived from d) at its end, where
+ * the live job put it. Returns 0 or -errno. */
+static int write_doc(cJSON *d, const cJSON *doc)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(doc, "mpi");
+	int rc;
+
+	if (!d)
+		return -ENOMEM;
+	if (m) {
+		cJSON *c = sm_json_dup_saved(m);
+
+		if (!c) {
+			cJSON_Delete(d);
+			return -ENOMEM;
+		}
+		cJSON_AddItemToObject(d, "mpi", c);
+	}
+	rc = sm_json_write(d, "-");
+	cJSON_Delete(d);
+	return rc;
+}
+
 /* After a text report, a job's host and rank table as rank 0 printed it
  * (nothing for a document without "mpi"). Returns 0 or -errno. */
 static int text_dist(const cJSON *doc, FILE *f, struct sm_jerr *e)
@@ -127,8 +152,7 @@ static int render_run(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_jer
 
 		if (d)
 			sm_json_run(d, res);
-		rc = d ? sm_json_write(d, "-") : -ENOMEM;
-		cJSON_Delete(d);
+		rc = write_doc(d, doc);
 	} else if (l == SM_LAYOUT_HTML) {
 		sm_html_run(f, res);
 	} else if (l == SM_LAYOUT_CSV) {
@@ -154,10 +178,7 @@ static int render_fileio(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_
 		goto out;
 	sm_fileio_analyse(r);     /* rates and fairness, as the live run derived them */
 	if (l == SM_LAYOUT_JSON) {
-		cJSON *d = sm_fileio_json(r);
-
-		rc = d ? sm_json_write(d, "-") : -ENOMEM;
-		cJSON_Delete(d);
+		rc = write_doc(sm_fileio_json(r), doc);
 	} else if (l == SM_LAYOUT_HTML) {
 		struct sm_html_mark m;
 		struct sm_dist_result d;
@@ -214,8 +235,7 @@ static int render_frames(const cJSON *doc, enum sm_layout l, FILE *f, struct sm_
 			sm_cmd_frames_verify_view(r, &vv);
 			cJSON_AddItemToObject(d, "verify", sm_verify_json(&vv));
 		}
-		rc = d ? sm_json_write(d, "-") : -ENOMEM;
-		cJSON_Delete(d);
+		rc = write_doc(d, doc);
 	} else if (l == SM_LAYOUT_MARKDOWN) {
 		sm_md_frames(f, r);
 	} else if (l == SM_LAYOUT_CSV) {
@@ -265,8 +285,7 @@ static int render_streams(const cJSON *doc, enum sm_layout l, FILE *f, struct sm
 
 		if (d)
 			sm_json_streams(d, res);
-		rc = d ? sm_json_write(d, "-") : -ENOMEM;
-		cJSON_Delete(d);
+		rc = write_doc(d, doc);
 	} else if (l == SM_LAYOUT_MARKDOWN) {
 		sm_md_streams(f, res);
 	} else if (l == SM_LAYOUT_CSV) {

@@ -109,6 +109,9 @@ cJSON *sm_dist_json(const struct sm_dist_result *d, cJSON **docs)
 		sm_json_add_double(x, "bytes_per_s", r->bytes_per_s);
 		cJSON_AddBoolToObject(x, "straggler", r->straggler);
 		if (docs && docs[i]) {
+			/* its numbers as the rank printed them, not as cJSON
+			 * prints what it parsed */
+			sm_json_renumber(docs[i]);
 			cJSON_AddItemToObject(x, "result", docs[i]);
 			docs[i] = NULL;
 		} else {

@@ -46,6 +46,39 @@ void sm_json_add_double(cJSON *obj, const char *key, double v)
 	cJSON_AddItemToObject(obj, key, sm_json_double(v));
 }
 
+int sm_json_renumber(cJSON *o)
+{
+	for (cJSON *c = o->child, *next; c; c = next) {
+		next = c->next;
+		if (cJSON_IsNumber(c)) {
+			double v = c->valuedouble;
+			cJSON *n = v >= 0 && v < 9223372036854775808.0 && v == floor(v)
+					   ? sm_json_u64((uint64_t)v) : sm_json_double(v);
+
+			/* in an object the replacement takes the key over */
+			if (!n || !(cJSON_IsObject(o) ? cJSON_ReplaceItemInObjectCaseSensitive(o, c->string, n)
+						      : cJSON_ReplaceItemViaPointer(o, c, n))) {
+				cJSON_Delete(n);
+				return -ENOMEM;
+			}
+		} else if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && sm_json_renumber(c)) {
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+cJSON *sm_json_dup_saved(const cJSON *o)
+{
+	cJSON *d = cJSON_Duplicate(o, 1);
+
+	if (d && sm_json_renumber(d)) {
+		cJSON_Delete(d);
+		return NULL;
+	}
+	return d;
+}
+
 cJSON *sm_json_doc_new(const struct sm_result_head *h)
 {
 	cJSON *doc = cJSON_CreateObject(), *tool, *args;

@@ -64,6 +64,16 @@ void sm_json_add_u64(cJSON *obj, const char *key, uint64_t v);
 cJSON *sm_json_double(double v);
 void sm_json_add_double(cJSON *obj, const char *key, double v);
 
+/* Make every number under o (a parsed document) print as this project's
+ * writers print them: whole numbers below 2^63 in full (as sm_json_u64),
+ * others in the shortest form (as sm_json_double); cJSON's own printing of
+ * a number it parsed can differ in the last digit. They become raw items,
+ * which the readers no longer take: for output only. 0 or -ENOMEM. */
+int sm_json_renumber(cJSON *o);
+
+/* A deep copy of o, renumbered (sm_json_renumber); NULL when out of memory. */
+cJSON *sm_json_dup_saved(const cJSON *o);
+
 /* Print doc to path ("-" for stdout), indented, with a final newline.
  * Returns 0 or -errno. */
 int sm_json_write(const cJSON *doc, const char *path);

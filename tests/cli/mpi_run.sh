@@ -39,6 +39,8 @@ grep -q "^  MPI job of 2 ranks: each cell is the worst rank's" "$T_DIR/out" &&
   ok || fail "run: stormark report of the job's JSON keeps the footnote"
 "$STORMARK" report --format markdown "$T_DIR/run.json" 2>&1 | grep -q "^- MPI job of 2 ranks (rank 0's" &&
   ok || fail "run: the markdown of the job's JSON says it is a job"
+"$STORMARK" report --format json "$T_DIR/run.json" >"$T_DIR/run2.json" 2>&1
+check "run: report --format json gives the job's JSON back, mpi object and all" cmp -s "$T_DIR/run.json" "$T_DIR/run2.json"
 check "run: one directory per rank" test -d "$D/rank.0" -a -d "$D/rank.1"
 check "run: the test data removed" test -z "$(find "$D" -mindepth 2)"
 python3 - "$T_DIR/run.json" >"$T_DIR/py.out" 2>&1 <<'PY'

@@ -137,6 +137,8 @@ check "html: a row per rank" test "$(sed -n '/<table id="mpi-ranks">/,/<\/table>
 check "html: the job line" grep -q '<td>job</td><td>2 ranks on 1 host, 2 reported</td>' "$T_DIR/h.html"
 "$STORMARK" report "$T_DIR/h.json" --format html >"$T_DIR/h2.html"
 check "html: report --format html gives the same page" cmp -s "$T_DIR/h.html" "$T_DIR/h2.html"
+"$STORMARK" report "$T_DIR/h.json" --format json >"$T_DIR/h2.json"
+check "report --format json gives the frames job's JSON back, mpi object and all" cmp -s "$T_DIR/h.json" "$T_DIR/h2.json"
 "${MPI[@]}" -np 2 "$STORMARK" fileio --mpi-files=shared --file-dir="$D" --file-num=1 --file-total-size=1M \
   --file-test-mode=seqwr --events=50 --time=0 --html="$T_DIR/f.html" --json="$T_DIR/f2.json" run \
   >"$T_DIR/f.live" 2>"$T_DIR/f.err"
@@ -146,6 +148,8 @@ check "html: fileio's hosts and ranks" grep -q '<table id="mpi-ranks">' "$T_DIR/
 "$STORMARK" report "$T_DIR/f2.json" >"$T_DIR/f.rep" 2>/dev/null
 check "report: fileio job, the same text" cmp -s "$T_DIR/f.live" "$T_DIR/f.rep"
 check "report: the rank table" grep -q "MPI job: 2 ranks on 1 host, 2 reported" "$T_DIR/f.rep"
+"$STORMARK" report "$T_DIR/f2.json" --format json >"$T_DIR/f3.json"
+check "report --format json gives the fileio job's JSON back" cmp -s "$T_DIR/f2.json" "$T_DIR/f3.json"
 "$STORMARK" frames -w 64 -n 2 --html="$T_DIR/one.html" "$T_DIR/frames" >/dev/null
 check "html: no such section outside a job" test "$(grep -c 'id="mpi"' "$T_DIR/one.html")" = 0
 finish

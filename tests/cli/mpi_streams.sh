@@ -23,6 +23,8 @@ expect_rc 0 "playback under mpirun -np 3" "${MPI[@]}" -np 3 "$STORMARK" streams 
 check "the streams table" grep -q "custom-2mib" "$T_DIR/out"
 check "the rank table" grep -q "MPI job: 3 ranks on 1 host, 3 reported" "$T_DIR/out"
 check "the spread table" grep -q "Streams per rank and host (stream i of a step ran on rank i mod 3)" "$T_DIR/out"
+"$STORMARK" report --format json "$J" >"$T_DIR/play2.json" 2>&1
+check "report --format json gives the job's JSON back, mpi object and all" cmp -s "$J" "$T_DIR/play2.json"
 # whether a step holds depends on this machine's load (the disk is shared
 # by other tests): the checks below hold for any answer N
 spread='. as $d | .streams[0].max_streams as $n | $d.mpi.ranks_total as $p
