@@ -8,14 +8,20 @@ S=$STORMARK
 cd "$T_DIR" || exit 1
 
 # head_ok DESC FILE COMMAND BEFORE: BEFORE is `date +%s` just before the
-# command started; each command below runs for about 2 s, so a start time
-# taken at the end would be at least 2 s past BEFORE.
+# command started, and the check takes `date +%s` again just after it
+# ended (AFTER). Each command below works for at least 2 s after its start,
+# so a start time taken when the run starts is at most AFTER - 2 (whole
+# seconds: floor(start) + 2 <= floor(end)), while one taken when the JSON
+# is written, at the end, is AFTER - 1 or AFTER. (It used to require
+# started_at <= BEFORE + 1, which a loaded machine broke by starting the
+# run more than a second after `date`.)
 head_ok() {
-  local d=$1 f=$2 cmd=$3 before=$4
-  check "$d: head" jq -e >/dev/null --arg c "$cmd" --argjson b "$before" '
+  local d=$1 f=$2 cmd=$3 before=$4 after
+  after=$(date +%s)
+  check "$d: head" jq -e >/dev/null --arg c "$cmd" --argjson b "$before" --argjson a "$after" '
     .schema_version == 1 and .command == $c and (.argv | length) > 1 and
     .interrupted == false and (.duration_ns >= 1500000000) and
-    (.started_at | fromdateiso8601) >= $b and (.started_at | fromdateiso8601) <= $b + 1 and
+    (.started_at | fromdateiso8601) >= $b and (.started_at | fromdateiso8601) <= $a - 2 and
     (.warnings | type) == "array" and (.errors | type) == "array" and
     (.environment.kernel | length) > 0' "$f"
 }
