@@ -36,9 +36,8 @@ void sm_esetup_merge(struct sm_engine_setup *dst, const struct sm_engine_setup *
 		return;
 	}
 	dst->rings += src->rings;
-	if (dst->submit_batch != src->submit_batch)
-		dst->submit_batch = dst->submit_batch > src->submit_batch ? dst->submit_batch
-									  : src->submit_batch;
+	if (src->submit_batch > dst->submit_batch)
+		dst->submit_batch = src->submit_batch;
 	dst->flags &= src->flags;
 	dst->registered_buffers = dst->registered_buffers && src->registered_buffers;
 	dst->registered_files = dst->registered_files && src->registered_files;

@@ -139,8 +139,6 @@ double sm_hist_mean(const struct sm_hist *h)
 
 double sm_hist_m2(const struct sm_hist *h)
 {
-	double mean, m2 = 0;
-
 	if (h->count < 2)
 		return 0.0;
 	if (!h->sq_lost) {
@@ -153,7 +151,15 @@ double sm_hist_m2(const struct sm_hist *h)
 		return h->sq > q ? (double)(h->sq - q) - r : 0.0;
 	}
 	/* from the buckets alone: values this large may have wrapped sum too */
-	mean = 0;
+	return sm_hist_m2_buckets(h);
+}
+
+double sm_hist_m2_buckets(const struct sm_hist *h)
+{
+	double mean = 0, m2 = 0;
+
+	if (h->count < 2)
+		return 0.0;
 	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++)
 		if (h->buckets[i])
 			mean += (double)h->buckets[i] / (double)h->count *

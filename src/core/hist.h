@@ -106,6 +106,9 @@ double sm_hist_stddev(const struct sm_hist *h);   /* population stddev */
  * from sq, or from bucket midpoints when sq was lost; 0 below 2 values. */
 double sm_hist_m2(const struct sm_hist *h);
 
+/* The same from bucket midpoints alone (count must match the buckets). */
+double sm_hist_m2_buckets(const struct sm_hist *h);
+
 /* The sum of squares of count values that add up to sum and whose squared
  * deviations from their mean add up to m2: sum^2 / count + m2, rounded,
  * into *sq. Returns 0, or -1 when it would pass 2^128. */

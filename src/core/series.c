@@ -157,26 +157,19 @@ void sm_series_hist_read(const struct sm_series *s, int i, unsigned h, struct sm
 static void from_buckets(struct sm_hist *h)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
-	double sum = 0, sq = 0, n = 0;
 
 	h->count = 0;
 	for (unsigned b = 0; b < SM_HIST_BUCKETS; b++) {
-		double mid;
-
 		if (!h->buckets[b])
 			continue;
 		if (lo == UINT64_MAX)
 			lo = sm_hist_bucket_low(b);
 		hi = sm_hist_bucket_high(b);
-		mid = ((double)sm_hist_bucket_low(b) + (double)hi) / 2;
 		h->count += h->buckets[b];
-		sum += mid * (double)h->buckets[b];
-		sq += mid * mid * (double)h->buckets[b];
 	}
-	n = (double)h->count;
 	h->min = lo;
 	h->max = hi;
-	sm_hist_set_m2(h, n && sq > sum * sum / n ? sq - sum * sum / n : 0);
+	sm_hist_set_m2(h, sm_hist_m2_buckets(h));
 }
 
 int sm_series_sample(struct sm_series *s, uint64_t t_ns)

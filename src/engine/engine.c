@@ -68,7 +68,7 @@ int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine
 	if (!ops)
 		return -ENOENT;
 	rc = open_ops(e, ops, cfg);
-	/* --sqpoll/--iopoll asked for io_uring itself: no quiet psync */
+	/* --sqpoll/--iopoll/--submit-batch asked for io_uring itself: no quiet psync */
 	if (rc && (ops->caps & SM_ENGINE_ASYNC) && !cfg->flags) {
 		if (notice_len)
 			snprintf(notice, notice_len,

@@ -197,7 +197,7 @@ static int claim_frames(struct shared *sh, const struct sm_frames_plan *p,
  * Returns 0 or -errno with res->head.error set. */
 int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res)
 {
-	int rc;
+	int rc, null_engine;
 
 	if (!p->threads)
 		p->threads = 1;
@@ -241,8 +241,9 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 		if (rc)
 			return rc;
 	}
-	sh->claim_batch = p->engine && !strcmp(p->engine, "null") ? 64 : 1;
-	if (p->kind != SM_FRAMES_READ && !(p->engine && !strcmp(p->engine, "null")))
+	null_engine = p->engine && !strcmp(p->engine, "null");
+	sh->claim_batch = null_engine ? 64 : 1;
+	if (p->kind != SM_FRAMES_READ && !null_engine)
 		return claim_frames(sh, p, res);
 	return 0;
 }
