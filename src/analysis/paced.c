@@ -21,6 +21,7 @@ int sm_paced_from_frames(const struct sm_frames_result *fr, struct sm_paced *pc)
 	pc->done = fr->frames_done;
 	pc->dropped = fr->frames_dropped;
 	pc->interval_ns = (uint64_t)llround(1e9 / p->fps);
+	pc->length_ns = pc->scheduled * pc->interval_ns;
 	pc->queue = p->queue;
 	pc->complete = !fr->head.interrupted && !fr->error && !fr->head.error[0];
 	if (p->kind == SM_FRAMES_READ && !fr->sched_lat.count) {

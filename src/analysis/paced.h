@@ -11,9 +11,9 @@
 /*
  * Fill *pc from a paced frames run (plan.fps > 0): frames scheduled, moved
  * and dropped, the frame interval (1 / fps, rounded to the ns), the queue
- * (-q) and the p99.9 and maximum frame time from schedule (capture:
- * completion - arrival; playback: completion - (due - queue x interval)),
- * from the run's sched_lat histogram, which the workload records per frame
+ * (-q), its length (scheduled x interval) and the p99.9 and
+ * maximum frame time from schedule (capture: completion - arrival;
+ * playback: completion - (due - queue x interval)), from the run's sched_lat histogram, which the workload records per frame
  * in both directions; a playback result without it (an older JSON) has
  * them from its lateness histograms instead, within their bucket error.
  * complete is 1 unless the run was interrupted or failed.

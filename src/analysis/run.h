@@ -41,15 +41,16 @@ struct sm_run_cand {
 unsigned sm_run_candidates(const struct sm_run_result *res, int all, struct sm_run_cand *out);
 
 /*
- * A paced run at cell c (already confirmed with sm_verdict_cell_confirm())
+ * A paced run at cell c (already given to it with sm_verdict_cell_confirm())
  * settles more than its own cell: the same format in the same direction
- * only gets harder as the rate rises. When it was not real time, every
- * higher rate not decided by a paced run becomes not real time; when it
- * was real time, every lower rate becomes real time, except cells far
- * from the limit whose computed verdict already says so, and cells a cliff
- * downgraded. Those cells take
- * pc (its interval shows the rate it ran at) and how = PACED. A marginal
- * outcome settles nothing else. Returns the number of cells changed.
+ * only gets harder as the rate rises. When it dropped frames, every higher
+ * rate without a paced run of its own becomes not real time; when it held
+ * (within half its buffers), every lower rate takes it as its own, settled
+ * by sm_verdict_cell_settle() (confirmed at its computed class, never
+ * raised); except cells far from the limit whose computed verdict already
+ * says so, and, for a run that held, cells a cliff downgraded. Those
+ * cells take pc (its interval shows the rate it ran at). A held-tight
+ * outcome settles nothing else. Returns the number of cells that took it.
  */
 unsigned sm_run_propagate(struct sm_run_result *res, const struct sm_run_cand *c,
 			  const struct sm_paced *pc);
@@ -73,10 +74,14 @@ void sm_run_classic_figures(struct sm_run_classic *c, int w);
 /*
  * Fill res->derived: what the reporters print that the measurements do
  * not hold directly (a queued test that ran at QD1, which sections have
- * figures, the 2K reference test, the best format per direction, the
- * notes the summary makes). Reads only what the JSON of the run holds, so
- * a reader of a saved result can call it too. Idempotent; the workload
- * calls it after each phase.
+ * figures, the 2K reference test, the best format per direction and the
+ * most it keeps up with under 20%, the paced runs' lengths, the notes the
+ * summary makes), after settling every verdict cell from its computed
+ * class and its paced run (sm_verdict_cell_settle(), so a result saved
+ * before a paced run stopped raising verdicts reads by today's rule).
+ * Reads only what the JSON of the run holds, so a reader of a saved
+ * result can call it too. Idempotent; the workload calls it after each
+ * phase.
  */
 void sm_run_analyse(struct sm_run_result *res);
 

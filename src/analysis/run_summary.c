@@ -3,6 +3,7 @@
  * rates and p99, the best format per direction, and what the summary
  * remarks on. */
 #include "analysis/run.h"
+#include "analysis/verdict.h"
 
 #include <string.h>
 
@@ -24,6 +25,55 @@ int sm_run_best(const struct sm_run_result *res, enum sm_direction dir, unsigned
 	return best < 0 ? -1 : 0;
 }
 
+/* The highest-need marginal cell of dir needing more than `above` bytes/s. */
+static int best_marginal(const struct sm_run_result *res, enum sm_direction dir, double above,
+			 unsigned *row, unsigned *rate)
+{
+	double best = above;
+	int found = -1;
+
+	for (unsigned r = 0; r < res->nrows; r++)
+		for (unsigned k = 0; k < res->plan.nrates; k++) {
+			const struct sm_verdict_cell *c = &res->rows[r].cell[dir][k];
+
+			if (c->final == SM_VERDICT_MARGINAL && c->needed > best) {
+				best = c->needed;
+				*row = r;
+				*rate = k;
+				found = 0;
+			}
+		}
+	return found;
+}
+
+/* Settle every cell again from what it holds (a saved result's too) and
+ * gather its paced runs' lengths. */
+static void settle_cells(struct sm_run_result *res, struct sm_run_derived *d)
+{
+	for (unsigned r = 0; r < res->nrows; r++)
+		for (int dir = 0; dir < 2; dir++)
+			for (unsigned k = 0; k < res->plan.nrates; k++) {
+				struct sm_verdict_cell *c = &res->rows[r].cell[dir][k];
+				const struct sm_paced *p = &c->paced;
+				int v = sm_verdict_cell_outcome(c);
+
+				sm_verdict_cell_settle(c);
+				if (v < 0)
+					continue;
+				if (!d->paced_cells++ || p->length_ns < d->paced_min_ns)
+					d->paced_min_ns = p->length_ns;
+				if (p->length_ns > d->paced_max_ns)
+					d->paced_max_ns = p->length_ns;
+				if (d->paced_cells == 1 || p->scheduled < d->paced_min_frames)
+					d->paced_min_frames = p->scheduled;
+				if (p->scheduled > d->paced_max_frames)
+					d->paced_max_frames = p->scheduled;
+				d->held_below_need += v != SM_VERDICT_NOT_REALTIME &&
+						      c->computed == SM_VERDICT_NOT_REALTIME;
+			}
+	d->paced_short = d->paced_cells && d->paced_max_ns < SM_RUN_PACED_LONG_NS;
+}
+
 void sm_run_classic_figures(struct sm_run_classic *c, int w)
 {
 	const struct sm_blockio_result *r = &c->res[w];
@@ -43,6 +93,7 @@ void sm_run_analyse(struct sm_run_result *res)
 	struct sm_run_derived *d = &res->derived;
 
 	memset(d, 0, sizeof(*d));
+	settle_cells(res, d);
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
 		struct sm_run_classic *c = &res->classic[i];
 
@@ -61,10 +112,16 @@ void sm_run_analyse(struct sm_run_result *res)
 			d->ref_size = s->t[0].measured && s->t[1].measured ? (int)i : -1;
 	}
 	d->verdicts_ready = d->frames_measured && res->reached >= SM_PHASE_VERDICTS;
-	for (int dir = 0; dir < 2; dir++)
-		d->best[dir].found = d->verdicts_ready &&
-			sm_run_best(res, (enum sm_direction)dir, &d->best[dir].row,
-				    &d->best[dir].rate) == 0;
+	for (int dir = 0; dir < 2; dir++) {
+		struct sm_run_best *b = &d->best[dir], *m = &d->marginal[dir];
+
+		b->found = d->verdicts_ready &&
+			sm_run_best(res, (enum sm_direction)dir, &b->row, &b->rate) == 0;
+		m->found = d->verdicts_ready &&
+			best_marginal(res, (enum sm_direction)dir,
+				      b->found ? res->rows[b->row].cell[dir][b->rate].needed : 0,
+				      &m->row, &m->rate) == 0;
+	}
 	for (unsigned i = 0; i < res->head.warnings.count; i++)
 		if (!strcmp(res->head.warnings.item[i].code, "small_working_set"))
 			d->small_working_set = 1;

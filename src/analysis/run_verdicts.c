@@ -111,16 +111,18 @@ unsigned sm_run_propagate(struct sm_run_result *res, const struct sm_run_cand *c
 {
 	struct sm_run_row *row = &res->rows[c->row];
 	double f = sm_fps_value(res->plan.rates[c->rate]);
-	enum sm_verdict v = row->cell[c->dir][c->rate].final;
+	int v = sm_verdict_paced(pc);
 	unsigned changed = 0;
 
-	if (v == SM_VERDICT_MARGINAL)
+	/* held-tight (or no outcome) says nothing of the other rates */
+	if (v != SM_VERDICT_REALTIME && v != SM_VERDICT_NOT_REALTIME)
 		return 0;
 	for (unsigned k = 0; k < res->plan.nrates; k++) {
 		struct sm_verdict_cell *o = &row->cell[c->dir][k];
 		double g = sm_fps_value(res->plan.rates[k]);
 
-		if (k == c->rate || o->how == SM_HOW_PACED || (o->cliff && v == SM_VERDICT_REALTIME))
+		if (k == c->rate || sm_verdict_cell_outcome(o) >= 0 ||
+		    (o->cliff && v == SM_VERDICT_REALTIME))
 			continue;
 		/* a higher rate needs more, a lower one less: only those follow */
 		if (!((v == SM_VERDICT_NOT_REALTIME && g > f) ||
@@ -128,11 +130,9 @@ unsigned sm_run_propagate(struct sm_run_result *res, const struct sm_run_cand *c
 			continue;
 		/* a computed verdict that already says so, far from the limit,
 		 * needs no confirming */
-		if (o->final == v && !o->near_limit)
+		if (o->computed == (enum sm_verdict)v && !o->near_limit)
 			continue;
-		o->final = v;
-		o->how = SM_HOW_PACED;
-		o->paced = *pc;
+		sm_verdict_cell_confirm(o, pc);
 		changed++;
 	}
 	return changed;

@@ -52,15 +52,37 @@ void sm_verdict_cell_init(struct sm_verdict_cell *c, double measured, double nee
 	c->how = SM_HOW_COMPUTED;
 }
 
+int sm_verdict_cell_outcome(const struct sm_verdict_cell *c)
+{
+	return sm_verdict_paced(&c->paced);
+}
+
+void sm_verdict_cell_settle(struct sm_verdict_cell *c)
+{
+	int v = sm_verdict_cell_outcome(c);
+
+	c->final = c->computed;
+	c->how = SM_HOW_COMPUTED;
+	if (v < 0)
+		return;
+	if (v == SM_VERDICT_NOT_REALTIME) {
+		c->final = SM_VERDICT_NOT_REALTIME;
+		c->how = SM_HOW_PACED;
+		return;
+	}
+	if (c->computed == SM_VERDICT_NOT_REALTIME)
+		return;
+	if ((enum sm_verdict)v < c->final)
+		c->final = (enum sm_verdict)v;
+	c->how = SM_HOW_PACED;
+}
+
 int sm_verdict_cell_confirm(struct sm_verdict_cell *c, const struct sm_paced *p)
 {
-	int v = sm_verdict_paced(p);
-
-	if (v < 0)
+	if (sm_verdict_paced(p) < 0)
 		return 0;
-	c->final = (enum sm_verdict)v;
-	c->how = SM_HOW_PACED;
 	c->paced = *p;
+	sm_verdict_cell_settle(c);
 	return 1;
 }
 

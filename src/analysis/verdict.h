@@ -42,12 +42,33 @@ int sm_verdict_near_limit(double measured, double needed);
 int sm_verdict_paced(const struct sm_paced *p);
 
 /* Fill a cell from rates: ratio, computed, near_limit; final = computed,
- * how = COMPUTED. */
+ * how = COMPUTED, no paced run. */
 void sm_verdict_cell_init(struct sm_verdict_cell *c, double measured, double needed);
 
-/* Apply a paced run to a cell: when it decides, final becomes its verdict
- * (in either direction) and how becomes PACED. Returns 1 when applied,
- * 0 when the run could not decide (the cell is unchanged). */
+/* The outcome of the paced run a cell carries (sm_verdict_paced() of
+ * c->paced), or -1 when it carries none. */
+int sm_verdict_cell_outcome(const struct sm_verdict_cell *c);
+
+/*
+ * final and how from computed and the paced run the cell carries. A paced
+ * run confirms that a cell holds or lowers it; it never raises the class
+ * the sustained rate gives (yes means at least 20% headroom by that rate,
+ * which a few seconds without a drop cannot show):
+ *   no paced run                    final = computed, how COMPUTED
+ *   dropped                         final = NOT_REALTIME, how PACED
+ *   held, computed NOT_REALTIME     final = NOT_REALTIME, how COMPUTED (the
+ *                                   run was shorter than the shortfall
+ *                                   takes to fill the buffers)
+ *   held or held-tight, otherwise   final = the lower of computed and the
+ *                                   run's outcome, how PACED (a marginal
+ *                                   cell held stays marginal: "~*")
+ * Idempotent; a reader of a saved result calls it (sm_run_analyse).
+ */
+void sm_verdict_cell_settle(struct sm_verdict_cell *c);
+
+/* Give a cell a paced run (its own, or one at another rate that settles
+ * it) and settle it. Returns 1 when the run decided an outcome, 0 when it
+ * could not (not complete, nothing scheduled: the cell is unchanged). */
 int sm_verdict_cell_confirm(struct sm_verdict_cell *c, const struct sm_paced *p);
 
 /*

@@ -6,6 +6,7 @@
 #include "core/units.h"
 #include "report/cliff.h"
 #include "report/run_text.h"
+#include "report/verdict_words.h"
 
 #include <string.h>
 
@@ -157,24 +158,24 @@ static void rates(FILE *f, const struct sm_run_result *res)
 	sm_html_section_end(f);
 }
 
-/* How the cell was decided, in words (the cell's tooltip and its second line). */
+/* What the cell's mark means and how it was reached, in words (its tooltip):
+ * the legend's words, the computed figures, and its paced run if any. */
 static void how(char *buf, size_t len, const struct sm_verdict_cell *c)
 {
-	if (c->how == SM_HOW_PACED)
-		snprintf(buf, len, "paced run: %llu of %llu frames moved, %llu dropped; p99.9 from schedule "
-			 "%.1f ms", (unsigned long long)c->paced.done, (unsigned long long)c->paced.scheduled,
-			 (unsigned long long)c->paced.dropped, (double)c->paced.p999_sched_ns / 1e6);
-	else
-		snprintf(buf, len, "computed: sustained %.1f MiB/s vs %.1f MiB/s needed (x%.2f)%s%s",
-			 c->measured / MIB, c->needed / MIB, c->ratio, c->near_limit ? ", near the limit" : "",
-			 c->cliff ? "; the write rate fell off a cliff: the burst alone would have rated "
-			 "it higher" : "");
+	char paced[300];
+
+	sm_report_paced_words(paced, sizeof(paced), c);
+	snprintf(buf, len, "%s. Computed: sustained %.1f MiB/s vs %.1f MiB/s needed (x%.2f)%s%s%s%s",
+		 sm_report_verdict_meaning(c), c->measured / MIB, c->needed / MIB, c->ratio,
+		 c->near_limit ? ", near the limit" : "",
+		 c->cliff ? "; the write rate fell off a cliff: the burst alone would have rated "
+		 "it higher" : "", paced[0] ? ". Then " : "", paced);
 }
 
 static void verdicts(FILE *f, const struct sm_run_result *res)
 {
 	unsigned nr = res->plan.nrates;
-	char buf[200];
+	char buf[1024];
 
 	sm_html_section(f, "verdicts", "Real-time verdicts");
 	if (!res->derived.verdicts_ready) {
@@ -183,10 +184,8 @@ static void verdicts(FILE *f, const struct sm_run_result *res)
 		sm_html_section_end(f);
 		return;
 	}
-	sm_html_note(f, NULL, "yes = real time with at least %d%% headroom, marginal = under %d%%, no = not "
-		     "real time. Each cell says how it was decided: computed from the measured sustained "
-		     "rate, or by a paced run at that rate.", SM_VERDICT_HEADROOM_PCT,
-		     SM_VERDICT_HEADROOM_PCT);
+	sm_html_note(f, NULL, "%s Each cell says how it was decided: computed from the measured "
+		     "sustained rate, or by a paced run.", sm_report_verdict_legend(buf, sizeof(buf)));
 	fputs("<table id=\"verdict-table\"><tr><th>format</th><th>MiB/frame</th>", f);
 	for (int d = 0; d < 2; d++)
 		for (unsigned k = 0; k < nr; k++)
@@ -203,20 +202,23 @@ static void verdicts(FILE *f, const struct sm_run_result *res)
 				const struct sm_verdict_cell *c = &row->cell[d][k];
 				const char *w = c->final == SM_VERDICT_REALTIME ? "yes" :
 						c->final == SM_VERDICT_MARGINAL ? "marginal" : "no";
+				char m[16];
 
 				how(buf, sizeof(buf), c);
 				fprintf(f, "<td class=\"v-%s\" title=\"", w);
 				sm_html_text(f, buf);
-				fprintf(f, "\">%s%s<br><small>%s</small></td>", w, c->cliff ? "!" : "",
+				fputs("\">", f);
+				sm_html_text(f, sm_report_verdict_mark(m, sizeof(m), c));
+				fprintf(f, "<br><small>%s</small></td>",
 					c->how == SM_HOW_PACED ? "paced" : "computed");
 			}
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	sm_report_paced_note(buf, sizeof(buf), res);
 	sm_html_note(f, "muted", "! = the sustained write fell off a cliff and the rate after the fall "
-		     "decided the cell (docs/cliff.md). %u paced run%s; %u near-limit verdict%s left as "
-		     "computed. Hover a cell for its figures.", res->paced_runs, res->paced_runs == 1 ? "" : "s",
-		     res->near_unconfirmed, res->near_unconfirmed == 1 ? "" : "s");
+		     "decided the cell (docs/cliff.md). %s%sHover a cell for its figures.", buf,
+		     buf[0] ? ". " : "");
 	sm_html_section_end(f);
 }
 

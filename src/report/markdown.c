@@ -7,6 +7,7 @@
 #include "analysis/verdict.h"
 #include "report/run_text.h"
 #include "report/timeit.h"
+#include "report/verdict_words.h"
 #include "core/units.h"
 
 #include <string.h>
@@ -161,15 +162,20 @@ static void md_frames(FILE *f, const struct sm_run_result *res)
 	}
 }
 
-static const char *word(const struct sm_verdict_cell *c)
+/* Text with its '*' escaped (markdown would read emphasis): the marks. */
+static void md_escaped(FILE *f, const char *s)
 {
-	return c->final == SM_VERDICT_REALTIME ? "yes" : c->final == SM_VERDICT_MARGINAL ? "~" : "no";
+	for (; *s; s++) {
+		if (*s == '*')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
 }
 
 static void md_verdicts(FILE *f, const struct sm_run_result *res)
 {
 	unsigned nr = res->plan.nrates;
-	char note[512];
+	char note[1024];
 
 	fprintf(f, "\n## Real-time verdicts\n\n");
 	if (!res->derived.verdicts_ready) {
@@ -179,9 +185,8 @@ static void md_verdicts(FILE *f, const struct sm_run_result *res)
 			   : "None: the frame tests did not finish.\n");
 		return;
 	}
-	fprintf(f, "yes = real time with at least %d%% headroom, ~ = marginal (under %d%%), "
-		   "no = not real time; * = decided by a paced run.\n\n| format | MiB/frame |",
-		SM_VERDICT_HEADROOM_PCT, SM_VERDICT_HEADROOM_PCT);
+	md_escaped(f, sm_report_verdict_legend(note, sizeof(note)));
+	fprintf(f, "\n\n| format | MiB/frame |");
 	for (int d = 0; d < 2; d++)
 		for (unsigned k = 0; k < nr; k++)
 			fprintf(f, " %s %s |", d ? "playback" : "capture", res->plan.rates[k]->name);
@@ -194,15 +199,17 @@ static void md_verdicts(FILE *f, const struct sm_run_result *res)
 
 		fprintf(f, "| %s | %.1f |", row->fmt.name, (double)row->fmt.frame_bytes / MIB);
 		for (int d = 0; d < 2; d++)
-			for (unsigned k = 0; k < nr; k++)
-				fprintf(f, " %s%s%s |", word(&row->cell[d][k]),
-					row->cell[d][k].how == SM_HOW_PACED ? "\\*" : "",
-					row->cell[d][k].cliff ? "!" : "");
+			for (unsigned k = 0; k < nr; k++) {
+				char m[16];
+
+				fputc(' ', f);
+				md_escaped(f, sm_report_verdict_mark(m, sizeof(m), &row->cell[d][k]));
+				fputs(" |", f);
+			}
 		fputc('\n', f);
 	}
-	fprintf(f, "\n%u paced run%s; %u near-limit verdict%s left as computed.\n", res->paced_runs,
-		res->paced_runs == 1 ? "" : "s", res->near_unconfirmed,
-		res->near_unconfirmed == 1 ? "" : "s");
+	if (sm_report_paced_note(note, sizeof(note), res)[0])
+		fprintf(f, "\n%s.\n", note);
 	if (res->mpi_ranks)
 		fprintf(f, "\nMPI job of %u ranks: each cell is the worst rank's; yes = every rank held it "
 			"with all %u at once (%u streams, one per client).\n", res->mpi_ranks, res->mpi_ranks,

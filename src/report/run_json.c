@@ -3,6 +3,7 @@
  * (layout in docs/run.md). */
 #include "report/run_text.h"
 #include "report/steady.h"
+#include "analysis/verdict.h"
 #include "result/json.h"
 
 static const char *const phase_names[] = {
@@ -62,9 +63,12 @@ static cJSON *cell_json(const struct sm_verdict_cell *c, const struct sm_fps *ra
 	cJSON_AddBoolToObject(o, "near_limit", c->near_limit);
 	sm_json_add_double(o, "burst_measured_bytes_per_s", c->burst_measured);
 	cJSON_AddBoolToObject(o, "cliff", c->cliff);
-	if (c->how == SM_HOW_PACED) {
+	if (sm_verdict_cell_outcome(c) >= 0) {
 		cJSON *p = cJSON_AddObjectToObject(o, "paced");
 
+		cJSON_AddStringToObject(p, "outcome", sm_paced_outcome_name(
+			(enum sm_verdict)sm_verdict_cell_outcome(c)));
+		sm_json_add_u64(p, "length_ns", c->paced.length_ns);
 		sm_json_add_u64(p, "scheduled", c->paced.scheduled);
 		sm_json_add_u64(p, "done", c->paced.done);
 		sm_json_add_u64(p, "dropped", c->paced.dropped);

@@ -5,6 +5,7 @@
 #include "report/steady.h"
 #include "analysis/verdict.h"
 #include "report/cliff.h"
+#include "report/verdict_words.h"
 #include "core/units.h"
 
 #include <stdarg.h>
@@ -222,25 +223,12 @@ void sm_run_text(FILE *f, const struct sm_run_result *res, int colour)
 	sm_run_text_rest(f, res, colour, SM_PHASE_SETUP);
 }
 
-static const char *cell_word(const struct sm_verdict_cell *c)
-{
-	switch (c->final) {
-	case SM_VERDICT_REALTIME:
-		return "yes";
-	case SM_VERDICT_MARGINAL:
-		return "~";
-	default:
-		return "no";
-	}
-}
-
 static void print_cell(FILE *f, const struct sm_verdict_cell *c, int colour, int last)
 {
 	static const char *const col[] = { "\033[31m", "\033[33m", "\033[32m" };
 	char word[8];
 
-	snprintf(word, sizeof(word), "%s%s%s", cell_word(c), c->how == SM_HOW_PACED ? "*" : "",
-		 c->cliff ? "!" : "");
+	sm_report_verdict_mark(word, sizeof(word), c);
 	/* no trailing blanks after the last cell */
 	if (colour)
 		fprintf(f, last ? " %s%s\033[0m" : " %s%-4s\033[0m", col[c->final], word);
@@ -259,6 +247,7 @@ static void verdicts_cliff_note(FILE *f, const struct sm_run_result *res)
 void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
 {
 	unsigned nr = res->plan.nrates;
+	char note[1024];
 
 	fprintf(f, "\nReal-time verdicts\n");
 	if (!res->derived.verdicts_ready) {
@@ -268,11 +257,7 @@ void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
 			   : "  none: the frame tests did not finish\n");
 		return;
 	}
-	fprintf(f, "  yes = real time with at least %d%% headroom, ~ = marginal (under %d%%),\n"
-		   "  no = not real time; * = decided by a paced run at that rate, the others\n"
-		   "  computed from the frame tests. Capture writes frames as they arrive,\n"
-		   "  playback reads them in time for display.\n", SM_VERDICT_HEADROOM_PCT,
-		   SM_VERDICT_HEADROOM_PCT);
+	sm_text_wrap(f, sm_report_verdict_legend(note, sizeof(note)), 78, 2);
 	fprintf(f, "  %-16s %6s  %-*s %s\n", "", "MiB/", (int)(nr * 5), "capture at fps",
 		"playback at fps");
 	fprintf(f, "  %-16s %6s ", "format", "frame");
@@ -295,13 +280,9 @@ void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
 		}
 		fputc('\n', f);
 	}
-	if (res->paced_runs || res->near_unconfirmed)
-		fprintf(f, "  %u paced run%s; %u near-limit verdict%s left as computed\n",
-			res->paced_runs, res->paced_runs == 1 ? "" : "s", res->near_unconfirmed,
-			res->near_unconfirmed == 1 ? "" : "s");
+	if (sm_report_paced_note(note, sizeof(note), res)[0])
+		sm_text_wrap(f, note, 78, 2);
 	if (res->mpi_ranks) {
-		char note[300];
-
 		snprintf(note, sizeof(note), "MPI job of %u ranks: each cell is the worst rank's; yes = every "
 			 "rank held it with all %u at once (%u streams, one per client)", res->mpi_ranks,
 			 res->mpi_ranks, res->mpi_ranks);
@@ -331,20 +312,29 @@ static void summary_best(const struct sm_run_result *res, char *buf, size_t len,
 			 int d)
 {
 	const char *verb = d == SM_DIR_CAPTURE ? "capture" : "play back";
-	const struct sm_run_best *b = &res->derived.best[d];
-	char who[64] = "It";
+	const struct sm_run_best *b = &res->derived.best[d], *m = &res->derived.marginal[d];
+	struct sm_verdict_cell yes = { .final = SM_VERDICT_REALTIME };
+	char who[64] = "It", what[64];
 
 	if (res->mpi_ranks)   /* the table is per client, all at once */
 		snprintf(who, sizeof(who), "Each of %u clients at once", res->mpi_ranks);
-	if (!b->found) {
-		add(buf, len, pos, "%s cannot %s any of the %u tested formats in real time with "
-			"%d%% headroom. ", who, verb, res->nrows, SM_VERDICT_HEADROOM_PCT);
+	/* the legend's words for the class (report/verdict_words.c) */
+	if (!b->found)
+		add(buf, len, pos, "%s cannot %s any of the %u tested formats in %s. ", who, verb,
+		    res->nrows, sm_report_verdict_meaning(&yes));
+	else
+		add(buf, len, pos, "%s can %s up to %s at %s fps in %s (%.0f MiB/s needed). ", who,
+		    verb, res->rows[b->row].fmt.name, res->plan.rates[b->rate]->name,
+		    sm_report_verdict_meaning(&yes), res->rows[b->row].cell[d][b->rate].needed / MIB);
+	if (!m->found)
 		return;
-	}
-	add(buf, len, pos, "%s can %s up to %s at %s fps in real time with at least %d%% "
-		"headroom (%.0f MiB/s needed). ", who, verb, res->rows[b->row].fmt.name,
-		res->plan.rates[b->rate]->name, SM_VERDICT_HEADROOM_PCT,
-		res->rows[b->row].cell[d][b->rate].needed / MIB);
+	snprintf(what, sizeof(what), "%s%s", res->mpi_ranks ? "Each client's " : "",
+		 res->mpi_ranks ? (d == SM_DIR_CAPTURE ? "capture" : "playback")
+				: (d == SM_DIR_CAPTURE ? "Capture" : "Playback"));
+	add(buf, len, pos, "%s of %s at %s fps is %s (%.0f MiB/s needed). ", what,
+	    res->rows[m->row].fmt.name, res->plan.rates[m->rate]->name,
+	    sm_report_verdict_meaning(&res->rows[m->row].cell[d][m->rate]),
+	    res->rows[m->row].cell[d][m->rate].needed / MIB);
 }
 
 void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len)

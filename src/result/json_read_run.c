@@ -108,7 +108,10 @@ static int read_cell(const cJSON *o, struct sm_verdict_cell *c, struct sm_jerr *
 	if ((v = by_name(o, "how", how_name, 2, e)) < 0)
 		return -EINVAL;
 	c->how = (enum sm_verdict_how)v;
-	if (c->how == SM_HOW_PACED) {
+	/* a paced run's figures: with how = computed too, since a run that
+	 * held a cell below the need no longer decides it (docs/run.md); the
+	 * outcome is theirs (sm_verdict_paced), so it is not read back */
+	if (c->how == SM_HOW_PACED || cJSON_GetObjectItemCaseSensitive(o, "paced")) {
 		const cJSON *p = sm_jget_obj(o, "paced", e);
 
 		rc |= sm_jget_u64(p, "scheduled", &c->paced.scheduled, e);
@@ -118,6 +121,11 @@ static int read_cell(const cJSON *o, struct sm_verdict_cell *c, struct sm_jerr *
 		rc |= sm_jget_u64(p, "max_sched_ns", &c->paced.max_sched_ns, e);
 		rc |= sm_jget_u64(p, "interval_ns", &c->paced.interval_ns, e);
 		rc |= sm_jget_uint(p, "queue", &c->paced.queue, e);
+		/* written since the note under the table gives it; an older
+		 * result has what it is made of */
+		c->paced.length_ns = c->paced.scheduled * c->paced.interval_ns;
+		if (p && cJSON_GetObjectItemCaseSensitive(p, "length_ns"))
+			rc |= sm_jget_u64(p, "length_ns", &c->paced.length_ns, e);
 		c->paced.complete = 1;
 	}
 	return rc ? -EINVAL : 0;

@@ -125,6 +125,21 @@ struct sm_run_derived {
 	int cliff_unlooked;         /* it was too short to look for a cliff */
 	unsigned cliff_downgraded;  /* verdict cells the burst alone would have rated
 				     * better */
+	/* The highest-need marginal cell of a direction that needs more than
+	 * best[] (found 0: none): the most it keeps up with, under 20%. */
+	struct sm_run_best marginal[2];
+	/* The paced runs the cells carry (a cell's own, or the one at another
+	 * rate that settled it): cells with one, and the shortest and longest
+	 * run's length (struct sm_paced: frames x interval) and frames
+	 * scheduled. */
+	unsigned paced_cells;
+	uint64_t paced_min_ns, paced_max_ns;
+	uint64_t paced_min_frames, paced_max_frames;
+	int paced_short;            /* paced_cells and the longest run under
+				     * SM_RUN_PACED_LONG_NS: too short to say much */
+	unsigned held_below_need;   /* cells a paced run held whose sustained rate is
+				     * under the need: not real time (the run does
+				     * not raise them) */
 };
 
 /* The frame size whose write test is the run's sustained write. */
@@ -135,6 +150,12 @@ struct sm_run_derived {
 
 /* Runs shorter than this give rough figures (the summary says so). */
 #define SM_RUN_ROUGH_NS (30ull * 1000000000ull)
+
+/* A paced run shorter than this says little: its buffers (8 frames by
+ * default, a third of a second at 24 fps) hide a shortfall of 10% for
+ * 8 / (24 x 0.1) = 3.3 s, so a run of a few seconds holds what the storage
+ * cannot sustain; the note under the verdict table says so (docs/run.md). */
+#define SM_RUN_PACED_LONG_NS (10ull * 1000000000ull)
 
 /* Phases, in order; `reached` says how far a run got. */
 enum sm_run_phase {

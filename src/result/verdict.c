@@ -14,6 +14,18 @@ const char *sm_verdict_name(enum sm_verdict v)
 	}
 }
 
+const char *sm_paced_outcome_name(enum sm_verdict v)
+{
+	switch (v) {
+	case SM_VERDICT_REALTIME:
+		return "held";
+	case SM_VERDICT_MARGINAL:
+		return "held-tight";
+	default:
+		return "dropped";
+	}
+}
+
 const char *sm_verdict_how_name(enum sm_verdict_how h)
 {
 	return h == SM_HOW_PACED ? "paced" : "computed";

@@ -16,7 +16,8 @@ enum sm_verdict {
 /* How a verdict was reached. */
 enum sm_verdict_how {
 	SM_HOW_COMPUTED = 0,   /* from measured sustained rates */
-	SM_HOW_PACED,          /* confirmed (or overruled) by a paced run */
+	SM_HOW_PACED,          /* a paced run confirmed it, or lowered it: a
+				* paced run never raises a verdict */
 };
 
 enum sm_direction {
@@ -36,6 +37,8 @@ struct sm_paced {
 	uint64_t interval_ns;      /* 1 / fps */
 	unsigned queue;            /* buffers (-q) */
 	int complete;              /* 1: the run was not cut short (signal, error) */
+	uint64_t length_ns;        /* its length: scheduled x interval_ns, the span it
+				    * was to hold real time over */
 };
 
 /* One cell of the verdict table: a format at a rate in one direction. */
@@ -45,9 +48,15 @@ struct sm_verdict_cell {
 	double ratio;              /* measured / needed; 0 when needed <= 0 */
 	enum sm_verdict computed;  /* from measured vs needed */
 	int near_limit;
-	enum sm_verdict final;     /* what the table shows */
+	enum sm_verdict final;     /* what the table shows: never above computed
+				    * (analysis/verdict.h, sm_verdict_cell_settle) */
 	enum sm_verdict_how how;
-	struct sm_paced paced;     /* valid when how == SM_HOW_PACED */
+	struct sm_paced paced;     /* the paced run that settles the cell (its own, or
+				    * one at another rate of the row), when
+				    * sm_verdict_paced(&paced) >= 0; all zero when none:
+				    * present also when how is COMPUTED (a run that
+				    * held a cell whose sustained rate is below the
+				    * need does not decide it) */
 	double burst_measured;     /* capture after a cliff: the rate the burst alone
 				    * gave (model); otherwise equal to measured */
 	int cliff;                 /* the burst alone would have given a better
@@ -65,6 +74,10 @@ struct sm_rate_point {
 /* "realtime", "marginal", "not-realtime"; "computed", "paced";
  * "capture", "playback". */
 const char *sm_verdict_name(enum sm_verdict v);
+/* What a paced run showed, by its sm_verdict_paced() outcome v: "held"
+ * (REALTIME: no drop, p99.9 within half the buffers), "held-tight"
+ * (MARGINAL: no drop, p99.9 past that), "dropped" (NOT_REALTIME). */
+const char *sm_paced_outcome_name(enum sm_verdict v);
 const char *sm_verdict_how_name(enum sm_verdict_how h);
 const char *sm_direction_name(enum sm_direction d);
 

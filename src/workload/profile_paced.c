@@ -143,7 +143,7 @@ int sm_prof_confirm(struct sm_prof *x)
 		struct sm_paced pc = { 0 };
 		char what[96];
 
-		if (cell->how == SM_HOW_PACED)
+		if (sm_verdict_cell_outcome(cell) >= 0)
 			continue;   /* settled by a paced run at another rate */
 
 		/* stop when the budget is spent (--steady's rounds and

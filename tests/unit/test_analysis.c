@@ -221,8 +221,8 @@ static void test_propagate(void **state)
 	/* rates out of order: propagation goes by frame rate, not position */
 	static const char *const rates[] = { "60", "24", "30", "50", "25" };
 	struct sm_run_result *res = table(1, rates, 5);
-	struct sm_paced drop = { 100, 90, 10, 0, 0, 33366667, 8, 1 };
-	struct sm_paced clean = { 100, 100, 0, 1 * MS, 2 * MS, 40 * MS, 8, 1 };
+	struct sm_paced drop = { 100, 90, 10, 0, 0, 33366667, 8, 1, 100 * 33366667ull };
+	struct sm_paced clean = { 100, 100, 0, 1 * MS, 2 * MS, 40 * MS, 8, 1, 100 * 40 * MS };
 	struct sm_verdict_cell *cap = res->rows[0].cell[SM_DIR_CAPTURE];
 	struct sm_run_cand c = { .row = 0, .dir = SM_DIR_CAPTURE };
 
@@ -249,16 +249,24 @@ static void test_propagate(void **state)
 	for (unsigned k = 0; k < 5; k++)
 		assert_int_equal(res->rows[0].cell[SM_DIR_PLAYBACK][k].how, SM_HOW_COMPUTED);
 
-	/* 25 fps real time: 24 is already realtime far from the limit (kept);
-	 * a marginal cell below would follow (make 24 marginal to see it) */
+	/* 25 fps (marginal, 1.1x) held: it stays marginal, held with little
+	 * headroom (~*), never raised to realtime; 24 is already realtime far
+	 * from the limit (kept); a cell below near the limit takes the run at
+	 * its own computed class (make 24 marginal to see it) */
 	set_ratio(res, 0, SM_DIR_CAPTURE, 1, 1.05);
 	c.rate = 4;
 	assert_int_equal(sm_verdict_cell_confirm(&cap[4], &clean), 1);
-	assert_int_equal(cap[4].final, SM_VERDICT_REALTIME);
+	assert_int_equal(cap[4].final, SM_VERDICT_MARGINAL);
+	assert_int_equal(cap[4].how, SM_HOW_PACED);
+	assert_int_equal(sm_run_propagate(res, &c, &clean), 1);
+	assert_int_equal(cap[1].final, SM_VERDICT_MARGINAL);
+	assert_int_equal(cap[1].how, SM_HOW_PACED);
+	assert_int_equal(cap[1].paced.interval_ns, 40 * MS);
+	/* near-limit realtime below: confirmed as realtime */
+	set_ratio(res, 0, SM_DIR_CAPTURE, 1, 1.25);
 	assert_int_equal(sm_run_propagate(res, &c, &clean), 1);
 	assert_int_equal(cap[1].final, SM_VERDICT_REALTIME);
 	assert_int_equal(cap[1].how, SM_HOW_PACED);
-	assert_int_equal(cap[1].paced.interval_ns, 40 * MS);
 	/* the cells decided by their own paced run are left alone */
 	assert_int_equal(cap[2].final, SM_VERDICT_NOT_REALTIME);
 	assert_int_equal(cap[3].paced.interval_ns, 33366667);
@@ -376,10 +384,14 @@ static void test_verdicts_cliff(void **state)
 		assert_int_equal(res->rows[0].cell[SM_DIR_CAPTURE][0].final,
 				 SM_VERDICT_NOT_REALTIME);
 		assert_int_equal(res->rows[0].cell[SM_DIR_CAPTURE][0].how, SM_HOW_COMPUTED);
-		/* the same run without the mark would have settled it */
+		/* the same run without the mark would have settled it (at its
+		 * own computed class: a held run never raises a cell) */
 		res->rows[0].cell[SM_DIR_CAPTURE][0].cliff = 0;
 		res->rows[0].cell[SM_DIR_CAPTURE][0].near_limit = 1;
 		assert_int_equal(sm_run_propagate(res, &at, &pc), 1);
+		assert_int_equal(res->rows[0].cell[SM_DIR_CAPTURE][0].final,
+				 SM_VERDICT_NOT_REALTIME);
+		assert_int_equal(res->rows[0].cell[SM_DIR_CAPTURE][0].how, SM_HOW_COMPUTED);
 	}
 	/* without the cliff the whole write's rate counts */
 	cl->found = 0;

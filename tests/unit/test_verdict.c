@@ -116,17 +116,42 @@ static void test_confirm_overrides(void **state)
 	assert_int_equal(c.how, SM_HOW_PACED);
 	assert_int_equal(c.paced.dropped, 3);
 
-	/* computed not realtime (0.95x), paced run clean: up to realtime */
+	/* computed not realtime (0.95x), paced run clean: a run of a few
+	 * seconds holds what its buffers hide, so it stays not real time,
+	 * decided by the computation; the cell keeps what the run showed */
 	sm_verdict_cell_init(&c, 95, 100);
 	assert_int_equal(c.final, SM_VERDICT_NOT_REALTIME);
 	p = paced(0, 50 * MS, 8, 40 * MS);
 	assert_int_equal(sm_verdict_cell_confirm(&c, &p), 1);
-	assert_int_equal(c.final, SM_VERDICT_REALTIME);
+	assert_int_equal(c.final, SM_VERDICT_NOT_REALTIME);
+	assert_int_equal(c.how, SM_HOW_COMPUTED);
+	assert_int_equal(sm_verdict_cell_outcome(&c), SM_VERDICT_REALTIME);
+
+	/* computed marginal (1.10x, the headroom is 10%), paced run clean:
+	 * held, but with little headroom (~*), never raised to realtime */
+	sm_verdict_cell_init(&c, 110, 100);
+	assert_int_equal(c.final, SM_VERDICT_MARGINAL);
+	p = paced(0, 50 * MS, 8, 40 * MS);
+	assert_int_equal(sm_verdict_cell_confirm(&c, &p), 1);
+	assert_int_equal(c.final, SM_VERDICT_MARGINAL);
+	assert_int_equal(c.computed, SM_VERDICT_MARGINAL);
 	assert_int_equal(c.how, SM_HOW_PACED);
+	assert_int_equal(sm_verdict_cell_outcome(&c), SM_VERDICT_REALTIME);
 
 	/* computed marginal, paced: no drops, tight p99.9 -> marginal */
 	sm_verdict_cell_init(&c, 110, 100);
+	p = paced(0, 200 * MS, 8, 40 * MS);
+	assert_int_equal(sm_verdict_cell_confirm(&c, &p), 1);
 	assert_int_equal(c.final, SM_VERDICT_MARGINAL);
+	assert_int_equal(c.how, SM_HOW_PACED);
+	assert_int_equal(sm_verdict_cell_outcome(&c), SM_VERDICT_MARGINAL);
+
+	/* computed realtime: a clean run confirms it, a tight one lowers it */
+	sm_verdict_cell_init(&c, 130, 100);
+	p = paced(0, 50 * MS, 8, 40 * MS);
+	assert_int_equal(sm_verdict_cell_confirm(&c, &p), 1);
+	assert_int_equal(c.final, SM_VERDICT_REALTIME);
+	assert_int_equal(c.how, SM_HOW_PACED);
 	p = paced(0, 200 * MS, 8, 40 * MS);
 	assert_int_equal(sm_verdict_cell_confirm(&c, &p), 1);
 	assert_int_equal(c.final, SM_VERDICT_MARGINAL);
@@ -139,6 +164,37 @@ static void test_confirm_overrides(void **state)
 	assert_int_equal(sm_verdict_cell_confirm(&c, &p), 0);
 	assert_int_equal(c.final, SM_VERDICT_MARGINAL);
 	assert_int_equal(c.how, SM_HOW_COMPUTED);
+}
+
+/* settle is a function of computed and the run the cell carries: a cell
+ * saved by an older stormark as raised by its paced run reads as today's
+ * rule says; settling twice changes nothing; without a run, computed. */
+static void test_settle(void **state)
+{
+	struct sm_verdict_cell c;
+
+	(void)state;
+	sm_verdict_cell_init(&c, 110, 100);
+	c.paced = paced(0, 20 * MS, 8, 40 * MS);
+	c.final = SM_VERDICT_REALTIME;          /* as older results said */
+	c.how = SM_HOW_PACED;
+	sm_verdict_cell_settle(&c);
+	assert_int_equal(c.final, SM_VERDICT_MARGINAL);
+	assert_int_equal(c.how, SM_HOW_PACED);
+	sm_verdict_cell_settle(&c);
+	assert_int_equal(c.final, SM_VERDICT_MARGINAL);
+	assert_int_equal(c.how, SM_HOW_PACED);
+	memset(&c.paced, 0, sizeof(c.paced));
+	sm_verdict_cell_settle(&c);
+	assert_int_equal(c.final, SM_VERDICT_MARGINAL);
+	assert_int_equal(c.how, SM_HOW_COMPUTED);
+	assert_int_equal(sm_verdict_cell_outcome(&c), -1);
+	/* a drop lowers a far realtime cell too */
+	sm_verdict_cell_init(&c, 300, 100);
+	c.paced = paced(2, 20 * MS, 8, 40 * MS);
+	sm_verdict_cell_settle(&c);
+	assert_int_equal(c.final, SM_VERDICT_NOT_REALTIME);
+	assert_int_equal(c.how, SM_HOW_PACED);
 }
 
 static void test_rate_model(void **state)
@@ -226,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_near_limit),
 		cmocka_unit_test(test_paced_rules),
 		cmocka_unit_test(test_confirm_overrides),
+		cmocka_unit_test(test_settle),
 		cmocka_unit_test(test_rate_model),
 		cmocka_unit_test(test_lateness),
 		cmocka_unit_test(test_names),
