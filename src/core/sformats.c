@@ -163,6 +163,24 @@ uint64_t sm_sformat_chunk(const struct sm_sformat *f, const struct sm_fps *r)
 	return sm_round_up((uint64_t)ceil(b), SM_FRAME_ALIGN);
 }
 
+uint64_t sm_sformat_offset(double frame_bytes, uint64_t k)
+{
+	if (!(frame_bytes >= SM_FRAME_ALIGN))
+		return k * SM_FRAME_ALIGN;
+	/* exact in a double up to 2^53 bytes: k x frame_bytes of a 1000 s
+	 * step of the heaviest format is about 10^12 */
+	return (uint64_t)floor((double)k * frame_bytes / SM_FRAME_ALIGN) * SM_FRAME_ALIGN;
+}
+
+double sm_sformat_moved_rate(const struct sm_sformat *f, const struct sm_fps *r)
+{
+	double b = sm_sformat_frame_bytes(f, r);
+
+	if (!(b > 0))
+		return 0;
+	return (b >= SM_FRAME_ALIGN ? b : SM_FRAME_ALIGN) * sm_fps_value(r);
+}
+
 double sm_sformat_rate(const struct sm_sformat *f, const struct sm_fps *r)
 {
 	return sm_sformat_frame_bytes(f, r) * sm_fps_value(r);

@@ -66,9 +66,28 @@ int sm_sformat_custom(double mib_s, struct sm_sformat *out);
  */
 double sm_sformat_frame_bytes(const struct sm_sformat *f, const struct sm_fps *r);
 
-/* The chunk a stream moves per frame interval: the frame rounded UP to
- * SM_FRAME_ALIGN (4 KiB), so direct I/O can move it; 0 when undefined. */
+/* The largest chunk a stream moves in one frame interval: the frame rounded
+ * UP to SM_FRAME_ALIGN (4 KiB); 0 when undefined. Frames move by the byte
+ * schedule of sm_sformat_offset(), so most chunks are smaller. */
 uint64_t sm_sformat_chunk(const struct sm_sformat *f, const struct sm_fps *r);
+
+/*
+ * The byte schedule of a stream of frames of frame_bytes each (the
+ * vendor's figure, which may have a fraction): frame k moves the bytes
+ * [off(k), off(k + 1)) of its file, off(k) = floor(k x frame_bytes / 4 KiB)
+ * x 4 KiB. Every request is whole 4 KiB blocks at a 4 KiB offset, as direct
+ * I/O needs, at most sm_sformat_chunk() long, and the first k frames move
+ * within one block of k x frame_bytes: the published rate, where rounding
+ * each frame up would add up to 4 KiB a frame (4.9% for xavc-s-25-hd at
+ * 50 fps). A frame under 4 KiB moves one block (off(k) = k x 4 KiB), more
+ * than its rate: sm_sformat_moved_rate() says how much. Returns off(k).
+ */
+uint64_t sm_sformat_offset(double frame_bytes, uint64_t k);
+
+/* The rate a stream of f at r moves by that schedule in the long run,
+ * bytes/s: the published rate, or one block per frame for a frame under
+ * 4 KiB; 0 when undefined. */
+double sm_sformat_moved_rate(const struct sm_sformat *f, const struct sm_fps *r);
 
 /* The published data rate of f at r, bytes/s (frame bytes x fps), 0 when
  * undefined. */

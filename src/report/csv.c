@@ -194,7 +194,7 @@ void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
 		   "first_failed,at_cap,searched,aggregate_bytes_per_s,sustained_bytes_per_s,"
 		   "confirmation,confirmation_streams,confirmation_held,streams_headroom_before,"
 		   "cliff_looked,cliff_found,cliff_at_s,cliff_burst_bytes_per_s,"
-		   "cliff_sustained_bytes_per_s\n");
+		   "cliff_sustained_bytes_per_s,moved_bytes_per_s\n");
 	for (unsigned i = 0; i < res->ncells; i++) {
 		const struct sm_streams_cell *c = &res->cells[i];
 
@@ -210,7 +210,9 @@ void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
 		num(f, c->agg_bytes_per_s);
 		num(f, c->sustained_bytes_per_s);
 		if (c->confirm == SM_CONFIRM_NONE) {   /* playback, no answer */
-			fputs(",,,,,,,,,\n", f);
+			fputs(",,,,,,,,,", f);
+			num(f, c->moved_rate);
+			fputc('\n', f);
 			continue;
 		}
 		fprintf(f, ",%s,%u,%d,%u,%d,%d", c->confirm == SM_CONFIRM_RAN ? "ran" : "no_time",
@@ -223,6 +225,7 @@ void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
 		} else {
 			empty(f, 3);
 		}
+		num(f, c->moved_rate);
 		fputc('\n', f);
 	}
 }

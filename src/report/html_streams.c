@@ -228,7 +228,12 @@ static void cell(FILE *f, const struct sm_streams_cell *c, unsigned idx)
 	sm_html_kv_begin(f, NULL);
 	sm_html_kv(f, "codec", "%s", c->codec);
 	sm_html_kv(f, "rate per stream", "%s/s", sm_fmt_bytes(a, sizeof(a), c->rate));
-	sm_html_kv(f, "per frame interval", "%s", sm_fmt_bytes(b, sizeof(b), (double)c->chunk_bytes));
+	if (c->moved_rate == c->rate)
+		sm_html_kv(f, "moved", "as published (a byte schedule of whole 4 KiB blocks)");
+	else
+		sm_html_kv(f, "moved", "%s/s", sm_fmt_bytes(b, sizeof(b), c->moved_rate));
+	sm_html_kv(f, "largest chunk per frame interval", "%s",
+		   sm_fmt_bytes(b, sizeof(b), (double)c->chunk_bytes));
 	fprintf(f, "<tr><td>streams held</td><td class=\"%s\">", answer_class(c));
 	sm_html_printf(f, "%s%u, %u with %d%% headroom%s", c->at_cap ? "at least " : "", c->max_raw,
 		       c->max_headroom, SM_VERDICT_HEADROOM_PCT,

@@ -116,26 +116,40 @@ static char *confirm_words(char *buf, size_t len, const struct sm_streams_cell *
 	return buf;
 }
 
+/* "as published", or the rate the schedule moves when it is not (a frame
+ * under 4 KiB moves a whole block; an older result rounded every frame). */
+static char *moved_words(char *buf, size_t len, const struct sm_streams_cell *c)
+{
+	char m[32];
+
+	if (c->moved_rate == c->rate)
+		snprintf(buf, len, "moved as published");
+	else
+		snprintf(buf, len, "moved: %s/s", sm_fmt_bytes(m, sizeof(m), c->moved_rate));
+	return buf;
+}
+
 static void detail(FILE *f, const struct sm_streams_result *res, int md)
 {
 	if (md)
-		fputs("| format | fps | direction | rate per stream | chunk | held | with headroom "
+		fputs("| format | fps | direction | rate per stream | largest chunk | held | with headroom "
 		      "| aggregate | drops at N | drops at N+1 | sustained check | note |\n"
 		      "|---|---|---|---|---|---|---|---|---|---|---|---|\n", f);
 	for (unsigned i = 0; i < res->ncells; i++) {
 		const struct sm_streams_cell *c = &res->cells[i];
 		const struct sm_streams_step *at = sm_streams_step_at(c, c->max_raw);
 		const struct sm_streams_step *over = sm_streams_step_at(c, c->max_raw + 1);
-		char rate[32], chunk[32], agg[32], conf[800];
+		char rate[32], chunk[32], agg[32], conf[800], moved[64];
 
 		if (c->max_raw && (!at || !at->held))
 			at = NULL;
 		sm_fmt_bytes(rate, sizeof(rate), c->rate);
 		sm_fmt_bytes(chunk, sizeof(chunk), (double)c->chunk_bytes);
 		sm_fmt_bytes(agg, sizeof(agg), c->agg_bytes_per_s);
+		moved_words(moved, sizeof(moved), c);
 		if (md) {
-			fprintf(f, "| %s | %s | %s | %s/s | %s | %s%u | %u%s | %s/s | ", c->format,
-				c->fps_name, sm_direction_name(c->dir), rate, chunk, c->at_cap ? ">=" : "",
+			fprintf(f, "| %s | %s | %s | %s/s (%s) | %s | %s%u | %u%s | %s/s | ", c->format,
+				c->fps_name, sm_direction_name(c->dir), rate, moved, chunk, c->at_cap ? ">=" : "",
 				c->max_raw, c->max_headroom, c->lowered ? "!" : "", agg);
 			drops(f, at);
 			fputs(" | ", f);
@@ -143,8 +157,9 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 			fprintf(f, " | %s | %s |\n", confirm_words(conf, sizeof(conf), c), c->note);
 			continue;
 		}
-		fprintf(f, "%s at %s fps, %s (%s): %s/s per stream, %s per frame interval\n", c->format,
-			c->fps_name, sm_direction_name(c->dir), c->codec, rate, chunk);
+		fprintf(f, "%s at %s fps, %s (%s): %s/s per stream (%s), up to %s per frame "
+			"interval\n", c->format, c->fps_name, sm_direction_name(c->dir), c->codec, rate,
+			moved, chunk);
 		fprintf(f, "  held %s%u stream%s, %u%s with %d%% headroom; aggregate %s/s\n",
 			c->at_cap ? "at least " : "", c->max_raw, c->max_raw == 1 ? "" : "s",
 			c->max_headroom, c->lowered ? "!" : "", SM_VERDICT_HEADROOM_PCT, agg);

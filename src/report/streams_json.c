@@ -75,6 +75,7 @@ static cJSON *cell_json(const struct sm_streams_cell *c)
 	sm_json_add_double(o, "frame_bytes", c->frame_bytes);
 	sm_json_add_u64(o, "chunk_bytes", c->chunk_bytes);
 	sm_json_add_double(o, "rate_bytes_per_s", c->rate);
+	sm_json_add_double(o, "moved_bytes_per_s", c->moved_rate);
 	sm_json_add_u64(o, "interval_ns", c->interval_ns);
 	cJSON_AddNumberToObject(o, "max_streams", c->max_raw);
 	cJSON_AddNumberToObject(o, "max_streams_headroom", c->max_headroom);

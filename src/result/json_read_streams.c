@@ -118,6 +118,12 @@ static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *
 	else
 		return sm_jerr_set(e, "unknown direction '%s'", dir);
 	c->fps = strtod(c->fps_name, NULL);
+	/* written since frames move by a byte schedule; before, every frame
+	 * was its chunk */
+	c->moved_rate = c->interval_ns ? (double)c->chunk_bytes * 1e9 / (double)c->interval_ns : 0;
+	if (cJSON_GetObjectItemCaseSensitive(o, "moved_bytes_per_s") &&
+	    sm_jget_double(o, "moved_bytes_per_s", &c->moved_rate, e))
+		return -EINVAL;
 	n = cJSON_GetArraySize(a);
 	c->steps = calloc(n ? (unsigned)n : 1, sizeof(*c->steps));
 	if (!c->steps)

@@ -67,8 +67,14 @@ struct sm_streams_cell {
 	double fps;
 	enum sm_direction dir;
 	double frame_bytes;         /* the vendor's figure for one frame */
-	uint64_t chunk_bytes;       /* moved per frame interval (4 KiB multiple) */
+	uint64_t chunk_bytes;       /* the most moved in one frame interval (4 KiB
+				     * multiple): frames move by a byte schedule
+				     * (core/sformats.h, sm_sformat_offset) */
 	double rate;                /* published bytes/s a stream needs */
+	double moved_rate;          /* bytes/s that schedule moves in the long run:
+				     * rate, or one 4 KiB block a frame for a frame
+				     * under 4 KiB (an older result: chunk x fps,
+				     * each frame rounded up) */
 	uint64_t interval_ns;       /* 1 / fps */
 	unsigned max_raw;           /* largest n held (0: not even one) */
 	unsigned max_headroom;      /* largest n with 20% headroom (run's rule) */

@@ -132,7 +132,7 @@ int sm_streams_prepare(struct sm_streams_search *x, const struct sm_streams_step
 {
 	if (sp->dir != SM_DIR_PLAYBACK || !sp->n)
 		return 0;
-	return ensure_play(x, sp->n, sp->chunk_bytes, sp->frames * sp->chunk_bytes);
+	return ensure_play(x, sp->n, sp->chunk_bytes, sm_streams_step_bytes(sp));
 }
 
 int sm_streams_local_step(struct sm_streams_search *x, const struct sm_streams_step_plan *sp,
@@ -173,7 +173,7 @@ static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsi
 	const struct sm_streams_plan *p = x->plan;
 	struct sm_streams_step_plan sp = {
 		.paths = x->pathv, .n = n, .dir = c->dir, .chunk_bytes = c->chunk_bytes,
-		.fps = c->fps, .frames = frames, .queue = p->queue, .prebuffer = p->prebuffer,
+		.frame_bytes = c->frame_bytes, .fps = c->fps, .frames = frames, .queue = p->queue, .prebuffer = p->prebuffer,
 		.depth = p->depth, .engine = p->engine, .direct = x->direct,
 		.engine_flags = p->engine_flags, .esetup = &x->res->head.env.engine_setup,
 		.sec_bytes = sec, .nsec = nsec,
@@ -348,6 +348,7 @@ static int cell_init(struct sm_streams_cell *c, const struct sm_sformat *f, cons
 	c->dir = dir;
 	c->frame_bytes = sm_sformat_frame_bytes(f, r);
 	c->rate = sm_sformat_rate(f, r);
+	c->moved_rate = sm_sformat_moved_rate(f, r);
 	c->interval_ns = (uint64_t)llround(1e9 / c->fps);
 	return 0;
 }

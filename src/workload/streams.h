@@ -14,16 +14,20 @@
  * One step: n streams started at once, each a client of its own with its
  * own pacing model (core/pace.c, the model of frames -f: a FIFO of `queue`
  * frames for capture; `queue` buffers read ahead and a display started
- * after `prebuffer` frames for playback), moving one chunk of chunk_bytes
- * at offset k x chunk_bytes of its file per frame interval.
+ * after `prebuffer` frames for playback), moving frame k's bytes of its
+ * file per frame interval by the byte schedule of frame_bytes
+ * (core/sformats.h, sm_sformat_offset: whole 4 KiB blocks, at most
+ * chunk_bytes, the published rate over the step).
  */
 struct sm_streams_step_plan {
 	const char *const *paths;   /* n files. Playback: read (they must hold
-				     * frames x chunk_bytes). Capture: created with
+				     * sm_streams_step_bytes(plan) bytes). Capture: created with
 				     * O_CREAT|O_EXCL, left for the caller to remove. */
 	unsigned n;
 	enum sm_direction dir;
-	uint64_t chunk_bytes;       /* a multiple of 4 KiB */
+	uint64_t chunk_bytes;       /* the largest frame's request, a multiple of 4 KiB */
+	double frame_bytes;         /* the published frame (a fraction allowed);
+				     * <= 0: whole chunks, frame_bytes = chunk_bytes */
 	double fps;
 	uint64_t frames;            /* per stream */
 	unsigned queue, prebuffer;
@@ -38,6 +42,10 @@ struct sm_streams_step_plan {
 				     * second from the common start */
 	unsigned nsec;
 };
+
+/* The bytes one stream of sp moves over its frames (the byte schedule's
+ * offset of frame sp->frames): what a playback file must hold. */
+uint64_t sm_streams_step_bytes(const struct sm_streams_step_plan *sp);
 
 /*
  * Run one step into *out (out->streams allocated here, n entries; the

@@ -21,7 +21,7 @@ struct order {
 	uint32_t magic, kind;
 	uint32_t dir, n, nsec, pad;
 	uint64_t chunk_bytes, frames;
-	double fps;
+	double fps, frame_bytes;
 };
 
 /* Vote values at the start barrier: the worst wins. */
@@ -61,7 +61,8 @@ static int serve_order(struct sm_streams_search *x, const struct order *o, int f
 	const struct sm_streams_peers *pe = p->peers;
 	unsigned m = share(o->n, pe->rank, pe->ranks);
 	struct sm_streams_step_plan sp = {
-		.n = m, .dir = (enum sm_direction)o->dir, .chunk_bytes = o->chunk_bytes, .fps = o->fps,
+		.n = m, .dir = (enum sm_direction)o->dir, .chunk_bytes = o->chunk_bytes,
+		.frame_bytes = o->frame_bytes, .fps = o->fps,
 		.frames = o->frames, .queue = p->queue, .prebuffer = p->prebuffer, .depth = p->depth,
 		.engine = p->engine, .direct = x->direct, .nsec = o->nsec,
 	};
@@ -202,7 +203,7 @@ int sm_streams_mpi_step(struct sm_streams_search *x, const struct sm_streams_ste
 	struct order o = {
 		.magic = MAGIC, .kind = ORDER_STEP, .dir = (uint32_t)sp->dir, .n = sp->n,
 		.nsec = sp->sec_bytes ? sp->nsec : 0, .chunk_bytes = sp->chunk_bytes,
-		.frames = sp->frames, .fps = sp->fps,
+		.frames = sp->frames, .fps = sp->fps, .frame_bytes = sp->frame_bytes,
 	};
 	char **out = NULL;
 	size_t *len = NULL;

@@ -5,6 +5,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/pace.h"
+#include "core/sformats.h"
 #include "core/worker.h"
 #include "engine/engine.h"
 #include "workload/pump.h"
@@ -161,6 +162,17 @@ static int setup(struct step *s, char *notice, size_t nlen, char *err, size_t er
 	return rc;
 }
 
+/* The schedule's frame: the published one, or whole chunks. */
+static double frame_of(const struct sm_streams_step_plan *sp)
+{
+	return sp->frame_bytes > 0 ? sp->frame_bytes : (double)sp->chunk_bytes;
+}
+
+uint64_t sm_streams_step_bytes(const struct sm_streams_step_plan *sp)
+{
+	return sm_sformat_offset(frame_of(sp), sp->frames);
+}
+
 /* Claim what stream i may start now into the batch. */
 static unsigned claim(struct step *s, unsigned i, uint64_t now, unsigned nb, uint64_t *wake)
 {
@@ -190,8 +202,10 @@ static unsigned claim(struct step *s, unsigned i, uint64_t now, unsigned nb, uin
 		q->io.buf_index = -1;
 		q->io.file_index = -1;
 		q->io.buf = s->buf;
-		q->io.len = sp->chunk_bytes;
-		q->io.off = seq * sp->chunk_bytes;
+		/* frame seq's bytes by the schedule: whole blocks, the
+		 * published rate over the step (core/sformats.h) */
+		q->io.off = sm_sformat_offset(frame_of(sp), seq);
+		q->io.len = sm_sformat_offset(frame_of(sp), seq + 1) - q->io.off;
 		q->io.t_sched = sched;
 		q->io.user = q;
 		q->stream = i;
@@ -222,7 +236,7 @@ static void finish(struct step *s, struct sm_io *io)
 	t->wake = 0;   /* a completion may free a buffer: claim again */
 	if (td > s->last_done)
 		s->last_done = td;
-	if (io->res != (int64_t)sp->chunk_bytes) {
+	if (io->res != (int64_t)io->len) {
 		if (!t->fig->error)
 			t->fig->error = io->res < 0 ? (int)io->res : -EIO;
 		t->claims_done = 1;    /* a failed stream stops; it does not hold */
