@@ -96,8 +96,13 @@ void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap)
 	unsigned lo = 0, hi = 0;
 
 	c->agg_bytes_per_s = 0;
+	c->measured = 0;
+	/* a step cut short (a signal) answers nothing: neither held nor failed */
 	for (unsigned k = 0; k < c->nsteps; k++)
-		sm_streams_update(c->steps[k].n, c->steps[k].held, &lo, &hi);
+		if (c->steps[k].complete) {
+			sm_streams_update(c->steps[k].n, c->steps[k].held, &lo, &hi);
+			c->measured = 1;
+		}
 	c->max_raw = lo;
 	c->first_fail = hi;
 	c->at_cap = hi == 0 && lo >= cap && cap > 0;
@@ -105,6 +110,8 @@ void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap)
 	for (unsigned k = 0; k < c->nsteps; k++) {
 		const struct sm_streams_step *s = &c->steps[k];
 
+		if (!s->complete)
+			continue;
 		if (s->n == lo && s->held) {
 			c->agg_bytes_per_s = s->bytes_per_s;
 			if (s->bytes_per_s > c->sustained_bytes_per_s)

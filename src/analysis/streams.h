@@ -47,7 +47,9 @@ unsigned sm_streams_guess(double sustained, double rate, unsigned cap);
 /* After a step of n streams: update lo/hi. */
 void sm_streams_update(unsigned n, int held, unsigned *lo, unsigned *hi);
 
-/* Fill a cell's answer from its steps: max_raw (largest n held), first
+/* Fill a cell's answer from its complete steps (a step a signal cut short
+ * answers nothing; one a fault stopped is not kept): measured (at least
+ * one), max_raw (largest n held), first
  * failure, at_cap (held at cap), agg_bytes_per_s, sustained_bytes_per_s
  * (the larger of the held step's rate at max_raw and, when first_fail is
  * max_raw + 1, what the storage delivered in that step, but no more than

@@ -201,21 +201,29 @@ void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
 		/* names from the format table: no comma, quote or line break */
 		fprintf(f, "%s,%s,%s,%s", c->format, c->codec, c->fps_name, sm_direction_name(c->dir));
 		num(f, c->rate);
-		fprintf(f, ",%llu,%u,%u", (unsigned long long)c->chunk_bytes, c->max_raw, c->max_headroom);
+		fprintf(f, ",%llu", (unsigned long long)c->chunk_bytes);
+		if (c->measured)   /* not measured: empty cells, never 0 */
+			fprintf(f, ",%u,%u", c->max_raw, c->max_headroom);
+		else
+			empty(f, 2);
 		if (c->first_fail)
 			fprintf(f, ",%u", c->first_fail);
 		else
 			empty(f, 1);
 		fprintf(f, ",%d,%d", !!c->at_cap, !!c->searched);
-		num(f, c->agg_bytes_per_s);
-		num(f, c->sustained_bytes_per_s);
+		if (c->measured) {
+			num(f, c->agg_bytes_per_s);
+			num(f, c->sustained_bytes_per_s);
+		} else {
+			empty(f, 2);
+		}
 		if (c->confirm == SM_CONFIRM_NONE) {   /* playback, no answer */
 			fputs(",,,,,,,,,", f);
 			num(f, c->moved_rate);
 			fputc('\n', f);
 			continue;
 		}
-		fprintf(f, ",%s,%u,%d,%u,%d,%d", c->confirm == SM_CONFIRM_RAN ? "ran" : "no_time",
+		fprintf(f, ",%s,%u,%d,%u,%d,%d", sm_streams_confirm_name(c->confirm),
 			c->confirm_n, !!c->confirm_held, c->headroom_burst, !!c->cliff.looked,
 			!!c->cliff.found);
 		if (c->cliff.found) {

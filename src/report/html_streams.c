@@ -13,23 +13,21 @@
 
 #define MIB (1024.0 * 1024.0)
 
-/* "4 (3)", ">= 64 (53)", "4 (2!)", "0", "2 (1)?" as the text report; "-"
- * no steps. A '!' (the sustained confirmation lowered the answer) says why
- * on hover. */
+/* The answer as the text report writes it (sm_report_streams_answer). A
+ * '!' (the sustained confirmation lowered the answer) and "not measured"
+ * say why on hover. */
 static void answer(FILE *f, const struct sm_streams_cell *c)
 {
-	if (!c->nsteps && !c->at_cap) {
-		fputs("-", f);
-		return;
-	}
-	if (c->lowered) {
+	const char *why = c->lowered ? c->confirm_note : !c->measured ? c->note : NULL;
+	char buf[64];
+
+	if (why) {
 		fputs("<span title=\"", f);
-		sm_html_text(f, c->confirm_note);
+		sm_html_text(f, why);
 		fputs("\">", f);
 	}
-	sm_html_printf(f, "%s%u (%u%s)%s", c->at_cap ? ">= " : "", c->max_raw, c->max_headroom,
-		       c->lowered ? "!" : "", c->searched ? "" : "?");
-	if (c->lowered)
+	sm_html_text(f, sm_report_streams_answer(buf, sizeof(buf), c));
+	if (why)
 		fputs("</span>", f);
 }
 
@@ -40,7 +38,7 @@ static void confirmation(FILE *f, const struct sm_streams_cell *c)
 {
 	char cl[400];
 
-	if (c->confirm == SM_CONFIRM_NO_TIME) {
+	if (c->confirm == SM_CONFIRM_NO_TIME || c->confirm == SM_CONFIRM_FAILED) {
 		sm_html_kv(f, "sustained check", "%s", c->confirm_note);
 		return;
 	}
@@ -63,7 +61,7 @@ static void confirmation(FILE *f, const struct sm_streams_cell *c)
  * not even one stream; none when nothing ran. */
 static const char *answer_class(const struct sm_streams_cell *c)
 {
-	if (!c->nsteps)
+	if (!c->measured || !c->nsteps)
 		return "";
 	return c->max_headroom ? "v-yes" : c->max_raw ? "v-marginal" : "v-no";
 }
@@ -110,8 +108,9 @@ static void matrix(FILE *f, const struct sm_streams_result *res)
 	}
 	fputs("</table>\n", f);
 	sm_html_note(f, "muted", "N (M): N streams held (no dropped frame, p99.9 frame time from "
-		     "schedule within the buffers), M of them keep %d%% headroom; '>=' the search "
-		     "stopped at --max-streams; '?' it did not finish; 'M!' the sustained step "
+		     "schedule within the buffers), M of them keep %d%% headroom; '>=N (>=M)' the search "
+		     "stopped at --max-streams, both are at least that; '?' it did not finish; 'not "
+		     "measured' no step could be judged (a failed read or write, the budget; hover); 'M!' the sustained step "
 		     "that confirms a capture answer lowered it (a cliff or drops; hover). Green: streams with headroom; "
 		     "yellow: held only without headroom; red: not even one stream.",
 		     SM_VERDICT_HEADROOM_PCT);
@@ -235,14 +234,21 @@ static void cell(FILE *f, const struct sm_streams_cell *c, unsigned idx)
 	sm_html_kv(f, "largest chunk per frame interval", "%s",
 		   sm_fmt_bytes(b, sizeof(b), (double)c->chunk_bytes));
 	fprintf(f, "<tr><td>streams held</td><td class=\"%s\">", answer_class(c));
-	sm_html_printf(f, "%s%u, %u with %d%% headroom%s", c->at_cap ? "at least " : "", c->max_raw,
-		       c->max_headroom, SM_VERDICT_HEADROOM_PCT,
-		       c->searched ? "" : " (the search did not finish)");
+	if (!c->measured)
+		sm_html_printf(f, "not measured");
+	else
+		sm_html_printf(f, "%s%u, %s%u with %d%% headroom%s", c->at_cap ? "at least " : "",
+			       c->max_raw, c->at_cap && !c->lowered ? "at least " : "", c->max_headroom,
+			       SM_VERDICT_HEADROOM_PCT, c->searched ? "" : " (the search did not finish)");
 	fputs("</td></tr>\n", f);
 	if (c->first_fail)
 		sm_html_kv(f, "first failed", "%u streams", c->first_fail);
-	sm_html_kv(f, "aggregate at the answer", "%s/s", sm_fmt_bytes(a, sizeof(a), c->agg_bytes_per_s));
-	sm_html_kv(f, "most delivered", "%s/s", sm_fmt_bytes(b, sizeof(b), c->sustained_bytes_per_s));
+	if (c->measured) {
+		sm_html_kv(f, "aggregate at the answer", "%s/s",
+			   sm_fmt_bytes(a, sizeof(a), c->agg_bytes_per_s));
+		sm_html_kv(f, "most delivered", "%s/s",
+			   sm_fmt_bytes(b, sizeof(b), c->sustained_bytes_per_s));
+	}
 	confirmation(f, c);
 	if (c->note[0])
 		sm_html_kv(f, "note", "%s", c->note);

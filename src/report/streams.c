@@ -17,15 +17,14 @@ const struct sm_streams_step *sm_streams_step_at(const struct sm_streams_cell *c
 	return s;
 }
 
-/* "4 (3)", ">= 64 (53)", "4 (2!)" (lowered by the confirmation), "0",
- * "? (stopped)" */
-static char *answer(char *buf, size_t len, const struct sm_streams_cell *c)
+char *sm_report_streams_answer(char *buf, size_t len, const struct sm_streams_cell *c)
 {
-	if (!c->nsteps && !c->at_cap)
-		snprintf(buf, len, "-");
+	if (!c->measured)
+		snprintf(buf, len, "not measured");
 	else
-		snprintf(buf, len, "%s%u (%u%s)%s", c->at_cap ? ">=" : "", c->max_raw, c->max_headroom,
-			 c->lowered ? "!" : "", c->searched ? "" : "?");
+		snprintf(buf, len, "%s%u (%s%u%s)%s", c->at_cap ? ">=" : "", c->max_raw,
+			 c->at_cap && !c->lowered ? ">=" : "", c->max_headroom, c->lowered ? "!" : "",
+			 c->searched ? "" : "?");
 	return buf;
 }
 
@@ -59,7 +58,8 @@ static void head(FILE *f, const struct sm_streams_result *res, int md)
 		res->depth == 1 ? "" : "s", res->max_streams, res->max_streams == 1 ? "" : "s",
 		sm_fmt_ns(b, sizeof(b), (double)res->time_ns));
 	fprintf(f, "A stream holds with no dropped frame and a p99.9 frame time from schedule "
-		"within its buffers; 'N (M)': N streams held, M of them keep %d%% headroom.\n"
+		"within its buffers; 'N (M)': N streams held, M of them keep %d%% headroom; "
+		"'>=N (>=M)': the search held --max-streams, both are at least that.\n"
 		"Each capture answer M is then run as one sustained step and its write rate "
 		"looked at for a cliff; 'M!': that step lowered it (its 'sustained' line says why).\n\n",
 		SM_VERDICT_HEADROOM_PCT);
@@ -88,9 +88,9 @@ static void matrix(FILE *f, const struct sm_streams_result *res, int md)
 			char x[32] = "-", y[32] = "-", cell[80];
 
 			if (c)
-				answer(x, sizeof(x), c);
+				sm_report_streams_answer(x, sizeof(x), c);
 			if (p)
-				answer(y, sizeof(y), p);
+				sm_report_streams_answer(y, sizeof(y), p);
 			snprintf(cell, sizeof(cell), "%s / %s", x, y);
 			fprintf(f, md ? " %s |" : "  %-24s", cell);
 		}
@@ -105,7 +105,7 @@ static char *confirm_words(char *buf, size_t len, const struct sm_streams_cell *
 	char cl[400];
 
 	buf[0] = '\0';
-	if (c->confirm == SM_CONFIRM_NO_TIME)
+	if (c->confirm == SM_CONFIRM_NO_TIME || c->confirm == SM_CONFIRM_FAILED)
 		snprintf(buf, len, "%s", c->confirm_note);
 	else if (c->confirm == SM_CONFIRM_RAN)
 		snprintf(buf, len, "%u stream%s sustained for %.0f s %s, %llu frames dropped; %s%s%s",
@@ -139,7 +139,7 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 		const struct sm_streams_cell *c = &res->cells[i];
 		const struct sm_streams_step *at = sm_streams_step_at(c, c->max_raw);
 		const struct sm_streams_step *over = sm_streams_step_at(c, c->max_raw + 1);
-		char rate[32], chunk[32], agg[32], conf[800], moved[64];
+		char rate[32], chunk[32], agg[32], conf[800], moved[64], held[24], hr[24];
 
 		if (c->max_raw && (!at || !at->held))
 			at = NULL;
@@ -147,10 +147,23 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 		sm_fmt_bytes(chunk, sizeof(chunk), (double)c->chunk_bytes);
 		sm_fmt_bytes(agg, sizeof(agg), c->agg_bytes_per_s);
 		moved_words(moved, sizeof(moved), c);
+		/* not measured: no figure (the note says why), never 0 */
+		snprintf(held, sizeof(held), "%s%u", c->at_cap ? ">=" : "", c->max_raw);
+		snprintf(hr, sizeof(hr), "%s%u%s", c->at_cap && !c->lowered ? ">=" : "", c->max_headroom,
+			 c->lowered ? "!" : "");
+		if (!c->measured) {
+			snprintf(held, sizeof(held), "not measured");
+			snprintf(hr, sizeof(hr), "-");
+			snprintf(agg, sizeof(agg), "-");
+		}
 		if (md) {
-			fprintf(f, "| %s | %s | %s | %s/s (%s) | %s | %s%u | %u%s | %s/s | ", c->format,
-				c->fps_name, sm_direction_name(c->dir), rate, moved, chunk, c->at_cap ? ">=" : "",
-				c->max_raw, c->max_headroom, c->lowered ? "!" : "", agg);
+			fprintf(f, "| %s | %s | %s | %s/s (%s) | %s | %s | %s | %s%s | ", c->format,
+				c->fps_name, sm_direction_name(c->dir), rate, moved, chunk, held, hr, agg,
+				c->measured ? "/s" : "");
+			if (!c->measured) {
+				fprintf(f, "- | - | %s | %s |\n", confirm_words(conf, sizeof(conf), c), c->note);
+				continue;
+			}
 			drops(f, at);
 			fputs(" | ", f);
 			drops(f, over);
@@ -160,9 +173,16 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 		fprintf(f, "%s at %s fps, %s (%s): %s/s per stream (%s), up to %s per frame "
 			"interval\n", c->format, c->fps_name, sm_direction_name(c->dir), c->codec, rate,
 			moved, chunk);
-		fprintf(f, "  held %s%u stream%s, %u%s with %d%% headroom; aggregate %s/s\n",
+		if (!c->measured) {
+			fprintf(f, "  not measured: %s\n", c->note[0] ? c->note : "no step ran");
+			continue;
+		}
+		/* at the cap, both answers are lower bounds (unless the
+		 * sustained check lowered the one with headroom) */
+		fprintf(f, "  held %s%u stream%s, %s%u%s with %d%% headroom; aggregate %s/s\n",
 			c->at_cap ? "at least " : "", c->max_raw, c->max_raw == 1 ? "" : "s",
-			c->max_headroom, c->lowered ? "!" : "", SM_VERDICT_HEADROOM_PCT, agg);
+			c->at_cap && !c->lowered ? "at least " : "", c->max_headroom,
+			c->lowered ? "!" : "", SM_VERDICT_HEADROOM_PCT, agg);
 		fprintf(f, "  drops per stream at %u: ", c->max_raw);
 		drops(f, at);
 		fprintf(f, "; at %u: ", c->max_raw + 1);

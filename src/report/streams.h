@@ -22,6 +22,14 @@ void sm_md_streams(FILE *f, const struct sm_streams_result *res);
  * document begun with sm_json_doc_new(); docs/json-schema.md. */
 void sm_json_streams(cJSON *doc, const struct sm_streams_result *res);
 
+/* A cell's answer as every layout writes it (no trailing newline): "4 (3)",
+ * ">=64 (>=53)" (the search held at --max-streams: both are lower bounds),
+ * ">=64 (12!)" and "4 (2!)" (the sustained confirmation lowered it: the
+ * headroom answer is then what lasted), "2 (1)?" (the search did not
+ * finish), "0 (0)", "not measured" (no step judged: a fault, the budget, no
+ * room; the cell's note says why). Returns buf. */
+char *sm_report_streams_answer(char *buf, size_t len, const struct sm_streams_cell *c);
+
 /* The step of n streams in cell c (the last one run with that n), or NULL. */
 const struct sm_streams_step *sm_streams_step_at(const struct sm_streams_cell *c, unsigned n);
 

@@ -51,7 +51,7 @@ static void confirm_json(cJSON *o, const struct sm_streams_cell *c)
 	if (c->confirm == SM_CONFIRM_NONE)
 		return;
 	k = cJSON_CreateObject();
-	cJSON_AddStringToObject(k, "state", c->confirm == SM_CONFIRM_RAN ? "ran" : "no_time");
+	cJSON_AddStringToObject(k, "state", sm_streams_confirm_name(c->confirm));
 	cJSON_AddNumberToObject(k, "streams", c->confirm_n);
 	sm_json_add_u64(k, "duration_ns", c->confirm_ns);
 	cJSON_AddBoolToObject(k, "held", c->confirm_held);
@@ -77,14 +77,26 @@ static cJSON *cell_json(const struct sm_streams_cell *c)
 	sm_json_add_double(o, "rate_bytes_per_s", c->rate);
 	sm_json_add_double(o, "moved_bytes_per_s", c->moved_rate);
 	sm_json_add_u64(o, "interval_ns", c->interval_ns);
-	cJSON_AddNumberToObject(o, "max_streams", c->max_raw);
-	cJSON_AddNumberToObject(o, "max_streams_headroom", c->max_headroom);
+	/* a cell not measured has no answer: null, its reason beside it */
+	if (c->measured) {
+		cJSON_AddNumberToObject(o, "max_streams", c->max_raw);
+		cJSON_AddNumberToObject(o, "max_streams_headroom", c->max_headroom);
+	} else {
+		cJSON_AddNullToObject(o, "max_streams");
+		cJSON_AddNullToObject(o, "max_streams_headroom");
+		cJSON_AddStringToObject(o, "not_measured", c->note);
+	}
 	cJSON_AddNumberToObject(o, "first_failed", c->first_fail);
 	cJSON_AddBoolToObject(o, "at_cap", c->at_cap);
 	cJSON_AddBoolToObject(o, "searched", c->searched);
 	cJSON_AddStringToObject(o, "note", c->note);
-	sm_json_add_double(o, "aggregate_bytes_per_s", c->agg_bytes_per_s);
-	sm_json_add_double(o, "sustained_bytes_per_s", c->sustained_bytes_per_s);
+	if (c->measured) {
+		sm_json_add_double(o, "aggregate_bytes_per_s", c->agg_bytes_per_s);
+		sm_json_add_double(o, "sustained_bytes_per_s", c->sustained_bytes_per_s);
+	} else {
+		cJSON_AddNullToObject(o, "aggregate_bytes_per_s");
+		cJSON_AddNullToObject(o, "sustained_bytes_per_s");
+	}
 	confirm_json(o, c);
 	for (unsigned k = 0; k < c->nsteps; k++)
 		cJSON_AddItemToArray(a, step_json(&c->steps[k]));

@@ -72,7 +72,10 @@ void sm_streams_spread_json(cJSON *doc, const struct sm_streams_result *res)
 		cJSON_AddStringToObject(o, "format", c->format);
 		cJSON_AddStringToObject(o, "fps", c->fps_name);
 		cJSON_AddStringToObject(o, "direction", sm_direction_name(c->dir));
-		cJSON_AddNumberToObject(o, "max_streams", c->max_raw);
+		if (c->measured)
+			cJSON_AddNumberToObject(o, "max_streams", c->max_raw);
+		else   /* no answer (the cell's not_measured says why) */
+			cJSON_AddNullToObject(o, "max_streams");
 		cJSON_AddNumberToObject(o, "first_failed", c->first_fail);
 		ranks = cJSON_AddArrayToObject(o, "ranks");
 		for (unsigned r = 0; ranks && r < res->ranks; r++) {

@@ -75,13 +75,23 @@ static int read_confirm(const cJSON *o, struct sm_streams_cell *c, struct sm_jer
 	    sm_jget_str(k, "note", c->confirm_note, sizeof(c->confirm_note), e) ||
 	    sm_json_read_cliff(cJSON_GetObjectItemCaseSensitive(o, "cliff"), &c->cliff, e))
 		return -EINVAL;
-	if (!strcmp(state, "ran"))
-		c->confirm = SM_CONFIRM_RAN;
-	else if (!strcmp(state, "no_time"))
-		c->confirm = SM_CONFIRM_NO_TIME;
-	else
-		return sm_jerr_set(e, "unknown confirmation state '%s'", state);
+	for (c->confirm = SM_CONFIRM_RAN; c->confirm <= SM_CONFIRM_FAILED; c->confirm++)
+		if (!strcmp(state, sm_streams_confirm_name(c->confirm)))
+			return 0;
+	return sm_jerr_set(e, "unknown confirmation state '%s'", state);
 	return 0;
+}
+
+/* The answer's figures, null in a cell that was not measured. */
+static int read_answer(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *e)
+{
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(o, "max_streams")))
+		return 0;
+	c->measured = 1;
+	return sm_jget_uint(o, "max_streams", &c->max_raw, e) ||
+	       sm_jget_uint(o, "max_streams_headroom", &c->max_headroom, e) ||
+	       sm_jget_double(o, "aggregate_bytes_per_s", &c->agg_bytes_per_s, e) ||
+	       sm_jget_double(o, "sustained_bytes_per_s", &c->sustained_bytes_per_s, e) ? -EINVAL : 0;
 }
 
 static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *e)
@@ -101,13 +111,10 @@ static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *
 	    sm_jget_u64(o, "chunk_bytes", &c->chunk_bytes, e) ||
 	    sm_jget_double(o, "rate_bytes_per_s", &c->rate, e) ||
 	    sm_jget_u64(o, "interval_ns", &c->interval_ns, e) ||
-	    sm_jget_uint(o, "max_streams", &c->max_raw, e) ||
-	    sm_jget_uint(o, "max_streams_headroom", &c->max_headroom, e) ||
+	    read_answer(o, c, e) ||
 	    sm_jget_uint(o, "first_failed", &c->first_fail, e) || sm_jget_bool(o, "at_cap", &c->at_cap, e) ||
 	    sm_jget_bool(o, "searched", &c->searched, e) ||
 	    sm_jget_str(o, "note", c->note, sizeof(c->note), e) ||
-	    sm_jget_double(o, "aggregate_bytes_per_s", &c->agg_bytes_per_s, e) ||
-	    sm_jget_double(o, "sustained_bytes_per_s", &c->sustained_bytes_per_s, e) ||
 	    read_confirm(o, c, e) ||
 	    !(a = sm_jget_arr(o, "steps", e)))
 		return -EINVAL;
@@ -134,6 +141,14 @@ static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *
 		c->nsteps = ++k;   /* what read_step() allocated is released too */
 		if (rc)
 			return rc;
+	}
+	/* a result saved before "not measured" wrote 0 for a cell no
+	 * complete step judged: it was not measured either (a heavier
+	 * format's cap aside) */
+	if (c->measured && !c->at_cap) {
+		c->measured = 0;
+		for (unsigned i = 0; i < c->nsteps; i++)
+			c->measured |= c->steps[i].complete;
 	}
 	return 0;
 }

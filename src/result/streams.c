@@ -26,6 +26,20 @@ void sm_streams_result_release(struct sm_streams_result *res)
 	sm_result_head_release(&res->head);
 }
 
+const char *sm_streams_confirm_name(enum sm_streams_confirm s)
+{
+	switch (s) {
+	case SM_CONFIRM_RAN:
+		return "ran";
+	case SM_CONFIRM_NO_TIME:
+		return "no_time";
+	case SM_CONFIRM_FAILED:
+		return "failed";
+	default:
+		return "";
+	}
+}
+
 const struct sm_streams_cell *sm_streams_find_cell(const struct sm_streams_result *res, const char *fmt,
 						   const char *fps, enum sm_direction d)
 {

@@ -57,6 +57,8 @@ enum sm_streams_confirm {
 	SM_CONFIRM_NONE = 0,        /* playback, no answer to confirm, or an older result */
 	SM_CONFIRM_RAN,             /* ran: cliff, confirm_* are its figures */
 	SM_CONFIRM_NO_TIME,         /* the --time budget left too little: not checked */
+	SM_CONFIRM_FAILED,          /* a read or write of it failed: not checked
+				     * (confirm_note says which) */
 };
 
 /* A format at a frame rate in one direction: the search and its answer. */
@@ -76,13 +78,20 @@ struct sm_streams_cell {
 				     * under 4 KiB (an older result: chunk x fps,
 				     * each frame rounded up) */
 	uint64_t interval_ns;       /* 1 / fps */
+	int measured;               /* analysis (sm_streams_cell_finish): a step was
+				     * judged, or a heavier format settled it at the
+				     * cap; 0: not measured (a fault, the budget, no
+				     * room, a stop before it: note says why), and
+				     * max_raw, max_headroom, agg and sustained are
+				     * no figure (null in the JSON), not 0 */
 	unsigned max_raw;           /* largest n held (0: not even one) */
 	unsigned max_headroom;      /* largest n with 20% headroom (run's rule) */
 	unsigned first_fail;        /* smallest n that failed, 0: none failed */
-	int at_cap;                 /* held at --max-streams: the answer is "at least" */
+	int at_cap;                 /* held at --max-streams: the answer is "at least",
+				     * and so is max_headroom unless lowered */
 	int searched;               /* 1: the search ended (not stopped by the
 				     * budget, a signal or an error) */
-	char note[200];             /* why it did not finish, or "" */
+	char note[600];             /* why it did not finish, or "" */
 	double agg_bytes_per_s;     /* aggregate rate of the step at max_raw */
 	double sustained_bytes_per_s;   /* the most the storage delivered in a
 				     * step: at max_raw, or at first_fail (then at
@@ -166,6 +175,9 @@ struct sm_streams_share {
 				     * first_fail (0: no step failed) */
 	unsigned held_at_fail;      /* of those, the streams that held */
 };
+
+/* "ran", "no_time", "failed" (JSON, csv); "" for SM_CONFIRM_NONE. */
+const char *sm_streams_confirm_name(enum sm_streams_confirm s);
 
 /* Free the cells and their steps. */
 void sm_streams_result_release(struct sm_streams_result *res);

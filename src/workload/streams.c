@@ -195,22 +195,27 @@ static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsi
 		x->engine_noted = 1;
 	}
 	if (rc && rc != -EINTR) {
+		/* a fault is not an answer: the step is not judged, the search
+		 * stops there (exit 1, the report of what was measured) */
 		free(st.streams);
 		if (!x->res->error)
 			x->res->error = rc;
 		snprintf(x->res->head.error, sizeof(x->res->head.error), "%s", err);
+		if (alone) {
+			c->confirm = SM_CONFIRM_FAILED;
+			c->confirm_n = n;
+			c->headroom_burst = c->max_headroom;
+			snprintf(c->confirm_note, sizeof(c->confirm_note),
+				 "not checked: the sustained step of %u stream%s stopped at an error: %s",
+				 n, n == 1 ? "" : "s", err);
+		} else {
+			snprintf(c->note, sizeof(c->note), "stopped at an error in the step of %u "
+				 "stream%s: %s", n, n == 1 ? "" : "s", err);
+		}
 		return rc;
 	}
 	if (!st.streams)   /* stopped before it ran (a playback file's write) */
 		return rc ? rc : -EINTR;
-	for (unsigned i = 0; i < st.n; i++)
-		if (st.streams[i].error) {   /* not a failed run: the step does not hold */
-			sm_warn(&x->res->head.warnings, "stream_io_error",
-				"a stream's %s failed (%s, %s at %s fps, %u streams): that step "
-				"did not hold", c->dir == SM_DIR_CAPTURE ? "write" : "read",
-				strerror(-st.streams[i].error), c->format, c->fps_name, n);
-			break;
-		}
 	sm_streams_step_judge(&st, c->interval_ns, p->queue);
 	if (alone) {
 		*alone = st;
@@ -223,9 +228,11 @@ static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsi
 	return rc;
 }
 
-/* The search of one cell within its deadline. */
+/* The search of one cell within its deadline: its share of what was left
+ * of --time (share ns from its start), less `reserve` kept for its
+ * sustained confirmation. */
 static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, uint64_t deadline,
-		       unsigned guess)
+		       uint64_t share, uint64_t reserve, unsigned guess)
 {
 	const struct sm_streams_plan *p = x->plan;
 	uint64_t frames = (uint64_t)ceil((double)p->step_ns / 1e9 * c->fps);
@@ -240,8 +247,19 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 		if (sm_stopped())
 			return -EINTR;
 		if (sm_now_ns() + p->step_ns > deadline) {
+			/* this cell's share, not --time, ran out: say which, and
+			 * how much of --time the whole search had used */
+			char kept[64] = "";
+
+			if (reserve)
+				snprintf(kept, sizeof(kept), ", %.0f s more kept for its sustained check",
+					 (double)reserve / 1e9);
 			snprintf(c->note, sizeof(c->note),
-				 "time budget spent before the step of %u streams", n);
+				 "stopped before the step of %u stream%s: its %.0f s would end past this "
+				 "cell's share of --time (%.1f s%s); %.0f of %.0f s used in all", n,
+				 n == 1 ? "" : "s", (double)p->step_ns / 1e9,
+				 (double)(share - reserve) / 1e9, kept,
+				 (double)(sm_now_ns() - x->t_start) / 1e9, (double)p->time_ns / 1e9);
 			return 0;
 		}
 		snprintf(what, sizeof(what), "%s %s fps %s: %u stream%s", c->format, c->fps_name,
@@ -484,6 +502,7 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 			c->max_raw = plan->max_streams;
 			c->at_cap = 1;
 			c->searched = 1;   /* settled by the heavier format */
+			c->measured = 1;
 			c->max_headroom = sm_streams_headroom(c->max_raw, 0, c->rate);
 			continue;
 		}
@@ -500,7 +519,7 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 
 		if (c->dir == SM_DIR_CAPTURE && share >= confirm_len(plan) + plan->step_ns)
 			reserve = confirm_len(plan);
-		rc = search_cell(&x, c, now + share - reserve,
+		rc = search_cell(&x, c, now + share - reserve, share, reserve,
 				 sm_streams_guess(sus, c->rate, plan->max_streams));
 		sm_streams_cell_finish(c, plan->max_streams);
 		if (c->at_cap && c->note[0] == '\0')
@@ -512,6 +531,12 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 		rc = -EINTR;
 		res->head.interrupted = 1;
 	}
+	/* the cells the search did not come to are not measured: say why */
+	for (unsigned i = 0; rc && i < res->ncells; i++)
+		if (!res->cells[i].measured && !res->cells[i].note[0])
+			snprintf(res->cells[i].note, sizeof(res->cells[i].note), "not run: %s",
+				 rc == -EINTR ? "the search was interrupted before it"
+					      : "the search stopped at an error before it");
 	if (plan->peers)
 		sm_streams_mpi_end(&x);
 	res->head.duration_ns = sm_now_ns() - x.t_start;

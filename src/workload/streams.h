@@ -52,7 +52,10 @@ uint64_t sm_streams_step_bytes(const struct sm_streams_step_plan *sp);
  * caller frees it). The streams are served by one thread on one io_uring
  * (docs/streams.md says why). Returns 0 (the step ran: out->complete 1),
  * -EINTR when a signal stopped it (partial figures), or -errno with a line
- * in err (a file that cannot be opened or created, out of memory).
+ * in err (a file that cannot be opened or created, out of memory, or a
+ * read or write of a stream that failed: "cannot write 'PATH': ...", the
+ * step then stopped at once, its figures partial: a fault is not an
+ * answer).
  * *notice gets the engine's fallback notice ("" when none).
  * The figures are raw; sm_streams_step_judge() (analysis/streams.h) decides.
  */

@@ -53,6 +53,9 @@ struct step {
 	uint64_t t0, last_done;
 	unsigned inflight;
 	unsigned *created;          /* capture: files created so far */
+	int fault;                  /* -errno of the first failed transfer: the step
+				     * stops (no stream claims more), 0 */
+	unsigned fault_stream;      /* the stream it failed in */
 };
 
 static void release(struct step *s)
@@ -237,9 +240,15 @@ static void finish(struct step *s, struct sm_io *io)
 	if (td > s->last_done)
 		s->last_done = td;
 	if (io->res != (int64_t)io->len) {
+		/* a short transfer says no more than a failed one: EIO, as
+		 * frames says of a short frame */
 		if (!t->fig->error)
 			t->fig->error = io->res < 0 ? (int)io->res : -EIO;
-		t->claims_done = 1;    /* a failed stream stops; it does not hold */
+		if (!s->fault) {       /* the whole step stops: a fault is not an answer */
+			s->fault = t->fig->error;
+			s->fault_stream = q->stream;
+		}
+		t->claims_done = 1;
 		if (t->pace.kind == SM_PACE_PLAYBACK)
 			sm_pace_complete(&t->pace, q->seq, td);
 		return;
@@ -297,6 +306,10 @@ static int loop(struct step *s)
 		if (sm_stopped() && !stopping) {
 			stopping = 1;
 			rc = -EINTR;
+		}
+		if (s->fault && !stopping) {
+			stopping = 1;
+			rc = s->fault;
 		}
 		for (unsigned k = 0; k < n; k++) {
 			unsigned i = (rot + k) % n;   /* no stream always first */
@@ -374,7 +387,10 @@ int sm_streams_step_run(const struct sm_streams_step_plan *sp, struct sm_streams
 	out->duration_ns = s.last_done > s.t0 ? s.last_done - s.t0 : 0;
 	out->schedule_ns = (uint64_t)((double)sp->frames * 1e9 / sp->fps + 0.5);
 	out->complete = rc == 0;
-	if (rc && rc != -EINTR && !err[0])
+	if (rc && rc != -EINTR && s.fault == rc)
+		snprintf(err, errlen, "cannot %s '%s': %s", sp->dir == SM_DIR_CAPTURE ? "write" : "read",
+			 sp->paths[s.fault_stream], strerror(-rc));
+	else if (rc && rc != -EINTR && !err[0])
 		snprintf(err, errlen, "I/O engine failed: %s", strerror(-rc));
 out:
 	release(&s);

@@ -104,4 +104,25 @@ check "SIGINT: one line says so" grep -q 'interrupted' "$T_DIR/int.err"
 check "SIGINT: a partial report" grep -q '^custom-2mib ' "$T_DIR/int.out"
 check "SIGINT: JSON says interrupted" jqe '.interrupted == true' "$T_DIR/int.json"
 check "SIGINT: nothing left behind" test -z "$(ls -A "$D")"
+# the step a signal cut short answers nothing: no "0 held" from it
+check "SIGINT: no cell answers 0 from a step cut short" \
+  jqe '[.streams[] | select([.steps[] | select(.complete)] | length == 0) | .max_streams == null] | all' "$T_DIR/int.json"
+
+# A budget too short for one step: the cell is not measured (null, the
+# reason beside it), never "0 held"; the reason names the cell's share of
+# --time and how much of --time the search had used, not "time budget
+# spent" while most of --time was left.
+expect_rc 0 "a cell's share shorter than a step" "$STORMARK" streams "$D" --rate-mib 2 --step 3 \
+  --time 4 --max-streams 2 --quiet --json="$T_DIR/budget.json" -o "$T_DIR/budget.txt"
+check "budget: the capture cell is not measured, null" \
+  jqe '.streams[0] | .max_streams == null and .max_streams_headroom == null and .steps == []' "$T_DIR/budget.json"
+check "budget: the reason names the cell's share and the time used" \
+  jqe '.streams[0].not_measured | test("^stopped before the step of 1 stream: its 3 s would end past this cell.s share of --time \\(2\\.0 s\\); [0-9]+ of 4 s used in all$")' "$T_DIR/budget.json"
+check "budget: the text says not measured, not 0" grep -q '^custom-2mib *not measured / ' "$T_DIR/budget.txt"
+check "budget: the detail says why" grep -q "^  not measured: stopped before the step of 1 stream" "$T_DIR/budget.txt"
+# at --max-streams both answers are lower bounds, and read as such
+if jq -e '.streams[0].at_cap and (.streams[0].confirmation.lowered | not)' "$J" >/dev/null; then
+  check "at the cap: '>=N (>=M)' in the table" grep -Eq '^custom-2mib +>=2 \(>=[0-9]+\)' "$T_DIR/report.txt"
+  check "at the cap: 'at least M with 20% headroom'" grep -Eq '^  held at least 2 streams, at least [0-9]+ with 20% headroom' "$T_DIR/report.txt"
+fi
 finish
