@@ -139,6 +139,7 @@ struct runner {
 	int perf_ok;
 	struct sm_diskdev disk;
 	int disk_ok;
+	struct sm_proc_launcher *launch;  /* starts the command (max RSS its own) */
 };
 
 /* One run of the command; 0 with *run filled, or the exit code to return
@@ -174,7 +175,7 @@ static int one_run(struct runner *rn, struct sm_time_run *run)
 		sm_error("stopped by signal %d (%s)", rc, strsignal(rc));
 		return 128 + rc;
 	}
-	rc = sm_proc_spawn(&p, rn->o->cmd_argv, rn->o->shell);
+	rc = sm_proc_spawn(&p, rn->launch, rn->o->cmd_argv, rn->o->shell);
 	if (rc) {
 		sm_error("cannot start '%s': %s", rn->o->cmd_argv[0], strerror(-rc));
 		return SM_EXIT_FAIL;
@@ -212,6 +213,9 @@ static void setup(struct runner *rn, struct sm_time_result *r)
 	struct stat st;
 	int rc;
 
+	/* when it cannot run, runs are started directly and max RSS is not
+	 * measured (sm_proc_launcher_why says why) */
+	rn->launch = sm_proc_launcher_new(rn->o->cmd_argv, rn->o->shell);
 	if (rn->o->no_syscalls)
 		snprintf(rn->perf.why, sizeof(rn->perf.why), "disabled with --no-syscalls");
 	else if (sm_perfsys_probe(&rn->perf) == 0)
@@ -392,10 +396,13 @@ int cmd_time(int argc, char **argv)
 		snprintf(r->syscalls_why, sizeof(r->syscalls_why), "%s", rn.perf.why);
 	else if (r->nruns && (runs[0].missing & SM_TF_BIT(SM_TF_FLUSH_CALLS)))
 		snprintf(r->flush_why, sizeof(r->flush_why), "the tracepoint filter was refused");
+	for (unsigned i = 0; i < r->nruns; i++)
+		if (runs[i].missing & SM_TF_BIT(SM_TF_MAX_RSS_BYTES))
+			snprintf(r->rss_why, sizeof(r->rss_why), "%s", sm_proc_launcher_why(rn.launch));
 	if (r->syscalls_why[0])
 		sm_warn(&r->head.warnings, "syscalls_missing", "all system calls were not counted: %s; "
 			"read and write calls are shown instead", r->syscalls_why);
-	sm_time_hints(runs, r->nruns, &r->head.warnings);
+	sm_time_hints(runs, r->nruns, o.drop_caches, &r->head.warnings);
 	rc = emit(&o, r, &what);
 	if (rc) {
 		sm_error("cannot write the report to '%s': %s", what, strerror(-rc));
@@ -419,6 +426,7 @@ int cmd_time(int argc, char **argv)
 		free(json);
 	}
 out:
+	sm_proc_launcher_free(rn.launch);
 	sm_perfsys_release(&rn.perf);
 	sm_hdb_close(db);
 	free(runs);

@@ -15,11 +15,16 @@
  */
 struct sm_proc_totals {
 	uint64_t user_ns, sys_ns;
-	uint64_t maxrss_kib;            /* max over the reaped processes */
+	uint64_t maxrss_kib;            /* max over the reaped processes (their
+					 * own only when the launcher started
+					 * the command: sm_proc.own_rss) */
 	uint64_t minflt, majflt, nvcsw, nivcsw;
 	uint64_t inblock, oublock;      /* 512-byte units, as GNU time */
 	uint64_t rchar, wchar, syscr, syscw;
 	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
+	int maxrss_not_own;             /* 1: the command was started directly,
+					 * so maxrss_kib includes stormark's own
+					 * peak and is not a figure of the tree */
 	unsigned reaped;                /* processes stormark reaped itself */
 	unsigned io_missing;            /* reaped ones whose io could not be read */
 	int io_from_self;               /* io sums came from our own children
@@ -31,10 +36,39 @@ struct sm_proc_io {
 	uint64_t rchar, wchar, syscr, syscw, read_bytes, write_bytes, cancelled;
 };
 
+/*
+ * The launcher (src/launch/launch.c): a process of a few pages that lives
+ * for one invocation and starts every run of one command. A command
+ * started by it has had no memory but its own, so its rusage peak RSS is
+ * its own; started directly, it would include stormark's (the kernel
+ * counts the memory a process had before its exec). It starts a thread,
+ * whose child it is (core/proctree.c says why).
+ */
+struct sm_proc_launcher;
+
+/*
+ * Start the launcher for argv and shell (as sm_proc_spawn() takes them),
+ * without waiting for it. Returns it (caller frees with
+ * sm_proc_launcher_free()), or NULL when out of memory. When it cannot be
+ * started (no launcher for this processor, no memfd...), or later turns
+ * out not to run, sm_proc_spawn() starts commands directly and
+ * sm_proc_launcher_why() says why.
+ */
+struct sm_proc_launcher *sm_proc_launcher_new(char *const argv[], int shell);
+
+/* Why the launcher is not used ("" while it is); l may be NULL. */
+const char *sm_proc_launcher_why(const struct sm_proc_launcher *l);
+
+/* Tell the launcher to exit, reap it and join its thread; NULL is fine. */
+void sm_proc_launcher_free(struct sm_proc_launcher *l);
+
 /* A spawned command held at a gate until sm_proc_release(). */
 struct sm_proc {
 	pid_t pid;
-	int gate_fd;    /* write end: closing it lets the child exec */
+	int own_rss;    /* 1: started by the launcher, its peak RSS is its own */
+	struct sm_proc_launcher *launcher;   /* the one that started it, or NULL */
+	int gate_fd;    /* write end: closing it lets the child exec (-1 when
+			 * the launcher started it) */
 	int err_fd;     /* read end: the child's exec errno, EOF on success */
 	void *stack;    /* the child's stack until it execs (owned here) */
 	void *arg;
@@ -47,14 +81,18 @@ struct sm_proc {
 int sm_proc_subreaper(void);
 
 /*
- * Start a child (sharing our memory until it execs, like posix_spawn) that
- * waits at a gate, then restores default signal handling and runs argv
- * with execvp (or "sh -c argv[0]" when shell is set). Standard streams are
- * inherited untouched. Returns 0 with *p filled, or -errno when the clone,
- * a pipe or the stack allocation failed. Always finish with
- * sm_proc_release() and sm_proc_wait_tree().
+ * Start a child that waits at a gate, then runs argv as execvp does (or
+ * "sh -c argv[0]" when shell is set) with default signal handling.
+ * Standard streams and every other descriptor not close-on-exec are
+ * inherited untouched. With a launcher l (started for the same argv and
+ * shell) the child is the launcher's (p->own_rss = 1); when l is NULL or
+ * has none, or the launcher turns out not to run (then l->pid becomes 0
+ * and l->why says why), the child is started directly, sharing our memory
+ * until it execs, like posix_spawn (p->own_rss = 0). Returns 0 with *p
+ * filled, or -errno when a clone, a pipe or the stack allocation failed.
+ * Always finish with sm_proc_release() and sm_proc_wait_tree().
  */
-int sm_proc_spawn(struct sm_proc *p, char *const argv[], int shell);
+int sm_proc_spawn(struct sm_proc *p, struct sm_proc_launcher *l, char *const argv[], int shell);
 
 /* Open the gate and wait for the exec. Returns 0 when the command started,
  * or -errno of the failed exec (the child then exits 127 or 126 and must

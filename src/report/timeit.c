@@ -50,6 +50,8 @@ const char *sm_time_missing_reason(const struct sm_time_result *r, enum sm_tf f)
 		return r->flush_why[0] ? r->flush_why : r->syscalls_why;
 	if (sm_tf_desc[f].system_wide)
 		return r->disk_why;
+	if (f == SM_TF_MAX_RSS_BYTES)
+		return r->rss_why;
 	if (f == SM_TF_READ_BYTES_PER_CALL || f == SM_TF_WRITE_BYTES_PER_CALL)
 		return "no such calls";
 	return "/proc/PID/io of a process could not be read";
@@ -286,6 +288,7 @@ cJSON *sm_time_json(const struct sm_time_result *r)
 	cJSON_AddStringToObject(t, "syscalls_missing_reason", r->syscalls_why);
 	cJSON_AddStringToObject(t, "flush_calls_missing_reason", r->flush_why);
 	cJSON_AddStringToObject(t, "disk_missing_reason", r->disk_why);
+	cJSON_AddStringToObject(t, "max_rss_missing_reason", r->rss_why);
 	sm_json_add_double(t, "ended_at_unix_s", (double)r->exit_time);
 	a = cJSON_AddArrayToObject(t, "runs");
 	for (unsigned k = 0; k < r->nruns; k++)

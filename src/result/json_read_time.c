@@ -52,6 +52,9 @@ int sm_time_from_json(const cJSON *doc, struct sm_time_result *r, struct sm_jerr
 	rc |= sm_jget_str(t, "syscalls_missing_reason", r->syscalls_why, sizeof(r->syscalls_why), e);
 	rc |= sm_jget_str(t, "flush_calls_missing_reason", r->flush_why, sizeof(r->flush_why), e);
 	rc |= sm_jget_str(t, "disk_missing_reason", r->disk_why, sizeof(r->disk_why), e);
+	/* absent from results saved before max RSS could be missing */
+	if (cJSON_GetObjectItemCaseSensitive(t, "max_rss_missing_reason"))
+		rc |= sm_jget_str(t, "max_rss_missing_reason", r->rss_why, sizeof(r->rss_why), e);
 	rc |= sm_jget_double(t, "ended_at_unix_s", &ended, e);
 	if (rc)
 		return -EINVAL;

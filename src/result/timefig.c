@@ -70,7 +70,10 @@ void sm_time_run_fill(struct sm_time_run *run, const struct sm_proc_totals *t,
 	v[SM_TF_USER_NS] = (double)t->user_ns;
 	v[SM_TF_SYS_NS] = (double)t->sys_ns;
 	v[SM_TF_CPU_PCT] = wall_ns ? 100.0 * (double)(t->user_ns + t->sys_ns) / (double)wall_ns : 0;
-	v[SM_TF_MAX_RSS_BYTES] = (double)t->maxrss_kib * 1024.0;
+	if (t->maxrss_not_own)
+		run->missing |= SM_TF_BIT(SM_TF_MAX_RSS_BYTES);
+	else
+		v[SM_TF_MAX_RSS_BYTES] = (double)t->maxrss_kib * 1024.0;
 	v[SM_TF_MINOR_FAULTS] = (double)t->minflt;
 	v[SM_TF_MAJOR_FAULTS] = (double)t->majflt;
 	v[SM_TF_VOL_CTXSW] = (double)t->nvcsw;
@@ -246,7 +249,8 @@ static void hint_io(const struct sm_time_run *runs, unsigned n, struct sm_warnin
 	}
 }
 
-static void hint_runs(const struct sm_time_run *runs, unsigned n, struct sm_warnings *w)
+static void hint_runs(const struct sm_time_run *runs, unsigned n, int caches_dropped,
+		      struct sm_warnings *w)
 {
 	double *rest, *dev, med, mad;
 	unsigned outliers = 0;
@@ -260,7 +264,13 @@ static void hint_runs(const struct sm_time_run *runs, unsigned n, struct sm_warn
 	for (unsigned i = 1; i < n; i++)
 		rest[i - 1] = runs[i].v[SM_TF_WALL_NS];
 	med = sm_median(rest, n - 1);
-	if (med > 0 && fabs(runs[0].v[SM_TF_WALL_NS] - med) > 0.5 * med)
+	if (med > 0 && fabs(runs[0].v[SM_TF_WALL_NS] - med) > 0.5 * med && caches_dropped)
+		sm_warn(w, "first_run",
+			"the first run took %.3g ms against a median of %.3g ms for the rest, "
+			"although every run began with the page cache dropped (--drop-caches): "
+			"something else was slow once (consider --warmup)",
+			runs[0].v[SM_TF_WALL_NS] / 1e6, med / 1e6);
+	else if (med > 0 && fabs(runs[0].v[SM_TF_WALL_NS] - med) > 0.5 * med)
 		sm_warn(w, "first_run",
 			"the first run took %.3g ms against a median of %.3g ms for the rest "
 			"(caches warming?); consider --warmup or --prepare",
@@ -300,12 +310,13 @@ out:
 	free(dev);
 }
 
-void sm_time_hints(const struct sm_time_run *runs, unsigned n, struct sm_warnings *w)
+void sm_time_hints(const struct sm_time_run *runs, unsigned n, int caches_dropped,
+		   struct sm_warnings *w)
 {
 	if (!n)
 		return;
 	hint_io(runs, n, w);
-	hint_runs(runs, n, w);
+	hint_runs(runs, n, caches_dropped, w);
 }
 
 void sm_time_result_release(struct sm_time_result *r)

@@ -97,6 +97,7 @@ struct sm_time_result {
 	unsigned nruns;             /* measured runs (may be fewer if one failed) */
 	char syscalls_why[200];     /* why syscalls are missing, "" if counted */
 	char flush_why[200];        /* why flush calls are missing */
+	char rss_why[200];          /* why max RSS is missing (no launcher) */
 	int disk_ok;
 	struct sm_diskdev disk;
 	char disk_why[160];
@@ -127,7 +128,10 @@ double sm_median(double *vals, unsigned n);
 
 /* Add methodology hints and warnings about runs[0..n) to w: call-bound
  * I/O, served from cache, writes not flushed, first run differs,
- * outliers, and figures that could not be measured. */
-void sm_time_hints(const struct sm_time_run *runs, unsigned n, struct sm_warnings *w);
+ * outliers, and figures that could not be measured. caches_dropped: every
+ * run began with the page cache dropped (--drop-caches), so a first run
+ * that differs is not explained by a cache warming up. */
+void sm_time_hints(const struct sm_time_run *runs, unsigned n, int caches_dropped,
+		   struct sm_warnings *w);
 
 #endif

@@ -193,6 +193,14 @@ static int has(const struct sm_warnings *w, const char *code)
 	return 0;
 }
 
+static const char *text(const struct sm_warnings *w, const char *code)
+{
+	for (unsigned i = 0; i < w->count; i++)
+		if (!strcmp(w->item[i].code, code))
+			return w->item[i].message;
+	return "";
+}
+
 static void test_hints(void **state)
 {
 	struct sm_time_run r[6];
@@ -204,7 +212,7 @@ static void test_hints(void **state)
 	r[0].v[SM_TF_READ_CALLS] = 100000;
 	r[0].v[SM_TF_READ_BYTES] = 100000 * 512.0;
 	r[0].v[SM_TF_WALL_NS] = 1e9;
-	sm_time_hints(r, 1, &w);
+	sm_time_hints(r, 1, 0, &w);
 	assert_true(has(&w, "call_bound_read"));
 	assert_true(has(&w, "served_from_cache"));
 	assert_false(has(&w, "call_bound_write"));
@@ -217,17 +225,17 @@ static void test_hints(void **state)
 	r[0].v[SM_TF_WRITE_BYTES] = 64.0 * 1048576;
 	r[0].v[SM_TF_STORAGE_WRITE_BYTES] = 64.0 * 1048576;
 	r[0].v[SM_TF_READ_CALLS] = 1;
-	sm_time_hints(r, 1, &w);
+	sm_time_hints(r, 1, 0, &w);
 	assert_true(has(&w, "not_flushed"));
 	assert_false(has(&w, "call_bound_write"));
 	memset(&w, 0, sizeof(w));
 	r[0].v[SM_TF_FLUSH_CALLS] = 1;
-	sm_time_hints(r, 1, &w);
+	sm_time_hints(r, 1, 0, &w);
 	assert_false(has(&w, "not_flushed"));
 	/* flush calls not countable: fall back on the device's flushes */
 	memset(&w, 0, sizeof(w));
 	r[0].missing = SM_TF_BIT(SM_TF_FLUSH_CALLS);
-	sm_time_hints(r, 1, &w);
+	sm_time_hints(r, 1, 0, &w);
 	assert_true(has(&w, "not_flushed"));
 
 	/* first run slow, then an outlier among six runs */
@@ -236,20 +244,27 @@ static void test_hints(void **state)
 	for (int i = 0; i < 6; i++)
 		r[i].v[SM_TF_WALL_NS] = 100 + i;
 	r[0].v[SM_TF_WALL_NS] = 1000;
-	sm_time_hints(r, 6, &w);
+	sm_time_hints(r, 6, 0, &w);
 	assert_true(has(&w, "first_run"));
 	assert_true(has(&w, "outliers"));
 	assert_false(has(&w, "first_run_cold"));
+	assert_non_null(strstr(text(&w, "first_run"), "caches warming?"));
+	/* every run began with dropped caches: no cache to warm */
+	memset(&w, 0, sizeof(w));
+	sm_time_hints(r, 6, 1, &w);
+	assert_true(has(&w, "first_run"));
+	assert_null(strstr(text(&w, "first_run"), "warming"));
+	assert_non_null(strstr(text(&w, "first_run"), "--drop-caches"));
 	memset(&w, 0, sizeof(w));
 	r[0].v[SM_TF_WALL_NS] = 101;
-	sm_time_hints(r, 6, &w);
+	sm_time_hints(r, 6, 0, &w);
 	assert_false(has(&w, "first_run"));
 	assert_false(has(&w, "outliers"));
 	/* the first run read from storage, the rest from the cache */
 	memset(&w, 0, sizeof(w));
 	r[0].v[SM_TF_STORAGE_READ_BYTES] = 50.0 * 1048576;
 	r[3].v[SM_TF_STORAGE_READ_BYTES] = 4096;
-	sm_time_hints(r, 6, &w);
+	sm_time_hints(r, 6, 0, &w);
 	assert_true(has(&w, "first_run_cold"));
 }
 
@@ -267,7 +282,7 @@ static void test_tree(void **state)
 	memset(&t, 0, sizeof(t));
 	assert_int_equal(sm_proc_subreaper(), 0);
 	assert_int_equal(sm_proc_children_io(&a), 0);
-	assert_int_equal(sm_proc_spawn(&p, argv, 1), 0);
+	assert_int_equal(sm_proc_spawn(&p, NULL, argv, 1), 0);
 	assert_int_equal(sm_proc_release(&p), 0);
 	assert_int_equal(sm_proc_wait_tree(&p, &t, &status, &end), 0);
 	assert_int_equal(sm_proc_children_io(&b), 0);
@@ -290,10 +305,58 @@ static void test_tree(void **state)
 	char *bad[] = { "/nonexistent/stormark-test", NULL };
 
 	memset(&t, 0, sizeof(t));
-	assert_int_equal(sm_proc_spawn(&p, bad, 0), 0);
+	assert_int_equal(sm_proc_spawn(&p, NULL, bad, 0), 0);
 	assert_int_equal(sm_proc_release(&p), -ENOENT);
 	assert_int_equal(sm_proc_wait_tree(&p, &t, &status, &end), 0);
 	assert_int_equal(WEXITSTATUS(status), 127);
+}
+
+/* The same tree through the launcher, twice (the second child was made
+ * while nothing ran), then a command that cannot be found: the figures,
+ * the status and the end of the tree are as without it, and the peak RSS
+ * is the command's own (far below stormark's, which holds this test). */
+static void test_tree_launched(void **state)
+{
+	char *argv[] = { "( (sleep 0.2; head -c 300000 /dev/zero > /dev/null) & ); exit 5", NULL };
+	char *bad[] = { "/nonexistent/stormark-test", NULL };
+	struct sm_proc_launcher *l;
+	struct sm_proc p;
+	struct sm_proc_totals t;
+	uint64_t end;
+	int status = -1;
+
+	assert_int_equal(sm_proc_subreaper(), 0);
+	l = sm_proc_launcher_new(argv, 1);
+	assert_non_null(l);
+	if (sm_proc_launcher_why(l)[0]) {
+		sm_proc_launcher_free(l);
+		skip();
+	}
+	for (int i = 0; i < 2; i++) {
+		memset(&t, 0, sizeof(t));
+		assert_int_equal(sm_proc_spawn(&p, l, argv, 1), 0);
+		if (!p.own_rss) {
+			print_message("launcher not used: %s\n", sm_proc_launcher_why(l));
+			fail();
+		}
+		assert_int_equal(sm_proc_release(&p), 0);
+		assert_int_equal(sm_proc_wait_tree(&p, &t, &status, &end), 0);
+		assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 5);
+		assert_true(t.reaped >= 2);
+		assert_true(t.wchar >= 300000);
+		assert_int_equal(t.maxrss_not_own, 0);
+		assert_true(t.maxrss_kib > 0);
+	}
+	sm_proc_launcher_free(l);
+
+	l = sm_proc_launcher_new(bad, 0);
+	assert_non_null(l);
+	memset(&t, 0, sizeof(t));
+	assert_int_equal(sm_proc_spawn(&p, l, bad, 0), 0);
+	assert_int_equal(sm_proc_release(&p), -ENOENT);
+	assert_int_equal(sm_proc_wait_tree(&p, &t, &status, &end), 0);
+	assert_int_equal(WEXITSTATUS(status), 127);
+	sm_proc_launcher_free(l);
 }
 
 static void test_history(void **state)
@@ -406,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_run_fill),
 		cmocka_unit_test(test_hints),
 		cmocka_unit_test(test_tree),
+		cmocka_unit_test(test_tree_launched),
 		cmocka_unit_test(test_history),
 	};
 
