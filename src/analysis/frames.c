@@ -5,6 +5,8 @@
 #include "analysis/cliff.h"
 #include "core/clock.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +68,49 @@ void sm_frames_cliff(const struct sm_frames_snap *series, unsigned n, struct sm_
 	free(rate);
 }
 
+void sm_frames_window_rates(const struct sm_frames_result *r, unsigned secs,
+			    struct sm_frames_snap *snap, struct sm_frames_rates *rates)
+{
+	if (secs == UINT32_MAX || sm_frames_window(r, secs, snap) == -ENODATA) {
+		*snap = r->fig.overall;
+		*rates = r->fig.overall_rates;
+		return;
+	}
+	*rates = sm_frames_snap_rates(snap);
+}
+
+/* The run's overall figure (result/frames.h): one span and one count for
+ * the table's row, the line and the JSON. */
+static void overall(const struct sm_frames_result *r, struct sm_frames_figures *f)
+{
+	struct sm_frames_snap *o = &f->overall, all;
+	struct sm_frames_rates *rt = &f->overall_rates;
+	double k;
+
+	sm_frames_window(r, UINT32_MAX, &all);
+	memset(o, 0, sizeof(*o));
+	o->dropped = r->frames_dropped;
+	if (r->plan.fps > 0) {
+		o->t_ns = r->schedule_ns;
+		o->frames = r->paced_frames;
+		o->bytes = (uint64_t)(f->frame_bytes * (double)r->paced_frames + 0.5);
+	} else {
+		o->t_ns = r->head.duration_ns;
+		o->frames = r->frames_done;
+		o->bytes = r->bytes;
+	}
+	/* the per-frame sums of every transferred frame, taken to o->frames */
+	k = all.frames ? (double)o->frames / (double)all.frames : 0;
+	o->open_ns = (uint64_t)((double)all.open_ns * k + 0.5);
+	o->io_ns = (uint64_t)((double)all.io_ns * k + 0.5);
+	o->close_ns = (uint64_t)((double)all.close_ns * k + 0.5);
+	o->frame_ns = (uint64_t)((double)all.frame_ns * k + 0.5);
+	*rt = sm_frames_snap_rates(&all);
+	rt->frames_per_s = r->plan.fps > 0 ? r->paced_fps : f->frames_per_s;
+	rt->bytes_per_s = r->plan.fps > 0 ? f->paced_bytes_per_s : f->bytes_per_s;
+	rt->wall_per_frame_ns = o->frames ? (double)o->t_ns / (double)o->frames : 0;
+}
+
 void sm_frames_analyse(struct sm_frames_result *r)
 {
 	struct sm_frames_figures *f = &r->fig;
@@ -79,6 +124,7 @@ void sm_frames_analyse(struct sm_frames_result *r)
 	f->fastest_bytes_per_s = per_s(f->frame_bytes, r->fastest_ns);
 	f->slowest_bytes_per_s = per_s(f->frame_bytes, r->slowest_ns);
 	f->paced_bytes_per_s = r->paced_fps * f->frame_bytes;
+	overall(r, f);
 	memset(&r->cliff, 0, sizeof(r->cliff));
 	if (r->plan.kind == SM_FRAMES_WRITE)
 		sm_frames_cliff(r->series, r->nseries, &r->cliff);

@@ -25,4 +25,12 @@ void sm_frames_cliff(const struct sm_frames_snap *series, unsigned n, struct sm_
  * fails. */
 struct sm_frames_rates sm_frames_snap_rates(const struct sm_frames_snap *s);
 
+/* The averaged table's window of the last secs seconds (UINT32_MAX: the
+ * whole run): its counts into *snap and its rates into *rates. A window
+ * that covers the whole run is the run's overall figure (fig.overall, set
+ * by sm_frames_analyse()), so that every row of the run's whole span says
+ * the same. */
+void sm_frames_window_rates(const struct sm_frames_result *r, unsigned secs,
+			    struct sm_frames_snap *snap, struct sm_frames_rates *rates);
+
 #endif

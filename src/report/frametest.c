@@ -17,9 +17,9 @@ static double ms(double ns)
 	return ns / 1e6;
 }
 
-static void averaged_row(FILE *f, const char *label, const struct sm_frames_snap *w)
+static void rates_row(FILE *f, const char *label, const struct sm_frames_rates *r)
 {
-	struct sm_frames_rates rt = sm_frames_snap_rates(w);
+	const struct sm_frames_rates rt = *r;
 
 	fprintf(f, "%9s %6.3f ms %6.2f ms %6.2f ms %7.2f MB/s %5.1f fps\n", label,
 		ms(rt.open_mean_ns), ms(rt.io_mean_ns), ms(rt.wall_per_frame_ns),
@@ -117,24 +117,22 @@ void sm_report_frametest(FILE *f, const struct sm_frames_result *r, const char *
 		g->slowest_bytes_per_s / MB);
 	fprintf(f, "Averaged details:\n");
 	fprintf(f, "%9s %9s %9s %9s %12s %9s\n", "", "Open", "I/O", "Frame", "Data rate", "Frame rate");
-	sm_frames_window(r, 1, &w);
-	averaged_row(f, "Last 1s:", &w);
-	sm_frames_window(r, 5, &w);
-	averaged_row(f, "5s:", &w);
-	sm_frames_window(r, 30, &w);
-	averaged_row(f, "30s:", &w);
-	sm_frames_window(r, UINT32_MAX, &w);
-	averaged_row(f, "Overall:", &w);
+	for (unsigned i = 0; i < 4; i++) {
+		static const unsigned secs[4] = { 1, 5, 30, UINT32_MAX };
+		static const char *const label[4] = { "Last 1s:", "5s:", "30s:", "Overall:" };
+		struct sm_frames_rates rt;
+
+		/* the whole run's rows are the run's one overall figure, the
+		 * line's below (result/frames.h) */
+		sm_frames_window_rates(r, secs[i], &w, &rt);
+		rates_row(f, label[i], &rt);
+	}
 	/* the -h window (the whole run without -h), as in the JSON */
 	sm_ft_columns(&r->frame_window, cols);
 	histogram(f, cols);
-	if (p->fps > 0)
-		/* paced: the rate the schedule achieved (result/frames.h) */
-		fprintf(f, "Overall frame rate .... %.2f fps (%.0f bytes/s)\n", r->paced_fps,
-			g->paced_bytes_per_s);
-	else
-		fprintf(f, "Overall frame rate .... %.2f fps (%.0f bytes/s)\n", g->frames_per_s,
-			g->bytes_per_s);
+	/* paced: the rate the schedule achieved (result/frames.h) */
+	fprintf(f, "Overall frame rate .... %.2f fps (%.0f bytes/s)\n", g->overall_rates.frames_per_s,
+		g->overall_rates.bytes_per_s);
 	triple(f, "file", &r->frame.lat, 3, 24);
 	triple(f, rd ? "open" : "create", &r->open.lat, 3, 24);
 	if (p->kind != SM_FRAMES_EMPTY)
@@ -202,10 +200,10 @@ void sm_report_frametest_all(FILE *f, const struct sm_frames_result *r)
 		sm_report_paced_verdict(f, r);
 }
 
-static cJSON *snap_json(const struct sm_frames_snap *s)
+static cJSON *rates_json(const struct sm_frames_snap *s, const struct sm_frames_rates *r)
 {
 	cJSON *o = cJSON_CreateObject();
-	struct sm_frames_rates rt = sm_frames_snap_rates(s);
+	const struct sm_frames_rates rt = *r;
 
 	sm_json_add_u64(o, "duration_ns", s->t_ns);
 	sm_json_add_u64(o, "frames", s->frames);
@@ -280,14 +278,14 @@ static void frames_json(cJSON *fr, const struct sm_frames_result *r)
 	}
 	win = cJSON_AddObjectToObject(fr, "windows");
 	for (unsigned i = 0; i < sizeof(wins) / sizeof(wins[0]); i++) {
+		struct sm_frames_rates rt;
 		char key[16];
 
-		sm_frames_window(r, wins[i], &w);
+		sm_frames_window_rates(r, wins[i], &w, &rt);
 		snprintf(key, sizeof(key), "last_%us", wins[i]);
-		cJSON_AddItemToObject(win, key, snap_json(&w));
+		cJSON_AddItemToObject(win, key, rates_json(&w, &rt));
 	}
-	sm_frames_window(r, UINT32_MAX, &w);
-	cJSON_AddItemToObject(win, "overall", snap_json(&w));
+	cJSON_AddItemToObject(win, "overall", rates_json(&r->fig.overall, &r->fig.overall_rates));
 	hist = cJSON_AddObjectToObject(fr, "histogram");
 	sm_json_add_u64(hist, "window_ns", p->hist_window_ns);
 	sm_json_add_u64(hist, "covered_ns", r->frame_window_ns);

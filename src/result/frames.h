@@ -138,6 +138,15 @@ struct sm_frames_figures {
 	double fastest_bytes_per_s;  /* frame_bytes moved in fastest_ns */
 	double slowest_bytes_per_s;  /* frame_bytes moved in slowest_ns */
 	double paced_bytes_per_s;    /* paced_fps x frame_bytes */
+	/* The run's one overall figure: the averaged table's "Overall:" row,
+	 * the "Overall frame rate" line and the JSON's windows.overall. Over
+	 * the run's I/O (frames_done, bytes and duration_ns), or in a paced
+	 * run over the schedule (paced_frames, paced_frames x frame_bytes and
+	 * schedule_ns: docs/pacing.md); open, I/O and close are the means per
+	 * frame of every transferred frame (the series' last sample). */
+	struct sm_frames_snap overall;
+	struct sm_frames_rates overall_rates;   /* of overall; frames_per_s and
+						 * bytes_per_s are exactly the line's */
 };
 
 /* Everything a reporter needs; filled by sm_frames_run(). */

@@ -67,6 +67,7 @@ struct worker {
 	struct sm_hist *sched_lat;
 	struct sm_framemap *map;   /* this worker's frames, per column of the schedule */
 	uint64_t fastest, slowest, t_last;
+	uint64_t t_first;          /* the issue of its first request, 0 before one */
 	void *sink;                /* this worker's writer of plan.sink, or NULL */
 	struct sm_series_slot *live;   /* this worker's slot of shared.live */
 	struct sm_verify_stats vs;     /* --verify: this worker's blocks sealed */

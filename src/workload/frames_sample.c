@@ -75,6 +75,16 @@ static void ring_take(struct shared *sh, uint64_t t)
 	r->n++;
 }
 
+/* The ring's sample times d earlier (the run's clock moved to its first
+ * request). */
+static void ring_shift(struct shared *sh, uint64_t d)
+{
+	struct sm_frames_ring *r = sh->ring;
+
+	for (unsigned i = 0; r && i < r->n && i < r->cap; i++)
+		r->t[i] = r->t[i] > d ? r->t[i] - d : 0;
+}
+
 void sm_frames_window_close(struct shared *sh, struct sm_frames_result *res)
 {
 	struct sm_frames_ring *r = sh->ring;
@@ -135,7 +145,7 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 			      sm_frames_progress_fn progress, void *arg)
 {
 	struct sm_frames_snap s, prev;
-	uint64_t t0, tick, next_prog, t_end = 0;
+	uint64_t t0, tick, next_prog, t_end = 0, t_first = 0;
 	unsigned cap = 0;
 
 	if (p->pause_ns)
@@ -183,9 +193,26 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 	pthread_mutex_unlock(&sh->mu);
 	for (unsigned i = 0; i < p->threads; i++)
 		pthread_join(tids[i], NULL);
-	for (unsigned i = 0; i < p->threads; i++)
+	for (unsigned i = 0; i < p->threads; i++) {
+		uint64_t f = sh->workers[i].t_first;
+
 		if (sh->workers[i].t_last > t_end)
 			t_end = sh->workers[i].t_last;
+		if (f && (!t_first || f < t_first))
+			t_first = f;
+	}
+	/* The clock of the run starts at its first request, not at the gate
+	 * (the threads take a while to wake): the samples, taken on the
+	 * gate's seconds, move back by the difference. A paced schedule
+	 * keeps the gate as its start (a camera does not wait). */
+	if (t_first > t0) {
+		uint64_t d = t_first - t0;
+
+		for (unsigned i = 0; i < res->nseries; i++)
+			res->series[i].t_ns = res->series[i].t_ns > d ? res->series[i].t_ns - d : 0;
+		ring_shift(sh, d);
+		t0 = t_first;
+	}
 	res->head.duration_ns = t_end > t0 ? t_end - t0 : 0;
 	if (sh->paced)
 		sm_pace_finish(&sh->pace);

@@ -287,8 +287,11 @@ struct sm_io *sm_frames_slot_step(struct worker *w, struct slot *s)
 	struct sm_io *io = &s->io;
 	uint64_t dur = io->t_done - io->t_issue;
 
-	if (!s->t_begin)
+	if (!s->t_begin) {
 		s->t_begin = io->t_issue;
+		if (!w->t_first || io->t_issue < w->t_first)
+			w->t_first = io->t_issue;
+	}
 	s->t_end = io->t_done;
 	switch (s->state) {
 	case SLOT_OPEN:

@@ -114,6 +114,8 @@ static int stream_open(struct worker *w)
 		return (int)io.res;
 	}
 	sm_hist_add(&w->open->lat, io.t_done - io.t_issue);
+	if (!w->t_first || io.t_issue < w->t_first)
+		w->t_first = io.t_issue;
 	w->stream_fd = (int)io.res;
 	if (p->kind != SM_FRAMES_READ && sh->stream_ino) {
 		struct stat st;
