@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Native text and JSON renderings of a fileio result. */
 #include "report/fileio.h"
+#include "core/clock.h"
 #include "report/cliff.h"
 #include "report/steady.h"
 #include "report/verify.h"
@@ -98,7 +99,8 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 void sm_fileio_render(FILE *f, const struct sm_fileio_result *r)
 {
 	for (unsigned i = 0; r->cfg.report_interval_ns && i < r->nseries; i++)
-		sm_sb_tick(f, &r->series[i], &r->pct);
+		if (!sm_fileio_tick_partial(r, i))   /* as printed live */
+			sm_sb_tick(f, &r->series[i], &r->pct);
 	sm_fileio_text(f, r);
 }
 
@@ -209,7 +211,9 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 		};
 		cJSON *se = cJSON_AddObjectToObject(doc, "series");
 
-		sm_json_add_u64(se, "interval_ns", r->series[0].interval_ns);
+		/* the whole intervals' length; a tick's own is its duration_ns */
+		sm_json_add_u64(se, "interval_ns", r->cfg.report_interval_ns ? r->cfg.report_interval_ns
+									      : SM_NS_PER_S);
 		for (unsigned k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 			a = cJSON_AddArrayToObject(se, keys[k]);
 			for (unsigned i = 0; i < r->nseries; i++) {

@@ -28,6 +28,13 @@ uint64_t sm_fileio_request_size(const struct sm_fileio_cfg *cfg)
 	return cfg->merged ? cfg->block_size * cfg->merged : cfg->block_size;
 }
 
+int sm_fileio_tick_partial(const struct sm_fileio_result *r, unsigned i)
+{
+	uint64_t iv = r->cfg.report_interval_ns ? r->cfg.report_interval_ns : SM_NS_PER_S;
+
+	return r->series[i].t_ns % iv != 0;
+}
+
 int sm_fileio_mode_writes(enum sm_fileio_mode m)
 {
 	return m == SM_FIO_SEQWR || m == SM_FIO_SEQREWR || m == SM_FIO_RNDWR || m == SM_FIO_RNDRW;

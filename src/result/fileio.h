@@ -85,6 +85,13 @@ uint64_t sm_fileio_request_size(const struct sm_fileio_cfg *cfg);
 /* 1 when the mode writes (seqwr, seqrewr, rndwr, rndrw). */
 int sm_fileio_mode_writes(enum sm_fileio_mode m);
 
+struct sm_fileio_result;
+
+/* 1 when series tick i of r is the run's last, partial interval (it ends
+ * off the whole intervals since the start; sysbench prints no line for
+ * it), else 0. */
+int sm_fileio_tick_partial(const struct sm_fileio_result *r, unsigned i);
+
 /* Name of a test mode ("rndrw") and sysbench's description ("random r/w"). */
 const char *sm_fileio_mode_name(enum sm_fileio_mode m);
 const char *sm_fileio_mode_desc(enum sm_fileio_mode m);

@@ -598,6 +598,9 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 		if (ws[i].t_end > t_end)
 			t_end = ws[i].t_end;
 	r->head.duration_ns = t_end > c.start.t0_ns ? t_end - c.start.t0_ns : 0;
+	/* the series covers the whole run: its last, partial interval */
+	if (rep_started)
+		sm_fileio_series_close(&rp, r->head.duration_ns);
 	r->periodic_fsyncs = r->ops[ST_FSYNC].count - r->end_fsyncs;
 	if (cfg->fsync_all)
 		r->periodic_fsyncs = 0;

@@ -133,6 +133,47 @@ void sm_fileio_reporter_join(struct sm_fileio_reporter *rp)
 	rp->h = NULL;
 }
 
+void sm_fileio_series_close(struct sm_fileio_reporter *rp, uint64_t end_ns)
+{
+	struct sm_fileio_result *r = rp->r;
+	uint64_t last = r->nseries ? r->series[r->nseries - 1].t_ns : 0;
+	uint64_t reads = 0, writes = 0, fsyncs = 0, events = 0, rb = 0, wb = 0;
+	struct sm_fileio_tick *t;
+	struct sm_hist *h;
+
+	if (end_ns <= last || r->nseries >= r->series_cap)
+		return;
+	for (unsigned i = 0; i < r->nseries; i++) {
+		reads += r->series[i].reads;
+		writes += r->series[i].writes;
+		fsyncs += r->series[i].fsyncs;
+		events += r->series[i].events;
+		rb += r->series[i].read_bytes;
+		wb += r->series[i].write_bytes;
+	}
+	t = &r->series[r->nseries++];
+	memset(t, 0, sizeof(*t));
+	t->t_ns = end_ns;
+	t->interval_ns = end_ns - last;
+	/* what the totals hold beyond the whole intervals: exact */
+	t->reads = r->ops[ST_READ].count - reads;
+	t->writes = r->ops[ST_WRITE].count - writes;
+	t->fsyncs = r->ops[ST_FSYNC].count - fsyncs;
+	t->events = r->events - events;
+	t->read_bytes = r->ops[ST_READ].bytes - rb;
+	t->write_bytes = r->ops[ST_WRITE].bytes - wb;
+	/* the event times since the last tick: one more sample hands the
+	 * last period to the interval accumulator */
+	h = sm_hist_new();
+	if (!h)
+		return;
+	(void)sm_series_sample(rp->stats, end_ns);
+	sm_series_take_interval(rp->stats, H_EVENT, h);
+	t->lat_pct_ns = rp->pct > 0 ? sm_hist_percentile(h, rp->pct) : 0;
+	t->lat_max_ns = h->count ? h->max : 0;
+	free(h);
+}
+
 int sm_fileio_result_init(struct sm_fileio_result *r, const struct sm_fileio_cfg *cfg)
 {
 	memset(r, 0, sizeof(*r));

@@ -62,4 +62,13 @@ int sm_fileio_reporter_start(struct sm_fileio_reporter *rp);
 /* Join it and free what it holds. */
 void sm_fileio_reporter_join(struct sm_fileio_reporter *rp);
 
+/*
+ * After the reporter is joined and the totals collected
+ * (sm_fileio_stats_collect()): the series' last tick, the partial
+ * interval from the last whole one to end_ns (the run's duration), with
+ * its own interval_ns, so that the series adds up to the totals exactly.
+ * Nothing when the run ended on a tick or the series is full.
+ */
+void sm_fileio_series_close(struct sm_fileio_reporter *rp, uint64_t end_ns);
+
 #endif
