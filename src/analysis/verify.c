@@ -10,7 +10,9 @@ static double rate(uint64_t bytes, uint64_t ns)
 void sm_verify_figures(const struct sm_verify_stats *st, uint64_t block, uint64_t threads,
 		       uint64_t duration_ns, struct sm_verify_fig *out)
 {
-	double avail = (double)duration_ns * (double)(threads ? threads : 1);
+	/* the run's threads, and the read-back pass (one thread, after the
+	 * run), whose checking is in check_ns too: a share of both */
+	double avail = (double)duration_ns * (double)(threads ? threads : 1) + (double)st->pass_ns;
 
 	out->seal_bytes_per_s = rate(st->sealed * block, st->seal_ns);
 	out->check_bytes_per_s = rate(st->checked * block, st->check_ns);

@@ -12,7 +12,8 @@
 struct sm_verify_fig {
 	double seal_bytes_per_s;   /* bytes sealed over the time spent sealing; 0 if none */
 	double check_bytes_per_s;  /* bytes checked over the time spent checking; 0 if none */
-	double hash_share;         /* (seal + check time) / (duration x threads), 0..1+ */
+	double hash_share;         /* (seal + check time) / (duration x threads + the
+				    * read-back pass's time), 0..1 */
 	double pass_bytes_per_s;   /* the separate read-back pass; 0 when there was none */
 };
 

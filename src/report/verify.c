@@ -29,10 +29,16 @@ void sm_verify_text(FILE *f, const struct sm_verify_view *v)
 		fprintf(f, "    blocks without a trailer:      %llu (not checked)\n",
 			(unsigned long long)st->unchecked);
 	fprintf(f, "    problems found:                %llu\n", (unsigned long long)st->problems);
-	fprintf(f, "    hashing: %.3f s sealing (%.1f MiB/s), %.3f s checking (%.1f MiB/s); %.2f%% of the "
-		   "threads' time\n", (double)st->seal_ns / 1e9,
-		fig.seal_bytes_per_s / 1048576.0, (double)st->check_ns / 1e9,
-		fig.check_bytes_per_s / 1048576.0, 100.0 * fig.hash_share);
+	/* only what the test did: a read test seals nothing */
+	fprintf(f, "    hashing:");
+	if (st->sealed || st->seal_ns)
+		fprintf(f, " %.3f s sealing (%.1f MiB/s)%s", (double)st->seal_ns / 1e9,
+			fig.seal_bytes_per_s / 1048576.0, st->checked || st->check_ns ? "," : "");
+	if (st->checked || st->check_ns)
+		fprintf(f, " %.3f s checking (%.1f MiB/s)", (double)st->check_ns / 1e9,
+			fig.check_bytes_per_s / 1048576.0);
+	fprintf(f, "; %.2f%% of the threads' time%s\n", 100.0 * fig.hash_share,
+		st->pass_ns ? " (the run's and the read-back pass's)" : "");
 	if (st->pass_ns)
 		fprintf(f, "    read-back pass: %llu bytes in %.3f s (%.2f MiB/s)\n",
 			(unsigned long long)st->pass_bytes, (double)st->pass_ns / 1e9,
