@@ -120,9 +120,15 @@ static void headline(struct sm_hdb *db, const struct sm_hdb_key *k, char *buf, s
 	if (!strcmp(k->command, "frames"))
 		snprintf(buf, len, "%s, %s", figcell(a, sizeof(a), &runs[0], "totals.items_per_s"),
 			 figcell(b, sizeof(b), &runs[0], "totals.bytes_per_s"));
-	else if (!strcmp(k->command, "fileio"))
-		snprintf(buf, len, "%s, %s IOPS", figcell(a, sizeof(a), &runs[0], "totals.bytes_per_s"),
-			 figcell(b, sizeof(b), &runs[0], "totals.items_per_s"));
+	else if (!strcmp(k->command, "fileio")) {
+		const struct sm_cmp_fig *io = sm_cmp_find(&runs[0], "totals.items_per_s");
+
+		/* IOPS is a rate already: "11253.3 IOPS", not "11253.3/s IOPS" */
+		if (io)
+			snprintf(b, sizeof(b), "%.1f IOPS", io->v);
+		snprintf(buf, len, "%s, %s", figcell(a, sizeof(a), &runs[0], "totals.bytes_per_s"),
+			 io ? b : "-");
+	}
 	else if (!strcmp(k->command, "run")) {
 		const char *dir = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
 			cJSON_GetObjectItemCaseSensitive(doc, "params"), "dir"));
@@ -221,7 +227,8 @@ static int show_results(struct sm_hdb *db, const char *path, const char *key, co
 		sm_error("cannot read history database '%s': %s", path, err);
 		return SM_EXIT_FAIL;
 	}
-	snprintf(title, sizeof(title), "history: %s, key '%s', %u %s run%s", path, key, n, cmd,
+	/* results, not runs: a `run` key had "1 run run" */
+	snprintf(title, sizeof(title), "history: %s, key '%s', %u %s result%s", path, key, n, cmd,
 		 n == 1 ? "" : "s");
 	for (const struct column *c = cols; c && c->name && t.ncols < 10; c++)
 		tc[t.ncols++] = (struct sm_table_col){ c->head, 12, 0, " " };

@@ -82,7 +82,8 @@ expect_rc 0 "run --save" $S run rd --engine null --time 1 --classic-only --quiet
 $S history --db "$DB" >list5.txt
 check "list: frames key" grep -Eq '^fw +frames +3 .*/s, .*/s' list5.txt
 check "list: frametest's save is a frames key" grep -Eq '^ft +frames +1 ' list5.txt
-check "list: fileio key" grep -Eq '^fio +fileio +1 .*IOPS' list5.txt
+check "list: fileio key" grep -Eq '^fio +fileio +1 .*, [0-9.]+ IOPS$' list5.txt
+check "list: no '/s IOPS'" sh -c "! grep -q '/s IOPS' list5.txt"
 check "list: run key" grep -Eq '^rn +run +1 ' list5.txt
 check "list: time keys unchanged" grep -Eq '^a +time +3 ' list5.txt
 $S history --db "$DB" fw >fw.txt
@@ -92,6 +93,7 @@ $S history --db "$DB" fio >fio.txt
 check "fileio table" grep -Eq 'throughput +IOPS +reads/s +writes/s +event p95' fio.txt
 $S history --db "$DB" rn >rn.txt
 check "run table: the summary" grep -q 'summary' rn.txt
+check "run table: the title counts results ('1 run run' before)" grep -q "key 'rn', 1 run result\$" rn.txt
 # markdown and csv: the same tables
 $S history --db "$DB" --format csv >list.csv
 check "csv: the header" grep -qx 'key,command,runs,last saved,newest run (time: trimmed mean wall time)' list.csv
