@@ -186,8 +186,25 @@ int sm_hist_sq_from_m2(uint64_t count, uint64_t sum, double m2, unsigned __int12
 	/* the inverse of sm_hist_m2(): sq - q = m2 + r / count, a whole number */
 	r = (double)(uint64_t)(s2 % count) / (double)count;
 	/* 2^127 as a double: a larger m2 cannot be held */
-	if (m2 >= 1.7014118346046923e38 ||
-	    __builtin_add_overflow(*sq, (unsigned __int128)(m2 + r + 0.5), sq))
+	if (m2 >= 1.7014118346046923e38)
+		return -1;
+	/* m2 + r is rounded too (one unit at 2^52 and up), so rounding it
+	 * back can land one off: pick the whole number d near it that
+	 * sm_hist_m2() maps to this very m2, so that a result read back
+	 * prints the m2 and the spread it was written with. */
+	unsigned __int128 d = (unsigned __int128)(m2 + r + 0.5), best = d;
+
+	for (int k = -2; k <= 2; k++) {
+		unsigned __int128 c = d + (unsigned __int128)(__int128)k;
+
+		if ((k < 0 && d < (unsigned __int128)-k) || !(c > 0))
+			continue;
+		if ((double)c - r == m2) {
+			best = c;
+			break;
+		}
+	}
+	if (__builtin_add_overflow(*sq, best, sq))
 		return -1;
 	return 0;
 }
