@@ -38,6 +38,8 @@ struct sm_cmp_fig {
 struct sm_cmp_run {
 	struct sm_cmp_fig *fig;
 	unsigned n, cap;
+	char bad[96];           /* while reading: the name of a figure refused for
+				 * its value (sm_cmp_doc_figures), else "" */
 };
 
 /* Where one side was measured, from its first result. */

@@ -50,13 +50,23 @@ static int num(const cJSON *o, const char *key, double *v)
 	return 1;
 }
 
-/* A numeric figure at key of o, when present. */
+/* A numeric figure at key of o, when present. Returns 0, -ENOMEM, or
+ * -EINVAL for a number no run measures (negative, infinite, or from 2^64
+ * up: every figure is a count, a size, a time or a rate of them): the
+ * readers of report recompute most of these figures and never look at
+ * the stored ones, so this is where a damaged one is caught. */
 static int fig(struct sm_cmp_run *r, const cJSON *o, const char *key, const char *name,
 	       const char *label, enum sm_cmp_unit unit, int better)
 {
 	double v;
 
-	return num(o, key, &v) ? run_add(r, name, label, unit, better, v, NULL) : 0;
+	if (!num(o, key, &v))
+		return 0;
+	if (!isfinite(v) || v < 0 || v >= 18446744073709551616.0) {
+		snprintf(r->bad, sizeof(r->bad), "%s", name);
+		return -EINVAL;
+	}
+	return run_add(r, name, label, unit, better, v, NULL);
 }
 
 static const struct { const char *key, *label; } lat_stats[] = {
@@ -320,6 +330,9 @@ int sm_cmp_doc_figures(const cJSON *doc, struct sm_cmp_run **runs, unsigned *n, 
 	if (rc) {
 		if (rc == -ENOMEM)
 			snprintf(why, len, "out of memory");
+		else if (a && *n && a[*n - 1].bad[0])
+			snprintf(why, len, "'%s' holds a figure no run measures (negative, infinite "
+				 "or from 2^64 up)", a[*n - 1].bad);
 		sm_cmp_runs_free(a, *n);
 		*n = 0;
 		return rc;

@@ -14,6 +14,7 @@
 #include "core/opt.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,22 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 	return -1;
 }
 
+/* Add doc, a result loaded as name, to side s: first read through its
+ * command's reader, so that what `report` refuses is refused here too.
+ * Returns 0, -ENOMEM, or -EINVAL with one line in why. */
+static int add_doc(struct sm_cmp_side *s, const cJSON *doc, int figures, char *why, size_t len)
+{
+	struct sm_jerr e = { "" };
+	int rc = sm_json_read_result(doc, &e);
+
+	if (rc == -ENOMEM)
+		snprintf(why, len, "out of memory");
+	else if (rc)
+		snprintf(why, len, "not a complete %s result: %s",
+			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "command")), e.msg);
+	return rc ? rc : sm_cmp_side_add_doc(s, doc, figures, why, len);
+}
+
 /* One side from a JSON file. Returns 0 or the exit code (printed). */
 static int load_file(const char *path, struct sm_cmp_side *s)
 {
@@ -113,12 +130,15 @@ static int load_file(const char *path, struct sm_cmp_side *s)
 	char why[512];
 	int rc;
 
-	if (sm_json_load(path, &doc, &e)) {
+	if (sm_json_load(path, 0, &doc, &e)) {
 		sm_prog_error(PROG, "%s", e.msg);
 		return SM_EXIT_USAGE;
 	}
-	rc = sm_cmp_side_add_doc(s, doc, 1, why, sizeof(why));
+	rc = add_doc(s, doc, 1, why, sizeof(why));
 	cJSON_Delete(doc);
+	/* the tree's many small blocks back to the system, so that the
+	 * memory check of the next side counts what is really in use */
+	malloc_trim(0);
 	if (rc == -ENOMEM) {
 		sm_prog_error(PROG, "out of memory");
 		return SM_EXIT_FAIL;
@@ -158,14 +178,15 @@ static int load_key(struct sm_hdb *db, const char *path, const char *key, struct
 		struct sm_jerr e = { "" };
 		cJSON *doc = NULL;
 
-		if (sm_json_parse_text(res[i].json, key, &doc, &e)) {
+		rc = sm_json_parse_text(res[i].json, key, &doc, &e);
+		if (rc) {
 			sm_prog_error(PROG, "result %lld under key '%s' in '%s' cannot be read: %s",
 				      (long long)res[i].id, key, path, e.msg);
-			code = SM_EXIT_FAIL;
+			code = rc == -ENOMEM ? SM_EXIT_USAGE : SM_EXIT_FAIL;   /* memory: refused up front */
 			goto out;
 		}
 		/* time: the figures come from the runs' rows (older saves have no JSON) */
-		rc = sm_cmp_side_add_doc(s, doc, strcmp(cmd, "time") != 0, why, sizeof(why));
+		rc = add_doc(s, doc, strcmp(cmd, "time") != 0, why, sizeof(why));
 		cJSON_Delete(doc);
 		if (rc) {
 			sm_prog_error(PROG, "cannot compare key '%s': %s", key, why);

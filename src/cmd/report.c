@@ -364,24 +364,16 @@ int cmd_report_render_all(const cJSON *doc)
 	return first;
 }
 
-int sm_cmd_html_write(const cJSON *live, const char *path, char *msg, size_t len)
+/* The HTML report of doc, a result as read from a file, to path. Returns
+ * as sm_cmd_html_write(). */
+static int html_write(const cJSON *doc, const char *path, char *msg, size_t len)
 {
 	struct sm_jerr e = { { 0 } };
-	char *text = cJSON_PrintUnformatted(live);
-	const cJSON *c;
-	cJSON *doc = NULL;
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "command");
 	FILE *f = NULL;
-	int rc = -ENOMEM;
+	int rc = -EINVAL;
 
 	msg[0] = '\0';
-	/* The live document holds raw numbers; read it back as `report` reads
-	 * a file, so --html and report --format html give the same bytes. */
-	if (!text || (rc = sm_json_parse_text(text, "the result", &doc, &e))) {
-		snprintf(msg, len, "cannot render the HTML report: %s", e.msg[0] ? e.msg : strerror(-rc));
-		goto out;
-	}
-	c = cJSON_GetObjectItemCaseSensitive(doc, "command");
-	rc = -EINVAL;
 	for (unsigned i = 0; cJSON_IsString(c) && i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (strcmp(kinds[i].command, c->valuestring))
 			continue;
@@ -389,7 +381,7 @@ int sm_cmd_html_write(const cJSON *live, const char *path, char *msg, size_t len
 		if (!f) {
 			rc = -errno;
 			snprintf(msg, len, "cannot write --html '%s': %s", path, strerror(-rc));
-			goto out;
+			return rc;
 		}
 		rc = kinds[i].render(doc, SM_LAYOUT_HTML, f, &e);
 		if (rc)
@@ -399,10 +391,25 @@ int sm_cmd_html_write(const cJSON *live, const char *path, char *msg, size_t len
 			rc = -EIO;
 			snprintf(msg, len, "cannot write --html '%s': %s", path, strerror(EIO));
 		}
-		goto out;
+		return rc;
 	}
 	snprintf(msg, len, "cannot render the HTML report: not a result of a known command");
-out:
+	return rc;
+}
+
+int sm_cmd_html_write(const cJSON *live, const char *path, char *msg, size_t len)
+{
+	struct sm_jerr e = { { 0 } };
+	char *text = cJSON_PrintUnformatted(live);
+	cJSON *doc = NULL;
+	int rc = -ENOMEM;
+
+	/* The live document holds raw numbers; read it back as `report` reads
+	 * a file, so --html and report --format html give the same bytes. */
+	if (!text || (rc = sm_json_parse_text(text, "the result", &doc, &e)))
+		snprintf(msg, len, "cannot render the HTML report: %s", e.msg[0] ? e.msg : strerror(-rc));
+	else
+		rc = html_write(doc, path, msg, len);
 	cJSON_Delete(doc);
 	free(text);
 	return rc;
@@ -420,7 +427,6 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, const char **pa
 		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
 	};
-	struct stat st;
 	int first, rc;
 
 	memset(out, 0, sizeof(*out));
@@ -434,13 +440,7 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, const char **pa
 	*path = argv[first];
 	if (strcmp(*path, "-") && sm_path_problem(*path))
 		return sm_usage_error(PROG, HINT, "'%s' %s", *path, sm_path_problem(*path));
-	if (strcmp(*path, "-") && !stat(*path, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
-						   S_ISSOCK(st.st_mode)))
-		/* a device is read without end (/dev/zero) or is a disk: not a result;
-		 * a pipe stays allowed (report <(cat r.json)) */
-		return sm_usage_error(PROG, HINT, "'%s' is a %s, not a saved result", *path,
-				      S_ISCHR(st.st_mode) ? "character device" : S_ISBLK(st.st_mode) ?
-				      "block device" : "socket");
+	/* a device, socket or directory is refused by the reader (sm_json_load) */
 	return -1;
 }
 
@@ -466,7 +466,9 @@ int cmd_report(int argc, char **argv)
 	rc = parse(argc, argv, &out, &path);
 	if (rc >= 0)
 		return rc;
-	if (sm_json_load(path, &doc, &e)) {
+	/* --format json builds the document again: its memory is checked too */
+	if (sm_json_load(path, (out.format && sm_layout_find(out.format) == SM_LAYOUT_JSON) ||
+			 (out.json && (!*out.json || !strcmp(out.json, "-"))), &doc, &e)) {
 		sm_prog_error(PROG, "%s", e.msg);
 		return SM_EXIT_USAGE;
 	}
@@ -496,7 +498,7 @@ int cmd_report(int argc, char **argv)
 		code = SM_EXIT_FAIL;
 		goto out;
 	}
-	if (out.html && sm_cmd_html_write(doc, out.html, msg, sizeof(msg))) {
+	if (out.html && html_write(doc, out.html, msg, sizeof(msg))) {
 		sm_prog_error(PROG, "%s", msg);
 		code = SM_EXIT_FAIL;
 		goto out;

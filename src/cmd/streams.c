@@ -18,6 +18,7 @@
 #include "report/streams.h"
 #include "report/streams_mpi.h"
 #include "result/json.h"
+#include "workload/memneed.h"
 #include "workload/streams.h"
 
 #include <errno.h>
@@ -412,6 +413,15 @@ int cmd_streams(int argc, char **argv)
 	if (code)
 		goto out;
 	o->plan.engine_flags = sm_uring_opts_flags(&o->uring);
+	{
+		/* before -o creates its file and the search its directory */
+		char what[256];
+		uint64_t need = sm_streams_mem_need(&o->plan, what, sizeof(what));
+
+		code = sm_check_memory(PROG, need, what);
+		if (code)
+			goto out;
+	}
 	if (!o->out.quiet)
 		note_undefined(stderr, o);
 	abs_dir = realpath(o->plan.dir, NULL);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading a saved result back: loading, typed members, the common head. */
+/* Reading a saved result back: typed members, the common head (loading
+ * and parsing: json_load.c). */
 #include "result/json_read.h"
 #include "result/cliff.h"
 
@@ -20,109 +21,6 @@ int sm_jerr_set(struct sm_jerr *e, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -EINVAL;
-}
-
-/* The whole of f into a NUL-terminated buffer (caller frees), or NULL. */
-static char *slurp(FILE *f, int *err)
-{
-	size_t cap = 1 << 16, len = 0, n;
-	char *buf = malloc(cap), *nb;
-
-	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (len > SM_JSON_MAX_BYTES) {   /* /dev/zero on stdin: stop, do not eat memory */
-			free(buf);
-			*err = -EFBIG;
-			return NULL;
-		}
-		if (cap - len - 1 == 0) {
-			nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (!buf) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	if (ferror(f)) {
-		*err = -EIO;
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
-int sm_json_parse_text(const char *text, const char *name, cJSON **doc, struct sm_jerr *e)
-{
-	const cJSON *v;
-	int rc = 0;
-
-	*doc = cJSON_Parse(text);
-	if (!*doc) {
-		const char *at = cJSON_GetErrorPtr();
-
-		return sm_jerr_set(e, "'%s' is not valid JSON (%s at byte %ld)", name,
-				   at && !*at ? "it ends too early" : "syntax error",
-				   at ? (long)(at - text) : 0L);
-	}
-	if (!cJSON_IsObject(*doc)) {
-		rc = sm_jerr_set(e, "'%s' is not a stormark result (not a JSON object)", name);
-		goto out;
-	}
-	v = cJSON_GetObjectItemCaseSensitive(*doc, "schema_version");
-	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) || v->valuedouble < 1) {
-		rc = sm_jerr_set(e, "'%s' is not a stormark result (no schema_version)", name);
-		goto out;
-	}
-	if (v->valuedouble > SM_SCHEMA_VERSION) {
-		rc = sm_jerr_set(e, "'%s' has schema_version %.0f; this stormark reads up to %d "
-				 "(a newer stormark wrote it)", name, v->valuedouble, SM_SCHEMA_VERSION);
-		goto out;
-	}
-	if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(*doc, "command")))
-		rc = sm_jerr_set(e, "'%s' is not a stormark result (no command)", name);
-out:
-	if (rc) {
-		cJSON_Delete(*doc);
-		*doc = NULL;
-	}
-	return rc;
-}
-
-int sm_json_load(const char *path, cJSON **doc, struct sm_jerr *e)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char *text = NULL;
-	int rc = 0;
-
-	*doc = NULL;
-	if (!f) {
-		rc = -errno;
-		snprintf(e->msg, sizeof(e->msg), "cannot open '%s': %s", path, strerror(errno));
-		return rc;
-	}
-	text = slurp(f, &rc);
-	if (f != stdin)
-		fclose(f);
-	if (!text && rc == -EFBIG) {
-		snprintf(e->msg, sizeof(e->msg), "'%s' is over %d MiB: not a stormark result", path,
-			 SM_JSON_MAX_BYTES >> 20);
-		return rc;
-	}
-	if (!text) {
-		snprintf(e->msg, sizeof(e->msg), "cannot read '%s': %s", path, strerror(-rc));
-		return rc;
-	}
-	rc = sm_json_parse_text(text, path, doc, e);
-	free(text);
-	return rc;
 }
 
 static const cJSON *member(const cJSON *obj, const char *key)

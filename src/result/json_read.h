@@ -8,6 +8,7 @@
 #define SM_RESULT_JSON_READ_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <cjson/cJSON.h>
 
 #include "result/fileio.h"
@@ -17,9 +18,10 @@
 #include "result/streams.h"
 #include "result/timefig.h"
 
-/* Where a reader reports its first failure: a one-line reason. */
+/* Where a reader reports its first failure: a one-line reason (room for
+ * a memory refusal that names a cgroup's directory). */
 struct sm_jerr {
-	char msg[256];
+	char msg[1024];
 };
 
 /* Record the first failure in e (later ones are dropped); returns -EINVAL. */
@@ -29,19 +31,57 @@ int sm_jerr_set(struct sm_jerr *e, const char *fmt, ...) __attribute__((format(p
  * something else (a device, /dev/zero on stdin), not read to the end. */
 #define SM_JSON_MAX_BYTES (256 << 20)
 
+/* What a JSON text takes once parsed, counted from the text alone
+ * (sm_json_shape_of): cJSON holds every value in a node of its own (64
+ * bytes, 80 on the heap) and every key and string in an allocation of
+ * its own, so a text of small numbers ("0,") takes 40 times its size. */
+struct sm_json_shape {
+	uint64_t text_bytes;        /* the text's length */
+	uint64_t values;            /* its values: objects, arrays, strings, numbers... */
+	uint64_t tree_bytes;        /* the heap its cJSON tree takes */
+	uint64_t out_bytes;         /* the most it takes printed again, formatted
+				     * (sm_json_write) */
+};
+
+/* Count text[0..len) into *s (no allocation, one pass). */
+void sm_json_shape_of(const char *text, size_t len, struct sm_json_shape *s);
+
+/* The memory reading a result of shape s takes at once beyond its text:
+ * the tree, the command's result read from it (a quarter of the tree at
+ * most), and with rewrite a second tree and its printed text (report
+ * --format json builds the document again from the result). */
+uint64_t sm_json_read_need(const struct sm_json_shape *s, int rewrite);
+
 /*
  * Load and parse path ("-" for stdin) and check that it is a stormark
- * result this build can read: an object with schema_version at most
- * SM_SCHEMA_VERSION and a "command". Returns 0 with *doc (caller-owned,
- * cJSON_Delete), or -errno / -EINVAL with the reason in e (not JSON,
- * truncated, a newer schema, not a stormark result; -EFBIG past
- * SM_JSON_MAX_BYTES).
+ * result this build can read: one JSON document (only white space after
+ * it), an object with schema_version at most SM_SCHEMA_VERSION and a
+ * "command". A device, socket or directory is refused before it is opened
+ * (stdin: unless it is a terminal); the memory the parse needs
+ * (sm_json_read_need(), rewrite as there) is checked against the memory
+ * available (core/memcheck.h) before the parse, and so is each step of
+ * reading a pipe. Returns 0 with *doc (caller-owned, cJSON_Delete), or
+ * -errno / -EINVAL with the reason in e (not JSON, truncated, trailing
+ * text, a newer schema, not a stormark result, a device; -EFBIG past
+ * SM_JSON_MAX_BYTES; -ENOMEM with the need and the limit).
  */
-int sm_json_load(const char *path, cJSON **doc, struct sm_jerr *e);
+int sm_json_load(const char *path, int rewrite, cJSON **doc, struct sm_jerr *e);
 
 /* The same checks on text already in memory (NUL-terminated), name being
- * what the messages call it (a path). Returns as sm_json_load(). */
+ * what the messages call it (a path); the memory check counts the tree
+ * and the result (rewrite 0). Returns as sm_json_load(). */
 int sm_json_parse_text(const char *text, const char *name, cJSON **doc, struct sm_jerr *e);
+
+/*
+ * Read doc, a loaded result, through its command's reader (the one
+ * `stormark report` renders from: time, run, fileio, frames, streams,
+ * and the "mpi" object of a many-host job) and throw the result away, so
+ * that a command using the document's figures another way (compare,
+ * history) takes only what report takes. Returns 0, -EINVAL with the
+ * reason in e (a missing or malformed member, an unknown command),
+ * or -ENOMEM.
+ */
+int sm_json_read_result(const cJSON *doc, struct sm_jerr *e);
 
 /* A count: x is a whole number from 0 to below 2^64, stored in *v. Returns
  * 0, or -EINVAL (nothing stored) for anything else, which a cast to

@@ -4,6 +4,7 @@
 #include "result/json_read.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +20,10 @@ static int read_run(const cJSON *o, struct sm_time_run *run, struct sm_jerr *e)
 
 		if (cJSON_IsNull(v))
 			run->missing |= SM_TF_BIT(i);
-		else
-			rc |= sm_jget_double(o, sm_tf_desc[i].key, &run->v[i], e);
+		else if (sm_jget_double(o, sm_tf_desc[i].key, &run->v[i], e))
+			rc = -EINVAL;
+		else if (!isfinite(run->v[i]) || run->v[i] < 0)   /* no measure is negative */
+			rc = sm_jerr_set(e, "'%s' is not a figure >= 0", sm_tf_desc[i].key);
 	}
 	return rc ? -EINVAL : 0;
 }

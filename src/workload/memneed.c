@@ -8,6 +8,7 @@
 #include "core/formats.h"
 #include "core/hist.h"
 #include "core/memcheck.h"
+#include "core/sformats.h"
 #include "core/units.h"
 
 #include <stdio.h>
@@ -93,4 +94,40 @@ uint64_t sm_run_mem_need(const struct sm_run_plan *plan, char *what, size_t len)
 	snprintf(what, len, "the frame tests' buffers (%s x %u thread%s)",
 		 sm_fmt_bytes(a, sizeof(a), (double)frame), threads, threads == 1 ? "" : "s");
 	return add_sat(sm_mem_mul(buf_bytes(frame), threads), stats_bytes(threads));
+}
+
+/* What one stream of a step holds besides the shared buffer (workload/
+ * streams_step.c setup): three histograms, its pacing model's `queue`
+ * entries, `depth` requests and its figures; a bound. */
+static uint64_t stream_bytes(const struct sm_streams_plan *plan)
+{
+	return 3 * sizeof(struct sm_hist) + (uint64_t)plan->queue * 32 + (uint64_t)plan->depth * 256 +
+	       512;
+}
+
+uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, size_t len)
+{
+	unsigned streams = plan->max_streams ? plan->max_streams : 1;
+	const struct sm_sformat *big = NULL;
+	const struct sm_fps *big_r = NULL;
+	uint64_t chunk = 0;
+	char a[32];
+
+	for (unsigned i = 0; i < plan->nformats; i++)
+		for (unsigned k = 0; k < plan->nrates; k++) {
+			uint64_t c = sm_sformat_chunk(&plan->formats[i], plan->rates[k]);
+
+			if (c > chunk) {
+				chunk = c;
+				big = &plan->formats[i];
+				big_r = plan->rates[k];
+			}
+		}
+	if (big)
+		snprintf(what, len, "the stream buffer (one %s chunk of %s at %s fps, shared by the "
+			 "streams) and the figures of %u stream%s", sm_fmt_bytes(a, sizeof(a), (double)chunk),
+			 big->name, big_r->name, streams, streams == 1 ? "" : "s");
+	else
+		snprintf(what, len, "the figures of %u stream%s", streams, streams == 1 ? "" : "s");
+	return add_sat(buf_bytes(chunk), sm_mem_mul(stream_bytes(plan), streams));
 }

@@ -11,6 +11,7 @@
 #include "result/fileio.h"
 #include "result/frames.h"
 #include "result/run.h"
+#include "result/streams.h"
 
 /* Bytes fileio takes for cfg: `prepare` (1) its per-thread write chunk,
  * or (0) a run's per-thread request buffers (--file-block-size x
@@ -28,5 +29,13 @@ uint64_t sm_frames_mem_need(const struct sm_frames_plan *plan, char *what, size_
  * frame tests at the largest preset size (the classic tests need less).
  * Paced runs of larger formats are checked one by one as they come. */
 uint64_t sm_run_mem_need(const struct sm_run_plan *plan, char *what, size_t len);
+
+/* Bytes a streams search of plan takes at most: the one buffer every
+ * stream of a step shares (a chunk of the largest format and rate of the
+ * plan; the playback files are written from a buffer of the same size,
+ * freed before the step starts) and each of --max-streams streams' own
+ * statistics, pacing model and requests. Call with plan->formats, rates
+ * and max_streams set. */
+uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, size_t len);
 
 #endif

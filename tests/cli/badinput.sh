@@ -29,6 +29,9 @@ head -c 40 "$FX/ok.json" >"$FX/cut.json"
 printf '{}\n' >"$FX/obj.json"
 printf '[1,2,3]\n' >"$FX/array.json"
 sed 's/"schema_version": *[0-9]*/"schema_version": 999/' "$FX/ok.json" >"$FX/newer.json"
+{ cat "$FX/ok.json"; printf '{}\n'; } >"$FX/trail.json"
+sed 's/"wall_ns":\([[:space:]]*\)\([0-9]\)/"wall_ns":\1-\2/' "$FX/ok.json" >"$FX/neg.json"
+grep -q '"wall_ns":[[:space:]]*-' "$FX/neg.json" || fail "neg.json: no wall_ns to make negative"
 mkdir -p "$FX/adir"
 RO=$T_DIR/ro
 mkdir -p "$RO"
@@ -110,13 +113,19 @@ while IFS=$'\t' read -r -a f; do
 done <"$TABLE"
 wait
 
-# Standard input is /dev/null in every row; one more: a result read from
-# a stdin without end is refused at the size limit, not read for ever.
-timeout 60 "$S" report - </dev/zero >"$T_DIR/z.out" 2>"$T_DIR/z.err"
-zrc=$?
-if [ "$zrc" = 2 ] && [ "$(wc -l <"$T_DIR/z.err")" = 1 ] && [ ! -s "$T_DIR/z.out" ] &&
-   grep -q "over 256 MiB" "$T_DIR/z.err"; then ok
-else fail "report - </dev/zero: exit $zrc"; head -3 "$T_DIR/z.err" >&2; fi
+# Standard input is /dev/null in every row; two more: a device on stdin is
+# refused before it is read, and a pipe without end is refused at the size
+# limit, not read for ever.
+zero_in() {
+  local d=$1 pat=$2; shift 2
+  "$@" >"$T_DIR/z.out" 2>"$T_DIR/z.err"
+  local zrc=$?
+  if [ "$zrc" = 2 ] && [ "$(wc -l <"$T_DIR/z.err")" = 1 ] && [ ! -s "$T_DIR/z.out" ] &&
+     grep -q -- "$pat" "$T_DIR/z.err"; then ok
+  else fail "$d: exit $zrc"; head -3 "$T_DIR/z.err" >&2; fi
+}
+zero_in "report - </dev/zero" "'standard input' is a character device" timeout 60 "$S" report - </dev/zero
+zero_in "a pipe of zeros into report -" "over 256 MiB" timeout 60 bash -c 'cat /dev/zero | "$1" report -' _ "$S"
 
 bad=0
 for r in "$T_DIR"/r*.res; do

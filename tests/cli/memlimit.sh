@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Buffers larger than the memory really available (a memory cgroup's limit,
 # MemAvailable) are refused up front: exit 2, one line naming the need and
-# the limit, nothing created, and no OOM kill. The cgroup part runs each
+# the limit, nothing created, and no OOM kill. So are saved results whose
+# parsed tree would not fit (report, compare). The cgroup part runs each
 # command inside a memory cgroup with a small limit (v1 or v2, whichever
 # this machine has); the synthetic part feeds the probe a fake /proc through
 # SM_MEMCHECK_ROOT.
@@ -47,6 +48,32 @@ refused "sysbench prepare (fake)" "^sysbench: fileio prepare's write buffers.*$A
   "$SB" fileio --file-total-size=64M --file-block-size=64M prepare
 refused "run (fake)" "^stormark run: the frame tests' buffers \(48.7 MiB x 4 threads\).*$AV" \
   "$S" run "$W" --time 5 --quiet -o "$T_DIR/report.txt"
+refused "streams --rate-mib 1000 (fake)" "^stormark streams: the stream buffer \(one 40.0 MiB chunk of custom-1000mib at 25 fps, shared by the streams\) and the figures of 64 streams $AV" \
+  "$S" streams --rate-mib 1000 --time 2 --step 1 -o "$T_DIR/report.txt" "$W"
+# report and compare: the parsed tree of a saved result, counted from its
+# text (a series of 60000 seconds of small numbers: 1 MB of JSON, 2.7
+# million values, ~50 MiB once parsed)
+big_result() {   # big_result N FILE: frames/paced-read.json with an N-second series
+  python3 - "$SM_SOURCE_DIR/tests/golden/frames/paced-read.json" "$1" >"$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = int(sys.argv[2])
+s = d["series"]
+for k in list(s):
+    if k != "interval_ns":
+        s[k] = [0] * n
+s["duration_ns"] = [1] * n
+sys.stdout.write(json.dumps(d, separators=(",", ":")))
+PY
+}
+big_result 60000 "$T_DIR/mid.json"
+TREE="reading '$T_DIR/mid.json' \([0-9.]+ [KM]iB of JSON, [0-9]+ values\)"
+refused "report of a 1 MB result (fake)" "^stormark report: $TREE need [0-9.]+ MiB of memory, but only 40.0 MiB is available" \
+  "$S" report "$T_DIR/mid.json" -o "$T_DIR/report.txt"
+refused "compare of a 1 MB result (fake)" "^stormark compare: $TREE need [0-9.]+ MiB of memory, but only 40.0 MiB" \
+  "$S" compare "$T_DIR/mid.json" "$T_DIR/mid.json" -o "$T_DIR/report.txt"
+refused "report - of a 1 MB result (fake)" "^stormark report: reading '-' \([0-9.]+ [KM]iB of JSON, [0-9]+ values\) need" \
+  "$S" report - <"$T_DIR/mid.json"
 # time: nothing is run (the command would create a file)
 printf 'MemTotal: 1000000 kB\nMemAvailable: 1024 kB\n' >"$FAKE/proc/meminfo"
 refused "time -n 1000 (fake 1 MiB)" "^stormark time: the records of --runs need .* but only 1.00 MiB is available" \
@@ -97,9 +124,35 @@ refused "cgroup: frametest -w 4k -t 2" "^frametest: the frame buffers \(48.7 MiB
   t_cgroup_exec "$FT" -w 4k -t 2 -n 4 "$W"
 refused "cgroup: run" "^stormark run: the frame tests' buffers \(48.7 MiB x 4 threads\) $LIM" \
   t_cgroup_exec "$S" run "$W" --time 5 --quiet
+refused "cgroup: streams --rate-mib 100000" "^stormark streams: the stream buffer \(one 3.91 GiB chunk of custom-100000mib at 25 fps, shared by the streams\) and the figures of 64 streams $LIM" \
+  t_cgroup_exec "$S" streams --rate-mib 100000 --time 10 --step 2 "$W"
+# report and compare of a result whose parsed tree does not fit: refused
+# with the figure (before, the kernel killed them); one that fits renders
+big_result 400000 "$T_DIR/big.json"
+BIG="reading '$T_DIR/big.json' \(6\.[0-9]+ MiB of JSON, [0-9]+ values\) need [0-9.]+ MiB of memory"
+refused "cgroup: report of a 6 MB result" "^stormark report: $BIG, but only [0-9.]+ [KM]iB is free under the memory limit of cgroup '$CG' \(96.0 MiB" \
+  t_cgroup_exec "$S" report "$T_DIR/big.json"
+refused "cgroup: report --format html of a 6 MB result" "^stormark report: $BIG" \
+  t_cgroup_exec "$S" report "$T_DIR/big.json" --format html
+# (not under a sanitizer, whose shadow memory and quarantine of freed
+# blocks the counts do not model: what fits here does not fit there)
+if [ "${SM_SANITIZER:-none}" = none ]; then
+  refused "cgroup: compare of a 6 MB result" "^stormark compare: $BIG" \
+    t_cgroup_exec "$S" compare "$T_DIR/mid.json" "$T_DIR/big.json"
+  expect_rc 0 "cgroup: report of a 1 MB result fits" t_cgroup_exec "$S" report "$T_DIR/mid.json" -o "$T_DIR/mid.txt"
+  check "cgroup: the 1 MB result was rendered" grep -q "^Frames transferred" "$T_DIR/mid.txt"
+  expect_rc 0 "cgroup: compare of two 1 MB results fits" t_cgroup_exec "$S" compare "$T_DIR/mid.json" \
+    "$T_DIR/mid.json" -o "$T_DIR/mid.txt"
+fi
+# --format json builds a second document: the same result no longer fits
+refused "cgroup: report --format json of a 1 MB result" "^stormark report: reading '$T_DIR/mid.json' \([0-9.]+ [KM]iB of JSON, [0-9]+ values\) and writing it again as JSON need [0-9.]+ MiB" \
+  t_cgroup_exec "$S" report "$T_DIR/mid.json" --format json
+rm -f "$T_DIR/mid.txt"
 # a run that fits the limit still works inside it
 mkdir "$W/ok"
 expect_rc 0 "cgroup: frames -w 1024 -t 2 fits" t_cgroup_exec "$S" frames -w 1024 -t 2 -n 20 --quiet "$W/ok"
+expect_rc 0 "cgroup: streams --rate-mib 10 fits" t_cgroup_exec "$S" streams --rate-mib 10 --capture --time 2 \
+  --step 1 --max-streams 1 --quiet "$W/ok"
 rm -rf "$W/ok"
 K1=$(oom_kills); K1=${K1:-0}
 [ "$K1" = "$K0" ] && ok || fail "the OOM killer acted in the test cgroup ($K0 -> $K1 kills)"
