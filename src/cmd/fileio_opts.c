@@ -363,6 +363,14 @@ int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 	o->json = o->out.layout == SM_LAYOUT_JSON ? "-" : o->out.json_file;
 	if (o->save.key && o->command && strcmp(o->command, "run"))
 		return sm_fileio_bad(o, "--save stores the result of 'run'; '%s' has none", o->command);
+	/* prepare and cleanup print sysbench's lines and have no result to
+	 * write as JSON or HTML, or to lay out otherwise */
+	if (o->command && strcmp(o->command, "run") && (o->out.json || o->out.html))
+		return sm_fileio_bad(o, "--%s writes the result of 'run'; '%s' has none",
+				     o->out.html ? "html" : "json", o->command);
+	if (o->command && strcmp(o->command, "run") && o->out.layout != SM_LAYOUT_SYSBENCH)
+		return sm_fileio_bad(o, "--format %s lays out the result of 'run'; '%s' prints "
+				     "sysbench's lines only", sm_layout_name(o->out.layout), o->command);
 	if (sm_save_check(&o->save, msg, sizeof(msg)))
 		return sm_fileio_bad(o, "%s", msg);
 	return 0;

@@ -145,8 +145,10 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_DURATION_RANGE('p', "pause", p->pause_ns, SM_NS_PER_S, 0, 0, "secs",
 				      "pause 'secs' before the test starts (default 0)"),
 		SM_OPT_UINT_RANGE('c', "crop", p->crop_pct, 1, 100, "perc",
-				  "crop: read the middle 'perc'% of each frame (default 100;\n"
-				  "ignored in write tests)"),
+				  p->frametest_frames ? "crop: read the middle 'perc'% of each frame (default 100;\n"
+							"ignored in write tests)"
+						      : "crop: read the middle 'perc'% of each frame of a "
+							"read test (default 100)"),
 		SM_OPT_DURATION_RANGE('u', "update", p->update_ns, SM_NS_PER_S, 1, 0, "secs",
 				      "display update interval in seconds, on a terminal (default 1)"),
 		SM_OPT_DURATION_RANGE('h', "hist-window", p->hist_window_ns, SM_NS_PER_S, 1, 0, "secs",
@@ -200,6 +202,10 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 			tab[i].seen = &o->n_set;
 		else if (tab[i].short_name == 'q')
 			tab[i].seen = &o->q_set;
+		else if (tab[i].short_name == 'b')
+			tab[i].seen = &o->b_set;
+		else if (tab[i].short_name == 'c')
+			tab[i].seen = &o->c_set;
 		else if (tab[i].short_name == 'f')
 			tab[i].flags |= SM_OPT_GT_MIN;   /* a rate above 0 */
 	}
@@ -215,6 +221,7 @@ void sm_frames_opts_usage(FILE *f, int compat)
 	struct sm_opt t[64];
 
 	memset(&scratch, 0, sizeof(scratch));
+	scratch.plan.frametest_frames = compat;   /* the help of each name */
 	table(&scratch, t, 64);
 	if (compat) {
 		fputs(sm_frames_ft_usage, f);
@@ -387,6 +394,34 @@ static int resolve_kind(struct sm_frames_opts *o)
 	return 0;
 }
 
+/* Options that cannot apply to the test resolve_kind() chose, under the
+ * stormark name (frametest takes them as frametest does: ignored). Returns 0
+ * or SM_EXIT_USAGE after one line. */
+static int check_applies(struct sm_frames_opts *o)
+{
+	const struct sm_frames_plan *p = &o->plan;
+	const char *test = o->w_set ? "-w" : o->e_set ? "-e" : "--capture";
+	char msg[256];
+
+	if (p->frametest_frames)
+		return 0;
+	if (o->c_set && p->kind != SM_FRAMES_READ)
+		return bad(o, "-c cannot be combined with %s: crop reads the middle of each frame, %s", test,
+			   p->kind == SM_FRAMES_EMPTY ? "and empty frames have no data"
+						       : "and a write test writes whole frames");
+	if (!(p->fps > 0) && (o->q_set || o->b_set))
+		return bad(o, "%s needs -f: %s", o->q_set ? "-q" : "-b", o->q_set
+			   ? "the queue holds the frames of a paced test (without -f frames go out "
+			     "as fast as the threads allow)"
+			   : "the pre-buffer is a paced playback's (without -f no frame waits for a display)");
+	if (o->q_set && o->b_set && p->prebuffer > p->queue) {
+		snprintf(msg, sizeof(msg), "-b %u cannot be combined with -q %u: the display waits for "
+			 "-b frames and only -q buffers can hold them", p->prebuffer, p->queue);
+		return bad(o, "%s%s", msg, "");
+	}
+	return 0;
+}
+
 /* resolve_kind(), then the paced runs' buffer count (-q, or max(8, -b)),
  * then the output flags. */
 static int resolve(struct sm_frames_opts *o)
@@ -397,6 +432,8 @@ static int resolve(struct sm_frames_opts *o)
 
 	if (!rc)
 		rc = resolve_kind(o);
+	if (!rc)
+		rc = check_applies(o);
 	if (rc)
 		return rc;
 	if (p->fps > 0 && !p->queue)
@@ -433,6 +470,28 @@ int sm_frames_opts_validate(struct sm_frames_opts *o)
 
 	if (p->engine && !sm_engine_find(p->engine))
 		return bad(o, "unknown engine '%s' (psync, uring, null)%s", p->engine, "");
+	if (p->engine && (sm_engine_find(p->engine)->caps & SM_ENGINE_MAPPED))
+		return bad(o, "--engine %s does not apply to frames: it maps a fixed set of files for their "
+			   "whole length (fileio --file-io-mode=mmap), and frames opens a new file per "
+			   "frame (psync, uring, null)%s", p->engine, "");
+	if (!p->frametest_frames && p->ios_per_frame > 1 && p->kind != SM_FRAMES_EMPTY) {
+		/* each I/O moves a piece of the frame (of its cropped middle in a
+		 * read), in whole direct-I/O blocks, 512 bytes at least */
+		uint64_t region = p->frame_bytes * (p->kind == SM_FRAMES_READ && p->crop_pct ? p->crop_pct : 100) / 100;
+		uint64_t most = p->direct ? region / 512 : region;
+		char a[32], msg[512];
+
+		if (most < 1)
+			most = 1;
+		if (p->ios_per_frame > most) {
+			snprintf(msg, sizeof(msg), "-i %u cannot be combined with frames of %s: %s, so a "
+				 "frame splits into at most %llu I/O%s", p->ios_per_frame,
+				 sm_fmt_bytes(a, sizeof(a), (double)region), p->direct
+				 ? "direct I/O moves whole blocks of 512 bytes or more (--buffered moves any size)"
+				 : "an I/O moves at least one byte", (unsigned long long)most, most == 1 ? "" : "s");
+			return bad(o, "%s%s", msg, "");
+		}
+	}
 	if (p->verify && (p->kind == SM_FRAMES_EMPTY || p->stream))
 		return bad(o, "--verify checks the frames of a write or read test of a sequence, not %s%s",
 			   p->stream ? "a stream (-s)" : "empty frames (-e)", "");

@@ -40,6 +40,7 @@ struct sm_frames_opts {
 	int v_set, m_set;         /* -v / -m given (one order at most) */
 	uint64_t w_kib, z_kib;    /* -w and -z in KiB (0: not given) */
 	int n_set, q_set;         /* -n / -q given */
+	int b_set, c_set;         /* -b / -c given */
 	const char *json;         /* --json FILE ("-": stdout), NULL: none */
 	const char *format;       /* the video format: --video-format NAME (or the old
 				   * --format NAME), NULL: none */

@@ -190,6 +190,9 @@ static int check_conflicts(const struct run_opts *o)
 
 	if ((o->steady_round_set || o->steady_rounds_set) && !o->plan.steady)
 		return sm_usage_error(PROG, HINT, "--steady-round and --steady-rounds need --steady");
+	if (o->plan.precondition && o->plan.engine && !strcmp(o->plan.engine, "null"))
+		return sm_usage_error(PROG, HINT, "--precondition cannot be combined with --engine null: "
+				      "the null engine writes nothing, so nothing would be preconditioned");
 	if (o->no_confirm && o->confirm_all)
 		return sm_usage_error(PROG, HINT, "--no-confirm cannot be combined with --confirm-all");
 	if (o->classic_only && vt)

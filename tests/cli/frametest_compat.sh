@@ -67,6 +67,15 @@ check "--list-formats lists 2k" grep -qw "2k" "$T_DIR/out"
 expect_usage "an unknown long option" "$FT" --bogus "$D"
 expect_usage "-o keeps frametest's meaning (out of order, no value)" "$FT" -w 64 -n 2 -o x "$D"
 
+# --- options frametest takes where they cannot apply, as frametest does ------------
+# (stormark frames refuses them: tests/cli/badinput.tsv)
+expect_rc 0 "-c in a write test (ignored)" "$FT" -w 64 -n 2 -c 50 "$D"
+check "-c: echoed as frametest echoes it" grep -qx "Test parameters: -w64 -n2 -c50" "$T_DIR/out"
+expect_rc 0 "-q and -b without -f" "$FT" -w 64 -n 2 -q 8 -b 3 "$D"
+expect_rc 0 "-b above -q" "$FT" -w 64 -n 2 -f 1000 -q 4 -b 10 "$D"
+expect_rc 0 "-i 1024 with a 1 KiB frame" "$FT" -w 1 -n 2 -i 1024 "$T_DIR/V"
+rm -f "$T_DIR"/V/frame*.tst
+
 # --- a paced run: frametest's block first, line for line --------------------------
 expect_rc 0 "paced write with -x" "$FT" -w 64 -n 10 -f 50 -x "$T_DIR/p.csv" "$D"
 check "paced: the block's line structure is the seed's, then stormark's lines" python3 - \

@@ -48,7 +48,7 @@ for b in "${BAD[@]}"; do
   refused "frames --json=$b" "$S" frames -w 4 -n 2 --json="$b" "$W"
   refused "frames -x $b" "$S" frames -w 4 -n 2 -x "$b" "$W"
   refused "frames --output $b" "$S" frames -w 4 -n 2 --output "$b" "$W"
-  refused "fileio prepare --json=$b" "$S" fileio $FIO --json="$b" prepare
+  refused "fileio run --json=$b" "$S" fileio $FIO --file-test-mode=seqwr --time=1 --json="$b" run
   refused "fileio run -o $b" "$S" fileio $FIO --file-test-mode=seqwr --time=1 -o "$b" run
   refused "time --json=$b" "$S" time --json="$b" touch "$W/ran"
   refused "time -o $b" "$S" time -o "$b" touch "$W/ran"
