@@ -430,6 +430,15 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 		rc = -errno;
 	if (atomic_load(&c->abort) && off < cfg->file_size)
 		rc = -ECANCELED;
+	/* --verify: the file's block map says every block holds this
+	 * prepare's write; without a map of its own (a file that is not a map
+	 * has the name) a run checks the file by its set only, as it says */
+	if (!rc && cfg->verify) {
+		uint64_t set = c->p->set_id;
+
+		if (sm_fileio_vmap_save(cfg, i, set, NULL, &set, 1))
+			sm_fileio_vmap_remove(cfg, i);
+	}
 out:
 	if (rc)
 		*removed = prep_undo(c, i, fd, path);
@@ -544,6 +553,7 @@ int sm_fileio_cleanup(const struct sm_fileio_cfg *cfg, unsigned *bad)
 			return -EINTR;
 		}
 		sm_fileio_path(cfg, i, path, sizeof(path));
+		sm_fileio_vmap_remove(cfg, i);   /* its --verify block map, when it is one */
 		if (unlink(path)) {
 			if (errno != ENOENT)
 				return -errno;

@@ -60,27 +60,80 @@ static inline int sm_fileio_sealing(const struct sm_fileio_cfg *cfg)
 	return cfg->validate || cfg->verify;
 }
 
+/* ---- block maps (fileio_vmap.c): test_file.N.verify ---------------------
+ * For each block of a file, the write it should hold, as the --verify
+ * prepare or the sealing runs that wrote the file left it: a word per
+ * block, (k << SM_VMAP_SEQ_BITS) | seq, k naming runs[k - 1] of the map's
+ * run table and seq the write's sequence number (0: prepare's), or 0 when
+ * not known. A map is trusted only when whole (a run that dies while
+ * updating it leaves it marked) and its checksum holds. */
+#define SM_VMAP_SEQ_BITS 48
+#define SM_VMAP_SEQ_MASK ((UINT64_C(1) << SM_VMAP_SEQ_BITS) - 1)
+#define SM_VMAP_MAX_RUNS 65535u
+
+struct sm_fileio_vmap {
+	uint64_t set;              /* the file's set */
+	uint64_t *runs;            /* [nruns] run ids (malloc'd; the caller frees) */
+	unsigned nruns;            /* 0: no map */
+};
+
+/* Load file i's map into *m and words[0 .. blocks per file). Returns 1, 0
+ * when there is none, -EBUSY when a run that did not end left it, -EBADMSG
+ * when it is damaged or describes another file or block size, -EPERM when
+ * a file that is not a map has its name (left alone), or -errno. */
+int sm_fileio_vmap_load(const struct sm_fileio_cfg *cfg, unsigned i, struct sm_fileio_vmap *m,
+			uint64_t *words);
+
+/* Mark file i's map as being updated before a run writes the file, so a
+ * run that dies leaves it untrusted. 0, -ENOENT (none), -EPERM or -errno. */
+int sm_fileio_vmap_begin(const struct sm_fileio_cfg *cfg, unsigned i);
+
+/* Write file i's map: set, and words[] naming runs[0 .. nruns) (renumbered
+ * in place to the runs still named), or with words NULL every block as a
+ * prepare of run runs[0] wrote it. Written whole, then marked whole.
+ * Returns 0, -EPERM (a file that is not a map has its name: left alone),
+ * -E2BIG (more than SM_VMAP_MAX_RUNS runs named), or -errno. */
+int sm_fileio_vmap_save(const struct sm_fileio_cfg *cfg, unsigned i, uint64_t set, uint64_t *words,
+			uint64_t *runs, unsigned nruns);
+
+/* Remove file i's map when it is one. 1 removed, 0 none, -EPERM (something
+ * else there, left alone), or -errno. */
+int sm_fileio_vmap_remove(const struct sm_fileio_cfg *cfg, unsigned i);
+
 /* What a run needs to check its blocks. Invariant: last[] holds, for each
  * block, 1 + the event number of the latest write of this run that
- * completed there (0: none yet), read and written atomically. */
+ * completed there (0: none yet), read and written atomically; prev[] holds
+ * the block maps of the files that have one (a word per block, as
+ * sm_fileio_vmap_load() gives it), runs[] their run tables. */
 struct sm_fileio_vctx {
 	const struct sm_fileio_cfg *cfg;
 	uint64_t run;              /* this run's id */
 	uint64_t *set;             /* [num_files] the set each file belongs to, 0 unknown */
 	uint64_t *last;            /* [num_files * blocks per file] */
 	uint64_t per_file;         /* blocks per file */
+	uint64_t *prev;            /* [num_files * blocks per file], or NULL: no map */
+	struct sm_fileio_vmap *maps;   /* [num_files] (nruns 0: that file has none) */
+	struct sm_warnings *warn;  /* where a map that cannot be used is said */
 };
 
 /*
- * Prepare a run's checks on the opened files: learn each file's set from
- * the trailers of its first blocks (seqwr starts new files: they take the
- * run's id). Returns 0; -ENOMEM; or, under --verify, -ENOMEDIUM with msg
- * naming a file that was not prepared with --verify at this block size (a
- * usage problem: exit 2), and -EAGAIN when the set is too small for the
- * requests in flight to stay off each other's blocks.
+ * Prepare a run's checks on the opened files: learn each file's set (its
+ * block map's, or the one most of its probed blocks carry; seqwr starts
+ * new files: they take the run's id), load the block maps, and, for a run
+ * that writes, mark them as being updated. A map that cannot be used is a
+ * warning in warn (NULL: none). Returns 0; -ENOMEM; or, under --verify,
+ * -ENOMEDIUM with msg naming a file that was not prepared with --verify at
+ * this block size (a usage problem: exit 2), and -EAGAIN when the set is
+ * too small for the requests in flight to stay off each other's blocks.
  */
 int sm_fileio_vctx_init(struct sm_fileio_vctx *v, const struct sm_fileio_cfg *cfg, const int *fds,
-			unsigned slots, char *msg, size_t msglen);
+			unsigned slots, struct sm_warnings *warn, char *msg, size_t msglen);
+
+/* After the run (its writes all completed or abandoned): write each
+ * file's block map with this run's writes in it (--verify: also for a file
+ * that had none; --validate: only where one was). A map that cannot be
+ * written is a warning. */
+void sm_fileio_vctx_finish(struct sm_fileio_vctx *v);
 void sm_fileio_vctx_release(struct sm_fileio_vctx *v);
 
 /* The checks of sm_fileio_vctx_init() made before anything is printed

@@ -536,8 +536,8 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 	for (i = 0; i < cfg->num_files; i++)
 		c.file_sizes[i] = cfg->file_size;
 	if (sm_fileio_sealing(cfg)) {
-		rc = sm_fileio_vctx_init(&c.v, cfg, fds, cfg->threads * c.depth, r->head.error,
-					 sizeof(r->head.error));
+		rc = sm_fileio_vctx_init(&c.v, cfg, fds, cfg->threads * c.depth, &r->head.warnings,
+					 r->head.error, sizeof(r->head.error));
 		if (rc == -ENOMEM)
 			snprintf(r->head.error, sizeof(r->head.error), "out of memory");
 		if (rc)
@@ -582,6 +582,8 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 		sm_fileio_reporter_join(&rp);
 	if (rc)
 		goto out;
+	/* every write has completed: the block maps get this run's */
+	sm_fileio_vctx_finish(&c.v);
 	/* every worker has been joined: what each ring was granted */
 	memset(&r->head.env.engine_setup, 0, sizeof(r->head.env.engine_setup));
 	for (i = 0; i < cfg->threads; i++) {

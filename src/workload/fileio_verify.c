@@ -14,31 +14,53 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Past this many blocks the map of latest writes would take more than
- * 1 GiB: refuse rather than thrash. */
+/* Past this many blocks the map of latest writes and the block maps would
+ * take more than 2 GiB: refuse rather than thrash. */
 #define MAX_MAP_BLOCKS (1ULL << 27)
 
-/* The set of a file: the first of its first blocks (and its last) whose
- * trailer is intact. Returns the set id, 0 when none has one, or -errno. */
+/* The set of a file: the one most of its probed blocks (the first three,
+ * three inside, the last two) carry in an intact trailer, the newer on a
+ * tie; a block left over from an earlier set (a lost write) is outvoted
+ * rather than taken for the file's set. Returns the set id, 0 when no
+ * probed block has one, or -errno. */
 static int64_t probe_set(const struct sm_fileio_cfg *cfg, unsigned file, int fd, void *buf,
 			 uint64_t per_file)
 {
-	const uint64_t which[] = { 0, 1, 2, per_file - 1 };
+	const uint64_t which[] = { 0, 1, 2, per_file / 4, per_file / 2, per_file / 4 * 3,
+				   per_file - 2, per_file - 1 };
+	enum { N = sizeof(which) / sizeof(which[0]) };
+	uint64_t seen[N], best = 0;
+	unsigned votes[N], nseen = 0, most = 0;
 
-	for (unsigned k = 0; k < sizeof(which) / sizeof(which[0]); k++) {
+	for (unsigned k = 0; k < N; k++) {
 		struct sm_vblk_id id;
+		unsigned j;
 		ssize_t n;
 
-		if (which[k] >= per_file)
-			continue;
+		for (j = 0; j < k && which[j] != which[k]; j++)
+			;
+		if (which[k] >= per_file || j < k)
+			continue;   /* past the end, or a block already probed */
 		n = pread(fd, buf, cfg->block_size, (off_t)(which[k] * cfg->block_size));
 		if (n < 0)
 			return -errno;
-		if ((uint64_t)n == cfg->block_size && sm_verify_peek(buf, (uint32_t)cfg->block_size, &id) &&
-		    id.file == cfg->first_file + file && id.set)
-			return (int64_t)(id.set & INT64_MAX);
+		if ((uint64_t)n != cfg->block_size || !sm_verify_peek(buf, (uint32_t)cfg->block_size, &id) ||
+		    id.file != cfg->first_file + file || !id.set)
+			continue;
+		for (j = 0; j < nseen && seen[j] != id.set; j++)
+			;
+		if (j == nseen) {
+			seen[nseen] = id.set;
+			votes[nseen++] = 0;
+		}
+		votes[j]++;
 	}
-	return 0;
+	for (unsigned j = 0; j < nseen; j++)
+		if (votes[j] > most || (votes[j] == most && seen[j] > best)) {
+			most = votes[j];
+			best = seen[j];
+		}
+	return (int64_t)(best & INT64_MAX);
 }
 
 /* Whether the set is small enough to map and large enough to keep the
@@ -121,13 +143,79 @@ int sm_fileio_verify_ready(const struct sm_fileio_cfg *cfg, unsigned slots, char
 	return rc ? rc : learn_sets(cfg, NULL, 0, NULL, msg, msglen);
 }
 
+/* Say why file i's map is not used. */
+static void map_unused(const struct sm_fileio_vctx *v, unsigned i, const char *why)
+{
+	char path[4096];
+
+	if (!v->warn)
+		return;
+	sm_fileio_path(v->cfg, i, path, sizeof(path));
+	sm_warn(v->warn, "verify_map", "the block map '%s.verify' %s: the blocks this run does not "
+		"write are checked by their set only", path, why);
+}
+
+/* Load the files' block maps into v (not for seqwr, whose files start
+ * empty); a run that writes marks the maps it uses as being updated and
+ * removes the ones it cannot use (they describe the files no more). */
+static int load_maps(struct sm_fileio_vctx *v)
+{
+	const struct sm_fileio_cfg *cfg = v->cfg;
+	int writes = sm_fileio_mode_writes(cfg->mode);
+
+	v->maps = calloc(cfg->num_files, sizeof(*v->maps));
+	v->prev = calloc(v->per_file * cfg->num_files, sizeof(*v->prev));
+	if (!v->maps || !v->prev)
+		return -ENOMEM;
+	for (unsigned i = 0; i < cfg->num_files; i++) {
+		struct sm_fileio_vmap *m = &v->maps[i];
+		uint64_t *words = v->prev + i * v->per_file;
+		int rc = cfg->mode == SM_FIO_SEQWR ? 0 : sm_fileio_vmap_load(cfg, i, m, words);
+		char why[160];
+
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc == 1 && v->set[i] && m->set != v->set[i]) {
+			/* a map of another set: its file was written again
+			 * without it (prepare or a run without --verify) */
+			snprintf(why, sizeof(why), "is of set %llu and the file's blocks of set %llu",
+				 (unsigned long long)m->set, (unsigned long long)v->set[i]);
+			map_unused(v, i, why);
+			free(m->runs);
+			memset(m, 0, sizeof(*m));
+			memset(words, 0, v->per_file * sizeof(*words));
+			rc = -EBADMSG;
+		} else if (rc == 1) {
+			v->set[i] = m->set;
+		} else if (rc < 0) {
+			map_unused(v, i, rc == -EBUSY ? "was left by a run that did not end"
+					 : rc == -EPERM ? "is not a block map of stormark's (left alone)"
+					 : rc == -EBADMSG ? "is damaged, or describes another --file-total-size, "
+							    "--file-num or --file-block-size"
+					 : strerror(-rc));
+		}
+		if (!writes)
+			continue;
+		if (m->nruns && sm_fileio_vmap_begin(cfg, i)) {
+			map_unused(v, i, "cannot be marked as being updated");
+			free(m->runs);
+			memset(m, 0, sizeof(*m));
+			memset(words, 0, v->per_file * sizeof(*words));
+		}
+		if (!m->nruns)
+			sm_fileio_vmap_remove(cfg, i);
+	}
+	return 0;
+}
+
 int sm_fileio_vctx_init(struct sm_fileio_vctx *v, const struct sm_fileio_cfg *cfg, const int *fds,
-			unsigned slots, char *msg, size_t msglen)
+			unsigned slots, struct sm_warnings *warn, char *msg, size_t msglen)
 {
 	int rc;
 
 	memset(v, 0, sizeof(*v));
 	v->cfg = cfg;
+	v->warn = warn;
 	v->run = sm_verify_new_id();
 	v->per_file = cfg->file_size / cfg->block_size;
 	rc = check_room(cfg, slots, msg, msglen);
@@ -139,15 +227,66 @@ int sm_fileio_vctx_init(struct sm_fileio_vctx *v, const struct sm_fileio_cfg *cf
 		rc = -ENOMEM;
 	else
 		rc = learn_sets(cfg, fds, v->run, v->set, msg, msglen);
+	if (!rc)
+		rc = load_maps(v);
 	if (rc)
 		sm_fileio_vctx_release(v);
 	return rc;
 }
 
+void sm_fileio_vctx_finish(struct sm_fileio_vctx *v)
+{
+	const struct sm_fileio_cfg *cfg = v->cfg;
+	uint64_t *words, *runs;
+
+	if (!v->last || !v->maps || !sm_fileio_mode_writes(cfg->mode))
+		return;
+	words = malloc(v->per_file * sizeof(*words));
+	runs = malloc((SM_VMAP_MAX_RUNS + 1) * sizeof(*runs));
+	for (unsigned i = 0; words && runs && i < cfg->num_files; i++) {
+		const struct sm_fileio_vmap *m = &v->maps[i];
+		const uint64_t *last = v->last + i * v->per_file, *prev = v->prev + i * v->per_file;
+		unsigned n = m->nruns < SM_VMAP_MAX_RUNS ? m->nruns : SM_VMAP_MAX_RUNS;
+		int rc;
+
+		/* --validate keeps a map up to date; --verify makes one */
+		if ((!m->nruns && !cfg->verify) || !v->set[i])
+			continue;
+		if (n)
+			memcpy(runs, m->runs, n * sizeof(*runs));
+		runs[n] = v->run;   /* this run: k = n + 1 */
+		for (uint64_t b = 0; b < v->per_file; b++) {
+			uint64_t l = __atomic_load_n(&last[b], __ATOMIC_ACQUIRE);
+
+			words[b] = !l ? (m->nruns ? prev[b] : 0)
+			         : l <= SM_VMAP_SEQ_MASK ? (uint64_t)(n + 1) << SM_VMAP_SEQ_BITS | l : 0;
+		}
+		rc = sm_fileio_vmap_save(cfg, i, v->set[i], words, runs, n + 1);
+		if (rc) {
+			char path[4096];
+
+			sm_fileio_path(cfg, i, path, sizeof(path));
+			sm_fileio_vmap_remove(cfg, i);
+			if (v->warn)
+				sm_warn(v->warn, "verify_map", "cannot write the block map '%s.verify': %s: "
+					"the next run checks the blocks of '%s' by their set only", path,
+					rc == -E2BIG ? "its blocks name too many runs" : strerror(-rc), path);
+		}
+	}
+	free(words);
+	free(runs);
+}
+
 void sm_fileio_vctx_release(struct sm_fileio_vctx *v)
 {
+	for (unsigned i = 0; v->maps && i < v->cfg->num_files; i++)
+		free(v->maps[i].runs);
+	free(v->maps);
+	free(v->prev);
 	free(v->set);
 	free(v->last);
+	v->maps = NULL;
+	v->prev = NULL;
 	v->set = NULL;
 	v->last = NULL;
 }
@@ -184,7 +323,8 @@ unsigned sm_fileio_vcheck(const struct sm_fileio_vctx *v, const void *buf, unsig
 	unsigned bad = 0;
 
 	for (uint64_t o = 0; o + b <= len; o += b) {
-		uint64_t last = __atomic_load_n(&v->last[file * v->per_file + (off + o) / b], __ATOMIC_ACQUIRE);
+		uint64_t at = file * v->per_file + (off + o) / b;
+		uint64_t last = __atomic_load_n(&v->last[at], __ATOMIC_ACQUIRE);
 		/* --validate does not check the set: prepare may have extended a
 		 * file written by an earlier prepare, as sysbench does */
 		struct sm_vblk_id expect = {
@@ -195,8 +335,15 @@ unsigned sm_fileio_vcheck(const struct sm_fileio_vctx *v, const void *buf, unsig
 			.file = cfg->first_file + file,
 			.len = (uint32_t)b,
 		}, found;
-		enum sm_verify_kind k = sm_verify_check((const unsigned char *)buf + o, (uint32_t)b, &expect,
-							v->run, &found);
+		enum sm_verify_kind k;
+
+		if (!last && v->prev && v->prev[at] >> SM_VMAP_SEQ_BITS) {
+			/* not written by this run: the write the map says it
+			 * holds, so that one an earlier run lost is found */
+			expect.run = v->maps[file].runs[(v->prev[at] >> SM_VMAP_SEQ_BITS) - 1];
+			expect.seq = v->prev[at] & SM_VMAP_SEQ_MASK;
+		}
+		k = sm_verify_check((const unsigned char *)buf + o, (uint32_t)b, &expect, v->run, &found);
 
 		if (!cfg->verify && !last && (k == SM_VK_NOHDR || k == SM_VK_ZERO)) {
 			/* --validate on a block no validating run wrote: it

@@ -10,6 +10,7 @@
 #include "core/memcheck.h"
 #include "core/sformats.h"
 #include "core/units.h"
+#include "workload/fileio.h"
 
 #include <stdio.h>
 
@@ -64,10 +65,25 @@ uint64_t sm_fileio_mem_need(const struct sm_fileio_cfg *cfg, int prepare, char *
 		if (!depth)
 			depth = 1;
 		per = buf_bytes(sm_mem_mul((req + SM_BUF_ALIGN - 1) / SM_BUF_ALIGN * SM_BUF_ALIGN, depth));
-		snprintf(what, len, "fileio's I/O buffers (%s x %u thread%s x %u request%s in flight)",
-			 sm_fmt_bytes(a, sizeof(a), (double)req), threads, threads == 1 ? "" : "s", depth,
-			 depth == 1 ? "" : "s");
-		return add_sat(sm_mem_mul(per, threads), stats_bytes(threads));
+		uint64_t need = add_sat(sm_mem_mul(per, threads), stats_bytes(threads));
+		int n = snprintf(what, len, "fileio's I/O buffers (%s x %u thread%s x %u request%s in flight)",
+				 sm_fmt_bytes(a, sizeof(a), (double)req), threads, threads == 1 ? "" : "s",
+				 depth, depth == 1 ? "" : "s");
+
+		if (sm_fileio_sealing(cfg) && cfg->block_size) {
+			/* fileio_verify.c: this run's latest write and the block
+			 * map of each block (8 bytes each), a file's new map while
+			 * it is written, the run table */
+			uint64_t per_file = cfg->file_size / cfg->block_size;
+			uint64_t blocks = sm_mem_mul(per_file, cfg->num_files);
+
+			need = add_sat(need, add_sat(sm_mem_mul(blocks, 16),
+						     add_sat(sm_mem_mul(per_file, 8), 65536 * 8)));
+			if (n >= 0 && (size_t)n < len)
+				snprintf(what + n, len - (size_t)n, " and the --%s maps of %llu blocks",
+					 cfg->verify ? "verify" : "validate", (unsigned long long)blocks);
+		}
+		return need;
 	}
 }
 

@@ -15,9 +15,11 @@
 
 /* Bytes fileio takes for cfg: `prepare` (1) its per-thread write chunk,
  * or (0) a run's per-thread request buffers (--file-block-size x
- * --file-merged-requests x the async backlog) and statistics. Saturates
- * at UINT64_MAX; what is one line into what (e.g. "fileio's I/O buffers
- * (16.0 GiB x 1 thread x 1 request in flight)"). */
+ * --file-merged-requests x the async backlog) and statistics, and with
+ * --verify or --validate its maps of every block (16 bytes each: this
+ * run's latest write and the block map). Saturates at UINT64_MAX; what is
+ * one line into what (e.g. "fileio's I/O buffers (16.0 GiB x 1 thread x 1
+ * request in flight)"). */
 uint64_t sm_fileio_mem_need(const struct sm_fileio_cfg *cfg, int prepare, char *what, size_t len);
 
 /* Bytes a frames run of plan takes: a buffer of one frame per slot (-a

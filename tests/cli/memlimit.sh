@@ -48,6 +48,8 @@ refused "sysbench prepare (fake)" "^sysbench: fileio prepare's write buffers.*$A
   "$SB" fileio --file-total-size=64M --file-block-size=64M prepare
 refused "run (fake)" "^stormark run: the frame tests' buffers \(48.7 MiB x 4 threads\).*$AV" \
   "$S" run "$W" --time 5 --quiet -o "$T_DIR/report.txt"
+refused "fileio run --verify: the maps of 2M blocks (fake)" "^stormark fileio: fileio's I/O buffers \(4.00 KiB x 1 thread x 1 request in flight\) and the --verify maps of 2097152 blocks $AV" \
+  "$S" fileio --file-total-size=8G --file-block-size=4096 --file-dir="$W" --verify --file-test-mode=rndrd -o "$T_DIR/report.txt" run
 refused "streams --rate-mib 1000 (fake)" "^stormark streams: the stream buffer \(one 40.0 MiB chunk of custom-1000mib at 25 fps, shared by the streams\) and the figures of 64 streams $AV" \
   "$S" streams --rate-mib 1000 --time 2 --step 1 -o "$T_DIR/report.txt" "$W"
 # report and compare: the parsed tree of a saved result, counted from its

@@ -99,8 +99,8 @@ expect_usage "frames: -d with --mpi-files=shared" env OMPI_COMM_WORLD_SIZE=2 "$S
 D=$T_DIR/fio; mkdir -p "$D"
 FIO=(fileio --mpi-files=shared --file-dir="$D" --file-num=2 --file-total-size=2M --file-block-size=4096)
 expect_rc 0 "fileio: shared prepare" "${MPI[@]}" -np 3 "$STORMARK" "${FIO[@]}" --verify prepare
-check "fileio: test_file.0 .. 5 in DIR" test "$(cd "$D" && ls | tr '\n' ' ')" = \
-  "test_file.0 test_file.1 test_file.2 test_file.3 test_file.4 test_file.5 "
+check "fileio: test_file.0 .. 5 in DIR, each with its --verify block map" test "$(cd "$D" && ls | tr '\n' ' ')" = \
+  "test_file.0 test_file.0.verify test_file.1 test_file.1.verify test_file.2 test_file.2.verify test_file.3 test_file.3.verify test_file.4 test_file.4.verify test_file.5 test_file.5.verify "
 expect_rc 0 "fileio: shared run" "${MPI[@]}" -np 3 "$STORMARK" "${FIO[@]}" --file-test-mode=rndrw --verify \
   --events=300 --time=0 --json="$T_DIR/f.json" run
 check "fileio: 900 events merged" python3 -c '

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # fileio --verify and --validate end to end: each kind of damage (byte
 # flip, torn block, block swap, stale block from an earlier set, zeroed
-# block, truncation, a write lost during the run) put into files written
+# block, truncation, a write lost during the run or by an earlier run, a
+# stale block where the set is learnt from) put into files written
 # with --verify is found with the right file, offset and kind, in text and
 # JSON; untouched data and runs without --verify raise no false alarm;
 # --validate never reports blocks it cannot check as corrupt, and finds a
@@ -108,6 +109,66 @@ if [ "${SM_SANITIZER:-none}" = none ] && [ -f "$SHIM" ]; then
   check "validate: lost write found" test $? = 1
   check "validate: lost write named" grep -q "validation failed: block at offset $off of 'test_file.0': stale block" "$T_DIR/out"
 fi
+
+# A write lost by one run (rndwr reads nothing back, so it cannot see it)
+# is found by the next run that reads the block: the block map says which
+# write the block should hold.
+if [ "${SM_SANITIZER:-none}" = none ] && [ -f "$SHIM" ]; then
+  fresh --verify
+  SM_DROP_FILE=test_file.1 SM_DROP_NTH=40 LD_PRELOAD="$SHIM" "$STORMARK" fileio $S --verify --file-test-mode=rndwr \
+    --rand-seed=3 --events=400 --time=0 run >"$T_DIR/out" 2>&1
+  rc=$?
+  off=$(sed -n 's/^dropwrite: dropped the write at offset \([0-9]*\) of .*/\1/p' "$T_DIR/out")
+  check "earlier run: the shim dropped one write" test -n "$off"
+  check "earlier run: it ends well (it reads nothing back)" test $rc = 0
+  run_verify 1 "a write lost by an earlier run"
+  found "earlier run's lost write" test_file.1 "$off" stale
+  check "earlier run's lost write: the write expected" test "$(json "$T_DIR/v.json" \
+    "int(d['verify']['problem_list'][0]['expected']['run'] > 0 and d['verify']['problem_list'][0]['expected']['seq'] > 0)")" = 1
+fi
+
+# After a seqwr rewrite, a block of the earlier set in a place the set is
+# learnt from (block 0) is the one named, stale, not an intact block after
+# it; with the block maps and, for a set without them, by the majority of
+# the probed blocks.
+for maps in with without; do
+  fresh --verify
+  cp test_file.0 old.0
+  expect_rc 0 "seqwr --verify rewrite ($maps maps)" "$STORMARK" fileio $S --verify --file-test-mode=seqwr \
+    --events=1100 --time=0 run
+  [ "$maps" = with ] || rm test_file.0.verify test_file.1.verify
+  blk old.0 0 | put test_file.0 0
+  run_verify 1 "stale block 0 after seqwr ($maps maps)"
+  found "stale block 0 after seqwr ($maps maps)" test_file.0 0 stale
+done
+rm -f old.0
+
+# A block map a run left unfinished (marked as being updated) is not
+# trusted: a warning, the set checked as before, no false alarm; the next
+# run that writes makes it whole again.
+fresh --verify
+check "prepare --verify: a block map per file" test -f test_file.0.verify -a -f test_file.1.verify
+printf '\001' | dd of=test_file.0.verify bs=1 seek=8 conv=notrunc status=none
+run_verify 0 "an unfinished block map"
+check "an unfinished block map: said" grep -q "the block map 'test_file.0.verify' was left by a run that did not end" "$T_DIR/out"
+expect_rc 0 "a writing run after it" "$STORMARK" fileio $S --verify --file-test-mode=rndwr --events=200 --time=0 run
+run_verify 0 "the block map made whole again"
+check "the block map made whole again: nothing said" sh -c "! grep -q 'block map' '$T_DIR/out'"
+# --validate keeps the block map up to date: no false alarm after it
+expect_rc 0 "a --validate writing run on a set with block maps" "$STORMARK" fileio $S --validate \
+  --file-test-mode=rndwr --events=300 --time=0 run
+run_verify 0 "--verify after --validate wrote"
+# a file under a map's name that is no map is never taken for one, nor touched
+rm test_file.1.verify
+echo mine >test_file.1.verify
+run_verify 0 "a foreign file under a map's name"
+check "a foreign file under a map's name: said" grep -q "is not a block map of stormark's (left alone)" "$T_DIR/out"
+expect_rc 0 "a writing run beside it" "$STORMARK" fileio $S --verify --file-test-mode=rndwr --events=100 --time=0 run
+check "the foreign file is left as it was" test "$(cat test_file.1.verify)" = mine
+expect_rc 0 "cleanup" "$STORMARK" fileio $S cleanup
+check "cleanup removes the block maps it made" test ! -e test_file.0.verify
+check "cleanup leaves the foreign file" test "$(cat test_file.1.verify)" = mine
+rm test_file.1.verify
 
 # ---- sets --verify cannot check --------------------------------------------------
 fresh

@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "report/sysbench.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -298,6 +299,141 @@ static void test_vseal_vcheck(void **state)
 	free(b);
 }
 
+/* A block this run has not written, checked against the block map: the
+ * write the map names passes; an older one (a write an earlier run lost)
+ * is stale, with the write expected and the one found; without the map
+ * the same block passes, as it used to (the run only knows the set). */
+static void test_vcheck_map(void **state)
+{
+	struct sm_fileio_cfg cfg;
+	struct sm_fileio_vctx v, w;
+	struct sm_verify_stats st;
+	struct sm_verify_problem first;
+	uint64_t set[1] = { 11 }, last[8], prev[8], runs[2] = { 11, 60 };
+	struct sm_fileio_vmap maps[1] = { { .set = 11, .runs = runs, .nruns = 2 } };
+	unsigned char *b = calloc(1, 4096);
+
+	sm_fileio_cfg_defaults(&cfg);
+	cfg.block_size = 4096;
+	cfg.file_size = 8 * 4096;
+	cfg.num_files = 1;
+	cfg.verify = 1;
+	memset(&v, 0, sizeof(v));
+	memset(last, 0, sizeof(last));
+	for (unsigned k = 0; k < 8; k++)   /* prepare wrote every block (run 11) */
+		prev[k] = (uint64_t)1 << SM_VMAP_SEQ_BITS;
+	prev[5] = (uint64_t)2 << SM_VMAP_SEQ_BITS | 94;   /* run 60 wrote block 5, its seq 94 */
+	v.cfg = &cfg;
+	v.run = 100;
+	v.set = set;
+	v.last = last;
+	v.per_file = 8;
+	v.prev = prev;
+	v.maps = maps;
+	w = v;
+	w.run = 60;   /* sealing as run 60 would have */
+	memset(&st, 0, sizeof(st));
+	sm_fileio_vseal(&w, b, 0, 5 * 4096, 4096, 93, &st);
+	assert_int_equal(sm_fileio_vcheck(&v, b, 0, 5 * 4096, 4096, &st, &first), 0);
+	/* the block still holds run 60's seq 16: that run lost its write 94 */
+	sm_fileio_vseal(&w, b, 0, 5 * 4096, 4096, 15, &st);
+	assert_int_equal(sm_fileio_vcheck(&v, b, 0, 5 * 4096, 4096, &st, &first), 1);
+	assert_int_equal(first.kind, SM_VK_STALE);
+	assert_int_equal(first.off, 5 * 4096);
+	assert_int_equal(first.expect.run, 60);
+	assert_int_equal(first.expect.seq, 94);
+	assert_int_equal(first.found.seq, 16);
+	/* it still holds prepare's write: as stale */
+	w.run = 11;
+	{
+		struct sm_vblk_id id = { .set = 11, .run = 11, .off = 5 * 4096, .file = 0 };
+
+		sm_verify_seal_range(b, 4096, 4096, &id);
+	}
+	assert_int_equal(sm_fileio_vcheck(&v, b, 0, 5 * 4096, 4096, &st, &first), 1);
+	assert_int_equal(first.kind, SM_VK_STALE);
+	assert_int_equal(first.found.run, 11);
+	/* no map: the set and the run order are all the run can check */
+	v.prev = NULL;
+	v.maps = NULL;
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(sm_fileio_vcheck(&v, b, 0, 5 * 4096, 4096, &st, &first), 0);
+	free(b);
+}
+
+/* A block map written and read back word for word, its run table kept to
+ * the runs still named; refused when a run left it unfinished, when a
+ * byte of it changed, or for another block size or file; never written
+ * over, nor removed, when what has its name is not a map. */
+static void test_vmap(void **state)
+{
+	char dir[] = "/tmp/sm-test-vmap-XXXXXX", path[4200];
+	struct sm_fileio_cfg cfg;
+	struct sm_fileio_vmap m;
+	uint64_t words[16], got[16], runs[3] = { 7, 8, 9 };
+	int fd;
+
+	assert_non_null(mkdtemp(dir));
+	sm_fileio_cfg_defaults(&cfg);
+	cfg.dir = dir;
+	cfg.block_size = 4096;
+	cfg.file_size = 16 * 4096;
+	cfg.num_files = 2;
+	assert_int_equal(sm_fileio_vmap_load(&cfg, 0, &m, got), 0);   /* none yet */
+	for (unsigned k = 0; k < 16; k++)   /* runs 7 and 9 named, 8 not */
+		words[k] = k % 3 ? (uint64_t)1 << SM_VMAP_SEQ_BITS : (uint64_t)3 << SM_VMAP_SEQ_BITS | (k + 1);
+	words[4] = 0;   /* not known */
+	assert_int_equal(sm_fileio_vmap_save(&cfg, 0, 7, words, runs, 3), 0);
+	assert_int_equal(sm_fileio_vmap_load(&cfg, 0, &m, got), 1);
+	assert_int_equal(m.set, 7);
+	assert_int_equal(m.nruns, 2);
+	assert_int_equal(m.runs[0], 7);
+	assert_int_equal(m.runs[1], 9);
+	for (unsigned k = 0; k < 16; k++) {
+		uint64_t want = k == 4 ? 0 : k % 3 ? (uint64_t)1 << SM_VMAP_SEQ_BITS
+						  : (uint64_t)2 << SM_VMAP_SEQ_BITS | (k + 1);
+
+		assert_int_equal(got[k], want);
+	}
+	free(m.runs);
+	/* a run that starts writing marks it: untrusted until saved again */
+	assert_int_equal(sm_fileio_vmap_begin(&cfg, 0), 0);
+	assert_int_equal(sm_fileio_vmap_load(&cfg, 0, &m, got), -EBUSY);
+	assert_int_equal(sm_fileio_vmap_save(&cfg, 0, 7, NULL, runs, 1), 0);   /* as prepare writes it */
+	assert_int_equal(sm_fileio_vmap_load(&cfg, 0, &m, got), 1);
+	assert_int_equal(m.nruns, 1);
+	assert_int_equal(got[15], (uint64_t)1 << SM_VMAP_SEQ_BITS);
+	free(m.runs);
+	/* one byte changed in the body: the checksum says so */
+	snprintf(path, sizeof(path), "%s/test_file.0.verify", dir);
+	fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, "\x55", 1, 64 + 8 + 3 * 8), 1);
+	close(fd);
+	assert_int_equal(sm_fileio_vmap_load(&cfg, 0, &m, got), -EBADMSG);
+	/* another block size: not this set's map */
+	assert_int_equal(sm_fileio_vmap_save(&cfg, 0, 7, NULL, runs, 1), 0);
+	cfg.block_size = 8192;
+	cfg.file_size = 8 * 8192;
+	assert_int_equal(sm_fileio_vmap_load(&cfg, 0, &m, got), -EBADMSG);
+	cfg.block_size = 4096;
+	cfg.file_size = 16 * 4096;
+	/* test_file.1.verify that is no map: not read, written or removed */
+	snprintf(path, sizeof(path), "%s/test_file.1.verify", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "mine", 4), 4);
+	close(fd);
+	assert_int_equal(sm_fileio_vmap_load(&cfg, 1, &m, got), -EPERM);
+	assert_int_equal(sm_fileio_vmap_save(&cfg, 1, 7, NULL, runs, 1), -EPERM);
+	assert_int_equal(sm_fileio_vmap_remove(&cfg, 1), -EPERM);
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(sm_fileio_vmap_remove(&cfg, 0), 1);
+	assert_int_equal(sm_fileio_vmap_remove(&cfg, 0), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 static void test_mmap_engine(void **state)
 {
 	char path[] = "./test_fileio_mmap_XXXXXX";
@@ -402,6 +538,8 @@ int main(void)
 		cmocka_unit_test(test_random_offsets),
 		cmocka_unit_test(test_reproducible_threads),
 		cmocka_unit_test(test_vseal_vcheck),
+		cmocka_unit_test(test_vcheck_map),
+		cmocka_unit_test(test_vmap),
 		cmocka_unit_test(test_mmap_engine),
 		cmocka_unit_test(test_sb_size),
 		cmocka_unit_test(test_figures),
