@@ -16,7 +16,7 @@ pkgs="$pkgs libfuse3-dev fuse3"
 # The completion test drives bash-completion's functions too; the man page
 # test reads the page with groff and man (tests/cli/completion.sh, manpage.sh).
 pkgs="$pkgs bash-completion groff-base man-db"
-# Many-host runs build on OpenMPI (src/dist/); tests/cli/mpi*.sh launch it,
+# Many-host runs build on OpenMPI (src/mpi/); tests/cli/mpi*.sh launch it,
 # and the two-host test uses ip(8) for its network namespaces.
 pkgs="$pkgs libopenmpi-dev openmpi-bin iproute2"
 # The HTML report tests render every command's page in headless Chromium

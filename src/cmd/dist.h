@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dist/dist.h"
+#include "mpi/comm.h"
 #include "result/dist.h"
 
 /* sm_stop_signal's value when the stonewall stopped this rank. */

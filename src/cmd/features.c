@@ -2,7 +2,7 @@
 /* The features this build has and `stormark --version`'s text; a new
  * optional feature (MPI: SM_HAVE_MPI) adds one row to the table. */
 #include "cmd/features.h"
-#include "dist/dist.h"
+#include "mpi/comm.h"
 #include "engine/engine.h"
 
 #include <cjson/cJSON.h>

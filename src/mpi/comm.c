@@ -2,7 +2,7 @@
 /* The MPI transport of a many-host run: every wait polls a non-blocking
  * MPI call against a deadline, so a rank that never comes gives a timeout,
  * never a hang. Built without SM_HAVE_MPI, only the launch detection. */
-#include "dist/dist.h"
+#include "mpi/comm.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * MPI start and end, bounded barriers, gathering bytes on rank 0 and the
  * stonewall notice. Knows nothing of results: it moves bytes. Without
  * SM_HAVE_MPI every call but sm_dist_launched() returns -ENOTSUP. */
-#ifndef SM_DIST_DIST_H
-#define SM_DIST_DIST_H
+#ifndef SM_MPI_COMM_H
+#define SM_MPI_COMM_H
 
 #include <stddef.h>
 #include <stdint.h>
