@@ -85,7 +85,7 @@ int sm_cmd_dist_start(int *argc, char **argv)
 	if (files && strcmp(files, "own") && strcmp(files, "shared"))
 		return sm_usage_error("stormark", "stormark --help",
 				      "--mpi-files=%s: give own (DIR/rank.N) or shared (DIR itself)", files);
-	g_mpi.launcher = sm_dist_launched();
+	g_mpi.launcher = sm_mpi_launched();
 	if (!g_mpi.launcher || !cmd) {
 		if (stone || wait || files)
 			return sm_usage_error("stormark", "stormark --help", "%s takes effect only when mpirun "
@@ -99,10 +99,10 @@ int sm_cmd_dist_start(int *argc, char **argv)
 	if ((!strcmp(cmd, "run") || !strcmp(cmd, "streams")) && files && !strcmp(files, "shared"))
 		return sm_usage_error("stormark", "stormark --help", "--mpi-files=shared is for frames and "
 				      "fileio: each rank of '%s' works in DIR/rank.N (docs/mpi.md)", cmd);
-	if (!sm_dist_built())
+	if (!sm_mpi_built())
 		return sm_usage_error("stormark", "stormark --help", "started by %s, but this stormark is "
 				      "built without MPI (stormark --version; docs/mpi.md)", g_mpi.launcher);
-	rc = sm_dist_init(&g_mpi.me);
+	rc = sm_mpi_init(&g_mpi.me);
 	if (rc) {
 		sm_error("mpi: cannot start MPI under %s: %s", g_mpi.launcher,
 			 rc == -ENOTSUP ? "the library gives no thread support" : "MPI_Init failed");
@@ -161,7 +161,7 @@ int sm_cmd_dist_begin(void)
 		return 0;
 	/* the start barrier is a vote: a rank that failed its checks says so
 	 * in sm_cmd_dist_finish(), and no rank starts */
-	rc = sm_dist_max(0, &failed, sm_now_ns() + sm_mpi->wait_ns);
+	rc = sm_mpi_max(0, &failed, sm_now_ns() + sm_mpi->wait_ns);
 	sm_mpi->begun = 1;
 	sm_mpi->timed_out |= rc != 0;
 	if (rc || failed) {
@@ -177,7 +177,7 @@ int sm_cmd_dist_begin(void)
 		 * that of the frames there (any rank's find), else a new one */
 		uint64_t v[2] = { sm_mpi->found_id, sm_hash64(sm_now_ns(), (uint64_t)sm_mpi->me.rank) | 1 }, id[2];
 
-		rc = sm_dist_max_u64(v, id, 2, sm_now_ns() + sm_mpi->wait_ns);
+		rc = sm_mpi_max_u64(v, id, 2, sm_now_ns() + sm_mpi->wait_ns);
 		if (rc) {
 			sm_mpi->timed_out = 1;
 			sm_mpi->gathered = 1;
@@ -189,7 +189,7 @@ int sm_cmd_dist_begin(void)
 		sm_mpi->dir_id = id[0] ? id[0] : id[1];
 	}
 	sm_mpi->t0_ns = sm_now_ns();
-	if (sm_mpi->stonewall && sm_dist_wall_arm(on_wall) == -EAGAIN)
+	if (sm_mpi->stonewall && sm_mpi_wall_arm(on_wall) == -EAGAIN)
 		sm_error("mpi: rank %d: cannot start the stonewall listener; this rank runs to its end",
 			 sm_mpi->me.rank);
 	return 0;
@@ -208,7 +208,7 @@ void sm_cmd_dist_after(int *rc, int *interrupted)
 		if (*rc == -EINTR)
 			*rc = 0;
 	}
-	if (sm_mpi->stonewall && sm_dist_wall_done(sm_now_ns() + sm_mpi->wait_ns) && (sm_mpi->timed_out = 1))
+	if (sm_mpi->stonewall && sm_mpi_wall_done(sm_now_ns() + sm_mpi->wait_ns) && (sm_mpi->timed_out = 1))
 		sm_error("mpi: rank %d: the stonewall notices did not settle within --mpi-wait", sm_mpi->me.rank);
 }
 
@@ -249,7 +249,7 @@ static int gather_docs(cJSON *doc)
 		if (!text)
 			return SM_EXIT_FAIL;
 	}
-	rc = sm_dist_gather(text, strlen(text), sm_now_ns() + sm_mpi->wait_ns + sm_mpi->done_ns, &out, &len);
+	rc = sm_mpi_gather(text, strlen(text), sm_now_ns() + sm_mpi->wait_ns + sm_mpi->done_ns, &out, &len);
 	free(text);
 	if (sm_mpi->me.rank || rc) {
 		cJSON_Delete(doc);
@@ -501,7 +501,7 @@ int sm_cmd_dist_finish(int code)
 	if (!sm_mpi->begun) {
 		/* failed before the start (or prepare, cleanup, --help, which
 		 * start nothing): the others stop there; all learn if one failed */
-		if (sm_dist_max(code ? 1 : 0, &vote, sm_now_ns() + sm_mpi->wait_ns)) {
+		if (sm_mpi_max(code ? 1 : 0, &vote, sm_now_ns() + sm_mpi->wait_ns)) {
 			sm_mpi->timed_out = 1;
 			worst = SM_EXIT_FAIL;
 		} else if (vote) {
@@ -513,7 +513,7 @@ int sm_cmd_dist_finish(int code)
 		char why[64];
 
 		snprintf(why, sizeof(why), "failed with exit code %d (its message is on stderr)", code);
-		(void)sm_dist_wall_done(sm_now_ns() + sm_mpi->wait_ns);
+		(void)sm_mpi_wall_done(sm_now_ns() + sm_mpi->wait_ns);
 		if (doc)
 			add_rank(doc, 1, why);
 		if (!gather_docs(doc) && !sm_mpi->me.rank && analyse_job() == 0)
@@ -537,6 +537,6 @@ int sm_cmd_dist_finish(int code)
 	fflush(stderr);
 	/* a rank that died (or never answered) would hang MPI_Finalize on
 	 * every other rank: the report is out, the job is torn down */
-	sm_dist_end(&sm_mpi->me, lost || sm_mpi->timed_out, code ? code : SM_EXIT_FAIL);
+	sm_mpi_end(&sm_mpi->me, lost || sm_mpi->timed_out, code ? code : SM_EXIT_FAIL);
 	return code ? code : worst;
 }

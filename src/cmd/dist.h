@@ -19,7 +19,7 @@
 struct cJSON;
 
 struct sm_cmd_dist {
-	struct sm_dist me;
+	struct sm_mpi_proc me;
 	const char *launcher;       /* "mpirun", "srun", ... */
 	int stonewall;              /* --stonewall */
 	int shared;                 /* --mpi-files=shared: every rank in DIR itself */

@@ -54,7 +54,7 @@ static int vote(int v, int *out, const char *what)
 	*out = 0;
 	if (g.stopped)
 		return -ECANCELED;
-	rc = sm_dist_max(v, out, sm_now_ns() + sm_mpi->wait_ns);
+	rc = sm_mpi_max(v, out, sm_now_ns() + sm_mpi->wait_ns);
 	if (!rc && *out != VOTE_STOP)
 		return 0;
 	g.stopped = 1;
@@ -162,7 +162,7 @@ static int h_verdicts(void *arg, struct sm_run_result *res)
 	for (unsigned r = 0; r < res->nrows; r++)
 		memcpy(buf + r * one, res->rows[r].cell, one);
 	if (!rc)
-		rc = sm_dist_gather(buf, n, sm_now_ns() + sm_mpi->wait_ns, &out, &len);
+		rc = sm_mpi_gather(buf, n, sm_now_ns() + sm_mpi->wait_ns, &out, &len);
 	free(buf);
 	if (rc && rc != -ECANCELED) {
 		res->error = rc;
@@ -214,7 +214,7 @@ static int h_paced(void *arg, unsigned row, unsigned rate, enum sm_direction d, 
 	int rc;
 
 	(void)arg;
-	rc = sm_dist_gather(pc, sizeof(*pc), sm_now_ns() + sm_mpi->wait_ns, &out, &len);
+	rc = sm_mpi_gather(pc, sizeof(*pc), sm_now_ns() + sm_mpi->wait_ns, &out, &len);
 	if (rc || sm_mpi->me.rank)
 		return rc;
 	/* rank 0's own table takes its own outcome, as a run alone would */

@@ -20,19 +20,19 @@
 static int t_bcast(void *arg, void *buf, size_t n, uint64_t deadline_ns)
 {
 	(void)arg;
-	return sm_dist_bcast(buf, n, deadline_ns);
+	return sm_mpi_bcast(buf, n, deadline_ns);
 }
 
 static int t_vote(void *arg, int v, int *max, uint64_t deadline_ns)
 {
 	(void)arg;
-	return sm_dist_max(v, max, deadline_ns);
+	return sm_mpi_max(v, max, deadline_ns);
 }
 
 static int t_gather(void *arg, const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len)
 {
 	(void)arg;
-	return sm_dist_gather(buf, n, deadline_ns, out, len);
+	return sm_mpi_gather(buf, n, deadline_ns, out, len);
 }
 
 static struct sm_streams_peers g_peers;

@@ -61,7 +61,7 @@ static void cjson_detail(char *buf, size_t len)
 #ifdef SM_HAVE_MPI
 static void mpi_detail(char *buf, size_t len)
 {
-	sm_dist_library(buf, len);
+	sm_mpi_library(buf, len);
 }
 #endif
 

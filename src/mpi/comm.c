@@ -12,7 +12,7 @@
 
 #include "core/clock.h"
 
-const char *sm_dist_launched(void)
+const char *sm_mpi_launched(void)
 {
 	const char *s;
 
@@ -31,23 +31,23 @@ const char *sm_dist_launched(void)
 
 #ifndef SM_HAVE_MPI
 
-int sm_dist_built(void) { return 0; }
-void sm_dist_library(char *buf, size_t len) { snprintf(buf, len, "none"); }
-int sm_dist_init(struct sm_dist *d) { memset(d, 0, sizeof(*d)); return -ENOTSUP; }
-void sm_dist_end(struct sm_dist *d, int abort_job, int code) { }
-int sm_dist_barrier(uint64_t deadline_ns) { return -ENOTSUP; }
-int sm_dist_max(int v, int *out, uint64_t deadline_ns) { return -ENOTSUP; }
-int sm_dist_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns)
+int sm_mpi_built(void) { return 0; }
+void sm_mpi_library(char *buf, size_t len) { snprintf(buf, len, "none"); }
+int sm_mpi_init(struct sm_mpi_proc *d) { memset(d, 0, sizeof(*d)); return -ENOTSUP; }
+void sm_mpi_end(struct sm_mpi_proc *d, int abort_job, int code) { }
+int sm_mpi_barrier(uint64_t deadline_ns) { return -ENOTSUP; }
+int sm_mpi_max(int v, int *out, uint64_t deadline_ns) { return -ENOTSUP; }
+int sm_mpi_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns)
 {
 	return -ENOTSUP;
 }
-int sm_dist_bcast(void *buf, size_t n, uint64_t deadline_ns) { return -ENOTSUP; }
-int sm_dist_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len)
+int sm_mpi_bcast(void *buf, size_t n, uint64_t deadline_ns) { return -ENOTSUP; }
+int sm_mpi_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len)
 {
 	return -ENOTSUP;
 }
-int sm_dist_wall_arm(void (*on_wall)(void)) { return -ENOTSUP; }
-int sm_dist_wall_done(uint64_t deadline_ns) { return -ENOTSUP; }
+int sm_mpi_wall_arm(void (*on_wall)(void)) { return -ENOTSUP; }
+int sm_mpi_wall_done(uint64_t deadline_ns) { return -ENOTSUP; }
 
 #else
 
@@ -62,9 +62,9 @@ int sm_dist_wall_done(uint64_t deadline_ns) { return -ENOTSUP; }
 
 static int g_rank, g_size;
 
-int sm_dist_built(void) { return 1; }
+int sm_mpi_built(void) { return 1; }
 
-void sm_dist_library(char *buf, size_t len)
+void sm_mpi_library(char *buf, size_t len)
 {
 	char v[MPI_MAX_LIBRARY_VERSION_STRING];
 	int n = 0;
@@ -76,7 +76,7 @@ void sm_dist_library(char *buf, size_t len)
 	snprintf(buf, len, "%s", v[0] ? v : "MPI");
 }
 
-int sm_dist_init(struct sm_dist *d)
+int sm_mpi_init(struct sm_mpi_proc *d)
 {
 	int provided = 0;
 	const char *h = getenv("SM_MPI_HOST");
@@ -105,7 +105,7 @@ int sm_dist_init(struct sm_dist *d)
 	return 0;
 }
 
-void sm_dist_end(struct sm_dist *d, int abort_job, int code)
+void sm_mpi_end(struct sm_mpi_proc *d, int abort_job, int code)
 {
 	free(d->hosts);
 	d->hosts = NULL;
@@ -143,7 +143,7 @@ static int wait_req(MPI_Request *req, uint64_t deadline_ns)
 	}
 }
 
-int sm_dist_barrier(uint64_t deadline_ns)
+int sm_mpi_barrier(uint64_t deadline_ns)
 {
 	MPI_Request req;
 
@@ -152,7 +152,7 @@ int sm_dist_barrier(uint64_t deadline_ns)
 	return wait_req(&req, deadline_ns);
 }
 
-int sm_dist_max(int v, int *out, uint64_t deadline_ns)
+int sm_mpi_max(int v, int *out, uint64_t deadline_ns)
 {
 	MPI_Request req;
 
@@ -161,7 +161,7 @@ int sm_dist_max(int v, int *out, uint64_t deadline_ns)
 	return wait_req(&req, deadline_ns);
 }
 
-int sm_dist_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns)
+int sm_mpi_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns)
 {
 	MPI_Request req;
 
@@ -170,7 +170,7 @@ int sm_dist_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadl
 	return wait_req(&req, deadline_ns);
 }
 
-int sm_dist_bcast(void *buf, size_t n, uint64_t deadline_ns)
+int sm_mpi_bcast(void *buf, size_t n, uint64_t deadline_ns)
 {
 	MPI_Request req;
 
@@ -225,7 +225,7 @@ static int gather_root(char **out, size_t *len, uint64_t deadline_ns)
 	return 0;
 }
 
-int sm_dist_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***outp, size_t **lenp)
+int sm_mpi_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***outp, size_t **lenp)
 {
 	char **out;
 	size_t *len;
@@ -302,7 +302,7 @@ static void *wall_listen(void *arg)
 	return NULL;
 }
 
-int sm_dist_wall_arm(void (*on_wall)(void))
+int sm_mpi_wall_arm(void (*on_wall)(void))
 {
 	memset(&wall, 0, sizeof(wall));
 	wall.on_wall = on_wall;
@@ -312,7 +312,7 @@ int sm_dist_wall_arm(void (*on_wall)(void))
 	return 0;
 }
 
-int sm_dist_wall_done(uint64_t deadline_ns)
+int sm_mpi_wall_done(uint64_t deadline_ns)
 {
 	MPI_Request *sends = NULL, req;
 	char byte = 1;

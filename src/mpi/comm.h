@@ -2,7 +2,7 @@
 /* The MPI transport of a many-host run (docs/mpi.md): launch detection,
  * MPI start and end, bounded barriers, gathering bytes on rank 0 and the
  * stonewall notice. Knows nothing of results: it moves bytes. Without
- * SM_HAVE_MPI every call but sm_dist_launched() returns -ENOTSUP. */
+ * SM_HAVE_MPI every call but sm_mpi_launched() returns -ENOTSUP. */
 #ifndef SM_MPI_COMM_H
 #define SM_MPI_COMM_H
 
@@ -10,11 +10,11 @@
 #include <stdint.h>
 
 /* 1 when this build has MPI support (SM_HAVE_MPI), else 0. */
-int sm_dist_built(void);
+int sm_mpi_built(void);
 
 /* The MPI library's name and version on one line ("Open MPI v4.1.4"), or
  * "none"; callable before MPI starts (MPI_Get_library_version). */
-void sm_dist_library(char *buf, size_t len);
+void sm_mpi_library(char *buf, size_t len);
 
 /*
  * The launcher that started this process, from its environment alone (no
@@ -22,44 +22,44 @@ void sm_dist_library(char *buf, size_t len);
  * (PMI_SIZE) or "srun" (SLURM_PROCID with SLURM_NTASKS above 1); NULL for
  * a plain start, which then pays nothing for MPI.
  */
-const char *sm_dist_launched(void);
+const char *sm_mpi_launched(void);
 
 /* This process in the job. */
-struct sm_dist {
+struct sm_mpi_proc {
 	int rank, size;
 	char host[64];             /* SM_MPI_HOST when set (a label for tests and
 				    * containers), else the host name */
 	char (*hosts)[64];         /* [size]: every rank's host, exchanged at the
-				    * start (owned; freed by sm_dist_end) */
+				    * start (owned; freed by sm_mpi_end) */
 };
 
 /* Start MPI (threads: a stonewall listener runs beside the main thread)
  * and fill d. Returns 0, -ENOTSUP (no MPI in this build, or the library
  * gives no thread support) or -EIO (MPI failed to start). */
-int sm_dist_init(struct sm_dist *d);
+int sm_mpi_init(struct sm_mpi_proc *d);
 
 /* End MPI; nothing may follow but exit. With abort, the job is torn down
  * (MPI_Abort: a rank that could not take part). */
-void sm_dist_end(struct sm_dist *d, int abort_job, int code);
+void sm_mpi_end(struct sm_mpi_proc *d, int abort_job, int code);
 
 /* A barrier that gives up at deadline_ns (sm_now_ns() clock). Returns 0,
  * -ETIMEDOUT (a rank never came: the job cannot be coordinated any more) or
  * -EIO. */
-int sm_dist_barrier(uint64_t deadline_ns);
+int sm_mpi_barrier(uint64_t deadline_ns);
 
 /* The largest of every rank's v into *out, given up at deadline_ns as
- * sm_dist_barrier() is: a vote (a rank that fails says 1). */
-int sm_dist_max(int v, int *out, uint64_t deadline_ns);
+ * sm_mpi_barrier() is: a vote (a rank that fails says 1). */
+int sm_mpi_max(int v, int *out, uint64_t deadline_ns);
 
 /* The largest of every rank's v[i] into out[i] (i < n), element by
- * element, bounded as sm_dist_max() is: an agreement on values every rank
+ * element, bounded as sm_mpi_max() is: an agreement on values every rank
  * proposes (the directory id of a shared frame set, docs/mpi.md). */
-int sm_dist_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns);
+int sm_mpi_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns);
 
 /* Rank 0's n bytes at buf to every rank (the same n everywhere; the others
- * receive into buf), given up at deadline_ns as sm_dist_barrier() is.
+ * receive into buf), given up at deadline_ns as sm_mpi_barrier() is.
  * Returns 0, -ETIMEDOUT, -EFBIG or -EIO. */
-int sm_dist_bcast(void *buf, size_t n, uint64_t deadline_ns);
+int sm_mpi_bcast(void *buf, size_t n, uint64_t deadline_ns);
 
 /*
  * Every rank's bytes to rank 0. On rank 0 out[r] (an array of size
@@ -69,16 +69,16 @@ int sm_dist_bcast(void *buf, size_t n, uint64_t deadline_ns);
  * out says which), -ENOMEM, -ETIMEDOUT (a rank other than 0: rank 0 did not
  * take the bytes by then) or -EIO.
  */
-int sm_dist_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len);
+int sm_mpi_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len);
 
 /*
- * The stonewall (docs/mpi.md): sm_dist_wall_arm() starts a listener thread
+ * The stonewall (docs/mpi.md): sm_mpi_wall_arm() starts a listener thread
  * that calls on_wall() once when another rank reports that it finished;
- * sm_dist_wall_done() is this rank's report (sent to all others unless the
+ * sm_mpi_wall_done() is this rank's report (sent to all others unless the
  * wall already fell here), then stops the listener. Both return 0 or -errno.
  * Call done on every rank that armed before any further collective.
  */
-int sm_dist_wall_arm(void (*on_wall)(void));
-int sm_dist_wall_done(uint64_t deadline_ns);
+int sm_mpi_wall_arm(void (*on_wall)(void));
+int sm_mpi_wall_done(uint64_t deadline_ns);
 
 #endif
