@@ -12,7 +12,7 @@ declare -A allowed=(
 	[analysis]="core result analysis"
 	[workload]="core engine result analysis workload"
 	[store]="core result store"
-	[mpi]="core mpi"
+	[mpi]="core workload result analysis report mpi"
 	[report]="core result analysis report"
 	[launch]=""    # the launcher of `time`: a program of its own, no project includes
 )

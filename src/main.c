@@ -9,7 +9,7 @@
 #include "cmd/out_opts.h"
 #include "core/formats.h"
 #include "engine/engine.h"
-#include "cmd/dist.h"
+#include "mpi/job.h"
 
 struct sm_command {
 	const char *name;

@@ -9,9 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define SM_EXIT_OK 0
-#define SM_EXIT_FAIL 1
-#define SM_EXIT_USAGE 2
+#include "core/msg.h"   /* the exit codes and the one-line messages */
 
 int cmd_frames(int argc, char **argv);     /* also the `frametest` name */
 int cmd_fileio(int argc, char **argv);
@@ -54,18 +52,6 @@ int cmd_report_render_all(const struct cJSON *doc);
  */
 int sm_cmd_html_write(const struct cJSON *doc, const char *path, char *msg, size_t len);
 
-/* Room for a message that quotes a path of PATH_MAX bytes or a long value
- * in full (the printers below shorten it for display). */
-#define SM_MSG_MAX 9000
-
-/* Print "<prog>: <message> (try '<help_hint>')" on one line to stderr and
- * return SM_EXIT_USAGE. prog is the name to show ("stormark frames",
- * "frametest", ...). Control characters in the message are escaped (\n,
- * \t, \xHH) and a word over 160 bytes (a long path) is shown by its
- * start and end, so the line stays one line and keeps its reason. */
-int sm_usage_error(const char *prog, const char *help_hint, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* Parse argv against opts (sm_opt_parse with flags) and end the command
  * at once where the options say so: the hidden --list-options prints the
  * table, --help prints usage(stdout, opts), a bad option prints
@@ -81,15 +67,6 @@ int sm_cmd_parse(const char *prog, const char *help_hint, const struct sm_opt *o
  * examined: the command's own checks then report it), else the one-line
  * reason, in a static buffer. */
 const char *sm_root_refusal(const char *dir);
-
-/* Print "<prog>: <message>" to stderr as one line, escaped and shortened
- * as by sm_usage_error(), with no help hint (an error that is not a usage
- * error, or one whose exit code the caller picks). */
-void sm_prog_error(const char *prog, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* Print "stormark: <message>" to stderr as one line, escaped and
- * shortened as by sm_usage_error(). */
-void sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Refuse a run whose buffers (`need` bytes, described by `what`) do not fit
  * in the memory available to this process (core/memcheck.h: MemAvailable

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Messages shared by the commands. */
+/* What the commands share: option parsing, path and memory checks, the end of stdout. */
 #include "cmd/cmd.h"
 
 #include <errno.h>
@@ -14,91 +14,6 @@
 #include "core/memcheck.h"
 #include "core/fsx.h"
 #include "core/opt.h"
-
-/* A word longer than this is shown by its start and end (a path of 4000
- * bytes would bury the reason that follows it). */
-#define WORD_MAX 160
-#define WORD_KEEP 64
-
-/* Back up from p to the start of a UTF-8 character (not before lo). */
-static const char *char_start(const char *lo, const char *p)
-{
-	while (p > lo && ((unsigned char)*p & 0xc0) == 0x80)
-		p--;
-	return p;
-}
-
-/* Write s[0..n) with control characters escaped, so that a newline or an
- * escape sequence in a user's path cannot split or forge the line. */
-static void put_escaped(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\n')
-			fputs("\\n", stderr);
-		else if (c == '\t')
-			fputs("\\t", stderr);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(stderr, "\\x%02x", c);
-		else
-			fputc(c, stderr);
-	}
-}
-
-/* Print msg and a newline to stderr as exactly one line: escaped, and
- * each over-long word cut to its start and end around "...". */
-static void put_line(const char *msg)
-{
-	const char *p = msg;
-
-	while (*p) {
-		size_t n = strcspn(p, " ");
-
-		if (n > WORD_MAX) {
-			const char *head = char_start(p, p + WORD_KEEP);
-			const char *tail = char_start(p + n - WORD_KEEP, p + n - WORD_KEEP);
-
-			put_escaped(p, (size_t)(head - p));
-			fputs("...", stderr);
-			put_escaped(tail, (size_t)(p + n - tail));
-		} else {
-			put_escaped(p, n);
-		}
-		p += n;
-		if (*p)
-			fputc(*p++, stderr);
-	}
-	fputc('\n', stderr);
-}
-
-/* Compose prefix, the message and suffix, and print them with put_line(). */
-static void print_msg(const char *prefix, const char *suffix, const char *fmt, va_list ap)
-{
-	char *body = NULL, *line = NULL;
-
-	if (vasprintf(&body, fmt, ap) < 0)
-		body = NULL;
-	if (!body || asprintf(&line, "%s%s%s", prefix, body, suffix) < 0)
-		line = NULL;
-	put_line(line ? line : body ? body : fmt);
-	free(line);
-	free(body);
-}
-
-int sm_usage_error(const char *prog, const char *help_hint, const char *fmt, ...)
-{
-	char prefix[128], suffix[160] = "";
-	va_list ap;
-
-	snprintf(prefix, sizeof(prefix), "%s: ", prog);
-	if (help_hint && *help_hint)
-		snprintf(suffix, sizeof(suffix), " (try '%s')", help_hint);
-	va_start(ap, fmt);
-	print_msg(prefix, suffix, fmt, ap);
-	va_end(ap);
-	return SM_EXIT_USAGE;
-}
 
 int sm_cmd_parse(const char *prog, const char *help_hint, const struct sm_opt *opts, int argc,
 		 char **argv, unsigned flags, int *first,
@@ -118,26 +33,6 @@ int sm_cmd_parse(const char *prog, const char *help_hint, const struct sm_opt *o
 	if (rc)
 		return sm_usage_error(prog, help_hint, "%s", msg);
 	return -1;
-}
-
-void sm_prog_error(const char *prog, const char *fmt, ...)
-{
-	char prefix[128];
-	va_list ap;
-
-	snprintf(prefix, sizeof(prefix), "%s: ", prog);
-	va_start(ap, fmt);
-	print_msg(prefix, "", fmt, ap);
-	va_end(ap);
-}
-
-void sm_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	print_msg("stormark: ", "", fmt, ap);
-	va_end(ap);
 }
 
 const char *sm_path_problem(const char *path)

@@ -4,7 +4,7 @@
  * random data, io_uring, per-operation statistics and JSON. Also the
  * `sysbench` program name, which provides the fileio test only. */
 #include "cmd/cmd.h"
-#include "cmd/dist.h"
+#include "mpi/job.h"
 #include "cmd/fileio_opts.h"
 #include "cmd/sysbench_args.h"
 #include "core/clock.h"

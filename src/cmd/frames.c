@@ -3,7 +3,7 @@
  * the paced check of one video format; the command line (frametest's, also
  * when run as `frametest`, plus long options) is parsed in frames_opts.c. */
 #include "cmd/cmd.h"
-#include "cmd/dist.h"
+#include "mpi/job.h"
 #include "cmd/frames_opts.h"
 #include "cmd/out_opts.h"
 #include "core/clock.h"

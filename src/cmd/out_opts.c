@@ -2,7 +2,7 @@
 /* The output flags shared by the commands: layout names, their resolution
  * against what a command can render, and the report file. */
 #include "cmd/out_opts.h"
-#include "cmd/dist.h"
+#include "mpi/job.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * time. Options here; the phases are workload/profile*.c, the report
  * report/run_text.c. */
 #include "cmd/cmd.h"
-#include "cmd/dist.h"
-#include "cmd/dist_run.h"
+#include "mpi/job.h"
+#include "mpi/job_run.h"
 #include "cmd/uring_opts.h"
 #include "cmd/out_opts.h"
 #include "core/clock.h"

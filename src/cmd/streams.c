@@ -4,7 +4,7 @@
  * capture and playback. Options here; the search is workload/streams.c,
  * the reports report/streams*.c; docs/streams.md. */
 #include "cmd/cmd.h"
-#include "cmd/dist_streams.h"
+#include "mpi/job_streams.h"
 #include "cmd/out_opts.h"
 #include "cmd/uring_opts.h"
 #include "core/clock.h"

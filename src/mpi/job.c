@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Many-host runs: one job out of the ranks mpirun or srun started, every
  * wait bounded, rank 0 merging the ranks' results exactly (docs/mpi.md). */
-#include "cmd/dist.h"
+#include "mpi/job.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include "analysis/dist.h"
 #include "analysis/fileio.h"
 #include "analysis/frames.h"
-#include "cmd/cmd.h"
+#include "core/msg.h"
 #include "core/clock.h"
 #include "core/rng.h"
 #include "core/worker.h"

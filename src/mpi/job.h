@@ -4,8 +4,8 @@
  * merging every rank's result and printing it with the per-host and
  * per-rank table. The hooks the commands call; all are no-ops (sm_mpi is
  * NULL) outside such a job. */
-#ifndef SM_CMD_DIST_H
-#define SM_CMD_DIST_H
+#ifndef SM_MPI_JOB_H
+#define SM_MPI_JOB_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -93,8 +93,8 @@ int sm_cmd_dist_frames(struct sm_frames_result *res);
 int sm_cmd_dist_fileio(struct sm_fileio_result *res);
 
 /*
- * A command with its own merge (run: cmd/dist_run.c; streams:
- * cmd/dist_streams.c): doc (consumed; NULL
+ * A command with its own merge (run: mpi/job_run.c; streams:
+ * mpi/job_streams.c): doc (consumed; NULL
  * when nothing was measured) to rank 0 with this rank's part ("mpi_rank":
  * failed, error, sm_mpi->done_ns). There sm_mpi->docs[r] is each rank's
  * document and sm_mpi->res.rank[r] its host, failure and done_ns; the

@@ -2,7 +2,7 @@
 /* `stormark run` as one MPI job: the profile's hooks (a vote before each
  * test, so all start together and all stop when one fails), the job's
  * verdict table and paced runs, and rank 0's exact merge (docs/mpi.md). */
-#include "cmd/dist_run.h"
+#include "mpi/job_run.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,8 +16,8 @@
 #include "analysis/run.h"
 #include "analysis/run_dist.h"
 #include "analysis/verdict.h"
-#include "cmd/cmd.h"
-#include "cmd/dist.h"
+#include "core/msg.h"
+#include "mpi/job.h"
 #include "core/clock.h"
 #include "report/dist.h"
 #include "report/frametest.h"

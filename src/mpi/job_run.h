@@ -3,8 +3,8 @@
  * started on all ranks at a barrier, the job's verdict table (each cell the
  * worst rank's), the paced runs rank 0 names, and rank 0's exact merge of
  * the ranks' tests. All calls are no-ops outside a job (sm_mpi NULL). */
-#ifndef SM_CMD_DIST_RUN_H
-#define SM_CMD_DIST_RUN_H
+#ifndef SM_MPI_JOB_RUN_H
+#define SM_MPI_JOB_RUN_H
 
 #include <stdio.h>
 

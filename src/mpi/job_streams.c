@@ -2,7 +2,7 @@
 /* `stormark streams` as an MPI job (docs/mpi.md): the transport the search
  * moves its orders and step figures through, and the rank table of the
  * job once the search is over. */
-#include "cmd/dist_streams.h"
+#include "mpi/job_streams.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +13,7 @@
 
 #include "analysis/dist.h"
 #include "analysis/streams_spread.h"
-#include "cmd/cmd.h"
+#include "core/msg.h"
 #include "result/json.h"
 #include "result/json_read.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* `stormark streams` as an MPI job: the hooks cmd/streams.c calls
  * (docs/mpi.md). All are no-ops outside a job (sm_mpi NULL). */
-#ifndef SM_CMD_DIST_STREAMS_H
-#define SM_CMD_DIST_STREAMS_H
+#ifndef SM_MPI_JOB_STREAMS_H
+#define SM_MPI_JOB_STREAMS_H
 
-#include "cmd/dist.h"
+#include "mpi/job.h"
 #include "result/streams.h"
 #include "workload/streams.h"
 
