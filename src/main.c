@@ -13,7 +13,7 @@
 
 struct sm_command {
 	const char *name;
-	int (*fn)(int argc, char **argv);
+	int (*fn)(int argc, char **argv, struct sm_job *job);
 	const char *summary;
 };
 
@@ -61,7 +61,7 @@ static const struct sm_command *find(const char *name)
  * --list-presets (frametest's -w sizes), --list-engines, --list-layouts.
  * Returns -1 when argv[1] is none of them, else the exit code.
  */
-static int list(int argc, char **argv)
+static int list(int argc, char **argv, struct sm_job *job)
 {
 	const char *what = argv[1];
 	struct sm_format f;
@@ -73,16 +73,16 @@ static int list(int argc, char **argv)
 		const struct sm_command *c = argc == 3 ? find(argv[2]) : NULL;
 
 		if (argc == 3 && !strcmp(argv[2], "frametest"))
-			return cmd_frames(2, sub);
+			return cmd_frames(2, sub, job);
 		if (argc == 3 && !strcmp(argv[2], "sysbench")) {
 			sub[0] = "fileio";   /* the same table, values attached */
-			return cmd_fileio(2, sub);
+			return cmd_fileio(2, sub, job);
 		}
 		if (argc != 3)
 			return sm_usage_error("stormark", "stormark --help", "--list-options takes one command");
 		if (!c)
 			return sm_usage_error("stormark", "stormark --help", "unknown command '%s'", argv[2]);
-		return c->fn(2, sub);
+		return c->fn(2, sub, job);
 	}
 	if (argc > 2)
 		return sm_usage_error("stormark", "stormark --help", "unexpected argument '%s' after '%s'",
@@ -110,7 +110,7 @@ static int list(int argc, char **argv)
 }
 
 /* Pick the command by program name or first argument and run it. */
-static int dispatch(int argc, char **argv)
+static int dispatch(int argc, char **argv, struct sm_job *job)
 {
 	const char *prog = strrchr(argv[0], '/');
 	const struct sm_command *c;
@@ -118,16 +118,16 @@ static int dispatch(int argc, char **argv)
 
 	prog = prog ? prog + 1 : argv[0];
 	if (!strcmp(prog, "frametest"))
-		return cmd_frames(argc, argv);
+		return cmd_frames(argc, argv, job);
 	if (!strcmp(prog, "sysbench"))
-		return cmd_sysbench(argc, argv);
+		return cmd_sysbench(argc, argv, job);
 
 	if (argc < 2) {
 		char *run_argv[] = { "run", NULL };
 
-		return cmd_run(1, run_argv);
+		return cmd_run(1, run_argv, job);
 	}
-	rc = list(argc, argv);
+	rc = list(argc, argv, job);
 	if (rc >= 0)
 		return rc;
 	if (argc > 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version") ||
@@ -157,27 +157,28 @@ static int dispatch(int argc, char **argv)
 			return sm_usage_error("stormark", "stormark --help",
 					      "help takes one command, not also '%s'", argv[3]);
 		help_argv[0] = (char *)c->name;
-		return c->fn(2, help_argv);
+		return c->fn(2, help_argv, job);
 	}
 	c = find(argv[1]);
 	if (!c) {
 		if (argv[1][0] == '-' || argv[1][0] == '/' || argv[1][0] == '.') {
 			/* options or a directory alone: they belong to `run` */
 			argv[0] = "run";
-			return cmd_run(argc, argv);
+			return cmd_run(argc, argv, job);
 		}
 		return sm_usage_error("stormark", "stormark --help", "unknown command '%s'", argv[1]);
 	}
-	return c->fn(argc - 1, argv + 1);
+	return c->fn(argc - 1, argv + 1, job);
 }
 
 int main(int argc, char **argv)
 {
 	const char *base = strrchr(argv[0], '/');
 	const char *prog = !strcmp(base ? base + 1 : argv[0], "frametest") ? "frametest" : "stormark";
-	int rc = sm_cmd_dist_start(&argc, argv);   /* a rank of an MPI job? */
+	struct sm_job job;
+	int rc = sm_job_start(&job, &argc, argv);   /* alone, or a rank of an MPI job */
 
 	if (rc)
 		return sm_out_finish(prog, rc);
-	return sm_out_finish(prog, sm_cmd_dist_finish(dispatch(argc, argv)));
+	return sm_out_finish(prog, sm_job_finish(&job, dispatch(argc, argv, &job)));
 }

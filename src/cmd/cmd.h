@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The subcommands. Each cmd_<name>() gets its own argv (argv[0] is the
- * command or program name), prints, and returns the process exit code:
- * 0 ok, 1 run failed, 2 usage error, 130 interrupted. */
+ * command or program name) and the job it runs as (mpi/job.h: the null job
+ * alone, a rank under mpirun or srun), prints, and returns the process
+ * exit code: 0 ok, 1 run failed, 2 usage error, 130 interrupted. */
 #ifndef SM_CMD_H
 #define SM_CMD_H
 
@@ -11,15 +12,16 @@
 
 #include "core/msg.h"   /* the exit codes and the one-line messages */
 
-int cmd_frames(int argc, char **argv);     /* also the `frametest` name */
-int cmd_fileio(int argc, char **argv);
-int cmd_sysbench(int argc, char **argv);   /* the `sysbench` name */
-int cmd_time(int argc, char **argv);
-int cmd_history(int argc, char **argv);
-int cmd_run(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_streams(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
+struct sm_job;
+int cmd_frames(int argc, char **argv, struct sm_job *job);     /* also the `frametest` name */
+int cmd_fileio(int argc, char **argv, struct sm_job *job);
+int cmd_sysbench(int argc, char **argv, struct sm_job *job);   /* the `sysbench` name */
+int cmd_time(int argc, char **argv, struct sm_job *job);
+int cmd_history(int argc, char **argv, struct sm_job *job);
+int cmd_run(int argc, char **argv, struct sm_job *job);
+int cmd_report(int argc, char **argv, struct sm_job *job);
+int cmd_streams(int argc, char **argv, struct sm_job *job);
+int cmd_compare(int argc, char **argv, struct sm_job *job);
 
 /*
  * The command line of run, time, history, report or compare parsed and checked as

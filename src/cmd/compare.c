@@ -218,7 +218,7 @@ int cmd_compare_parse_only(int argc, char **argv)
 
 /* The command with the line as typed in given (what the HTML page shows)
  * and argv a copy of it that the parser may reorder. */
-static int compare(int argc, char **argv, char **given)
+static int compare(int argc, char **argv, char **given, struct sm_job *job)
 {
 	struct compare_opts o;
 	struct sm_cmp_side side[2];
@@ -268,7 +268,7 @@ static int compare(int argc, char **argv, char **given)
 		code = rc == -ENOMEM ? SM_EXIT_FAIL : SM_EXIT_USAGE;
 		goto out;
 	}
-	rc = sm_out_redirect(&o.out);
+	rc = sm_out_redirect(&o.out, job);
 	if (rc) {
 		sm_prog_error(PROG, "cannot create '%s': %s", o.out.output, strerror(-rc));
 		code = SM_EXIT_FAIL;
@@ -312,7 +312,7 @@ out:
 	return code;
 }
 
-int cmd_compare(int argc, char **argv)
+int cmd_compare(int argc, char **argv, struct sm_job *job)
 {
 	char **copy = malloc(((size_t)argc + 1) * sizeof(*copy));
 	int rc;
@@ -323,7 +323,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
 	copy[argc] = NULL;
-	rc = compare(argc, copy, argv);
+	rc = compare(argc, copy, argv, job);
 	free(copy);
 	return rc;
 }

@@ -422,7 +422,7 @@ static void verify_truncated(const struct sm_fileio_cfg *cfg, const char *msg)
 	sm_error("%s", msg);
 }
 
-static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
+static int do_run(struct sm_fileio_opts *o, int argc, char **argv, struct sm_job *job)
 {
 	struct sm_fileio_cfg *cfg = &o->cfg;
 	struct sm_fileio_result r;
@@ -520,7 +520,7 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		sm_sb_run_started(txt);
 	warned = r.head.warnings.count;
 	install_signals(o);
-	out = sm_cmd_dist_begin();   /* an MPI job: the start barrier */
+	out = sm_job_begin(job, NULL);   /* an MPI job: the start barrier */
 	if (out) {
 		sm_fileio_close(cfg, fds);
 		goto done;
@@ -530,7 +530,7 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 					  on_round, o, &r);
 	else
 		rc = sm_fileio_run(cfg, fds, o->pct.n ? o->pct.p[0] : 0, on_tick, o, &r);
-	sm_cmd_dist_after(&rc, &r.head.interrupted);
+	sm_job_after(job, &rc, &r.head.interrupted);
 	sm_fileio_close(cfg, fds);
 	/* the sysbench and CSV layouts carry no warnings: those of the run
 	 * (not steady, a block map --verify could not use) go to stderr
@@ -553,20 +553,17 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		out = SM_EXIT_FAIL;
 		goto done;
 	}
-	if (sm_mpi) {   /* rank 0 reports the job's merged result, the others nothing */
-		out = sm_cmd_dist_fileio(&r);
-		if (out) {
-			out = out > 1 ? out : r.failed ? SM_EXIT_FAIL : r.head.interrupted ? SM_EXIT_INTERRUPTED : 0;
-			goto done;
-		}
-	}
+	out = sm_job_merge(job, &sm_job_fileio, &r, &rc);   /* rank 0 reports the job's result */
+	if (out >= 0)
+		goto done;
+	out = SM_EXIT_OK;
 	if (o->json || o->db || o->out.html) {
 		cJSON *doc = sm_fileio_json(&r);
 		int jr = doc ? 0 : -ENOMEM;
 		char msg[SM_MSG_MAX];
 
 		if (doc)
-			sm_cmd_dist_report(NULL, doc);   /* an MPI job's ranks and hosts */
+			sm_job_json(job, doc, &r);   /* an MPI job's ranks and hosts */
 		if (o->json && doc)
 			jr = sm_json_write(doc, o->json);
 		if (o->json && jr) {
@@ -656,7 +653,7 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv)
 		if (cfg->verify || r.verify.problems)
 			sm_fileio_verify_text(txt, &r);
 		if (o->format != SM_FIO_FMT_CSV)
-			sm_cmd_dist_report(txt, NULL);
+			sm_job_text(job, txt, &r);
 	}
 	if (cfg->validate && !cfg->verify && r.verify.unchecked && o->verbosity >= 2)
 		fprintf(stderr, "stormark: warning: --validate: %llu of %llu blocks read carry no checksum "
@@ -683,7 +680,8 @@ static void print_deprecated(const struct sm_fileio_opts *o)
 			sm_fileio_depr_new(o->deprecated[i]));
 }
 
-static int fileio_main(const char *prog, int argc, char **argv, const struct sm_sb_args *sb)
+static int fileio_main(const char *prog, int argc, char **argv, const struct sm_sb_args *sb,
+		       struct sm_job *job)
 {
 	struct sm_fileio_opts o;
 	int rc;
@@ -725,18 +723,18 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 		return sm_fileio_bad(&o, "%s", sm_root_refusal(o.cfg.dir));
 	/* an MPI job: each rank on DIR/rank.N, or with --mpi-files=shared on
 	 * test_file.(r x N) .. in DIR (docs/mpi.md) */
-	o.cfg.dir = sm_cmd_dist_path(o.cfg.dir, 1, !strcmp(o.command, "prepare"));
+	o.cfg.dir = sm_job_place(job, o.cfg.dir, 1, !strcmp(o.command, "prepare"));
 	{
 		uint64_t first;
 
-		if (sm_cmd_dist_first(o.cfg.num_files, UINT_MAX, &first))
+		if (sm_job_first(job, o.cfg.num_files, UINT_MAX, &first))
 			return sm_fileio_bad(&o, "--mpi-files=shared: %d ranks x %u files is too many",
-					     sm_mpi->me.size, o.cfg.num_files);
+					     job->size, o.cfg.num_files);
 		o.cfg.first_file = (unsigned)first;
 	}
-	if (sm_mpi && (o.steady.steady || o.steady.precondition))   /* rounds are not merged */
+	if (sm_job_merges(job) && (o.steady.steady || o.steady.precondition))   /* rounds are not merged */
 		return sm_fileio_bad(&o, "--steady and --precondition are not supported under %s (docs/mpi.md)",
-				     sm_mpi->launcher);
+				     job->launcher);
 	if (strcmp(o.command, "cleanup")) {
 		/* before -o creates its file and prepare its test files */
 		char what[160];
@@ -747,7 +745,7 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 		if (rc)
 			return rc;
 	}
-	rc = sm_out_redirect(&o.out);   /* -o FILE: the report goes there */
+	rc = sm_out_redirect(&o.out, job);   /* -o FILE: the report goes there */
 	if (rc) {
 		sm_error("cannot create '%s': %s", o.out.output, strerror(-rc));
 		return SM_EXIT_FAIL;
@@ -762,26 +760,26 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 	rc = sm_save_open(&o.save, o.prog, "fileio", &o.db, o.db_path, sizeof(o.db_path));
 	if (rc)
 		return rc;
-	rc = do_run(&o, argc, argv);
+	rc = do_run(&o, argc, argv, job);
 	sm_hdb_close(o.db);
 	return rc;
 }
 
 /* `stormark fileio ...`: see sm_fileio_usage(); returns the exit code. */
-int cmd_fileio(int argc, char **argv)
+int cmd_fileio(int argc, char **argv, struct sm_job *job)
 {
-	return fileio_main("stormark fileio", argc, argv, NULL);
+	return fileio_main("stormark fileio", argc, argv, NULL, job);
 }
 
 /* The `sysbench` program name: `sysbench [options] fileio [options]
  * command` read as sysbench 1.0.20 reads it (cmd/sysbench_args.c), then
  * run as fileio. Returns the exit code. */
-int cmd_sysbench(int argc, char **argv)
+int cmd_sysbench(int argc, char **argv, struct sm_job *job)
 {
 	static struct sm_sb_args sb;
 	int rc = sm_sb_args(argc, argv, &sb);
 
 	if (rc >= 0)
 		return rc;
-	return fileio_main("sysbench", sb.argc, sb.argv, &sb);
+	return fileio_main("sysbench", sb.argc, sb.argv, &sb, job);
 }

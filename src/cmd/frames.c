@@ -80,9 +80,9 @@ static uint64_t distinct_frames(const struct sm_frames_plan *p)
  * numbered from r x N, N its distinct frames. A read without -n counts
  * the set first (*split: shared_split() after the check). Returns 0 or an
  * exit code (said on stderr). */
-static int shared_plan(struct sm_frames_opts *o, int *split)
+static int shared_plan(struct sm_frames_opts *o, struct sm_job *job, int *split)
 {
-	if (!sm_mpi->shared || o->plan.stream)
+	if (!job->shared || o->plan.stream)
 		return 0;   /* a stream file is FILE.rank.N either way */
 	if (o->plan.files_per_dir)
 		return sm_usage_error(o->prog, o->hint, "-d does not go with --mpi-files=shared (docs/mpi.md)");
@@ -90,26 +90,26 @@ static int shared_plan(struct sm_frames_opts *o, int *split)
 		*split = 1;
 		return 0;
 	}
-	if (sm_cmd_dist_first(distinct_frames(&o->plan), 1ULL << 52, &o->plan.first))
+	if (sm_job_first(job, distinct_frames(&o->plan), 1ULL << 52, &o->plan.first))
 		return sm_usage_error(o->prog, o->hint, "--mpi-files=shared: %d ranks x %llu frames is too many",
-				      sm_mpi->me.size, (unsigned long long)distinct_frames(&o->plan));
+				      job->size, (unsigned long long)distinct_frames(&o->plan));
 	return 0;
 }
 
 /* A read of a whole shared set: sm_frames_check() counted its frames from
  * frame000000.tst; each rank reads an equal share (the rest, fewer than
  * the ranks, is left out). Returns 0 or an exit code. */
-static int shared_split(struct sm_frames_opts *o)
+static int shared_split(struct sm_frames_opts *o, struct sm_job *job)
 {
 	uint64_t total = o->plan.nframes;
 
-	if (total < (uint64_t)sm_mpi->me.size) {
+	if (total < (uint64_t)job->size) {
 		sm_prog_error(o->prog, "'%s' holds %llu frames: fewer than the %d ranks of --mpi-files=shared",
-			      o->plan.path, (unsigned long long)total, sm_mpi->me.size);
+			      o->plan.path, (unsigned long long)total, job->size);
 		return SM_EXIT_FAIL;
 	}
-	o->plan.nframes = total / (uint64_t)sm_mpi->me.size;
-	(void)sm_cmd_dist_first(distinct_frames(&o->plan), UINT64_MAX, &o->plan.first);
+	o->plan.nframes = total / (uint64_t)job->size;
+	(void)sm_job_first(job, distinct_frames(&o->plan), UINT64_MAX, &o->plan.first);
 	return 0;
 }
 
@@ -139,7 +139,7 @@ static int check_limits(const struct sm_frames_opts *o)
 	return 0;
 }
 
-int cmd_frames(int argc, char **argv)
+int cmd_frames(int argc, char **argv, struct sm_job *job)
 {
 	struct sm_frames_opts o;
 	struct sm_frames_result *res = NULL;
@@ -176,17 +176,16 @@ int cmd_frames(int argc, char **argv)
 	if (o.plan.kind != SM_FRAMES_READ && !o.plan.stream && !o.force &&
 	    sm_root_refusal(o.plan.path))
 		return sm_usage_error(o.prog, o.hint, "%s", sm_root_refusal(o.plan.path));
-	if (sm_mpi) {   /* each rank in DIR/rank.N, or its frames in DIR (docs/mpi.md) */
-		rc = shared_plan(&o, &split);
-		if (rc)
-			return rc;
-		o.plan.path = sm_cmd_dist_path(o.plan.path, !o.plan.stream, o.plan.kind != SM_FRAMES_READ);
-		o.plan.csv_path = sm_cmd_dist_csv(o.plan.csv_path);
-		o.plan.quiet |= sm_mpi->me.rank != 0;
-	}
+	/* an MPI job: each rank in DIR/rank.N, or its frames in DIR (docs/mpi.md) */
+	rc = shared_plan(&o, job, &split);
+	if (rc)
+		return rc;
+	o.plan.path = sm_job_place(job, o.plan.path, !o.plan.stream, o.plan.kind != SM_FRAMES_READ);
+	o.plan.csv_path = sm_job_log(job, o.plan.csv_path);
+	o.plan.quiet |= !sm_job_reports(job);
 	rc = sm_frames_check(&o.plan, msg, sizeof(msg));
 	if (!rc && split) {   /* a read of the whole shared set: each rank its share */
-		rc = shared_split(&o);
+		rc = shared_split(&o, job);
 		if (rc)
 			return rc;
 		rc = sm_frames_check(&o.plan, msg, sizeof(msg));
@@ -207,9 +206,10 @@ int cmd_frames(int argc, char **argv)
 			return rc;
 		o.plan.engine_flags = sm_uring_opts_flags(&o.uring);
 	}
-	if (sm_mpi && sm_mpi->shared && !o.plan.stream && o.plan.kind != SM_FRAMES_READ &&
-	    sm_frames_find_dir_id(o.plan.path, &sm_mpi->found_id) <= 0)
-		sm_mpi->found_id = 0;   /* the ranks agree on the id at the start */
+	/* a shared set: the ranks agree on its directory id at the start */
+	if (job->shared && !o.plan.stream && o.plan.kind != SM_FRAMES_READ &&
+	    sm_frames_find_dir_id(o.plan.path, &o.plan.dir_id) <= 0)
+		o.plan.dir_id = 0;
 	rc = sm_check_memory(o.prog, sm_frames_mem_need(&o.plan, what, sizeof(what)), what);
 	if (!rc)
 		rc = check_limits(&o);
@@ -230,7 +230,7 @@ int cmd_frames(int argc, char **argv)
 	text = o.out.layout != SM_LAYOUT_JSON;
 	ft = o.out.layout == SM_LAYOUT_FRAMETEST;   /* frametest's own lines, in its order */
 	json_to = text ? o.out.json_file : "-";   /* stdout is -o FILE when given */
-	rc = sm_out_redirect(&o.out);
+	rc = sm_out_redirect(&o.out, job);
 	if (rc) {
 		sm_prog_error(o.prog, "cannot create '%s': %s", o.out.output, strerror(-rc));
 		code = SM_EXIT_FAIL;
@@ -267,15 +267,13 @@ int cmd_frames(int argc, char **argv)
 		}
 		o.plan.verify_written = written;
 	}
-	code = sm_cmd_dist_begin();   /* an MPI job: the start barrier */
+	code = sm_job_begin(job, &o.plan.dir_id);   /* an MPI job: the start barrier */
 	if (code)
 		goto out;
-	if (sm_mpi && sm_mpi->shared)
-		o.plan.dir_id = sm_mpi->dir_id;
 	rc = sm_frames_run(&o.plan, res,
 			   (!o.plan.quiet && isatty(STDERR_FILENO)) ? progress : NULL,
 			   &o.plan.nframes);
-	sm_cmd_dist_after(&rc, &res->head.interrupted);
+	sm_job_after(job, &rc, &res->head.interrupted);
 	if (!o.plan.quiet && isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
 	if (rc && res->head.error[0] && !res->frames_done && !res->open.count) {
@@ -296,14 +294,10 @@ int cmd_frames(int argc, char **argv)
 		snprintf(res->video_format, sizeof(res->video_format), "%s", o.format);
 		res->video_capture = o.capture;
 	}
-	if (sm_mpi) {   /* rank 0 reports the job's merged result, the others nothing */
-		int d = sm_cmd_dist_frames(res);
-
-		if (d) {
-			code = d > 1 ? d : rc == -EINTR ? SM_EXIT_INTERRUPTED : rc ? SM_EXIT_FAIL : SM_EXIT_OK;
-			goto out;
-		}
-	}
+	code = sm_job_merge(job, &sm_job_frames, res, &rc);   /* rank 0 reports the job's result */
+	if (code >= 0)
+		goto out;
+	code = SM_EXIT_OK;
 	if (ft)
 		sm_report_frametest(stdout, res, res->test_params);
 	else if (o.out.layout == SM_LAYOUT_MARKDOWN)
@@ -328,7 +322,7 @@ int cmd_frames(int argc, char **argv)
 
 		if (doc) {
 			sm_json_frames(doc, res);
-			sm_cmd_dist_report(NULL, doc);
+			sm_job_json(job, doc, res);
 			if (o.plan.verify)
 				cJSON_AddItemToObject(doc, "verify", sm_verify_json(&vv));
 		}
@@ -373,7 +367,7 @@ int cmd_frames(int argc, char **argv)
 	if (o.plan.verify && ft)
 		sm_verify_text(stdout, &vv);
 	if (ft)
-		sm_cmd_dist_report(stdout, NULL);
+		sm_job_text(job, stdout, res);
 	if (rc == -EINTR) {
 		fprintf(stderr, "%s: interrupted: the report covers the frames moved so far\n", o.prog);
 		code = SM_EXIT_INTERRUPTED;

@@ -494,7 +494,7 @@ static int compare_keys(struct sm_hdb *db, const char *path, const char *k1, con
 	return compare(db, path, k1, k2, st);
 }
 
-int cmd_history(int argc, char **argv)
+int cmd_history(int argc, char **argv, struct sm_job *job)
 {
 	struct history_opts o;
 	char path[4096], err[256];
@@ -508,7 +508,7 @@ int cmd_history(int argc, char **argv)
 	first = o.first;
 	st = o.out.layout == SM_LAYOUT_MARKDOWN ? SM_TABLE_MARKDOWN
 	     : o.out.layout == SM_LAYOUT_CSV ? SM_TABLE_CSV : SM_TABLE_TEXT;
-	rc = sm_out_redirect(&o.out);
+	rc = sm_out_redirect(&o.out, job);
 	if (rc) {
 		sm_error("cannot create '%s': %s", o.out.output, strerror(-rc));
 		return SM_EXIT_FAIL;

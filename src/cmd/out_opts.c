@@ -141,11 +141,11 @@ const char *sm_out_stdout_name(void)
 	return stdout_name ? stdout_name : "standard output";
 }
 
-int sm_out_redirect(const struct sm_out_opts *o)
+int sm_out_redirect(const struct sm_out_opts *o, const struct sm_job *job)
 {
 	FILE *f;
 
-	if (!o->output || !strcmp(o->output, "-") || (sm_mpi && sm_mpi->me.rank))
+	if (!o->output || !strcmp(o->output, "-") || !sm_job_reports(job))
 		return 0;   /* an MPI job's report is rank 0's (docs/mpi.md) */
 	fflush(stdout);
 	/* test first, so a bad path leaves stdout as it was */

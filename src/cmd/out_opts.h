@@ -94,10 +94,12 @@ int sm_out_check_path(const char *flag, const char *path, char *msg, size_t len)
 
 /*
  * Send stdout to o->output (when set and not "-"), so that the report, whatever
- * prints it, lands in the file. Returns 0, or -errno when the file cannot
- * be created (stdout is then unchanged).
+ * prints it, lands in the file; not on a rank of job that does not report
+ * (an MPI job's report is rank 0's, docs/mpi.md). Returns 0, or -errno when
+ * the file cannot be created (stdout is then unchanged).
  */
-int sm_out_redirect(const struct sm_out_opts *o);
+struct sm_job;
+int sm_out_redirect(const struct sm_out_opts *o, const struct sm_job *job);
 
 /* The name of what stdout is: the -o FILE sm_out_redirect() sent it to, or
  * "standard output". */

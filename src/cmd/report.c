@@ -453,7 +453,7 @@ int cmd_report_parse_only(int argc, char **argv)
 	return rc >= 0 ? rc : 0;
 }
 
-int cmd_report(int argc, char **argv)
+int cmd_report(int argc, char **argv, struct sm_job *job)
 {
 	struct sm_out_opts out;
 	const struct kind *k = NULL;
@@ -492,7 +492,7 @@ int cmd_report(int argc, char **argv)
 				      "--format json -o FILE)");
 		goto out;
 	}
-	rc = sm_out_redirect(&out);
+	rc = sm_out_redirect(&out, job);
 	if (rc) {
 		sm_error("cannot write '%s': %s", out.output, strerror(-rc));
 		code = SM_EXIT_FAIL;

@@ -342,7 +342,7 @@ static int use_colour(FILE *out)
 	return isatty(fileno(out)) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
 }
 
-int cmd_run(int argc, char **argv)
+int cmd_run(int argc, char **argv, struct sm_job *job)
 {
 	struct sm_run_result *res = NULL;
 	struct progress_ctx pc = { 0 };
@@ -370,19 +370,18 @@ int cmd_run(int argc, char **argv)
 		free(o.formats);
 		return sm_usage_error(PROG, HINT, "%s", why);
 	}
-	if (sm_mpi && (o.plan.steady || o.plan.precondition)) {   /* rounds are not merged */
+	if (sm_job_merges(job) && (o.plan.steady || o.plan.precondition)) {   /* rounds are not merged */
 		free(o.formats);
 		return sm_usage_error(PROG, HINT, "--%s cannot be used under %s: each rank's rounds would "
 				      "end at different times (docs/mpi.md)", o.plan.steady ? "steady" :
-				      "precondition", sm_mpi->launcher);
+				      "precondition", job->launcher);
 	}
-	if (sm_mpi) {   /* an MPI job: each rank in DIR/rank.N (docs/mpi.md) */
-		o.plan.dir = sm_cmd_dist_path(o.plan.dir, 1, 1);
-		if (sm_mpi->me.rank) {   /* rank 0 reports and saves the job */
-			memset(&o.save, 0, sizeof(o.save));
-			o.json_to = NULL;
-			o.out.html = NULL;
-		}
+	/* an MPI job: each rank in DIR/rank.N (docs/mpi.md) */
+	o.plan.dir = sm_job_place(job, o.plan.dir, 1, 1);
+	if (!sm_job_reports(job)) {   /* rank 0 reports and saves the job */
+		memset(&o.save, 0, sizeof(o.save));
+		o.json_to = NULL;
+		o.out.html = NULL;
 	}
 	rc = sm_dir_check_writable(o.plan.dir);   /* the test directory goes there */
 	if (rc) {
@@ -421,7 +420,7 @@ int cmd_run(int argc, char **argv)
 	}
 	/* the history is opened before the run, so a bad database fails fast */
 	rc = sm_save_open(&o.save, PROG, "run", &db, db_path, sizeof(db_path));
-	if (!rc && (rc = sm_out_redirect(&o.out))) {   /* -o FILE: what goes to stdout goes there */
+	if (!rc && (rc = sm_out_redirect(&o.out, job))) {   /* -o FILE: what goes to stdout goes there */
 		sm_error("cannot create '%s': %s", o.out.output, strerror(-rc));
 		rc = SM_EXIT_FAIL;
 	}
@@ -433,8 +432,9 @@ int cmd_run(int argc, char **argv)
 	}
 	if (o.out.layout != SM_LAYOUT_TEXT)   /* another layout is the report: text to stderr */
 		out = stderr;
-	colour = use_colour(out) && !sm_mpi;   /* mpirun gives ranks a pty, not the user's terminal */
-	pc.on = !o.out.quiet && isatty(STDERR_FILENO) && !(sm_mpi && sm_mpi->me.rank);
+	/* mpirun gives ranks a pty, not the user's terminal */
+	colour = use_colour(out) && !sm_job_merges(job);
+	pc.on = !o.out.quiet && isatty(STDERR_FILENO) && sm_job_reports(job);
 	res = calloc(1, sizeof(*res));
 	if (!res) {
 		sm_hdb_close(db);
@@ -448,28 +448,24 @@ int cmd_run(int argc, char **argv)
 	 * test data: writes then fail with EPIPE instead */
 	signal(SIGPIPE, SIG_IGN);
 	sm_result_head_begin(&res->head, "run", argc, argv);
-	code = sm_cmd_dist_begin();   /* an MPI job: the start barrier */
+	code = sm_job_begin(job, NULL);   /* an MPI job: the start barrier */
 	if (code)
 		goto out;
-	sm_cmd_dist_run_hooks(&o.plan, res);   /* and every test starts at one */
+	sm_job_run_hooks(job, &o.plan, res);   /* and every test starts at one */
 	rc = sm_run_begin(&o.plan, res);
 	if (rc) {
 		sm_error("%s", res->head.error);
+		sm_job_run_stop(job, res);   /* the others hear it at their first test */
 		code = SM_EXIT_FAIL;
-		if (sm_mpi) {   /* the others hear it at their first test */
-			int d = sm_cmd_dist_run_end(res, 1);
-
-			code = d > 1 ? d : code;
-		}
 		goto out;
 	}
-	if (!sm_mpi) {   /* alone, each part as it is ready; a job's is merged at the end */
+	if (!sm_job_merges(job)) {   /* alone, each part as it is ready; a job's is merged at the end */
 		sm_run_text_header(out, res);
 		fflush(out);
 	}
 	rc = sm_run_classic(res, progress, &pc);
 	progress_clear(&pc);
-	if (!rc && !sm_mpi) {
+	if (!rc && !sm_job_merges(job)) {
 		sm_run_text_classic(out, res);
 		fflush(out);
 		printed = SM_PHASE_FRAMES;
@@ -479,7 +475,7 @@ int cmd_run(int argc, char **argv)
 		progress_clear(&pc);
 	}
 	if (!rc && !o.classic_only) {
-		if (!sm_mpi) {
+		if (!sm_job_merges(job)) {
 			sm_run_text_frames(out, res);
 			fflush(out);
 			printed = SM_PHASE_VERDICTS;
@@ -488,30 +484,14 @@ int cmd_run(int argc, char **argv)
 		progress_clear(&pc);
 	}
 	sm_run_end(res);
-	if (sm_mpi) {   /* rank 0 reports the job's merged result, the others nothing */
-		int failed = (rc && rc != -ECANCELED) || (res->error && res->error != -ECANCELED), d;
-
-		if (rc == -EINTR && !res->head.error[0])
-			snprintf(res->head.error, sizeof(res->head.error), "interrupted by a signal");
-		d = sm_cmd_dist_run_end(res, failed);
-
-		if (rc == -ECANCELED || res->error == -ECANCELED)
-			sm_error("%s", res->head.error);
-		if (d) {
-			code = d > 1 ? d : rc == -EINTR ? SM_EXIT_INTERRUPTED : failed ? SM_EXIT_FAIL : SM_EXIT_OK;
-			if (failed && rc != -EINTR)
-				sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
-			goto out;
-		}
-		if (rc == -ECANCELED)
-			rc = 0;   /* said above; rank 0's exit code comes from the rank table */
-		if (res->error == -ECANCELED)
-			res->error = 0;
-	}
-	if (sm_mpi)
+	code = sm_job_merge(job, &sm_job_run, res, &rc);   /* rank 0 reports the job's result */
+	if (code >= 0)
+		goto out;
+	code = SM_EXIT_OK;
+	if (sm_job_merges(job))
 		sm_run_text_header(out, res);
 	sm_run_text_rest(out, res, colour, printed);
-	sm_cmd_dist_run_report(out);
+	sm_job_text(job, out, res);
 	if (rc == -EINTR) {
 		sm_error("interrupted: the figures above are partial%s",
 			 o.plan.keep ? "" : "; test data removed");
@@ -532,7 +512,7 @@ int cmd_run(int argc, char **argv)
 
 		if (doc) {
 			sm_json_run(doc, res);
-			sm_cmd_dist_run_json(doc);   /* an MPI job's ranks and hosts */
+			sm_job_json(job, doc, res);   /* an MPI job's ranks and hosts */
 		}
 		if (doc && o.json_to)
 			jrc = sm_json_write(doc, o.json_to);
@@ -552,7 +532,6 @@ int cmd_run(int argc, char **argv)
 		cJSON_Delete(doc);
 	}
 out:
-	sm_cmd_dist_run_release();
 	sm_hdb_close(db);
 	sm_run_result_release(res);
 	free(res);

@@ -4,6 +4,7 @@
  * capture and playback. Options here; the search is workload/streams.c,
  * the reports report/streams*.c; docs/streams.md. */
 #include "cmd/cmd.h"
+#include "mpi/job.h"
 #include "mpi/job_streams.h"
 #include "cmd/out_opts.h"
 #include "cmd/uring_opts.h"
@@ -16,7 +17,6 @@
 #include "engine/engine.h"
 #include "report/csv.h"
 #include "report/streams.h"
-#include "report/streams_mpi.h"
 #include "result/json.h"
 #include "workload/memneed.h"
 #include "workload/streams.h"
@@ -365,7 +365,7 @@ static void progress(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, 
 	fflush(stderr);
 }
 
-int cmd_streams(int argc, char **argv)
+int cmd_streams(int argc, char **argv, struct sm_job *job)
 {
 	struct streams_opts *o = calloc(1, sizeof(*o));
 	struct sm_streams_result *res = calloc(1, sizeof(*res));
@@ -384,15 +384,13 @@ int cmd_streams(int argc, char **argv)
 		code = rc == 1 ? SM_EXIT_OK : rc;
 		goto out;
 	}
-	if (sm_mpi) {   /* each rank in DIR/rank.N (docs/mpi.md) */
-		if (sm_mpi->stonewall) {
-			code = sm_usage_error(PROG, HINT, "--stonewall does not apply to streams: every "
-					      "step's streams run their whole schedule together");
-			goto out;
-		}
-		if (sm_is_dir(o->plan.dir) > 0)
-			o->plan.dir = sm_cmd_dist_path(o->plan.dir, 1, 1);
+	if (job->stonewall) {
+		code = sm_usage_error(PROG, HINT, "--stonewall does not apply to streams: every "
+				      "step's streams run their whole schedule together");
+		goto out;
 	}
+	if (sm_is_dir(o->plan.dir) > 0)   /* an MPI job: each rank in DIR/rank.N (docs/mpi.md) */
+		o->plan.dir = sm_job_place(job, o->plan.dir, 1, 1);
 	rc = sm_is_dir(o->plan.dir);
 	if (rc <= 0) {
 		code = sm_usage_error(PROG, HINT, "'%s' is not a directory%s", o->plan.dir,
@@ -427,50 +425,41 @@ int cmd_streams(int argc, char **argv)
 	abs_dir = realpath(o->plan.dir, NULL);
 	if (abs_dir)
 		o->plan.dir = abs_dir;
-	rc = sm_out_redirect(&o->out);
+	rc = sm_out_redirect(&o->out, job);
 	if (rc) {
 		sm_error("cannot create '%s': %s", o->out.output, strerror(-rc));
 		code = SM_EXIT_FAIL;
 		goto out;
 	}
-	pc.on = !o->out.quiet && isatty(STDERR_FILENO) && (!sm_mpi || !sm_mpi->me.rank);
+	pc.on = !o->out.quiet && isatty(STDERR_FILENO) && sm_job_reports(job);
 	sm_signals_install();
 	signal(SIGPIPE, SIG_IGN);
 	sm_result_head_begin(&res->head, "streams", argc, argv);
-	code = sm_cmd_dist_begin();   /* an MPI job: the start barrier */
+	code = sm_job_begin(job, NULL);   /* an MPI job: the start barrier */
 	if (code)
 		goto out;
-	o->plan.peers = sm_cmd_dist_streams_peers();
-	if (sm_mpi && sm_mpi->me.rank)   /* rank 0 runs the search, the others serve */
+	o->plan.peers = sm_job_streams_peers(job);
+	if (!sm_job_reports(job))   /* rank 0 runs the search, the others serve */
 		rc = sm_streams_serve(&o->plan, res);
 	else
 		rc = sm_streams_run(&o->plan, res, progress, &pc);
-	sm_cmd_dist_after(&rc, &res->head.interrupted);
+	sm_job_after(job, &rc, &res->head.interrupted);
 	if (pc.on) {
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
 	}
-	if (sm_mpi) {   /* rank 0 reports the job, the others their own failure only */
-		int d = sm_cmd_dist_streams(res, rc);
-
-		if (d) {
-			if (d == 1 && rc && rc != -EINTR)
-				sm_error("rank %d: %s", sm_mpi->me.rank,
-					 res->head.error[0] ? res->head.error : strerror(-rc));
-			code = d > 1 ? d : rc == -EINTR ? SM_EXIT_INTERRUPTED : rc ? SM_EXIT_FAIL : SM_EXIT_OK;
-			goto out;
-		}
-	}
+	code = sm_job_merge(job, &sm_job_streams, res, &rc);   /* rank 0 reports the job */
+	if (code >= 0)
+		goto out;
+	code = SM_EXIT_OK;
 	if (o->out.layout == SM_LAYOUT_TEXT)
 		sm_streams_text(stdout, res);
 	else if (o->out.layout == SM_LAYOUT_MARKDOWN)
 		sm_md_streams(stdout, res);
 	else if (o->out.layout == SM_LAYOUT_CSV)
 		sm_csv_streams(stdout, res);
-	if (o->out.layout == SM_LAYOUT_TEXT) {   /* an MPI job's hosts, ranks and their streams */
-		sm_cmd_dist_report(stdout, NULL);
-		sm_streams_spread_text(stdout, res);
-	}
+	if (o->out.layout == SM_LAYOUT_TEXT)   /* an MPI job's hosts, ranks and their streams */
+		sm_job_text(job, stdout, res);
 	fflush(stdout);
 	if (rc == -EINTR) {
 		sm_error("interrupted: the figures above are partial; test files removed");
@@ -485,8 +474,7 @@ int cmd_streams(int argc, char **argv)
 
 		if (doc) {
 			sm_json_streams(doc, res);
-			sm_cmd_dist_report(NULL, doc);
-			sm_streams_spread_json(doc, res);
+			sm_job_json(job, doc, res);
 		}
 		if (doc && o->json_to)
 			jrc = sm_json_write(doc, o->json_to);

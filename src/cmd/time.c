@@ -302,7 +302,7 @@ out:
 	return rc;
 }
 
-int cmd_time(int argc, char **argv)
+int cmd_time(int argc, char **argv, struct sm_job *job)
 {
 	struct time_opts o;
 	struct runner rn;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/worker.h"
+
 /* A word longer than this is shown by its start and end (a path of 4000
  * bytes would bury the reason that follows it). */
 #define WORD_MAX 160
@@ -110,4 +112,9 @@ void sm_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	print_msg("stormark: ", "", fmt, ap);
 	va_end(ap);
+}
+
+int sm_exit_code(int failed, int interrupted)
+{
+	return failed ? SM_EXIT_FAIL : interrupted ? SM_EXIT_INTERRUPTED : SM_EXIT_OK;
 }

@@ -11,6 +11,10 @@
 #define SM_EXIT_FAIL 1
 #define SM_EXIT_USAGE 2
 
+/* The exit code of a run that failed (SM_EXIT_FAIL), else was interrupted
+ * (SM_EXIT_INTERRUPTED, 130), else SM_EXIT_OK. */
+int sm_exit_code(int failed, int interrupted);
+
 /* Room for a message that quotes a path of PATH_MAX bytes or a long value
  * in full (the printers below shorten it for display). */
 #define SM_MSG_MAX 9000

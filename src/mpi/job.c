@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Many-host runs: one job out of the ranks mpirun or srun started, every
- * wait bounded, rank 0 merging the ranks' results exactly (docs/mpi.md). */
+/* The job a command runs as: the null job alone; under mpirun or srun one
+ * job out of the ranks, every wait bounded, rank 0 merging the ranks'
+ * results exactly (docs/mpi.md). */
 #include "mpi/job.h"
+#include "mpi/job_int.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -25,8 +27,7 @@
 
 #define WAIT_DEFAULT_S 60
 
-static struct sm_cmd_dist g_mpi;
-struct sm_cmd_dist *sm_mpi;
+static const struct sm_job_ops null_ops, mpi_ops;
 
 /* The command a job runs: frames, fileio, run, or NULL for the others. */
 static const char *job_command(int argc, char **argv)
@@ -49,16 +50,68 @@ static const char *job_command(int argc, char **argv)
 	return NULL;
 }
 
-int sm_cmd_dist_start(int *argc, char **argv)
+/* The null job: a single process, whose hooks leave everything as it is. */
+static const char *null_place(struct sm_job *j, const char *path, int is_dir, int mkdir_it)
 {
-	const char *cmd = job_command(*argc, argv), *wait = NULL, *files = NULL;
-	int stone = 0, j = 1, rc;
+	return path;
+}
+
+static const char *null_log(struct sm_job *j, const char *path)
+{
+	return path;
+}
+
+static int null_first(struct sm_job *j, uint64_t per_rank, uint64_t max, uint64_t *first)
+{
+	*first = 0;
+	return 0;
+}
+
+static int null_begin(struct sm_job *j, uint64_t *set_id)
+{
+	return 0;
+}
+
+static void null_after(struct sm_job *j, int *rc, int *interrupted)
+{
+}
+
+static int null_merge(struct sm_job *j, const struct sm_job_kind *k, void *res, int *rc)
+{
+	return -1;   /* report res as it is */
+}
+
+static void null_text(struct sm_job *j, FILE *f, const void *res)
+{
+}
+
+static void null_json(struct sm_job *j, cJSON *doc, const void *res)
+{
+}
+
+static int null_finish(struct sm_job *j, int code)
+{
+	return code;
+}
+
+static const struct sm_job_ops null_ops = {
+	null_place, null_log, null_first, null_begin, null_after, null_merge, null_text, null_json, null_finish,
+};
+
+int sm_job_start(struct sm_job *j, int *argc, char **argv)
+{
+	const char *cmd = job_command(*argc, argv), *wait = NULL, *files = NULL, *launcher;
+	struct sm_job_state *st;
+	int stone = 0, k = 1, rc;
 	double secs = WAIT_DEFAULT_S;
 
+	memset(j, 0, sizeof(*j));
+	j->ops = &null_ops;
+	j->size = 1;
 	for (int i = 1; i < *argc && cmd; i++) {
 		if (!strcmp(argv[i], "--")) {
 			while (i < *argc)
-				argv[j++] = argv[i++];
+				argv[k++] = argv[i++];
 			break;
 		}
 		if (!strcmp(argv[i], "--stonewall"))
@@ -68,11 +121,11 @@ int sm_cmd_dist_start(int *argc, char **argv)
 		else if (!strncmp(argv[i], "--mpi-files=", 12))
 			files = argv[i] + 12;
 		else
-			argv[j++] = argv[i];
+			argv[k++] = argv[i];
 	}
 	if (cmd) {
-		argv[j] = NULL;
-		*argc = j;
+		argv[k] = NULL;
+		*argc = k;
 	}
 	if (wait) {
 		char *end;
@@ -85,8 +138,8 @@ int sm_cmd_dist_start(int *argc, char **argv)
 	if (files && strcmp(files, "own") && strcmp(files, "shared"))
 		return sm_usage_error("stormark", "stormark --help",
 				      "--mpi-files=%s: give own (DIR/rank.N) or shared (DIR itself)", files);
-	g_mpi.launcher = sm_mpi_launched();
-	if (!g_mpi.launcher || !cmd) {
+	launcher = sm_mpi_launched();
+	if (!launcher || !cmd) {
 		if (stone || wait || files)
 			return sm_usage_error("stormark", "stormark --help", "%s takes effect only when mpirun "
 					      "or srun starts frames, fileio, run or streams (docs/mpi.md)",
@@ -101,50 +154,59 @@ int sm_cmd_dist_start(int *argc, char **argv)
 				      "fileio: each rank of '%s' works in DIR/rank.N (docs/mpi.md)", cmd);
 	if (!sm_mpi_built())
 		return sm_usage_error("stormark", "stormark --help", "started by %s, but this stormark is "
-				      "built without MPI (stormark --version; docs/mpi.md)", g_mpi.launcher);
-	rc = sm_mpi_init(&g_mpi.me);
+				      "built without MPI (stormark --version; docs/mpi.md)", launcher);
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		sm_error("out of memory");
+		return SM_EXIT_FAIL;
+	}
+	rc = sm_mpi_init(&st->me);
 	if (rc) {
-		sm_error("mpi: cannot start MPI under %s: %s", g_mpi.launcher,
+		free(st);
+		sm_error("mpi: cannot start MPI under %s: %s", launcher,
 			 rc == -ENOTSUP ? "the library gives no thread support" : "MPI_Init failed");
 		return SM_EXIT_FAIL;
 	}
-	g_mpi.stonewall = stone;
-	g_mpi.shared = files && !strcmp(files, "shared");
-	g_mpi.wait_ns = (uint64_t)(secs * 1e9);
-	sm_mpi = &g_mpi;
-	if (g_mpi.me.rank && !freopen("/dev/null", "w", stdout))
+	st->wait_ns = (uint64_t)(secs * 1e9);
+	j->ops = &mpi_ops;
+	j->st = st;
+	j->rank = st->me.rank;
+	j->size = st->me.size;
+	j->launcher = launcher;
+	j->stonewall = stone;
+	j->shared = files && !strcmp(files, "shared");
+	if (j->rank && !freopen("/dev/null", "w", stdout))
 		return SM_EXIT_FAIL;
 	return 0;
 }
 
-const char *sm_cmd_dist_path(const char *path, int is_dir, int mkdir_it)
+static const char *mpi_place(struct sm_job *j, const char *path, int is_dir, int mkdir_it)
 {
-	if (!sm_mpi || (is_dir && sm_mpi->shared))
+	if (is_dir && j->shared)
 		return path;
-	snprintf(sm_mpi->path, sizeof(sm_mpi->path), "%s%srank.%d", path, is_dir ? "/" : ".",
-		 sm_mpi->me.rank);
+	snprintf(j->st->path, sizeof(j->st->path), "%s%srank.%d", path, is_dir ? "/" : ".", j->rank);
 	if (is_dir && mkdir_it)
-		(void)mkdir(sm_mpi->path, 0777);   /* an error is the command's own to report */
-	return sm_mpi->path;
+		(void)mkdir(j->st->path, 0777);   /* an error is the command's own to report */
+	return j->st->path;
 }
 
-int sm_cmd_dist_first(uint64_t per_rank, uint64_t max, uint64_t *first)
+static const char *mpi_log(struct sm_job *j, const char *path)
+{
+	if (!path)
+		return path;
+	snprintf(j->st->csv, sizeof(j->st->csv), "%s.rank.%d", path, j->rank);
+	return j->st->csv;
+}
+
+static int mpi_first(struct sm_job *j, uint64_t per_rank, uint64_t max, uint64_t *first)
 {
 	*first = 0;
-	if (!sm_mpi || !sm_mpi->shared)
+	if (!j->shared)
 		return 0;
-	if (per_rank && (uint64_t)sm_mpi->me.size > max / per_rank)
+	if (per_rank && (uint64_t)j->size > max / per_rank)
 		return -EOVERFLOW;
-	*first = per_rank * (uint64_t)sm_mpi->me.rank;
+	*first = per_rank * (uint64_t)j->rank;
 	return 0;
-}
-
-const char *sm_cmd_dist_csv(const char *path)
-{
-	if (!sm_mpi || !path)
-		return path;
-	snprintf(sm_mpi->csv, sizeof(sm_mpi->csv), "%s.rank.%d", path, sm_mpi->me.rank);
-	return sm_mpi->csv;
 }
 
 /* The stonewall listener's call: stop this rank's run as a signal would. */
@@ -153,95 +215,96 @@ static void on_wall(void)
 	atomic_store(&sm_stop_signal, SM_STOP_WALL);
 }
 
-int sm_cmd_dist_begin(void)
+static int mpi_begin(struct sm_job *j, uint64_t *set_id)
 {
+	struct sm_job_state *st = j->st;
 	int failed = 0, rc;
 
-	if (!sm_mpi)
-		return 0;
 	/* the start barrier is a vote: a rank that failed its checks says so
-	 * in sm_cmd_dist_finish(), and no rank starts */
-	rc = sm_mpi_max(0, &failed, sm_now_ns() + sm_mpi->wait_ns);
-	sm_mpi->begun = 1;
-	sm_mpi->timed_out |= rc != 0;
+	 * in sm_job_finish(), and no rank starts */
+	rc = sm_mpi_max(0, &failed, sm_now_ns() + st->wait_ns);
+	st->begun = 1;
+	st->timed_out |= rc != 0;
 	if (rc || failed) {
-		sm_mpi->gathered = 1;   /* nothing to gather: nobody ran */
-		if (!sm_mpi->me.rank)
+		st->gathered = 1;   /* nothing to gather: nobody ran */
+		if (!j->rank)
 			sm_error("mpi: %s; nothing was run", rc == -ETIMEDOUT ?
 				 "a rank did not reach the start within --mpi-wait" :
 				 rc ? "the start barrier failed" : "a rank could not start (its message is above)");
 		return SM_EXIT_FAIL;
 	}
-	if (sm_mpi->shared) {
+	if (j->shared && set_id) {
 		/* a shared frame set: one directory id for every rank's frames,
 		 * that of the frames there (any rank's find), else a new one */
-		uint64_t v[2] = { sm_mpi->found_id, sm_hash64(sm_now_ns(), (uint64_t)sm_mpi->me.rank) | 1 }, id[2];
+		uint64_t v[2] = { *set_id, sm_hash64(sm_now_ns(), (uint64_t)j->rank) | 1 }, id[2];
 
-		rc = sm_mpi_max_u64(v, id, 2, sm_now_ns() + sm_mpi->wait_ns);
+		rc = sm_mpi_max_u64(v, id, 2, sm_now_ns() + st->wait_ns);
 		if (rc) {
-			sm_mpi->timed_out = 1;
-			sm_mpi->gathered = 1;
-			if (!sm_mpi->me.rank)
+			st->timed_out = 1;
+			st->gathered = 1;
+			if (!j->rank)
 				sm_error("mpi: the ranks could not agree on the shared set's directory id: %s",
 					 rc == -ETIMEDOUT ? "a rank did not answer within --mpi-wait" : strerror(-rc));
 			return SM_EXIT_FAIL;
 		}
-		sm_mpi->dir_id = id[0] ? id[0] : id[1];
+		*set_id = id[0] ? id[0] : id[1];
 	}
-	sm_mpi->t0_ns = sm_now_ns();
-	if (sm_mpi->stonewall && sm_mpi_wall_arm(on_wall) == -EAGAIN)
-		sm_error("mpi: rank %d: cannot start the stonewall listener; this rank runs to its end",
-			 sm_mpi->me.rank);
+	st->t0_ns = sm_now_ns();
+	if (j->stonewall && sm_mpi_wall_arm(on_wall) == -EAGAIN)
+		sm_error("mpi: rank %d: cannot start the stonewall listener; this rank runs to its end", j->rank);
 	return 0;
 }
 
-void sm_cmd_dist_after(int *rc, int *interrupted)
+static void mpi_after(struct sm_job *j, int *rc, int *interrupted)
 {
-	if (!sm_mpi || !sm_mpi->begun)
+	struct sm_job_state *st = j->st;
+
+	if (!st->begun)
 		return;
-	sm_mpi->done_ns = sm_now_ns() - sm_mpi->t0_ns;
+	st->done_ns = sm_now_ns() - st->t0_ns;
 	if (atomic_load(&sm_stop_signal) == SM_STOP_WALL) {
 		/* the wall fell: a planned end, not an interruption */
-		sm_mpi->walled = 1;
+		st->walled = 1;
 		atomic_store(&sm_stop_signal, 0);
 		*interrupted = 0;
 		if (*rc == -EINTR)
 			*rc = 0;
 	}
-	if (sm_mpi->stonewall && sm_mpi_wall_done(sm_now_ns() + sm_mpi->wait_ns) && (sm_mpi->timed_out = 1))
-		sm_error("mpi: rank %d: the stonewall notices did not settle within --mpi-wait", sm_mpi->me.rank);
+	if (j->stonewall && sm_mpi_wall_done(sm_now_ns() + st->wait_ns) && (st->timed_out = 1))
+		sm_error("mpi: rank %d: the stonewall notices did not settle within --mpi-wait", j->rank);
 }
 
 /* This rank's part of the job as the others see it: "mpi_rank" in its
  * result document (doc may be a bare object when nothing was measured). */
-static void add_rank(cJSON *doc, int failed, const char *error)
+static void add_rank(struct sm_job *j, cJSON *doc, int failed, const char *error)
 {
 	cJSON *o = cJSON_AddObjectToObject(doc, "mpi_rank");
 
 	if (!o)
 		return;
-	cJSON_AddNumberToObject(o, "rank", sm_mpi->me.rank);
-	cJSON_AddStringToObject(o, "host", sm_mpi->me.host);
-	sm_json_add_u64(o, "done_ns", sm_mpi->done_ns);
+	cJSON_AddNumberToObject(o, "rank", j->rank);
+	cJSON_AddStringToObject(o, "host", j->st->me.host);
+	sm_json_add_u64(o, "done_ns", j->st->done_ns);
 	cJSON_AddBoolToObject(o, "failed", failed);
 	cJSON_AddStringToObject(o, "error", error ? error : "");
-	cJSON_AddBoolToObject(o, "walled", sm_mpi->walled);
+	cJSON_AddBoolToObject(o, "walled", j->st->walled);
 }
 
 /*
- * Send doc (consumed) to rank 0. There, sm_mpi->docs[r] is each rank's
- * document (NULL when none came) and sm_mpi->res.rank[r] what its
- * "mpi_rank" says. Returns 0, or an exit code (said on stderr).
+ * Send doc (consumed) to rank 0. There, st->docs[r] is each rank's
+ * document (NULL when none came) and st->res.rank[r] what its "mpi_rank"
+ * says. Returns 0, or an exit code (said on stderr).
  */
-static int gather_docs(cJSON *doc)
+static int gather_docs(struct sm_job *j, cJSON *doc)
 {
-	struct sm_dist_result *d = &sm_mpi->res;
+	struct sm_job_state *st = j->st;
+	struct sm_dist_result *d = &st->res;
 	char *text = doc ? cJSON_PrintUnformatted(doc) : NULL, **out = NULL;
 	size_t *len = NULL;
-	unsigned n = (unsigned)sm_mpi->me.size;
+	unsigned n = (unsigned)j->size;
 	int rc;
 
-	sm_mpi->gathered = 1;
+	st->gathered = 1;
 	if (!text) {
 		cJSON_Delete(doc);
 		text = strdup("{}");   /* rank 0 still hears from this rank */
@@ -249,22 +312,22 @@ static int gather_docs(cJSON *doc)
 		if (!text)
 			return SM_EXIT_FAIL;
 	}
-	rc = sm_mpi_gather(text, strlen(text), sm_now_ns() + sm_mpi->wait_ns + sm_mpi->done_ns, &out, &len);
+	rc = sm_mpi_gather(text, strlen(text), sm_now_ns() + st->wait_ns + st->done_ns, &out, &len);
 	free(text);
-	if (sm_mpi->me.rank || rc) {
+	if (j->rank || rc) {
 		cJSON_Delete(doc);
-		sm_mpi->timed_out |= rc != 0;
+		st->timed_out |= rc != 0;
 		if (rc)
-			sm_error("mpi: rank %d: cannot hand the result to rank 0: %s", sm_mpi->me.rank,
+			sm_error("mpi: rank %d: cannot hand the result to rank 0: %s", j->rank,
 				 rc == -ETIMEDOUT ? "rank 0 did not take it within --mpi-wait" : strerror(-rc));
 		return rc ? SM_EXIT_FAIL : 0;
 	}
 	memset(d, 0, sizeof(*d));
 	d->nranks = n;
-	d->stonewall = sm_mpi->stonewall;
+	d->stonewall = j->stonewall;
 	d->rank = calloc(n, sizeof(*d->rank));
-	sm_mpi->docs = calloc(n, sizeof(*sm_mpi->docs));
-	if (!d->rank || !sm_mpi->docs) {
+	st->docs = calloc(n, sizeof(*st->docs));
+	if (!d->rank || !st->docs) {
 		for (unsigned r = 0; r < n; r++)
 			free(out[r]);
 		free(out);
@@ -277,7 +340,7 @@ static int gather_docs(cJSON *doc)
 		struct sm_dist_rank *k = &d->rank[r];
 
 		if (!out[r])
-			sm_mpi->timed_out = 1;
+			st->timed_out = 1;
 		/* rank 0's own too: read back as the others' are (a u64 is
 		 * written as a raw number that only a parse makes a number) */
 		cJSON *x = out[r] ? cJSON_Parse(out[r]) : NULL;
@@ -286,11 +349,11 @@ static int gather_docs(cJSON *doc)
 		const cJSON *e = cJSON_GetObjectItemCaseSensitive(m, "error");
 
 		k->rank = (int)r;
-		snprintf(k->host, sizeof(k->host), "%s", sm_mpi->me.hosts[r]);
+		snprintf(k->host, sizeof(k->host), "%s", st->me.hosts[r]);
 		free(out[r]);
 		if (!m) {
 			snprintf(k->error, sizeof(k->error), "no result within %.0f s of rank 0's end (the rank "
-				 "died, hung or could not send)", (double)(sm_mpi->wait_ns + sm_mpi->done_ns) / 1e9);
+				 "died, hung or could not send)", (double)(st->wait_ns + st->done_ns) / 1e9);
 			cJSON_Delete(x);
 			continue;
 		}
@@ -302,7 +365,7 @@ static int gather_docs(cJSON *doc)
 		(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(m, "done_ns"), &k->done_ns);
 		cJSON_DeleteItemFromObjectCaseSensitive(x, "mpi_rank");
 		/* "reported" once its result is merged */
-		sm_mpi->docs[r] = x;
+		st->docs[r] = x;
 	}
 	cJSON_Delete(doc);
 	free(out);
@@ -311,49 +374,69 @@ static int gather_docs(cJSON *doc)
 }
 
 /* Rank 0: the job's figures once the results are merged. */
-static int analyse_job(void)
+static int analyse_job(struct sm_job *j)
 {
-	if (sm_dist_analyse(&sm_mpi->res)) {
+	if (sm_dist_analyse(&j->st->res)) {
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;
 	}
 	return 0;
 }
 
-/* How rank 0 reads back and merges one command's results. */
+int sm_job_collect(struct sm_job *j, cJSON *doc, int failed, const char *error)
+{
+	int rc;
+
+	if (doc)
+		add_rank(j, doc, failed, error);
+	rc = gather_docs(j, doc);
+	return rc ? rc : j->rank ? 1 : 0;
+}
+
+/* How rank 0 reads back and merges the results of frames and fileio. */
 struct merge_ops {
 	size_t size;   /* of the result */
+	struct sm_result_head *(*head)(void *res);
+	cJSON *(*doc)(const void *res);   /* this rank's document */
+	int (*failed)(const void *res);
 	int (*read)(const cJSON *doc, void *res, struct sm_jerr *e);
 	int (*merge)(void *dst, const void *src);
 	void (*release)(void *res);
 	void (*counts)(const void *res, uint64_t *bytes, uint64_t *items);   /* the rank table's */
+	void (*analyse)(void *res);       /* the figures again from the merged counts */
+	int (*code)(const void *res, int rc);   /* the exit code of a rank that reports nothing */
 };
 
 /*
- * Send doc (consumed) to rank 0; there, merge every other rank's result
- * into res (rank 0's own, its counts taken before any merge) and fill the
- * rank table. Returns 1 on the other ranks, 0 on rank 0, or an exit code
- * > 1 (said on stderr).
+ * Send res's document to rank 0; there, merge every other rank's result
+ * into res (rank 0's own, its counts taken before any merge), fill the
+ * rank table and derive the job's figures. Returns -1 on rank 0, else
+ * this rank's exit code (a failure said on stderr).
  */
-static int merge_job(cJSON *doc, void *res, const struct merge_ops *ops)
+static int merge_job(struct sm_job *j, void *res, int rc_run, const struct merge_ops *ops)
 {
+	struct sm_result_head *h = ops->head(res);
+	cJSON *doc = ops->doc(res);
 	void *tmp;
-	int rc = gather_docs(doc);
+	int rc;
 
-	if (rc || sm_mpi->me.rank)
-		return rc ? rc : 1;
+	if (doc)
+		add_rank(j, doc, ops->failed(res), h->error);
+	rc = gather_docs(j, doc);
+	if (rc || j->rank)
+		return ops->code(res, rc_run);
 	tmp = calloc(1, ops->size);
 	if (!tmp) {
 		sm_error("out of memory");
-		return SM_EXIT_FAIL;
+		return ops->code(res, rc_run);
 	}
-	for (unsigned r = 0; r < sm_mpi->res.nranks; r++) {
-		struct sm_dist_rank *k = &sm_mpi->res.rank[r];
+	for (unsigned r = 0; r < j->st->res.nranks; r++) {
+		struct sm_dist_rank *k = &j->st->res.rank[r];
 		struct sm_jerr e = { "" };
 
-		if (!sm_mpi->docs[r] || !cJSON_GetObjectItemCaseSensitive(sm_mpi->docs[r], "command"))
+		if (!j->st->docs[r] || !cJSON_GetObjectItemCaseSensitive(j->st->docs[r], "command"))
 			continue;
-		if (r && ops->read(sm_mpi->docs[r], tmp, &e)) {
+		if (r && ops->read(j->st->docs[r], tmp, &e)) {
 			snprintf(k->error, sizeof(k->error), "its result cannot be read: %s", e.msg);
 			continue;
 		}
@@ -365,13 +448,67 @@ static int merge_job(cJSON *doc, void *res, const struct merge_ops *ops)
 			if (rc) {
 				free(tmp);
 				sm_error("out of memory");
-				return SM_EXIT_FAIL;
+				return ops->code(res, rc_run);
 			}
 		}
 		memset(tmp, 0, ops->size);
 	}
 	free(tmp);
-	return analyse_job();
+	if (analyse_job(j))
+		return ops->code(res, rc_run);
+	/* the job's span; the figures again from the merged counts */
+	h->duration_ns = j->st->res.last_done_ns;
+	ops->analyse(res);
+	return -1;
+}
+
+/* The host and rank table after a text report, and as the "mpi" object. */
+void sm_job_table(struct sm_job *j, FILE *f, cJSON *doc)
+{
+	if (j->rank || !j->st->res.rank)
+		return;
+	if (f)
+		sm_dist_text(f, &j->st->res);
+	if (doc) {
+		cJSON *o = sm_dist_json(&j->st->res, j->st->docs);
+
+		if (o) {
+			cJSON_AddStringToObject(o, "files", j->shared ? "shared" : "own");
+			cJSON_AddItemToObject(doc, "mpi", o);
+		}
+	}
+}
+
+static void table_text(struct sm_job *j, FILE *f, const void *res)
+{
+	sm_job_table(j, f, NULL);
+}
+
+static void table_json(struct sm_job *j, cJSON *doc, const void *res)
+{
+	sm_job_table(j, NULL, doc);
+}
+
+static struct sm_result_head *frames_head(void *res)
+{
+	return &((struct sm_frames_result *)res)->head;
+}
+
+static cJSON *frames_doc(const void *res)
+{
+	const struct sm_frames_result *r = res;
+	cJSON *doc = sm_json_doc_new(&r->head);
+
+	if (doc)
+		sm_json_frames(doc, r);
+	return doc;
+}
+
+static int frames_failed(const void *res)
+{
+	const struct sm_frames_result *r = res;
+
+	return r->error != 0 || r->head.error[0];
 }
 
 static int frames_read(const cJSON *doc, void *res, struct sm_jerr *e)
@@ -397,26 +534,43 @@ static void frames_counts(const void *res, uint64_t *bytes, uint64_t *items)
 	*items = f->frames_done;
 }
 
-int sm_cmd_dist_frames(struct sm_frames_result *res)
+static void frames_analyse(void *res)
 {
-	static const struct merge_ops ops = { sizeof(struct sm_frames_result), frames_read, frames_merge,
-					      frames_release, frames_counts };
-	cJSON *doc;
-	int rc;
+	sm_frames_analyse(res);
+}
 
-	if (!sm_mpi)
-		return 0;
-	doc = sm_json_doc_new(&res->head);
-	if (doc) {
-		sm_json_frames(doc, res);
-		add_rank(doc, res->error != 0 || res->head.error[0], res->head.error);
-	}
-	rc = merge_job(doc, res, &ops);
-	if (!rc) {   /* the job's span; the figures again from the merged counts */
-		res->head.duration_ns = sm_mpi->res.last_done_ns;
-		sm_frames_analyse(res);
-	}
-	return rc;
+static int frames_code(const void *res, int rc)
+{
+	return sm_exit_code(rc && rc != -EINTR, rc == -EINTR);
+}
+
+static int frames_job(struct sm_job *j, void *res, int *rc)
+{
+	static const struct merge_ops ops = {
+		sizeof(struct sm_frames_result), frames_head, frames_doc, frames_failed, frames_read,
+		frames_merge, frames_release, frames_counts, frames_analyse, frames_code,
+	};
+
+	return merge_job(j, res, *rc, &ops);
+}
+
+const struct sm_job_kind sm_job_frames = { frames_job, table_text, table_json };
+
+static struct sm_result_head *fileio_head(void *res)
+{
+	return &((struct sm_fileio_result *)res)->head;
+}
+
+static cJSON *fileio_doc(const void *res)
+{
+	return sm_fileio_json(res);
+}
+
+static int fileio_failed(const void *res)
+{
+	const struct sm_fileio_result *r = res;
+
+	return r->failed || r->head.error[0];
 }
 
 static int fileio_read(const cJSON *doc, void *res, struct sm_jerr *e)
@@ -442,84 +596,76 @@ static void fileio_counts(const void *res, uint64_t *bytes, uint64_t *items)
 	*items = f->events;
 }
 
-int sm_cmd_dist_fileio(struct sm_fileio_result *res)
+static void fileio_analyse(void *res)
 {
-	static const struct merge_ops ops = { sizeof(struct sm_fileio_result), fileio_read, fileio_merge,
-					      fileio_release, fileio_counts };
-	cJSON *doc;
-	int rc;
-
-	if (!sm_mpi)
-		return 0;
-	doc = sm_fileio_json(res);
-	if (doc)
-		add_rank(doc, res->failed || res->head.error[0], res->head.error);
-	rc = merge_job(doc, res, &ops);
-	if (!rc) {
-		res->head.duration_ns = sm_mpi->res.last_done_ns;
-		sm_fileio_analyse(res);
-	}
-	return rc;
+	sm_fileio_analyse(res);
 }
 
-int sm_cmd_dist_collect(cJSON *doc, int failed, const char *error)
+static int fileio_code(const void *res, int rc)
 {
-	int rc;
+	const struct sm_fileio_result *r = res;
 
-	if (!sm_mpi)
-		return 0;
-	if (doc)
-		add_rank(doc, failed, error);
-	rc = gather_docs(doc);
-	return rc ? rc : sm_mpi->me.rank ? 1 : 0;
+	return sm_exit_code(r->failed, r->head.interrupted);
 }
 
-void sm_cmd_dist_report(FILE *f, cJSON *doc)
+static int fileio_job(struct sm_job *j, void *res, int *rc)
 {
-	if (!sm_mpi || sm_mpi->me.rank || !sm_mpi->res.rank)
-		return;
-	if (f)
-		sm_dist_text(f, &sm_mpi->res);
-	if (doc) {
-		cJSON *o = sm_dist_json(&sm_mpi->res, sm_mpi->docs);
+	static const struct merge_ops ops = {
+		sizeof(struct sm_fileio_result), fileio_head, fileio_doc, fileio_failed, fileio_read,
+		fileio_merge, fileio_release, fileio_counts, fileio_analyse, fileio_code,
+	};
 
-		if (o) {
-			cJSON_AddStringToObject(o, "files", sm_mpi->shared ? "shared" : "own");
-			cJSON_AddItemToObject(doc, "mpi", o);
-		}
-	}
+	return merge_job(j, res, *rc, &ops);
 }
 
-int sm_cmd_dist_finish(int code)
+const struct sm_job_kind sm_job_fileio = { fileio_job, table_text, table_json };
+
+static int mpi_merge(struct sm_job *j, const struct sm_job_kind *k, void *res, int *rc)
 {
-	struct sm_dist_result *d;
+	j->st->kind = k;
+	return k->merge(j, res, rc);
+}
+
+static void mpi_text(struct sm_job *j, FILE *f, const void *res)
+{
+	if (!j->rank && j->st->kind)
+		j->st->kind->text(j, f, res);
+}
+
+static void mpi_json(struct sm_job *j, cJSON *doc, const void *res)
+{
+	if (!j->rank && j->st->kind)
+		j->st->kind->json(j, doc, res);
+}
+
+static int mpi_finish(struct sm_job *j, int code)
+{
+	struct sm_job_state *st = j->st;
+	struct sm_dist_result *d = &st->res;
 	int vote = 0, worst = 0, lost = 0;
 
-	if (!sm_mpi)
-		return code;
-	d = &sm_mpi->res;
-	if (!sm_mpi->begun) {
+	if (!st->begun) {
 		/* failed before the start (or prepare, cleanup, --help, which
 		 * start nothing): the others stop there; all learn if one failed */
-		if (sm_mpi_max(code ? 1 : 0, &vote, sm_now_ns() + sm_mpi->wait_ns)) {
-			sm_mpi->timed_out = 1;
+		if (sm_mpi_max(code ? 1 : 0, &vote, sm_now_ns() + st->wait_ns)) {
+			st->timed_out = 1;
 			worst = SM_EXIT_FAIL;
 		} else if (vote) {
 			worst = SM_EXIT_FAIL;
 		}
-	} else if (!sm_mpi->gathered) {
+	} else if (!st->gathered) {
 		/* failed after the start without a result: rank 0 hears why */
 		cJSON *doc = cJSON_CreateObject();
 		char why[64];
 
 		snprintf(why, sizeof(why), "failed with exit code %d (its message is on stderr)", code);
-		(void)sm_mpi_wall_done(sm_now_ns() + sm_mpi->wait_ns);
+		(void)sm_mpi_wall_done(sm_now_ns() + st->wait_ns);
 		if (doc)
-			add_rank(doc, 1, why);
-		if (!gather_docs(doc) && !sm_mpi->me.rank && analyse_job() == 0)
+			add_rank(j, doc, 1, why);
+		if (!gather_docs(j, doc) && !j->rank && analyse_job(j) == 0)
 			sm_dist_text(stdout, d);
 	}
-	if (!sm_mpi->me.rank && d->rank) {
+	if (!j->rank && d->rank) {
 		for (unsigned r = 0; r < d->nranks; r++)
 			if (!d->rank[r].reported || d->rank[r].failed) {
 				sm_error("mpi: rank %u on %s: %s", r, d->rank[r].host,
@@ -528,15 +674,22 @@ int sm_cmd_dist_finish(int code)
 				lost |= !d->rank[r].reported && !d->rank[r].failed;
 			}
 	}
-	for (unsigned r = 0; sm_mpi->docs && r < d->nranks; r++)
-		cJSON_Delete(sm_mpi->docs[r]);
-	free(sm_mpi->docs);
+	sm_job_run_release(j);
+	for (unsigned r = 0; st->docs && r < d->nranks; r++)
+		cJSON_Delete(st->docs[r]);
+	free(st->docs);
 	free(d->rank);
 	free(d->host);
 	fflush(stdout);
 	fflush(stderr);
 	/* a rank that died (or never answered) would hang MPI_Finalize on
 	 * every other rank: the report is out, the job is torn down */
-	sm_mpi_end(&sm_mpi->me, lost || sm_mpi->timed_out, code ? code : SM_EXIT_FAIL);
+	sm_mpi_end(&st->me, lost || st->timed_out, code ? code : SM_EXIT_FAIL);
+	free(st);
+	j->st = NULL;
 	return code ? code : worst;
 }
+
+static const struct sm_job_ops mpi_ops = {
+	mpi_place, mpi_log, mpi_first, mpi_begin, mpi_after, mpi_merge, mpi_text, mpi_json, mpi_finish,
+};

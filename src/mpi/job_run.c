@@ -17,7 +17,7 @@
 #include "analysis/run_dist.h"
 #include "analysis/verdict.h"
 #include "core/msg.h"
-#include "mpi/job.h"
+#include "mpi/job_int.h"
 #include "core/clock.h"
 #include "report/dist.h"
 #include "report/frametest.h"
@@ -31,7 +31,9 @@
 /* A rank's vote that stops the job: above any paced run's code. */
 #define VOTE_STOP INT_MAX
 
-static struct {
+/* What `run`'s hooks keep on this rank (j->st->run). */
+struct sm_job_run {
+	struct sm_job *job;
 	struct sm_run_hooks hooks;
 	struct sm_run_result *res;
 	int stopped;                   /* a vote said stop: no more votes */
@@ -42,26 +44,27 @@ static struct {
 					* pass's whole result) */
 	struct sm_run_row *own;        /* rank 0: its own verdict table */
 	struct sm_run_rank_best *best; /* rank 0: [nranks] */
-} g;
+};
 
 /* Every rank's v, the largest back in *out: the start of a test (0), a
  * paced run's code (rank 0), or VOTE_STOP from a rank that failed. Returns
  * 0, or -ECANCELED once the job stops (res->head.error then says why). */
-static int vote(int v, int *out, const char *what)
+static int vote(struct sm_job *j, int v, int *out, const char *what)
 {
+	struct sm_job_run *g = j->st->run;
 	int rc;
 
 	*out = 0;
-	if (g.stopped)
+	if (g->stopped)
 		return -ECANCELED;
-	rc = sm_mpi_max(v, out, sm_now_ns() + sm_mpi->wait_ns);
+	rc = sm_mpi_max(v, out, sm_now_ns() + j->st->wait_ns);
 	if (!rc && *out != VOTE_STOP)
 		return 0;
-	g.stopped = 1;
-	sm_mpi->timed_out |= rc != 0;
-	if (v != VOTE_STOP && !g.res->error) {
-		g.res->error = -ECANCELED;
-		snprintf(g.res->head.error, sizeof(g.res->head.error), rc ? "mpi: a rank did not come to the "
+	g->stopped = 1;
+	j->st->timed_out |= rc != 0;
+	if (v != VOTE_STOP && !g->res->error) {
+		g->res->error = -ECANCELED;
+		snprintf(g->res->head.error, sizeof(g->res->head.error), rc ? "mpi: a rank did not come to the "
 			 "start of '%s' within --mpi-wait; the job stopped" : "mpi: another rank failed or "
 			 "was stopped before '%s'; the job stopped", what);
 	}
@@ -70,10 +73,10 @@ static int vote(int v, int *out, const char *what)
 
 static int h_begin(void *arg, const char *what)
 {
-	int out, rc = vote(0, &out, what);
+	struct sm_job *j = arg;
+	int out, rc = vote(j, 0, &out, what);
 
-	(void)arg;
-	g.t_step = sm_now_ns();
+	j->st->run->t_step = sm_now_ns();
 	return rc;
 }
 
@@ -85,14 +88,14 @@ static int h_begin(void *arg, const char *what)
  * is no I/O of the job). Rank 0 takes the job's duration of the test from
  * the earliest start to the latest end, as IOR does.
  */
-static cJSON *step(const char *test, unsigned i, int write, uint64_t dur_ns)
+static cJSON *step(struct sm_job_run *g, const char *test, unsigned i, int write, uint64_t dur_ns)
 {
-	uint64_t end = sm_now_ns() - g.t_step;
+	uint64_t end = sm_now_ns() - g->t_step;
 	cJSON *o = cJSON_CreateObject();
 
 	if (dur_ns > end)
 		dur_ns = end;
-	g.busy_ns += dur_ns;
+	g->busy_ns += dur_ns;
 	if (!o)
 		return NULL;
 	cJSON_AddStringToObject(o, "test", test);
@@ -100,30 +103,33 @@ static cJSON *step(const char *test, unsigned i, int write, uint64_t dur_ns)
 	cJSON_AddBoolToObject(o, "write", write);
 	sm_json_add_u64(o, "start_ns", end - dur_ns);
 	sm_json_add_u64(o, "end_ns", end);
-	cJSON_AddItemToArray(g.steps, o);
+	cJSON_AddItemToArray(g->steps, o);
 	return o;
 }
 
 static void h_classic(void *arg, unsigned i, int w, const struct sm_blockio_result *r)
 {
-	(void)arg;
-	g.bytes += r->op.bytes;
-	step("classic", i, w, r->duration_ns);
+	struct sm_job *j = arg;
+	struct sm_job_run *g = j->st->run;
+
+	g->bytes += r->op.bytes;
+	step(g, "classic", i, w, r->duration_ns);
 }
 
 static void h_frames(void *arg, unsigned s, int d, const struct sm_frames_result *fr)
 {
+	struct sm_job *j = arg;
+	struct sm_job_run *g = j->st->run;
 	struct sm_result_head h = fr->head;
 	cJSON *o, *doc;
 
-	(void)arg;
-	g.bytes += fr->bytes;
-	g.items += fr->frames_done;
-	o = step("frames", s, d == SM_DIR_CAPTURE, fr->head.duration_ns);
+	g->bytes += fr->bytes;
+	g->items += fr->frames_done;
+	o = step(g, "frames", s, d == SM_DIR_CAPTURE, fr->head.duration_ns);
 	/* the pass's whole result, histograms and seconds, read back by rank 0 */
 	snprintf(h.command, sizeof(h.command), "frames");
-	snprintf(h.version, sizeof(h.version), "%s", g.res->head.version);
-	snprintf(h.started_at, sizeof(h.started_at), "%s", g.res->head.started_at);
+	snprintf(h.version, sizeof(h.version), "%s", g->res->head.version);
+	snprintf(h.started_at, sizeof(h.started_at), "%s", g->res->head.started_at);
 	h.argc = 0;
 	h.argv = NULL;
 	doc = o ? sm_json_doc_new(&h) : NULL;
@@ -154,27 +160,28 @@ static int h_verdicts(void *arg, struct sm_run_result *res)
 	size_t one = sizeof(res->rows[0].cell), n = res->nrows * one;
 	char *buf = malloc(n ? n : 1), **out = NULL;
 	size_t *len = NULL;
-	int v, rc = vote(0, &v, "the verdicts");
+	struct sm_job *j = arg;
+	struct sm_job_run *g = j->st->run;
+	int v, rc = vote(j, 0, &v, "the verdicts");
 
-	(void)arg;
 	if (!buf)
 		return rc ? rc : -ENOMEM;
 	for (unsigned r = 0; r < res->nrows; r++)
 		memcpy(buf + r * one, res->rows[r].cell, one);
 	if (!rc)
-		rc = sm_mpi_gather(buf, n, sm_now_ns() + sm_mpi->wait_ns, &out, &len);
+		rc = sm_mpi_gather(buf, n, sm_now_ns() + j->st->wait_ns, &out, &len);
 	free(buf);
 	if (rc && rc != -ECANCELED) {
 		res->error = rc;
 		snprintf(res->head.error, sizeof(res->head.error), "mpi: rank %d: cannot hand its verdict "
-			 "table to rank 0: %s", sm_mpi->me.rank, strerror(-rc));
+			 "table to rank 0: %s", j->rank, strerror(-rc));
 	}
-	if (rc || sm_mpi->me.rank)
+	if (rc || j->rank)
 		return rc;
-	g.own = calloc(res->nrows + 1, sizeof(*g.own));
-	if (g.own)
-		memcpy(g.own, res->rows, res->nrows * sizeof(*g.own));
-	for (int k = 1; k < sm_mpi->me.size; k++) {
+	g->own = calloc(res->nrows + 1, sizeof(*g->own));
+	if (g->own)
+		memcpy(g->own, res->rows, res->nrows * sizeof(*g->own));
+	for (int k = 1; k < j->size; k++) {
 		if (out[k] && len[k] == n) {
 			for (unsigned r = 0; r < res->nrows; r++)
 				for (int d = 0; d < 2; d++)
@@ -200,32 +207,33 @@ static int h_verdicts(void *arg, struct sm_run_result *res)
 
 static int h_next(void *arg, int code)
 {
-	int out, rc = vote(sm_mpi->me.rank ? 0 : code, &out, "a paced run");
+	struct sm_job *j = arg;
+	int out, rc = vote(j, j->rank ? 0 : code, &out, "a paced run");
 
-	(void)arg;
 	return rc ? rc : out;
 }
 
 static int h_paced(void *arg, unsigned row, unsigned rate, enum sm_direction d, struct sm_paced *pc)
 {
-	struct sm_run_result *res = g.res;
+	struct sm_job *j = arg;
+	struct sm_job_run *g = j->st->run;
+	struct sm_run_result *res = g->res;
 	char **out = NULL;
 	size_t *len = NULL;
 	int rc;
 
-	(void)arg;
-	rc = sm_mpi_gather(pc, sizeof(*pc), sm_now_ns() + sm_mpi->wait_ns, &out, &len);
-	if (rc || sm_mpi->me.rank)
+	rc = sm_mpi_gather(pc, sizeof(*pc), sm_now_ns() + j->st->wait_ns, &out, &len);
+	if (rc || j->rank)
 		return rc;
 	/* rank 0's own table takes its own outcome, as a run alone would */
-	if (g.own && sm_verdict_cell_confirm(&g.own[row].cell[d][rate], pc)) {
+	if (g->own && sm_verdict_cell_confirm(&g->own[row].cell[d][rate], pc)) {
 		struct sm_run_result own = *res;
 		struct sm_run_cand c = { .row = row, .rate = rate, .dir = d };
 
-		own.rows = g.own;
+		own.rows = g->own;
 		sm_run_propagate(&own, &c, pc);
 	}
-	for (int k = 1; k < sm_mpi->me.size; k++) {
+	for (int k = 1; k < j->size; k++) {
 		struct sm_paced o;
 
 		if (!out[k] || len[k] != sizeof(o)) {
@@ -243,17 +251,24 @@ static int h_paced(void *arg, unsigned row, unsigned rate, enum sm_direction d, 
 	return 0;
 }
 
-void sm_cmd_dist_run_hooks(struct sm_run_plan *plan, struct sm_run_result *res)
+void sm_job_run_hooks(struct sm_job *j, struct sm_run_plan *plan, struct sm_run_result *res)
 {
-	if (!sm_mpi)
-		return;
-	g.res = res;
-	g.steps = cJSON_CreateArray();
-	g.hooks = (struct sm_run_hooks){
-		.arg = NULL, .leader = sm_mpi->me.rank == 0, .begin = h_begin, .classic = h_classic,
+	struct sm_job_run *g;
+
+	if (!j->st)
+		return;   /* alone: no hooks */
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return;   /* the first vote cannot come: the job stops at its first test */
+	j->st->run = g;
+	g->job = j;
+	g->res = res;
+	g->steps = cJSON_CreateArray();
+	g->hooks = (struct sm_run_hooks){
+		.arg = j, .leader = j->rank == 0, .begin = h_begin, .classic = h_classic,
 		.frames = h_frames, .verdicts = h_verdicts, .next_paced = h_next, .paced = h_paced,
 	};
-	plan->hooks = &g.hooks;
+	plan->hooks = &g->hooks;
 }
 
 /* The job's window of one test: the earliest start, the latest end. */
@@ -364,9 +379,10 @@ out:
 }
 
 /* Rank 0: res becomes the job's from every rank's document. */
-static int merge(struct sm_run_result *res)
+static int merge(struct sm_job *j, struct sm_run_result *res)
 {
-	struct sm_dist_result *d = &sm_mpi->res;
+	struct sm_job_run *g = j->st->run;
+	struct sm_dist_result *d = &j->st->res;
 	struct sm_opstat cop[SM_RUN_NCLASSIC][2];
 	struct sm_frames_result *acc[SM_RUN_NSIZES][2] = { { NULL } };
 	struct window cwin[SM_RUN_NCLASSIC][2], fwin[SM_RUN_NSIZES][2];
@@ -379,9 +395,9 @@ static int merge(struct sm_run_result *res)
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
 		for (int w = 0; w < 2; w++)
 			sm_opstat_init(&cop[i][w]);
-	g.best = calloc(d->nranks, sizeof(*g.best));
+	g->best = calloc(d->nranks, sizeof(*g->best));
 	rate = calloc((size_t)d->nranks * SM_RUN_DIST_TESTS, sizeof(*rate));
-	if (!g.best || !rate) {
+	if (!g->best || !rate) {
 		free(rate);
 		return -ENOMEM;
 	}
@@ -394,14 +410,14 @@ static int merge(struct sm_run_result *res)
 			snprintf(names[2 * SM_RUN_NCLASSIC + i * 2 + w], sizeof(names[0]), "%s frames %s",
 				 res->sizes[i].preset, w ? "read" : "write");
 	for (unsigned r = 0; r < d->nranks && rc != -ENOMEM; r++) {
-		g.best[r].rank = (int)r;
-		snprintf(g.best[r].host, sizeof(g.best[r].host), "%s", d->rank[r].host);
-		if (!sm_mpi->docs[r] || !cJSON_GetObjectItemCaseSensitive(sm_mpi->docs[r], "command"))
+		g->best[r].rank = (int)r;
+		snprintf(g->best[r].host, sizeof(g->best[r].host), "%s", d->rank[r].host);
+		if (!j->st->docs[r] || !cJSON_GetObjectItemCaseSensitive(j->st->docs[r], "command"))
 			continue;
-		rc = take_rank(sm_mpi->docs[r], &d->rank[r], &g.best[r], rate + (size_t)r * SM_RUN_DIST_TESTS,
+		rc = take_rank(j->st->docs[r], &d->rank[r], &g->best[r], rate + (size_t)r * SM_RUN_DIST_TESTS,
 			       cop, cwin, acc, fwin);
 	}
-	sm_run_dist_slow(g.best, d->nranks, rate, names);
+	sm_run_dist_slow(g->best, d->nranks, rate, names);
 	free(rate);
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
 		for (int w = 0; w < 2; w++) {
@@ -431,46 +447,49 @@ static int merge(struct sm_run_result *res)
 	/* the ranks' own results stay in the JSON; their frame passes, merged
 	 * above, would only make it long */
 	for (unsigned r = 0; r < d->nranks; r++)
-		cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(sm_mpi->docs[r], "mpi_run"),
+		cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(j->st->docs[r], "mpi_run"),
 							"steps");
 	if (!rc || rc == -EINVAL)
 		rc = sm_dist_analyse(d);
 	return rc == -EINVAL ? 0 : rc;
 }
 
-int sm_cmd_dist_run_end(struct sm_run_result *res, int failed)
+/* After sm_run_end(): the closing vote (failed: this rank's run failed, the
+ * others stop at their next test), this rank's result to rank 0 and,
+ * there, res made the job's (merge()). Returns 1 on the other ranks, 0 on
+ * rank 0, or an exit code on failure (said on stderr). */
+static int run_end(struct sm_job *j, struct sm_run_result *res, int failed)
 {
+	struct sm_job_run *g = j->st->run;
 	struct sm_run_row *job = NULL;
 	cJSON *doc, *m;
 	int out, rc;
 
-	if (!sm_mpi)
-		return 0;
 	/* the closing vote: a failed rank stops the others at their next test */
-	(void)vote(failed ? VOTE_STOP : 0, &out, "the end");
-	sm_mpi->done_ns = g.busy_ns;
-	if (g.own) {   /* rank 0's own table in its own document */
+	(void)vote(j, failed ? VOTE_STOP : 0, &out, "the end");
+	j->st->done_ns = g->busy_ns;
+	if (g->own) {   /* rank 0's own table in its own document */
 		job = res->rows;
-		res->rows = g.own;
+		res->rows = g->own;
 	}
 	doc = sm_json_doc_new(&res->head);
 	if (doc) {
 		sm_json_run(doc, res);
 		m = cJSON_AddObjectToObject(doc, "mpi_run");
-		sm_json_add_u64(m, "busy_ns", g.busy_ns);
-		sm_json_add_u64(m, "bytes", g.bytes);
-		sm_json_add_u64(m, "items", g.items);
-		cJSON_AddItemToObject(m, "steps", g.steps ? g.steps : cJSON_CreateArray());
-		g.steps = NULL;
+		sm_json_add_u64(m, "busy_ns", g->busy_ns);
+		sm_json_add_u64(m, "bytes", g->bytes);
+		sm_json_add_u64(m, "items", g->items);
+		cJSON_AddItemToObject(m, "steps", g->steps ? g->steps : cJSON_CreateArray());
+		g->steps = NULL;
 	}
 	if (job)
 		res->rows = job;
-	cJSON_Delete(g.steps);
-	g.steps = NULL;
-	rc = sm_cmd_dist_collect(doc, failed, res->head.error);
+	cJSON_Delete(g->steps);
+	g->steps = NULL;
+	rc = sm_job_collect(j, doc, failed, res->head.error);
 	if (rc)
 		return rc;
-	rc = merge(res);
+	rc = merge(j, res);
 	if (rc) {
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;
@@ -478,33 +497,77 @@ int sm_cmd_dist_run_end(struct sm_run_result *res, int failed)
 	return 0;
 }
 
-void sm_cmd_dist_run_report(FILE *f)
+void sm_job_run_stop(struct sm_job *j, struct sm_run_result *res)
 {
-	if (!sm_mpi || sm_mpi->me.rank || !g.best)
-		return;
-	sm_run_dist_text(f, sm_mpi->res.nranks, g.best);
-	sm_cmd_dist_report(f, NULL);
+	if (j->st && j->st->run)   /* the others hear it at their first test */
+		(void)run_end(j, res, 1);
 }
 
-void sm_cmd_dist_run_json(cJSON *doc)
+/* The run's outcome *rc settled for the job: a stop by another rank
+ * (-ECANCELED) is said here and is no failure of rank 0's report (its exit
+ * code comes from the rank table). */
+static int run_job(struct sm_job *j, void *arg, int *rc)
+{
+	struct sm_run_result *res = arg;
+	int failed = (*rc && *rc != -ECANCELED) || (res->error && res->error != -ECANCELED), d;
+
+	if (!j->st->run) {
+		sm_error("out of memory");
+		return SM_EXIT_FAIL;
+	}
+	if (*rc == -EINTR && !res->head.error[0])
+		snprintf(res->head.error, sizeof(res->head.error), "interrupted by a signal");
+	d = run_end(j, res, failed);
+	if (*rc == -ECANCELED || res->error == -ECANCELED)
+		sm_error("%s", res->head.error);
+	if (d) {   /* rank 0 reports the job's merged result, the others nothing */
+		if (failed && *rc != -EINTR)
+			sm_error("%s", res->head.error[0] ? res->head.error : strerror(-*rc));
+		return sm_exit_code(failed && *rc != -EINTR, *rc == -EINTR);
+	}
+	if (*rc == -ECANCELED)
+		*rc = 0;   /* said above; rank 0's exit code comes from the rank table */
+	if (res->error == -ECANCELED)
+		res->error = 0;
+	return -1;
+}
+
+/* Rank 0, after the run's text report: what the verdicts mean across the
+ * ranks and each rank's own best formats, then the host and rank table. */
+static void run_text(struct sm_job *j, FILE *f, const void *res)
+{
+	if (!j->st->run || !j->st->run->best)
+		return;
+	sm_run_dist_text(f, j->st->res.nranks, j->st->run->best);
+	sm_job_table(j, f, NULL);
+}
+
+/* Rank 0: the "mpi" object (with the ranks' own results, "verdicts":
+ * "worst_rank" and each rank's best formats) added to doc. */
+static void run_json(struct sm_job *j, cJSON *doc, const void *res)
 {
 	cJSON *m;
 
-	if (!sm_mpi || sm_mpi->me.rank)
-		return;
-	sm_cmd_dist_report(NULL, doc);
+	sm_job_table(j, NULL, doc);
 	m = cJSON_GetObjectItemCaseSensitive(doc, "mpi");
 	if (m) {
 		cJSON_AddStringToObject(m, "verdicts", "worst_rank");
-		if (g.best)
-			cJSON_AddItemToObject(m, "run_ranks", sm_run_dist_json(sm_mpi->res.nranks, g.best));
+		if (j->st->run && j->st->run->best)
+			cJSON_AddItemToObject(m, "run_ranks", sm_run_dist_json(j->st->res.nranks, j->st->run->best));
 	}
 }
 
-void sm_cmd_dist_run_release(void)
+const struct sm_job_kind sm_job_run = { run_job, run_text, run_json };
+
+void sm_job_run_release(struct sm_job *j)
 {
-	free(g.own);
-	free(g.best);
-	cJSON_Delete(g.steps);
-	memset(&g, 0, sizeof(g));
+	struct sm_job_run *g = j->st ? j->st->run : NULL;
+
+	if (!g)
+		return;
+	free(g->own);
+	free(g->best);
+	cJSON_Delete(g->steps);
+	free(g);
+	j->st->run = NULL;
 }

@@ -3,6 +3,7 @@
  * moves its orders and step figures through, and the rank table of the
  * job once the search is over. */
 #include "mpi/job_streams.h"
+#include "mpi/job_int.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include "analysis/dist.h"
 #include "analysis/streams_spread.h"
+#include "report/streams_mpi.h"
 #include "core/msg.h"
 #include "result/json.h"
 #include "result/json_read.h"
@@ -35,20 +37,21 @@ static int t_gather(void *arg, const void *buf, size_t n, uint64_t deadline_ns, 
 	return sm_mpi_gather(buf, n, deadline_ns, out, len);
 }
 
-static struct sm_streams_peers g_peers;
-
-const struct sm_streams_peers *sm_cmd_dist_streams_peers(void)
+const struct sm_streams_peers *sm_job_streams_peers(struct sm_job *j)
 {
-	if (!sm_mpi)
-		return NULL;
-	g_peers.rank = (unsigned)sm_mpi->me.rank;
-	g_peers.ranks = (unsigned)sm_mpi->me.size;
-	g_peers.wait_ns = sm_mpi->wait_ns;
-	g_peers.bcast = t_bcast;
-	g_peers.vote = t_vote;
-	g_peers.gather = t_gather;
-	g_peers.arg = NULL;
-	return &g_peers;
+	struct sm_streams_peers *p;
+
+	if (!j->st)
+		return NULL;   /* alone: no peers */
+	p = &j->st->peers;
+	p->rank = (unsigned)j->rank;
+	p->ranks = (unsigned)j->size;
+	p->wait_ns = j->st->wait_ns;
+	p->bcast = t_bcast;
+	p->vote = t_vote;
+	p->gather = t_gather;
+	p->arg = NULL;
+	return p;
 }
 
 /*
@@ -58,9 +61,9 @@ const struct sm_streams_peers *sm_cmd_dist_streams_peers(void)
  * their rates do not compare; which rank's streams failed is the spread's
  * "held at the first failure".
  */
-static int spread(struct sm_streams_result *res)
+static int spread(struct sm_job *j, struct sm_streams_result *res)
 {
-	struct sm_dist_result *d = &sm_mpi->res;
+	struct sm_dist_result *d = &j->st->res;
 
 	for (unsigned r = 0; r < d->nranks; r++)
 		d->rank[r].straggler = 0;
@@ -89,27 +92,29 @@ static int spread(struct sm_streams_result *res)
 	return 0;
 }
 
-int sm_cmd_dist_streams(struct sm_streams_result *res, int rc)
+/* After the search, *rc its outcome: this rank's share (bytes, frames, its
+ * span, its failure) to rank 0, which fills the host and rank table
+ * (items: the frames the rank's streams moved) and each answer's spread. */
+static int share(struct sm_job *j, struct sm_streams_result *res, int rc)
 {
+	struct sm_job_state *st = j->st;
 	cJSON *doc;
 	int failed = rc && rc != -EINTR, code;
 
-	if (!sm_mpi)
-		return 0;
 	/* a rank that lost the others cannot end MPI cleanly */
-	sm_mpi->timed_out |= res->rank_lost;
+	st->timed_out |= res->rank_lost;
 	doc = cJSON_CreateObject();
 	if (doc) {
 		sm_json_add_u64(doc, "rank_bytes", res->rank_bytes);
 		sm_json_add_u64(doc, "rank_frames", res->rank_frames);
 		cJSON_AddBoolToObject(doc, "interrupted", rc == -EINTR);
 	}
-	code = sm_cmd_dist_collect(doc, failed, failed ? res->head.error : NULL);
-	if (code || sm_mpi->me.rank)
+	code = sm_job_collect(j, doc, failed, failed ? res->head.error : NULL);
+	if (code || j->rank)
 		return code ? code : 1;
-	for (unsigned r = 0; r < sm_mpi->res.nranks; r++) {
-		struct sm_dist_rank *k = &sm_mpi->res.rank[r];
-		const cJSON *d = sm_mpi->docs[r];
+	for (unsigned r = 0; r < st->res.nranks; r++) {
+		struct sm_dist_rank *k = &st->res.rank[r];
+		const cJSON *d = st->docs[r];
 
 		if (!d || !cJSON_GetObjectItemCaseSensitive(d, "rank_bytes"))
 			continue;
@@ -117,9 +122,35 @@ int sm_cmd_dist_streams(struct sm_streams_result *res, int rc)
 		(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(d, "rank_bytes"), &k->bytes);
 		(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(d, "rank_frames"), &k->items);
 	}
-	if (sm_dist_analyse(&sm_mpi->res)) {
+	if (sm_dist_analyse(&st->res)) {
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;
 	}
-	return spread(res);
+	return spread(j, res);
 }
+
+static int streams_job(struct sm_job *j, void *arg, int *rc)
+{
+	struct sm_streams_result *res = arg;
+
+	if (!share(j, res, *rc))
+		return -1;   /* rank 0 reports the job */
+	/* the others their own failure only */
+	if (*rc && *rc != -EINTR)
+		sm_error("rank %d: %s", j->rank, res->head.error[0] ? res->head.error : strerror(-*rc));
+	return sm_exit_code(*rc && *rc != -EINTR, *rc == -EINTR);
+}
+
+static void streams_text(struct sm_job *j, FILE *f, const void *res)
+{
+	sm_job_table(j, f, NULL);
+	sm_streams_spread_text(f, res);
+}
+
+static void streams_json(struct sm_job *j, cJSON *doc, const void *res)
+{
+	sm_job_table(j, NULL, doc);
+	sm_streams_spread_json(doc, res);
+}
+
+const struct sm_job_kind sm_job_streams = { streams_job, streams_text, streams_json };

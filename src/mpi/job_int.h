@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* Inside the MPI job (job.c, job_run.c, job_streams.c): its state, and
+ * what the commands' kinds share. */
+#ifndef SM_MPI_JOB_INT_H
+#define SM_MPI_JOB_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mpi/comm.h"
+#include "mpi/job.h"
+#include "result/dist.h"
+#include "workload/streams.h"
+
+/* sm_stop_signal's value when the stonewall stopped this rank. */
+#define SM_STOP_WALL 1000
+
+struct cJSON;
+struct sm_job_run;
+
+/* An MPI job's state (j->st); the null job has none. */
+struct sm_job_state {
+	struct sm_mpi_proc me;
+	uint64_t wait_ns;           /* --mpi-wait: the bounded waits */
+	int begun;                  /* passed the start barrier */
+	int gathered;               /* sent (or, rank 0, merged) its result */
+	int walled;                 /* this rank was stopped by the stonewall */
+	int timed_out;              /* a bounded wait gave up: MPI cannot end cleanly */
+	uint64_t t0_ns;             /* the start barrier's exit */
+	uint64_t done_ns;           /* from t0 to the end of this rank's run */
+	char path[4096], csv[4096]; /* this rank's directory (file), its -x file */
+	struct sm_dist_result res;  /* rank 0, once gathered */
+	struct cJSON **docs;        /* rank 0: each rank's own result document */
+	const struct sm_job_kind *kind;   /* what was merged: its text and JSON */
+	struct sm_job_run *run;     /* `run`'s hooks and what they keep (job_run.c) */
+	struct sm_streams_peers peers;   /* `streams`'s transport (job_streams.c) */
+};
+
+/* One command's part in the job: its merge, run by rank 0 (the other
+ * ranks send and return), and what it adds to rank 0's report. */
+struct sm_job_kind {
+	/* Returns -1 (rank 0: report res), or this rank's exit code. */
+	int (*merge)(struct sm_job *j, void *res, int *rc);
+	void (*text)(struct sm_job *j, FILE *f, const void *res);
+	void (*json)(struct sm_job *j, struct cJSON *doc, const void *res);
+};
+
+/*
+ * doc (consumed; NULL when nothing was measured) to rank 0 with this
+ * rank's part ("mpi_rank": failed, error, its done_ns). There st->docs[r]
+ * is each rank's document and st->res.rank[r] its host, failure and
+ * done_ns; the caller fills reported, bytes and items, then
+ * sm_dist_analyse(). Returns 1 on the other ranks, 0 on rank 0, or an exit
+ * code on failure (said on stderr).
+ */
+int sm_job_collect(struct sm_job *j, struct cJSON *doc, int failed, const char *error);
+
+/* The host and rank table (text to f, when f) or the "mpi" object added to
+ * doc (when doc): rank 0, once merged. */
+void sm_job_table(struct sm_job *j, FILE *f, struct cJSON *doc);
+
+/* Free what `run`'s hooks kept (job_run.c; nothing when there is none). */
+void sm_job_run_release(struct sm_job *j);
+
+#endif
