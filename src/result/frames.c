@@ -4,6 +4,7 @@
 #include "core/clock.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,4 +55,18 @@ void sm_frames_result_release(struct sm_frames_result *res)
 	free(res->series);
 	res->series = NULL;
 	res->nseries = 0;
+}
+
+int sm_frames_path(const struct sm_frames_plan *plan, uint64_t k, char *buf, unsigned len)
+{
+	int n;
+
+	if (plan->stream)
+		n = snprintf(buf, len, "%s", plan->path);
+	else if (plan->files_per_dir)
+		n = snprintf(buf, len, "%s/d%05llu/frame%06llu.tst", plan->path,
+			     (unsigned long long)(k / plan->files_per_dir), (unsigned long long)(plan->first + k));
+	else
+		n = snprintf(buf, len, "%s/frame%06llu.tst", plan->path, (unsigned long long)(plan->first + k));
+	return n < 0 || (unsigned)n >= len ? -ENAMETOOLONG : 0;
 }

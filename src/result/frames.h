@@ -204,6 +204,8 @@ struct sm_frames_result {
 	char test_params[512];       /* frametest's "Test parameters" string */
 	char video_format[40];       /* --video-format NAME, "" when none */
 	int video_capture;           /* its verdict is for capture (else playback) */
+	int log_cut;                 /* -x FILE could not be written whole (the live
+				      * run's own: not in the JSON) */
 	struct sm_frames_figures fig;    /* derived: sm_frames_analyse() */
 	struct sm_cliff cliff;       /* write tests: a fall of the write rate over the
 				      * series, derived by sm_frames_analyse()
@@ -216,6 +218,11 @@ void sm_frames_result_release(struct sm_frames_result *res);
 /* *out = a - b, counter by counter (t_ns too). */
 void sm_frames_snap_diff(const struct sm_frames_snap *a, const struct sm_frames_snap *b,
 			 struct sm_frames_snap *out);
+
+/* Name of frame file k under plan->path into buf (with the -d directory):
+ * frame<plan->first + k>.tst; a stream's file is plan->path. Returns 0, or
+ * -ENAMETOOLONG when it does not fit in len. */
+int sm_frames_path(const struct sm_frames_plan *plan, uint64_t k, char *buf, unsigned len);
 
 /* The window of the last `secs` seconds from the series: *out = end - start
  * (t_ns holds the window length). Returns 0, or -ENODATA when the run was

@@ -53,10 +53,6 @@ int sm_frames_verify_pass(const struct sm_frames_plan *plan, struct sm_verify_st
  * Returns 0, -ENOMEDIUM with msg (a usage problem), or -ENOMEM. */
 int sm_frames_verify_ready(const struct sm_frames_plan *plan, char *msg, unsigned msglen);
 
-/* Name of frame file k under plan->path into buf (with the -d directory):
- * frame<plan->first + k>.tst. */
-int sm_frames_path(const struct sm_frames_plan *plan, uint64_t k, char *buf, unsigned len);
-
 /* The directory id of the stormark frames in dir (the first frame file
  * found there whose header is valid) into *id. Returns 1, 0 when dir holds
  * none, or -errno when it cannot be read. Reads headers only, writes

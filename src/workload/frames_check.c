@@ -17,20 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int sm_frames_path(const struct sm_frames_plan *plan, uint64_t k, char *buf, unsigned len)
-{
-	int n;
-
-	if (plan->stream)
-		n = snprintf(buf, len, "%s", plan->path);
-	else if (plan->files_per_dir)
-		n = snprintf(buf, len, "%s/d%05llu/frame%06llu.tst", plan->path,
-			     (unsigned long long)(k / plan->files_per_dir), (unsigned long long)(plan->first + k));
-	else
-		n = snprintf(buf, len, "%s/frame%06llu.tst", plan->path, (unsigned long long)(plan->first + k));
-	return n < 0 || (unsigned)n >= len ? -ENAMETOOLONG : 0;
-}
-
 /* ---- checks before anything is created --------------------------------- */
 
 /* Is path a symbolic link? Then msg names it and -EEXIST (a file in the
