@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/emit.h"
 #include "cmd/features.h"
 #include "cmd/out_opts.h"
 #include "core/formats.h"

@@ -45,15 +45,6 @@ int cmd_compare_parse_only(int argc, char **argv);
 struct cJSON;
 int cmd_report_render_all(const struct cJSON *doc);
 
-/*
- * Write the HTML report of doc, a command's whole JSON result, to path
- * (--html FILE), through the same reader and reporter as `stormark report
- * --format html`, so the two give the same bytes. Returns 0, or -errno
- * with one line in msg (the file cannot be written, or doc cannot be
- * read back).
- */
-int sm_cmd_html_write(const struct cJSON *doc, const char *path, char *msg, size_t len);
-
 /* Parse argv against opts (sm_opt_parse with flags) and end the command
  * at once where the options say so: the hidden --list-options prints the
  * table, --help prints usage(stdout, opts), a bad option prints
@@ -86,19 +77,5 @@ const char *sm_path_problem(const char *path);
  * a read-only file system), else -errno (-EROFS, -EACCES...). Creates
  * nothing, so a test that would write there is refused before it starts. */
 int sm_dir_check_writable(const char *dir);
-
-/* Flush and close stdout once a command is done (main() calls it for every
- * command), so a report lost to a write error (a full disk, /dev/full) is
- * not passed off as a success. Returns code, or SM_EXIT_FAIL instead of
- * SM_EXIT_OK after printing one line, "<prog>: cannot write the report
- * ...", when the write failed (prog: "stormark", or "frametest" under that
- * name, as its other messages). */
-int sm_out_finish(const char *prog, int code);
-
-struct sm_frames_result;
-struct sm_verify_view;
-/* The verification block of a frames result (--verify): its figures and
- * the frames' paths as names. Used by frames and by report. */
-void sm_cmd_frames_verify_view(const struct sm_frames_result *res, struct sm_verify_view *v);
 
 #endif

@@ -60,22 +60,6 @@ int sm_dir_check_writable(const char *dir)
 	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
 
-int sm_out_finish(const char *prog, int code)
-{
-	int err;
-
-	errno = 0;
-	err = fflush(stdout) == EOF || ferror(stdout);
-	/* close too: a file system may report a lost write only at close */
-	if (fclose(stdout) == EOF)
-		err = 1;
-	if (!err)
-		return code;
-	sm_prog_error(prog, "cannot write the report to %s: %s", sm_out_stdout_name(),
-		      errno ? strerror(errno) : "write error");
-	return code == SM_EXIT_OK ? SM_EXIT_FAIL : code;
-}
-
 int sm_check_memory(const char *prog, uint64_t need, const char *what)
 {
 	char msg[600];

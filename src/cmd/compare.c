@@ -3,6 +3,7 @@
  * compared figure by figure, with the ratio B/A and, for repeated runs,
  * Welch's t-test (analysis/compare.c); rendered by report/compare.c. */
 #include "cmd/cmd.h"
+#include "cmd/emit.h"
 #include "cmd/out_opts.h"
 #include "cmd/save.h"
 #include "analysis/compare.h"

@@ -4,6 +4,7 @@
  * help is printed from it. */
 #include "cmd/cmd.h"
 #include "cmd/fileio_opts.h"
+#include "cmd/emit.h"
 #include "cmd/save.h"
 #include "core/clock.h"
 #include "core/opt.h"
@@ -353,14 +354,9 @@ int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 			return sm_fileio_bad(o, "unknown command '%s': prepare, run, cleanup or help", argv[i]);
 		o->command = argv[i];
 	}
-	if (sm_out_resolve(&o->out, o->prog, SM_LAYOUT_BIT(SM_LAYOUT_SYSBENCH) | SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
-			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-			   SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_OUT_HTML_FILE, SM_LAYOUT_SYSBENCH, msg, sizeof(msg)))
+	if (sm_out_resolve(&o->out, o->prog, sm_render_layouts(&sm_render_fileio, 0), sm_render_fileio.dflt,
+			   msg, sizeof(msg)))
 		return sm_fileio_bad(o, "%s", msg);
-	o->format = o->out.layout == SM_LAYOUT_TEXT ? SM_FIO_FMT_STORMARK
-		    : o->out.layout == SM_LAYOUT_CSV ? SM_FIO_FMT_CSV
-		    : o->out.layout == SM_LAYOUT_MARKDOWN ? SM_FIO_FMT_MARKDOWN : SM_FIO_FMT_SYSBENCH;
-	o->json = o->out.layout == SM_LAYOUT_JSON ? "-" : o->out.json_file;
 	if (o->save.key && o->command && strcmp(o->command, "run"))
 		return sm_fileio_bad(o, "--save stores the result of 'run'; '%s' has none", o->command);
 	/* prepare and cleanup print sysbench's lines and have no result to

@@ -13,10 +13,7 @@
 #include "workload/fileio.h"
 #include "workload/fileio_steady.h"
 
-/* The report layout of a run (--format); JSON is o->json == "-". */
 struct sm_sb_args;
-
-enum sm_fileio_fmt { SM_FIO_FMT_SYSBENCH, SM_FIO_FMT_STORMARK, SM_FIO_FMT_CSV, SM_FIO_FMT_MARKDOWN };
 
 struct sm_fileio_opts {
 	struct sm_fileio_cfg cfg;
@@ -26,12 +23,8 @@ struct sm_fileio_opts {
 	int histogram;
 	int seed_given;
 	int verbosity;
-	enum sm_fileio_fmt format;
-	const char *json;          /* NULL, or a path ("-": stdout, the JSON is the report) */
-	struct sm_out_opts out;    /* --format, -o/--output, --json, --quiet as given */
+	struct sm_out_opts out;    /* --format, -o/--output, --json, --quiet; resolved */
 	struct sm_save_opts save;  /* --save KEY, --db PATH (run only) */
-	struct sm_hdb *db;         /* --save: the history, opened before the run */
-	char db_path[4096];
 	int help, version;
 	int list_options;          /* --list-options (hidden): SM_OPT_LIST_CODE when given */
 	int force;                 /* --force: the directory may be a file system's root */
@@ -57,9 +50,9 @@ void sm_fileio_usage(FILE *f);
 void sm_fileio_list_options(FILE *f);
 
 /* Parse argv (options anywhere, the command as the one positional) into
- * *o, starting from sysbench's defaults; resolve the output flags into
- * o->format and o->json. Returns 0, or the exit code of a usage error
- * already reported on stderr. */
+ * *o, starting from sysbench's defaults; resolve the output flags (o->out).
+ * Returns 0, or the exit code of a usage error already reported on
+ * stderr. */
 int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv);
 
 /* Report a usage error for o->prog (one line on stderr); returns 2. */

@@ -5,6 +5,7 @@
 #include "cmd/cmd.h"
 #include "mpi/job.h"
 #include "cmd/frames_opts.h"
+#include "cmd/emit.h"
 #include "cmd/out_opts.h"
 #include "core/clock.h"
 #include "core/worker.h"
@@ -47,27 +48,6 @@ static void print_formats(void)
 static void progress(const struct sm_frames_snap *last, const struct sm_frames_snap *total, void *arg)
 {
 	sm_progress_frames(stderr, last, total, *(uint64_t *)arg);
-}
-
-/* The verification block's names: the frame's path (the plan's -d
- * layout). */
-static void frame_name(unsigned file, char *buf, size_t len, const void *arg)
-{
-	if (sm_frames_path(arg, file, buf, (unsigned)len))
-		snprintf(buf, len, "frame %u", file);
-}
-
-void sm_cmd_frames_verify_view(const struct sm_frames_result *res, struct sm_verify_view *v)
-{
-	memset(v, 0, sizeof(*v));
-	v->option = "--verify";
-	v->run_id = res->plan.verify_run;
-	v->block = SM_VERIFY_FRAME_BLOCK;
-	v->threads = res->plan.threads;
-	v->duration_ns = res->head.duration_ns;
-	v->st = &res->verify;
-	v->name = frame_name;
-	v->name_arg = &res->plan;
 }
 
 /* The frames of one rank's plan (a loop covers its first -l). */
@@ -139,21 +119,184 @@ static int check_limits(const struct sm_frames_opts *o)
 	return 0;
 }
 
+/* Everything that can be refused before anything is created: the target,
+ * this rank's part of an MPI job (its directory, its share of a shared
+ * set), the plan against what is there, the engine's options, memory and
+ * limits, --verify. Returns 0, or the exit code after one line. */
+static int check(struct sm_frames_opts *o, struct sm_job *job)
+{
+	char msg[SM_MSG_MAX], what[160];
+	const char *eng;
+	int rc, split = 0;
+
+	if (o->plan.kind != SM_FRAMES_READ && !o->plan.stream && !o->force && sm_root_refusal(o->plan.path))
+		return sm_usage_error(o->prog, o->hint, "%s", sm_root_refusal(o->plan.path));
+	/* an MPI job: each rank in DIR/rank.N, or its frames in DIR (docs/mpi.md) */
+	rc = shared_plan(o, job, &split);
+	if (rc)
+		return rc;
+	o->plan.path = sm_job_place(job, o->plan.path, !o->plan.stream, o->plan.kind != SM_FRAMES_READ);
+	o->plan.csv_path = sm_job_log(job, o->plan.csv_path);
+	o->plan.quiet |= !sm_job_reports(job);
+	rc = sm_frames_check(&o->plan, msg, sizeof(msg));
+	if (!rc && split) {   /* a read of the whole shared set: each rank its share */
+		rc = shared_split(o, job);
+		if (rc)
+			return rc;
+		rc = sm_frames_check(&o->plan, msg, sizeof(msg));
+	}
+	if (rc) {
+		sm_prog_error(o->prog, "%s", msg);
+		return check_exit(rc);
+	}
+	rc = sm_frames_opts_validate(o);   /* after the check: a read test's frame size is known */
+	if (rc)
+		return rc;
+	eng = o->plan.engine ? o->plan.engine : o->plan.depth ? "uring" : "psync";
+	rc = sm_uring_opts_check(o->prog, &o->uring, !strcmp(eng, "uring"), "-a N or --engine uring",
+				 o->plan.direct, "leave out --buffered", o->plan.path);
+	if (rc)
+		return rc;
+	o->plan.engine_flags = sm_uring_opts_flags(&o->uring);
+	/* a shared set: the ranks agree on its directory id at the start */
+	if (job->shared && !o->plan.stream && o->plan.kind != SM_FRAMES_READ &&
+	    sm_frames_find_dir_id(o->plan.path, &o->plan.dir_id) <= 0)
+		o->plan.dir_id = 0;
+	rc = sm_check_memory(o->prog, sm_frames_mem_need(&o->plan, what, sizeof(what)), what);
+	if (!rc)
+		rc = check_limits(o);
+	if (rc)
+		return rc;
+	if (o->plan.verify) {
+		rc = sm_frames_verify_ready(&o->plan, msg, sizeof(msg));
+		if (rc) {
+			sm_prog_error(o->prog, "%s", rc == -ENOMEDIUM ? msg : strerror(-rc));
+			return rc == -ENOMEDIUM ? SM_EXIT_USAGE : SM_EXIT_FAIL;
+		}
+	}
+	sm_frames_opts_params(o);
+	return 0;
+}
+
+/* What the run's end needs of the command. */
+struct ending {
+	const struct sm_frames_opts *o;
+	int csv_err;               /* -x FILE: the write that failed (-errno), 0 */
+};
+
+/* How the run ended, after the report: interrupted, failed, a damaged
+ * frame, a paced run that does not hold; and a log cut by a failed write
+ * while the run failed for another reason. */
+static int end(struct sm_emit *e, void *arg, int rc)
+{
+	const struct ending *en = e->arg;
+	const struct sm_frames_opts *o = en->o;
+	const struct sm_frames_result *res = arg;
+	char csv_msg[SM_MSG_MAX] = "";
+	int code = SM_EXIT_OK, holds = 1;
+
+	if (o->format) {   /* the verdict line is the report's (or a notice beside JSON) */
+		struct sm_paced pc;
+		int v;
+
+		sm_paced_from_frames(res, &pc);
+		v = sm_verdict_paced(&pc);
+		holds = v == SM_VERDICT_REALTIME || v == SM_VERDICT_MARGINAL;
+	}
+	if (rc == -EINTR) {
+		fprintf(stderr, "%s: interrupted: the report covers the frames moved so far\n", o->prog);
+		code = SM_EXIT_INTERRUPTED;
+	} else if (rc) {
+		sm_prog_error(o->prog, "%s", res->head.error);
+		code = SM_EXIT_FAIL;
+	} else if (res->verify.problems) {
+		char path[4096], what[512];
+
+		if (sm_frames_path(&res->plan, res->verify.kept[0].file, path, sizeof(path)))
+			snprintf(path, sizeof(path), "frame %u", res->verify.kept[0].file);
+		sm_verify_describe(what, sizeof(what), &res->verify.kept[0]);
+		fprintf(stderr, "%s: verification failed: %llu problem%s; first '%s' %s\n", o->prog,
+			(unsigned long long)res->verify.problems, res->verify.problems > 1 ? "s" : "", path, what);
+		code = SM_EXIT_FAIL;
+	} else if (!holds) {
+		code = SM_EXIT_FAIL;
+	}
+	if (en->csv_err)   /* the workload's wording (workload/frames.c) */
+		snprintf(csv_msg, sizeof(csv_msg), "cannot write '%s': %s (the file is incomplete)",
+			 o->plan.csv_path, strerror(-en->csv_err));
+	if (en->csv_err && strncmp(res->head.error, csv_msg, sizeof(res->head.error) - 1)) {
+		sm_prog_error(o->prog, "%s", csv_msg);
+		if (code == SM_EXIT_OK)
+			code = SM_EXIT_FAIL;
+	}
+	return code;
+}
+
+/* The test itself, with its -x log and --verify's record of the frames
+ * written (o->plan.verify_written: the caller frees it); then the
+ * read-back pass. Returns the outcome (0 or -errno), or 1 for an exit code
+ * already in *code. */
+static int test(struct sm_frames_opts *o, struct sm_job *job, struct sm_frames_result *res,
+		struct sm_frames_csv *csv, int *code)
+{
+	unsigned char *written;   /* --verify, write test: frames written */
+	int rc;
+
+	if (o->plan.csv_path) {
+		/* the workload streams its per-frame records into this sink */
+		rc = sm_frames_csv_open(csv, o->plan.csv_path);
+		if (rc) {
+			sm_prog_error(o->prog, "cannot write '%s': %s", o->plan.csv_path, strerror(-rc));
+			*code = SM_EXIT_FAIL;
+			return 1;
+		}
+		o->plan.sink = &csv->sink;
+	}
+	if (o->plan.verify && o->plan.kind == SM_FRAMES_WRITE) {
+		o->plan.verify_run = sm_verify_new_id();
+		written = calloc(distinct_frames(&o->plan) ? distinct_frames(&o->plan) : 1, 1);
+		if (!written) {
+			sm_error("out of memory");
+			*code = SM_EXIT_FAIL;
+			return 1;
+		}
+		o->plan.verify_written = written;
+	}
+	*code = sm_job_begin(job, &o->plan.dir_id);   /* an MPI job: the start barrier */
+	if (*code)
+		return 1;
+	rc = sm_frames_run(&o->plan, res, (!o->plan.quiet && isatty(STDERR_FILENO)) ? progress : NULL,
+			   &o->plan.nframes);
+	sm_job_after(job, &rc, &res->head.interrupted);
+	if (!o->plan.quiet && isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	if (rc && res->head.error[0] && !res->frames_done && !res->open.count) {
+		/* Nothing was measured: only the reason. */
+		sm_prog_error(o->prog, "%s", res->head.error);
+		*code = SM_EXIT_FAIL;
+		return 1;
+	}
+	if (o->plan.verify && !rc) {
+		/* the read-back pass, timed apart from the test */
+		rc = sm_frames_verify_pass(&res->plan, &res->verify);
+		if (rc && rc != -EINTR)
+			snprintf(res->head.error, sizeof(res->head.error), "--verify: cannot read the frames back: %s",
+				 strerror(-rc));
+	}
+	return rc;
+}
+
 int cmd_frames(int argc, char **argv, struct sm_job *job)
 {
 	struct sm_frames_opts o;
 	struct sm_frames_result *res = NULL;
 	struct sm_frames_csv csv = { .fd = -1 };
-	char msg[SM_MSG_MAX], what[160];
+	struct ending en = { .o = &o };
+	struct sm_emit e = { .r = &sm_render_frames, .kind = &sm_job_frames, .out = &o.out, .save = &o.save,
+			     .job = job, .end = end, .arg = &en };
 	int compat = !strcmp(argv[0], "frametest") || (strrchr(argv[0], '/') &&
 		     !strcmp(strrchr(argv[0], '/') + 1, "frametest"));
-	int rc, code = SM_EXIT_OK, holds = 1, text, ft, csv_err = 0, split = 0;
-	char csv_msg[SM_MSG_MAX] = "";
-	unsigned char *written = NULL;   /* --verify, write test: frames written */
-	struct sm_verify_view vv;
-	const char *json_to;   /* where the JSON goes: a file, "-" (stdout), NULL */
-	struct sm_hdb *db = NULL;   /* --save: the history, opened before the test */
-	char db_path[4096];
+	int rc, code;
 
 	sm_signals_install();
 	rc = sm_frames_opts_parse(argc, argv, compat, &o);
@@ -173,224 +316,31 @@ int cmd_frames(int argc, char **argv, struct sm_job *job)
 		return rc;
 	if (o.notice)
 		fprintf(stderr, "%s: notice: %s\n", o.prog, o.notice);
-	if (o.plan.kind != SM_FRAMES_READ && !o.plan.stream && !o.force &&
-	    sm_root_refusal(o.plan.path))
-		return sm_usage_error(o.prog, o.hint, "%s", sm_root_refusal(o.plan.path));
-	/* an MPI job: each rank in DIR/rank.N, or its frames in DIR (docs/mpi.md) */
-	rc = shared_plan(&o, job, &split);
-	if (rc)
-		return rc;
-	o.plan.path = sm_job_place(job, o.plan.path, !o.plan.stream, o.plan.kind != SM_FRAMES_READ);
-	o.plan.csv_path = sm_job_log(job, o.plan.csv_path);
-	o.plan.quiet |= !sm_job_reports(job);
-	rc = sm_frames_check(&o.plan, msg, sizeof(msg));
-	if (!rc && split) {   /* a read of the whole shared set: each rank its share */
-		rc = shared_split(&o, job);
-		if (rc)
-			return rc;
-		rc = sm_frames_check(&o.plan, msg, sizeof(msg));
-	}
-	if (rc) {
-		sm_prog_error(o.prog, "%s", msg);
-		return check_exit(rc);
-	}
-	rc = sm_frames_opts_validate(&o);   /* after the check: a read test's frame size is known */
-	if (rc)
-		return rc;
-	{
-		const char *eng = o.plan.engine ? o.plan.engine : o.plan.depth ? "uring" : "psync";
-
-		rc = sm_uring_opts_check(o.prog, &o.uring, !strcmp(eng, "uring"), "-a N or --engine uring",
-					 o.plan.direct, "leave out --buffered", o.plan.path);
-		if (rc)
-			return rc;
-		o.plan.engine_flags = sm_uring_opts_flags(&o.uring);
-	}
-	/* a shared set: the ranks agree on its directory id at the start */
-	if (job->shared && !o.plan.stream && o.plan.kind != SM_FRAMES_READ &&
-	    sm_frames_find_dir_id(o.plan.path, &o.plan.dir_id) <= 0)
-		o.plan.dir_id = 0;
-	rc = sm_check_memory(o.prog, sm_frames_mem_need(&o.plan, what, sizeof(what)), what);
-	if (!rc)
-		rc = check_limits(&o);
-	if (rc)
-		return rc;
-	if (o.plan.verify) {
-		rc = sm_frames_verify_ready(&o.plan, msg, sizeof(msg));
-		if (rc) {
-			sm_prog_error(o.prog, "%s", rc == -ENOMEDIUM ? msg : strerror(-rc));
-			return rc == -ENOMEDIUM ? SM_EXIT_USAGE : SM_EXIT_FAIL;
-		}
-	}
-	sm_frames_opts_params(&o);
+	e.prog = o.prog;
+	code = check(&o, job);
 	/* the history is opened before the test, so a bad database fails fast */
-	code = sm_save_open(&o.save, o.prog, "frames", &db, db_path, sizeof(db_path));
-	if (code)
-		return code;
-	text = o.out.layout != SM_LAYOUT_JSON;
-	ft = o.out.layout == SM_LAYOUT_FRAMETEST;   /* frametest's own lines, in its order */
-	json_to = text ? o.out.json_file : "-";   /* stdout is -o FILE when given */
-	rc = sm_out_redirect(&o.out, job);
-	if (rc) {
-		sm_prog_error(o.prog, "cannot create '%s': %s", o.out.output, strerror(-rc));
-		code = SM_EXIT_FAIL;
-		goto out;
-	}
-
-	res = calloc(1, sizeof(*res));
-	if (!res) {
+	if (!code)
+		code = sm_emit_open(&e);
+	if (!code)
+		code = sm_emit_redirect(&e);
+	if (!code && !(res = calloc(1, sizeof(*res)))) {
 		sm_error("out of memory");
 		code = SM_EXIT_FAIL;
-		goto out;
 	}
-	sm_result_head_begin(&res->head, "frames", argc, argv);
-	if (o.plan.csv_path) {
-		/* the workload streams its per-frame records into this sink */
-		rc = sm_frames_csv_open(&csv, o.plan.csv_path);
-		if (rc) {
-			sm_prog_error(o.prog, "cannot write '%s': %s", o.plan.csv_path,
-				strerror(-rc));
-			code = SM_EXIT_FAIL;
-			goto out;
-		}
-		o.plan.sink = &csv.sink;
-	}
-	if (o.plan.verify && o.plan.kind == SM_FRAMES_WRITE) {
-		uint64_t nf = o.plan.loop && o.plan.loop < o.plan.nframes ? o.plan.loop : o.plan.nframes;
-
-		o.plan.verify_run = sm_verify_new_id();
-		written = calloc(nf ? nf : 1, 1);
-		if (!written) {
-			sm_error("out of memory");
-			code = SM_EXIT_FAIL;
-			goto out;
-		}
-		o.plan.verify_written = written;
-	}
-	code = sm_job_begin(job, &o.plan.dir_id);   /* an MPI job: the start barrier */
 	if (code)
 		goto out;
-	rc = sm_frames_run(&o.plan, res,
-			   (!o.plan.quiet && isatty(STDERR_FILENO)) ? progress : NULL,
-			   &o.plan.nframes);
-	sm_job_after(job, &rc, &res->head.interrupted);
-	if (!o.plan.quiet && isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
-	if (rc && res->head.error[0] && !res->frames_done && !res->open.count) {
-		/* Nothing was measured: only the reason. */
-		sm_prog_error(o.prog, "%s", res->head.error);
-		code = SM_EXIT_FAIL;
+	sm_result_head_begin(&res->head, "frames", argc, argv);
+	rc = test(&o, job, res, &csv, &code);
+	if (rc == 1)
 		goto out;
-	}
-	if (o.plan.verify && !rc) {
-		/* the read-back pass, timed apart from the test */
-		rc = sm_frames_verify_pass(&res->plan, &res->verify);
-		if (rc && rc != -EINTR)
-			snprintf(res->head.error, sizeof(res->head.error), "--verify: cannot read the frames back: %s",
-				 strerror(-rc));
-	}
 	snprintf(res->test_params, sizeof(res->test_params), "%s", o.params);
 	if (o.format) {
 		snprintf(res->video_format, sizeof(res->video_format), "%s", o.format);
 		res->video_capture = o.capture;
 	}
-	code = sm_job_merge(job, &sm_job_frames, res, &rc);   /* rank 0 reports the job's result */
-	if (code >= 0)
-		goto out;
-	code = SM_EXIT_OK;
-	if (ft)
-		sm_report_frametest(stdout, res, res->test_params);
-	else if (o.out.layout == SM_LAYOUT_MARKDOWN)
-		sm_md_frames(stdout, res);   /* the verdict and --verify counts included */
-	else if (o.out.layout == SM_LAYOUT_CSV)
-		sm_csv_frames(stdout, res);
-	if (o.plan.verify)
-		sm_cmd_frames_verify_view(res, &vv);
-	for (unsigned i = 0; i < res->head.warnings.count; i++)
-		fprintf(stderr, "%s: warning: %s\n", o.prog, res->head.warnings.item[i].message);
-	if (res->cliff.found) {
-		/* stormark's notice under either name: frametest's own lines
-		 * stay as they are */
-		char words[256];
-
-		fprintf(stderr, "stormark: cliff: %s\n",
-			sm_report_cliff_words(words, sizeof(words), &res->cliff));
-	}
-	if (json_to || db || o.out.html) {
-		cJSON *doc = sm_json_doc_new(&res->head);
-		int jrc = doc ? 0 : -ENOMEM;
-
-		if (doc) {
-			sm_json_frames(doc, res);
-			sm_job_json(job, doc, res);
-			if (o.plan.verify)
-				cJSON_AddItemToObject(doc, "verify", sm_verify_json(&vv));
-		}
-		if (json_to && !jrc)
-			jrc = sm_json_write(doc, json_to);
-		if (json_to && jrc) {
-			sm_prog_error(o.prog, "cannot write '%s': %s",
-				json_to && strcmp(json_to, "-") ? json_to : "stdout", strerror(-jrc));
-			code = SM_EXIT_FAIL;
-		}
-		if (sm_save_doc(db, db_path, &o.save, "frames", doc))
-			code = SM_EXIT_FAIL;
-		if (doc && o.out.html && sm_cmd_html_write(doc, o.out.html, msg, sizeof(msg))) {
-			sm_prog_error(o.prog, "%s", msg);
-			code = SM_EXIT_FAIL;
-		}
-		cJSON_Delete(doc);
-	}
-	csv_err = o.plan.csv_path ? sm_frames_csv_error(&csv) : 0;
-	if (csv_err)   /* the workload's wording (workload/frames.c) */
-		snprintf(csv_msg, sizeof(csv_msg), "cannot write '%s': %s (the file is incomplete)",
-			 o.plan.csv_path, strerror(-csv_err));
-	/* frametest's last line, only when the log is whole */
-	if (o.plan.csv_path && ft && !csv_err)
-		printf("Writing log file...\n");
-	/* then stormark's own lines: paced figures, the verdict, --verify */
-	if (ft)
-		sm_report_frametest_paced(stdout, res);
-	if (o.format) {   /* with JSON on stdout the verdict line goes to stderr */
-		struct sm_paced pc;
-		int v;
-
-		if (ft || !text) {
-			v = sm_report_paced_verdict(text ? stdout : stderr, res);
-		} else {   /* markdown and csv hold the verdict */
-			sm_paced_from_frames(res, &pc);
-			v = sm_verdict_paced(&pc);
-		}
-		holds = v == SM_VERDICT_REALTIME || v == SM_VERDICT_MARGINAL;
-	}
-	/* last, after frametest's own lines, which scripts read by position */
-	if (o.plan.verify && ft)
-		sm_verify_text(stdout, &vv);
-	if (ft)
-		sm_job_text(job, stdout, res);
-	if (rc == -EINTR) {
-		fprintf(stderr, "%s: interrupted: the report covers the frames moved so far\n", o.prog);
-		code = SM_EXIT_INTERRUPTED;
-	} else if (rc) {
-		sm_prog_error(o.prog, "%s", res->head.error);
-		code = SM_EXIT_FAIL;
-	} else if (res->verify.problems) {
-		char path[4096], what[512];
-
-		frame_name(res->verify.kept[0].file, path, sizeof(path), &res->plan);
-		sm_verify_describe(what, sizeof(what), &res->verify.kept[0]);
-		fprintf(stderr, "%s: verification failed: %llu problem%s; first '%s' %s\n", o.prog,
-			(unsigned long long)res->verify.problems, res->verify.problems > 1 ? "s" : "", path, what);
-		code = SM_EXIT_FAIL;
-	} else if (!holds) {
-		code = SM_EXIT_FAIL;
-	}
-	/* a log cut by a failed write while the run failed for another reason */
-	if (csv_err && strncmp(res->head.error, csv_msg, sizeof(res->head.error) - 1)) {
-		sm_prog_error(o.prog, "%s", csv_msg);
-		if (code == SM_EXIT_OK)
-			code = SM_EXIT_FAIL;
-	}
+	en.csv_err = o.plan.csv_path ? sm_frames_csv_error(&csv) : 0;
+	res->log_cut = en.csv_err != 0;   /* frametest's "Writing log file..." only for a whole log */
+	code = sm_emit(&e, res, rc);   /* rank 0 reports the job's result */
 out:
 	if (csv.fd >= 0 && (rc = sm_frames_csv_close(&csv)) && code == SM_EXIT_OK) {
 		sm_prog_error(o.prog, "cannot write '%s': %s", o.plan.csv_path, strerror(-rc));
@@ -399,7 +349,7 @@ out:
 	if (res)
 		sm_frames_result_release(res);
 	free(res);
-	free(written);
-	sm_hdb_close(db);
+	free(o.plan.verify_written);
+	sm_emit_close(&e);
 	return code;
 }

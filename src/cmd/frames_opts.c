@@ -3,6 +3,7 @@
  * help is printed from it), resolution into a plan, and the "Test
  * parameters" line. */
 #include "cmd/frames_opts.h"
+#include "cmd/emit.h"
 #include "cmd/save.h"
 
 #include "cmd/cmd.h"
@@ -440,10 +441,8 @@ static int resolve(struct sm_frames_opts *o)
 		p->queue = p->prebuffer > 8 ? p->prebuffer : 8;
 	o->out.json = o->json;
 	o->out.quiet = p->quiet;
-	if (sm_out_resolve(&o->out, o->prog, SM_LAYOUT_BIT(SM_LAYOUT_FRAMETEST) |
-			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-			   SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_OUT_HTML_FILE,
-			   SM_LAYOUT_FRAMETEST, msg, sizeof(msg)) ||
+	if (sm_out_resolve(&o->out, o->prog, sm_render_layouts(&sm_render_frames, 0), sm_render_frames.dflt,
+			   msg, sizeof(msg)) ||
 	    sm_save_check(&o->save, msg, sizeof(msg)))
 		return sm_usage_error(o->prog, o->hint, "%s", msg);
 	return 0;

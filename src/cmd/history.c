@@ -3,6 +3,7 @@
  * key's runs in a table for its command, export them as JSON, or compare
  * two time keys figure by figure (trimmed means). */
 #include "cmd/cmd.h"
+#include "cmd/emit.h"
 #include "core/fsx.h"
 #include "store/history_db.h"
 #include "result/timefig.h"

@@ -4,6 +4,7 @@
  * (docs/history.md). */
 #include "cmd/history.h"
 #include "cmd/cmd.h"
+#include "cmd/emit.h"
 #include "cmd/out_opts.h"
 #include "result/json.h"
 #include "result/timefig.h"

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The output flags shared by the commands: layout names, their resolution
+/* The output flags shared by the commands: the layouts' resolution
  * against what a command can render, and the report file. */
 #include "cmd/out_opts.h"
-#include "mpi/job.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,34 +10,11 @@
 
 #include "core/fsx.h"
 
-static const char *const names[] = {
-	[SM_LAYOUT_FRAMETEST] = "frametest", [SM_LAYOUT_SYSBENCH] = "sysbench",
-	[SM_LAYOUT_TIMEIT] = "timeit", [SM_LAYOUT_TEXT] = "text", [SM_LAYOUT_CSV] = "csv",
-	[SM_LAYOUT_MARKDOWN] = "markdown", [SM_LAYOUT_JSON] = "json", [SM_LAYOUT_HTML] = "html",
-};
-#define NNAMES (sizeof(names) / sizeof(names[0]))
-
-/* the -o FILE stdout was sent to, for the message of a failed write */
-static const char *stdout_name;
-
 int sm_out_json_next(const char *arg)
 {
 	size_t n = strlen(arg);
 
 	return !strcmp(arg, "-") || (n > 5 && !strcmp(arg + n - 5, ".json"));
-}
-
-enum sm_layout sm_layout_find(const char *name)
-{
-	for (unsigned i = 1; name && i < NNAMES; i++)
-		if (!strcmp(name, names[i]))
-			return (enum sm_layout)i;
-	return 0;
-}
-
-const char *sm_layout_name(enum sm_layout l)
-{
-	return (unsigned)l < NNAMES && names[l] ? names[l] : "?";
 }
 
 /* "frametest or json", "text, timeit, csv or json" */
@@ -47,14 +23,14 @@ static void list_layouts(unsigned have, char *buf, size_t len)
 	unsigned k = 0, total = 0;
 	size_t n = 0;
 
-	for (unsigned i = 1; i < NNAMES; i++)
+	for (unsigned i = 1; sm_layout_name((enum sm_layout)i)[0] != '?'; i++)
 		total += !!(have & SM_LAYOUT_BIT(i));
 	buf[0] = '\0';
-	for (unsigned i = 1; i < NNAMES && n < len; i++) {
+	for (unsigned i = 1; sm_layout_name((enum sm_layout)i)[0] != '?' && n < len; i++) {
 		if (!(have & SM_LAYOUT_BIT(i)))
 			continue;
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", k == 0 ? "" : k + 1 == total ? " or " : ", ",
-				      names[i]);
+				      sm_layout_name((enum sm_layout)i));
 		k++;
 	}
 }
@@ -133,28 +109,5 @@ int sm_out_check_path(const char *flag, const char *path, char *msg, size_t len)
 		snprintf(msg, len, "cannot write %s '%s': %s", flag, path, strerror(errno));
 		return -EINVAL;
 	}
-	return 0;
-}
-
-const char *sm_out_stdout_name(void)
-{
-	return stdout_name ? stdout_name : "standard output";
-}
-
-int sm_out_redirect(const struct sm_out_opts *o, const struct sm_job *job)
-{
-	FILE *f;
-
-	if (!o->output || !strcmp(o->output, "-") || !sm_job_reports(job))
-		return 0;   /* an MPI job's report is rank 0's (docs/mpi.md) */
-	fflush(stdout);
-	/* test first, so a bad path leaves stdout as it was */
-	f = fopen(o->output, "w");
-	if (!f)
-		return -errno;
-	fclose(f);
-	if (!freopen(o->output, "w", stdout))
-		return -errno;
-	stdout_name = o->output;
 	return 0;
 }

@@ -8,13 +8,8 @@
 #include <stddef.h>
 
 #include "core/opt.h"
+#include "report/render.h"   /* the layouts */
 
-/* Report layouts, by the name --format takes. */
-enum sm_layout {
-	SM_LAYOUT_FRAMETEST = 1, SM_LAYOUT_SYSBENCH, SM_LAYOUT_TIMEIT, SM_LAYOUT_TEXT,
-	SM_LAYOUT_CSV, SM_LAYOUT_MARKDOWN, SM_LAYOUT_JSON, SM_LAYOUT_HTML,
-};
-#define SM_LAYOUT_BIT(l) (1u << (l))
 /* In sm_out_resolve()'s have: the command writes --html FILE (the HTML
  * layout bit says so too, for `report`). */
 #define SM_OUT_HTML_FILE (1u << 30)
@@ -61,12 +56,6 @@ struct sm_out_opts {
  * separate form of frames and run: "-" or a name ending in ".json". */
 int sm_out_json_next(const char *arg);
 
-/* The layout of that name, or 0 when it is not a layout name. */
-enum sm_layout sm_layout_find(const char *name);
-
-/* A layout's name ("frametest", "json"). */
-const char *sm_layout_name(enum sm_layout l);
-
 /*
  * Resolve the flags for a command (cmd, e.g. "stormark time") whose
  * implemented layouts are the bits in `have`, dflt being its default:
@@ -91,18 +80,5 @@ int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum s
  * Returns 0, or -EINVAL with one line in msg naming the flag, path and why.
  */
 int sm_out_check_path(const char *flag, const char *path, char *msg, size_t len);
-
-/*
- * Send stdout to o->output (when set and not "-"), so that the report, whatever
- * prints it, lands in the file; not on a rank of job that does not report
- * (an MPI job's report is rank 0's, docs/mpi.md). Returns 0, or -errno when
- * the file cannot be created (stdout is then unchanged).
- */
-struct sm_job;
-int sm_out_redirect(const struct sm_out_opts *o, const struct sm_job *job);
-
-/* The name of what stdout is: the -o FILE sm_out_redirect() sent it to, or
- * "standard output". */
-const char *sm_out_stdout_name(void);
 
 #endif

@@ -7,6 +7,7 @@
 #include "mpi/job.h"
 #include "mpi/job_run.h"
 #include "cmd/uring_opts.h"
+#include "cmd/emit.h"
 #include "cmd/out_opts.h"
 #include "core/clock.h"
 #include "core/fsx.h"
@@ -62,7 +63,6 @@ struct run_opts {
 	struct sm_run_plan plan;
 	struct sm_out_opts out;     /* --json, --format, -o, --quiet */
 	struct sm_save_opts save;   /* --save KEY, --db PATH */
-	const char *json_to;        /* where the JSON goes: a file, "-" (stdout), NULL */
 	int classic_only;
 	int no_confirm, confirm_all;   /* seen: they cannot go together */
 	int formats_set, fps_set;      /* --video-formats/--formats, --fps seen */
@@ -269,14 +269,12 @@ static int parse(int argc, char **argv, struct run_opts *o)
 	rc = sm_cmd_parse(PROG, HINT, opts, argc, argv, 0, &first, usage);
 	if (rc >= 0)
 		return rc == SM_EXIT_OK ? 1 : rc;   /* 1: done, exit 0 */
-	rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_CSV) |
-				    SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) | SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_OUT_HTML_FILE,
-				    SM_LAYOUT_TEXT, msg, sizeof(msg));
+	rc = sm_out_resolve(&o->out, PROG, sm_render_layouts(&sm_render_run, 0), sm_render_run.dflt, msg,
+			    sizeof(msg));
 	if (!rc)
 		rc = sm_save_check(&o->save, msg, sizeof(msg));
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
-	o->json_to = o->out.layout == SM_LAYOUT_JSON ? "-" : o->out.json_file;
 	if (first < argc) {
 		o->plan.dir = argv[first++];
 		o->dir_given = 1;
@@ -342,107 +340,168 @@ static int use_colour(FILE *out)
 	return isatty(fileno(out)) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
 }
 
+/* What the run prints as it goes: the text layout, to stdout, or to
+ * stderr beside another layout. */
+struct live {
+	struct run_opts *o;
+	FILE *out;
+	int colour;
+	int printed;                /* the phases printed so far (SM_PHASE_*) */
+	struct progress_ctx pc;
+};
+
+/* Everything that can be refused before the history and -o are opened:
+ * the directory (o->plan.dir becomes this rank's, in full: *abs_dir,
+ * caller frees), the engine's options, the memory and space it needs.
+ * Returns 0, or the exit code after one line. */
+static int check(struct run_opts *o, struct sm_job *job, char **abs_dir)
+{
+	char what[160], msg[600];
+	int rc = sm_is_dir(o->plan.dir);
+
+	if (rc <= 0)
+		return sm_usage_error(PROG, HINT, "'%s' is not a directory%s", o->plan.dir,
+				      rc == 0 ? " (it does not exist)" : "");
+	if (!o->force && sm_root_refusal(o->plan.dir))
+		return sm_usage_error(PROG, HINT, "%s", sm_root_refusal(o->plan.dir));
+	if (sm_job_merges(job) && (o->plan.steady || o->plan.precondition))   /* rounds are not merged */
+		return sm_usage_error(PROG, HINT, "--%s cannot be used under %s: each rank's rounds would "
+				      "end at different times (docs/mpi.md)", o->plan.steady ? "steady" :
+				      "precondition", job->launcher);
+	/* an MPI job: each rank in DIR/rank.N (docs/mpi.md) */
+	o->plan.dir = sm_job_place(job, o->plan.dir, 1, 1);
+	if (!sm_job_reports(job))   /* rank 0 reports and saves the job */
+		memset(&o->save, 0, sizeof(o->save));
+	rc = sm_dir_check_writable(o->plan.dir);   /* the test directory goes there */
+	if (rc)
+		return sm_usage_error(PROG, HINT, "cannot write in '%s': %s", o->plan.dir, strerror(-rc));
+	/* the queued block tests run on uring unless --engine says otherwise;
+	 * run's I/O is direct wherever the file system takes it */
+	rc = sm_uring_opts_check(PROG, &o->uring, !o->plan.engine || !strcmp(o->plan.engine, "uring"),
+				 "--engine uring (or no --engine)", 1, "", o->plan.dir);
+	if (rc)
+		return rc;
+	o->plan.engine_flags = sm_uring_opts_flags(&o->uring);
+	/* say which directory in full (a bare 'stormark' profiles '.') */
+	*abs_dir = realpath(o->plan.dir, NULL);
+	if (*abs_dir)
+		o->plan.dir = *abs_dir;
+	rc = sm_check_memory(PROG, sm_run_mem_need(&o->plan, what, sizeof(what)), what);
+	if (!rc && sm_run_space_check(o->plan.dir, msg, sizeof(msg))) {
+		fprintf(stderr, "%s: %s\n", PROG, msg);
+		rc = SM_EXIT_USAGE;
+	}
+	return rc;
+}
+
+/* The profile's phases; alone, each part of the text as it is ready (a
+ * job's is merged at the end). Returns the outcome (0 or -errno), or 1
+ * when the profile could not begin (said, and the job told). */
+static int phases(struct live *lv, struct sm_job *job, struct sm_run_result *res)
+{
+	int alone = !sm_job_merges(job), rc;
+
+	sm_job_run_hooks(job, &lv->o->plan, res);   /* every test starts at a barrier */
+	rc = sm_run_begin(&lv->o->plan, res);
+	if (rc) {
+		sm_error("%s", res->head.error);
+		sm_job_run_stop(job, res);   /* the others hear it at their first test */
+		return 1;
+	}
+	if (alone) {
+		sm_run_text_header(lv->out, res);
+		fflush(lv->out);
+	}
+	rc = sm_run_classic(res, progress, &lv->pc);
+	progress_clear(&lv->pc);
+	if (!rc && alone) {
+		sm_run_text_classic(lv->out, res);
+		fflush(lv->out);
+		lv->printed = SM_PHASE_FRAMES;
+	}
+	if (!rc && !lv->o->classic_only) {
+		rc = sm_run_frames(res, progress, &lv->pc);
+		progress_clear(&lv->pc);
+	}
+	if (!rc && !lv->o->classic_only) {
+		if (alone) {
+			sm_run_text_frames(lv->out, res);
+			fflush(lv->out);
+			lv->printed = SM_PHASE_VERDICTS;
+		}
+		rc = sm_run_verdicts(res, progress, &lv->pc);
+		progress_clear(&lv->pc);
+	}
+	sm_run_end(res);
+	return rc;
+}
+
+/* Once merged: the rest of the text (a job's all of it), then the job's
+ * tables. */
+static int rest(struct sm_emit *e, void *res, int rc)
+{
+	struct live *lv = e->arg;
+
+	if (sm_job_merges(e->job))
+		sm_run_text_header(lv->out, res);
+	sm_run_text_rest(lv->out, res, lv->colour, lv->printed);
+	sm_job_text(e->job, lv->out, res);
+	return 0;
+}
+
+/* How the run ended, said after the text. */
+static int end(struct sm_emit *e, void *arg, int rc)
+{
+	const struct live *lv = e->arg;
+	const struct sm_run_result *res = arg;
+
+	if (rc == -EINTR) {
+		sm_error("interrupted: the figures above are partial%s",
+			 lv->o->plan.keep ? "" : "; test data removed");
+		return SM_EXIT_INTERRUPTED;
+	}
+	if (rc || res->error) {
+		sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
+		return SM_EXIT_FAIL;
+	}
+	return SM_EXIT_OK;
+}
+
 int cmd_run(int argc, char **argv, struct sm_job *job)
 {
 	struct sm_run_result *res = NULL;
-	struct progress_ctx pc = { 0 };
 	struct run_opts o;
-	FILE *out = stdout;
+	struct live lv = { .o = &o, .out = stdout };
+	struct sm_emit e = { .r = &sm_render_run, .kind = &sm_job_run, .prog = PROG, .out = &o.out,
+			     .save = &o.save, .job = job, .before = rest, .end = end, .arg = &lv };
 	char *abs_dir = NULL;
-	int rc, colour, printed = SM_PHASE_SETUP, code = SM_EXIT_OK;
-	struct sm_hdb *db = NULL;   /* --save: the history, opened before the run */
-	char db_path[4096];
+	int rc, code;
 
 	rc = parse(argc, argv, &o);
 	if (rc) {
 		free(o.formats);
 		return rc == 1 ? SM_EXIT_OK : rc;
 	}
-	rc = sm_is_dir(o.plan.dir);
-	if (rc <= 0) {
-		free(o.formats);
-		return sm_usage_error(PROG, HINT, "'%s' is not a directory%s", o.plan.dir,
-				      rc == 0 ? " (it does not exist)" : "");
-	}
-	if (!o.force && sm_root_refusal(o.plan.dir)) {
-		const char *why = sm_root_refusal(o.plan.dir);
-
-		free(o.formats);
-		return sm_usage_error(PROG, HINT, "%s", why);
-	}
-	if (sm_job_merges(job) && (o.plan.steady || o.plan.precondition)) {   /* rounds are not merged */
-		free(o.formats);
-		return sm_usage_error(PROG, HINT, "--%s cannot be used under %s: each rank's rounds would "
-				      "end at different times (docs/mpi.md)", o.plan.steady ? "steady" :
-				      "precondition", job->launcher);
-	}
-	/* an MPI job: each rank in DIR/rank.N (docs/mpi.md) */
-	o.plan.dir = sm_job_place(job, o.plan.dir, 1, 1);
-	if (!sm_job_reports(job)) {   /* rank 0 reports and saves the job */
-		memset(&o.save, 0, sizeof(o.save));
-		o.json_to = NULL;
-		o.out.html = NULL;
-	}
-	rc = sm_dir_check_writable(o.plan.dir);   /* the test directory goes there */
-	if (rc) {
-		free(o.formats);
-		return sm_usage_error(PROG, HINT, "cannot write in '%s': %s", o.plan.dir, strerror(-rc));
-	}
-	/* the queued block tests run on uring unless --engine says otherwise;
-	 * run's I/O is direct wherever the file system takes it */
-	rc = sm_uring_opts_check(PROG, &o.uring, !o.plan.engine || !strcmp(o.plan.engine, "uring"),
-				 "--engine uring (or no --engine)", 1, "", o.plan.dir);
-	if (rc) {
-		free(o.formats);
-		return rc;
-	}
-	o.plan.engine_flags = sm_uring_opts_flags(&o.uring);
-	/* say which directory in full (a bare 'stormark' profiles '.') */
-	abs_dir = realpath(o.plan.dir, NULL);
-	if (abs_dir)
-		o.plan.dir = abs_dir;
-	{
-		char what[160];
-		uint64_t need = sm_run_mem_need(&o.plan, what, sizeof(what));
-
-		char msg[600];
-
-		rc = sm_check_memory(PROG, need, what);
-		if (!rc && sm_run_space_check(o.plan.dir, msg, sizeof(msg))) {
-			fprintf(stderr, "%s: %s\n", PROG, msg);
-			rc = SM_EXIT_USAGE;
-		}
-		if (rc) {
-			free(o.formats);
-			free(abs_dir);
-			return rc;
-		}
-	}
-	/* the history is opened before the run, so a bad database fails fast */
-	rc = sm_save_open(&o.save, PROG, "run", &db, db_path, sizeof(db_path));
-	if (!rc && (rc = sm_out_redirect(&o.out, job))) {   /* -o FILE: what goes to stdout goes there */
-		sm_error("cannot create '%s': %s", o.out.output, strerror(-rc));
-		rc = SM_EXIT_FAIL;
-	}
-	if (rc) {
-		sm_hdb_close(db);
-		free(o.formats);
-		free(abs_dir);
-		return rc;
-	}
-	if (o.out.layout != SM_LAYOUT_TEXT)   /* another layout is the report: text to stderr */
-		out = stderr;
-	/* mpirun gives ranks a pty, not the user's terminal */
-	colour = use_colour(out) && !sm_job_merges(job);
-	pc.on = !o.out.quiet && isatty(STDERR_FILENO) && sm_job_reports(job);
-	res = calloc(1, sizeof(*res));
-	if (!res) {
-		sm_hdb_close(db);
-		free(o.formats);
-		free(abs_dir);
+	code = check(&o, job, &abs_dir);
+	/* the history is opened before the run, so a bad database fails fast;
+	 * -o FILE: what goes to stdout goes there */
+	if (!code)
+		code = sm_emit_open(&e);
+	if (!code)
+		code = sm_emit_redirect(&e);
+	if (!code && !(res = calloc(1, sizeof(*res)))) {
 		sm_error("out of memory");
-		return SM_EXIT_FAIL;
+		code = SM_EXIT_FAIL;
 	}
+	if (code)
+		goto out;
+	if (o.out.layout != SM_LAYOUT_TEXT)   /* another layout is the report: text to stderr */
+		lv.out = stderr;
+	e.printed = o.out.layout == SM_LAYOUT_TEXT;
+	/* mpirun gives ranks a pty, not the user's terminal */
+	lv.colour = use_colour(lv.out) && !sm_job_merges(job);
+	lv.pc.on = !o.out.quiet && isatty(STDERR_FILENO) && sm_job_reports(job);
+	lv.printed = SM_PHASE_SETUP;
 	sm_signals_install();   /* SIGHUP too: a closed terminal removes the data as Ctrl-C does */
 	/* output piped into `head` must not kill the run before it removes its
 	 * test data: writes then fail with EPIPE instead */
@@ -451,89 +510,12 @@ int cmd_run(int argc, char **argv, struct sm_job *job)
 	code = sm_job_begin(job, NULL);   /* an MPI job: the start barrier */
 	if (code)
 		goto out;
-	sm_job_run_hooks(job, &o.plan, res);   /* and every test starts at one */
-	rc = sm_run_begin(&o.plan, res);
-	if (rc) {
-		sm_error("%s", res->head.error);
-		sm_job_run_stop(job, res);   /* the others hear it at their first test */
-		code = SM_EXIT_FAIL;
-		goto out;
-	}
-	if (!sm_job_merges(job)) {   /* alone, each part as it is ready; a job's is merged at the end */
-		sm_run_text_header(out, res);
-		fflush(out);
-	}
-	rc = sm_run_classic(res, progress, &pc);
-	progress_clear(&pc);
-	if (!rc && !sm_job_merges(job)) {
-		sm_run_text_classic(out, res);
-		fflush(out);
-		printed = SM_PHASE_FRAMES;
-	}
-	if (!rc && !o.classic_only) {
-		rc = sm_run_frames(res, progress, &pc);
-		progress_clear(&pc);
-	}
-	if (!rc && !o.classic_only) {
-		if (!sm_job_merges(job)) {
-			sm_run_text_frames(out, res);
-			fflush(out);
-			printed = SM_PHASE_VERDICTS;
-		}
-		rc = sm_run_verdicts(res, progress, &pc);
-		progress_clear(&pc);
-	}
-	sm_run_end(res);
-	code = sm_job_merge(job, &sm_job_run, res, &rc);   /* rank 0 reports the job's result */
-	if (code >= 0)
-		goto out;
-	code = SM_EXIT_OK;
-	if (sm_job_merges(job))
-		sm_run_text_header(out, res);
-	sm_run_text_rest(out, res, colour, printed);
-	sm_job_text(job, out, res);
-	if (rc == -EINTR) {
-		sm_error("interrupted: the figures above are partial%s",
-			 o.plan.keep ? "" : "; test data removed");
-		code = SM_EXIT_INTERRUPTED;
-	} else if (rc || res->error) {
-		sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
-		code = SM_EXIT_FAIL;
-	}
-	if (o.out.layout == SM_LAYOUT_MARKDOWN)
-		sm_md_run(stdout, res);
-	else if (o.out.layout == SM_LAYOUT_CSV)
-		sm_csv_run(stdout, res);
-	fflush(stdout);
-	if (o.json_to || db || o.out.html) {
-		cJSON *doc = sm_json_doc_new(&res->head);
-		int jrc = doc ? 0 : -ENOMEM;
-		char msg[SM_MSG_MAX];
-
-		if (doc) {
-			sm_json_run(doc, res);
-			sm_job_json(job, doc, res);   /* an MPI job's ranks and hosts */
-		}
-		if (doc && o.json_to)
-			jrc = sm_json_write(doc, o.json_to);
-		if (o.json_to && jrc) {
-			sm_error("cannot write JSON to '%s': %s",
-				 o.json_to && strcmp(o.json_to, "-") ? o.json_to : "stdout", strerror(-jrc));
-			if (code == SM_EXIT_OK)
-				code = SM_EXIT_FAIL;
-		}
-		if (sm_save_doc(db, db_path, &o.save, "run", doc) && code == SM_EXIT_OK)
-			code = SM_EXIT_FAIL;
-		if (doc && o.out.html && sm_cmd_html_write(doc, o.out.html, msg, sizeof(msg))) {
-			sm_error("%s", msg);
-			if (code == SM_EXIT_OK)
-				code = SM_EXIT_FAIL;
-		}
-		cJSON_Delete(doc);
-	}
+	rc = phases(&lv, job, res);
+	code = rc == 1 ? SM_EXIT_FAIL : sm_emit(&e, res, rc);   /* rank 0 reports the job's result */
 out:
-	sm_hdb_close(db);
-	sm_run_result_release(res);
+	sm_emit_close(&e);
+	if (res)
+		sm_run_result_release(res);
 	free(res);
 	free(o.formats);
 	free(abs_dir);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* --save KEY and --db PATH of frames, fileio, run and time: checked before
- * the work, the database opened before it, the whole result stored after. */
+ * the work, the database opened before it (cmd/emit.c stores the result). */
 #include "cmd/save.h"
 #include "cmd/cmd.h"
 #include "cmd/out_opts.h"
@@ -87,23 +87,4 @@ fail:
 char *sm_save_text(const struct cJSON *doc)
 {
 	return cJSON_PrintUnformatted(doc);
-}
-
-int sm_save_doc(struct sm_hdb *db, const char *path, const struct sm_save_opts *s,
-		const char *command, const struct cJSON *doc)
-{
-	char err[256], *text;
-	int rc;
-
-	if (!db)
-		return 0;
-	text = doc ? sm_save_text(doc) : NULL;
-	rc = text ? sm_hdb_save_result(db, s->key, command, text, err, sizeof(err)) : -ENOMEM;
-	free(text);
-	if (rc) {
-		sm_error("cannot save to history database '%s': %s", path,
-			 rc == -ENOMEM ? "out of memory" : err);
-		return SM_EXIT_FAIL;
-	}
-	return 0;
 }

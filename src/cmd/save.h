@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* --save KEY and --db PATH, the same in frames, fileio, run and time: the
- * options, their checks before any work, and storing the result. */
+ * options, their checks before any work and the database opened before it
+ * (the emit step, cmd/emit.c, stores the result). */
 #ifndef SM_CMD_SAVE_H
 #define SM_CMD_SAVE_H
 
@@ -49,12 +50,6 @@ int sm_save_check(const struct sm_save_opts *s, char *msg, size_t len);
  */
 int sm_save_open(const struct sm_save_opts *s, const char *prog, const char *command,
 		 struct sm_hdb **db, char *path, size_t len);
-
-/* Store doc (the whole JSON result) of command under s->key. Prints one
- * line and returns 1 when it could not be stored (nothing stored then),
- * else 0. A NULL db does nothing. */
-int sm_save_doc(struct sm_hdb *db, const char *path, const struct sm_save_opts *s,
-		const char *command, const struct cJSON *doc);
 
 /* The JSON text of doc as stored in the history (unformatted; caller frees),
  * or NULL without memory. */

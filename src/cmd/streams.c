@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 #include "mpi/job.h"
 #include "mpi/job_streams.h"
+#include "cmd/emit.h"
 #include "cmd/out_opts.h"
 #include "cmd/uring_opts.h"
 #include "core/clock.h"
@@ -42,7 +43,6 @@ static const char *const default_formats[] = {
 struct streams_opts {
 	struct sm_streams_plan plan;
 	struct sm_out_opts out;
-	const char *json_to;
 	struct sm_sformat formats[MAX_FORMATS + 1];
 	unsigned nformats;
 	const struct sm_fps *rates[MAX_RATES];
@@ -294,17 +294,14 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	rc = sm_cmd_parse(PROG, HINT, opts, argc, argv, 0, &first, usage);
 	if (rc >= 0)
 		return rc == SM_EXIT_OK ? 1 : rc;   /* 1: done, exit 0 */
-	rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
-				    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-				    SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_OUT_HTML_FILE,
-				    SM_LAYOUT_TEXT, msg, sizeof(msg));
+	rc = sm_out_resolve(&o->out, PROG, sm_render_layouts(&sm_render_streams, 0), sm_render_streams.dflt,
+			    msg, sizeof(msg));
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (o->list) {
 		list_formats(stdout);
 		return 1;
 	}
-	o->json_to = o->out.layout == SM_LAYOUT_JSON ? "-" : o->out.json_file;
 	if (first < argc)
 		o->plan.dir = argv[first++];
 	if (first < argc)
@@ -365,12 +362,31 @@ static void progress(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, 
 	fflush(stderr);
 }
 
+/* How the search ended, said after its report. */
+static int end(struct sm_emit *e, void *arg, int rc)
+{
+	const struct sm_streams_result *res = arg;
+
+	fflush(stdout);   /* the report before what stderr says of it */
+	if (rc == -EINTR) {
+		sm_error("interrupted: the figures above are partial; test files removed");
+		return SM_EXIT_INTERRUPTED;
+	}
+	if (rc || res->error) {
+		sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
+		return SM_EXIT_FAIL;
+	}
+	return SM_EXIT_OK;
+}
+
 int cmd_streams(int argc, char **argv, struct sm_job *job)
 {
 	struct streams_opts *o = calloc(1, sizeof(*o));
 	struct sm_streams_result *res = calloc(1, sizeof(*res));
 	struct progress_ctx pc = { 0 };
-	char *abs_dir = NULL, msg[SM_MSG_MAX];
+	struct sm_emit e = { .r = &sm_render_streams, .kind = &sm_job_streams, .prog = PROG, .job = job,
+			     .end = end };
+	char *abs_dir = NULL;
 	int rc, code = SM_EXIT_OK;
 
 	if (!o || !res) {
@@ -425,12 +441,10 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	abs_dir = realpath(o->plan.dir, NULL);
 	if (abs_dir)
 		o->plan.dir = abs_dir;
-	rc = sm_out_redirect(&o->out, job);
-	if (rc) {
-		sm_error("cannot create '%s': %s", o->out.output, strerror(-rc));
-		code = SM_EXIT_FAIL;
+	e.out = &o->out;
+	code = sm_emit_redirect(&e);   /* -o FILE: the report goes there */
+	if (code)
 		goto out;
-	}
 	pc.on = !o->out.quiet && isatty(STDERR_FILENO) && sm_job_reports(job);
 	sm_signals_install();
 	signal(SIGPIPE, SIG_IGN);
@@ -448,49 +462,7 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 		fputs("\r\033[K", stderr);
 		fflush(stderr);
 	}
-	code = sm_job_merge(job, &sm_job_streams, res, &rc);   /* rank 0 reports the job */
-	if (code >= 0)
-		goto out;
-	code = SM_EXIT_OK;
-	if (o->out.layout == SM_LAYOUT_TEXT)
-		sm_streams_text(stdout, res);
-	else if (o->out.layout == SM_LAYOUT_MARKDOWN)
-		sm_md_streams(stdout, res);
-	else if (o->out.layout == SM_LAYOUT_CSV)
-		sm_csv_streams(stdout, res);
-	if (o->out.layout == SM_LAYOUT_TEXT)   /* an MPI job's hosts, ranks and their streams */
-		sm_job_text(job, stdout, res);
-	fflush(stdout);
-	if (rc == -EINTR) {
-		sm_error("interrupted: the figures above are partial; test files removed");
-		code = SM_EXIT_INTERRUPTED;
-	} else if (rc || res->error) {
-		sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
-		code = SM_EXIT_FAIL;
-	}
-	if (o->json_to || o->out.html) {
-		cJSON *doc = sm_json_doc_new(&res->head);
-		int jrc = doc ? 0 : -ENOMEM;
-
-		if (doc) {
-			sm_json_streams(doc, res);
-			sm_job_json(job, doc, res);
-		}
-		if (doc && o->json_to)
-			jrc = sm_json_write(doc, o->json_to);
-		if (jrc) {
-			sm_error("cannot write JSON to '%s': %s",
-				 o->json_to && strcmp(o->json_to, "-") ? o->json_to : "stdout", strerror(-jrc));
-			if (code == SM_EXIT_OK)
-				code = SM_EXIT_FAIL;
-		}
-		if (doc && o->out.html && sm_cmd_html_write(doc, o->out.html, msg, sizeof(msg))) {
-			sm_error("%s", msg);
-			if (code == SM_EXIT_OK)
-				code = SM_EXIT_FAIL;
-		}
-		cJSON_Delete(doc);
-	}
+	code = sm_emit(&e, res, rc);   /* rank 0 reports the job */
 out:
 	sm_streams_result_release(res);
 	free(res);

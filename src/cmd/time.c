@@ -14,6 +14,7 @@
 #include "result/timefig.h"
 #include "report/markdown.h"
 #include "report/timeit.h"
+#include "cmd/emit.h"
 #include "cmd/out_opts.h"
 #include "cmd/save.h"
 #include "core/opt.h"
@@ -88,9 +89,7 @@ static int parse(int argc, char **argv, struct time_opts *o)
 		return sm_usage_error(PROG, HINT, "--csv cannot be combined with --format %s", o->out.format);
 	if (o->csv && !o->out.format)
 		o->out.format = "csv";
-	if (sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) |
-			   SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-			   SM_LAYOUT_BIT(SM_LAYOUT_JSON) | SM_OUT_HTML_FILE, SM_LAYOUT_TEXT,
+	if (sm_out_resolve(&o->out, PROG, sm_render_layouts(&sm_render_time, 0), sm_render_time.dflt,
 			   msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	/* the history is written: check --db as an output path, before the run */
@@ -242,64 +241,28 @@ static void setup(struct runner *rn, struct sm_time_result *r)
 	r->disk = rn->disk;
 }
 
-/* Write the report in its layout to stdout or -o FILE, and the JSON file
- * of --json=FILE. Returns 0 or -errno; *what names what failed. */
-static int emit(const struct time_opts *o, const struct sm_time_result *r, const char **what)
+/* --save: the runs and the whole result under key (sm_hdb_save), when a
+ * run was measured. */
+static int store(struct sm_hdb *db, const char *key, const void *res, const char *json, char *err,
+		 size_t len)
 {
-	FILE *f = stdout;
-	cJSON *doc = NULL;
-	int rc = 0;
+	const struct sm_time_result *r = res;
+	struct time_opts o = { .cmd_argc = r->cmd_argc, .cmd_argv = r->cmd_argv };
+	char *cmdline;
+	int rc;
 
-	*what = o->out.output ? o->out.output : "stdout";
-	if (o->out.layout == SM_LAYOUT_JSON || o->out.json_file || o->out.html) {
-		doc = sm_time_json(r);
-		if (!doc)
-			return -ENOMEM;
-	}
-	if (o->out.html) {
-		char msg[SM_MSG_MAX];
-
-		*what = o->out.html;
-		rc = sm_cmd_html_write(doc, o->out.html, msg, sizeof(msg));
-		if (rc)
-			goto out;
-		*what = o->out.output ? o->out.output : "stdout";
-	}
-	if (o->out.json_file) {
-		*what = o->out.json_file;
-		rc = sm_json_write(doc, o->out.json_file);
-		if (rc)
-			goto out;
-		*what = o->out.output ? o->out.output : "stdout";
-	}
-	if (o->out.layout == SM_LAYOUT_JSON) {
-		rc = sm_json_write(doc, o->out.output ? o->out.output : "-");
-		goto out;
-	}
-	if (o->out.output && strcmp(o->out.output, "-")) {
-		f = fopen(o->out.output, "w");
-		if (!f) {
-			rc = -errno;
-			goto out;
-		}
-	}
-	if (o->out.layout == SM_LAYOUT_TIMEIT)
-		sm_time_print_timeit(f, r);
-	else if (o->out.layout == SM_LAYOUT_CSV)
-		sm_time_print_csv(f, r);
-	else if (o->out.layout == SM_LAYOUT_MARKDOWN)
-		sm_md_time(f, r);
-	else
-		sm_time_print_text(f, r);
-	if (f != stdout) {
-		if (fclose(f))
-			rc = -errno;
-	} else {
-		fflush(f);
-	}
-out:
-	cJSON_Delete(doc);
+	if (!r->nruns)
+		return 0;
+	cmdline = join_cmd(&o);
+	rc = cmdline ? sm_hdb_save(db, key, cmdline, r->runs, r->nruns, json, err, len) : -ENOMEM;
+	free(cmdline);
 	return rc;
+}
+
+/* The exit status is the command's (128 + signal when it was killed). */
+static int end(struct sm_emit *e, void *res, int rc)
+{
+	return *(const int *)e->arg;
 }
 
 int cmd_time(int argc, char **argv, struct sm_job *job)
@@ -308,9 +271,7 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	struct runner rn;
 	struct sm_time_result *r = NULL;
 	struct sm_time_run *runs = NULL;
-	struct sm_hdb *db = NULL;
-	char db_path[4096];
-	const char *what;
+	struct sm_emit e = { .r = &sm_render_time, .prog = PROG, .job = job, .store = store, .end = end };
 	uint64_t start;
 	int rc, code = SM_EXIT_OK;
 
@@ -327,7 +288,9 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	if (code)
 		return code;
 	/* the history is opened before running, so a bad database fails fast */
-	code = sm_save_open(&o.save, PROG, "time", &db, db_path, sizeof(db_path));
+	e.out = &o.out;
+	e.save = &o.save;
+	code = sm_emit_open(&e);
 	if (code)
 		return code;
 	memset(&rn, 0, sizeof(rn));
@@ -353,7 +316,7 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	setup(&rn, r);
 	/* the environment costs several /proc reads: only JSON (and the
 	 * history, which stores the JSON) carries it, and the HTML report */
-	if (o.out.layout == SM_LAYOUT_JSON || o.out.json_file || db || o.out.html)
+	if (sm_emit_wants_doc(&e))
 		sm_env_collect(&r->head.env, ".");
 	else
 		sm_kernel_release(r->head.env.kernel, sizeof(r->head.env.kernel));
@@ -403,32 +366,12 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 		sm_warn(&r->head.warnings, "syscalls_missing", "all system calls were not counted: %s; "
 			"read and write calls are shown instead", r->syscalls_why);
 	sm_time_hints(runs, r->nruns, o.drop_caches, &r->head.warnings);
-	rc = emit(&o, r, &what);
-	if (rc) {
-		sm_error("cannot write the report to '%s': %s", what, strerror(-rc));
-		code = code ? code : SM_EXIT_FAIL;
-	}
-	if (db && r->nruns) {
-		char err[256], *cmdline = join_cmd(&o), *json = NULL;
-		cJSON *doc = sm_time_json(r);
-
-		if (doc)
-			json = sm_save_text(doc);
-		cJSON_Delete(doc);
-		rc = cmdline && json ? sm_hdb_save(db, o.save.key, cmdline, runs, r->nruns, json,
-						   err, sizeof(err)) : -ENOMEM;
-		if (rc) {
-			sm_error("cannot save to history database '%s': %s", db_path,
-				 rc == -ENOMEM ? "out of memory" : err);
-			code = code ? code : SM_EXIT_FAIL;
-		}
-		free(cmdline);
-		free(json);
-	}
+	e.arg = &code;   /* the command's exit status is time's */
+	code = sm_emit(&e, r, 0);
 out:
 	sm_proc_launcher_free(rn.launch);
 	sm_perfsys_release(&rn.perf);
-	sm_hdb_close(db);
+	sm_emit_close(&e);
 	free(runs);
 	free(r);
 	return code;

@@ -98,6 +98,13 @@ static const struct sm_job_ops null_ops = {
 	null_place, null_log, null_first, null_begin, null_after, null_merge, null_text, null_json, null_finish,
 };
 
+void sm_job_alone(struct sm_job *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->ops = &null_ops;
+	j->size = 1;
+}
+
 int sm_job_start(struct sm_job *j, int *argc, char **argv)
 {
 	const char *cmd = job_command(*argc, argv), *wait = NULL, *files = NULL, *launcher;
@@ -105,9 +112,7 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 	int stone = 0, k = 1, rc;
 	double secs = WAIT_DEFAULT_S;
 
-	memset(j, 0, sizeof(*j));
-	j->ops = &null_ops;
-	j->size = 1;
+	sm_job_alone(j);
 	for (int i = 1; i < *argc && cmd; i++) {
 		if (!strcmp(argv[i], "--")) {
 			while (i < *argc)

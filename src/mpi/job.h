@@ -55,6 +55,10 @@ struct sm_job {
  */
 int sm_job_start(struct sm_job *j, int *argc, char **argv);
 
+/* Make *j the null job: a single process (a command that is no job's, or
+ * a test). */
+void sm_job_alone(struct sm_job *j);
+
 /* From main(), with the command's exit code: a rank that failed before
  * the start barrier tells the others (they stop there), one that failed
  * after it without reporting sends its failure to rank 0; then MPI ends

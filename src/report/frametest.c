@@ -193,7 +193,7 @@ int sm_report_paced_verdict(FILE *f, const struct sm_frames_result *r)
 void sm_report_frametest_all(FILE *f, const struct sm_frames_result *r)
 {
 	sm_report_frametest(f, r, r->test_params);
-	if (r->plan.csv_path)
+	if (r->plan.csv_path && !r->log_cut)   /* frametest's last line, only when the log is whole */
 		fprintf(f, "Writing log file...\n");
 	sm_report_frametest_paced(f, r);
 	if (r->video_format[0])

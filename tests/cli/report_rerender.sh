@@ -95,6 +95,17 @@ for layout in markdown csv; do
   check "frames video format $layout: the verdict" grep -Eq "realtime|marginal|undecided" fv-$layout.live
   same "frames video format $layout" fv-$layout.live fv-$layout.json --format $layout
 done
+# the notices the live run printed on stderr beside its layout come again
+# on stderr (a buffered read of a set smaller than the free RAM: a warning)
+mkdir fsm
+$S frames -w 4 -n 20 fsm >/dev/null 2>&1
+$S frames -r -n 20 --buffered --json frb.json fsm >frb.live 2>frb.err
+check "frames buffered read: the live run's warning" grep -q "^stormark frames: warning: buffered reads" frb.err
+same "frames buffered read frametest" frb.live frb.json
+check "frames: report says the live run's warning on stderr" \
+  test "$(sed -n 's/^stormark frames: warning: //p' frb.err)" = "$(sed -n 's/^stormark report: warning: //p' re.err)"
+$S report frb.json --format json >/dev/null 2>re.err
+check "frames: report --format json adds nothing on stderr" test ! -s re.err
 check "frames csv: one verdict cell" \
   test "$(grep -Ec '^schedule,[0-9]+,,,[0-9]+,.*,(realtime|marginal|not-realtime|undecided)$' fv-csv.live)" = 1
 

@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: MIT */
+/* The one emit step: a command's render table turned into its report, its
+ * notices, its JSON, history and HTML files and its exit code, for a live
+ * run and for a saved document alike. */
+#include "cmd/emit.h"
+#include "cmd/cmd.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/dist.h"
+#include "core/msg.h"
+#include "mpi/job.h"
+#include "report/cliff.h"
+#include "report/dist.h"
+#include "result/cliff.h"
+#include "result/dist.h"
+#include "result/json.h"
+#include "result/json_read.h"
+#include "result/result.h"
+#include "store/history_db.h"
+
+/* the -o FILE stdout was sent to, for the message of a failed write */
+static const char *stdout_name;
+
+unsigned sm_render_layouts(const struct sm_render *r, int saved)
+{
+	unsigned have = 0;
+
+	for (const struct sm_layout_row *row = r->rows; row->layout; row++)
+		have |= saved || !(row->flags & SM_ROW_SAVED) ? SM_LAYOUT_BIT(row->layout) : SM_OUT_HTML_FILE;
+	return have;
+}
+
+/*
+ * Every file the emit step writes besides stdout (--json=FILE, --html
+ * FILE) is opened and closed by these two. Returns the stream, or NULL
+ * with -errno in *err.
+ */
+static FILE *out_open(const char *path, int *err)
+{
+	FILE *f = fopen(path, "w");
+
+	*err = f ? 0 : -errno;
+	return f;
+}
+
+/* Close f, an out_open() stream; 0, or -errno when something written to it
+ * was lost. */
+static int out_close(FILE *f)
+{
+	int bad = ferror(f), rc = fclose(f) ? -errno : 0;
+
+	return rc ? rc : bad ? -EIO : 0;
+}
+
+const char *sm_out_stdout_name(void)
+{
+	return stdout_name ? stdout_name : "standard output";
+}
+
+int sm_out_redirect(const struct sm_out_opts *o, const struct sm_job *job)
+{
+	FILE *f;
+
+	if (!o->output || !strcmp(o->output, "-") || !sm_job_reports(job))
+		return 0;   /* an MPI job's report is rank 0's (docs/mpi.md) */
+	fflush(stdout);
+	/* test first, so a bad path leaves stdout as it was */
+	f = fopen(o->output, "w");
+	if (!f)
+		return -errno;
+	fclose(f);
+	if (!freopen(o->output, "w", stdout))
+		return -errno;
+	stdout_name = o->output;
+	return 0;
+}
+
+int sm_out_finish(const char *prog, int code)
+{
+	int err;
+
+	errno = 0;
+	err = fflush(stdout) == EOF || ferror(stdout);
+	/* close too: a file system may report a lost write only at close */
+	if (fclose(stdout) == EOF)
+		err = 1;
+	if (!err)
+		return code;
+	sm_prog_error(prog, "cannot write the report to %s: %s", sm_out_stdout_name(),
+		      errno ? strerror(errno) : "write error");
+	return code == SM_EXIT_OK ? SM_EXIT_FAIL : code;
+}
+
+/* doc, indented, to path ("-": stdout). Returns 0 or -errno. */
+static int json_to(const cJSON *doc, const char *path)
+{
+	char *text = cJSON_Print(doc);
+	FILE *f = stdout;
+	int rc = 0, crc;
+
+	if (!text)
+		return -ENOMEM;
+	if (strcmp(path, "-") && !(f = out_open(path, &rc)))
+		goto out;
+	if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
+		rc = -EIO;
+	if (f == stdout)
+		fflush(f);
+	else if ((crc = out_close(f)) && !rc)
+		rc = crc;
+out:
+	free(text);
+	return rc;
+}
+
+/* A saved job's host and rank table, as rank 0 printed it after the
+ * report (nothing for a document without "mpi"). Returns 0 or -errno (e
+ * says why). */
+static int saved_table(FILE *f, const cJSON *doc, struct sm_jerr *e)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, "mpi");
+	struct sm_dist_result d;
+	int rc;
+
+	memset(&d, 0, sizeof(d));
+	if (!o)
+		return 0;
+	rc = sm_dist_from_json(o, &d, e);
+	if (!rc && sm_dist_analyse(&d))
+		rc = -ENOMEM;
+	if (!rc)
+		sm_dist_text(f, &d);
+	sm_dist_result_release(&d);
+	return rc;
+}
+
+/* What goes to stderr beside a layout: the warnings, a cliff, the row's
+ * own notice. */
+static void notices(const struct sm_emit *e, const struct sm_layout_row *row, const void *res)
+{
+	const struct sm_result_head *h = e->r->head(res);
+	const struct sm_cliff *c = e->r->cliff ? e->r->cliff(res) : NULL;
+
+	for (unsigned i = 0; (row->flags & SM_ROW_WARN) && i < h->warnings.count; i++)
+		fprintf(stderr, "%s: warning: %s\n", e->prog, h->warnings.item[i].message);
+	if ((row->flags & SM_ROW_CLIFF) && c && c->found) {
+		char words[256];
+
+		/* stormark's notice under every name: a peer's layout stays the peer's */
+		fprintf(stderr, "stormark: cliff: %s\n", sm_report_cliff_words(words, sizeof(words), c));
+	}
+	if (row->note)
+		row->note(stderr, res);
+}
+
+/* One text layout of res to f: for a saved document first what the live
+ * run printed before and while it ran, then the report, then the job's
+ * table (live: the job's own; saved: the document's). Returns 0 or
+ * -errno (e says why). */
+static int render_row(const struct sm_emit *e, const struct sm_layout_row *row, FILE *f, const void *res,
+		      const cJSON *saved, struct sm_jerr *je)
+{
+	int rc = 0;
+
+	if (saved && row->replay)
+		rc = row->replay(f, res, saved, je);
+	if (!rc)
+		rc = row->render(f, res, saved, je);
+	if (!rc && (row->flags & SM_ROW_TABLE)) {
+		if (!saved)
+			sm_job_text(e->job, f, res);
+		else if (e->r->saved_table)
+			rc = saved_table(f, saved, je);
+	}
+	return rc;
+}
+
+/*
+ * The HTML report of doc, a whole document, to path, through the reader
+ * and the row `report --format html` uses: a live document is read back
+ * as `report` reads a file (its numbers are raw), so the two give the same
+ * bytes; a saved one (saved 1: read from a file already) is used as it
+ * is, so `report` holds one tree, as its memory check counts. Returns 0,
+ * or -errno with one line in msg.
+ */
+static int html_file(const struct sm_render *r, const cJSON *live, int saved, const char *path,
+		     char *msg, size_t len)
+{
+	const struct sm_layout_row *row = sm_render_row(r, SM_LAYOUT_HTML);
+	struct sm_jerr e = { { 0 } };
+	char *text = saved ? NULL : cJSON_PrintUnformatted(live);
+	cJSON *doc = NULL;
+	void *res = calloc(1, r->size);
+	FILE *f;
+	int rc = -ENOMEM, crc;
+
+	if (!res || (!saved && (!text || (rc = sm_json_parse_text(text, "the result", &doc, &e)))) ||
+	    (rc = r->read(saved ? live : doc, res, &e))) {
+		snprintf(msg, len, "cannot render the HTML report: %s", e.msg[0] ? e.msg : strerror(-rc));
+		goto out;
+	}
+	f = out_open(path, &rc);
+	if (!f) {
+		snprintf(msg, len, "cannot write --html '%s': %s", path, strerror(-rc));
+		goto out;
+	}
+	rc = row->render(f, res, saved ? live : doc, &e);
+	if (rc)
+		snprintf(msg, len, "cannot render the HTML report: %s", e.msg[0] ? e.msg : strerror(-rc));
+	if ((crc = out_close(f)) && !rc) {
+		rc = crc;
+		snprintf(msg, len, "cannot write --html '%s': %s", path, strerror(-rc));
+	}
+out:
+	if (res)
+		r->release(res);
+	free(res);
+	cJSON_Delete(doc);
+	free(text);
+	return rc;
+}
+
+int sm_emit_wants_doc(const struct sm_emit *e)
+{
+	return e->out->layout == SM_LAYOUT_JSON || e->out->json_file || e->db || e->out->html;
+}
+
+/* --save: the document in the history. Returns 0, or SM_EXIT_FAIL after
+ * one line. */
+static int save_doc(const struct sm_emit *e, const void *res, const cJSON *doc)
+{
+	char err[256], *text = sm_save_text(doc);
+	int rc = -ENOMEM;
+
+	if (text)
+		rc = e->store ? e->store(e->db, e->save->key, res, text, err, sizeof(err))
+				: sm_hdb_save_result(e->db, e->save->key, e->r->command, text, err, sizeof(err));
+	free(text);
+	if (!rc)
+		return 0;
+	sm_error("cannot save to history database '%s': %s", e->db_path, rc == -ENOMEM ? "out of memory" : err);
+	return SM_EXIT_FAIL;
+}
+
+/* The document's files: --json=FILE, the history, --html FILE. Returns 0,
+ * or SM_EXIT_FAIL when one could not be written (said on stderr). */
+static int files(const struct sm_emit *e, const void *res, const cJSON *doc)
+{
+	char msg[SM_MSG_MAX];
+	int failed = 0, rc;
+
+	if (!doc)
+		return sm_emit_wants_doc(e) ? SM_EXIT_FAIL : 0;   /* out of memory, said */
+	if (e->out->json_file && (rc = json_to(doc, e->out->json_file))) {
+		sm_prog_error(e->prog, "cannot write JSON to '%s': %s", e->out->json_file, strerror(-rc));
+		failed = 1;
+	}
+	if (e->db && save_doc(e, res, doc))
+		failed = 1;
+	if (e->out->html && html_file(e->r, doc, 0, e->out->html, msg, sizeof(msg))) {
+		sm_prog_error(e->prog, "%s", msg);
+		failed = 1;
+	}
+	return failed ? SM_EXIT_FAIL : 0;
+}
+
+int sm_emit_open(struct sm_emit *e)
+{
+	static const struct sm_save_opts none;
+
+	return sm_save_open(e->save ? e->save : &none, e->prog, e->r->command, &e->db, e->db_path,
+			    sizeof(e->db_path));
+}
+
+int sm_emit_redirect(struct sm_emit *e)
+{
+	int rc = sm_out_redirect(e->out, e->job);
+
+	e->redirected = 1;
+	if (!rc)
+		return 0;
+	sm_prog_error(e->prog, "cannot create '%s': %s", e->out->output, strerror(-rc));
+	return SM_EXIT_FAIL;
+}
+
+void sm_emit_close(struct sm_emit *e)
+{
+	sm_hdb_close(e->db);
+	e->db = NULL;
+}
+
+/* The report on stdout: the JSON document, or a text layout (not when the
+ * command printed it as it ran), then the layout's notices on stderr.
+ * Returns 0, or SM_EXIT_FAIL after one line. */
+static int report(const struct sm_emit *e, const struct sm_layout_row *row, const void *res, const cJSON *doc)
+{
+	struct sm_jerr je = { { 0 } };
+	int rc;
+
+	if (row->layout == SM_LAYOUT_JSON) {
+		rc = doc ? json_to(doc, "-") : -ENOMEM;
+		if (rc && doc)   /* no memory was said already */
+			sm_prog_error(e->prog, "cannot write JSON to 'stdout': %s", strerror(-rc));
+		notices(e, row, res);
+		return rc ? SM_EXIT_FAIL : 0;
+	}
+	if (e->quiet)
+		return 0;
+	if (!e->printed)
+		(void)render_row(e, row, stdout, res, NULL, &je);   /* a live result reads no document */
+	notices(e, row, res);
+	return 0;
+}
+
+int sm_emit(struct sm_emit *e, void *res, int rc)
+{
+	const struct sm_layout_row *row = sm_render_row(e->r, e->out->layout);
+	cJSON *doc = NULL;
+	int code = e->kind ? sm_job_merge(e->job, e->kind, res, &rc) : -1, failed = 0;
+
+	if (code >= 0)
+		return code;   /* a rank that does not report */
+	if (!e->redirected && sm_emit_redirect(e))
+		failed = 1;
+	code = e->before ? e->before(e, res, rc) : 0;
+	if (sm_emit_wants_doc(e)) {
+		doc = e->r->json(res);
+		if (doc) {
+			sm_job_json(e->job, doc, res);   /* an MPI job's hosts and ranks */
+			if (e->r->json_tail)
+				e->r->json_tail(doc, res);
+		} else {
+			sm_prog_error(e->prog, "out of memory");
+		}
+	}
+	if (!code && !failed && row && report(e, row, res, doc))
+		failed = 1;
+	if (files(e, res, doc))
+		failed = 1;
+	cJSON_Delete(doc);
+	if (code)
+		return code;
+	code = e->end ? e->end(e, res, rc) : 0;
+	return code ? code : failed ? SM_EXIT_FAIL : SM_EXIT_OK;
+}
+
+int sm_emit_saved(struct sm_emit *e, const cJSON *doc)
+{
+	const struct sm_layout_row *row = sm_render_row(e->r, e->out->layout);
+	struct sm_jerr je = { { 0 } };
+	char msg[SM_MSG_MAX];
+	void *res;
+	int rc;
+
+	if (e->out->html && html_file(e->r, doc, 1, e->out->html, msg, sizeof(msg))) {
+		sm_prog_error(e->prog, "%s", msg);
+		return SM_EXIT_FAIL;
+	}
+	res = calloc(1, e->r->size);
+	rc = res ? e->r->read(doc, res, &je) : -ENOMEM;
+	if (rc) {
+		/* nothing */
+	} else if (row->layout == SM_LAYOUT_JSON) {
+		/* the document of res, with the saved "mpi" object (rank 0's record
+		 * of the other ranks, kept as saved: not derived from res) where the
+		 * live job put it */
+		const cJSON *m = cJSON_GetObjectItemCaseSensitive(doc, "mpi");
+		cJSON *d = e->r->json(res), *c = NULL;
+
+		if (d && m && (c = sm_json_dup_saved(m)))
+			cJSON_AddItemToObject(d, "mpi", c);
+		if (d && (!m || c) && e->r->json_tail)
+			e->r->json_tail(d, res);
+		rc = d && (!m || c) ? json_to(d, "-") : -ENOMEM;
+		cJSON_Delete(d);
+	} else {
+		rc = render_row(e, row, stdout, res, doc, &je);
+	}
+	if (!rc && row->layout != SM_LAYOUT_JSON)   /* a saved document gives back itself alone */
+		notices(e, row, res);
+	if (res)
+		e->r->release(res);
+	free(res);
+	if (rc && je.msg[0]) {
+		sm_prog_error(e->prog, "'%s' is not a complete %s result: %s", e->name, e->r->command, je.msg);
+		return SM_EXIT_USAGE;
+	}
+	if (rc == -ENOMEM) {
+		sm_error("out of memory");
+		return SM_EXIT_FAIL;
+	}
+	if (fflush(stdout) || ferror(stdout) || rc) {
+		sm_error("cannot write the report: %s", strerror(rc ? -rc : EIO));
+		return SM_EXIT_FAIL;
+	}
+	return 0;
+}
