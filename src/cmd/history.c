@@ -7,6 +7,7 @@
 #include "core/fsx.h"
 #include "store/history_db.h"
 #include "result/timefig.h"
+#include "analysis/time.h"
 #include "report/timeit.h"
 #include "report/compare.h"
 #include "analysis/compare.h"

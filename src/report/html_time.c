@@ -57,7 +57,7 @@ static void stats_table(FILE *f, const struct sm_time_result *r)
 	for (unsigned k = 0; k < NSHOWN; k++) {
 		struct sm_tf_stat s;
 
-		sm_tf_stats(r->runs, r->nruns, shown[k], &s);
+		s = r->stat[shown[k]];
 		fputs("<tr><td>", f);
 		sm_html_text(f, sm_tf_desc[shown[k]].label);
 		fputs("</td>", f);

@@ -64,7 +64,7 @@ void sm_md_time(FILE *f, const struct sm_time_result *r)
 				       : "| figure | mean | stddev | median | min | max |\n"
 					 "|---|--:|--:|--:|--:|--:|\n");
 		}
-		sm_tf_stats(r->runs, r->nruns, i, &s);
+		s = r->stat[i];
 		cell(f, sm_tf_desc[i].label);
 		if (!s.n) {
 			char why[256];

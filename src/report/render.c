@@ -12,6 +12,7 @@
 #include "analysis/fileio.h"
 #include "analysis/frames.h"
 #include "analysis/run.h"
+#include "analysis/time.h"
 #include "report/csv.h"
 #include "report/fileio.h"
 #include "report/frametest.h"
@@ -99,7 +100,11 @@ static int doc_dist(const cJSON *doc, struct sm_dist_result *d, struct sm_jerr *
 
 static int time_read(const cJSON *doc, void *res, struct sm_jerr *e)
 {
-	return sm_time_from_json(doc, res, e);
+	int rc = sm_time_from_json(doc, res, e);
+
+	if (!rc)
+		sm_time_analyse(res);   /* each figure's statistics, as the live run derived them */
+	return rc;
 }
 
 static void time_release(void *res)

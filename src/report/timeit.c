@@ -111,7 +111,7 @@ static void print_table(FILE *f, const struct sm_time_result *r)
 
 		if (i == SM_TF_DISK_READ_IOS && !disk_heading(f, r))
 			break;
-		sm_tf_stats(r->runs, r->nruns, i, &s);
+		s = r->stat[i];
 		if (!s.n) {
 			fprintf(f, "  %-26s n/a (%s)\n", sm_tf_desc[i].label, sm_time_missing_reason(r, i));
 			continue;
@@ -163,7 +163,7 @@ static double mean_of(const struct sm_time_result *r, enum sm_tf f)
 {
 	struct sm_tf_stat s;
 
-	sm_tf_stats(r->runs, r->nruns, f, &s);
+	s = r->stat[f];
 	return s.n ? s.mean : -1;
 }
 
@@ -299,7 +299,7 @@ cJSON *sm_time_json(const struct sm_time_result *r)
 		struct sm_tf_stat s;
 		cJSON *o;
 
-		sm_tf_stats(r->runs, r->nruns, i, &s);
+		s = r->stat[i];
 		if (!s.n) {
 			if (r->nruns)
 				cJSON_AddStringToObject(miss, sm_tf_desc[i].key, sm_time_missing_reason(r, i));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The result model of `stormark time`: one run's figures, statistics over
- * many runs, and the methodology hints derived from them. */
+/* The result model of `stormark time`: one run's figures, and the result
+ * of many runs with their statistics (derived by analysis/time.c). */
 #ifndef SM_TIMEFIG_H
 #define SM_TIMEFIG_H
 
@@ -82,8 +82,14 @@ void sm_time_run_fill(struct sm_time_run *run, const struct sm_proc_totals *t,
 		      uint64_t wall_ns, uint64_t syscalls, uint64_t flush_calls,
 		      const struct sm_diskstat *disk, int wait_status);
 
-/* Everything a `time` report shows. Filled by cmd/time.c from its runs, or
- * by the JSON reader (then owned is 1 and sm_time_result_release() frees
+/* Summary of one figure over the runs where it was measured (n of them). */
+struct sm_tf_stat {
+	unsigned n;
+	double mean, stddev, median, min, max;
+};
+
+/* Everything a `time` report shows. Filled by workload/time.c from its
+ * runs, or by the JSON reader (then owned is 1 and sm_time_result_release() frees
  * cmd_argv, prepare and runs). */
 struct sm_time_result {
 	struct sm_result_head head; /* duration_ns: the whole invocation, warm-up
@@ -103,35 +109,12 @@ struct sm_time_result {
 	char disk_why[160];
 	time_t exit_time;           /* when the last run ended (timeit's Exit Time) */
 	int owned;                  /* 1: cmd_argv, prepare, runs are allocated here */
+	/* derived (sm_time_analyse, analysis/time.h), once, for every report:
+	 * each figure over the runs that measured it */
+	struct sm_tf_stat stat[SM_TF_COUNT];
 };
 
 /* Free what r owns when it was read back (owned); the head's argv too. */
 void sm_time_result_release(struct sm_time_result *r);
-
-/* Summary of one figure over the runs where it was measured (n of them). */
-struct sm_tf_stat {
-	unsigned n;
-	double mean, stddev, median, min, max;
-};
-
-/* Statistics of figure f over runs[0..n). stddev is the sample standard
- * deviation (0 for one run). */
-void sm_tf_stats(const struct sm_time_run *runs, unsigned n, enum sm_tf f,
-		 struct sm_tf_stat *out);
-
-/* Mean after dropping the lowest and highest 10% (rounded down) of vals;
- * sorts vals in place. Returns 0 for n == 0. */
-double sm_trimmed_mean(double *vals, unsigned n);
-
-/* Median of vals (sorted in place). Returns 0 for n == 0. */
-double sm_median(double *vals, unsigned n);
-
-/* Add methodology hints and warnings about runs[0..n) to w: call-bound
- * I/O, served from cache, writes not flushed, first run differs,
- * outliers, and figures that could not be measured. caches_dropped: every
- * run began with the page cache dropped (--drop-caches), so a first run
- * that differs is not explained by a cache warming up. */
-void sm_time_hints(const struct sm_time_run *runs, unsigned n, int caches_dropped,
-		   struct sm_warnings *w);
 
 #endif

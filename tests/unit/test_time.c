@@ -7,6 +7,8 @@
 #include "core/proctree.h"
 #include "store/history_db.h"
 #include "result/timefig.h"
+#include "analysis/time.h"
+#include "workload/time.h"
 #include "report/timeit.h"
 
 #include <errno.h>
@@ -62,6 +64,73 @@ static void test_stats(void **state)
 	assert_true(s.mean == 20 && s.max == 30);
 	sm_tf_stats(runs, 1, SM_TF_WALL_NS, &s);
 	assert_true(s.stddev == 0);
+}
+
+/* Every figure's statistics are derived once into the result, the same
+ * as sm_tf_stats() gives for that figure (the reporters read them there). */
+static void test_analyse(void **state)
+{
+	struct sm_time_run runs[3];
+	struct sm_time_result r;
+	struct sm_tf_stat s;
+
+	memset(runs, 0, sizeof(runs));
+	memset(&r, 0, sizeof(r));
+	for (unsigned i = 0; i < 3; i++) {
+		runs[i].v[SM_TF_WALL_NS] = 1e6 * (i + 1);
+		runs[i].v[SM_TF_READ_BYTES] = 4096;
+	}
+	runs[1].missing = SM_TF_BIT(SM_TF_READ_BYTES);
+	r.runs = runs;
+	r.nruns = 3;
+	sm_time_analyse(&r);
+	assert_int_equal(r.stat[SM_TF_WALL_NS].n, 3);
+	assert_true(r.stat[SM_TF_WALL_NS].mean == 2e6 && r.stat[SM_TF_WALL_NS].max == 3e6);
+	assert_int_equal(r.stat[SM_TF_READ_BYTES].n, 2);
+	for (unsigned f = 0; f < SM_TF_COUNT; f++) {
+		sm_tf_stats(runs, 3, (enum sm_tf)f, &s);
+		assert_memory_equal(&s, &r.stat[f], sizeof(s));
+	}
+}
+
+/* The loop: a warm-up and two measured runs of `true` fill the result
+ * with their records and statistics; a command that fails stops it, and
+ * its status is time's. */
+static void test_measure(void **state)
+{
+	static char *ok_argv[] = { "true", NULL }, *bad_argv[] = { "sh", "-c", "exit 3", NULL };
+	struct sm_time_plan p = { .cmd_argc = 1, .cmd_argv = ok_argv, .warmup = 1, .runs = 2,
+				  .no_syscalls = 1 };
+	struct sm_time_run runs[2];
+	struct sm_time_result r;
+	char msg[256];
+	int status = -1;
+
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(sm_time_measure(&p, &r, runs, &status, msg, sizeof(msg)), -1);
+	assert_int_equal(status, 0);
+	assert_string_equal(msg, "");
+	assert_int_equal(r.nruns, 2);
+	assert_int_equal(r.stat[SM_TF_WALL_NS].n, 2);
+	assert_true(r.stat[SM_TF_WALL_NS].min > 0);
+	assert_string_equal(r.syscalls_why, "disabled with --no-syscalls");
+	sm_result_head_release(&r.head);
+
+	memset(&r, 0, sizeof(r));
+	p.cmd_argc = 3;
+	p.cmd_argv = bad_argv;
+	p.warmup = 0;
+	assert_int_equal(sm_time_measure(&p, &r, runs, &status, msg, sizeof(msg)), -1);
+	assert_int_equal(status, 3);
+	assert_int_equal(r.nruns, 1);   /* stopped at the first failed run */
+	assert_non_null(strstr(msg, "run 1 of 'sh' ended with status 3; stopping"));
+	sm_result_head_release(&r.head);
+
+	memset(&r, 0, sizeof(r));
+	p.warmup = 1;   /* a failed warm-up: nothing to report, its status */
+	assert_int_equal(sm_time_measure(&p, &r, runs, &status, msg, sizeof(msg)), 3);
+	assert_non_null(strstr(msg, "warm-up run of 'sh' failed with exit status 3"));
+	sm_result_head_release(&r.head);
 }
 
 static void test_parse_io(void **state)
@@ -462,6 +531,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median_trimmed),
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_analyse),
+		cmocka_unit_test(test_measure),
 		cmocka_unit_test(test_parse_io),
 		cmocka_unit_test(test_diskstat_parse),
 		cmocka_unit_test(test_diskdev_resolve),

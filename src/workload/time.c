@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/* `stormark time`'s loop: the warm-up and measured runs of a command, each
+ * timed over its whole process tree, into the time result. */
+#include "workload/time.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "analysis/time.h"
+#include "core/clock.h"
+#include "core/diskstats.h"
+#include "core/fsx.h"
+#include "core/msg.h"   /* the exit codes: time's status is the command's */
+#include "core/perfsys.h"
+#include "core/proctree.h"
+#include "result/result.h"
+
+char *sm_time_cmdline(int argc, char *const *argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+/* State that lasts across runs. */
+struct runner {
+	const struct sm_time_plan *p;
+	char *msg;                  /* the line to say when a run fails */
+	size_t len;
+	struct sm_perfsys perf;
+	int perf_ok;
+	struct sm_diskdev disk;
+	int disk_ok;
+	struct sm_proc_launcher *launch;  /* starts the command (max RSS its own) */
+};
+
+/* The line the command will say, as the printers take it. */
+static void say(struct runner *rn, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct runner *rn, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rn->msg, rn->len, fmt, ap);
+	va_end(ap);
+}
+
+/* One run of the command; 0 with *run filled, or the exit code to return
+ * at once (with the line to say in rn->msg). */
+static int one_run(struct runner *rn, struct sm_time_run *run)
+{
+	struct sm_proc p;
+	struct sm_proc_totals t;
+	struct sm_diskstat d0, d1, dd;
+	uint64_t t0, t1, sc = SM_NO_COUNT, fl = SM_NO_COUNT;
+	int rc, status = 0, exec_err, have_d = 0;
+
+	memset(&t, 0, sizeof(t));
+	if (rn->p->drop_caches) {
+		rc = sm_drop_caches();
+		if (rc) {
+			say(rn, "cannot drop caches: %s", strerror(-rc));
+			return SM_EXIT_FAIL;
+		}
+	}
+	if (rn->p->prepare) {
+		rc = sm_proc_run_shell(rn->p->prepare);
+		if (rc < 0 || rc != 0) {
+			say(rn, "--prepare command '%s' failed (%s %d)", rn->p->prepare,
+				 rc < 0 ? "error" : WIFSIGNALED(rc) ? "signal" : "exit status",
+				 rc < 0 ? -rc : WIFSIGNALED(rc) ? WTERMSIG(rc) : WEXITSTATUS(rc));
+			return SM_EXIT_FAIL;
+		}
+	}
+	rc = sm_proc_take_signal();
+	if (rc) {
+		/* SIGTERM or SIGHUP came between runs: nobody to forward it to */
+		say(rn, "stopped by signal %d (%s)", rc, strsignal(rc));
+		return 128 + rc;
+	}
+	rc = sm_proc_spawn(&p, rn->launch, rn->p->cmd_argv, rn->p->shell);
+	if (rc) {
+		say(rn, "cannot start '%s': %s", rn->p->cmd_argv[0], strerror(-rc));
+		return SM_EXIT_FAIL;
+	}
+	if (rn->perf_ok && sm_perfsys_attach(&rn->perf, p.pid))
+		rn->perf_ok = 0;   /* the reason is in rn->perf.why */
+	if (rn->disk_ok)
+		have_d = !sm_diskstat_read(&rn->disk, &d0);
+	t0 = sm_now_ns();
+	exec_err = sm_proc_release(&p);
+	rc = sm_proc_wait_tree(&p, &t, &status, &t1);
+	if (exec_err) {
+		sm_perfsys_close(&rn->perf);
+		say(rn, "cannot run '%s': %s", rn->p->cmd_argv[0], strerror(-exec_err));
+		return exec_err == -ENOENT ? 127 : 126;
+	}
+	if (rc) {
+		sm_perfsys_close(&rn->perf);
+		say(rn, "waiting for '%s' failed: %s", rn->p->cmd_argv[0], strerror(-rc));
+		return SM_EXIT_FAIL;
+	}
+	if (rn->perf_ok && sm_perfsys_read(&rn->perf, &sc, &fl))
+		rn->perf_ok = 0;
+	if (have_d && !sm_diskstat_read(&rn->disk, &d1))
+		sm_diskstat_delta(&d0, &d1, &dd);
+	else
+		have_d = 0;
+	sm_time_run_fill(run, &t, t1 - t0, sc, fl, have_d ? &dd : NULL, status);
+	return 0;
+}
+
+/* The counters that last across runs: the system-call counter and the
+ * disk under the current directory (why not, in r, when there is none). */
+static void setup(struct runner *rn, struct sm_time_result *r)
+{
+	struct sm_fs_info fs;
+	struct stat st;
+	int rc;
+
+	/* when it cannot run, runs are started directly and max RSS is not
+	 * measured (sm_proc_launcher_why says why) */
+	rn->launch = sm_proc_launcher_new(rn->p->cmd_argv, rn->p->shell);
+	if (rn->p->no_syscalls)
+		snprintf(rn->perf.why, sizeof(rn->perf.why), "disabled with --no-syscalls");
+	else if (sm_perfsys_probe(&rn->perf) == 0)
+		rn->perf_ok = 1;
+	/* st_dev is what sm_fs_info reports as the device number; stat is
+	 * enough on the fast path, sm_fs_info names the file system when
+	 * there is no block device */
+	rc = stat(".", &st) ? -errno : 0;
+	if (!rc)
+		rc = sm_diskdev_resolve(major(st.st_dev), minor(st.st_dev), &rn->disk);
+	if (!rc) {
+		rn->disk_ok = 1;
+	} else if (rc == -ENODEV) {
+		memset(&fs, 0, sizeof(fs));
+		sm_fs_info(".", &fs);
+		snprintf(r->disk_why, sizeof(r->disk_why),
+			 "the current directory is on %s, not on a block device",
+			 fs.fs_type[0] ? fs.fs_type : "a file system");
+	} else {
+		snprintf(r->disk_why, sizeof(r->disk_why), "cannot find the device: %s",
+			 strerror(-rc));
+	}
+	r->disk_ok = rn->disk_ok;
+	r->disk = rn->disk;
+}
+
+/* The result's fields once the runs are over, its hints and statistics. */
+static void finish(const struct runner *rn, struct sm_time_result *r, struct sm_time_run *runs,
+		   uint64_t start)
+{
+	const struct sm_time_plan *p = rn->p;
+
+	r->exit_time = time(NULL);
+	r->head.duration_ns = sm_now_ns() - start;
+	r->cmd_argc = p->cmd_argc;
+	r->cmd_argv = p->cmd_argv;
+	r->shell = p->shell;
+	r->prepare = p->prepare;
+	r->warmup = p->warmup;
+	r->runs_requested = p->runs;
+	r->runs = runs;
+	if (!rn->perf_ok)
+		snprintf(r->syscalls_why, sizeof(r->syscalls_why), "%s", rn->perf.why);
+	else if (r->nruns && (runs[0].missing & SM_TF_BIT(SM_TF_FLUSH_CALLS)))
+		snprintf(r->flush_why, sizeof(r->flush_why), "the tracepoint filter was refused");
+	for (unsigned i = 0; i < r->nruns; i++)
+		if (runs[i].missing & SM_TF_BIT(SM_TF_MAX_RSS_BYTES))
+			snprintf(r->rss_why, sizeof(r->rss_why), "%s", sm_proc_launcher_why(rn->launch));
+	if (r->syscalls_why[0])
+		sm_warn(&r->head.warnings, "syscalls_missing", "all system calls were not counted: %s; "
+			"read and write calls are shown instead", r->syscalls_why);
+	sm_time_hints(runs, r->nruns, p->drop_caches, &r->head.warnings);
+	sm_time_analyse(r);
+}
+
+/* The warm-up runs, then the measured ones. Returns -1 to report, or the
+ * exit code (rn->msg says why). */
+static int loop(struct runner *rn, struct sm_time_result *r, struct sm_time_run *runs, int *status)
+{
+	const struct sm_time_plan *p = rn->p;
+	int code;
+
+	for (unsigned i = 0; i < p->warmup; i++) {
+		struct sm_time_run scratch;
+
+		code = one_run(rn, &scratch);
+		if (code)
+			return code;
+		if (scratch.exit_code) {
+			say(rn, "warm-up run of '%s' failed with exit status %d", p->cmd_argv[0],
+			    scratch.exit_code);
+			return scratch.exit_code;
+		}
+	}
+	for (unsigned i = 0; i < p->runs; i++) {
+		code = one_run(rn, &runs[r->nruns]);
+		if (code)
+			return code;
+		r->nruns++;
+		if (runs[r->nruns - 1].exit_code) {
+			*status = runs[r->nruns - 1].exit_code;
+			if (i + 1 < p->runs)
+				say(rn, "run %u of '%s' ended with status %d; stopping", i + 1,
+				    p->cmd_argv[0], *status);
+			break;
+		}
+	}
+	return -1;
+}
+
+int sm_time_measure(const struct sm_time_plan *plan, struct sm_time_result *r, struct sm_time_run *runs,
+		    int *status, char *msg, size_t len)
+{
+	struct runner rn = { .p = plan, .msg = msg, .len = len };
+	uint64_t start = sm_now_ns();
+	int rc;
+
+	msg[0] = '\0';
+	*status = 0;
+	rn.perf.fd_all = rn.perf.fd_flush = rn.perf.fd_anchor = -1;
+	rc = sm_proc_subreaper();
+	if (!rc)
+		rc = sm_proc_forward_signals();
+	if (rc) {
+		say(&rn, "cannot set up the process tree: %s", strerror(-rc));
+		return 1;
+	}
+	setup(&rn, r);
+	/* the environment costs several /proc reads: only JSON (and the
+	 * history, which stores the JSON) carries it, and the HTML report */
+	if (plan->env)
+		sm_env_collect(&r->head.env, ".");
+	else
+		sm_kernel_release(r->head.env.kernel, sizeof(r->head.env.kernel));
+	rc = loop(&rn, r, runs, status);
+	if (rc < 0)
+		finish(&rn, r, runs, start);
+	sm_proc_launcher_free(rn.launch);
+	sm_perfsys_release(&rn.perf);
+	return rc;
+}
