@@ -16,7 +16,6 @@
 #include "cmd/out_opts.h"
 #include "report/table.h"
 #include "cmd/save.h"
-#include "cmd/history.h"
 #include "core/opt.h"
 
 #include <errno.h>
@@ -496,6 +495,30 @@ static int compare_keys(struct sm_hdb *db, const char *path, const char *k1, con
 	return compare(db, path, k1, k2, st);
 }
 
+/* --json: the export of the keys (key NULL) or of one key of db (NULL
+ * when there is none yet: no keys) into the file to ("-": stdout).
+ * Returns the exit code, after a message on error. */
+static int export(struct sm_hdb *db, const char *path, const char *key, const char *to)
+{
+	char err[256] = "";
+	int rc;
+	cJSON *doc = sm_hdb_export(db, path, key, &rc, err, sizeof(err));
+
+	if (!doc && err[0])
+		sm_error("cannot read history database '%s': %s", path, err);
+	else if (!doc && rc == -ENOENT)
+		sm_error("no runs saved under key '%s' in '%s'", key, path);
+	else if (!doc)
+		sm_error("out of memory");
+	if (!doc)
+		return SM_EXIT_FAIL;
+	rc = sm_json_write(doc, to);
+	if (rc)
+		sm_error("cannot write '%s': %s", strcmp(to, "-") ? to : sm_out_stdout_name(), strerror(-rc));
+	cJSON_Delete(doc);
+	return rc ? SM_EXIT_FAIL : SM_EXIT_OK;
+}
+
 int cmd_history(int argc, char **argv, struct sm_job *job)
 {
 	struct history_opts o;
@@ -525,7 +548,7 @@ int cmd_history(int argc, char **argv, struct sm_job *job)
 	if (rc == -ENOENT && first == argc) {
 		rc = SM_EXIT_OK;
 		if (o.out.json_file || o.out.layout == SM_LAYOUT_JSON)
-			rc = sm_cmd_history_export(NULL, path, NULL, o.out.json_file ? o.out.json_file : "-");
+			rc = export(NULL, path, NULL, o.out.json_file ? o.out.json_file : "-");
 		if (!rc && o.out.layout != SM_LAYOUT_JSON) {
 			char title[4200];
 			struct sm_table t = { stdout, st, key_cols, 5 };
@@ -544,7 +567,7 @@ int cmd_history(int argc, char **argv, struct sm_job *job)
 	}
 	rc = SM_EXIT_OK;
 	if (o.out.json_file || o.out.layout == SM_LAYOUT_JSON)
-		rc = sm_cmd_history_export(db, path, first < argc ? argv[first] : NULL,
+		rc = export(db, path, first < argc ? argv[first] : NULL,
 				 o.out.json_file ? o.out.json_file : "-");
 	if (!rc && o.out.layout != SM_LAYOUT_JSON) {
 		if (first == argc)

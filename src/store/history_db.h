@@ -97,4 +97,16 @@ int sm_hdb_keys(struct sm_hdb *db, struct sm_hdb_key **keys, unsigned *n,
 int sm_hdb_load(struct sm_hdb *db, const char *key, struct sm_hdb_row **rows,
 		unsigned *n, char *err, size_t errlen);
 
+/*
+ * The history as one JSON document (docs/history.md; history_json.c): the
+ * keys of db (NULL: a database not made yet, no keys), or with key that
+ * key's saved results whole and, for time, its runs with their figures;
+ * path is the database's name in it. Returns the document (caller frees),
+ * or NULL with *rc: the database's failure (its reason in err), else
+ * -ENOENT (nothing saved under key) or -ENOMEM (err left empty).
+ */
+struct cJSON;
+struct cJSON *sm_hdb_export(struct sm_hdb *db, const char *path, const char *key, int *rc, char *err,
+			    size_t len);
+
 #endif

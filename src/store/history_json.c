@@ -1,31 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* stormark history --json: the keys, or one key's saved results whole (and
- * a time key's runs with their figures), as one JSON document
- * (docs/history.md). */
-#include "cmd/history.h"
-#include "cmd/cmd.h"
-#include "cmd/emit.h"
-#include "cmd/out_opts.h"
+/* The history as one JSON document (stormark history --json,
+ * docs/history.md): the keys, or one key's saved results whole (and a time
+ * key's runs with their figures). */
+#include "store/history_db.h"
 #include "result/json.h"
 #include "result/timefig.h"
-#include "store/history_db.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The keys as JSON: [{"key", "command", "runs", "last_saved_at"}]. */
-static int keys_json(struct sm_hdb *db, const char *path, cJSON *doc)
+static int keys_json(struct sm_hdb *db, cJSON *doc, char *err, size_t len)
 {
 	struct sm_hdb_key *keys = NULL;
 	unsigned n = 0;
-	char err[256];
 	cJSON *arr = cJSON_AddArrayToObject(doc, "keys");
+	int rc;
 
-	if (db && sm_hdb_keys(db, &keys, &n, err, sizeof(err))) {
-		sm_error("cannot read history database '%s': %s", path, err);
-		return SM_EXIT_FAIL;
-	}
+	if (db && (rc = sm_hdb_keys(db, &keys, &n, err, len)))
+		return rc;
 	for (unsigned i = 0; arr && i < n; i++) {
 		cJSON *k = cJSON_CreateObject();
 
@@ -38,31 +34,27 @@ static int keys_json(struct sm_hdb *db, const char *path, cJSON *doc)
 		cJSON_AddStringToObject(k, "last_saved_at", keys[i].last);
 	}
 	free(keys);
-	return SM_EXIT_OK;
+	return 0;
 }
 
 /* A key's runs as JSON: "results" (every saved result whole, as --json
  * wrote it) and, for time, "runs" (one row per measured run with its
  * figures, older saves included). */
-static int key_json(struct sm_hdb *db, const char *path, const char *key, cJSON *doc)
+static int key_json(struct sm_hdb *db, const char *key, cJSON *doc, char *err, size_t len)
 {
 	struct sm_hdb_result *res = NULL;
 	struct sm_hdb_row *rows = NULL;
 	unsigned n = 0, nrows = 0;
-	char err[256], cmd[32];
+	char cmd[32];
 	cJSON *arr;
-	int code = SM_EXIT_OK;
+	int rc;
 
-	if (sm_hdb_key_command(db, key, cmd, sizeof(cmd), err, sizeof(err)) ||
-	    sm_hdb_load_results(db, key, &res, &n, err, sizeof(err)) ||
-	    (!strcmp(cmd, "time") && sm_hdb_load(db, key, &rows, &nrows, err, sizeof(err)))) {
-		sm_error("cannot read history database '%s': %s", path, err);
-		code = SM_EXIT_FAIL;
+	if ((rc = sm_hdb_key_command(db, key, cmd, sizeof(cmd), err, len)) ||
+	    (rc = sm_hdb_load_results(db, key, &res, &n, err, len)) ||
+	    (!strcmp(cmd, "time") && (rc = sm_hdb_load(db, key, &rows, &nrows, err, len))))
 		goto out;
-	}
 	if (!cmd[0]) {
-		sm_error("no runs saved under key '%s' in '%s'", key, path);
-		code = SM_EXIT_FAIL;
+		rc = -ENOENT;
 		goto out;
 	}
 	cJSON_AddStringToObject(doc, "key", key);
@@ -102,29 +94,21 @@ static int key_json(struct sm_hdb *db, const char *path, const char *key, cJSON 
 out:
 	sm_hdb_results_free(res, n);
 	free(rows);
-	return code;
+	return rc;
 }
 
-int sm_cmd_history_export(struct sm_hdb *db, const char *path, const char *key, const char *to)
+cJSON *sm_hdb_export(struct sm_hdb *db, const char *path, const char *key, int *rc, char *err, size_t len)
 {
 	cJSON *doc = cJSON_CreateObject();
-	int code, rc;
 
-	if (!doc) {
-		sm_error("out of memory");
-		return SM_EXIT_FAIL;
-	}
+	*rc = -ENOMEM;
+	if (!doc)
+		return NULL;
 	sm_json_add_u64(doc, "schema_version", 1);
 	cJSON_AddStringToObject(doc, "history", path);
-	code = key ? key_json(db, path, key, doc) : keys_json(db, path, doc);
-	if (!code) {
-		rc = sm_json_write(doc, to);
-		if (rc) {
-			sm_error("cannot write '%s': %s", strcmp(to, "-") ? to : sm_out_stdout_name(),
-				 strerror(-rc));
-			code = SM_EXIT_FAIL;
-		}
-	}
+	*rc = key ? key_json(db, key, doc, err, len) : keys_json(db, doc, err, len);
+	if (!*rc)
+		return doc;
 	cJSON_Delete(doc);
-	return code;
+	return NULL;
 }
