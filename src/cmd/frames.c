@@ -11,6 +11,7 @@
 #include "core/worker.h"
 #include "report/cliff.h"
 #include "report/csv.h"
+#include "report/formats.h"
 #include "report/frametest.h"
 #include "report/markdown.h"
 #include "report/frames_csv.h"
@@ -29,21 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static void print_formats(void)
-{
-	struct sm_format f;
-
-	printf("frametest size presets (-w NAME):\n");
-	for (unsigned i = 0; i < sm_nft_presets; i++)
-		printf("  %-8s %5ux%-5u %8llu KiB%s\n", sm_ft_presets[i].name, sm_ft_presets[i].width,
-		       sm_ft_presets[i].height, (unsigned long long)sm_ft_presets[i].kib,
-		       sm_ft_presets[i].original ? "  (frametest's own)" : "");
-	printf("\nvideo formats (--video-format NAME):\n");
-	for (unsigned i = 0; sm_format_at(i, &f) == 0; i++)
-		printf("  %-22s %5ux%-5u %12llu bytes/frame  %s\n", f.name, f.width, f.height,
-		       (unsigned long long)f.frame_bytes, f.family->desc);
-}
 
 static void progress(const struct sm_frames_snap *last, const struct sm_frames_snap *total, void *arg)
 {
@@ -309,7 +295,7 @@ int cmd_frames(int argc, char **argv, struct sm_job *job)
 		return SM_EXIT_OK;
 	}
 	if (rc == SM_FRAMES_OPTS_LIST) {
-		print_formats();
+		sm_report_video_formats(stdout);
 		return SM_EXIT_OK;
 	}
 	if (rc)

@@ -16,7 +16,7 @@
 #include "core/units.h"
 #include "core/worker.h"
 #include "engine/engine.h"
-#include "report/csv.h"
+#include "report/formats.h"
 #include "report/streams.h"
 #include "result/json.h"
 #include "workload/memneed.h"
@@ -169,31 +169,6 @@ static int engine_cb(const struct sm_opt *opt, const char *arg, char *exp, size_
 	return 0;
 }
 
-static void list_formats(FILE *f)
-{
-	static const char *const show[] = { "23.976", "24", "25", "29.97", "30", "50", "59.94", "60" };
-
-	fprintf(f, "%-22s %-26s", "format", "codec");
-	for (unsigned k = 0; k < 8; k++)
-		fprintf(f, " %8s", show[k]);
-	fputs("   (MiB/s per stream at each fps; -: none published)\n", f);
-	for (unsigned i = 0; i < sm_sformat_count(); i++) {
-		struct sm_sformat sf;
-
-		sm_sformat_at(i, &sf);
-		fprintf(f, "%-22s %-26s", sf.name, sf.codec);
-		for (unsigned k = 0; k < 8; k++) {
-			double rate = sm_sformat_rate(&sf, sm_fps_find(show[k]));
-
-			if (rate > 0)
-				fprintf(f, " %8.2f", rate / 1048576.0);
-			else
-				fprintf(f, " %8s", "-");   /* no published rate at this fps */
-		}
-		fputc('\n', f);
-	}
-}
-
 /* Every format needs a published figure at one rate at least. */
 static int check_defined(const struct streams_opts *o)
 {
@@ -299,7 +274,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (o->list) {
-		list_formats(stdout);
+		sm_report_stream_formats(stdout);
 		return 1;
 	}
 	if (first < argc)
