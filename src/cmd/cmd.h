@@ -78,4 +78,14 @@ const char *sm_path_problem(const char *path);
  * nothing, so a test that would write there is refused before it starts. */
 int sm_dir_check_writable(const char *dir);
 
+/* The live progress line of run and streams on stderr: "[ 12/60 s] what",
+ * redrawn in place; nothing when on is 0 (--quiet, not a terminal, a rank
+ * that does not report). sm_progress_line() is the workload's callback
+ * (arg: the struct sm_progress); sm_progress_clear() wipes the line. */
+struct sm_progress {
+	int on;
+};
+void sm_progress_line(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, void *arg);
+void sm_progress_clear(const struct sm_progress *p);
+
 #endif

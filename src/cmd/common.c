@@ -88,3 +88,21 @@ const char *sm_root_refusal(const char *dir)
 	free(real);
 	return msg;
 }
+
+void sm_progress_line(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, void *arg)
+{
+	const struct sm_progress *p = arg;
+
+	if (!p->on)
+		return;
+	fprintf(stderr, "\r\033[K[%3.0f/%.0f s] %s", (double)elapsed_ns / 1e9, (double)budget_ns / 1e9, what);
+	fflush(stderr);
+}
+
+void sm_progress_clear(const struct sm_progress *p)
+{
+	if (p->on) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}

@@ -310,29 +310,6 @@ int cmd_run_parse_only(int argc, char **argv)
 	return rc == 1 ? SM_EXIT_OK : rc;
 }
 
-struct progress_ctx {
-	int on;
-};
-
-static void progress(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, void *arg)
-{
-	struct progress_ctx *p = arg;
-
-	if (!p->on)
-		return;
-	fprintf(stderr, "\r\033[K[%3.0f/%.0f s] %s", (double)elapsed_ns / 1e9,
-		(double)budget_ns / 1e9, what);
-	fflush(stderr);
-}
-
-static void progress_clear(const struct progress_ctx *p)
-{
-	if (p->on) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
-}
-
 static int use_colour(FILE *out)
 {
 	const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
@@ -347,7 +324,7 @@ struct live {
 	FILE *out;
 	int colour;
 	int printed;                /* the phases printed so far (SM_PHASE_*) */
-	struct progress_ctx pc;
+	struct sm_progress pc;
 };
 
 /* Everything that can be refused before the history and -o are opened:
@@ -412,16 +389,16 @@ static int phases(struct live *lv, struct sm_job *job, struct sm_run_result *res
 		sm_run_text_header(lv->out, res);
 		fflush(lv->out);
 	}
-	rc = sm_run_classic(res, progress, &lv->pc);
-	progress_clear(&lv->pc);
+	rc = sm_run_classic(res, sm_progress_line, &lv->pc);
+	sm_progress_clear(&lv->pc);
 	if (!rc && alone) {
 		sm_run_text_classic(lv->out, res);
 		fflush(lv->out);
 		lv->printed = SM_PHASE_FRAMES;
 	}
 	if (!rc && !lv->o->classic_only) {
-		rc = sm_run_frames(res, progress, &lv->pc);
-		progress_clear(&lv->pc);
+		rc = sm_run_frames(res, sm_progress_line, &lv->pc);
+		sm_progress_clear(&lv->pc);
 	}
 	if (!rc && !lv->o->classic_only) {
 		if (alone) {
@@ -429,8 +406,8 @@ static int phases(struct live *lv, struct sm_job *job, struct sm_run_result *res
 			fflush(lv->out);
 			lv->printed = SM_PHASE_VERDICTS;
 		}
-		rc = sm_run_verdicts(res, progress, &lv->pc);
-		progress_clear(&lv->pc);
+		rc = sm_run_verdicts(res, sm_progress_line, &lv->pc);
+		sm_progress_clear(&lv->pc);
 	}
 	sm_run_end(res);
 	return rc;

@@ -322,21 +322,6 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	return 0;
 }
 
-struct progress_ctx {
-	int on;
-};
-
-static void progress(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, void *arg)
-{
-	struct progress_ctx *p = arg;
-
-	if (!p->on)
-		return;
-	fprintf(stderr, "\r\033[K[%3.0f/%.0f s] %s", (double)elapsed_ns / 1e9, (double)budget_ns / 1e9,
-		what);
-	fflush(stderr);
-}
-
 /* How the search ended, said after its report. */
 static int end(struct sm_emit *e, void *arg, int rc)
 {
@@ -358,7 +343,7 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 {
 	struct streams_opts *o = calloc(1, sizeof(*o));
 	struct sm_streams_result *res = calloc(1, sizeof(*res));
-	struct progress_ctx pc = { 0 };
+	struct sm_progress pc = { 0 };
 	struct sm_emit e = { .r = &sm_render_streams, .kind = &sm_job_streams, .prog = PROG, .job = job,
 			     .end = end };
 	char *abs_dir = NULL;
@@ -431,12 +416,9 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	if (!sm_job_reports(job))   /* rank 0 runs the search, the others serve */
 		rc = sm_streams_serve(&o->plan, res);
 	else
-		rc = sm_streams_run(&o->plan, res, progress, &pc);
+		rc = sm_streams_run(&o->plan, res, sm_progress_line, &pc);
 	sm_job_after(job, &rc, &res->head.interrupted);
-	if (pc.on) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
+	sm_progress_clear(&pc);
 	code = sm_emit(&e, res, rc);   /* rank 0 reports the job */
 out:
 	sm_streams_result_release(res);
