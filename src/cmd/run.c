@@ -113,32 +113,6 @@ static int parse_formats(struct run_opts *o, const char *list, char *bad, size_t
 	return rc;
 }
 
-static int parse_fps(struct sm_run_plan *p, const char *list, char *bad, size_t badlen)
-{
-	char *copy = strdup(list), *save = NULL, *tok;
-	int rc = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	p->nrates = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct sm_fps *r = sm_fps_find(tok);
-
-		if (!r || p->nrates == SM_RUN_MAXRATES) {
-			snprintf(bad, badlen, "%s", tok);
-			rc = r ? -E2BIG : -ENOENT;
-			break;
-		}
-		p->rates[p->nrates++] = r;
-	}
-	free(copy);
-	if (!rc && !p->nrates) {
-		snprintf(bad, badlen, "%s", list);
-		rc = -ENOENT;
-	}
-	return rc;
-}
-
 /* --engine: uring, psync or null. */
 static int engine_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
@@ -167,8 +141,9 @@ static int formats_cb(const struct sm_opt *opt, const char *arg, char *exp, size
 /* --fps LIST. */
 static int fps_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
+	struct sm_run_plan *p = opt->dest;
 	char bad[128];
-	int rc = parse_fps(opt->dest, arg, bad, sizeof(bad));
+	int rc = sm_fps_list(arg, p->rates, SM_RUN_MAXRATES, &p->nrates, bad, sizeof(bad));
 
 	if (rc == -E2BIG)
 		snprintf(exp, len, "at most %d frame rates", SM_RUN_MAXRATES);

@@ -128,34 +128,19 @@ static int formats_cb(const struct sm_opt *opt, const char *arg, char *exp, size
 static int fps_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
 	struct streams_opts *o = opt->dest;
-	char *copy = strdup(arg), *save = NULL, *tok;
-	int rc = 0;
+	char bad[128];
+	int rc = sm_fps_list(arg, o->rates, MAX_RATES, &o->nrates, bad, sizeof(bad));
 
-	if (!copy) {
+	if (rc == -ENOMEM)
 		snprintf(exp, len, "a shorter list (out of memory)");
-		return -EINVAL;
-	}
-	o->nrates = 0;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct sm_fps *r = sm_fps_find(tok);
-
-		if (!r || o->nrates == MAX_RATES) {
-			if (r)
-				snprintf(exp, len, "at most %d frame rates", MAX_RATES);
-			else
-				snprintf(exp, len, "comma-separated frame rates from 23.976 24 25 29.97 30 "
-					 "48 50 59.94 60 120 ('%s' is none)", tok);
-			rc = -EINVAL;
-			break;
-		}
-		o->rates[o->nrates++] = r;
-	}
-	free(copy);
-	if (!rc && !o->nrates) {
+	else if (rc == -E2BIG)
+		snprintf(exp, len, "at most %d frame rates", MAX_RATES);
+	else if (rc == -ENOENT)
+		snprintf(exp, len, "comma-separated frame rates from 23.976 24 25 29.97 30 48 50 59.94 60 "
+			 "120 ('%s' is none)", bad);
+	else if (rc)
 		snprintf(exp, len, "comma-separated frame rates");
-		rc = -EINVAL;
-	}
-	return rc;
+	return rc ? -EINVAL : 0;
 }
 
 /* --engine: uring or psync. */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -80,6 +81,33 @@ const struct sm_fps *sm_fps_find(const char *name)
 		if (!strcmp(sm_frame_rates[i].name, name))
 			return &sm_frame_rates[i];
 	return NULL;
+}
+
+int sm_fps_list(const char *list, const struct sm_fps **out, unsigned max, unsigned *n, char *bad,
+		size_t badlen)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	int rc = 0;
+
+	*n = 0;
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct sm_fps *r = sm_fps_find(tok);
+
+		if (!r || *n == max) {
+			snprintf(bad, badlen, "%s", tok);
+			rc = r ? -E2BIG : -ENOENT;
+			break;
+		}
+		out[(*n)++] = r;
+	}
+	free(copy);
+	if (!rc && !*n) {
+		snprintf(bad, badlen, "%s", list);
+		rc = -ENODATA;
+	}
+	return rc;
 }
 
 uint64_t sm_family_row_bytes(const struct sm_family *f, unsigned w)

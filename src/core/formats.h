@@ -5,6 +5,7 @@
 #ifndef SM_CORE_FORMATS_H
 #define SM_CORE_FORMATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Every frame size is rounded up to this, so direct I/O can move it. */
@@ -60,6 +61,13 @@ double sm_fps_value(const struct sm_fps *r);
 
 /* The frame rate named name ("24", "29.97"), or NULL. */
 const struct sm_fps *sm_fps_find(const char *name);
+
+/* The frame rates of list, comma-separated names ("24,25,59.94"), into
+ * out[0..*n) (at most max). Returns 0; -ENOENT (bad: the name that is
+ * none), -ENODATA (no name at all; bad: list), -E2BIG (more than max;
+ * bad: the first one over) or -ENOMEM. */
+int sm_fps_list(const char *list, const struct sm_fps **out, unsigned max, unsigned *n, char *bad,
+		size_t badlen);
 
 /* Bytes of one row of pixel data of family f, width w (with row padding). */
 uint64_t sm_family_row_bytes(const struct sm_family *f, unsigned w);

@@ -40,6 +40,26 @@ static void test_ft_presets_rule(void **state)
 	assert_int_equal(originals, 4);
 }
 
+/* A --fps list: the names in order, and each way a list is refused. */
+static void test_fps_list(void **state)
+{
+	const struct sm_fps *r[3];
+	char bad[32];
+	unsigned n;
+
+	assert_int_equal(sm_fps_list("24,59.94", r, 3, &n, bad, sizeof(bad)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(r[0]->name, "24");
+	assert_string_equal(r[1]->name, "59.94");
+	assert_int_equal(sm_fps_list("24,23", r, 3, &n, bad, sizeof(bad)), -ENOENT);
+	assert_string_equal(bad, "23");
+	assert_int_equal(sm_fps_list(",", r, 3, &n, bad, sizeof(bad)), -ENODATA);
+	assert_string_equal(bad, ",");
+	assert_int_equal(sm_fps_list("24,25,30,50", r, 3, &n, bad, sizeof(bad)), -E2BIG);
+	assert_string_equal(bad, "50");
+	assert_int_equal(n, 3);
+}
+
 static void test_round_up(void **state)
 {
 	assert_int_equal(sm_round_up(0, 4096), 0);
@@ -172,6 +192,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ft_presets_exact),
 		cmocka_unit_test(test_ft_presets_rule),
+		cmocka_unit_test(test_fps_list),
 		cmocka_unit_test(test_round_up),
 		cmocka_unit_test(test_dpx_sizes),
 		cmocka_unit_test(test_exr_tiff_sizes),
