@@ -2,6 +2,7 @@
 /* First and last done, the job's rates, the hosts and the stragglers of a
  * many-host run, computed once for every layout. */
 #include "analysis/dist.h"
+#include "core/clock.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -22,11 +23,6 @@ static double median(double *v, unsigned n)
 		return 0;
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static double rate(uint64_t bytes, uint64_t ns)
-{
-	return ns ? (double)bytes * 1e9 / (double)ns : 0;
 }
 
 static int hosts(struct sm_dist_result *d)
@@ -65,7 +61,7 @@ static int hosts(struct sm_dist_result *d)
 	for (unsigned j = 0; j < d->nhosts; j++) {
 		struct sm_dist_host *h = &d->host[j];
 
-		h->bytes_per_s = rate(h->bytes, h->done_ns);
+		h->bytes_per_s = sm_per_s((double)h->bytes, h->done_ns);
 		if (h->reported)
 			v[nv++] = h->bytes_per_s / h->reported;
 	}
@@ -95,7 +91,7 @@ int sm_dist_analyse(struct sm_dist_result *d)
 		struct sm_dist_rank *r = &d->rank[i];
 
 		r->straggler = 0;
-		r->bytes_per_s = r->reported ? rate(r->bytes, r->done_ns) : 0;
+		r->bytes_per_s = r->reported ? sm_per_s((double)r->bytes, r->done_ns) : 0;
 		if (!r->reported)
 			continue;
 		/* the first done is a rank that ended its own work; with clocks
@@ -121,7 +117,7 @@ int sm_dist_analyse(struct sm_dist_result *d)
 			d->first_done_ns = r->done_ns;
 		}
 	}
-	d->bytes_per_s = rate(d->bytes, d->last_done_ns);
+	d->bytes_per_s = sm_per_s((double)d->bytes, d->last_done_ns);
 	d->stonewall_bytes_per_s = d->first_done_ns ?
 		(double)d->min_bytes * d->nreported * 1e9 / (double)d->first_done_ns : 0;
 	d->median_bytes_per_s = median(v, nv);

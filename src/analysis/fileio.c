@@ -38,8 +38,8 @@ void sm_fileio_analyse(struct sm_fileio_result *r)
 	memset(f, 0, sizeof(*f));
 	f->secs = (double)r->head.duration_ns / 1e9;
 	for (int i = 0; i < 4; i++) {
-		f->per_s[i] = f->secs > 0 ? (double)count[i] / f->secs : 0;
-		f->bytes_per_s[i] = f->secs > 0 ? (double)bytes[i] / f->secs : 0;
+		f->per_s[i] = sm_per_s((double)count[i], r->head.duration_ns);
+		f->bytes_per_s[i] = sm_per_s((double)bytes[i], r->head.duration_ns);
 	}
 	mean_sd(r->thread_events, r->nthreads, 1.0, &f->thread_events_mean, &f->thread_events_sd);
 	mean_sd(r->thread_busy_ns, r->nthreads, 1e-9, &f->thread_busy_mean_s, &f->thread_busy_sd_s);

@@ -328,8 +328,8 @@ static int do_prepare(struct sm_fileio_opts *o)
 			printf("Verification: %llu blocks of %llu bytes written with a trailer (set id %llu); "
 			       "hashing took %.3f s (%.1f MiB/s)\n", (unsigned long long)p.sealed,
 			       (unsigned long long)cfg->block_size, (unsigned long long)p.set_id,
-			       (double)p.seal_ns / 1e9, p.seal_ns ? (double)(p.sealed * cfg->block_size) /
-			       1048576.0 / ((double)p.seal_ns / 1e9) : 0.0);
+			       (double)p.seal_ns / 1e9,
+			       sm_per_s((double)(p.sealed * cfg->block_size), p.seal_ns) / 1048576.0);
 	}
 	if (!out && p.unsealed_reused && o->verbosity >= 1) {
 		sm_fileio_path(cfg, (unsigned)p.first_unsealed, path, sizeof(path));

@@ -7,6 +7,13 @@
 #include <time.h>
 
 #define SM_NS_PER_S  1000000000ULL
+
+/* n per second over ns nanoseconds; 0 over no time: the one rate every
+ * figure of stormark is computed with. */
+static inline double sm_per_s(double n, uint64_t ns)
+{
+	return ns ? n / ((double)ns / 1e9) : 0;
+}
 #define SM_NS_PER_MS 1000000ULL
 #define SM_NS_PER_US 1000ULL
 

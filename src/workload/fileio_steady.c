@@ -73,7 +73,7 @@ int sm_fileio_precondition(const struct sm_fileio_cfg *cfg, const int *fds, stru
 		}
 	}
 	p->duration_ns = sm_now_ns() - t0;
-	p->bytes_per_s = p->duration_ns ? (double)p->bytes / ((double)p->duration_ns / 1e9) : 0;
+	p->bytes_per_s = sm_per_s((double)p->bytes, p->duration_ns);
 	free(buf);
 	return rc;
 }

@@ -60,8 +60,9 @@ void sm_run_result_release(struct sm_run_result *res);
 
 /* The figures of a frame test (rates, frame-time percentiles, cliff, a
  * copy of its series: t->series is freed and replaced) from its frames
- * result: what a frame pass keeps; an MPI job's rank 0 calls it on the
- * ranks' merged results. */
+ * result, analysed (its rates are fr->fig's, not derived again): what a
+ * frame pass keeps; an MPI job's rank 0 calls it on the ranks' merged
+ * results. */
 void sm_run_frametest_from(const struct sm_frames_result *fr, struct sm_run_frametest *t);
 
 /*

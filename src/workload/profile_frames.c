@@ -65,8 +65,9 @@ int sm_prof_frames_go(struct sm_prof *x, struct sm_frames_plan *f)
 	return rc;
 }
 
-/* The figures of a frames run into t, with a copy of its series (left
- * out, nseries 0, when out of memory: the chart then says so). */
+/* The figures of a frames run (analysed: sm_frames_analyse) into t, with
+ * a copy of its series (left out, nseries 0, when out of memory: the
+ * chart then says so). */
 void sm_run_frametest_from(const struct sm_frames_result *fr, struct sm_run_frametest *t)
 {
 	const struct sm_hist *h = &fr->frame.lat;
@@ -75,8 +76,8 @@ void sm_run_frametest_from(const struct sm_frames_result *fr, struct sm_run_fram
 	t->frames = fr->frames_done;
 	t->bytes = fr->bytes;
 	t->duration_ns = fr->head.duration_ns;
-	t->fps = fr->head.duration_ns ? (double)fr->frames_done * 1e9 / (double)fr->head.duration_ns : 0;
-	t->bytes_per_s = fr->head.duration_ns ? (double)fr->bytes * 1e9 / (double)fr->head.duration_ns : 0;
+	t->fps = fr->fig.frames_per_s;   /* the frames run's own figures (sm_frames_analyse) */
+	t->bytes_per_s = fr->fig.bytes_per_s;
 	t->p50_ns = sm_hist_percentile(h, 50);
 	t->p99_ns = sm_hist_percentile(h, 99);
 	t->p999_ns = sm_hist_percentile(h, 99.9);

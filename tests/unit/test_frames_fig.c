@@ -6,10 +6,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "analysis/frames.h"
+#include "core/clock.h"
+#include "workload/profile.h"
 
 static void test_analyse(void **state)
 {
@@ -73,10 +76,43 @@ static void test_snap_means(void **state)
 	assert_true(rt.wall_per_frame_ns == 0);
 }
 
+/* run's frame pass takes the frames run's own rates (fig, derived once by
+ * sm_frames_analyse), never derives them again. */
+static void test_run_pass_takes_fig(void **state)
+{
+	static struct sm_frames_result r;
+	struct sm_run_frametest t;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	memset(&t, 0, sizeof(t));
+	r.head.duration_ns = 2000000000;
+	r.frames_done = 100;
+	r.bytes = 100 * 1048576ull;
+	sm_frames_analyse(&r);
+	r.fig.frames_per_s = 49.5;   /* whatever analysis says is what run shows */
+	r.fig.bytes_per_s = 1e6;
+	sm_run_frametest_from(&r, &t);
+	assert_true(t.fps == 49.5);
+	assert_true(t.bytes_per_s == 1e6);
+	free(t.series);
+}
+
+/* The one rate: n over ns, 0 over no time (not inf or nan). */
+static void test_per_s(void **state)
+{
+	(void)state;
+	assert_true(sm_per_s(100, 2000000000) == 50.0);
+	assert_true(sm_per_s(7, 0) == 0);
+	assert_true(sm_per_s(0, 5) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_analyse),
+		cmocka_unit_test(test_run_pass_takes_fig),
+		cmocka_unit_test(test_per_s),
 		cmocka_unit_test(test_snap_rates),
 		cmocka_unit_test(test_snap_means),
 	};
