@@ -45,6 +45,18 @@ void sm_fileio_analyse(struct sm_fileio_result *r)
 	mean_sd(r->thread_busy_ns, r->nthreads, 1e-9, &f->thread_busy_mean_s, &f->thread_busy_sd_s);
 }
 
+struct sm_fileio_tick_rates sm_fileio_tick_rates(const struct sm_fileio_tick *t)
+{
+	struct sm_fileio_tick_rates rt = {
+		.read_bytes_per_s = sm_per_s((double)t->read_bytes, t->interval_ns),
+		.write_bytes_per_s = sm_per_s((double)t->write_bytes, t->interval_ns),
+		.fsyncs_per_s = sm_per_s((double)t->fsyncs, t->interval_ns),
+		.ops_per_s = sm_per_s((double)(t->reads + t->writes + t->fsyncs), t->interval_ns),
+	};
+
+	return rt;
+}
+
 void sm_fileio_cliff(struct sm_fileio_result *r)
 {
 	double *rate = calloc(r->nwsec ? r->nwsec : 1, sizeof(*rate));

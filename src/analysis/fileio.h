@@ -10,6 +10,16 @@
  * when a run ends and after a saved result is read back. Never fails. */
 void sm_fileio_analyse(struct sm_fileio_result *r);
 
+/* One interval of the series per second of it, as every layout that shows
+ * the intervals prints them (sysbench's lines, the HTML charts): 0 for an
+ * interval of no length, not an infinite rate. */
+struct sm_fileio_tick_rates {
+	double read_bytes_per_s, write_bytes_per_s;
+	double fsyncs_per_s;
+	double ops_per_s;           /* reads, writes and fsyncs */
+};
+struct sm_fileio_tick_rates sm_fileio_tick_rates(const struct sm_fileio_tick *t);
+
 /* r->cliff from r->wsec, the bytes written in each whole second of a run
  * (docs/cliff.md). The workload calls it once when the run ends; a result
  * read back keeps the cliff it was saved with. Never fails (without

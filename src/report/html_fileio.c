@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The HTML report of a fileio result (html.h). */
 #include "report/html.h"
+#include "analysis/fileio.h"
 #include "report/html_page.h"
 #include "core/units.h"
 
@@ -78,12 +79,12 @@ static void rates(FILE *f, const struct sm_fileio_result *r, const struct sm_htm
 			     "or saved by an older stormark).");
 	for (size_t i = 0; i < n; i++) {
 		const struct sm_fileio_tick *t = &r->series[i];
-		double s = t->interval_ns ? (double)t->interval_ns / 1e9 : 1;
+		struct sm_fileio_tick_rates rt = sm_fileio_tick_rates(t);
 
 		x[i] = (double)t->t_ns / 1e9;
-		rd[i] = (double)t->read_bytes / MIB / s;
-		wr[i] = (double)t->write_bytes / MIB / s;
-		ops[i] = (double)(t->reads + t->writes + t->fsyncs) / s;
+		rd[i] = rt.read_bytes_per_s / MIB;
+		wr[i] = rt.write_bytes_per_s / MIB;
+		ops[i] = rt.ops_per_s;
 		lat[i] = (double)t->lat_pct_ns / 1e6;
 	}
 	c.n = n;

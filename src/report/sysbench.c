@@ -2,6 +2,7 @@
 /* sysbench 1.0.20 fileio layout (see docs/fileio.md for the differences
  * that remain: the banner names stormark). */
 #include "report/sysbench.h"
+#include "analysis/fileio.h"
 #include "report/steady.h"
 #include "core/units.h"
 #include "core/clock.h"
@@ -119,13 +120,12 @@ void sm_sb_run_started(FILE *f)
 
 void sm_sb_tick(FILE *f, const struct sm_fileio_tick *t, const struct sm_pct_list *pct)
 {
-	double s = (double)t->interval_ns / 1e9;
+	struct sm_fileio_tick_rates rt = sm_fileio_tick_rates(t);
 
 	fprintf(f, "[ %.0fs ] reads: %4.2f MiB/s writes: %4.2f MiB/s fsyncs: %4.2f/s "
 		   "latency (ms,%g%%): %4.3f\n",
-		(double)t->t_ns / 1e9, (double)t->read_bytes / 1048576.0 / s,
-		(double)t->write_bytes / 1048576.0 / s, (double)t->fsyncs / s,
-		pct->n ? pct->p[0] : 0, (double)t->lat_pct_ns / 1e6);
+		(double)t->t_ns / 1e9, rt.read_bytes_per_s / 1048576.0, rt.write_bytes_per_s / 1048576.0,
+		rt.fsyncs_per_s, pct->n ? pct->p[0] : 0, (double)t->lat_pct_ns / 1e6);
 	fflush(f);
 }
 

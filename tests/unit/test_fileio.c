@@ -491,6 +491,34 @@ static void test_mmap_engine(void **state)
 	close(fd);
 }
 
+/* An interval of the series shows its rates per second of it; one of no
+ * length shows 0 (not inf or nan) in sysbench's line and in the charts'
+ * rates alike. */
+static void test_tick_rates(void **state)
+{
+	struct sm_fileio_tick t = { .t_ns = 2000000000, .interval_ns = 500000000, .reads = 10, .writes = 5,
+				    .fsyncs = 1, .read_bytes = 1048576, .write_bytes = 2 * 1048576 };
+	struct sm_fileio_tick_rates rt = sm_fileio_tick_rates(&t);
+	struct sm_pct_list pct = { .n = 1, .p = { 95 } };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_true(rt.read_bytes_per_s == 2 * 1048576.0 && rt.write_bytes_per_s == 4 * 1048576.0);
+	assert_true(rt.fsyncs_per_s == 2 && rt.ops_per_s == 32);
+	t.interval_ns = 0;
+	rt = sm_fileio_tick_rates(&t);
+	assert_true(rt.read_bytes_per_s == 0 && rt.write_bytes_per_s == 0);
+	assert_true(rt.fsyncs_per_s == 0 && rt.ops_per_s == 0);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	sm_sb_tick(f, &t, &pct);
+	fclose(f);
+	assert_non_null(strstr(text, "reads: 0.00 MiB/s writes: 0.00 MiB/s fsyncs: 0.00/s"));
+	free(text);
+}
+
 static void test_sb_size(void **state)
 {
 	char b[32];
@@ -541,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_vcheck_map),
 		cmocka_unit_test(test_vmap),
 		cmocka_unit_test(test_mmap_engine),
+		cmocka_unit_test(test_tick_rates),
 		cmocka_unit_test(test_sb_size),
 		cmocka_unit_test(test_figures),
 	};
