@@ -80,6 +80,11 @@ uint64_t sm_hist_bucket_high(unsigned i)
 	return sm_hist_bucket_low(i) + ((1ULL << shift) - 1);
 }
 
+double sm_hist_bucket_mid(unsigned i)
+{
+	return ((double)sm_hist_bucket_low(i) + (double)sm_hist_bucket_high(i)) / 2;
+}
+
 uint64_t sm_hist_rank(double p, uint64_t n)
 {
 	double x = p / 100.0 * (double)n;
@@ -162,14 +167,13 @@ double sm_hist_m2_buckets(const struct sm_hist *h)
 		return 0.0;
 	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++)
 		if (h->buckets[i])
-			mean += (double)h->buckets[i] / (double)h->count *
-				(((double)sm_hist_bucket_low(i) + (double)sm_hist_bucket_high(i)) / 2);
+			mean += (double)h->buckets[i] / (double)h->count * sm_hist_bucket_mid(i);
 	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++) {
 		double mid;
 
 		if (!h->buckets[i])
 			continue;
-		mid = ((double)sm_hist_bucket_low(i) + (double)sm_hist_bucket_high(i)) / 2;
+		mid = sm_hist_bucket_mid(i);
 		m2 += (double)h->buckets[i] * (mid - mean) * (mid - mean);
 	}
 	return m2;

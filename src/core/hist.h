@@ -85,6 +85,10 @@ void sm_hist_diff(struct sm_hist *out, const struct sm_hist *a, const struct sm_
 uint64_t sm_hist_bucket_low(unsigned i);
 uint64_t sm_hist_bucket_high(unsigned i);
 
+/* The middle of bucket i, (low + high) / 2, what a value known only by its
+ * bucket counts as (the spread from buckets, the charts' bars). */
+double sm_hist_bucket_mid(unsigned i);
+
 /* The nearest rank of percentile p (0..100) among n values: the smallest
  * k >= 1 with k >= p/100 x n, computed so that floating-point noise does
  * not push an exact product up a rank (99.9% of 1000 is rank 999, where a

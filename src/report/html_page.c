@@ -461,7 +461,7 @@ void sm_html_chart_hist(FILE *f, const char *id, const char *title, const struct
 
 		if (!h->buckets[i])
 			continue;
-		v = ((double)sm_hist_bucket_low(i) + (double)sm_hist_bucket_high(i)) / 2;
+		v = sm_hist_bucket_mid(i);
 		p = (log10(v > 1 ? v : 1) - lx0) / (lx1 - lx0) * HCOLS;
 		c = p < 0 ? 0 : p >= HCOLS ? HCOLS - 1 : (int)p;
 		cnt[c] += (double)h->buckets[i];

@@ -148,7 +148,7 @@ void sm_sb_histogram(FILE *f, const struct sm_hist *h)
 
 		if (!h->buckets[i])
 			continue;
-		ms = ((double)sm_hist_bucket_low(i) + (double)sm_hist_bucket_high(i)) / 2e6;
+		ms = sm_hist_bucket_mid(i) / 1e6;
 		k = ms > 0 ? (long)floor((log(ms) - deduct) * mult + 0.5) : 0;
 		if (k < 0)
 			k = 0;

@@ -512,10 +512,29 @@ static void test_rank_exact(void **state)
 	assert_int_equal(sm_hist_percentile(&h, 100), 1000000);
 }
 
+/* A bucket's middle: its one value for the narrow buckets, halfway
+ * between its bounds for the wide ones (what a value known only by its
+ * bucket counts as). */
+static void test_bucket_mid(void **state)
+{
+	(void)state;
+	assert_true(sm_hist_bucket_mid(0) == 0);
+	assert_true(sm_hist_bucket_mid(5) == 5);
+	for (unsigned i = 0; i < SM_HIST_BUCKETS; i += 97) {
+		double lo = (double)sm_hist_bucket_low(i), hi = (double)sm_hist_bucket_high(i);
+
+		assert_true(sm_hist_bucket_mid(i) == (lo + hi) / 2);
+		assert_true(lo <= sm_hist_bucket_mid(i) && sm_hist_bucket_mid(i) <= hi);
+	}
+	/* the first bucket two wide */
+	assert_true(sm_hist_bucket_mid(2 * SM_HIST_HALF) == (double)sm_hist_bucket_low(2 * SM_HIST_HALF) + 0.5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_percentiles),
+		cmocka_unit_test(test_bucket_mid),
 		cmocka_unit_test(test_count_le),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_edges),
