@@ -3,6 +3,7 @@
 #include "analysis/fileio.h"
 #include "analysis/cliff.h"
 #include "core/clock.h"
+#include "core/units.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -43,6 +44,42 @@ void sm_fileio_analyse(struct sm_fileio_result *r)
 	}
 	mean_sd(r->thread_events, r->nthreads, 1.0, &f->thread_events_mean, &f->thread_events_sd);
 	mean_sd(r->thread_busy_ns, r->nthreads, 1e-9, &f->thread_busy_mean_s, &f->thread_busy_sd_s);
+}
+
+int sm_fileio_steady_warning(struct sm_fileio_result *r)
+{
+	const struct sm_steady *s = &r->steady;
+	unsigned before = r->head.warnings.count;
+
+	if (!s->on || s->reached_at || r->failed || !s->nrounds)
+		return 0;
+	if (r->head.interrupted)
+		sm_warn(&r->head.warnings, "not_steady", "interrupted after %u round%s, before steady state "
+			"(SNIA PTS): the figures are the last %u round%s', which are not steady", s->nrounds,
+			s->nrounds == 1 ? "" : "s", s->win.n, s->win.n == 1 ? "" : "s");
+	else
+		sm_warn(&r->head.warnings, "not_steady", "steady state (SNIA PTS) was not reached in %u rounds: "
+			"the figures are the last %u rounds', which are not steady (range %.1f%%, excursion "
+			"%.1f%% of their average; limits %.0f%% and %.0f%%)", s->nrounds, s->win.n,
+			s->win.avg > 0 ? 100 * s->win.range / s->win.avg : 0,
+			s->win.avg > 0 ? 100 * s->win.excursion / s->win.avg : 0,
+			100 * s->rule.range_limit, 100 * s->rule.excursion_limit);
+	return r->head.warnings.count > before;
+}
+
+void sm_fileio_plan_warnings(const struct sm_fileio_cfg *cfg, const struct sm_env *env, struct sm_warnings *w)
+{
+	uint64_t total = cfg->file_size * cfg->num_files;
+	char a[32], b[32];
+
+	if (!env->direct_io && env->mem_available_bytes && total <= env->mem_available_bytes)
+		sm_warn(w, "page_cache",
+			"buffered I/O on a %s file set that fits in free RAM (%s): this measures the "
+			"page cache, not the storage; use --file-extra-flags=direct or a larger set",
+			sm_fmt_bytes(a, sizeof(a), (double)total),
+			sm_fmt_bytes(b, sizeof(b), (double)env->mem_available_bytes));
+	if (cfg->time_ns && cfg->time_ns < 5 * SM_NS_PER_S && !cfg->max_events)
+		sm_warn(w, "short_run", "a run under 5 s mostly measures caches and ramp-up");
 }
 
 struct sm_fileio_tick_rates sm_fileio_tick_rates(const struct sm_fileio_tick *t)

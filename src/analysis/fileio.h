@@ -10,6 +10,16 @@
  * when a run ends and after a saved result is read back. Never fails. */
 void sm_fileio_analyse(struct sm_fileio_result *r);
 
+/* The methodology warnings of a run of cfg in env, before it starts, into
+ * w: buffered I/O on a set that fits in free RAM (the page cache is
+ * measured), a timed run under 5 s. */
+void sm_fileio_plan_warnings(const struct sm_fileio_cfg *cfg, const struct sm_env *env, struct sm_warnings *w);
+
+/* After --steady's rounds: a run that did not reach steady state says so,
+ * a "not_steady" warning in r's head (every layout shows it). Returns 1
+ * when it was added, else 0. */
+int sm_fileio_steady_warning(struct sm_fileio_result *r);
+
 /* One interval of the series per second of it, as every layout that shows
  * the intervals prints them (sysbench's lines, the HTML charts): 0 for an
  * interval of no length, not an infinite rate. */

@@ -5,6 +5,7 @@
  * `sysbench` program name, which provides the fileio test only. */
 #include "cmd/cmd.h"
 #include "mpi/job.h"
+#include "analysis/fileio.h"
 #include "cmd/emit.h"
 #include "cmd/fileio_opts.h"
 #include "cmd/sysbench_args.h"
@@ -372,44 +373,6 @@ static void on_round(unsigned n, const struct sm_steady *s, void *arg)
 	fputc('\n', stderr);
 }
 
-/* After the rounds: a run that did not steady says so in every layout. */
-static int steady_warnings(struct sm_fileio_result *r)
-{
-	const struct sm_steady *s = &r->steady;
-	unsigned before = r->head.warnings.count;
-
-	if (!s->on || s->reached_at || r->failed || !s->nrounds)
-		return 0;
-	if (r->head.interrupted)
-		sm_warn(&r->head.warnings, "not_steady", "interrupted after %u round%s, before steady state "
-			"(SNIA PTS): the figures are the last %u round%s', which are not steady", s->nrounds,
-			s->nrounds == 1 ? "" : "s", s->win.n, s->win.n == 1 ? "" : "s");
-	else
-		sm_warn(&r->head.warnings, "not_steady", "steady state (SNIA PTS) was not reached in %u rounds: "
-			"the figures are the last %u rounds', which are not steady (range %.1f%%, excursion "
-			"%.1f%% of their average; limits %.0f%% and %.0f%%)", s->nrounds, s->win.n,
-			s->win.avg > 0 ? 100 * s->win.range / s->win.avg : 0,
-			s->win.avg > 0 ? 100 * s->win.excursion / s->win.avg : 0,
-			100 * s->rule.range_limit, 100 * s->rule.excursion_limit);
-	return r->head.warnings.count > before;
-}
-
-static void collect_warnings(const struct sm_fileio_opts *o, const struct sm_env *env, struct sm_warnings *w)
-{
-	const struct sm_fileio_cfg *cfg = &o->cfg;
-	uint64_t total = cfg->file_size * cfg->num_files;
-	char a[32], b[32];
-
-	if (!env->direct_io && env->mem_available_bytes && total <= env->mem_available_bytes)
-		sm_warn(w, "page_cache",
-			"buffered I/O on a %s file set that fits in free RAM (%s): this measures the "
-			"page cache, not the storage; use --file-extra-flags=direct or a larger set",
-			sm_fmt_bytes(a, sizeof(a), (double)total),
-			sm_fmt_bytes(b, sizeof(b), (double)env->mem_available_bytes));
-	if (cfg->time_ns && cfg->time_ns < 5 * SM_NS_PER_S && !cfg->max_events)
-		sm_warn(w, "short_run", "a run under 5 s mostly measures caches and ramp-up");
-}
-
 /* --verify names a truncated file by the offset where it now ends. */
 static void verify_truncated(const struct sm_fileio_cfg *cfg, const char *msg)
 {
@@ -526,7 +489,7 @@ static int begin_result(struct sm_fileio_opts *o, struct sm_fileio_result *r, in
 	r->histogram = o->histogram;
 	sm_env_collect(&r->head.env, cfg->dir);
 	r->head.env.direct_io = (cfg->extra_flags & SM_FIO_FLAG_DIRECT) && cfg->io_mode != SM_FIO_IO_MMAP;
-	collect_warnings(o, &r->head.env, &r->head.warnings);
+	sm_fileio_plan_warnings(cfg, &r->head.env, &r->head.warnings);
 	/* the native, markdown and JSON reports carry the warnings themselves */
 	for (unsigned i = 0; i < r->head.warnings.count && (sb_layout(o) || o->out.layout == SM_LAYOUT_CSV) &&
 	     !o->out.json_file && o->verbosity >= 2; i++)
@@ -655,7 +618,7 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv, struct sm_emi
 	/* the sysbench and CSV layouts carry no warnings: those of the run
 	 * (not steady, a block map --verify could not use) go to stderr
 	 * whatever --json does, as they change what the figures mean */
-	steady_warnings(&r);
+	sm_fileio_steady_warning(&r);
 	for (unsigned i = warned; i < r.head.warnings.count && (sb_layout(o) || o->out.layout == SM_LAYOUT_JSON ||
 							       o->out.layout == SM_LAYOUT_CSV) && o->verbosity >= 2; i++)
 		fprintf(stderr, "stormark: warning: %s\n", r.head.warnings.item[i].message);

@@ -7,6 +7,7 @@
 #include "analysis/fileio.h"
 #include "engine/engine.h"
 #include "report/sysbench.h"
+#include "core/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -519,6 +520,37 @@ static void test_tick_rates(void **state)
 	free(text);
 }
 
+/* The methodology warnings before a run (the page cache measured, a short
+ * run) and after --steady's rounds (steady state not reached). */
+static void test_warnings(void **state)
+{
+	struct sm_fileio_cfg cfg = { .file_size = 1 << 20, .num_files = 4, .time_ns = 2 * SM_NS_PER_S };
+	struct sm_env env = { .direct_io = 0, .mem_available_bytes = 1ull << 30 };
+	static struct sm_fileio_result r;
+	struct sm_warnings w = { 0 };
+
+	(void)state;
+	sm_fileio_plan_warnings(&cfg, &env, &w);
+	assert_int_equal(w.count, 2);
+	assert_string_equal(w.item[0].code, "page_cache");
+	assert_string_equal(w.item[1].code, "short_run");
+	memset(&w, 0, sizeof(w));
+	env.direct_io = 1;
+	cfg.time_ns = 60 * SM_NS_PER_S;
+	sm_fileio_plan_warnings(&cfg, &env, &w);
+	assert_int_equal(w.count, 0);
+
+	memset(&r, 0, sizeof(r));
+	r.steady.on = 1;
+	r.steady.nrounds = 25;
+	r.steady.win.n = 5;
+	assert_int_equal(sm_fileio_steady_warning(&r), 1);
+	assert_string_equal(r.head.warnings.item[0].code, "not_steady");
+	r.steady.reached_at = 7;   /* steady: nothing to say */
+	r.head.warnings.count = 0;
+	assert_int_equal(sm_fileio_steady_warning(&r), 0);
+}
+
 static void test_sb_size(void **state)
 {
 	char b[32];
@@ -570,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_vmap),
 		cmocka_unit_test(test_mmap_engine),
 		cmocka_unit_test(test_tick_rates),
+		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_sb_size),
 		cmocka_unit_test(test_figures),
 	};
