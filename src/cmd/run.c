@@ -77,40 +77,36 @@ struct run_opts {
 
 /* Fill o->formats from a comma-separated list (or "all"). Returns 0, or
  * -ENOENT with the unknown name copied into bad. */
+/* One name of --video-formats into o->formats. */
+static int take_format(const char *name, void *arg)
+{
+	struct run_opts *o = arg;
+
+	if (o->nformats == sm_format_count() + 1 || sm_format_find(name, &o->formats[o->nformats]))
+		return -ENOENT;
+	o->nformats++;
+	return 0;
+}
+
+/* Fill o->formats from a comma-separated list (or "all"). Returns 0, or
+ * -ENOENT with the unknown name copied into bad. */
 static int parse_formats(struct run_opts *o, const char *list, char *bad, size_t badlen)
 {
-	unsigned n = 0, cap = sm_format_count() + 1;
-	char *copy, *save = NULL, *tok;
-	int rc = 0;
+	unsigned cap = sm_format_count() + 1;
+	int rc;
 
 	free(o->formats);
+	o->nformats = 0;
 	o->formats = calloc(cap, sizeof(*o->formats));
 	if (!o->formats)
 		return -ENOMEM;
 	if (!strcmp(list, "all")) {
-		for (; n < cap && sm_format_at(n, &o->formats[n]) == 0; n++)
-			;
-		o->nformats = n;
+		while (o->nformats < cap && sm_format_at(o->nformats, &o->formats[o->nformats]) == 0)
+			o->nformats++;
 		return 0;
 	}
-	copy = strdup(list);
-	if (!copy)
-		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == cap || sm_format_find(tok, &o->formats[n])) {
-			snprintf(bad, badlen, "%s", tok);
-			rc = -ENOENT;
-			break;
-		}
-		n++;
-	}
-	free(copy);
-	if (!rc && n == 0) {
-		snprintf(bad, badlen, "%s", list);
-		rc = -ENOENT;
-	}
-	o->nformats = n;
-	return rc;
+	rc = sm_opt_each(list, take_format, o, bad, badlen);
+	return rc == -ENODATA ? -ENOENT : rc;
 }
 
 /* --engine: uring, psync or null. */

@@ -77,16 +77,15 @@ static void usage(FILE *f, const struct sm_opt *opts)
 	      "Exit status: 0 done, 1 the run failed, 2 usage error, 130 interrupted.\n", f);
 }
 
-static int add_format(struct streams_opts *o, const char *name, char *bad, size_t badlen)
+/* One name of --video-format into o->formats. */
+static int take_format(const char *name, void *arg)
 {
-	if (o->nformats == MAX_FORMATS) {
-		snprintf(bad, badlen, "at most %d formats", MAX_FORMATS);
+	struct streams_opts *o = arg;
+
+	if (o->nformats == MAX_FORMATS)
 		return -E2BIG;
-	}
-	if (sm_sformat_find(name, &o->formats[o->nformats])) {
-		snprintf(bad, badlen, "%s", name);
+	if (sm_sformat_find(name, &o->formats[o->nformats]))
 		return -ENOENT;
-	}
 	o->nformats++;
 	return 0;
 }
@@ -95,8 +94,8 @@ static int add_format(struct streams_opts *o, const char *name, char *bad, size_
 static int formats_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
 	struct streams_opts *o = opt->dest;
-	char bad[128], *copy, *save = NULL, *tok;
-	int rc = 0;
+	char bad[128];
+	int rc;
 
 	o->nformats = 0;
 	if (!strcmp(arg, "all")) {
@@ -104,20 +103,11 @@ static int formats_cb(const struct sm_opt *opt, const char *arg, char *exp, size
 			sm_sformat_at(i, &o->formats[o->nformats++]);
 		return 0;
 	}
-	copy = strdup(arg);
-	if (!copy) {
+	rc = sm_opt_each(arg, take_format, o, bad, sizeof(bad));
+	if (rc == -ENOMEM)
 		snprintf(exp, len, "a shorter list (out of memory)");
-		return -EINVAL;
-	}
-	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
-		rc = add_format(o, tok, bad, sizeof(bad));
-	free(copy);
-	if (!rc && !o->nformats) {
-		snprintf(bad, sizeof(bad), "%s", arg);
-		rc = -ENOENT;
-	}
-	if (rc == -E2BIG)
-		snprintf(exp, len, "%s", bad);
+	else if (rc == -E2BIG)
+		snprintf(exp, len, "at most %d formats", MAX_FORMATS);
 	else if (rc)
 		snprintf(exp, len, "comma-separated stream format names or 'all' ('%s' is none: "
 			 "stormark streams --list)", bad);

@@ -548,3 +548,23 @@ void sm_opt_list(FILE *f, const struct sm_opt *opts, unsigned flags)
 		fputc('\n', f);
 	}
 }
+
+int sm_opt_each(const char *list, int (*fn)(const char *name, void *arg), void *arg, char *bad,
+		size_t badlen)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	unsigned n = 0;
+	int rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save), n++)
+		if ((rc = fn(tok, arg)))
+			snprintf(bad, badlen, "%s", tok);
+	free(copy);
+	if (!rc && !n) {
+		snprintf(bad, badlen, "%s", list);
+		rc = -ENODATA;
+	}
+	return rc;
+}

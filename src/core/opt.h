@@ -180,4 +180,11 @@ void sm_opt_list(FILE *f, const struct sm_opt *opts, unsigned flags);
 char *sm_opt_bad_value(char *msg, size_t len, const char *name, const char *arg,
 		       const char *expected);
 
+/* Call fn(name, arg) for each name of list, comma-separated ("a,b,c";
+ * empty names are skipped), until one returns non-zero. Returns 0; fn's
+ * return with that name copied into bad; -ENODATA (no name at all; bad:
+ * list) or -ENOMEM. */
+int sm_opt_each(const char *list, int (*fn)(const char *name, void *arg), void *arg, char *bad,
+		size_t badlen);
+
 #endif

@@ -355,10 +355,39 @@ static void test_list(void **state)
 	assert_int_equal(rc, SM_OPT_LIST_CODE);
 }
 
+static int take_name(const char *name, void *arg)
+{
+	char *seen = arg;
+
+	if (!strcmp(name, "stop"))
+		return -E2BIG;
+	strcat(seen, name);
+	strcat(seen, ";");
+	return 0;
+}
+
+/* A comma-separated list: each name in order, empty ones skipped; the
+ * callback's refusal names the entry; no name at all is -ENODATA. */
+static void test_each(void **state)
+{
+	char seen[64] = "", bad[32];
+
+	(void)state;
+	assert_int_equal(sm_opt_each("a,,b", take_name, seen, bad, sizeof(bad)), 0);
+	assert_string_equal(seen, "a;b;");
+	seen[0] = '\0';
+	assert_int_equal(sm_opt_each("a,stop,c", take_name, seen, bad, sizeof(bad)), -E2BIG);
+	assert_string_equal(seen, "a;");
+	assert_string_equal(bad, "stop");
+	assert_int_equal(sm_opt_each(",,", take_name, seen, bad, sizeof(bad)), -ENODATA);
+	assert_string_equal(bad, ",,");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_each),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_bad_forms),
 		cmocka_unit_test(test_forms),
