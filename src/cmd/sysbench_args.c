@@ -13,6 +13,7 @@
  * reads them: integers whole (no unit, no fraction), sizes as digits and
  * one of K M G T (anything else makes the size 0). */
 #include "cmd/sysbench_args.h"
+#include "report/sysbench.h"
 #include "cmd/cmd.h"
 #include "cmd/fileio_opts.h"
 
@@ -99,47 +100,6 @@ static const struct sb_opt sb_table[O_COUNT] = {
 	[O_VERIFY] = SB("verify", T_OURS, S_TEST),
 	[O_FORCE] = SB("force", T_OURS, S_TEST),
 };
-
-/* fileio's options as its help lists them: name, value form, text, default. */
-static const struct {
-	const char *name, *form, *text, *dflt;
-} sb_fileio_help[] = {
-	{ "file-num", "=N", "number of files to create", "128" },
-	{ "file-block-size", "=N", "block size to use in all IO operations", "16384" },
-	{ "file-total-size", "=SIZE", "total size of files to create", "2G" },
-	{ "file-test-mode", "=STRING", "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}", NULL },
-	{ "file-io-mode", "=STRING", "file operations mode {sync,async,mmap}", "sync" },
-	{ "file-async-backlog", "=N", "number of asynchronous operatons to queue per thread", "128" },
-	{ "file-extra-flags", "=[LIST,...]", "list of additional flags to use to open files "
-	  "{sync,dsync,direct}", "" },
-	{ "file-fsync-freq", "=N", "do fsync() after this number of requests (0 - don't use fsync())", "100" },
-	{ "file-fsync-all", "[=on|off]", "do fsync() after each write operation", "off" },
-	{ "file-fsync-end", "[=on|off]", "do fsync() at the end of test", "on" },
-	{ "file-fsync-mode", "=STRING", "which method to use for synchronization {fsync, fdatasync}", "fsync" },
-	{ "file-merged-requests", "=N", "merge at most this number of IO requests if possible "
-	  "(0 - don't merge)", "0" },
-	{ "file-rw-ratio", "=N", "reads/writes ratio for combined test", "1.5" },
-};
-
-void sm_sb_print_fileio_options(void)
-{
-	size_t n = sizeof(sb_fileio_help) / sizeof(sb_fileio_help[0]), w = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(sb_fileio_help[i].name) + strlen(sb_fileio_help[i].form);
-
-		w = l > w ? l : w;
-	}
-	for (size_t i = 0; i < n; i++) {
-		printf("  --%s%-*s%s", sb_fileio_help[i].name,
-		       (int)(w - strlen(sb_fileio_help[i].name) + 1), sb_fileio_help[i].form,
-		       sb_fileio_help[i].text);
-		if (sb_fileio_help[i].dflt)
-			printf(" [%s]", sb_fileio_help[i].dflt);
-		printf("\n");
-	}
-	printf("\n");
-}
 
 /* Option names compare with '-' and '_' as one character, as in sysbench. */
 static int name_eq(const char *a, const char *b, size_t blen)
@@ -439,7 +399,7 @@ static int fileio_values(struct sb_opt *o, struct sm_sb_args *out, const char *c
 		if (!s) {
 			say(0, vb, "Missing required argument: --file-test-mode\n");
 			say(3, vb, "fileio options:");
-			sm_sb_print_fileio_options();
+			sm_sb_fileio_options(stdout);
 			return 1;
 		}
 		if (strcmp(s, "seqwr") && strcmp(s, "seqrewr") && strcmp(s, "seqrd") && strcmp(s, "rndrd") &&

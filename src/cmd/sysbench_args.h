@@ -29,8 +29,4 @@ struct sm_sb_args {
  */
 int sm_sb_args(int argc, char **argv, struct sm_sb_args *out);
 
-/* Print sysbench 1.0.20's "fileio options:" list (what its `run` without
- * --file-test-mode shows) to stdout. */
-void sm_sb_print_fileio_options(void);
-
 #endif

@@ -268,3 +268,44 @@ void sm_sb_render(FILE *f, const struct sm_fileio_result *r)
 		sm_sb_histogram(f, &r->events_lat);
 	sm_sb_report(f, &r->cfg, r, &r->pct);
 }
+
+/* fileio's options as its help lists them: name, value form, text, default. */
+static const struct {
+	const char *name, *form, *text, *dflt;
+} sb_fileio_help[] = {
+	{ "file-num", "=N", "number of files to create", "128" },
+	{ "file-block-size", "=N", "block size to use in all IO operations", "16384" },
+	{ "file-total-size", "=SIZE", "total size of files to create", "2G" },
+	{ "file-test-mode", "=STRING", "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}", NULL },
+	{ "file-io-mode", "=STRING", "file operations mode {sync,async,mmap}", "sync" },
+	{ "file-async-backlog", "=N", "number of asynchronous operatons to queue per thread", "128" },
+	{ "file-extra-flags", "=[LIST,...]", "list of additional flags to use to open files "
+	  "{sync,dsync,direct}", "" },
+	{ "file-fsync-freq", "=N", "do fsync() after this number of requests (0 - don't use fsync())", "100" },
+	{ "file-fsync-all", "[=on|off]", "do fsync() after each write operation", "off" },
+	{ "file-fsync-end", "[=on|off]", "do fsync() at the end of test", "on" },
+	{ "file-fsync-mode", "=STRING", "which method to use for synchronization {fsync, fdatasync}", "fsync" },
+	{ "file-merged-requests", "=N", "merge at most this number of IO requests if possible "
+	  "(0 - don't merge)", "0" },
+	{ "file-rw-ratio", "=N", "reads/writes ratio for combined test", "1.5" },
+};
+
+void sm_sb_fileio_options(FILE *f)
+{
+	size_t n = sizeof(sb_fileio_help) / sizeof(sb_fileio_help[0]), w = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(sb_fileio_help[i].name) + strlen(sb_fileio_help[i].form);
+
+		w = l > w ? l : w;
+	}
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "  --%s%-*s%s", sb_fileio_help[i].name,
+			(int)(w - strlen(sb_fileio_help[i].name) + 1), sb_fileio_help[i].form,
+			sb_fileio_help[i].text);
+		if (sb_fileio_help[i].dflt)
+			fprintf(f, " [%s]", sb_fileio_help[i].dflt);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "\n");
+}

@@ -12,6 +12,10 @@
 /* The banner and the blank line after it. */
 void sm_sb_banner(FILE *f);
 
+/* sysbench 1.0.20's "fileio options:" list (what its `run` without
+ * --file-test-mode shows) and the blank line after it. */
+void sm_sb_fileio_options(FILE *f);
+
 /* "4 files, 2048Kb each, 8Mb total" ... "Extra file open flags: (none)". */
 void sm_sb_prepare_head(FILE *f, const struct sm_fileio_cfg *cfg);
 
