@@ -233,7 +233,7 @@ int sm_emit_wants_doc(const struct sm_emit *e)
  * one line. */
 static int save_doc(const struct sm_emit *e, const void *res, const cJSON *doc)
 {
-	char err[256], *text = sm_save_text(doc);
+	char err[256], *text = cJSON_PrintUnformatted(doc);   /* as the history keeps it */
 	int rc = -ENOMEM;
 
 	if (text)
@@ -268,12 +268,48 @@ static int files(const struct sm_emit *e, const void *res, const cJSON *doc)
 	return failed ? SM_EXIT_FAIL : 0;
 }
 
+/* The busy wait on a locked history, in ms. */
+#define BUSY_MS 3000u
+
 int sm_emit_open(struct sm_emit *e)
 {
-	static const struct sm_save_opts none;
+	const struct sm_save_opts *s = e->save;
+	const char *prog = e->prog, *command = e->r->command;
+	struct sm_hdb **db = &e->db;
+	char *path = e->db_path;
+	size_t len = sizeof(e->db_path);
+	char err[256], have[32];
+	int rc;
 
-	return sm_save_open(e->save ? e->save : &none, e->prog, e->r->command, &e->db, e->db_path,
-			    sizeof(e->db_path));
+	*db = NULL;
+	if (!s || !s->key)
+		return 0;
+	if (s->db)
+		snprintf(path, len, "%s", s->db);
+	else if (sm_hdb_default_path(path, len)) {
+		sm_prog_error(prog, "cannot find a place for the history: set XDG_DATA_HOME or HOME, "
+			      "or use --db");
+		return SM_EXIT_FAIL;
+	}
+	rc = sm_hdb_open(path, 1, BUSY_MS, db, err, sizeof(err));
+	if (!rc)
+		rc = sm_hdb_key_command(*db, s->key, have, sizeof(have), err, sizeof(err));
+	if (rc) {
+		sm_prog_error(prog, "cannot use history database '%s': %s", path, err);
+		goto fail;
+	}
+	if (have[0] && strcmp(have, command)) {
+		sm_prog_error(prog, "--save %s: the key holds %s runs in '%s', not %s ones; choose "
+			      "another key", s->key, have, path, command);
+		sm_hdb_close(*db);
+		*db = NULL;
+		return SM_EXIT_USAGE;
+	}
+	return 0;
+fail:
+	sm_hdb_close(*db);
+	*db = NULL;
+	return SM_EXIT_FAIL;
 }
 
 int sm_emit_redirect(struct sm_emit *e)

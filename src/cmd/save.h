@@ -1,16 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* --save KEY and --db PATH, the same in frames, fileio, run and time: the
- * options, their checks before any work and the database opened before it
- * (the emit step, cmd/emit.c, stores the result). */
+ * options and their checks before any work (the emit step, cmd/emit.c,
+ * opens the database before the work and stores the result). */
 #ifndef SM_CMD_SAVE_H
 #define SM_CMD_SAVE_H
 
 #include <stddef.h>
 
 #include "core/opt.h"
-
-struct cJSON;
-struct sm_hdb;
 
 /* As given; strings point into argv. */
 struct sm_save_opts {
@@ -39,20 +36,5 @@ int sm_save_key_ok(const char *key);
  * checked as a file to write (sm_out_check_path). Returns 0, or -EINVAL
  * with one line in msg. */
 int sm_save_check(const struct sm_save_opts *s, char *msg, size_t len);
-
-/*
- * With --save, open (creating or migrating) the database before the work
- * starts, so a damaged, locked or unusable one stops the command before
- * anything runs, and refuse a key that holds another command's runs.
- * *db stays NULL without --save. path (len bytes) gets the database's
- * name. Prints one line and returns the exit code (2 for a key of another
- * command, 1 for a database that cannot be used), or 0.
- */
-int sm_save_open(const struct sm_save_opts *s, const char *prog, const char *command,
-		 struct sm_hdb **db, char *path, size_t len);
-
-/* The JSON text of doc as stored in the history (unformatted; caller frees),
- * or NULL without memory. */
-char *sm_save_text(const struct cJSON *doc);
 
 #endif
