@@ -169,10 +169,12 @@ static const char *const depr_names[] = { "num-threads", "max-requests", "max-ti
 
 /* The table over o, copied into t (room for cap entries); returns the
  * number of entries. */
-static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
+/* sysbench 1.0.20's own options, its deprecated aliases and those it takes
+ * that stormark ignores, into t; returns how many. */
+static unsigned sysbench_part(struct sm_fileio_opts *o, struct sm_opt *t)
 {
 	struct sm_fileio_cfg *c = &o->cfg;
-	struct sm_opt tab[] = {
+	const struct sm_opt tab[] = {
 		SM_OPT_HEAD("sysbench 1.0.20 fileio options (same defaults):"),
 		SM_OPT_UINT_RANGE(0, "file-num", c->num_files, 1, 1000000, "N", "number of files to create [128]"),
 		SM_OPT_SIZE_RANGE(0, "file-block-size", c->block_size, 1, 1, 1ULL << 30, "N",
@@ -238,6 +240,17 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_BOOL_OPT(0, "debug", o->ignored_bool, "ignored"),
 		SM_OPT_CALL(0, "report-checkpoints", SM_OPT_REQUIRED, unsupported_cb, o, "LIST", NULL),
 		SM_OPT_CALL(0, "config-file", SM_OPT_REQUIRED, unsupported_cb, o, "FILE", NULL),
+	};
+
+	memcpy(t, tab, sizeof(tab));
+	return sizeof(tab) / sizeof(tab[0]);
+}
+
+/* stormark's additions, the end of the table, into t; returns how many. */
+static unsigned stormark_part(struct sm_fileio_opts *o, struct sm_opt *t)
+{
+	struct sm_fileio_cfg *c = &o->cfg;
+	const struct sm_opt tab[] = {
 		SM_OPT_HEAD("stormark additions:"),
 		SM_OPT_STR(0, "file-dir", c->dir, "DIR", "where the test files live [current directory]"),
 		SM_OPT_BOOL_OPT(0, "verify", c->verify, "every block written carries a trailer (set, run,\n"
@@ -278,7 +291,17 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_LIST_OPTIONS(o->list_options),
 		SM_OPT_END,
 	};
-	unsigned n = sizeof(tab) / sizeof(tab[0]);
+
+	memcpy(t, tab, sizeof(tab));
+	return sizeof(tab) / sizeof(tab[0]);
+}
+
+static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
+{
+	struct sm_opt tab[128];
+	unsigned n = sysbench_part(o, tab);
+
+	n += stormark_part(o, tab + n);
 
 	for (unsigned i = 0; i < n; i++) {   /* note the deprecated names used */
 		for (unsigned d = 0; d < 4; d++)

@@ -104,10 +104,12 @@ static int format_cb(const struct sm_opt *opt, const char *arg, char *exp, size_
 /* The one option table: frametest's short options (each also with a long
  * name), then those of stormark frames alone. Copied into t (room for
  * cap entries) over o. Returns the number of entries. */
-static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
+/* frametest's own options (its short letters, long names added), into t;
+ * returns how many. */
+static unsigned frametest_part(struct sm_frames_opts *o, struct sm_opt *t)
 {
 	struct sm_frames_plan *p = &o->plan;
-	struct sm_opt tab[] = {
+	const struct sm_opt tab[] = {
 		SM_OPT_CALL('w', "write", SM_OPT_REQUIRED, size_cb, o, "size",
 			    "write test with 'size' KiB frames, or a preset: sd hd 2k 4k "
 			    "(stormark adds fullhd uhd 4kdci 8k ...: see 'stormark help frames')"),
@@ -156,6 +158,18 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 				      "histogram of the last 'secs' only (default: all)"),
 		SM_OPT_STR('x', "csv", p->csv_path, "file", "export per-frame timing to 'file' (comma separated; the\n"
 	   "name is used as given, no '.csv' appended)"),
+	};
+
+	memcpy(t, tab, sizeof(tab));
+	return sizeof(tab) / sizeof(tab[0]);
+}
+
+/* stormark's long options and the output flags, the end of the table,
+ * into t; returns how many. */
+static unsigned stormark_part(struct sm_frames_opts *o, struct sm_opt *t)
+{
+	struct sm_frames_plan *p = &o->plan;
+	const struct sm_opt tab[] = {
 		SM_OPT_HEAD("\nstormark frames also takes:"),
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,
 				"write tests into a file system's root (a mount point, or /) too"),
@@ -186,7 +200,17 @@ static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
 		SM_OPT_LIST_OPTIONS(o->help),
 		SM_OPT_END,
 	};
-	unsigned n = sizeof(tab) / sizeof(tab[0]);
+
+	memcpy(t, tab, sizeof(tab));
+	return sizeof(tab) / sizeof(tab[0]);
+}
+
+static unsigned table(struct sm_frames_opts *o, struct sm_opt *t, unsigned cap)
+{
+	struct sm_opt tab[96];
+	unsigned n = frametest_part(o, tab);
+
+	n += stormark_part(o, tab + n);
 
 	for (unsigned i = 0; i < n; i++) {
 		if (tab[i].short_name == 'w')

@@ -181,6 +181,40 @@ static void note_undefined(FILE *f, const struct streams_opts *o)
 	}
 }
 
+/* The options that depend on each other, checked and resolved: --capture
+ * and --play, the buffers, the step, the default rate and formats.
+ * Returns 0, or SM_EXIT_USAGE after one line. */
+static int settle(struct streams_opts *o)
+{
+	if (o->capture_only && o->play_only)
+		return sm_usage_error(PROG, HINT, "--capture cannot be combined with --play "
+				      "(give neither for both)");
+	if (o->plan.prebuffer > o->plan.queue) {
+		if (o->prebuffer_set)
+			return sm_usage_error(PROG, HINT, "--prebuffer %u is more than --queue %u",
+					      o->plan.prebuffer, o->plan.queue);
+		o->plan.prebuffer = o->plan.queue;
+	}
+	if (o->plan.depth > o->plan.queue)
+		return sm_usage_error(PROG, HINT, "--depth %u is more than --queue %u", o->plan.depth,
+				      o->plan.queue);
+	if (o->plan.step_ns > o->plan.time_ns)
+		return sm_usage_error(PROG, HINT, "--step is longer than --time: no step would run");
+	if (!o->nrates)
+		o->rates[o->nrates++] = sm_fps_find("25");
+	if (o->rate_mib > 0) {
+		if (o->nformats == MAX_FORMATS)
+			return sm_usage_error(PROG, HINT, "at most %d formats", MAX_FORMATS);
+		sm_sformat_custom(o->rate_mib, &o->formats[o->nformats++]);
+	} else if (!o->formats_set) {
+		for (unsigned i = 0; i < sizeof(default_formats) / sizeof(default_formats[0]); i++)
+			if (!sm_sformat_find(default_formats[i], &o->formats[o->nformats]))
+				o->nformats++;
+		o->plan.auto_formats = 1;
+	}
+	return check_defined(o);
+}
+
 static int parse(int argc, char **argv, struct streams_opts *o)
 {
 	struct sm_opt opts[] = {
@@ -259,33 +293,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	if (sm_path_problem(o->plan.dir))
 		return sm_usage_error(PROG, HINT, "directory '%s' %s", o->plan.dir,
 				      sm_path_problem(o->plan.dir));
-	if (o->capture_only && o->play_only)
-		return sm_usage_error(PROG, HINT, "--capture cannot be combined with --play "
-				      "(give neither for both)");
-	if (o->plan.prebuffer > o->plan.queue) {
-		if (o->prebuffer_set)
-			return sm_usage_error(PROG, HINT, "--prebuffer %u is more than --queue %u",
-					      o->plan.prebuffer, o->plan.queue);
-		o->plan.prebuffer = o->plan.queue;
-	}
-	if (o->plan.depth > o->plan.queue)
-		return sm_usage_error(PROG, HINT, "--depth %u is more than --queue %u", o->plan.depth,
-				      o->plan.queue);
-	if (o->plan.step_ns > o->plan.time_ns)
-		return sm_usage_error(PROG, HINT, "--step is longer than --time: no step would run");
-	if (!o->nrates)
-		o->rates[o->nrates++] = sm_fps_find("25");
-	if (o->rate_mib > 0) {
-		if (o->nformats == MAX_FORMATS)
-			return sm_usage_error(PROG, HINT, "at most %d formats", MAX_FORMATS);
-		sm_sformat_custom(o->rate_mib, &o->formats[o->nformats++]);
-	} else if (!o->formats_set) {
-		for (unsigned i = 0; i < sizeof(default_formats) / sizeof(default_formats[0]); i++)
-			if (!sm_sformat_find(default_formats[i], &o->formats[o->nformats]))
-				o->nformats++;
-		o->plan.auto_formats = 1;
-	}
-	rc = check_defined(o);
+	rc = settle(o);
 	if (rc)
 		return rc;
 	o->plan.formats = o->formats;

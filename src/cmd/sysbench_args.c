@@ -260,13 +260,47 @@ static void say(int level, int verbosity, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stdout);
 }
+
 #define EARLY 5   /* "verbosity" before the logger starts: everything shows */
+
+/* Step 4: the logger's own options (--verbosity, --percentile,
+ * --histogram). Returns 0, or 1 after sysbench's message. */
+static int logger_values(struct sb_opt *o, struct sm_sb_args *out)
+{
+	int bad = 0;
+	long v, pct;
+
+	v = get_int(&o[O_VERBOSITY], &bad, 3);
+	if (bad)
+		return 1;
+	if (v > 5) {
+		printf("Invalid value for verbosity: %ld\n", v);
+		return 1;
+	}
+	if (out->verbosity < 5)
+		out->verbosity = v < 0 ? 0 : (int)v;
+	pct = get_int(&o[O_PERCENTILE], &bad, 95);
+	if (bad)
+		return 1;
+	if (pct < 0 || pct > 100) {
+		say(0, EARLY, "Invalid value for --percentile: %ld", pct);
+		return 1;
+	}
+	if (pct == 0 && is_on(&o[O_HISTOGRAM])) {
+		say(0, EARLY, "--histogram cannot be used with --percentile=0");
+		return 1;
+	}
+	emit(out, "verbosity", "%d", out->verbosity);
+	emit(out, "percentile", "%ld", pct);
+	emit(out, "histogram", "%s", is_on(&o[O_HISTOGRAM]) ? "on" : "off");
+	return 0;
+}
 
 /* Steps 3 and 4: the general values, in sysbench's order. Returns 0 or 1. */
 static int general_values(struct sb_opt *o, struct sm_sb_args *out)
 {
 	int bad = 0;
-	long threads, events, tm, rate, v, pct;
+	long threads, events, tm, rate, v;
 	const char *s;
 
 	threads = get_int(&o[O_NUM_THREADS], &bad, 1);
@@ -345,35 +379,52 @@ static int general_values(struct sb_opt *o, struct sm_sb_args *out)
 		emit(out, "rand-seed", "%ld", v);
 	if (o[O_VALIDATE].given)
 		emit(out, "validate", "%s", is_on(&o[O_VALIDATE]) ? "on" : "off");
+	return logger_values(o, out);
+}
 
-	/* step 4: the logger's own options */
-	v = get_int(&o[O_VERBOSITY], &bad, 3);
-	if (bad)
-		return 1;
-	if (v > 5) {
-		printf("Invalid value for verbosity: %ld\n", v);
-		return 1;
-	}
-	if (out->verbosity < 5)
-		out->verbosity = v < 0 ? 0 : (int)v;
-	pct = get_int(&o[O_PERCENTILE], &bad, 95);
-	if (bad)
-		return 1;
-	if (pct < 0 || pct > 100) {
-		say(0, EARLY, "Invalid value for --percentile: %ld", pct);
+
+/* Step 7: fileio's values, in the order its init reads them. Returns 0 or 1. */
+/* run's --file-test-mode, which it needs. Returns 0, or 1 after
+ * sysbench's message (and its options' list when it is missing). */
+static int test_mode(struct sb_opt *o, struct sm_sb_args *out, int vb)
+{
+	const char *s = get_str(&o[O_MODE], NULL);
+
+	if (!s) {
+		say(0, vb, "Missing required argument: --file-test-mode\n");
+		say(3, vb, "fileio options:");
+		sm_sb_fileio_options(stdout);
 		return 1;
 	}
-	if (pct == 0 && is_on(&o[O_HISTOGRAM])) {
-		say(0, EARLY, "--histogram cannot be used with --percentile=0");
+	if (strcmp(s, "seqwr") && strcmp(s, "seqrewr") && strcmp(s, "seqrd") && strcmp(s, "rndrd") &&
+	    strcmp(s, "rndwr") && strcmp(s, "rndrw")) {
+		say(0, vb, "Invalid IO operations mode: %s.", s);
 		return 1;
 	}
-	emit(out, "verbosity", "%d", out->verbosity);
-	emit(out, "percentile", "%ld", pct);
-	emit(out, "histogram", "%s", is_on(&o[O_HISTOGRAM]) ? "on" : "off");
+	emit(out, "file-test-mode", "%s", s);
 	return 0;
 }
 
-/* Step 7: fileio's values, in the order its init reads them. Returns 0 or 1. */
+/* --file-extra-flags: sync, dsync and direct only. Returns 0, or 1 after
+ * sysbench's message. */
+static int extra_flags(struct sb_opt *o, int vb)
+{
+	char buf[128], *save = NULL, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", o[O_EXTRA].value);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (strcmp(tok, "sync") && strcmp(tok, "dsync") && strcmp(tok, "direct")) {
+			/* sysbench names the first item of the list, whichever was bad */
+			char first[128];
+
+			snprintf(first, sizeof(first), "%s", o[O_EXTRA].value);
+			first[strcspn(first, ",")] = 0;
+			say(0, vb, "Invalid value for file-extra-flags: %s", first);
+			return 1;
+		}
+	return 0;
+}
+
 static int fileio_values(struct sb_opt *o, struct sm_sb_args *out, const char *cmd)
 {
 	int bad = 0, vb = out->verbosity;
@@ -394,21 +445,8 @@ static int fileio_values(struct sb_opt *o, struct sm_sb_args *out, const char *c
 		say(0, vb, "Invalid value for file-total-size: 0");
 		return 1;
 	}
-	s = get_str(&o[O_MODE], NULL);
-	if (!strcmp(cmd, "run")) {
-		if (!s) {
-			say(0, vb, "Missing required argument: --file-test-mode\n");
-			say(3, vb, "fileio options:");
-			sm_sb_fileio_options(stdout);
-			return 1;
-		}
-		if (strcmp(s, "seqwr") && strcmp(s, "seqrewr") && strcmp(s, "seqrd") && strcmp(s, "rndrd") &&
-		    strcmp(s, "rndwr") && strcmp(s, "rndrw")) {
-			say(0, vb, "Invalid IO operations mode: %s.", s);
-			return 1;
-		}
-		emit(out, "file-test-mode", "%s", s);
-	}
+	if (!strcmp(cmd, "run") && test_mode(o, out, vb))
+		return 1;
 	io = get_str(&o[O_IO_MODE], "sync");
 	if (!io)
 		io = "sync";
@@ -430,19 +468,8 @@ static int fileio_values(struct sb_opt *o, struct sm_sb_args *out, const char *c
 		return 1;
 	}
 	if (o[O_EXTRA].given && o[O_EXTRA].value && *o[O_EXTRA].value) {
-		char buf[128], *save = NULL, *tok;
-
-		snprintf(buf, sizeof(buf), "%s", o[O_EXTRA].value);
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-			if (strcmp(tok, "sync") && strcmp(tok, "dsync") && strcmp(tok, "direct")) {
-				/* sysbench names the first item of the list, whichever was bad */
-				char first[128];
-
-				snprintf(first, sizeof(first), "%s", o[O_EXTRA].value);
-				first[strcspn(first, ",")] = 0;
-				say(0, vb, "Invalid value for file-extra-flags: %s", first);
-				return 1;
-			}
+		if (extra_flags(o, vb))
+			return 1;
 		emit(out, "file-extra-flags", "%s", o[O_EXTRA].value);
 	}
 	freq = get_int(&o[O_FSYNC_FREQ], &bad, 100);
@@ -483,6 +510,31 @@ static int fileio_values(struct sb_opt *o, struct sm_sb_args *out, const char *c
 	if (o[O_FSYNC_END].given)
 		emit(out, "file-fsync-end", "%s", is_on(&o[O_FSYNC_END]) ? "on" : "off");
 	return 0;
+}
+
+/* The test named on the command line is fileio, with a command. Returns
+ * 1, or 0 after the message sysbench (or stormark, for its own tests) gives. */
+static int test_ok(const char *test, const char *cmd, int vb)
+{
+	if (!test || !strcmp(test, "-")) {
+		sm_error("sysbench: no test name given: stormark provides the 'fileio' test only "
+			 "(sysbench fileio [options] prepare|run|cleanup)");
+		return 0;
+	}
+	if (!strcmp(test, "cpu") || !strcmp(test, "memory") || !strcmp(test, "threads") ||
+	    !strcmp(test, "mutex")) {
+		sm_error("sysbench: test '%s' is not provided: stormark provides the 'fileio' test only", test);
+		return 0;
+	}
+	if (strcmp(test, "fileio")) {
+		say(0, vb, "Cannot find benchmark '%s': no such built-in test, file or module", test);
+		return 0;
+	}
+	if (!cmd) {
+		fprintf(stderr, "The 'fileio' test requires a command argument. See 'sysbench fileio help'\n");
+		return 0;
+	}
+	return 1;
 }
 
 int sm_sb_args(int argc, char **argv, struct sm_sb_args *out)
@@ -541,24 +593,8 @@ int sm_sb_args(int argc, char **argv, struct sm_sb_args *out)
 	}
 
 	/* 5: the test and its options */
-	if (!test || !strcmp(test, "-")) {
-		sm_error("sysbench: no test name given: stormark provides the 'fileio' test only "
-			 "(sysbench fileio [options] prepare|run|cleanup)");
+	if (!test_ok(test, cmd, out->verbosity))
 		return SM_EXIT_FAIL;
-	}
-	if (!strcmp(test, "cpu") || !strcmp(test, "memory") || !strcmp(test, "threads") ||
-	    !strcmp(test, "mutex")) {
-		sm_error("sysbench: test '%s' is not provided: stormark provides the 'fileio' test only", test);
-		return SM_EXIT_FAIL;
-	}
-	if (strcmp(test, "fileio")) {
-		say(0, out->verbosity, "Cannot find benchmark '%s': no such built-in test, file or module", test);
-		return SM_EXIT_FAIL;
-	}
-	if (!cmd) {
-		fprintf(stderr, "The 'fileio' test requires a command argument. See 'sysbench fileio help'\n");
-		return SM_EXIT_FAIL;
-	}
 	for (int i = 1; i < argc; i++) {
 		if (taken[i])
 			continue;
