@@ -37,6 +37,26 @@ double sm_trimmed_mean(double *vals, unsigned n)
 	return sum / (double)(n - 2 * cut);
 }
 
+double sm_tf_trimmed(const struct sm_time_run *runs, size_t stride, unsigned n, enum sm_tf f, int *ok)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v)), m;
+	unsigned k = 0;
+
+	*ok = 0;
+	if (!v)
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct sm_time_run *r = (const void *)((const char *)runs + i * stride);
+
+		if (!(r->missing & SM_TF_BIT(f)))
+			v[k++] = r->v[f];
+	}
+	*ok = k > 0;
+	m = sm_trimmed_mean(v, k);
+	free(v);
+	return m;
+}
+
 /* Values of f over the runs that measured it, into a new array (caller
  * frees); *m gets their number. */
 static double *collect(const struct sm_time_run *runs, unsigned n, enum sm_tf f, unsigned *m)

@@ -19,6 +19,11 @@ void sm_time_analyse(struct sm_time_result *r);
  * sorts vals in place. Returns 0 for n == 0. */
 double sm_trimmed_mean(double *vals, unsigned n);
 
+/* The trimmed mean (sm_trimmed_mean) of figure f over n runs, the i-th at
+ * byte offset i x stride from runs (runs inside larger records: the
+ * history's rows); *ok is 0 when none measured f, or without memory. */
+double sm_tf_trimmed(const struct sm_time_run *runs, size_t stride, unsigned n, enum sm_tf f, int *ok);
+
 /* Median of vals (sorted in place). Returns 0 for n == 0. */
 double sm_median(double *vals, unsigned n);
 

@@ -14,6 +14,7 @@
 #include "result/json.h"
 #include "result/json_read.h"
 #include "cmd/out_opts.h"
+#include "report/history.h"
 #include "report/table.h"
 #include "cmd/save.h"
 #include "core/opt.h"
@@ -44,19 +45,7 @@ static void usage(FILE *f, const struct sm_opt *opts)
 /* Trimmed mean of figure f over rows; *ok is 0 when no row measured it. */
 static double tmean(const struct sm_hdb_row *rows, unsigned n, enum sm_tf f, int *ok)
 {
-	double *v = malloc((n ? n : 1) * sizeof(*v)), m;
-	unsigned k = 0;
-
-	*ok = 0;
-	if (!v)
-		return 0;
-	for (unsigned i = 0; i < n; i++)
-		if (!(rows[i].run.missing & SM_TF_BIT(f)))
-			v[k++] = rows[i].run.v[f];
-	*ok = k > 0;
-	m = sm_trimmed_mean(v, k);
-	free(v);
-	return m;
+	return sm_tf_trimmed(n ? &rows[0].run : NULL, sizeof(*rows), n, f, ok);
 }
 
 static const char *cell(char *buf, size_t len, const struct sm_hdb_row *rows, unsigned n,
@@ -66,18 +55,6 @@ static const char *cell(char *buf, size_t len, const struct sm_hdb_row *rows, un
 	double m = tmean(rows, n, f, &ok);
 
 	return ok ? sm_tf_format(buf, len, f, m) : "n/a";
-}
-
-/* The figure name of run as text into buf ("-" when absent). */
-static const char *figcell(char *buf, size_t len, const struct sm_cmp_run *run, const char *name)
-{
-	const struct sm_cmp_fig *f = run ? sm_cmp_find(run, name) : NULL;
-
-	if (!f)
-		return "-";
-	if (f->unit == SM_CU_VERDICT)
-		return f->verdict;
-	return sm_cmp_fmt(buf, len, f->unit, f->v);
 }
 
 /* The figures of a saved JSON text (one run; time's are read from its
@@ -107,37 +84,14 @@ static int result_figs(const struct sm_hdb_result *r, const char *key, const cha
 static void headline(struct sm_hdb *db, const struct sm_hdb_key *k, char *buf, size_t len)
 {
 	struct sm_hdb_result *res = NULL;
-	struct sm_cmp_run *runs = NULL;
-	unsigned n = 0, nr = 0;
+	unsigned n = 0;
 	cJSON *doc = NULL;
-	char err[256], a[48], b[48];
+	char err[256];
 
 	snprintf(buf, len, "-");
-	if (sm_hdb_load_results(db, k->key, &res, &n, err, sizeof(err)) || !n)
-		goto out;
-	if (sm_json_parse_text(res[n - 1].json, k->key, &doc, &(struct sm_jerr){ "" }) ||
-	    sm_cmp_doc_figures(doc, &runs, &nr, err, sizeof(err)) || !nr)
-		goto out;
-	if (!strcmp(k->command, "frames"))
-		snprintf(buf, len, "%s, %s", figcell(a, sizeof(a), &runs[0], "totals.items_per_s"),
-			 figcell(b, sizeof(b), &runs[0], "totals.bytes_per_s"));
-	else if (!strcmp(k->command, "fileio")) {
-		const struct sm_cmp_fig *io = sm_cmp_find(&runs[0], "totals.items_per_s");
-
-		/* IOPS is a rate already: "11253.3 IOPS", not "11253.3/s IOPS" */
-		if (io)
-			snprintf(b, sizeof(b), "%.1f IOPS", io->v);
-		snprintf(buf, len, "%s, %s", figcell(a, sizeof(a), &runs[0], "totals.bytes_per_s"),
-			 io ? b : "-");
-	}
-	else if (!strcmp(k->command, "run")) {
-		const char *dir = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
-			cJSON_GetObjectItemCaseSensitive(doc, "params"), "dir"));
-
-		snprintf(buf, len, "%s", dir ? dir : "-");
-	}
-out:
-	sm_cmp_runs_free(runs, nr);
+	if (!sm_hdb_load_results(db, k->key, &res, &n, err, sizeof(err)) && n &&
+	    !sm_json_parse_text(res[n - 1].json, k->key, &doc, &(struct sm_jerr){ "" }))
+		sm_history_headline(doc, k->command, buf, len);
 	cJSON_Delete(doc);
 	sm_hdb_results_free(res, n);
 }
@@ -253,7 +207,7 @@ static int show_results(struct sm_hdb *db, const char *path, const char *key, co
 		cells[0] = cbuf[0];
 		cells[1] = res[i].saved_at;
 		for (const struct column *c = cols; c && c->name && k < 10; c++, k++)
-			cells[k] = strcpy(cbuf[k], figcell(buf, sizeof(buf), nr ? &runs[0] : NULL, c->name));
+			cells[k] = strcpy(cbuf[k], sm_history_cell(buf, sizeof(buf), nr ? &runs[0] : NULL, c->name));
 		if (!cols) {
 			const char *sum = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
 				cJSON_GetObjectItemCaseSensitive(doc, "run"), "summary"));

@@ -93,6 +93,27 @@ static void test_analyse(void **state)
 	}
 }
 
+/* The trimmed mean of a figure over runs inside larger records (the
+ * history's rows): the stride walks them, a run without it is left out. */
+static void test_trimmed_rows(void **state)
+{
+	struct row {
+		long id;
+		struct sm_time_run run;
+		char note[8];
+	} rows[3];
+	int ok;
+
+	memset(rows, 0, sizeof(rows));
+	rows[0].run.v[SM_TF_WALL_NS] = 10;
+	rows[1].run.v[SM_TF_WALL_NS] = 30;
+	rows[2].run.missing = SM_TF_BIT(SM_TF_WALL_NS);
+	assert_true(sm_tf_trimmed(&rows[0].run, sizeof(rows[0]), 3, SM_TF_WALL_NS, &ok) == 20);
+	assert_int_equal(ok, 1);
+	assert_true(sm_tf_trimmed(&rows[2].run, sizeof(rows[0]), 1, SM_TF_WALL_NS, &ok) == 0);
+	assert_int_equal(ok, 0);
+}
+
 /* The loop: a warm-up and two measured runs of `true` fill the result
  * with their records and statistics; a command that fails stops it, and
  * its status is time's. */
@@ -532,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_median_trimmed),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_analyse),
+		cmocka_unit_test(test_trimmed_rows),
 		cmocka_unit_test(test_measure),
 		cmocka_unit_test(test_parse_io),
 		cmocka_unit_test(test_diskstat_parse),
