@@ -373,24 +373,6 @@ static void on_round(unsigned n, const struct sm_steady *s, void *arg)
 	fputc('\n', stderr);
 }
 
-/* --verify names a truncated file by the offset where it now ends. */
-static void verify_truncated(const struct sm_fileio_cfg *cfg, const char *msg)
-{
-	char path[4096];
-	struct stat st;
-
-	for (unsigned i = 0; i < cfg->num_files; i++) {
-		sm_fileio_path(cfg, i, path, sizeof(path));
-		if (!lstat(path, &st) && (uint64_t)st.st_size < cfg->file_size) {
-			sm_error("verification failed: '%s' is truncated: it ends at offset %llu, its blocks "
-				 "end at %llu", path, (unsigned long long)st.st_size,
-				 (unsigned long long)cfg->file_size);
-			return;
-		}
-	}
-	sm_error("%s", msg);
-}
-
 /* Before the files are opened: O_DIRECT, the engine's options, what
  * --verify/--validate need. Returns 0, or the exit code after one line. */
 static int check_run(struct sm_fileio_opts *o)
@@ -425,7 +407,8 @@ static int check_run(struct sm_fileio_opts *o)
 static int open_files(struct sm_fileio_opts *o, int **fds)
 {
 	struct sm_fileio_cfg *cfg = &o->cfg;
-	char msg[SM_MSG_MAX];
+	char msg[SM_MSG_MAX], path[4096];
+	uint64_t end;
 	int missing = 0, rc;
 
 	if (!quiet(o) && sb_layout(o)) {
@@ -435,8 +418,6 @@ static int open_files(struct sm_fileio_opts *o, int **fds)
 	}
 	rc = sm_fileio_open(cfg, fds, msg, sizeof(msg), &missing);
 	for (unsigned i = 0; i < cfg->num_files && sysbench_name(o); i++) {
-		char path[4096];
-
 		sm_fileio_path(cfg, i, path, sizeof(path));
 		sb_log(o, 5, "Opening file: %s", path);
 		if (rc && strstr(msg, path))
@@ -461,8 +442,10 @@ static int open_files(struct sm_fileio_opts *o, int **fds)
 		if (missing)
 			sm_error("cannot open test files in '%s': %s (run 'prepare' first)", cfg->dir,
 				 strerror(-rc));
-		else if (rc == -EFBIG && cfg->verify)
-			verify_truncated(cfg, msg);
+		else if (rc == -EFBIG && cfg->verify &&
+			 sm_fileio_find_short(cfg, path, sizeof(path), &end))   /* named by where it ends */
+			sm_error("verification failed: '%s' is truncated: it ends at offset %llu, its blocks "
+				 "end at %llu", path, (unsigned long long)end, (unsigned long long)cfg->file_size);
 		else
 			sm_error("%s", msg);
 		return SM_EXIT_FAIL;

@@ -226,6 +226,20 @@ static int sealed_file(const struct sm_fileio_cfg *cfg, unsigned i, const char *
 	return ok;
 }
 
+int sm_fileio_find_short(const struct sm_fileio_cfg *cfg, char *path, size_t len, uint64_t *end)
+{
+	struct stat st;
+
+	for (unsigned i = 0; i < cfg->num_files; i++) {
+		sm_fileio_path(cfg, i, path, len);
+		if (!lstat(path, &st) && (uint64_t)st.st_size < cfg->file_size) {
+			*end = (uint64_t)st.st_size;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int sm_fileio_set_sealed(const struct sm_fileio_cfg *cfg)
 {
 	char path[4096];

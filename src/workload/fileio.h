@@ -157,6 +157,11 @@ void sm_fileio_vwritten(struct sm_fileio_vctx *v, unsigned file, uint64_t off, u
 unsigned sm_fileio_vcheck(const struct sm_fileio_vctx *v, const void *buf, unsigned file, uint64_t off,
 			  uint64_t len, struct sm_verify_stats *st, struct sm_verify_problem *first);
 
+/* The first test file shorter than cfg->file_size: its path into path and
+ * where it ends into *end; returns 1, or 0 when every file that is there
+ * is whole. */
+int sm_fileio_find_short(const struct sm_fileio_cfg *cfg, char *path, size_t len, uint64_t *end);
+
 /* 1 when test_file.0's first block carries a trailer for cfg's block size
  * (the set was prepared with --validate or --verify), else 0. */
 int sm_fileio_set_sealed(const struct sm_fileio_cfg *cfg);
