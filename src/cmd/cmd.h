@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/fsx.h"   /* sm_path_problem(), sm_root_refusal() */
 #include "core/msg.h"   /* the exit codes and the one-line messages */
 
 struct sm_job;
@@ -55,23 +56,12 @@ int sm_cmd_parse(const char *prog, const char *help_hint, const struct sm_opt *o
 		 char **argv, unsigned flags, int *first,
 		 void (*usage)(FILE *f, const struct sm_opt *opts));
 
-/* Is dir (an existing directory) a file system's root that a test may not
- * write into without --force? Returns NULL when it is not (or cannot be
- * examined: the command's own checks then report it), else the one-line
- * reason, in a static buffer. */
-const char *sm_root_refusal(const char *dir);
-
 /* Refuse a run whose buffers (`need` bytes, described by `what`) do not fit
  * in the memory available to this process (core/memcheck.h: MemAvailable
  * and the cgroup limits, less a reserve): prints "<prog>: <why>" on one
  * line and returns SM_EXIT_USAGE; returns 0 when they fit or nothing is
  * known. */
 int sm_check_memory(const char *prog, uint64_t need, const char *what);
-
-/* Why a path given on the command line cannot be used whatever it names
- * ("is empty", "is longer than the system allows ..."), or NULL when it
- * may be fine; the caller puts the option and the path in front. */
-const char *sm_path_problem(const char *path);
 
 /* 0 when files can be created in directory dir (it is writable and not on
  * a read-only file system), else -errno (-EROFS, -EACCES...). Creates

@@ -3,10 +3,7 @@
 #include "cmd/cmd.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -35,25 +32,6 @@ int sm_cmd_parse(const char *prog, const char *help_hint, const struct sm_opt *o
 	return -1;
 }
 
-const char *sm_path_problem(const char *path)
-{
-	const char *p = path;
-
-	if (!*path)
-		return "is empty";
-	if (strlen(path) >= PATH_MAX)
-		return "is longer than the system allows (PATH_MAX, 4096 bytes)";
-	while (*p) {
-		size_t n = strcspn(p, "/");
-
-		if (n > NAME_MAX)
-			return "has a name longer than the system allows (NAME_MAX, 255 bytes)";
-		p += n;
-		p += strspn(p, "/");
-	}
-	return NULL;
-}
-
 int sm_dir_check_writable(const char *dir)
 {
 	/* access() also says EROFS for root, who may write anywhere else */
@@ -68,25 +46,6 @@ int sm_check_memory(const char *prog, uint64_t need, const char *what)
 		return 0;
 	sm_prog_error(prog, "%s", msg);   /* one line, as every usage error */
 	return SM_EXIT_USAGE;
-}
-
-const char *sm_root_refusal(const char *dir)
-{
-	static char msg[PATH_MAX + 200];
-	char *real;
-	int root;
-
-	if (sm_fs_root(dir) <= 0)
-		return NULL;
-	real = realpath(dir, NULL);
-	root = real && !strcmp(real, "/");
-	snprintf(msg, sizeof(msg), root
-		 ? "'%s' is the root directory; test files there would sit among the system's own: "
-		   "choose a directory under it, or add --force"
-		 : "'%s' is the root of a file system (a mount point); test files there would sit "
-		   "among everything else on it: choose a directory under it, or add --force", dir);
-	free(real);
-	return msg;
 }
 
 void sm_progress_line(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, void *arg)

@@ -312,3 +312,41 @@ int sm_fs_root(const char *path)
 		return -errno;
 	return self.st_dev != up.st_dev || self.st_ino == up.st_ino;
 }
+
+const char *sm_path_problem(const char *path)
+{
+	const char *p = path;
+
+	if (!*path)
+		return "is empty";
+	if (strlen(path) >= PATH_MAX)
+		return "is longer than the system allows (PATH_MAX, 4096 bytes)";
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n > NAME_MAX)
+			return "has a name longer than the system allows (NAME_MAX, 255 bytes)";
+		p += n;
+		p += strspn(p, "/");
+	}
+	return NULL;
+}
+
+const char *sm_root_refusal(const char *dir)
+{
+	static char msg[PATH_MAX + 200];
+	char *real;
+	int root;
+
+	if (sm_fs_root(dir) <= 0)
+		return NULL;
+	real = realpath(dir, NULL);
+	root = real && !strcmp(real, "/");
+	snprintf(msg, sizeof(msg), root
+		 ? "'%s' is the root directory; test files there would sit among the system's own: "
+		   "choose a directory under it, or add --force"
+		 : "'%s' is the root of a file system (a mount point); test files there would sit "
+		   "among everything else on it: choose a directory under it, or add --force", dir);
+	free(real);
+	return msg;
+}

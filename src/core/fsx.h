@@ -56,6 +56,17 @@ int sm_is_dir(const char *path);
  * would sit among everything else on that file system. */
 int sm_fs_root(const char *path);
 
+/* Is dir (an existing directory) a file system's root that a test may not
+ * write into without --force? Returns NULL when it is not (or cannot be
+ * examined: the command's own checks then report it), else the one-line
+ * reason, in a static buffer. */
+const char *sm_root_refusal(const char *dir);
+
+/* Why a path given on the command line cannot be used whatever it names
+ * ("is empty", "is longer than the system allows ..."), or NULL when it
+ * may be fine; the caller puts the option and the path in front. */
+const char *sm_path_problem(const char *path);
+
 /* Create directory path and missing parents (mode 0755). Returns 0 or
  * -errno; an existing directory is success. */
 int sm_mkdir_p(const char *path);
