@@ -9,7 +9,6 @@
 
 #include "cmd/out_opts.h"
 #include "core/memcheck.h"
-#include "core/fsx.h"
 #include "core/opt.h"
 
 int sm_cmd_parse(const char *prog, const char *help_hint, const struct sm_opt *opts, int argc,

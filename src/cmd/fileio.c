@@ -14,12 +14,7 @@
 #include "core/pace.h"
 #include "core/units.h"
 #include "core/worker.h"
-#include "report/cliff.h"
-#include "report/csv.h"
-#include "report/fileio.h"
-#include "report/markdown.h"
-#include "result/json.h"
-#include "store/history_db.h"
+#include "report/steady.h"
 #include "report/sysbench.h"
 #include "workload/fileio.h"
 #include "workload/memneed.h"
@@ -357,20 +352,9 @@ static void on_tick(const struct sm_fileio_tick *t, void *arg)
 static void on_round(unsigned n, const struct sm_steady *s, void *arg)
 {
 	const struct sm_fileio_opts *o = arg;
-	const struct sm_steady_window *w = &s->win;
-	double y = s->figure[n - 1];
 
-	if (o->out.quiet || o->verbosity < 3)
-		return;
-	if (!strcmp(s->metric, "iops"))
-		fprintf(stderr, "stormark: steady round %u/%u: %.1f IOPS", n, s->max_rounds, y);
-	else
-		fprintf(stderr, "stormark: steady round %u/%u: %.2f MiB/s", n, s->max_rounds, y / 1048576.0);
-	if (w->n == s->rule.window)
-		fprintf(stderr, "; last %u: range %.1f%%, excursion %.1f%% of the average%s", w->n,
-			w->avg > 0 ? 100 * w->range / w->avg : 0, w->avg > 0 ? 100 * w->excursion / w->avg : 0,
-			s->reached_at == n ? ": steady" : "");
-	fputc('\n', stderr);
+	if (!o->out.quiet && o->verbosity >= 3)
+		sm_steady_round_line(stderr, n, s);
 }
 
 /* Before the files are opened: O_DIRECT, the engine's options, what

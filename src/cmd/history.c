@@ -9,7 +9,6 @@
 #include "result/timefig.h"
 #include "analysis/time.h"
 #include "report/timeit.h"
-#include "report/compare.h"
 #include "analysis/compare.h"
 #include "result/json.h"
 #include "result/json_read.h"

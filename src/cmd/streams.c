@@ -13,12 +13,9 @@
 #include "core/fsx.h"
 #include "core/opt.h"
 #include "core/sformats.h"
-#include "core/units.h"
 #include "core/worker.h"
 #include "engine/engine.h"
 #include "report/formats.h"
-#include "report/streams.h"
-#include "result/json.h"
 #include "workload/memneed.h"
 #include "workload/streams.h"
 

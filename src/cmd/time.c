@@ -7,7 +7,6 @@
 #include "cmd/emit.h"
 #include "cmd/out_opts.h"
 #include "cmd/save.h"
-#include "core/clock.h"
 #include "core/memcheck.h"
 #include "core/opt.h"
 #include "store/history_db.h"

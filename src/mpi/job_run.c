@@ -19,7 +19,6 @@
 #include "core/msg.h"
 #include "mpi/job_int.h"
 #include "core/clock.h"
-#include "report/dist.h"
 #include "report/frametest.h"
 #include "report/run_dist.h"
 #include "report/run_text.h"

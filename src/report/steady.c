@@ -153,3 +153,19 @@ cJSON *sm_precond_json(const struct sm_precond *p)
 	sm_json_add_double(o, "bytes_per_s", p->bytes_per_s);
 	return o;
 }
+
+void sm_steady_round_line(FILE *f, unsigned n, const struct sm_steady *s)
+{
+	const struct sm_steady_window *w = &s->win;
+	double y = s->figure[n - 1];
+
+	if (!strcmp(s->metric, "iops"))
+		fprintf(f, "stormark: steady round %u/%u: %.1f IOPS", n, s->max_rounds, y);
+	else
+		fprintf(f, "stormark: steady round %u/%u: %.2f MiB/s", n, s->max_rounds, y / 1048576.0);
+	if (w->n == s->rule.window)
+		fprintf(f, "; last %u: range %.1f%%, excursion %.1f%% of the average%s", w->n,
+			w->avg > 0 ? 100 * w->range / w->avg : 0, w->avg > 0 ? 100 * w->excursion / w->avg : 0,
+			s->reached_at == n ? ": steady" : "");
+	fputc('\n', f);
+}

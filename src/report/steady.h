@@ -19,6 +19,10 @@ void sm_steady_text(FILE *f, const struct sm_steady *s, const struct sm_precond 
  * last 5: ...)"; "" when s->on is 0. */
 void sm_steady_brief(char *buf, size_t len, const struct sm_steady *s);
 
+/* The progress line of round n (1-based) of s as it ends, "stormark:
+ * steady round 3/25: 812.4 IOPS; last 5: range ..." with its newline. */
+void sm_steady_round_line(FILE *f, unsigned n, const struct sm_steady *s);
+
 /* The --precondition line alone ("precondition: ..."), md: as a list
  * item; nothing when p->on is 0. */
 void sm_precond_text(FILE *f, const struct sm_precond *p, int md);
