@@ -11,7 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const op_names[3] = { "read", "write", "fsync" };
 
 static void lat_cell(FILE *f, uint64_t ns)
 {
@@ -73,7 +72,7 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 	fprintf(f, "  %-6s %10s %11s %9s %10s %10s %10s %10s %10s %10s\n", "op", "count", "per s",
 		"MiB/s", "mean", "p50", "p95", "p99", "p99.9", "max");
 	for (int i = 0; i < 3; i++)
-		op_row(f, op_names[i], r->ops[i].count, g->per_s[i], g->bytes_per_s[i], &r->ops[i].lat);
+		op_row(f, sm_fileio_op_names[i], r->ops[i].count, g->per_s[i], g->bytes_per_s[i], &r->ops[i].lat);
 	op_row(f, "event", r->events, g->per_s[3], g->bytes_per_s[3], &r->events_lat);
 	fprintf(f, "latency:  read/write/fsync: issue to completion; event: its thread's time on it, "
 		   "as sysbench's\n");
@@ -203,18 +202,15 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 	ops = cJSON_AddObjectToObject(doc, "ops");
 	for (int i = 0; i < 3; i++)
 		if (r->ops[i].count)
-			cJSON_AddItemToObject(ops, op_names[i], sm_json_opstat(&r->ops[i], 1));
+			cJSON_AddItemToObject(ops, sm_fileio_op_names[i], sm_json_opstat(&r->ops[i], 1));
 	if (r->series && r->nseries) {
-		static const char *const keys[] = {
-			"t_ns", "duration_ns", "read_bytes", "write_bytes", "reads", "writes",
-			"fsyncs", "items", "lat_pct_ns", "lat_max_ns",
-		};
+		const char *const *keys = sm_fileio_series_keys;
 		cJSON *se = cJSON_AddObjectToObject(doc, "series");
 
 		/* the whole intervals' length; a tick's own is its duration_ns */
 		sm_json_add_u64(se, "interval_ns", r->cfg.report_interval_ns ? r->cfg.report_interval_ns
 									      : SM_NS_PER_S);
-		for (unsigned k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		for (unsigned k = 0; k < SM_FILEIO_SERIES_KEYS; k++) {
 			a = cJSON_AddArrayToObject(se, keys[k]);
 			for (unsigned i = 0; i < r->nseries; i++) {
 				const struct sm_fileio_tick *t = &r->series[i];

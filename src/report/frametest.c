@@ -226,15 +226,11 @@ static const char *kind_name(enum sm_frames_kind k)
  * arrays only in paced runs). */
 static void per_frame_json(cJSON *o, const struct sm_framemap *m, int paced)
 {
-	static const char *const keys[] = {
-		"frames", "dropped", "min_ns", "max_ns", "sum_ns",
-		"sched_frames", "sched_min_ns", "sched_max_ns", "sched_sum_ns",
-	};
-	unsigned nk = paced ? 9 : 5;
+	unsigned nk = paced ? SM_FRAMES_MAP_KEYS : SM_FRAMES_MAP_KEYS_UNPACED;
 
 	sm_json_add_u64(o, "frames_per_column", m->width);
 	for (unsigned k = 0; k < nk; k++) {
-		cJSON *a = cJSON_AddArrayToObject(o, keys[k]);
+		cJSON *a = cJSON_AddArrayToObject(o, sm_frames_map_keys[k]);
 
 		for (unsigned i = 0; i < m->ncols; i++) {
 			const struct sm_framemap_col *c = &m->col[i];

@@ -6,10 +6,6 @@
 #include "analysis/verdict.h"
 #include "result/json.h"
 
-static const char *const phase_names[] = {
-	"setup", "classic", "frames", "verdicts", "confirm", "done",
-};
-
 static cJSON *blockio_json(const struct sm_blockio_result *r, const struct sm_run_classic_fig *fig,
 			   const struct sm_steady *st)
 {
@@ -127,7 +123,7 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 	if (res->precond.on)
 		cJSON_AddItemToObject(doc, "precondition", sm_precond_json(&res->precond));
 	run = cJSON_AddObjectToObject(doc, "run");
-	cJSON_AddStringToObject(run, "phase_reached", phase_names[res->reached]);
+	cJSON_AddStringToObject(run, "phase_reached", sm_run_phase_name((enum sm_run_phase)res->reached));
 	cJSON_AddStringToObject(run, "test_dir", res->data_dir);
 	sm_json_add_double(run, "direct_io_alignment",
 				res->direct_align > 0 ? res->direct_align : 0);

@@ -64,3 +64,9 @@ enum sm_fileio_mode sm_fileio_mode_parse(const char *s)
 	return SM_FIO_NONE;
 }
 
+const char *const sm_fileio_op_names[3] = { "read", "write", "fsync" };
+
+const char *const sm_fileio_series_keys[SM_FILEIO_SERIES_KEYS] = {
+	"t_ns", "duration_ns", "read_bytes", "write_bytes", "reads", "writes",
+	"fsyncs", "items", "lat_pct_ns", "lat_max_ns",
+};

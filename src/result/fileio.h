@@ -119,6 +119,14 @@ struct sm_fileio_tick {
 
 typedef void (*sm_fileio_tick_fn)(const struct sm_fileio_tick *tick, void *arg);
 
+/* The names of ops[0..2] (read, write, fsync) and the arrays of the JSON's
+ * "series", one per field of struct sm_fileio_tick in its order: the one
+ * spelling the writer (report/fileio.c) and the reader
+ * (result/json_read_fileio.c) use. */
+extern const char *const sm_fileio_op_names[3];
+#define SM_FILEIO_SERIES_KEYS 10
+extern const char *const sm_fileio_series_keys[SM_FILEIO_SERIES_KEYS];
+
 /* Figures derived from a result's counts, computed once by
  * sm_fileio_analyse() (analysis/fileio.h) after a run and after a saved
  * result is read back; every layout prints these. Index 0 read, 1 write,

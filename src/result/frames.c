@@ -70,3 +70,12 @@ int sm_frames_path(const struct sm_frames_plan *plan, uint64_t k, char *buf, uns
 		n = snprintf(buf, len, "%s/frame%06llu.tst", plan->path, (unsigned long long)(plan->first + k));
 	return n < 0 || (unsigned)n >= len ? -ENAMETOOLONG : 0;
 }
+
+const char *const sm_frames_series_keys[SM_FRAMES_SERIES_KEYS] = {
+	"duration_ns", "bytes", "items", "dropped", "open_ns", "io_ns", "close_ns", "frame_ns",
+};
+
+const char *const sm_frames_map_keys[SM_FRAMES_MAP_KEYS] = {
+	"frames", "dropped", "min_ns", "max_ns", "sum_ns",
+	"sched_frames", "sched_min_ns", "sched_max_ns", "sched_sum_ns",
+};

@@ -219,6 +219,17 @@ void sm_frames_result_release(struct sm_frames_result *res);
 void sm_frames_snap_diff(const struct sm_frames_snap *a, const struct sm_frames_snap *b,
 			 struct sm_frames_snap *out);
 
+/* The arrays of the JSON's frames "series" (one per field of a sample, as
+ * deltas: duration, bytes, items, dropped, open, io, close, frame time)
+ * and of "frames.per_frame" (the frame map's columns; the sched_* four in
+ * paced runs only): the one spelling their writers and their reader
+ * (result/json_read_frames.c) use. */
+#define SM_FRAMES_SERIES_KEYS 8
+extern const char *const sm_frames_series_keys[SM_FRAMES_SERIES_KEYS];
+#define SM_FRAMES_MAP_KEYS 9
+#define SM_FRAMES_MAP_KEYS_UNPACED 5
+extern const char *const sm_frames_map_keys[SM_FRAMES_MAP_KEYS];
+
 /* Name of frame file k under plan->path into buf (with the -d directory):
  * frame<plan->first + k>.tst; a stream's file is plan->path. Returns 0, or
  * -ENAMETOOLONG when it does not fit in len. */

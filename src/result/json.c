@@ -231,15 +231,12 @@ cJSON *sm_json_frames_series(const struct sm_frames_snap *s, unsigned n)
 {
 	/* per-sample deltas of the cumulative samples (the last one is the
 	 * end of the run, usually less than a second after the one before) */
-	static const char *const keys[] = {
-		"duration_ns", "bytes", "items", "dropped", "open_ns", "io_ns", "close_ns", "frame_ns",
-	};
 	static const struct sm_frames_snap zero;
-	cJSON *o = cJSON_CreateObject(), *arr[8];
+	cJSON *o = cJSON_CreateObject(), *arr[SM_FRAMES_SERIES_KEYS];
 
 	sm_json_add_u64(o, "interval_ns", SM_NS_PER_S);
-	for (unsigned k = 0; k < 8; k++)
-		arr[k] = cJSON_AddArrayToObject(o, keys[k]);
+	for (unsigned k = 0; k < SM_FRAMES_SERIES_KEYS; k++)
+		arr[k] = cJSON_AddArrayToObject(o, sm_frames_series_keys[k]);
 	for (unsigned i = 0; i < n; i++) {
 		const struct sm_frames_snap *a = &s[i], *b = i ? &s[i - 1] : &zero;
 		const uint64_t d[8] = {
@@ -248,7 +245,7 @@ cJSON *sm_json_frames_series(const struct sm_frames_snap *s, unsigned n)
 			a->close_ns - b->close_ns, a->frame_ns - b->frame_ns,
 		};
 
-		for (unsigned k = 0; k < 8; k++)
+		for (unsigned k = 0; k < SM_FRAMES_SERIES_KEYS; k++)
 			cJSON_AddItemToArray(arr[k], sm_json_u64(d[k]));
 	}
 	return o;

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_names[3] = { "read", "write", "fsync" };
-
 static int read_cfg(const cJSON *p, struct sm_fileio_result *r, struct sm_jerr *e)
 {
 	struct sm_fileio_cfg *c = &r->cfg;
@@ -81,12 +79,9 @@ static int read_cfg(const cJSON *p, struct sm_fileio_result *r, struct sm_jerr *
 
 static int read_series(const cJSON *se, struct sm_fileio_result *r, struct sm_jerr *e)
 {
-	static const char *const keys[] = {
-		"t_ns", "duration_ns", "read_bytes", "write_bytes", "reads", "writes",
-		"fsyncs", "items", "lat_pct_ns", "lat_max_ns",
-	};
-	const cJSON *a[10], *it[10];
-	int n = sm_jget_columns(se, keys, 10, a, e);
+	const char *const *keys = sm_fileio_series_keys;
+	const cJSON *a[SM_FILEIO_SERIES_KEYS], *it[SM_FILEIO_SERIES_KEYS];
+	int n = sm_jget_columns(se, keys, SM_FILEIO_SERIES_KEYS, a, e);
 
 	if (n < 0)
 		return n;
@@ -96,7 +91,7 @@ static int read_series(const cJSON *se, struct sm_fileio_result *r, struct sm_je
 	r->series_cap = (unsigned)n + 1;
 	/* walked in step, not by index (an index walks the list from its
 	 * head: a day-long series would take minutes) */
-	for (unsigned k = 0; k < 10; k++)
+	for (unsigned k = 0; k < SM_FILEIO_SERIES_KEYS; k++)
 		it[k] = a[k]->child;
 	for (int i = 0; i < n; i++) {
 		struct sm_fileio_tick *t = &r->series[i];
@@ -105,7 +100,7 @@ static int read_series(const cJSON *se, struct sm_fileio_result *r, struct sm_je
 			&t->writes, &t->fsyncs, &t->events, &t->lat_pct_ns, &t->lat_max_ns,
 		};
 
-		for (unsigned k = 0; k < 10; k++) {
+		for (unsigned k = 0; k < SM_FILEIO_SERIES_KEYS; k++) {
 			if (sm_json_count(it[k], v[k]))
 				return sm_jerr_set(e, "'series.%s' holds something other than counts",
 						   keys[k]);
@@ -152,7 +147,7 @@ int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_
 	if (!ops || !fio)
 		return -EINVAL;
 	for (int i = 0; i < 3; i++) {
-		const cJSON *o = cJSON_GetObjectItemCaseSensitive(ops, op_names[i]);
+		const cJSON *o = cJSON_GetObjectItemCaseSensitive(ops, sm_fileio_op_names[i]);
 
 		if (o && sm_json_read_opstat(o, &r->ops[i], e))
 			return -EINVAL;

@@ -57,12 +57,10 @@ static int read_plan(const cJSON *p, struct sm_frames_result *r, struct sm_jerr 
 int sm_json_read_frames_series(const cJSON *se, struct sm_frames_snap **series, unsigned *nseries,
 			       struct sm_jerr *e)
 {
-	static const char *const keys[] = {
-		"duration_ns", "bytes", "items", "dropped", "open_ns", "io_ns", "close_ns", "frame_ns",
-	};
-	const cJSON *a[8], *it[8];
+	const char *const *keys = sm_frames_series_keys;
+	const cJSON *a[SM_FRAMES_SERIES_KEYS], *it[SM_FRAMES_SERIES_KEYS];
 	struct sm_frames_snap *out;
-	int n = sm_jget_columns(se, keys, 8, a, e);
+	int n = sm_jget_columns(se, keys, SM_FRAMES_SERIES_KEYS, a, e);
 
 	*series = NULL;
 	*nseries = 0;
@@ -73,16 +71,16 @@ int sm_json_read_frames_series(const cJSON *se, struct sm_frames_snap **series, 
 		return -ENOMEM;
 	/* walked in step, not by index: an index walks the list from its head
 	 * (a day-long series would take minutes) */
-	for (unsigned k = 0; k < 8; k++)
+	for (unsigned k = 0; k < SM_FRAMES_SERIES_KEYS; k++)
 		it[k] = a[k]->child;
 	for (int i = 0; i < n; i++) {
 		struct sm_frames_snap *s = &out[i];
-		uint64_t *v[8] = { &s->t_ns, &s->bytes, &s->frames, &s->dropped, &s->open_ns,
+		uint64_t *v[SM_FRAMES_SERIES_KEYS] = { &s->t_ns, &s->bytes, &s->frames, &s->dropped, &s->open_ns,
 				   &s->io_ns, &s->close_ns, &s->frame_ns };
 
 		if (i)
 			*s = out[i - 1];
-		for (unsigned k = 0; k < 8; k++) {
+		for (unsigned k = 0; k < SM_FRAMES_SERIES_KEYS; k++) {
 			uint64_t d;
 
 			if (sm_json_count(it[k], &d)) {
@@ -103,11 +101,8 @@ int sm_json_read_frames_series(const cJSON *se, struct sm_frames_snap **series, 
  * before it existed) leaves the map empty. */
 static int read_per_frame(const cJSON *fr, struct sm_frames_result *r, struct sm_jerr *e)
 {
-	static const char *const keys[] = {
-		"frames", "dropped", "min_ns", "max_ns", "sum_ns",
-		"sched_frames", "sched_min_ns", "sched_max_ns", "sched_sum_ns",
-	};
-	const cJSON *pf = cJSON_GetObjectItemCaseSensitive(fr, "per_frame"), *a[9];
+	const char *const *keys = sm_frames_map_keys;
+	const cJSON *pf = cJSON_GetObjectItemCaseSensitive(fr, "per_frame"), *a[SM_FRAMES_MAP_KEYS];
 	int paced = pf && cJSON_GetObjectItemCaseSensitive(pf, "sched_frames") != NULL;
 	uint64_t w;
 	int n;
@@ -119,7 +114,7 @@ static int read_per_frame(const cJSON *fr, struct sm_frames_result *r, struct sm
 		return -EINVAL;
 	if (!w || (w & (w - 1)))
 		return sm_jerr_set(e, "'frames.per_frame.frames_per_column' is not a power of two");
-	n = sm_jget_columns(pf, keys, paced ? 9 : 5, a, e);
+	n = sm_jget_columns(pf, keys, paced ? SM_FRAMES_MAP_KEYS : SM_FRAMES_MAP_KEYS_UNPACED, a, e);
 	if (n < 0)
 		return n;
 	if (n > SM_FRAMEMAP_COLS)
@@ -132,7 +127,7 @@ static int read_per_frame(const cJSON *fr, struct sm_frames_result *r, struct sm
 				  &c->sched_frames, &c->sched_min_ns, &c->sched_max_ns,
 				  &c->sched_sum_ns };
 
-		for (unsigned k = 0; k < (paced ? 9u : 5u); k++)
+		for (unsigned k = 0; k < (paced ? SM_FRAMES_MAP_KEYS : SM_FRAMES_MAP_KEYS_UNPACED); k++)
 			if (sm_json_count(cJSON_GetArrayItem(a[k], i), v[k]))
 				return sm_jerr_set(e, "'frames.per_frame.%s' holds something other "
 						   "than counts", keys[k]);

@@ -7,10 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const phase_names[] = {
-	"setup", "classic", "frames", "verdicts", "confirm", "done",
-};
-
 /* A classic test's result and its figures as stored (never computed again). */
 static int read_blockio(const cJSON *o, struct sm_blockio_result *r,
 			struct sm_run_classic_fig *fig, struct sm_steady *st, struct sm_jerr *e)
@@ -82,7 +78,7 @@ static int by_name(const cJSON *o, const char *key, const char *(*name)(int), in
 
 static const char *verdict_name(int v) { return sm_verdict_name((enum sm_verdict)v); }
 static const char *how_name(int v) { return sm_verdict_how_name((enum sm_verdict_how)v); }
-static const char *phase_name(int v) { return phase_names[v]; }
+static const char *phase_name(int v) { return sm_run_phase_name((enum sm_run_phase)v); }
 
 static int read_cell(const cJSON *o, struct sm_verdict_cell *c, struct sm_jerr *e)
 {

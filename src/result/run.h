@@ -167,6 +167,15 @@ enum sm_run_phase {
 	SM_PHASE_DONE,
 };
 
+/* A phase's name in the JSON ("phase_reached"), the one spelling its
+ * writer and its reader use. */
+static inline const char *sm_run_phase_name(enum sm_run_phase p)
+{
+	static const char *const names[] = { "setup", "classic", "frames", "verdicts", "confirm", "done" };
+
+	return names[p];
+}
+
 struct sm_run_result {
 	struct sm_result_head head; /* duration_ns: the whole run so far; env.engine:
 				     * the block tests' engine */
