@@ -95,14 +95,6 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 		fprintf(f, "warning:  %s\n", w->item[i].message);
 }
 
-void sm_fileio_render(FILE *f, const struct sm_fileio_result *r)
-{
-	for (unsigned i = 0; r->cfg.report_interval_ns && i < r->nseries; i++)
-		if (!sm_fileio_tick_partial(r, i))   /* as printed live */
-			sm_sb_tick(f, &r->series[i], &r->pct);
-	sm_fileio_text(f, r);
-}
-
 static void file_name(unsigned file, char *buf, size_t len, const void *arg)
 {
 	const char *dir = arg;

@@ -14,10 +14,6 @@
  * mean, p50, p95, p99, p99.9, max), extra percentiles, fairness, warnings. */
 void sm_fileio_text(FILE *f, const struct sm_fileio_result *r);
 
-/* The whole native layout as a live run prints it on stdout: the interval
- * lines of r->series, then sm_fileio_text(). */
-void sm_fileio_render(FILE *f, const struct sm_fileio_result *r);
-
 /* The --validate / --verify block (report/verify.h) of a run that
  * checked blocks; nothing otherwise. Every layout prints it after its own
  * report. */

@@ -404,11 +404,14 @@ static const struct sm_cliff *fileio_cliff(const void *res)
 }
 
 /* The interval lines as the run printed them, when --report-interval
- * asked for them (the series is there every second anyway). */
+ * asked for them (the series is there every second anyway): not the
+ * partial last one, which the series has and the run (as sysbench) does
+ * not print. */
 static void fileio_ticks(FILE *f, const struct sm_fileio_result *r)
 {
 	for (unsigned i = 0; r->cfg.report_interval_ns && i < r->nseries; i++)
-		sm_sb_tick(f, &r->series[i], &r->pct);
+		if (!sm_fileio_tick_partial(r, i))
+			sm_sb_tick(f, &r->series[i], &r->pct);
 }
 
 /* sysbench's lines before and while it runs. */

@@ -254,21 +254,6 @@ void sm_sb_report(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_file
 	}
 }
 
-void sm_sb_render(FILE *f, const struct sm_fileio_result *r)
-{
-	sm_sb_banner(f);
-	sm_sb_run_head(f, &r->cfg, r->seed_given, r->cfg.seed);
-	sm_sb_run_started(f);
-	/* the interval lines only when --report-interval asked for them (the
-	 * series is there every second anyway) */
-	for (unsigned i = 0; r->cfg.report_interval_ns && i < r->nseries; i++)
-		if (!sm_fileio_tick_partial(r, i))   /* sysbench prints none */
-			sm_sb_tick(f, &r->series[i], &r->pct);
-	if (r->histogram)
-		sm_sb_histogram(f, &r->events_lat);
-	sm_sb_report(f, &r->cfg, r, &r->pct);
-}
-
 /* fileio's options as its help lists them: name, value form, text, default. */
 static const struct {
 	const char *name, *form, *text, *dflt;

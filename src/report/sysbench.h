@@ -44,11 +44,6 @@ void sm_sb_histogram(FILE *f, const struct sm_hist *h);
 void sm_sb_report(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
 		  const struct sm_pct_list *pct);
 
-/* The whole run in sysbench's layout, as a live run prints it on stdout:
- * banner, options, "Threads started!", the interval lines of r->series,
- * the histogram with r->histogram, the final report. */
-void sm_sb_render(FILE *f, const struct sm_fileio_result *r);
-
 /* sysbench's size format ("1.0625Mi", "16Ki", "512") into buf. */
 char *sm_sb_size(char *buf, size_t len, double v);
 
