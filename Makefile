@@ -12,13 +12,22 @@ PREFIX    ?= /usr/local
 
 all: build
 
+# The packages are checked once per build folder and again when
+# scripts/deps.sh changes (a stamp), not on every make; `make deps` checks
+# them now.
+DEPS_STAMP := $(BUILD)/.deps-checked
+
 deps:
 	@bash scripts/deps.sh
+
+$(DEPS_STAMP): scripts/deps.sh
+	@bash scripts/deps.sh
+	@mkdir -p $(BUILD) && touch $@
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
 
-build: deps $(BUILD)/CMakeCache.txt
+build: $(DEPS_STAMP) $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The main job: profile the storage under the current directory. Test data
@@ -31,7 +40,7 @@ test: build
 
 # The suite under ASan+UBSan, less the slow ground-truth tests (label
 # "slow": they measure the disk against a throttle, not memory safety).
-test-asan: deps
+test-asan: $(DEPS_STAMP)
 	cmake -S . -B $(ASAN_DIR) -DSM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
 	cmake --build $(ASAN_DIR) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -44,7 +53,7 @@ test-asan: deps
 # TSan runtimes, so the tests run without address randomisation where
 # the personality call is allowed (setarch -R; not in every container).
 NO_ASLR := $(shell setarch $$(uname -m) -R true 2>/dev/null && echo setarch $$(uname -m) -R)
-test-tsan: deps
+test-tsan: $(DEPS_STAMP)
 	cmake -S . -B $(TSAN_DIR) -DSM_TSAN=ON -DCMAKE_BUILD_TYPE=Debug $(CMAKE_FLAGS)
 	cmake --build $(TSAN_DIR) -j $(JOBS)
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1" \
