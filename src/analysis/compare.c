@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,10 +190,16 @@ void sm_cmp_side_release(struct sm_cmp_side *s)
 
 /* ---- the comparison ---- */
 
-static void note(struct sm_cmp *c, const char *fmt, const char *what, const char *x, const char *y)
+static void note(struct sm_cmp *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct sm_cmp *c, const char *fmt, ...)
 {
-	if (c->nnotes < SM_CMP_MAX_NOTES)
-		snprintf(c->notes[c->nnotes++], sizeof(c->notes[0]), fmt, what, x, y);
+	va_list ap;
+
+	if (c->nnotes >= SM_CMP_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->notes[c->nnotes++], sizeof(c->notes[0]), fmt, ap);
+	va_end(ap);
 }
 
 static void env_notes(struct sm_cmp *c, const struct sm_cmp_env *a, const struct sm_cmp_env *b)

@@ -15,6 +15,7 @@
 #include "core/opt.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,13 +49,16 @@ static const struct sm_opt_choice data_modes[] = {
 	{ "random", SM_DATA_RANDOM }, { "zero", SM_DATA_ZERO }, { NULL, 0 },
 };
 
-/* Print a usage error (fmt with up to two string arguments); returns
- * SM_EXIT_USAGE. */
-static int bad(struct sm_frames_opts *o, const char *fmt, const char *a, const char *b)
+/* Print a usage error (fmt and its arguments); returns SM_EXIT_USAGE. */
+static int bad(struct sm_frames_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int bad(struct sm_frames_opts *o, const char *fmt, ...)
 {
 	char msg[SM_MSG_MAX];
+	va_list ap;
 
-	snprintf(msg, sizeof(msg), fmt, a, b);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
 	return sm_usage_error(o->prog, o->hint, "%s", msg);
 }
 
@@ -270,15 +274,16 @@ void sm_frames_opts_list(FILE *f)
 	sm_opt_list(f, t, 0);
 }
 
-static void add_param(struct sm_frames_opts *o, const char *fmt, unsigned long long v, int with_value)
+/* flag, and v right after it when with_value ("-w2048"). */
+static void add_param(struct sm_frames_opts *o, const char *flag, unsigned long long v, int with_value)
 {
 	size_t len = strlen(o->params);
 	char item[48];
 
 	if (with_value)
-		snprintf(item, sizeof(item), fmt, v);
+		snprintf(item, sizeof(item), "%s%llu", flag, v);
 	else
-		snprintf(item, sizeof(item), "%s", fmt);
+		snprintf(item, sizeof(item), "%s", flag);
 	snprintf(o->params + len, sizeof(o->params) - len, "%s%s", len ? " " : "", item);
 }
 
@@ -288,7 +293,7 @@ void sm_frames_opts_params(struct sm_frames_opts *o)
 
 	o->params[0] = '\0';
 	if (p->kind == SM_FRAMES_WRITE)
-		add_param(o, "-w%llu", p->frame_bytes / 1024, 1);
+		add_param(o, "-w", p->frame_bytes / 1024, 1);
 	else if (p->kind == SM_FRAMES_EMPTY)
 		add_param(o, "-e", 0, 0);
 	else
@@ -296,38 +301,38 @@ void sm_frames_opts_params(struct sm_frames_opts *o)
 	if (p->stream)
 		add_param(o, "-s", 0, 0);
 	if (p->kind == SM_FRAMES_READ && o->z_kib)
-		add_param(o, "-z%llu", o->z_kib, 1);
-	add_param(o, "-n%llu", p->nframes, 1);
+		add_param(o, "-z", o->z_kib, 1);
+	add_param(o, "-n", p->nframes, 1);
 	if (p->depth)
-		add_param(o, "-a%llu", p->depth, 1);
+		add_param(o, "-a", p->depth, 1);
 	if (p->threads > 1)
-		add_param(o, "-t%llu", p->threads, 1);
+		add_param(o, "-t", p->threads, 1);
 	if (p->out_of_order)
 		add_param(o, "-o", 0, 0);
 	if (p->fps > 0) {
 		size_t len = strlen(o->params);
 
 		snprintf(o->params + len, sizeof(o->params) - len, " -f%g", p->fps);
-		add_param(o, "-q%llu", p->queue, 1);
-		add_param(o, "-b%llu", p->prebuffer, 1);
+		add_param(o, "-q", p->queue, 1);
+		add_param(o, "-b", p->prebuffer, 1);
 	}
 	if (p->order == SM_ORDER_REVERSE)
 		add_param(o, "-v", 0, 0);
 	if (p->order == SM_ORDER_RANDOM)
 		add_param(o, "-m", 0, 0);
 	if (p->loop)
-		add_param(o, "-l%llu", p->loop, 1);
+		add_param(o, "-l", p->loop, 1);
 	if (p->ios_per_frame > 1)
-		add_param(o, "-i%llu", p->ios_per_frame, 1);
+		add_param(o, "-i", p->ios_per_frame, 1);
 	if (p->files_per_dir)
-		add_param(o, "-d%llu", p->files_per_dir, 1);
+		add_param(o, "-d", p->files_per_dir, 1);
 	if (p->pause_ns) {
 		size_t len = strlen(o->params);
 
 		snprintf(o->params + len, sizeof(o->params) - len, " -p%g", (double)p->pause_ns / 1e9);
 	}
 	if (p->crop_pct < 100)
-		add_param(o, "-c%llu", p->crop_pct, 1);
+		add_param(o, "-c", p->crop_pct, 1);
 }
 
 /* Parse argv into o against the table. Returns as sm_frames_opts_parse(). */
@@ -351,9 +356,9 @@ static int parse(int argc, char **argv, struct sm_frames_opts *o, int compat)
 	if (rc)
 		return sm_usage_error(o->prog, o->hint, "%s", msg);
 	if (first >= argc && !o->format)
-		return bad(o, "missing path%s%s", "", "");
+		return bad(o, "missing path");
 	if (first < argc - 1)
-		return bad(o, "one path only, not also '%s'%s", argv[first + 1], "");
+		return bad(o, "one path only, not also '%s'", argv[first + 1]);
 	p->path = first < argc ? argv[first] : NULL;
 	if (p->path && sm_path_problem(p->path))
 		return bad(o, "path '%s' %s", p->path, sm_path_problem(p->path));
@@ -372,11 +377,11 @@ static int check_conflicts(struct sm_frames_opts *o)
 		return bad(o, "%s cannot be combined with %s: one test at a time (-w, -e or -r)", kind,
 			   o->w_set && o->e_set ? "-e" : "-r");
 	if (o->capture && o->play)
-		return bad(o, "--capture cannot be combined with --play: a paced check writes or reads%s", "", "");
+		return bad(o, "--capture cannot be combined with --play: a paced check writes or reads");
 	if (o->plan.stream && o->plan.files_per_dir)
-		return bad(o, "-d cannot be combined with -s: a stream test uses one file%s", "", "");
+		return bad(o, "-d cannot be combined with -s: a stream test uses one file");
 	if (o->v_set && o->m_set)
-		return bad(o, "-v cannot be combined with -m: one order at a time (reverse or random)%s", "", "");
+		return bad(o, "-v cannot be combined with -m: one order at a time (reverse or random)");
 	if (vf && kind)
 		return bad(o, "%s cannot be combined with %s: the video format sets the test and the frame "
 			   "size (--capture writes, --play reads)", vf, kind);
@@ -396,13 +401,13 @@ static int resolve_kind(struct sm_frames_opts *o)
 		struct sm_format fmt;
 
 		if (sm_format_find(o->format, &fmt))
-			return bad(o, "unknown video format '%s' (see --list-formats)%s", o->format, "");
+			return bad(o, "unknown video format '%s' (see --list-formats)", o->format);
 		if (o->capture == o->play)
-			return bad(o, "--video-format needs one of --capture or --play%s%s", "", "");
+			return bad(o, "--video-format needs one of --capture or --play");
 		if (!(p->fps > 0))
-			return bad(o, "--video-format needs --fps RATE%s%s", "", "");
+			return bad(o, "--video-format needs --fps RATE");
 		if (!p->path)
-			return bad(o, "missing directory%s%s", "", "");
+			return bad(o, "missing directory");
 		p->kind = o->capture ? SM_FRAMES_WRITE : SM_FRAMES_READ;
 		p->frame_bytes = fmt.frame_bytes;
 		if (!o->n_set)
@@ -412,7 +417,7 @@ static int resolve_kind(struct sm_frames_opts *o)
 		return 0;
 	}
 	if (o->capture || o->play)
-		return bad(o, "--capture and --play go with --video-format%s%s", "", "");
+		return bad(o, "--capture and --play go with --video-format");
 	p->frame_bytes = kib * 1024;
 	if (p->kind == SM_FRAMES_READ && !o->n_set)
 		p->nframes = 0;  /* every frame present */
@@ -442,7 +447,7 @@ static int check_applies(struct sm_frames_opts *o)
 	if (o->q_set && o->b_set && p->prebuffer > p->queue) {
 		snprintf(msg, sizeof(msg), "-b %u cannot be combined with -q %u: the display waits for "
 			 "-b frames and only -q buffers can hold them", p->prebuffer, p->queue);
-		return bad(o, "%s%s", msg, "");
+		return bad(o, "%s", msg);
 	}
 	return 0;
 }
@@ -492,11 +497,11 @@ int sm_frames_opts_validate(struct sm_frames_opts *o)
 	const struct sm_frames_plan *p = &o->plan;
 
 	if (p->engine && !sm_engine_find(p->engine))
-		return bad(o, "unknown engine '%s' (psync, uring, null)%s", p->engine, "");
+		return bad(o, "unknown engine '%s' (psync, uring, null)", p->engine);
 	if (p->engine && (sm_engine_find(p->engine)->caps & SM_ENGINE_MAPPED))
 		return bad(o, "--engine %s does not apply to frames: it maps a fixed set of files for their "
 			   "whole length (fileio --file-io-mode=mmap), and frames opens a new file per "
-			   "frame (psync, uring, null)%s", p->engine, "");
+			   "frame (psync, uring, null)", p->engine);
 	if (!p->frametest_frames && p->ios_per_frame > 1 && p->kind != SM_FRAMES_EMPTY) {
 		/* each I/O moves a piece of the frame (of its cropped middle in a
 		 * read), in whole direct-I/O blocks, 512 bytes at least */
@@ -512,18 +517,18 @@ int sm_frames_opts_validate(struct sm_frames_opts *o)
 				 sm_fmt_bytes(a, sizeof(a), (double)region), p->direct
 				 ? "direct I/O moves whole blocks of 512 bytes or more (--buffered moves any size)"
 				 : "an I/O moves at least one byte", (unsigned long long)most, most == 1 ? "" : "s");
-			return bad(o, "%s%s", msg, "");
+			return bad(o, "%s", msg);
 		}
 	}
 	if (p->verify && (p->kind == SM_FRAMES_EMPTY || p->stream))
-		return bad(o, "--verify checks the frames of a write or read test of a sequence, not %s%s",
-			   p->stream ? "a stream (-s)" : "empty frames (-e)", "");
+		return bad(o, "--verify checks the frames of a write or read test of a sequence, not %s",
+			   p->stream ? "a stream (-s)" : "empty frames (-e)");
 	if (p->verify && p->frame_bytes < SM_VERIFY_MIN_BLOCK)
-		return bad(o, "--verify needs frames of at least 128 bytes%s%s", "", "");
+		return bad(o, "--verify needs frames of at least 128 bytes");
 	if (p->verify && p->engine && !strcmp(p->engine, "null"))
-		return bad(o, "--verify cannot check the null engine, which writes nothing%s%s", "", "");
+		return bad(o, "--verify cannot check the null engine, which writes nothing");
 	if (p->verify && p->nframes > UINT32_MAX)
-		return bad(o, "--verify numbers frames in 32 bits: at most 4294967295 frames%s%s", "", "");
+		return bad(o, "--verify numbers frames in 32 bits: at most 4294967295 frames");
 	if (p->kind != SM_FRAMES_READ && !p->stream) {
 		int rc = sm_dir_check_writable(p->path);
 
@@ -532,13 +537,12 @@ int sm_frames_opts_validate(struct sm_frames_opts *o)
 			return bad(o, "cannot write in '%s': %s", p->path, strerror(-rc));
 	}
 	if (p->csv_path && !strcmp(p->csv_path, "-"))
-		return bad(o, "-x takes a file name: '-' would be a file named '-' (stdout has the report)%s%s",
-			   "", "");
+		return bad(o, "-x takes a file name: '-' would be a file named '-' (stdout has the report)");
 	if (p->csv_path) {
 		char why[SM_MSG_MAX];
 
 		if (sm_out_check_path("-x", p->csv_path, why, sizeof(why)))
-			return bad(o, "%s%s", why, "");
+			return bad(o, "%s", why);
 	}
 	return 0;
 }

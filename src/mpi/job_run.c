@@ -316,12 +316,12 @@ static int take_rank(const cJSON *doc, struct sm_dist_rank *k, struct sm_run_ran
 	k->reported = 1;
 	b->reported = tmp->reached >= SM_PHASE_VERDICTS;
 	for (int d = 0; d < 2; d++) {
-		unsigned row, rate;
+		unsigned row, ri;   /* the best cell's row and rate index */
 
-		b->found[d] = sm_run_best(tmp, (enum sm_direction)d, &row, &rate) == 0;
+		b->found[d] = sm_run_best(tmp, (enum sm_direction)d, &row, &ri) == 0;
 		if (b->found[d]) {
 			snprintf(b->format[d], sizeof(b->format[d]), "%s", tmp->rows[row].fmt.name);
-			snprintf(b->fps[d], sizeof(b->fps[d]), "%s", tmp->plan.rates[rate]->name);
+			snprintf(b->fps[d], sizeof(b->fps[d]), "%s", tmp->plan.rates[ri]->name);
 		}
 	}
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)

@@ -52,13 +52,14 @@ char *sm_report_verdict_legend(char *buf, size_t len)
 	return buf;
 }
 
-/* "2.1" or "1.0 to 2.1" (one figure when both print the same), then unit. */
-static void span(char *buf, size_t len, double lo, double hi, const char *fmt, const char *unit)
+/* "2.1" or "1.0 to 2.1" with prec decimals (one figure when both print
+ * the same), then unit. */
+static void span(char *buf, size_t len, double lo, double hi, int prec, const char *unit)
 {
 	char a[24], b[24];
 
-	snprintf(a, sizeof(a), fmt, lo);
-	snprintf(b, sizeof(b), fmt, hi);
+	snprintf(a, sizeof(a), "%.*f", prec, lo);
+	snprintf(b, sizeof(b), "%.*f", prec, hi);
 	if (!strcmp(a, b))
 		snprintf(buf, len, "%s %s", a, unit);
 	else
@@ -79,9 +80,9 @@ char *sm_report_paced_note(char *buf, size_t len, const struct sm_run_result *re
 	pos = n > 0 && (size_t)n < len ? (size_t)n : len - 1;
 	if (d->paced_cells) {
 		span(secs, sizeof(secs), (double)d->paced_min_ns / 1e9, (double)d->paced_max_ns / 1e9,
-		     "%.1f", "s");
+		     1, "s");
 		span(frames, sizeof(frames), (double)d->paced_min_frames, (double)d->paced_max_frames,
-		     "%.0f", "frames");
+		     0, "frames");
 		n = snprintf(buf + pos, len - pos, " of %s (%s)%s", secs, frames,
 			     d->paced_short ? ": too short to say much, since a run under 10 s "
 			     "can hold a rate the storage does not sustain until its buffers fill "

@@ -10,6 +10,7 @@
 #include "core/worker.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,10 +26,17 @@ void sm_prof_tell(struct sm_prof *x, const char *what)
 		x->progress(what, sm_prof_elapsed(x), x->plan->time_ns, x->arg);
 }
 
-int sm_prof_fail(struct sm_prof *x, int rc, const char *fmt, const char *subject)
+int sm_prof_fail(struct sm_prof *x, int rc, const char *fmt, ...)
 {
+	size_t len = sizeof(x->res->head.error), n;
+	va_list ap;
+
 	x->res->error = rc;
-	snprintf(x->res->head.error, sizeof(x->res->head.error), fmt, subject, strerror(-rc));
+	va_start(ap, fmt);
+	vsnprintf(x->res->head.error, len, fmt, ap);
+	va_end(ap);
+	n = strlen(x->res->head.error);
+	snprintf(x->res->head.error + n, len - n, ": %s", strerror(-rc));
 	return rc;
 }
 
@@ -44,7 +52,7 @@ static int setup(struct sm_prof *x)
 	if (!mkdtemp(res->data_dir)) {
 		rc = -errno;
 		res->data_dir[0] = '\0';
-		return sm_prof_fail(x, rc, "cannot create a test directory in '%s': %s",
+		return sm_prof_fail(x, rc, "cannot create a test directory in '%s'",
 				    x->plan->dir);
 	}
 	res->direct_align = sm_direct_probe(res->data_dir);
@@ -81,7 +89,7 @@ static int prof_init(struct sm_prof *x, struct sm_run_result *res, sm_run_progre
 	x->t0 = res->t0_ns;
 	x->fr = calloc(1, sizeof(*x->fr));
 	if (!x->fr)
-		return sm_prof_fail(x, -ENOMEM, "cannot allocate a frame result in '%s': %s",
+		return sm_prof_fail(x, -ENOMEM, "cannot allocate a frame result in '%s'",
 			    res->data_dir);
 	return 0;
 }
@@ -116,7 +124,7 @@ int sm_run_begin(const struct sm_run_plan *plan, struct sm_run_result *res)
 	res->nrows = plan->nformats;
 	res->rows = calloc(plan->nformats + 1, sizeof(*res->rows));
 	if (!res->rows)
-		return sm_prof_fail(&x, -ENOMEM, "cannot allocate the verdict table for '%s': %s",
+		return sm_prof_fail(&x, -ENOMEM, "cannot allocate the verdict table for '%s'",
 			    plan->dir);
 	for (unsigned i = 0; i < plan->nformats; i++)
 		res->rows[i].fmt = plan->formats[i];

@@ -166,7 +166,7 @@ int sm_prof_classic(struct sm_prof *x)
 	snprintf(path, sizeof(path), "%s/block.dat", res->data_dir);
 	fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return sm_prof_fail(x, -errno, "cannot create '%s': %s", path);
+		return sm_prof_fail(x, -errno, "cannot create '%s'", path);
 	close(fd);
 
 	/* Fill the file once, so reads find allocated blocks (reading a hole or
@@ -174,7 +174,7 @@ int sm_prof_classic(struct sm_prof *x)
 	 * writes measure overwrites. */
 	fill = calloc(1, sizeof(*fill));
 	if (!fill)
-		return sm_prof_fail(x, -ENOMEM, "cannot allocate the block test '%s': %s", path);
+		return sm_prof_fail(x, -ENOMEM, "cannot allocate the block test '%s'", path);
 	sm_prof_tell(x, "writing the block test file");
 	if (h && (rc = h->begin(h->arg, "writing the block test file"))) {
 		free(fill);
@@ -201,9 +201,9 @@ int sm_prof_classic(struct sm_prof *x)
 	if (rc == -EINTR)
 		return rc;
 	if (rc)
-		return sm_prof_fail(x, rc, "cannot write the block test file '%s': %s", path);
+		return sm_prof_fail(x, rc, "cannot write the block test file '%s'", path);
 	if (res->file_bytes < MIB)
-		return sm_prof_fail(x, -EIO, "the block test file '%s' could not be filled: %s",
+		return sm_prof_fail(x, -EIO, "the block test file '%s' could not be filled",
 				    path);
 	if (x->plan->precondition) {
 		uint64_t t = sm_now_ns();
@@ -213,7 +213,7 @@ int sm_prof_classic(struct sm_prof *x)
 		if (rc == -EINTR)
 			return rc;
 		if (rc)
-			return sm_prof_fail(x, rc, "cannot precondition the block test file '%s': %s", path);
+			return sm_prof_fail(x, rc, "cannot precondition the block test file '%s'", path);
 	}
 
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++) {
@@ -243,7 +243,7 @@ int sm_prof_classic(struct sm_prof *x)
 				t = sm_now_ns() - t;   /* beyond the test's share of the budget */
 				res->steady_ns += t > res->classic_ns ? t - res->classic_ns : 0;
 				if (rc == -ENOMEM)
-					return sm_prof_fail(x, rc, "cannot run the block test '%s' in rounds: %s",
+					return sm_prof_fail(x, rc, "cannot run the block test '%s' in rounds",
 							    c->label);
 			} else {
 				rc = sm_blockio_run(&b, &c->res[w]);
@@ -264,7 +264,7 @@ int sm_prof_classic(struct sm_prof *x)
 			if (rc == -EINTR)
 				return rc;
 			if (rc)
-				return sm_prof_fail(x, rc, "block test on '%s' failed: %s", path);
+				return sm_prof_fail(x, rc, "block test on '%s' failed", path);
 		}
 	}
 	steady_warning(res);

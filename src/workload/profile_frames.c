@@ -41,7 +41,7 @@ int sm_prof_frames_go(struct sm_prof *x, struct sm_frames_plan *f)
 	if (f->kind == SM_FRAMES_WRITE) {
 		rc = sm_mkdir_p(f->path);
 		if (rc)
-			return sm_prof_fail(x, rc, "cannot create '%s': %s", f->path);
+			return sm_prof_fail(x, rc, "cannot create '%s'", f->path);
 	}
 	/* the null engine writes nothing, so a read test has no files to find */
 	rc = f->engine && !strcmp(f->engine, "null") && f->kind == SM_FRAMES_READ

@@ -29,8 +29,8 @@ uint64_t sm_prof_elapsed(const struct sm_prof *x);
 void sm_prof_tell(struct sm_prof *x, const char *what);
 
 /* Record a failure in the result: res->error = rc and res->head.error =
- * fmt with subject and strerror(-rc) (fmt has two %s). Returns rc. */
-int sm_prof_fail(struct sm_prof *x, int rc, const char *fmt, const char *subject);
+ * fmt with its arguments, then ": " and strerror(-rc). Returns rc. */
+int sm_prof_fail(struct sm_prof *x, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Size the working sets and the time of each test from the budget and the
  * free space (res->head.env must be collected). */

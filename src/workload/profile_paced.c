@@ -96,7 +96,7 @@ static int follow(struct sm_prof *x)
 		c.row = (unsigned)(code / 2) / SM_RUN_MAXRATES;
 		if (c.row >= res->nrows || c.rate >= res->plan.nrates)
 			return sm_prof_fail(x, -EPROTO, "rank 0 named a paced run this rank does not "
-					    "have (%s): %s", "a different format list?");
+					    "have (%s)", "a different format list?");
 		snprintf(what, sizeof(what), "paced %s of %s at %s fps", sm_direction_name(c.dir),
 			 res->rows[c.row].fmt.name, res->plan.rates[c.rate]->name);
 		sm_prof_tell(x, what);
@@ -131,7 +131,7 @@ int sm_prof_confirm(struct sm_prof *x)
 		return follow(x);
 	}
 	if (!c)
-		return sm_prof_fail(x, -ENOMEM, "cannot plan paced runs in '%s': %s",
+		return sm_prof_fail(x, -ENOMEM, "cannot plan paced runs in '%s'",
 				    res->data_dir);
 	n = sm_run_candidates(res, x->plan->confirm > 1, c);
 	for (unsigned i = 0; i < n; i++) {

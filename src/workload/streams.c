@@ -15,18 +15,30 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int fail(struct sm_streams_search *x, int rc, const char *fmt, const char *subject)
+/* The run's first error: fmt and its arguments, then ": " and rc's text. */
+static int fail(struct sm_streams_search *x, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(struct sm_streams_search *x, int rc, const char *fmt, ...)
 {
+	size_t len = sizeof(x->res->head.error), n;
+	va_list ap;
+
 	if (!x->res->error)
 		x->res->error = rc;
-	if (!x->res->head.error[0])
-		snprintf(x->res->head.error, sizeof(x->res->head.error), fmt, subject, strerror(-rc));
+	if (!x->res->head.error[0]) {
+		va_start(ap, fmt);
+		vsnprintf(x->res->head.error, len, fmt, ap);
+		va_end(ap);
+		n = strlen(x->res->head.error);
+		snprintf(x->res->head.error + n, len - n, ": %s", strerror(-rc));
+	}
 	return rc;
 }
 
@@ -59,13 +71,13 @@ static int write_play(struct sm_streams_search *x, const char *path, uint64_t ch
 	int rc = 0;
 
 	if (fd < 0)
-		return fail(x, -errno, from ? "cannot open '%s': %s" : "cannot create '%s': %s", path);
+		return fail(x, -errno, from ? "cannot open '%s'" : "cannot create '%s'", path);
 	while (off < bytes && !sm_stopped()) {
 		size_t len = bytes - off < chunk ? (size_t)(bytes - off) : (size_t)chunk;
 		ssize_t w = pwrite(fd, buf, len, (off_t)off);
 
 		if (w != (ssize_t)len) {
-			rc = fail(x, w < 0 ? -errno : -ENOSPC, "cannot write '%s': %s", path);
+			rc = fail(x, w < 0 ? -errno : -ENOSPC, "cannot write '%s'", path);
 			break;
 		}
 		off += len;
@@ -73,7 +85,7 @@ static int write_play(struct sm_streams_search *x, const char *path, uint64_t ch
 	if (!rc && sm_stopped())
 		rc = -EINTR;
 	if (!rc && fsync(fd))
-		rc = fail(x, -errno, "cannot write '%s': %s", path);
+		rc = fail(x, -errno, "cannot write '%s'", path);
 	close(fd);
 	if (rc && !from)
 		unlink(path);
@@ -99,7 +111,7 @@ static int ensure_play(struct sm_streams_search *x, unsigned n, uint64_t chunk, 
 		return -ENOSPC;
 	buf = sm_buf_alloc(chunk, 4096);
 	if (!buf)
-		return fail(x, -ENOMEM, "out of memory for %s: %s", "a playback file");
+		return fail(x, -ENOMEM, "out of memory for %s", "a playback file");
 	sm_buf_fill(buf, chunk, SM_DATA_RANDOM, 0x504c4159ull);
 	for (unsigned i = 0; i < x->nplay && size > x->play_bytes && !rc; i++) {
 		path_of(x, "play", i);
@@ -223,7 +235,7 @@ static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsi
 	}
 	if (add_step(c, &st)) {
 		free(st.streams);
-		return fail(x, -ENOMEM, "out of memory for %s: %s", "a step");
+		return fail(x, -ENOMEM, "out of memory for %s", "a step");
 	}
 	return rc;
 }
@@ -326,7 +338,7 @@ static int confirm_cell(struct sm_streams_search *x, struct sm_streams_cell *c, 
 	nsec = (unsigned)(len / 1000000000ull) + 2;
 	sec = calloc(nsec, sizeof(*sec));
 	if (!sec)
-		return fail(x, -ENOMEM, "out of memory for %s: %s", "the confirmation");
+		return fail(x, -ENOMEM, "out of memory for %s", "the confirmation");
 	if (x->progress) {
 		char what[160];
 
@@ -385,7 +397,7 @@ static int make_cells(struct sm_streams_search *x)
 	order = calloc(p->nformats ? p->nformats : 1, sizeof(*order));
 	if (!res->cells || !order) {
 		free(order);
-		return fail(x, -ENOMEM, "out of memory for %s: %s", "the cells");
+		return fail(x, -ENOMEM, "out of memory for %s", "the cells");
 	}
 	for (unsigned r = 0; r < p->nrates; r++) {
 		const struct sm_fps *fr = p->rates[r];
@@ -424,14 +436,14 @@ int sm_streams_setup_dir(struct sm_streams_search *x)
 	x->paths = calloc(x->plan->max_streams, sizeof(*x->paths));
 	x->pathv = calloc(x->plan->max_streams, sizeof(*x->pathv));
 	if (!x->paths || !x->pathv)
-		return fail(x, -ENOMEM, "out of memory for %s: %s", "the paths");
+		return fail(x, -ENOMEM, "out of memory for %s", "the paths");
 	sm_env_collect(&res->head.env, x->plan->dir);
 	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-streams-XXXXXX", x->plan->dir);
 	if (!mkdtemp(res->data_dir)) {
 		int rc = -errno;
 
 		res->data_dir[0] = '\0';
-		return fail(x, rc, "cannot create a test directory in '%s': %s", x->plan->dir);
+		return fail(x, rc, "cannot create a test directory in '%s'", x->plan->dir);
 	}
 	x->direct = 0;
 	if (x->plan->direct) {
