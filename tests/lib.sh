@@ -14,6 +14,14 @@ T_DIR=$(mktemp -d "$SM_BUILD_DIR/test-XXXXXX")
 t_cleanup() { t_cgroup_release 2>/dev/null; rm -rf "$T_DIR"; }
 trap t_cleanup EXIT
 
+# Debian's python (its jsonschema and other modules); a python3 earlier on
+# PATH may lack them.
+PY=$(command -v /usr/bin/python3 || command -v python3)
+
+# json FILE EXPR: print the python expression EXPR of d, FILE's document
+# (json r.json "d['totals']['bytes']").
+json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
 ok()   { T_PASSES=$((T_PASSES + 1)); }
 fail() { T_FAILS=$((T_FAILS + 1)); echo "FAIL: $*" >&2; }
 

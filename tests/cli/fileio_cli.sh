@@ -11,8 +11,6 @@ if [ ! -x "$SB" ]; then ln -s "$STORMARK" "$T_DIR/sysbench"; SB="$T_DIR/sysbench
 D="$T_DIR/set"; mkdir -p "$D"
 cd "$D" || exit 1
 SMALL="--file-total-size=8M --file-num=4"
-PY=$(command -v /usr/bin/python3 || command -v python3)
-json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 # shape FILE: the lines with every number replaced by N, the banner dropped
 # (runs of spaces before a number collapse: the digits differ, the columns
 # are checked separately)

@@ -9,7 +9,6 @@
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON report"
 D="$T_DIR/set"; mkdir -p "$D"
 F="--file-dir=$D --file-total-size=8M --file-num=4"
-PY=$(command -v /usr/bin/python3 || command -v python3)
 # From the JSON: threads, duration, the sum of event times (the threads'
 # busy time), the summed request latencies of writes and fsyncs, events,
 # and the event latency mean x count.

@@ -7,8 +7,6 @@
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON report"
 D="$T_DIR/set"; mkdir -p "$D"
 F="--file-dir=$D --file-total-size=4M --file-num=4"
-PY=$(command -v /usr/bin/python3 || command -v python3)
-json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 cnt() { json "$T_DIR/r.json" "d['ops'].get('$1', {}).get('count', 0)"; }
 # every figure the mode loop needs, from one interpreter start
 figures() { json "$T_DIR/r.json" "' '.join(str(x) for x in [d['ops'].get(k, {}).get('count', 0) for k in ('read', 'write', 'fsync')] + [d['fileio']['periodic_fsyncs'], d['fileio']['end_fsyncs'], d['environment']['engine'], d['totals']['bytes']])"; }

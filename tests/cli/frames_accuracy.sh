@@ -17,7 +17,6 @@ t_cgroup_release
 
 # Python without a version-manager shim (each start of one costs seconds on
 # a loaded machine), called once per report.
-PY=$(command -v /usr/bin/python3 || command -v python3)
 # load FILE: set J_* from the JSON report FILE (J_ok=0 when unreadable).
 load() {
   eval "$("$PY" - "$1" <<'PYEOF'

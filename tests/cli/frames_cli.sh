@@ -8,7 +8,6 @@ D="$T_DIR/set1"; mkdir -p "$D"
 cd "$T_DIR"
 
 # json FILE EXPR: evaluate a Python expression on the parsed document d.
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 field() { sed -n "s/^$1 *//p" "$T_DIR/out" | head -1; }
 
 # --- write: files, sizes, unique contents, report and JSON consistency -----

@@ -8,7 +8,6 @@
 D="$T_DIR/set"; mkdir -p "$D"
 cd "$T_DIR"
 
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 expect_rc 0 "frames to play" "$STORMARK" frames -w 64 -n 40 "$D"
 

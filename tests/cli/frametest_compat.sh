@@ -14,7 +14,6 @@ FT="$SM_BUILD_DIR/frametest"
 G="$SM_SOURCE_DIR/tests/golden/frames"
 D="$T_DIR/set1"; mkdir -p "$D" "$T_DIR/V"
 cd "$T_DIR"
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
 # --- help -------------------------------------------------------------------------
 expect_rc 0 "frametest alone prints its help" "$FT"

@@ -14,7 +14,6 @@ cd "$D" || exit 1
 S="--file-total-size=4M --file-num=2 --file-block-size=4096"
 SEQRD="--file-test-mode=seqrd --events=1024 --time=0"
 SHIM="$SM_BUILD_DIR/libsm_dropwrite.so"
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 fresh() { "$STORMARK" fileio $S cleanup >/dev/null; "$STORMARK" fileio $S "$@" prepare >/dev/null; }
 blk() { dd if="$1" bs=4096 skip="$2" count=1 status=none; }
 put() { dd of="$1" bs=4096 seek="$2" count=1 conv=notrunc status=none; }

@@ -11,7 +11,6 @@ command -v python3 >/dev/null || skip "python3 is needed to read the JSON report
 D="$T_DIR/frames"; mkdir -p "$D" "$T_DIR/dirs" "$T_DIR/odd" "$T_DIR/plain"
 SHIM="$SM_BUILD_DIR/libsm_dropwrite.so"
 W="-w 64 -n 24 -t 2"
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 blk() { dd if="$1" bs=4096 skip="$2" count=1 status=none; }
 put() { dd of="$1" bs=4096 seek="$2" count=1 conv=notrunc status=none; }
 write() { "$STORMARK" frames $W --verify --quiet "$D" >/dev/null 2>&1; }

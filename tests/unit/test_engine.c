@@ -30,11 +30,13 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #define BLK 4096u
 #define MAX_TESTS 64
 
 /* Scratch directory on the real disk (the build tree), made by main(). */
-static char scratch[PATH_MAX / 2];
+static const char *scratch;   /* t_scratch(): removed at exit */
 
 /* Print why a sub-test is skipped, then skip it. */
 #define SKIP_BECAUSE(...) do { print_message("skip: " __VA_ARGS__); print_message("\n"); skip(); } while (0)
@@ -640,24 +642,6 @@ static void test_fallback_blocked(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
-/* Remove the scratch directory and whatever a failed test left in it. */
-static int rm_scratch(void)
-{
-	DIR *d = opendir(scratch);
-	struct dirent *de;
-	char path[PATH_MAX];
-
-	if (d) {
-		while ((de = readdir(d)))
-			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-				snprintf(path, sizeof(path), "%s/%s", scratch, de->d_name);
-				unlink(path);
-			}
-		closedir(d);
-	}
-	return rmdir(scratch);
-}
-
 int main(void)
 {
 	static struct CMUnitTest tests[MAX_TESTS];
@@ -674,15 +658,10 @@ int main(void)
 		{ "async_wait", test_async_wait },
 		{ "async_order", test_async_order },
 	};
-	const char *base = getenv("SM_BUILD_DIR");
 	unsigned n = 0;
 	int rc;
 
-	snprintf(scratch, sizeof(scratch), "%s/unit-engine-XXXXXX", base ? base : ".");
-	if (!mkdtemp(scratch)) {
-		perror("test_engine: cannot create scratch directory");
-		return 1;
-	}
+	scratch = t_scratch("engine");
 	for (unsigned i = 0; sm_engines[i]; i++) {
 		const struct sm_engine_ops *ops = sm_engines[i];
 		int probe = ops->probe ? ops->probe() : 0;
@@ -710,7 +689,7 @@ int main(void)
 	tests[n++] = (struct CMUnitTest){ "fallback_blocked", test_fallback_blocked, NULL, NULL,
 					  NULL };
 	rc = _cmocka_run_group_tests("engine", tests, n, NULL, NULL);
-	if (rm_scratch())
-		fprintf(stderr, "test_engine: '%s' left behind: %s\n", scratch, strerror(errno));
+	if (t_scratch_remove())
+		rc = rc ? rc : 1;   /* a test left what cannot be removed */
 	return rc;
 }

@@ -25,10 +25,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #define PG 4096u
 #define NPG 8u
 
-static char scratch[PATH_MAX / 2];
+static const char *scratch;   /* t_scratch(): removed at exit */
 
 /* A file of NPG pages mapped by an mmap engine, then cut to one page. */
 struct fixture {
@@ -198,18 +200,11 @@ int main(void)
 		cmocka_unit_test(test_fault_threads),
 		cmocka_unit_test(test_other_sigbus_kills),
 	};
-	const char *base = getenv("SM_BUILD_DIR");
-	char path[PATH_MAX];
 	int rc;
 
-	snprintf(scratch, sizeof(scratch), "%s/unit-mmap-XXXXXX", base ? base : ".");
-	if (!mkdtemp(scratch)) {
-		perror("test_mmap_fault: cannot create scratch directory");
-		return 1;
-	}
+	scratch = t_scratch("mmap");
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	snprintf(path, sizeof(path), "%s/other", scratch);
-	unlink(path);
-	rmdir(scratch);
+	if (t_scratch_remove())
+		rc = rc ? rc : 1;
 	return rc;
 }

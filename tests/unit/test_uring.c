@@ -23,12 +23,14 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #define BLK 4096u
 #define TMPFS_MAGIC_NR 0x01021994
 
 #define SKIP_BECAUSE(...) do { print_message("skip: " __VA_ARGS__); print_message("\n"); skip(); } while (0)
 
-static char scratch[PATH_MAX / 2];
+static const char *scratch;   /* t_scratch(): removed at exit */
 
 /* Whether this kernel takes setup flags f, asked directly (not through the
  * engine): what the engine must then have used. */
@@ -426,30 +428,15 @@ int main(void)
 		cmocka_unit_test(test_sqpoll_tmpfs),
 		cmocka_unit_test(test_iopoll_disk),
 	};
-	const char *base = getenv("SM_BUILD_DIR");
 	const struct sm_engine_ops *u = sm_engine_find("uring");
 	int probe = u && u->probe ? u->probe() : -ENOSYS;
 	int rc;
 
-	if (probe) {
-		printf("test_uring: skipped: io_uring is not available here (%s)\n", strerror(-probe));
-		return 77;
-	}
-	snprintf(scratch, sizeof(scratch), "%s/unit-uring-XXXXXX", base ? base : ".");
-	if (!mkdtemp(scratch)) {
-		perror("test_uring: cannot create scratch directory");
-		return 1;
-	}
+	if (probe)
+		t_skip("test_uring: io_uring is not available here (%s)", strerror(-probe));
+	scratch = t_scratch("uring");
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	{
-		char p[PATH_MAX];
-
-		snprintf(p, sizeof(p), "%s/setup.dat", scratch);
-		unlink(p);
-		snprintf(p, sizeof(p), "%s/iopoll.dat", scratch);
-		unlink(p);
-	}
-	if (rmdir(scratch))
-		fprintf(stderr, "test_uring: '%s' left behind: %s\n", scratch, strerror(errno));
+	if (t_scratch_remove())
+		rc = rc ? rc : 1;
 	return rc;
 }

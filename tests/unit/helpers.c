@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+#include "helpers.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char scratch[PATH_MAX];
+static pid_t owner;   /* the process that made it: a forked child leaves it */
+static int first_err;
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	int rc = flag == FTW_DP ? rmdir(path) : unlink(path);
+
+	(void)st;
+	(void)ftw;
+	if (rc && errno != ENOENT && !first_err) {
+		first_err = -errno;
+		fprintf(stderr, "cannot remove '%s': %s\n", path, strerror(errno));
+	}
+	return 0;
+}
+
+int t_rm_rf(const char *path)
+{
+	first_err = 0;
+	/* depth first (a directory after its entries), physical (a link is
+	 * removed, never followed), on this file system only */
+	if (nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) && errno != ENOENT)
+		return -errno;
+	return first_err;
+}
+
+static void at_exit(void)
+{
+	if (getpid() == owner)
+		t_scratch_remove();
+}
+
+const char *t_scratch(const char *name)
+{
+	const char *base = getenv("SM_BUILD_DIR");
+
+	snprintf(scratch, sizeof(scratch), "%s/unit-%s-XXXXXX", base && *base ? base : ".", name);
+	if (!mkdtemp(scratch)) {
+		fprintf(stderr, "%s: cannot create a scratch directory in '%s': %s\n", name,
+			base && *base ? base : ".", strerror(errno));
+		exit(1);
+	}
+	owner = getpid();
+	atexit(at_exit);
+	return scratch;
+}
+
+int t_scratch_remove(void)
+{
+	int rc;
+
+	if (!scratch[0])
+		return 0;
+	rc = t_rm_rf(scratch);
+	if (!rc)
+		scratch[0] = '\0';
+	return rc;
+}
+
+void t_skip(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("skipped: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	exit(T_SKIP);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* What the unit tests share: a scratch directory on the build tree's disk
+ * (O_DIRECT works there; /tmp may be tmpfs), its removal, and the skip
+ * status CTest knows (77). */
+#ifndef SM_TEST_HELPERS_H
+#define SM_TEST_HELPERS_H
+
+/* The exit status CTest counts as skipped (SKIP_RETURN_CODE). */
+#define T_SKIP 77
+
+/* Make a fresh directory "unit-NAME-XXXXXX" under $SM_BUILD_DIR (the
+ * current directory when unset) and return its path (static storage);
+ * exits 1 with one line when it cannot. It is removed, with what is in
+ * it, when the process that made it exits (a forked child's exit leaves
+ * it); t_scratch_remove() does it earlier. */
+const char *t_scratch(const char *name);
+
+/* Remove the scratch directory of t_scratch() and everything under it,
+ * never following a symbolic link. Returns 0, or -errno of the first
+ * entry that could not be removed (said on stderr). */
+int t_scratch_remove(void);
+
+/* Remove path and, when it is a directory, everything under it, never
+ * following a symbolic link. Returns 0 or -errno. */
+int t_rm_rf(const char *path);
+
+/* Say why on stdout and exit with T_SKIP. */
+void t_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+#endif

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/* The unit tests' own helpers: the scratch directory and its removal,
+ * which must never follow a link out of it. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "helpers.h"
+
+static const char *scratch;
+
+static void touch(const char *path)
+{
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+}
+
+/* A tree with a link to a file and to a directory outside it: the tree
+ * goes, what the links point at stays. */
+static void test_rm_rf_no_follow(void **state)
+{
+	char tree[PATH_MAX], p[PATH_MAX], keep[PATH_MAX], keepdir[PATH_MAX];
+	struct stat st;
+
+	(void)state;
+	snprintf(tree, sizeof(tree), "%s/tree", scratch);
+	snprintf(keep, sizeof(keep), "%s/keep", scratch);
+	snprintf(keepdir, sizeof(keepdir), "%s/keepdir", scratch);
+	assert_int_equal(mkdir(tree, 0755), 0);
+	assert_int_equal(mkdir(keepdir, 0755), 0);
+	touch(keep);
+	snprintf(p, sizeof(p), "%s/keepdir/inside", scratch);
+	touch(p);
+	snprintf(p, sizeof(p), "%s/a", tree);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/a/b", tree);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/a/b/file", tree);
+	touch(p);
+	snprintf(p, sizeof(p), "%s/a/to-file", tree);
+	assert_int_equal(symlink(keep, p), 0);
+	snprintf(p, sizeof(p), "%s/a/to-dir", tree);
+	assert_int_equal(symlink(keepdir, p), 0);
+	assert_int_equal(t_rm_rf(tree), 0);
+	assert_int_equal(lstat(tree, &st), -1);
+	assert_int_equal(stat(keep, &st), 0);
+	snprintf(p, sizeof(p), "%s/keepdir/inside", scratch);
+	assert_int_equal(stat(p, &st), 0);
+	/* a path that is not there is not an error */
+	assert_int_equal(t_rm_rf(tree), 0);
+}
+
+static void test_scratch_removed(void **state)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/left", scratch);
+	touch(p);
+	snprintf(p, sizeof(p), "%s", scratch);
+	assert_int_equal(t_scratch_remove(), 0);
+	assert_int_equal(stat(p, &st), -1);
+	assert_int_equal(errno, ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rm_rf_no_follow),
+		cmocka_unit_test(test_scratch_removed),
+	};
+
+	scratch = t_scratch("helpers");
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
