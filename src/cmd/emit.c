@@ -296,6 +296,8 @@ int sm_emit_open(struct sm_emit *e)
 		rc = sm_hdb_key_command(*db, s->key, have, sizeof(have), err, sizeof(err));
 	if (rc) {
 		sm_prog_error(prog, "cannot use history database '%s': %s", path, err);
+		if (rc == -ENOTSUP)   /* a build without SQLite: --save cannot apply */
+			return SM_EXIT_USAGE;
 		goto fail;
 	}
 	if (have[0] && strcmp(have, command)) {

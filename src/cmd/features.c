@@ -7,7 +7,9 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#ifdef SM_HAVE_SQLITE
 #include <sqlite3.h>
+#endif
 #include <string.h>
 #include <xxhash.h>
 
@@ -20,6 +22,11 @@
  * a ring gets (docs/engines.md). */
 static void uring_detail(char *buf, size_t len)
 {
+#ifndef SM_HAVE_URING
+	/* the engine's name stays: it falls back to psync with a notice */
+	snprintf(buf, len, "not in this build (liburing was missing when it was configured): "
+		 "the uring engine runs as psync");
+#else
 	const struct sm_engine_ops *e = sm_engine_find("uring");
 	int rc = e && e->probe ? e->probe() : -ENOSYS;
 	struct sm_engine_cfg cfg = { .depth = 2 };
@@ -39,11 +46,17 @@ static void uring_detail(char *buf, size_t len)
 	snprintf(buf, len, "liburing %s; this kernel: %s%s%s%s", SM_LIBURING_VERSION,
 		 rc ? "not usable, " : "usable", rc ? strerror(-rc) : "", flags[0] ? ", setup:" : "",
 		 flags);
+#endif
 }
 
 static void sqlite_detail(char *buf, size_t len)
 {
+#ifdef SM_HAVE_SQLITE
 	snprintf(buf, len, "SQLite %s", sqlite3_libversion());
+#else
+	snprintf(buf, len, "not in this build (SQLite was missing when it was configured): "
+		 "no --save, no history");
+#endif
 }
 
 static void xxhash_detail(char *buf, size_t len)
@@ -66,12 +79,20 @@ static void mpi_detail(char *buf, size_t len)
 #endif
 
 static const struct sm_feature features[] = {
-	{ "io_uring", "the uring engine (frames -a, fileio --file-io-mode=async, run)", uring_detail },
-	{ "sqlite", "the history (--save, stormark history)", sqlite_detail },
-	{ "xxhash", "--verify checksums, frame headers, the fileio seal", xxhash_detail },
-	{ "json", "--json and stormark report", cjson_detail },
+#ifdef SM_HAVE_URING
+	{ "io_uring", "the uring engine (frames -a, fileio --file-io-mode=async, run)", uring_detail, 0 },
+#else
+	{ "io_uring", "the uring engine (frames -a, fileio --file-io-mode=async, run)", uring_detail, 1 },
+#endif
+#ifdef SM_HAVE_SQLITE
+	{ "sqlite", "the history (--save, stormark history)", sqlite_detail, 0 },
+#else
+	{ "sqlite", "the history (--save, stormark history)", sqlite_detail, 1 },
+#endif
+	{ "xxhash", "--verify checksums, frame headers, the fileio seal", xxhash_detail, 0 },
+	{ "json", "--json and stormark report", cjson_detail, 0 },
 #ifdef SM_HAVE_MPI
-	{ "mpi", "frames, fileio and run as one job under mpirun or srun (docs/mpi.md)", mpi_detail },
+	{ "mpi", "frames, fileio and run as one job under mpirun or srun (docs/mpi.md)", mpi_detail, 0 },
 #endif
 };
 
@@ -89,7 +110,8 @@ void sm_features_print(FILE *f, int verbose)
 
 	fprintf(f, "stormark %s (features:", SM_VERSION);
 	for (unsigned i = 0; i < n; i++)
-		fprintf(f, " %s", ft[i].name);
+		if (!ft[i].absent)
+			fprintf(f, " %s", ft[i].name);
 	fputs(")\n", f);
 	for (unsigned i = 0; verbose && i < n; i++) {
 		ft[i].detail(detail, sizeof(detail));

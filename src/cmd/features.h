@@ -15,6 +15,7 @@ struct sm_feature {
 	/* The library's version and, where it matters, whether this system
 	 * can use it ("liburing 2.3; this kernel: usable"), into buf. */
 	void (*detail)(char *buf, size_t len);
+	int absent;                /* not in this build: left off the first line */
 };
 
 /* The features, in --version's order; *n receives their number. */

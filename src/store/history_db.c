@@ -69,19 +69,6 @@ static int fail(sqlite3 *db, int rc, const char *what, char *err, size_t errlen)
 	return -EIO;
 }
 
-int sm_hdb_default_path(char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-
-	if (xdg && xdg[0] == '/')
-		snprintf(buf, len, "%s/stormark/history.db", xdg);
-	else if (home && home[0])
-		snprintf(buf, len, "%s/.local/share/stormark/history.db", home);
-	else
-		return -ENOENT;
-	return 0;
-}
-
 static int user_version(sqlite3 *db, int *v)
 {
 	sqlite3_stmt *st;
