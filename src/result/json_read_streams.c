@@ -163,13 +163,16 @@ int sm_streams_from_json(const cJSON *doc, struct sm_streams_result *res, struct
 	rc = sm_json_read_head(doc, &res->head, e);
 	if (rc)
 		return rc;
-	if (!(p = sm_jget_obj(doc, "params", e)) || sm_jget_strdup(p, "dir", &dir, e) ||
-	    sm_jget_u64(p, "time_ns", &res->time_ns, e) || sm_jget_u64(p, "step_ns", &res->step_ns, e) ||
+	if (!(p = sm_jget_obj(doc, "params", e)) || sm_jget_strdup(p, "dir", &dir, e))
+		return -EINVAL;
+	/* the reader's, from here on, whatever fails next:
+	 * sm_streams_from_json_release() frees it */
+	res->plan.dir = dir;
+	if (sm_jget_u64(p, "time_ns", &res->time_ns, e) || sm_jget_u64(p, "step_ns", &res->step_ns, e) ||
 	    sm_jget_uint(p, "max_streams", &res->max_streams, e) ||
 	    sm_jget_uint(p, "queue", &res->queue, e) || sm_jget_uint(p, "prebuffer", &res->prebuffer, e) ||
 	    sm_jget_uint(p, "depth", &res->depth, e) || !(a = sm_jget_arr(doc, "streams", e)))
 		return -EINVAL;
-	res->plan.dir = dir;   /* the reader's: sm_streams_from_json_release() */
 	res->plan.time_ns = res->time_ns;
 	res->plan.step_ns = res->step_ns;
 	res->plan.max_streams = res->max_streams;

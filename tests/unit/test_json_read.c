@@ -2,7 +2,9 @@
 /* Tests of the saved-result reader's number checks: a count that is not a
  * whole number from 0 to below 2^64 is refused with a reason, never cast
  * (1e300 as a histogram bucket was undefined behaviour, found by
- * fuzz/fuzz_json). */
+ * fuzz/fuzz_json); and of what a refused result leaves to release (a
+ * streams result's directory, read before a later key was found missing,
+ * leaked: found by fuzz/fuzz_json). */
 #include "result/json_read.h"
 #include "core/hist.h"
 
@@ -86,11 +88,42 @@ static void test_hist_bucket(void **state)
 	free(h);
 }
 
+/* A streams document whose params stop after "dir": refused, and what
+ * the reader allocated is the result's, so its release frees it. */
+static void test_streams_partial_params(void **state)
+{
+	static const char *const text =
+		"{\"schema_version\": 1, \"tool\": {\"name\": \"stormark\", \"version\": \"0.1.0\"},"
+		" \"command\": \"streams\", \"argv\": [\"streams\"], \"started_at\": \"x\","
+		" \"duration_ns\": 1, \"interrupted\": false, \"environment\": {\"kernel\": \"k\","
+		" \"fs_type\": \"ext4\", \"device\": \"d\", \"mount_point\": \"/\", \"fs_free_bytes\": 1,"
+		" \"fs_total_bytes\": 2, \"direct_io\": true, \"engine\": \"psync\","
+		" \"mem_total_bytes\": 3, \"mem_available_bytes\": 2, \"cpus\": 2},"
+		" \"params\": {\"dir\": \"/data\"}, \"streams\": [], \"warnings\": [], \"errors\": []}";
+	struct sm_streams_result *res = calloc(1, sizeof(*res));
+	struct sm_jerr e = { { 0 } };
+	cJSON *doc = cJSON_Parse(text);
+
+	(void)state;
+	assert_non_null(res);
+	assert_non_null(doc);
+	assert_int_equal(sm_streams_from_json(doc, res, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "time_ns"));
+	/* the directory read is the result's to release, not lost */
+	assert_non_null(res->plan.dir);
+	assert_string_equal(res->plan.dir, "/data");
+	sm_streams_from_json_release(res);
+	assert_null(res->plan.dir);
+	free(res);
+	cJSON_Delete(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_hist_bucket),
+		cmocka_unit_test(test_streams_partial_params),
 	};
 
 	return cmocka_run_group_tests_name("json_read", tests, NULL, NULL);
