@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* The checker's invariants by id, each with the sentence docs/report.md
+ * gives it; sm_check_fail() records only these ids. */
+#include "analysis/check.h"
+
+const struct sm_check_inv sm_check_invs[] = {
+	/* every result */
+	{ "lat.histogram", "a latency object's min and max lie in its first and last buckets, its exact sum between its buckets' bounds" },
+	{ "lat.figures", "a latency object's mean, stddev and percentiles are its histogram's" },
+	{ "lat.order", "min <= p50 <= p90 <= p95 <= p99 <= p99.9 <= p99.99 <= max" },
+	{ "ops.timed", "an operation's latency histogram counts its operations less its errors" },
+	{ "totals.rate", "totals.items_per_s and totals.bytes_per_s are the totals over duration_ns" },
+	{ "verify.share", "verify.hash_share is (seal_ns + check_ns) / (duration_ns x threads) and at most 1" },
+	{ "verify.rate", "verify's rates are the bytes hashed or read back over their own time" },
+	/* frames */
+	{ "frames.series-sum", "the series' items, bytes, dropped and time sums add up to the run's frames, bytes, drops and the operations' histogram sums" },
+	{ "frames.series-span", "the series' durations add up to duration_ns" },
+	{ "frames.windows", "each averaged window (last 1 s, 5 s, 30 s, overall) is the series' over that window" },
+	{ "frames.rate", "every frames rate is its frames or bytes over its own span (windows, paced schedule)" },
+	{ "frames.counts", "totals, ops.frame, fastest/slowest, the histogram window and paced counts agree with frames.*" },
+	{ "frames.share", "no count exceeds what holds it: drops, transfers and buffers within what was scheduled or allowed" },
+	{ "frames.paced-span", "the paced schedule's span is the judged frames times the frame interval" },
+	{ "frames.per-frame", "the per-frame columns add up to the run's frames, drops and frame times" },
+	/* fileio */
+	{ "fileio.series-sum", "the series' reads, writes, bytes, events and durations add up to the run's" },
+	{ "fileio.series-time", "each interval's t_ns is the sum of the durations up to it" },
+	{ "fileio.events", "events are the reads and writes that did not fail and the periodic fsyncs; totals and thread events add up to them" },
+	{ "fileio.rate", "every fileio rate is its count over duration_ns" },
+	{ "fileio.busy", "no thread is busy longer than the run; the threads' busy time is the events' time" },
+	{ "fileio.percentiles", "the --percentile figures are the event-time histogram's" },
+	/* time */
+	{ "time.derived", "each run's CPU share, bytes per call and storage rates are its counts over its own wall time or calls" },
+	{ "time.span", "the runs fit in the invocation's duration_ns" },
+	{ "time.stats", "time.stats are the statistics of the runs' figures" },
+	/* run */
+	{ "run.rate", "every classic and frame test rate is its count or bytes over its own duration" },
+	{ "run.frames", "a frame test's bytes are its frames times the frame size; its series adds up to it" },
+	{ "verdict.ratio", "a cell's needed rate is frame_bytes x fps, its ratio measured / needed" },
+	{ "verdict.computed", "a cell's computed verdict and near_limit follow from its ratio (docs/run.md)" },
+	{ "verdict.cliff", "a cell is marked ! exactly when its burst rate alone would have computed better" },
+	{ "verdict.how", "how computed: the verdict is the computed one; how paced: the cell carries its paced run and is no better than it" },
+	{ "verdict.legend", "a verdict's class is what its sustained rate gives (yes: ratio >= 1.2, ~: >= 1.0): a paced run confirms or lowers it, never raises it" },
+	{ "verdict.share", "the near-limit cells left unconfirmed are at most the near-limit cells" },
+	{ "verdict.model", "each cell's sustained and burst rates are the rate model's over the frame tests" },
+	/* streams */
+	{ "streams.step-sum", "a step's bytes, drops and worst p99.9 are its streams'" },
+	{ "streams.rate", "a step's rates are its bytes over its schedule and over its duration; a cell's rate is frame_bytes x fps" },
+	{ "streams.held", "a step held exactly when the rule says (complete, every stream done without drop or error, p99.9 within the buffers)" },
+	{ "streams.moved-rate", "a step that kept its schedule moved each stream's published rate within 1%" },
+	{ "streams.answer", "a cell's answers (most held, first failed, at cap, aggregate, headroom) follow from its steps" },
+	{ "streams.not-measured", "a fault or a search that ran no step is not an answer of 0 streams" },
+	/* MPI jobs */
+	{ "mpi.sum", "the job's and each host's bytes, items and rank counts are their ranks'" },
+	{ "mpi.time", "the job's first and last done and each host's done are their ranks'" },
+	{ "mpi.rate", "every MPI rate is its bytes over its own span" },
+	{ "mpi.stragglers", "a rank is a straggler exactly when its rate is below straggler_below x the median" },
+	{ "mpi.merge", "the merged document's totals and counts are the ranks' own results added up" },
+	/* the text layouts against the document */
+	{ "layout.line", "a line a layout prints for this result is there" },
+	{ "frametest.figures", "frametest's figures are the document's after their rounding" },
+	{ "frametest.one-overall", "frametest's `Overall frame rate` and the averaged table's `Overall:` row give one frame rate" },
+	{ "frametest.verdict", "the --video-format verdict line is the paced run's verdict with its figures" },
+	{ "sysbench.figures", "the sysbench layout's figures are the document's after their rounding" },
+	{ "text.figures", "the native text layout's figures are the document's after their rounding" },
+	{ "markdown.figures", "the markdown layout's figures are the document's after their rounding" },
+	{ "csv.figures", "the CSV layout's figures are the document's" },
+	{ "timeit.figures", "the timeit layout's figures are the document's after their rounding" },
+	{ "mpi.text", "an MPI job's host and rank table after a text layout gives the document's mpi figures" },
+	{ "verdict.marks", "each verdict table's mark is its cell's verdict, how and cliff, in every layout" },
+	{ "verdict.words", "the summary's and the legend's words for a class hold for the cells they name" },
+};
+
+const unsigned sm_check_ninv = sizeof(sm_check_invs) / sizeof(sm_check_invs[0]);
