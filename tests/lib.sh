@@ -11,7 +11,15 @@ T_PASSES=0
 # A scratch directory under the build tree (on the real disk, so O_DIRECT
 # works; /tmp may be tmpfs), removed when the script exits.
 T_DIR=$(mktemp -d "$SM_BUILD_DIR/test-XXXXXX")
-t_cleanup() { t_cgroup_release 2>/dev/null; rm -rf "$T_DIR"; }
+# At exit: the results the test left are checked (below); a violation makes
+# the test fail, otherwise its exit status stays what it was.
+t_cleanup() {
+  local bad=0
+  t_cgroup_release 2>/dev/null
+  t_check_dir || bad=1
+  rm -rf "$T_DIR"
+  [ "$bad" = 0 ] || exit 1
+}
 trap t_cleanup EXIT
 
 # Debian's python (its jsonschema and other modules); a python3 earlier on
@@ -21,6 +29,58 @@ PY=$(command -v /usr/bin/python3 || command -v python3)
 # json FILE EXPR: print the python expression EXPR of d, FILE's document
 # (json r.json "d['totals']['bytes']").
 json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# ---- the result checker ------------------------------------------------
+# Every JSON result a test leaves under $T_DIR is checked when the test ends
+# (stormark report --check: a result's invariants, and each of its text
+# layouts against it, docs/report.md); a violation fails the test. Known
+# contradictions waiting for their fix are listed in tests/check_known.tsv.
+# A test that writes a result it broke on purpose names it: t_check_skip FILE.
+# T_CHECKED counts the results checked (tests/cli/check.sh reports it).
+T_CHECK_SKIP=()
+T_CHECK_KNOWN=${T_CHECK_KNOWN:-${SM_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}/tests/check_known.tsv}
+t_check_skip() { T_CHECK_SKIP+=("$@"); }
+# t_check_filter: the lines of `report --check` on stdin that no known
+# exception covers, on stdout.
+t_check_filter() {
+  awk -F'\t' -v known="$T_CHECK_KNOWN" '
+    BEGIN { while ((getline l < known) > 0) { if (l ~ /^#/ || l == "") continue
+              split(l, f, "\t"); n++; id[n] = f[1]; re[n] = f[2] } }
+    { split($0, p, ": "); t = p[2]
+      for (i = 1; i <= n; i++) if (t == id[i] && $0 ~ re[i]) next
+      print }'
+}
+# t_check_results FILE...: check FILEs that are stormark results (others,
+# and results that cannot be rendered, are left alone: their own tests
+# judge them); print what is not known and return 1 when anything is.
+t_check_results() {
+  local out f
+  [ "$#" -gt 0 ] || return 0
+  # SM_CHECK_LOG=FILE: append each file's exit status of the check, its
+  # name and what the check printed (indented)
+  if [ -n "${SM_CHECK_LOG:-}" ]; then
+    for f in "$@"; do
+      out=$("$STORMARK" report --check "$f" 2>&1)
+      echo "$? $0 $f" >>"$SM_CHECK_LOG"
+      [ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/    /' >>"$SM_CHECK_LOG"
+    done
+  fi
+  out=$("$STORMARK" report --check "$@" 2>/dev/null | t_check_filter)
+  [ -z "$out" ] && return 0
+  echo "FAIL: the result checker (stormark report --check) found:" >&2
+  printf '%s\n' "$out" | head -40 | sed 's/^/  | /' >&2
+  return 1
+}
+# t_check_dir: every *.json under $T_DIR (not named by t_check_skip).
+t_check_dir() {
+  local f s files=()
+  [ -d "$T_DIR" ] && [ -x "${STORMARK:-}" ] || return 0
+  while IFS= read -r -d '' f; do
+    for s in "${T_CHECK_SKIP[@]}"; do [ "$f" -ef "$s" ] && continue 2; done
+    files+=("$f")
+  done < <(find "$T_DIR" -name '*.json' -type f -print0 2>/dev/null)
+  t_check_results "${files[@]}"
+}
 
 ok()   { T_PASSES=$((T_PASSES + 1)); }
 fail() { T_FAILS=$((T_FAILS + 1)); echo "FAIL: $*" >&2; }

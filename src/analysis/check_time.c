@@ -3,6 +3,7 @@
  * figures are its counts over its own wall time or calls, the statistics
  * are those of the runs, the runs fit in the invocation's duration. */
 #include "analysis/check_int.h"
+#include "analysis/time.h"
 #include "result/json_read.h"
 #include "result/timefig.h"
 

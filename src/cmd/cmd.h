@@ -46,6 +46,15 @@ int cmd_compare_parse_only(int argc, char **argv);
 struct cJSON;
 int cmd_report_render_all(const struct cJSON *doc);
 
+/* Check the result doc (loaded by sm_json_load() or sm_json_parse_text()):
+ * its invariants (sm_check_doc()), then each text layout of its command,
+ * rendered as `stormark report --format` renders it, against it
+ * (sm_check_layout()); violations go into c. Returns 0, or -EINVAL with
+ * one line in msg (len bytes) when a layout cannot be rendered (the
+ * reader's reason: not a complete result), or -ENOMEM. */
+struct sm_check;
+int cmd_report_check(const struct cJSON *doc, struct sm_check *c, char *msg, size_t len);
+
 /* Parse argv against opts (sm_opt_parse with flags) and end the command
  * at once where the options say so: the hidden --list-options prints the
  * table, --help prints usage(stdout, opts), a bad option prints

@@ -386,6 +386,26 @@ int sm_emit(struct sm_emit *e, void *res, int rc)
 	return code ? code : failed ? SM_EXIT_FAIL : SM_EXIT_OK;
 }
 
+int sm_emit_saved_text(const struct sm_render *r, enum sm_layout l, const cJSON *doc, FILE *f,
+		       struct sm_jerr *je)
+{
+	const struct sm_layout_row *row = sm_render_row(r, l);
+	const struct sm_emit e = { .r = r };   /* a saved document needs no job */
+	void *res;
+	int rc;
+
+	if (!row || !row->render || l == SM_LAYOUT_JSON || l == SM_LAYOUT_HTML)
+		return -EINVAL;
+	res = calloc(1, r->size);
+	rc = res ? r->read(doc, res, je) : -ENOMEM;
+	if (!rc)
+		rc = render_row(&e, row, f, res, doc, je);
+	if (res)
+		r->release(res);
+	free(res);
+	return rc;
+}
+
 int sm_emit_saved(struct sm_emit *e, const cJSON *doc)
 {
 	const struct sm_layout_row *row = sm_render_row(e->r, e->out->layout);

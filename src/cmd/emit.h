@@ -92,6 +92,15 @@ int sm_emit(struct sm_emit *e, void *res, int rc);
  */
 int sm_emit_saved(struct sm_emit *e, const struct cJSON *doc);
 
+/* The saved document doc in r's text layout l to f, as sm_emit_saved()
+ * prints it on stdout (what the live run printed before and while it ran,
+ * the report, a saved job's table), without the notices on stderr (the
+ * result checker's, `report --check`). Returns 0, or -errno with the
+ * reason in je (a part of doc that cannot be read); -EINVAL for a layout
+ * r has no text of (json, html). */
+int sm_emit_saved_text(const struct sm_render *r, enum sm_layout l, const struct cJSON *doc,
+		       FILE *f, struct sm_jerr *je);
+
 /* Close what sm_emit_open() opened. */
 void sm_emit_close(struct sm_emit *e);
 

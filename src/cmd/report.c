@@ -4,6 +4,7 @@
  * and the command's render table (report/render.c) a live run uses. */
 #include "cmd/cmd.h"
 #include "cmd/emit.h"
+#include "analysis/check.h"
 #include "cmd/out_opts.h"
 #include "mpi/job.h"
 #include "result/json_read.h"
@@ -19,7 +20,8 @@
 
 static void usage(FILE *f, const struct sm_opt *opts)
 {
-	fprintf(f, "usage: stormark report FILE.json [options]\n\n"
+	fprintf(f, "usage: stormark report FILE.json [options]\n"
+		   "       stormark report --check FILE.json...\n\n"
 		   "Print a result saved with --json again, exactly as the run printed it,\n"
 		   "or in another layout of the same command ('-' reads stdin). No I/O is\n"
 		   "done. Layouts: time: text (default), timeit, csv, markdown, json;\n"
@@ -27,11 +29,13 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "text (stormark's own), csv, markdown, json; frames: frametest\n"
 		   "(default), csv, markdown, json; streams: text (default), csv,\n"
 		   "markdown, json; and html for every one (a self-contained page\n"
-		   "with charts, docs/report.md).\n\n");
+		   "with charts, docs/report.md). --check renders nothing: it checks each\n"
+		   "file's invariants and its layouts against it, one line per violation.\n\n");
 	sm_opt_usage(f, opts, 0);
-	fprintf(f, "\nExit status: 0 done, 1 the report could not be written, 2 a usage error\n"
-		   "or a file that is not a result this stormark can read (not JSON, cut\n"
-		   "short, incomplete, or from a newer stormark). See docs/report.md.\n");
+	fprintf(f, "\nExit status: 0 done, 1 the report could not be written (--check: a\n"
+		   "violation found), 2 a usage error or a file that is not a result this\n"
+		   "stormark can read (not JSON, cut short, incomplete, or from a newer\n"
+		   "stormark). See docs/report.md.\n");
 }
 
 int cmd_report_render_all(const cJSON *doc)
@@ -56,31 +60,39 @@ int cmd_report_render_all(const cJSON *doc)
 	return first;
 }
 
-/* Parse and check argv into out and *path (--help: print the usage).
- * Returns -1 to go on, or the exit code to return. */
-static int parse(int argc, char **argv, struct sm_out_opts *out, const char **path)
+/* Parse and check argv into out, *check and *first, the index of the
+ * first FILE (--help: print the usage). Returns -1 to go on, or the exit
+ * code to return. */
+static int parse(int argc, char **argv, struct sm_out_opts *out, int *check, int *first)
 {
-	int help = 0;
+	int help = 0, rc;
 	struct sm_opt opts[] = {
 		SM_OUT_OPTS(*out, 'o', 0, "the command's own (default), or "
 			    "another of its layouts"),
+		SM_OPT_FLAG_SET(0, "check", *check, 1, "check each FILE's invariants and its "
+				"layouts against it: one line per violation, exit 1 when any "
+				"(docs/report.md)"),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
 	};
-	int first, rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = sm_cmd_parse(PROG, HINT, opts, argc, argv, 0, &first, usage);
+	*check = 0;
+	rc = sm_cmd_parse(PROG, HINT, opts, argc, argv, 0, first, usage);
 	if (rc >= 0)
 		return rc;
-	if (first >= argc)
+	if (*first >= argc)
 		return sm_usage_error(PROG, HINT, "which result? give a FILE.json");
-	if (argc - first > 1)
-		return sm_usage_error(PROG, HINT, "one file at most, not also '%s'", argv[first + 1]);
-	*path = argv[first];
-	if (strcmp(*path, "-") && sm_path_problem(*path))
-		return sm_usage_error(PROG, HINT, "'%s' %s", *path, sm_path_problem(*path));
+	if (*check && (out->json || out->format || out->output || out->html))
+		return sm_usage_error(PROG, HINT, "--check prints what it finds; it takes no %s",
+				      out->json ? "--json" : out->format ? "--format" :
+				      out->output ? "-o/--output" : "--html");
+	if (!*check && argc - *first > 1)
+		return sm_usage_error(PROG, HINT, "one file at most, not also '%s'", argv[*first + 1]);
+	for (int i = *first; i < argc; i++)
+		if (strcmp(argv[i], "-") && sm_path_problem(argv[i]))
+			return sm_usage_error(PROG, HINT, "'%s' %s", argv[i], sm_path_problem(argv[i]));
 	/* a device, socket or directory is refused by the reader (sm_json_load) */
 	return -1;
 }
@@ -88,10 +100,95 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, const char **pa
 int cmd_report_parse_only(int argc, char **argv)
 {
 	struct sm_out_opts out;
-	const char *path;
-	int rc = parse(argc, argv, &out, &path);
+	int check, first;
+	int rc = parse(argc, argv, &out, &check, &first);
 
 	return rc >= 0 ? rc : 0;
+}
+
+int cmd_report_check(const cJSON *doc, struct sm_check *c, char *msg, size_t len)
+{
+	const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(doc, "command");
+	const struct sm_render *r = sm_render_find(cJSON_IsString(cmd) ? cmd->valuestring : NULL);
+	int rc = 0;
+
+	msg[0] = '\0';
+	if (!r) {
+		snprintf(msg, len, "it holds a '%s' result, which cannot be rendered",
+			 cJSON_IsString(cmd) ? cmd->valuestring : "?");
+		return -EINVAL;
+	}
+	sm_check_doc(doc, c);
+	/* every text layout of the command, as `report --format` prints it */
+	for (const struct sm_layout_row *row = r->rows; row->layout && !rc; row++) {
+		struct sm_jerr e = { { 0 } };
+		char *text = NULL;
+		size_t size = 0;
+		FILE *f;
+
+		if (row->layout == SM_LAYOUT_JSON || row->layout == SM_LAYOUT_HTML)
+			continue;
+		f = open_memstream(&text, &size);
+		if (!f)
+			return -ENOMEM;
+		rc = sm_emit_saved_text(r, row->layout, doc, f, &e);
+		if ((ferror(f) | fclose(f)) && !rc)
+			rc = -ENOMEM;
+		if (rc)
+			snprintf(msg, len, "it is not a complete %s result: %s", r->command,
+				 e.msg[0] ? e.msg : strerror(-rc));
+		else
+			sm_check_layout(doc, sm_layout_name(row->layout), text, c);
+		free(text);
+	}
+	return rc;
+}
+
+/* report --check FILE...: each file's violations on stdout, one a line.
+ * Returns the exit code: 2 when a file could not be read as a result
+ * (one line on stderr, the others still checked), else 1 when any
+ * violation was found, else 0. */
+static int check_files(int n, char **files)
+{
+	struct sm_check *c = malloc(sizeof(*c));
+	int code = SM_EXIT_OK;
+
+	if (!c) {
+		sm_error("out of memory");
+		return SM_EXIT_FAIL;
+	}
+	for (int i = 0; i < n; i++) {
+		struct sm_jerr e = { { 0 } };
+		char msg[SM_MSG_MAX];
+		cJSON *doc = NULL;
+		int rc;
+
+		memset(c, 0, sizeof(*c));
+		if (sm_json_load(files[i], 0, &doc, &e)) {
+			sm_prog_error(PROG, "%s", e.msg);
+			code = SM_EXIT_USAGE;
+			continue;
+		}
+		rc = cmd_report_check(doc, c, msg, sizeof(msg));
+		cJSON_Delete(doc);
+		if (rc) {
+			sm_prog_error(PROG, "'%s': %s", files[i], msg[0] ? msg : strerror(-rc));
+			code = rc == -ENOMEM ? SM_EXIT_FAIL : SM_EXIT_USAGE;
+			continue;
+		}
+		for (unsigned j = 0; j < c->n; j++)
+			printf("%s: %s: %s\n", files[i], c->item[j].id, c->item[j].msg);
+		if (c->dropped)
+			printf("%s: and %u more violations\n", files[i], c->dropped);
+		if (c->n && code == SM_EXIT_OK)
+			code = SM_EXIT_FAIL;
+	}
+	free(c);
+	if (fflush(stdout) || ferror(stdout)) {
+		sm_error("cannot write the report: %s", strerror(EIO));
+		code = code == SM_EXIT_USAGE ? code : SM_EXIT_FAIL;
+	}
+	return code;
 }
 
 int cmd_report(int argc, char **argv, struct sm_job *job)
@@ -102,11 +199,14 @@ int cmd_report(int argc, char **argv, struct sm_job *job)
 	char msg[SM_MSG_MAX], what[64];
 	const char *cmdname;
 	cJSON *doc = NULL;
-	int rc, code;
+	int rc, code, check, first;
 
-	rc = parse(argc, argv, &out, &e.name);
+	rc = parse(argc, argv, &out, &check, &first);
 	if (rc >= 0)
 		return rc;
+	if (check)
+		return check_files(argc - first, argv + first);
+	e.name = argv[first];
 	/* --format json builds the document again: its memory is checked too */
 	if (sm_json_load(e.name, (out.format && sm_layout_find(out.format) == SM_LAYOUT_JSON) ||
 			 (out.json && (!*out.json || !strcmp(out.json, "-"))), &doc, &je)) {
