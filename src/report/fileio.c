@@ -12,11 +12,13 @@
 #include <string.h>
 
 
-static void lat_cell(FILE *f, uint64_t ns)
+/* A time in its column; the mean as it is (rounded by sm_fmt_ns, as the
+ * markdown and CSV layouts give it), not cut to whole ns first. */
+static void lat_cell(FILE *f, double ns)
 {
 	char b[32];
 
-	fprintf(f, " %10s", sm_fmt_ns(b, sizeof(b), (double)ns));
+	fprintf(f, " %10s", sm_fmt_ns(b, sizeof(b), ns));
 }
 
 static void op_row(FILE *f, const char *name, uint64_t count, double per_s, double bytes_per_s,
@@ -28,12 +30,12 @@ static void op_row(FILE *f, const char *name, uint64_t count, double per_s, doub
 		fprintf(f, "  (no timed operations)\n");
 		return;
 	}
-	lat_cell(f, (uint64_t)sm_hist_mean(h));
-	lat_cell(f, sm_hist_percentile(h, 50));
-	lat_cell(f, sm_hist_percentile(h, 95));
-	lat_cell(f, sm_hist_percentile(h, 99));
-	lat_cell(f, sm_hist_percentile(h, 99.9));
-	lat_cell(f, h->max);
+	lat_cell(f, sm_hist_mean(h));
+	lat_cell(f, (double)sm_hist_percentile(h, 50));
+	lat_cell(f, (double)sm_hist_percentile(h, 95));
+	lat_cell(f, (double)sm_hist_percentile(h, 99));
+	lat_cell(f, (double)sm_hist_percentile(h, 99.9));
+	lat_cell(f, (double)h->max);
 	fputc('\n', f);
 }
 

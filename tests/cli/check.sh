@@ -62,6 +62,19 @@ broken streams-answer streams.answer '.streams[1].max_streams_headroom = 2' stre
 # a figure only a layout shows wrong: a share in the JSON that the text prints
 broken layout-share sysbench.figures '.fileio.reads_per_s += 1' fileio/rndrw.json
 
+# fileio's text layout cut a mean to whole ns before printing it (847.7 ns
+# was "847 ns" there, "848 ns" in markdown): three reads of 200, 201, 201 ns
+jq '.ops.read.count = 3 | .ops.read.lat_ns = {"min": 200, "mean": 200.66666666666666, "max": 201,
+  "stddev": 0.4714045207910317, "p50": 201, "p90": 201, "p95": 201, "p99": 201, "p99_9": 201,
+  "p99_99": 201, "histogram": {"sub_bits": 8, "sum": 602, "m2": 0.6666666666666666,
+  "counts": [[200, 1], [201, 2]]}}' "$G/fileio/rndrw.json" >"$T_DIR/submicro.json"
+t_check_skip "$T_DIR/submicro.json"
+"$S" report --check "$T_DIR/submicro.json" >"$T_DIR/submicro.out" 2>&1
+if grep -q 'text.figures' "$T_DIR/submicro.out"; then fail "fileio text: a mean under 1 us as markdown prints it"
+else ok; fi
+check "fileio text: the mean cell reads 201 ns" \
+  test "$("$S" report "$T_DIR/submicro.json" --format text | awk '$1 == "read" { print $5, $6 }')" = "201 ns"
+
 # ---- the interface ----
 "$S" report --check "$G/time/three.json" >"$T_DIR/clean.out" 2>&1
 check "a clean result: exit 0" test $? = 0
