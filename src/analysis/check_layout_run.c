@@ -202,6 +202,35 @@ void ck_run_summary(const cJSON *doc, const char *where, const char *text, struc
 					    needed);
 			}
 		}
+		/* "Capture of F at R fps is marginal: ..." (or "held with little
+		 * headroom"): the highest marginal cell, in its mark's words */
+		snprintf(pat, sizeof(pat), "%s of ", d ? "Playback" : "Capture");
+		if ((p = strstr(flat, pat)) != NULL &&
+		    sscanf(p + strlen(pat), "%63s at %15s fps is", fmt, fps) == 2) {
+			const cJSON *cell = find_cell(doc, fmt, d, fps);
+			const char *w = strstr(p, " fps is "), *how = cell ? ck_str(cell, "how") : NULL;
+			int v = cell ? vrank(ck_str(cell, "verdict")) : -1;
+			int want_v = -1, want_paced = -1;
+
+			w = w ? w + 8 : "";
+			if (!strncmp(w, "marginal", 8))
+				want_v = SM_VERDICT_MARGINAL, want_paced = 0;
+			else if (!strncmp(w, "held with little headroom", 25))
+				want_v = SM_VERDICT_MARGINAL, want_paced = 1;
+			else if (!strncmp(w, "real time", 9))
+				want_v = SM_VERDICT_REALTIME;
+			else if (!strncmp(w, "not real time", 13))
+				want_v = SM_VERDICT_NOT_REALTIME;
+			c->evaluated++;
+			if (!cell || !how)
+				sm_check_fail(c, "verdict.words", "%s names %s %s at %s fps, a cell the table "
+					      "does not have", where, fmt, d ? "playback" : "capture", fps);
+			else if (want_v >= 0 && (v != want_v ||
+						 (want_paced >= 0 && want_paced != !strcmp(how, "paced"))))
+				sm_check_fail(c, "verdict.words", "%s says %s %s at %s fps is '%.30s'; its "
+					      "cell is %s, how %s", where, fmt, d ? "playback" : "capture", fps,
+					      w, ck_str(cell, "verdict"), how);
+		}
 		snprintf(pat, sizeof(pat), " cannot %s any of the ", verb[d]);
 		if (strstr(flat, pat)) {
 			c->evaluated++;
@@ -311,22 +340,112 @@ static void frame_tests(struct ck_lay *L, int md)
 	}
 }
 
-/* "N paced runs; M near-limit verdicts left as computed" under the table. */
+/* text with every run of blanks and line breaks made one blank (a wrapped
+ * paragraph read as one line) into buf. */
+static void flatten(const char *text, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	for (const char *p = text; p && *p && k + 1 < len; p++) {
+		if (isspace((unsigned char)*p)) {
+			if (k && buf[k - 1] != ' ')
+				buf[k++] = ' ';
+		} else {
+			buf[k++] = *p;
+		}
+	}
+	buf[k] = '\0';
+}
+
+/* The whole number ending just before at in flat (a blank between), or -1. */
+static double number_before(const char *flat, const char *at)
+{
+	const char *q = at;
+
+	while (q > flat && isdigit((unsigned char)q[-1]))
+		q--;
+	if (q == at || (q > flat && q[-1] != ' '))
+		return -1;
+	return strtod(q, NULL);
+}
+
+static void paced_note(struct ck_lay *L, const char *flat);
+
+/* The note under the verdict table (docs/run.md): "N paced run(s) of A s
+ * (F frames) ...; M near-limit verdicts left as computed", wrapped as the
+ * layout wraps it. Its counts are the run's; its span of seconds and of
+ * frames is that of the paced runs the cells carry. */
 static void counts(struct ck_lay *L)
 {
-	struct ck_shown s[4];
+	const char *at = ck_line(L->text, NULL, !strcmp(L->layout, "markdown") ? "## Real-time verdicts" :
+				 "Real-time verdicts");
+	char *flat;
 
-	for (const char *l = L->text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		size_t n = strcspn(l, "\n");
-		const char *a = strstr(l, " paced run"), *b = strstr(l, " near-limit verdict");
-
-		if (!a || !b || (size_t)(b - l) > n || ck_numbers(l, s, 4) < 2)
-			continue;
-		ck_lay_path(L, "N paced runs", &s[0], "run.paced_runs", 1);
-		ck_lay_path(L, "near-limit verdicts left as computed", &s[1],
-			    "run.near_limit_unconfirmed", 1);
+	if (!at || !(flat = malloc(strlen(at) + 1)))
 		return;
+	flatten(at, flat, strlen(at) + 1);
+	paced_note(L, flat);
+	free(flat);
+}
+
+/* counts()'s work on the flattened text from the verdicts' heading on. */
+static void paced_note(struct ck_lay *L, const char *flat)
+{
+	const char *p, *q;
+	struct ck_shown s = { .half = 0.5 }, sp[6];
+	double v, lo = -1, hi = -1, flo = -1, fhi = -1;
+	const cJSON *row, *cell;
+
+	/* M near-limit verdicts left as computed */
+	if ((p = strstr(flat, " near-limit verdict")) && (q = strstr(p, "left as computed")) &&
+	    q - p < 40 && (v = number_before(flat, p)) >= 0) {
+		s.v = v;
+		snprintf(s.text, sizeof(s.text), "%.0f", v);
+		ck_lay_path(L, "M near-limit verdicts left as computed", &s, "run.near_limit_unconfirmed", 1);
 	}
+	/* N paced runs [of A s (F frames)] */
+	for (p = strstr(flat, " paced run"); p; p = strstr(p + 1, " paced run"))
+		if ((v = number_before(flat, p)) >= 0)
+			break;
+	if (!p)
+		return;
+	s.v = v;
+	snprintf(s.text, sizeof(s.text), "%.0f", v);
+	ck_lay_path(L, "N paced runs", &s, "run.paced_runs", 1);
+	p += strlen(" paced run");
+	p += *p == 's';
+	if (strncmp(p, " of ", 4) || ck_numbers(p + 4, sp, 6) < 2)
+		return;
+	cJSON_ArrayForEach(row, ck_at(L->doc, "run.verdicts"))
+		for (int d = 0; d < 2; d++)
+			cJSON_ArrayForEach(cell, ck_at(row, d ? "playback" : "capture")) {
+				double len, fr;
+
+				if (!ck_num(cell, "paced.length_ns", &len) || !ck_num(cell, "paced.scheduled", &fr))
+					continue;
+				lo = lo < 0 || len < lo ? len : lo;
+				hi = len > hi ? len : hi;
+				flo = flo < 0 || fr < flo ? fr : flo;
+				fhi = fr > fhi ? fr : fhi;
+			}
+	if (lo < 0)
+		return;
+	/* "2.1 s (51 to 63 frames)" or "1.0 to 2.1 s (24 to 51 frames)" */
+	if (sp[0].unit) {
+		ck_lay_val(L, "paced runs of (s)", &sp[0], "the paced runs' length_ns", lo);
+		ck_lay_val(L, "paced runs of (s)", &sp[0], "the paced runs' length_ns", hi);
+		sp[0] = sp[1];
+		memmove(&sp[1], &sp[2], sizeof(sp[0]) * 4);
+	} else {
+		sp[0].v *= 1e9;
+		sp[0].half *= 1e9;
+		ck_lay_val(L, "paced runs of (s)", &sp[0], "the shortest paced run's length_ns", lo);
+		ck_lay_val(L, "paced runs of (s)", &sp[1], "the longest paced run's length_ns", hi);
+		memmove(&sp[0], &sp[2], sizeof(sp[0]) * 4);
+	}
+	ck_lay_val(L, "paced runs of (frames)", &sp[0], "the fewest frames a paced run scheduled", flo);
+	if (flo != fhi)
+		ck_lay_val(L, "paced runs of (frames)", &sp[1], "the most frames a paced run scheduled", fhi);
 }
 
 static void csv(struct ck_lay *L)

@@ -7,25 +7,28 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The answer the matrix prints for a cell (report/streams.c): "N (M)",
- * ">=N (M)", "N (M!)", a "?" when the search did not end, "-" with no
- * step. */
-static const char *answer(const cJSON *cell, char *buf, size_t len)
+/* The figures the matrix prints for a cell, in order, into s from *k:
+ * its most streams held and those with headroom, none when not measured
+ * ("not measured"), an absent one for a cell the table lacks ("-"). */
+static void cell_figures(const cJSON *cell, struct ck_shown *s, unsigned max, unsigned *k)
 {
-	double ms = 0, hr = 0;
-	int cap = 0, searched = 0, lowered = 0;
+	double ms, hr;
 
+	if (*k >= max)
+		return;
+	if (!cell) {
+		memset(&s[*k], 0, sizeof(s[0]));
+		s[(*k)++].absent = 1;
+		return;
+	}
 	if (!ck_num(cell, "max_streams", &ms) || !ck_num(cell, "max_streams_headroom", &hr))
-		return NULL;
-	ck_bool(cell, "at_cap", &cap);
-	ck_bool(cell, "searched", &searched);
-	ck_bool(cell, "confirmation.lowered", &lowered);
-	if (!cJSON_GetArraySize(ck_at(cell, "steps")) && !cap)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%s%.0f (%.0f%s)%s", cap ? ">=" : "", ms, hr, lowered ? "!" : "",
-			 searched ? "" : "?");
-	return buf;
+		return;
+	if (*k + 2 > max)
+		return;
+	memset(&s[*k], 0, 2 * sizeof(s[0]));
+	s[*k].v = ms;
+	s[*k + 1].v = hr;
+	*k += 2;
 }
 
 static const cJSON *find(const cJSON *doc, const char *fmt, const char *fps, const char *dir)
@@ -41,27 +44,50 @@ static const cJSON *find(const cJSON *doc, const char *fmt, const char *fps, con
 	return NULL;
 }
 
-/* The matrix: each format's row holds "capture / playback" per rate, in
- * the order the rates first appear. */
+/* The matrix (report/streams.c): a row per format, per rate "capture /
+ * playback" answers ("N (M)", with ">=", "!" and "?" marks, or "not
+ * measured", or "-"); the row's figures, in order, are the cells'
+ * answers. Rates in the order they first appear among the cells. */
 static void matrix(struct ck_lay *L, int md)
 {
-	const cJSON *cell;
+	const cJSON *cells = ck_at(L->doc, "streams"), *cell, *c2;
+	const char *done[256];
+	unsigned nd = 0;
 
-	cJSON_ArrayForEach(cell, ck_at(L->doc, "streams")) {
-		const char *fmt = ck_str(cell, "format"), *fps = ck_str(cell, "fps"),
-			   *dir = ck_str(cell, "direction"), *row;
-		const cJSON *c, *p;
-		char want[96], x[40] = "-", y[40] = "-", label[64];
-		size_t n;
+	cJSON_ArrayForEach(cell, cells) {
+		const char *fmt = ck_str(cell, "format"), *row;
+		struct ck_shown want[64], got[64];
+		unsigned nw = 0, ng, seen = 0;
+		char label[64];
+		int dup = 0;
 
-		if (!fmt || !fps || !dir || strcmp(dir, "capture"))
+		if (!fmt)
 			continue;
-		c = cell;
-		p = find(L->doc, fmt, fps, "playback");
-		answer(c, x, sizeof(x));
-		if (p)
-			answer(p, y, sizeof(y));
-		snprintf(want, sizeof(want), "%s / %s", x, y);
+		for (unsigned i = 0; i < nd; i++)
+			dup |= !strcmp(done[i], fmt);
+		if (dup || nd >= 256)
+			continue;
+		done[nd++] = fmt;
+		/* the rates of every cell, in order of first appearance */
+		cJSON_ArrayForEach(c2, cells) {
+			const char *fps = ck_str(c2, "fps");
+			const cJSON *c3;
+			int first = 1;
+
+			if (!fps)
+				continue;
+			cJSON_ArrayForEach(c3, cells) {
+				if (c3 == c2)
+					break;
+				if (ck_str(c3, "fps") && !strcmp(ck_str(c3, "fps"), fps))
+					first = 0;
+			}
+			if (!first)
+				continue;
+			cell_figures(find(L->doc, fmt, fps, "capture"), want, 64, &nw);
+			cell_figures(find(L->doc, fmt, fps, "playback"), want, 64, &nw);
+			seen++;
+		}
 		snprintf(label, sizeof(label), md ? "%s |" : "%s ", fmt);
 		row = ck_line(L->text, NULL, label);
 		L->c->evaluated++;
@@ -69,10 +95,26 @@ static void matrix(struct ck_lay *L, int md)
 			sm_check_fail(L->c, "layout.line", "%s matrix has no row '%s'", L->layout, fmt);
 			continue;
 		}
-		n = strcspn(row, "\n");
-		if (!strstr(row, want) || (size_t)(strstr(row, want) - row) > n)
-			sm_check_fail(L->c, L->id, "%s matrix row '%s' does not hold '%s' (%s at %s fps): "
-				      "'%.*s'", L->layout, fmt, want, fmt, fps, (int)(n < 120 ? n : 120), row);
+		ng = ck_numbers(row, got, 64);
+		if (ng != nw) {
+			sm_check_fail(L->c, L->id, "%s matrix row '%s' holds %u figures, its %u rates' "
+				      "cells %u", L->layout, fmt, ng, seen, nw);
+			continue;
+		}
+		for (unsigned i = 0; i < nw; i++) {
+			char lab[96];
+
+			if (got[i].absent != want[i].absent) {
+				L->c->evaluated++;
+				sm_check_fail(L->c, L->id, "%s matrix row '%s' figure %u is '%s', the cell "
+					      "%s", L->layout, fmt, i + 1, got[i].text,
+					      want[i].absent ? "is not in the table" : "is");
+				continue;
+			}
+			snprintf(lab, sizeof(lab), "matrix row %s, figure %u", fmt, i + 1);
+			ck_lay_val(L, lab, &got[i], i % 2 ? "max_streams_headroom" : "max_streams",
+				   want[i].v);
+		}
 	}
 }
 
@@ -80,14 +122,15 @@ static void matrix(struct ck_lay *L, int md)
 static void detail(struct ck_lay *L)
 {
 	const cJSON *cell;
-	int i = 0;
+	int i = -1;
 
 	cJSON_ArrayForEach(cell, ck_at(L->doc, "streams")) {
 		const char *fmt = ck_str(cell, "format"), *fps = ck_str(cell, "fps"),
 			   *dir = ck_str(cell, "direction"), *at, *q;
 		struct ck_shown s[8];
 		char label[128], p[64];
-		int cap = 0, n;
+		int cap = 0, lowered = 0, n;
+		double ms, chunk, interval;
 
 		i++;
 		if (!fmt || !fps || !dir)
@@ -95,59 +138,104 @@ static void detail(struct ck_lay *L)
 		snprintf(label, sizeof(label), "%s at %s fps, %s (", fmt, fps, dir);
 		if (ck_lay_nums(L, NULL, label, 1, s, 8, &at) < 0)
 			continue;
-		/* after the codec's name: the rate and the chunk */
+		/* after the codec's name: the rate, what the schedule moves when it
+		 * is not the rate ("moved: R"), the largest chunk */
 		q = strstr(at, "): ");
-		if (q && (size_t)(q - at) < strcspn(at, "\n") && ck_numbers(q + 3, s, 8) >= 2) {
-			snprintf(p, sizeof(p), "streams.%d.rate_bytes_per_s", i - 1);
+		n = q && (size_t)(q - at) < strcspn(at, "\n") ? (int)ck_numbers(q + 3, s, 8) : 0;
+		if (n >= 2) {
+			snprintf(p, sizeof(p), "streams.%d.rate_bytes_per_s", i);
 			ck_lay_path(L, label, &s[0], p, 1);
-			snprintf(p, sizeof(p), "streams.%d.chunk_bytes", i - 1);
-			ck_lay_path(L, label, &s[1], p, 1);
+			snprintf(p, sizeof(p), "streams.%d.chunk_bytes", i);
+			ck_lay_path(L, label, &s[n - 1], p, 1);
+			snprintf(p, sizeof(p), "streams.%d.moved_bytes_per_s", i);
+			if (n == 3 && ck_at(L->doc, p))
+				ck_lay_path(L, label, &s[1], p, 1);
+			else if (n == 3 && ck_num(cell, "chunk_bytes", &chunk) &&
+				 ck_num(cell, "interval_ns", &interval) && interval > 0)
+				ck_lay_val(L, label, &s[1], "chunk_bytes x fps (saved before the byte "
+					   "schedule)", chunk * 1e9 / interval);
+		}
+		if (!ck_num(cell, "max_streams", &ms)) {
+			/* not measured: the text says so, with no figure */
+			L->c->evaluated++;
+			if (!ck_line(L->text, at, "not measured:"))
+				sm_check_fail(L->c, L->id, "%s '%s': the cell is not measured, the text "
+					      "does not say so", L->layout, label);
+			continue;
 		}
 		n = ck_lay_nums(L, at, "held ", 1, s, 8, &q);
-		if (n >= 4) {
-			snprintf(p, sizeof(p), "streams.%d.max_streams", i - 1);
-			ck_lay_path(L, "held", &s[0], p, 1);
-			snprintf(p, sizeof(p), "streams.%d.max_streams_headroom", i - 1);
-			ck_lay_path(L, "held: with headroom", &s[1], p, 1);
-			snprintf(p, sizeof(p), "streams.%d.aggregate_bytes_per_s", i - 1);
-			ck_lay_path(L, "held: aggregate", &s[3], p, 1);
-			ck_bool(cell, "at_cap", &cap);
-			L->c->evaluated++;
-			if (cap != !strncmp(q, "at least ", 9))
-				sm_check_fail(L->c, L->id, "%s '%s' says held %s, at_cap is %s", L->layout,
-					      label, cap ? "without 'at least'" : "'at least'",
-					      cap ? "true" : "false");
-		}
+		if (n < 4)
+			continue;
+		snprintf(p, sizeof(p), "streams.%d.max_streams", i);
+		ck_lay_path(L, "held", &s[0], p, 1);
+		snprintf(p, sizeof(p), "streams.%d.max_streams_headroom", i);
+		ck_lay_path(L, "held: with headroom", &s[1], p, 1);
+		snprintf(p, sizeof(p), "streams.%d.aggregate_bytes_per_s", i);
+		ck_lay_path(L, "held: aggregate", &s[3], p, 1);
+		/* at the cap the answers are lower bounds: "at least" */
+		ck_bool(cell, "at_cap", &cap);
+		ck_bool(cell, "confirmation.lowered", &lowered);
+		L->c->evaluated++;
+		if (cap != !strncmp(q, "at least ", 9))
+			sm_check_fail(L->c, L->id, "%s '%s' says held %s, at_cap is %s", L->layout, label,
+				      cap ? "without 'at least'" : "'at least'", cap ? "true" : "false");
 	}
+}
+
+/* The markdown cells of a row: the text between its n-th and n+1-th '|'
+ * into buf; 0 when the row has fewer. */
+static int md_cell(const char *row, unsigned n, char *buf, size_t len)
+{
+	const char *p = row;
+	size_t k;
+
+	for (unsigned i = 0; i < n; i++) {
+		p = strpbrk(p, "|\n");
+		if (!p || *p == '\n')
+			return 0;
+		p++;
+	}
+	k = strcspn(p, "|\n");
+	if (k >= len)
+		k = len - 1;
+	memcpy(buf, p, k);
+	buf[k] = '\0';
+	return 1;
 }
 
 static void md_detail(struct ck_lay *L)
 {
 	const cJSON *cell;
-	int i = 0;
+	const char *head = ck_line(L->text, NULL, "| format | fps | direction |");
+	int i = -1;
 
 	cJSON_ArrayForEach(cell, ck_at(L->doc, "streams")) {
+		static const char *const keys[] = { "rate_bytes_per_s", "chunk_bytes", "max_streams",
+						    "max_streams_headroom", "aggregate_bytes_per_s" };
 		const char *fmt = ck_str(cell, "format"), *fps = ck_str(cell, "fps"),
-			   *dir = ck_str(cell, "direction");
-		struct ck_shown s[12];
-		char label[128], p[64];
+			   *dir = ck_str(cell, "direction"), *row;
+		char label[128], buf[160], p[64];
 
 		i++;
-		if (!fmt || !fps || !dir)
+		if (!fmt || !fps || !dir || !head)
 			continue;
 		snprintf(label, sizeof(label), "%s | %s | %s |", fmt, fps, dir);
-		if (ck_lay_nums(L, ck_line(L->text, NULL, "| format | fps |"), label, 1, s, 12, NULL) < 5)
+		row = ck_line(L->text, head, label);
+		L->c->evaluated++;
+		if (!row) {
+			sm_check_fail(L->c, "layout.line", "%s has no row '%s'", L->layout, label);
 			continue;
-		snprintf(p, sizeof(p), "streams.%d.rate_bytes_per_s", i - 1);
-		ck_lay_path(L, label, &s[0], p, 1);
-		snprintf(p, sizeof(p), "streams.%d.chunk_bytes", i - 1);
-		ck_lay_path(L, label, &s[1], p, 1);
-		snprintf(p, sizeof(p), "streams.%d.max_streams", i - 1);
-		ck_lay_path(L, label, &s[2], p, 1);
-		snprintf(p, sizeof(p), "streams.%d.max_streams_headroom", i - 1);
-		ck_lay_path(L, label, &s[3], p, 1);
-		snprintf(p, sizeof(p), "streams.%d.aggregate_bytes_per_s", i - 1);
-		ck_lay_path(L, label, &s[4], p, 1);
+		}
+		/* after the label: rate per stream, largest chunk, held, with
+		 * headroom, aggregate, each its own cell */
+		for (unsigned k = 0; k < 5; k++) {
+			struct ck_shown s;
+
+			if (!md_cell(row, k, buf, sizeof(buf)) || ck_numbers(buf, &s, 1) < 1)
+				continue;
+			snprintf(p, sizeof(p), "streams.%d.%s", i, keys[k]);
+			ck_lay_path(L, label, &s, p, 1);
+		}
 	}
 }
 

@@ -116,6 +116,56 @@ static int paced_of(const cJSON *p, struct sm_paced *pc)
 	return 1;
 }
 
+/* The verdict and how a cell's computed class and paced run give
+ * (sm_verdict_cell_settle(), docs/run.md: a paced run confirms a class or
+ * lowers it, a hold does not decide a computed no), and the paced run's
+ * own words: its outcome, its length. */
+static void ck_how(const cJSON *cell, const char *name, int fin, int comp, const char *how,
+		   struct sm_check *c)
+{
+	const cJSON *po = ck_at(cell, "paced");
+	struct sm_verdict_cell vc;
+	struct sm_paced pc;
+	const char *outcome = ck_str(po, "outcome");
+	double len;
+	int pv = -1;
+
+	memset(&vc, 0, sizeof(vc));
+	vc.computed = (enum sm_verdict)comp;
+	c->evaluated++;
+	if (po && !paced_of(po, &pc)) {
+		sm_check_fail(c, "verdict.how", "%s: its paced object lacks the run's figures", name);
+		return;
+	}
+	if (po) {
+		vc.paced = pc;
+		pv = sm_verdict_paced(&pc);
+	}
+	sm_verdict_cell_settle(&vc);
+	if ((int)vc.final != fin || strcmp(how, sm_verdict_how_name(vc.how)))
+		sm_check_fail(c, "verdict.how", "%s: verdict %s, how %s; computed %s with %s make it "
+			      "%s, how %s", name, ck_str(cell, "verdict"), how, ck_str(cell, "computed"),
+			      pv < 0 ? "no paced run" : sm_paced_outcome_name((enum sm_verdict)pv),
+			      sm_verdict_name(vc.final), sm_verdict_how_name(vc.how));
+	if (pv < 0)
+		return;
+	/* what the paced object says of its run is the run's */
+	c->evaluated++;
+	if (outcome && strcmp(outcome, sm_paced_outcome_name((enum sm_verdict)pv)))
+		sm_check_fail(c, "verdict.how", "%s: paced.outcome is %s, its figures (%llu of %llu "
+			      "dropped, p99.9 %.3f ms, %u x %.3f ms buffers) make it %s", name, outcome,
+			      (unsigned long long)pc.dropped, (unsigned long long)pc.scheduled,
+			      (double)pc.p999_sched_ns / 1e6, pc.queue, (double)pc.interval_ns / 1e6,
+			      sm_paced_outcome_name((enum sm_verdict)pv));
+	if (ck_num(po, "length_ns", &len)) {
+		char an[200];
+
+		snprintf(an, sizeof(an), "%s paced.length_ns", name);
+		ck_eq(c, "verdict.how", an, len, "its scheduled x interval_ns",
+		      (double)pc.scheduled * (double)pc.interval_ns);
+	}
+}
+
 static void ck_cell(const cJSON *cell, const char *name, double frame_bytes, struct sm_check *c)
 {
 	double fps, need, meas, ratio, burst;
@@ -152,34 +202,7 @@ static void ck_cell(const cJSON *cell, const char *name, double frame_bytes, str
 	}
 	if (fin < 0 || comp < 0 || !how)
 		return;
-	c->evaluated++;
-	if (!strcmp(how, "computed")) {
-		if (fin != comp)
-			sm_check_fail(c, "verdict.how", "%s: how computed, yet its verdict %s is not its "
-				      "computed %s", name, ck_str(cell, "verdict"), ck_str(cell, "computed"));
-		if (ck_at(cell, "paced"))
-			sm_check_fail(c, "verdict.how", "%s: how computed, yet it carries a paced run", name);
-	} else if (!strcmp(how, "paced")) {
-		struct sm_paced pc;
-		int pv;
-
-		if (!paced_of(ck_at(cell, "paced"), &pc)) {
-			sm_check_fail(c, "verdict.how", "%s: how paced, without the paced run's figures",
-				      name);
-		} else if ((pv = sm_verdict_paced(&pc)) < 0 || pv < fin) {
-			/* a paced run decides on its drops and p99.9 (docs/run.md);
-			 * the cell may be lower than it (a higher class needs the
-			 * sustained rate too), never higher */
-			sm_check_fail(c, "verdict.how", "%s: verdict %s, its paced run (%llu of %llu "
-				      "dropped, p99.9 %.3f ms, %u x %.3f ms buffers) says %s", name,
-				      ck_str(cell, "verdict"), (unsigned long long)pc.dropped,
-				      (unsigned long long)pc.scheduled, (double)pc.p999_sched_ns / 1e6,
-				      pc.queue, (double)pc.interval_ns / 1e6,
-				      pv < 0 ? "nothing" : sm_verdict_name((enum sm_verdict)pv));
-		}
-	} else {
-		sm_check_fail(c, "verdict.how", "%s: how is '%s'", name, how);
-	}
+	ck_how(cell, name, fin, comp, how, c);
 	/* the legend: a cell's class is what its sustained rate gives; a paced
 	 * run confirms it or lowers it */
 	c->evaluated++;

@@ -11,10 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One step: per-stream sums, its rates, whether it held. Returns held as
- * the rule judges it (0 or 1), or -1 when the step cannot be judged. */
+/* One step: per-stream sums, its rates, whether it held, and a fault not
+ * judged. moved: the rate one stream's schedule moves. Returns the step's
+ * held (0 or 1) when it is complete, -1 when it answers nothing (cut
+ * short, or it lacks the figures). */
 static int ck_step(const cJSON *st, const char *name, double interval, double queue,
-		   double rate, struct sm_check *c)
+		   double moved, struct sm_check *c)
 {
 	const cJSON *ps = ck_at(st, "per_stream"), *s;
 	double n, bytes = 0, dropped = 0, worst = 0, v, d, sch;
@@ -66,11 +68,22 @@ static int ck_step(const cJSON *st, const char *name, double interval, double qu
 		ck_eq(c, "streams.held", an, held, "the rule (complete, every stream done without "
 		      "a drop or an error, p99.9 within queue x interval)", rule);
 	}
-	/* a step that kept the schedule moves N streams' published rate */
-	if (!err && dropped == 0 && rule && ck_num(st, "bytes_per_s", &d) && rate > 0 && n > 0) {
-		snprintf(an, sizeof(an), "%s bytes_per_s / streams", name);
-		ck_near(c, "streams.moved-rate", an, d / n, "rate_bytes_per_s (within 1%)", rate, 0.01);
+	/* a failed read or write stops the step: it is not judged */
+	if (err && ck_bool(st, "complete", &complete)) {
+		c->evaluated++;
+		if (complete)
+			sm_check_fail(c, "streams.not-measured", "%s: a transfer failed (per_stream "
+				      "error), yet the step is complete and judged", name);
 	}
+	/* a step that kept the schedule moves N streams at the rate the
+	 * schedule moves (docs/streams.md, "A stream") */
+	if (!err && dropped == 0 && rule && ck_num(st, "bytes_per_s", &d) && moved > 0 && n > 0) {
+		snprintf(an, sizeof(an), "%s bytes_per_s / streams", name);
+		ck_near(c, "streams.moved-rate", an, d / n, "the rate its schedule moves (within 1%)",
+			moved, 0.01);
+	}
+	if (!ck_bool(st, "complete", &complete) || !complete)
+		return -1;
 	return ck_bool(st, "held", &held) ? held : -1;
 }
 
@@ -78,10 +91,24 @@ static int ck_step(const cJSON *st, const char *name, double interval, double qu
 struct search {
 	double lo;         /* most streams of a held step, 0 when none held */
 	double hi;         /* fewest streams of a failed step, 0 when none failed */
-	int judged;        /* a step could be judged */
-	int failed_one;    /* a step of one stream failed */
+	int judged;        /* a complete step answered */
+	int failed_one;    /* a complete step of one stream failed */
 	int faulted;       /* a transfer failed (a stream's error) */
 };
+
+/* The rate one stream's schedule moves: moved_bytes_per_s, or in a result
+ * saved before the byte schedule chunk_bytes x fps (each frame rounded up
+ * to 4 KiB); 0 when neither is there. */
+static double moved_rate(const cJSON *cell)
+{
+	double m, chunk, interval;
+
+	if (ck_num(cell, "moved_bytes_per_s", &m))
+		return m;
+	if (ck_num(cell, "chunk_bytes", &chunk) && ck_num(cell, "interval_ns", &interval) && interval > 0)
+		return chunk * 1e9 / interval;
+	return 0;
+}
 
 /* Check each step of cell (ck_step) and gather the search into *out. */
 static void steps_of(const cJSON *cell, const char *name, double queue, struct search *out,
@@ -93,7 +120,7 @@ static void steps_of(const cJSON *cell, const char *name, double queue, struct s
 
 	memset(out, 0, sizeof(*out));
 	ck_num(cell, "interval_ns", &interval);
-	ck_num(cell, "rate_bytes_per_s", &rate);
+	rate = moved_rate(cell);
 	cJSON_ArrayForEach(st, ck_at(cell, "steps")) {
 		double n = 0, e;
 		int held;
@@ -170,31 +197,49 @@ static void answers(const cJSON *cell, const char *name, const struct search *r,
 	}
 }
 
-/* A fault is not an answer, and no step is not "0 held": 0 streams is an
- * answer only when a step of one stream ran and failed without an error. */
+/* A fault is not an answer and no step is not "0 held": a cell no complete
+ * step answered is not measured (null answers, not_measured says why), and
+ * 0 streams is an answer only when a complete step of one stream failed. */
 static void measured(const cJSON *cell, const char *name, const struct search *r,
 		     struct sm_check *c)
 {
-	double ms;
+	static const char *const nulls[] = { "max_streams_headroom", "aggregate_bytes_per_s",
+					     "sustained_bytes_per_s" };
+	const char *why = ck_str(cell, "not_measured");
+	const cJSON *ms = ck_at(cell, "max_streams");
 
-	if (!ck_num(cell, "max_streams", &ms))
+	if (!ms)
 		return;
 	c->evaluated++;
-	if (r->faulted)
-		sm_check_fail(c, "streams.not-measured", "%s: a transfer failed during its search "
-			      "(per_stream error), yet max_streams is %g, not null (not measured)",
-			      name, ms);
-	else if (ms == 0 && !r->failed_one)
+	if (cJSON_IsNull(ms)) {
+		if (r->judged)
+			sm_check_fail(c, "streams.not-measured", "%s: max_streams is null (not measured), "
+				      "yet a complete step answered", name);
+		if (!why || !why[0])
+			sm_check_fail(c, "streams.not-measured", "%s: not measured, without not_measured "
+				      "saying why", name);
+		for (unsigned i = 0; i < sizeof(nulls) / sizeof(nulls[0]); i++)
+			if (ck_at(cell, nulls[i]) && !cJSON_IsNull(ck_at(cell, nulls[i])))
+				sm_check_fail(c, "streams.not-measured", "%s: not measured, yet %s is a "
+					      "figure", name, nulls[i]);
+		return;
+	}
+	if (!cJSON_IsNumber(ms))
+		return;
+	if (!r->judged)
+		sm_check_fail(c, "streams.not-measured", "%s: max_streams is %g without a complete step "
+			      "(%s), not null (not measured)", name, ms->valuedouble,
+			      r->faulted ? "a transfer failed" : "no step answered");
+	else if (ms->valuedouble == 0 && !r->failed_one)
 		sm_check_fail(c, "streams.not-measured", "%s: max_streams is 0 without a failed step of "
-			      "one stream (%s), not null (not measured)", name,
-			      r->judged ? "its steps failed above one" : "no step ran");
+			      "one stream", name);
 }
 
 static void ck_cell(const cJSON *cell, int idx, double queue, double cap, struct sm_check *c)
 {
 	const char *fmt = ck_str(cell, "format"), *fps = ck_str(cell, "fps"),
 		   *dir = ck_str(cell, "direction");
-	double rate = 0, fb, fpsv;
+	double rate = 0, fb, fpsv, moved, interval;
 	struct search r;
 	char name[160], an[200];
 
@@ -205,6 +250,22 @@ static void ck_cell(const cJSON *cell, int idx, double queue, double cap, struct
 		snprintf(an, sizeof(an), "%s rate_bytes_per_s", name);
 		/* fps names such as 23.976 stand for 24000/1001: within 0.1% */
 		ck_near(c, "streams.rate", an, rate, "frame_bytes x fps", fb * fpsv, 1e-3);
+	}
+	/* the schedule moves the published rate, one 4 KiB block a frame for a
+	 * frame under 4 KiB; a result saved before the byte schedule moved
+	 * chunk_bytes a frame (docs/json-schema.md, moved_bytes_per_s) */
+	if (ck_num(cell, "moved_bytes_per_s", &moved) && ck_num(cell, "frame_bytes", &fb) &&
+	    ck_num(cell, "interval_ns", &interval) && interval > 0) {
+		double pub = fb < 4096 ? 4096 * 1e9 / interval : rate, chunk = 0;
+
+		ck_num(cell, "chunk_bytes", &chunk);
+		snprintf(an, sizeof(an), "%s moved_bytes_per_s", name);
+		c->evaluated++;
+		if (fabs(moved - pub) > 1e-6 * pub && fabs(moved - chunk * 1e9 / interval) > 1e-6 * moved)
+			sm_check_fail(c, "streams.moved-rate", "%s is %.17g, neither the published %s "
+				      "(%.17g) nor chunk_bytes x fps of a result saved before the byte "
+				      "schedule (%.17g)", an, moved, fb < 4096 ? "4 KiB x fps" :
+				      "rate_bytes_per_s", pub, chunk * 1e9 / interval);
 	}
 	steps_of(cell, name, queue, &r, c);
 	answers(cell, name, &r, cap, c);

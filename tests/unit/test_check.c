@@ -283,10 +283,36 @@ static void test_verdicts(void **state)
 	cJSON_AddItemToObject(cell, "paced", cJSON_Parse("{\"scheduled\": 240, \"done\": 240, "
 		"\"dropped\": 0, \"p99_9_sched_ns\": 1000, \"max_sched_ns\": 2000, "
 		"\"interval_ns\": 41666667, \"queue\": 8}"));
-	expect(doc, "verdict.legend", NULL);
+	expect(doc, "verdict.legend", "verdict.how", NULL);
+	/* held, it confirms the marginal class: ~* */
+	cJSON_ReplaceItemInObject(cell, "verdict", cJSON_CreateString("marginal"));
+	expect(doc, NULL);
+	/* its outcome and length are its run's */
+	cJSON_AddItemToObject((cJSON *)ck_at(cell, "paced"), "outcome", cJSON_CreateString("dropped"));
+	cJSON_AddItemToObject((cJSON *)ck_at(cell, "paced"), "length_ns", cJSON_CreateNumber(1e10));
+	expect(doc, "verdict.how", NULL);
+	cJSON_DeleteItemFromObject((cJSON *)ck_at(cell, "paced"), "outcome");
+	cJSON_DeleteItemFromObject((cJSON *)ck_at(cell, "paced"), "length_ns");
 	/* ... and a paced run that dropped frames cannot leave it marginal */
 	set(doc, "run.verdicts.0.capture.0.paced.dropped", 3);
 	cJSON_ReplaceItemInObject(cell, "verdict", cJSON_CreateString("marginal"));
+	expect(doc, "verdict.how", NULL);
+	cJSON_Delete(doc);
+	/* a run that held a cell below the need does not decide it: no, how
+	 * computed, the run kept */
+	doc = doc_of(run_json);
+	cell = (cJSON *)ck_at(doc, "run.verdicts.0.capture.0");
+	set(doc, "run.verdicts.0.capture.0.measured_bytes_per_s", 23000);
+	set(doc, "run.verdicts.0.capture.0.burst_measured_bytes_per_s", 23000);
+	set(doc, "run.verdicts.0.capture.0.ratio", 23000.0 / 24000);
+	cJSON_ReplaceItemInObject(cell, "verdict", cJSON_CreateString("not-realtime"));
+	cJSON_ReplaceItemInObject(cell, "computed", cJSON_CreateString("not-realtime"));
+	cJSON_AddItemToObject(cell, "paced", cJSON_Parse("{\"outcome\": \"held\", "
+		"\"length_ns\": 10000000080, \"scheduled\": 240, \"done\": 240, \"dropped\": 0, "
+		"\"p99_9_sched_ns\": 1000, \"max_sched_ns\": 2000, \"interval_ns\": 41666667, "
+		"\"queue\": 8}"));
+	expect(doc, NULL);
+	cJSON_ReplaceItemInObject(cell, "how", cJSON_CreateString("paced"));
 	expect(doc, "verdict.how", NULL);
 	cJSON_Delete(doc);
 	doc = doc_of(run_json);
@@ -355,6 +381,14 @@ static void test_streams(void **state)
 	doc = doc_of(streams_json);
 	set(doc, "streams.0.steps.1.per_stream.1.error", -5);
 	expect(doc, "streams.not-measured", NULL);
+	cJSON_Delete(doc);
+	/* a cell no complete step answered is not measured: null, and why */
+	doc = doc_of(streams_json);
+	cJSON_ReplaceItemInObject((cJSON *)ck_at(doc, "streams.0.steps.0"), "complete", cJSON_CreateFalse());
+	cJSON_ReplaceItemInObject((cJSON *)ck_at(doc, "streams.0.steps.0"), "held", cJSON_CreateFalse());
+	cJSON_ReplaceItemInObject((cJSON *)ck_at(doc, "streams.0.steps.1"), "complete", cJSON_CreateFalse());
+	cJSON_ReplaceItemInObject((cJSON *)ck_at(doc, "streams.0"), "max_streams", cJSON_CreateNull());
+	expect(doc, "streams.not-measured", "streams.answer", NULL);
 	cJSON_Delete(doc);
 	/* a stream that moves more than its published rate */
 	doc = doc_of(streams_json);
@@ -500,6 +534,13 @@ static void test_layout_run_marks(void **state)
 	ck_run_summary(doc, "summary", "It can capture up to f at 24 fps in real time with at least "
 		       "20% headroom (0 MiB/s needed).", c);
 	assert_int_equal(count_id(c, "verdict.words"), 1);   /* the cell is marginal */
+	memset(c, 0, sizeof(*c));
+	ck_run_summary(doc, "summary", "Capture of f at 24 fps is marginal: keeps up with less than "
+		       "20% headroom (0 MiB/s needed).", c);
+	assert_int_equal(count_id(c, "verdict.words"), 0);
+	ck_run_summary(doc, "summary", "Capture of f at 24 fps is held with little headroom: a paced "
+		       "run held it", c);
+	assert_int_equal(count_id(c, "verdict.words"), 1);   /* no paced run held it */
 	free(c);
 	cJSON_Delete(doc);
 }
