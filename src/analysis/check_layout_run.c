@@ -44,13 +44,14 @@ static const char *mark(const cJSON *cell, int md, char *buf, size_t len)
 static int words(const char *p, char *buf, size_t len, char **w, int max)
 {
 	size_t n = strcspn(p, "\n");
+	char *save = NULL;
 	int k = 0;
 
 	if (n >= len)
 		n = len - 1;
 	memcpy(buf, p, n);
 	buf[n] = '\0';
-	for (char *t = strtok(buf, " |"); t && k < max; t = strtok(NULL, " |"))
+	for (char *t = strtok_r(buf, " |", &save); t && k < max; t = strtok_r(NULL, " |", &save))
 		w[k++] = t;
 	return k;
 }
