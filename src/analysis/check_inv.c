@@ -15,7 +15,7 @@ const struct sm_check_inv sm_check_invs[] = {
 	/* frames */
 	{ "frames.series-sum", "the series' items, bytes, dropped and time sums add up to the run's frames, bytes, drops and the operations' histogram sums" },
 	{ "frames.series-span", "the series' durations add up to duration_ns" },
-	{ "frames.windows", "each averaged window (last 1 s, 5 s, 30 s, overall) is the series' over that window" },
+	{ "frames.windows", "each averaged window (last 1 s, 5 s, 30 s) within the run is the series' over that window; overall, and a window the run is shorter than, is the run's one overall figure (over the I/O, or a paced run's schedule)" },
 	{ "frames.rate", "every frames rate is its frames or bytes over its own span (windows, paced schedule)" },
 	{ "frames.counts", "totals, ops.frame, fastest/slowest, the histogram window and paced counts agree with frames.*" },
 	{ "frames.share", "no count exceeds what holds it: drops, transfers and buffers within what was scheduled or allowed" },

@@ -49,6 +49,7 @@ broken() {
 broken frames-rate totals.rate '.totals.items_per_s *= 1.01' frames/write.json
 broken frames-series frames.series-sum '.series.items[0] += 1' frames/write.json
 broken frames-lat lat.figures '.ops.frame.lat_ns.p99 += 1000' frames/write.json
+broken frames-window frames.windows '.frames.windows.overall.frames -= 1' frames/paced-read.json
 broken frames-drop frames.share '.frames.longest_drop_run = 10' frames/paced-read.json
 broken fileio-events fileio.events '.fileio.events += 1' fileio/async.json
 broken fileio-busy fileio.busy '.fileio.thread_busy_ns[0] = .duration_ns + 1' fileio/rndrw.json

@@ -187,6 +187,8 @@ static const char *frames_json =
 	" 'frames': {'scheduled': 3, 'transferred': 3, 'dropped': 0,"
 	"   'windows': {'last_1s': {'duration_ns': 1000000000, 'frames': 1, 'bytes': 1000,"
 	"       'dropped': 0, 'frames_per_s': 1, 'bytes_per_s': 1000},"
+	"     'last_5s': {'duration_ns': 2000000000, 'frames': 3, 'bytes': 3000, 'dropped': 0,"
+	"       'frames_per_s': 1.5, 'bytes_per_s': 1500},"
 	"     'overall': {'duration_ns': 2000000000, 'frames': 3, 'bytes': 3000, 'dropped': 0,"
 	"       'frames_per_s': 1.5, 'bytes_per_s': 1500}}}}";
 
@@ -210,6 +212,35 @@ static void test_frames(void **state)
 	doc = doc_of(frames_json);
 	set(doc, "series.duration_ns.1", 900000000);
 	expect(doc, "frames.series-span", "frames.windows", NULL);
+	cJSON_Delete(doc);
+	/* a window the run is shorter than is the run's overall figure */
+	doc = doc_of(frames_json);
+	set(doc, "frames.windows.last_5s.frames", 2);
+	set(doc, "frames.windows.last_5s.frames_per_s", 1);
+	expect(doc, "frames.windows", NULL);
+	cJSON_Delete(doc);
+	/* in a paced run, the schedule's: its span, its frames at the frame
+	 * size (docs/pacing.md), not the I/O's */
+	doc = doc_of(frames_json);
+	set(doc, "params.fps", 10);
+	cJSON_AddItemToObject((cJSON *)ck_at(doc, "frames"), "paced",
+			      doc_of("{'frames': 3, 'schedule_ns': 300000000, 'frames_per_s': 10}"));
+	for (unsigned i = 0; i < 2; i++) {
+		const char *w = i ? "frames.windows.overall" : "frames.windows.last_5s";
+		char p[64];
+
+		snprintf(p, sizeof(p), "%s.duration_ns", w);
+		set(doc, p, 300000000);
+		snprintf(p, sizeof(p), "%s.frames_per_s", w);
+		set(doc, p, 10);
+		snprintf(p, sizeof(p), "%s.bytes_per_s", w);
+		set(doc, p, 10000);
+	}
+	expect(doc, NULL);
+	set(doc, "frames.windows.overall.duration_ns", 2000000000);  /* the I/O's span */
+	set(doc, "frames.windows.overall.frames_per_s", 1.5);
+	set(doc, "frames.windows.overall.bytes_per_s", 1500);
+	expect(doc, "frames.windows", NULL);
 	cJSON_Delete(doc);
 }
 
