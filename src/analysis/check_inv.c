@@ -10,7 +10,7 @@ const struct sm_check_inv sm_check_invs[] = {
 	{ "lat.order", "min <= p50 <= p90 <= p95 <= p99 <= p99.9 <= p99.99 <= max" },
 	{ "ops.timed", "an operation's latency histogram counts its operations less its errors" },
 	{ "totals.rate", "totals.items_per_s and totals.bytes_per_s are the totals over duration_ns" },
-	{ "verify.share", "verify.hash_share is (seal_ns + check_ns) / (duration_ns x threads) and at most 1" },
+	{ "verify.share", "verify.hash_share is (seal_ns + check_ns) / (duration_ns x threads + pass_ns), the read-back pass's time in the whole, and at most 1" },
 	{ "verify.rate", "verify's rates are the bytes hashed or read back over their own time" },
 	/* frames */
 	{ "frames.series-sum", "the series' items, bytes, dropped and time sums add up to the run's frames, bytes, drops and the operations' histogram sums" },

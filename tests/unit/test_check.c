@@ -244,6 +244,38 @@ static void test_frames(void **state)
 	cJSON_Delete(doc);
 }
 
+/* ---- verify ---- */
+
+/* A verifying run of 2 threads for 1 s and a read-back pass of 1 s:
+ * 0.3 s hashing of a whole of 3 s (docs/json-schema.md). */
+static const char *verify_json =
+	"{'command': 'fileio', 'duration_ns': 1000000000, 'params': {'threads': 2},"
+	" 'verify': {'block_bytes': 4096, 'blocks_sealed': 1000, 'blocks_checked': 2000,"
+	"   'seal_ns': 100000000, 'check_ns': 200000000, 'seal_bytes_per_s': 40960000,"
+	"   'check_bytes_per_s': 40960000, 'hash_share': 0.1, 'pass_bytes': 4096000,"
+	"   'pass_ns': 1000000000, 'pass_bytes_per_s': 4096000}}";
+
+static void test_verify(void **state)
+{
+	cJSON *doc = doc_of(verify_json);
+
+	(void)state;
+	expect(doc, NULL);
+	/* the share over the run's threads alone (the read-back pass left out) */
+	set(doc, "verify.hash_share", 0.15);
+	expect(doc, "verify.share", NULL);
+	/* a share over the whole */
+	set(doc, "verify.check_ns", 3000000000.0);
+	set(doc, "verify.check_bytes_per_s", 4096000 * 2 / 3.0);
+	set(doc, "verify.hash_share", 3.1 / 3);
+	expect(doc, "verify.share", NULL);
+	cJSON_Delete(doc);
+	doc = doc_of(verify_json);
+	set(doc, "verify.pass_bytes_per_s", 1);
+	expect(doc, "verify.rate", NULL);
+	cJSON_Delete(doc);
+}
+
 /* ---- fileio ---- */
 
 static const char *fileio_json =
@@ -622,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_lat),
 		cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_verify),
 		cmocka_unit_test(test_fileio),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_time),
