@@ -103,8 +103,12 @@ static void ck_windows(const cJSON *doc, const double *cum, unsigned n, const do
 		{ "last_1s", 1 }, { "last_5s", 5 }, { "last_30s", 30 }, { "overall", -1 },
 	};
 	static const char *const wk[] = { "duration_ns", "frames", "bytes", "dropped" };
-	double all[4];
+	double all[4], fps = 0;
 	int have_all = overall(doc, all);
+	/* a paced MPI job's overall rate is its ranks' rates added up, as
+	 * its frames.paced.frames_per_s (ck_paced) */
+	const char *merge = ck_at(doc, "mpi") && ck_num(doc, "params.fps", &fps) && fps > 0 ?
+			    " (an MPI job's merge)" : "";
 
 	for (unsigned i = 0; i < sizeof(wins) / sizeof(wins[0]); i++) {
 		const cJSON *o = ck_at(ck_at(doc, "frames.windows"), wins[i].key);
@@ -126,11 +130,13 @@ static void ck_windows(const cJSON *doc, const double *cum, unsigned n, const do
 				 "the series' %s over that window", wk[k]);
 			ck_eq(c, "frames.windows", an, v, bn, w[k]);
 		}
-		snprintf(an, sizeof(an), "frames.windows.%s.frames_per_s", wins[i].key);
+		snprintf(an, sizeof(an), "frames.windows.%s.frames_per_s%s", wins[i].key,
+			 whole ? merge : "");
 		if (ck_num(o, "frames_per_s", &r) && ck_num(o, "frames", &v) &&
 		    ck_num(o, "duration_ns", &w[0]))
 			ck_rate(c, "frames.rate", an, r, "its frames", v, "its duration_ns", w[0]);
-		snprintf(an, sizeof(an), "frames.windows.%s.bytes_per_s", wins[i].key);
+		snprintf(an, sizeof(an), "frames.windows.%s.bytes_per_s%s", wins[i].key,
+			 whole ? merge : "");
 		if (ck_num(o, "bytes_per_s", &r) && ck_num(o, "bytes", &v) &&
 		    ck_num(o, "duration_ns", &w[0]))
 			ck_rate(c, "frames.rate", an, r, "its bytes", v, "its duration_ns", w[0]);
