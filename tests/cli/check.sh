@@ -12,7 +12,7 @@ S="$STORMARK"
 
 # ---- the golden results ----
 goldens=("$G"/*/*.json)
-check "golden results to check" test "${#goldens[@]}" -ge 13
+check "golden results to check" test "${#goldens[@]}" -ge 14
 "$S" report --check "${goldens[@]}" >"$T_DIR/golden.out" 2>"$T_DIR/golden.err"
 rc=$?
 check "goldens: every file is a result the checker reads (exit 0 or 1, got $rc)" test "$rc" -le 1
@@ -35,11 +35,13 @@ check "docs/report.md lists every invariant, and no other" cmp -s "$T_DIR/ids.c"
 check "there are invariants to list" test "$(wc -l <"$T_DIR/ids.c")" -ge 40
 
 # ---- a changed figure is caught, under its invariant ----
-# broken NAME ID JQ-FILTER GOLDEN: the golden result with the filter
-# applied must fail the check with a line of ID.
+# broken NAME ID JQ-FILTER RESULT: the result (a golden one's path under
+# tests/golden, or a file) with the filter applied must fail the check with
+# a line of ID.
 broken() {
   local name=$1 id=$2 filter=$3 src=$4
-  jq "$filter" "$G/$src" >"$T_DIR/$name.json" || { fail "$name: jq"; return; }
+  case $src in /*) ;; *) src=$G/$src ;; esac
+  jq "$filter" "$src" >"$T_DIR/$name.json" || { fail "$name: jq"; return; }
   t_check_skip "$T_DIR/$name.json"
   "$S" report --check "$T_DIR/$name.json" >"$T_DIR/$name.out" 2>&1
   local rc=$?
@@ -60,8 +62,23 @@ broken run-rate run.rate '.run.classic[0].read.iops += 1' run/paced.json
 broken time-stats time.stats '.time.stats.wall_ns.mean += 1000' time/three.json
 broken streams-step streams.step-sum '.streams[0].steps[0].bytes += 4096' streams/short.json
 broken streams-answer streams.answer '.streams[1].max_streams_headroom = 2' streams/short.json
-# a figure only a layout shows wrong: a share in the JSON that the text prints
-broken layout-share sysbench.figures '.fileio.reads_per_s += 1' fileio/rndrw.json
+# a figure only a layout shows wrong: a rate in the JSON that the text prints
+broken layout-rate sysbench.figures '.fileio.reads_per_s += 1' fileio/rndrw.json
+# a yes whose ratio says ~ (1.1: below the 20% headroom yes needs)
+broken yes-at-1.1 verdict.computed '.run.verdicts[0].playback[0] |= (.ratio = 1.1
+  | .measured_bytes_per_s = .needed_bytes_per_s * 1.1 | .burst_measured_bytes_per_s = .measured_bytes_per_s)' run/null.json
+# an MPI job's totals that are no longer its ranks' sum
+broken mpi-sum mpi.sum '.mpi.ranks[1].bytes += 4096' mpi/frames.json
+# a share over 100%: --verify's hashing time above the run's (a fileio run
+# of its own: no golden result was made with --verify)
+(cd "$T_DIR" && "$S" fileio --file-total-size=1M --file-num=1 prepare >/dev/null &&
+  "$S" fileio --file-total-size=1M --file-num=1 --file-test-mode=seqwr --events=64 --time=0 \
+    --verify --json=v.json run >/dev/null 2>&1)
+check "a --verify run to break" test -s "$T_DIR/v.json"
+broken verify-share verify.share '.verify.hash_share = 1.5' "$T_DIR/v.json"
+# a fileio series that no longer adds up to the totals (the run's own
+# series, with its partial last interval, does)
+broken fileio-series fileio.series-sum '.series.writes[-1] -= 1' "$T_DIR/v.json"
 
 # fileio's text layout cut a mean to whole ns before printing it (847.7 ns
 # was "847 ns" there, "848 ns" in markdown): three reads of 200, 201, 201 ns
