@@ -53,22 +53,27 @@ t_check_filter() {
 # and results that cannot be rendered, are left alone: their own tests
 # judge them); print what is not known and return 1 when anything is.
 t_check_results() {
-  local out f
-  [ "$#" -gt 0 ] || return 0
-  # SM_CHECK_LOG=FILE: append each file's exit status of the check, its
-  # name and what the check printed (indented)
+  local out f rc=0
+  out=
+  [ "$#" -gt 0 ] && out=$("$STORMARK" report --check "$@" 2>/dev/null | t_check_filter)
+  if [ -n "$out" ]; then
+    echo "FAIL: the result checker (stormark report --check) found:" >&2
+    printf '%s\n' "$out" | head -40 | sed 's/^/  | /' >&2
+    rc=1
+  fi
+  # SM_CHECK_LOG=FILE: append the check's time (T SECONDS SCRIPT FILES,
+  # from T_CHECK_T0, the sweep's start), then each file's exit status of
+  # the check, its name and what the check printed (indented)
   if [ -n "${SM_CHECK_LOG:-}" ]; then
+    echo "T $(awk -v a="${T_CHECK_T0:-$EPOCHREALTIME}" -v b="$EPOCHREALTIME" \
+      'BEGIN { printf "%.3f", b - a }') $0 $#" >>"$SM_CHECK_LOG"
     for f in "$@"; do
       out=$("$STORMARK" report --check "$f" 2>&1)
       echo "$? $0 $f" >>"$SM_CHECK_LOG"
       [ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/    /' >>"$SM_CHECK_LOG"
     done
   fi
-  out=$("$STORMARK" report --check "$@" 2>/dev/null | t_check_filter)
-  [ -z "$out" ] && return 0
-  echo "FAIL: the result checker (stormark report --check) found:" >&2
-  printf '%s\n' "$out" | head -40 | sed 's/^/  | /' >&2
-  return 1
+  return "$rc"
 }
 # t_check_dir: every result under $T_DIR (not named by t_check_skip): a
 # *.json file, or a file of another name that begins as a stormark result
@@ -76,7 +81,7 @@ t_check_results() {
 # out, j.out, ...). Only a file's first bytes are read (bash's read, no
 # process per file), and none past report's 256 MiB.
 t_check_dir() {
-  local f s h files=()
+  local f s h files=() T_CHECK_T0=$EPOCHREALTIME
   [ -d "$T_DIR" ] && [ -x "${STORMARK:-}" ] || return 0
   while IFS= read -r -d '' f; do
     for s in "${T_CHECK_SKIP[@]}"; do [ "$f" -ef "$s" ] && continue 2; done
