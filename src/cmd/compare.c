@@ -13,6 +13,7 @@
 #include "result/json_read.h"
 #include "store/history_db.h"
 #include "core/opt.h"
+#include "core/outfile.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -288,12 +289,15 @@ static int compare(int argc, char **argv, char **given, struct sm_job *job)
 		}
 	}
 	if (o.out.html) {
-		FILE *h = fopen(o.out.html, "w");
+		struct sm_outfile of;
+		FILE *h = sm_outfile_fopen(&of, o.out.html, &rc);
 
-		if (h)
+		if (h) {
 			sm_cmp_print_html(h, &c, &names, argc, given);
-		if (!h || fclose(h)) {
-			sm_prog_error(PROG, "cannot write '%s': %s", o.out.html, strerror(errno));
+			rc = sm_outfile_fclose(&of, h, 0);
+		}
+		if (rc) {
+			sm_prog_error(PROG, "cannot write '%s': %s", o.out.html, strerror(-rc));
 			code = SM_EXIT_FAIL;
 		}
 	}

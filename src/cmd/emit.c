@@ -9,9 +9,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/dist.h"
 #include "core/msg.h"
+#include "core/outfile.h"
 #include "mpi/job.h"
 #include "report/cliff.h"
 #include "report/dist.h"
@@ -22,8 +24,10 @@
 #include "result/result.h"
 #include "store/history_db.h"
 
-/* the -o FILE stdout was sent to, for the message of a failed write */
+/* the -o FILE stdout was sent to, for the message of a failed write, and
+ * the file it is written as (renamed into place by sm_out_finish()) */
 static const char *stdout_name;
+static struct sm_outfile stdout_file = { .fd = -1 };
 
 unsigned sm_render_layouts(const struct sm_render *r, int saved)
 {
@@ -36,24 +40,21 @@ unsigned sm_render_layouts(const struct sm_render *r, int saved)
 
 /*
  * Every file the emit step writes besides stdout (--json=FILE, --html
- * FILE) is opened and closed by these two. Returns the stream, or NULL
- * with -errno in *err.
+ * FILE) is opened and closed by these two: written under a temporary name
+ * and renamed into place when whole (core/outfile.h). Returns the stream,
+ * or NULL with -errno in *err.
  */
-static FILE *out_open(const char *path, int *err)
+static FILE *out_open(struct sm_outfile *of, const char *path, int *err)
 {
-	FILE *f = fopen(path, "w");
-
-	*err = f ? 0 : -errno;
-	return f;
+	return sm_outfile_fopen(of, path, err);
 }
 
-/* Close f, an out_open() stream; 0, or -errno when something written to it
- * was lost. */
-static int out_close(FILE *f)
+/* Close f, an out_open() stream; err (a write that failed) keeps the file
+ * that was there. Returns err, or 0, or -errno when something written to
+ * it was lost. */
+static int out_close(struct sm_outfile *of, FILE *f, int err)
 {
-	int bad = ferror(f), rc = fclose(f) ? -errno : 0;
-
-	return rc ? rc : bad ? -EIO : 0;
+	return sm_outfile_fclose(of, f, err);
 }
 
 const char *sm_out_stdout_name(void)
@@ -63,35 +64,47 @@ const char *sm_out_stdout_name(void)
 
 int sm_out_redirect(const struct sm_out_opts *o, const struct sm_job *job)
 {
-	FILE *f;
+	int rc;
 
 	if (!o->output || !strcmp(o->output, "-") || !sm_job_reports(job))
 		return 0;   /* an MPI job's report is rank 0's (docs/mpi.md) */
+	/* the report is written under a temporary name, renamed over the
+	 * file when stdout is closed (sm_out_finish()); a bad path leaves
+	 * stdout as it was */
+	rc = sm_outfile_open(&stdout_file, o->output);
+	if (rc)
+		return rc;
 	fflush(stdout);
-	/* test first, so a bad path leaves stdout as it was */
-	f = fopen(o->output, "w");
-	if (!f)
-		return -errno;
-	fclose(f);
-	if (!freopen(o->output, "w", stdout))
-		return -errno;
+	if (dup2(stdout_file.fd, STDOUT_FILENO) < 0) {
+		rc = -errno;
+		sm_outfile_close(&stdout_file, rc);
+		return rc;
+	}
+	close(stdout_file.fd);
+	stdout_file.fd = -1;
 	stdout_name = o->output;
 	return 0;
 }
 
 int sm_out_finish(const char *prog, int code)
 {
-	int err;
+	int err = 0;
 
 	errno = 0;
-	err = fflush(stdout) == EOF || ferror(stdout);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		err = errno ? -errno : -EIO;
+	/* the file under its temporary name reaches the disk before the rename */
+	if (!err && stdout_name && stdout_file.tmp[0] && fsync(STDOUT_FILENO))
+		err = -errno;
 	/* close too: a file system may report a lost write only at close */
-	if (fclose(stdout) == EOF)
-		err = 1;
+	errno = 0;
+	if (fclose(stdout) == EOF && !err)
+		err = errno ? -errno : -EIO;
+	if (stdout_name)
+		err = sm_outfile_close(&stdout_file, err);
 	if (!err)
 		return code;
-	sm_prog_error(prog, "cannot write the report to %s: %s", sm_out_stdout_name(),
-		      errno ? strerror(errno) : "write error");
+	sm_prog_error(prog, "cannot write the report to %s: %s", sm_out_stdout_name(), strerror(-err));
 	return code == SM_EXIT_OK ? SM_EXIT_FAIL : code;
 }
 
@@ -99,19 +112,24 @@ int sm_out_finish(const char *prog, int code)
 static int json_to(const cJSON *doc, const char *path)
 {
 	char *text = cJSON_Print(doc);
+	struct sm_outfile of;
 	FILE *f = stdout;
-	int rc = 0, crc;
+	int rc = 0;
 
 	if (!text)
 		return -ENOMEM;
-	if (strcmp(path, "-") && !(f = out_open(path, &rc)))
+	if (strcmp(path, "-") && !(f = out_open(&of, path, &rc)))
 		goto out;
+	errno = 0;
 	if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
-		rc = -EIO;
-	if (f == stdout)
-		fflush(f);
-	else if ((crc = out_close(f)) && !rc)
-		rc = crc;
+		rc = errno ? -errno : -EIO;
+	if (f == stdout) {
+		errno = 0;
+		if (!rc && fflush(f) == EOF)
+			rc = errno ? -errno : -EIO;
+	} else {
+		rc = out_close(&of, f, rc);
+	}
 out:
 	free(text);
 	return rc;
@@ -195,6 +213,7 @@ static int html_file(const struct sm_render *r, const cJSON *live, int saved, co
 	char *text = saved ? NULL : cJSON_PrintUnformatted(live);
 	cJSON *doc = NULL;
 	void *res = calloc(1, r->size);
+	struct sm_outfile of;
 	FILE *f;
 	int rc = -ENOMEM, crc;
 
@@ -203,7 +222,7 @@ static int html_file(const struct sm_render *r, const cJSON *live, int saved, co
 		snprintf(msg, len, "cannot render the HTML report: %s", e.msg[0] ? e.msg : strerror(-rc));
 		goto out;
 	}
-	f = out_open(path, &rc);
+	f = out_open(&of, path, &rc);
 	if (!f) {
 		snprintf(msg, len, "cannot write --html '%s': %s", path, strerror(-rc));
 		goto out;
@@ -211,7 +230,8 @@ static int html_file(const struct sm_render *r, const cJSON *live, int saved, co
 	rc = row->render(f, res, saved ? live : doc, &e);
 	if (rc)
 		snprintf(msg, len, "cannot render the HTML report: %s", e.msg[0] ? e.msg : strerror(-rc));
-	if ((crc = out_close(f)) && !rc) {
+	/* a report that could not be rendered whole does not replace the file */
+	if ((crc = out_close(&of, f, rc)) && !rc) {
 		rc = crc;
 		snprintf(msg, len, "cannot write --html '%s': %s", path, strerror(-rc));
 	}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/fsx.h"
+#include "core/outfile.h"
 
 int sm_out_json_next(const char *arg)
 {
@@ -88,6 +89,7 @@ int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum s
 
 int sm_out_check_path(const char *flag, const char *path, char *msg, size_t len)
 {
+	const char *why;
 	char dir[4096];
 	int d = 0;
 
@@ -100,8 +102,9 @@ int sm_out_check_path(const char *flag, const char *path, char *msg, size_t len)
 			 d == -ENOTDIR ? "its parent is not a directory" : "its directory does not exist");
 		return -EINVAL;
 	}
-	if (sm_is_dir(path) == 1) {
-		snprintf(msg, len, "cannot write %s '%s': it is a directory", flag, path);
+	if ((why = sm_outfile_kind_problem(path))) {
+		snprintf(msg, len, "cannot write %s '%s': %s (an output is a new or regular file, a FIFO "
+			 "or /dev/null)", flag, path, why);
 		return -EINVAL;
 	}
 	/* access() answers for the real user and reports EROFS even to root */

@@ -129,16 +129,21 @@ int sm_frames_csv_open(struct sm_frames_csv *c, const char *path)
 	int rc;
 
 	memset(c, 0, sizeof(*c));
+	c->fd = -1;
 	snprintf(c->path, sizeof(c->path), "%s", path);
-	c->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-	if (c->fd < 0)
-		return -errno;
+	rc = sm_outfile_open(&c->file, path);
+	if (rc)
+		return rc;
+	c->fd = c->file.fd;
+	/* every thread's whole lines go to the end, none over another's */
+	if (fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_APPEND) < 0) {
+		rc = -errno;
+		goto fail;
+	}
 	n = write(c->fd, header, sizeof(header) - 1);
 	if (n != (ssize_t)(sizeof(header) - 1)) {
 		rc = n < 0 ? -errno : -ENOSPC;
-		close(c->fd);
-		c->fd = -1;
-		return rc;
+		goto fail;
 	}
 	c->sink.name = c->path;
 	c->sink.open = writer_open;
@@ -146,6 +151,10 @@ int sm_frames_csv_open(struct sm_frames_csv *c, const char *path)
 	c->sink.close = writer_close;
 	c->sink.ctx = c;
 	return 0;
+fail:
+	sm_outfile_close(&c->file, rc);
+	c->fd = -1;
+	return rc;
 }
 
 int sm_frames_csv_error(struct sm_frames_csv *c)
@@ -155,10 +164,8 @@ int sm_frames_csv_error(struct sm_frames_csv *c)
 
 int sm_frames_csv_close(struct sm_frames_csv *c)
 {
-	int rc = 0;
+	int rc = c->fd >= 0 ? sm_outfile_close(&c->file, atomic_load(&c->err)) : 0;
 
-	if (c->fd >= 0 && close(c->fd))
-		rc = -errno;
 	c->fd = -1;
 	return rc;
 }

@@ -4,6 +4,7 @@
 #ifndef SM_REPORT_FRAMES_CSV_H
 #define SM_REPORT_FRAMES_CSV_H
 
+#include "core/outfile.h"
 #include "result/frames.h"
 
 #include <stdatomic.h>
@@ -11,13 +12,15 @@
 /* The file and the sink writing to it; caller-owned storage. */
 struct sm_frames_csv {
 	struct sm_frames_sink sink;
-	int fd;
+	struct sm_outfile file;   /* written under a temporary name, renamed when closed */
+	int fd;                   /* file.fd while open, else -1 */
 	_Atomic int err;   /* -errno of the first failed write of any thread, or 0 */
 	char path[4096];
 };
 
-/* Create (or truncate) path and write the header; c->sink is then ready
- * for plan.sink. Returns 0, or -errno (nothing to close on failure). */
+/* Create path (under a temporary name beside it, core/outfile.h) and write
+ * the header; c->sink is then ready for plan.sink. Returns 0, or -errno
+ * (nothing to close, nothing left, on failure). */
 int sm_frames_csv_open(struct sm_frames_csv *c, const char *path);
 
 /* The first write that failed (-errno), 0 when every row so far was
@@ -25,7 +28,9 @@ int sm_frames_csv_open(struct sm_frames_csv *c, const char *path);
  * complete. */
 int sm_frames_csv_error(struct sm_frames_csv *c);
 
-/* Close the file. Returns 0 or -errno. */
+/* Close the file and rename it into place; after a failed write
+ * (sm_frames_csv_error()) it is removed and what path held stays. Returns
+ * 0 or -errno (the failed write's). */
 int sm_frames_csv_close(struct sm_frames_csv *c);
 
 #endif

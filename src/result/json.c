@@ -4,6 +4,7 @@
 #include "result/cliff.h"
 #include "result/frames.h"
 #include "core/clock.h"
+#include "core/outfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -268,23 +269,23 @@ cJSON *sm_json_warnings(const struct sm_warnings *w)
 int sm_json_write(const cJSON *doc, const char *path)
 {
 	char *text = cJSON_Print(doc);
-	FILE *f;
+	struct sm_outfile of;
+	FILE *f = stdout;
 	int rc = 0;
 
 	if (!text)
 		return -ENOMEM;
-	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!f) {
-		rc = -errno;
+	if (strcmp(path, "-") && !(f = sm_outfile_fopen(&of, path, &rc)))
 		goto out;
-	}
+	errno = 0;
 	if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
-		rc = -EIO;
+		rc = errno ? -errno : -EIO;
 	if (f != stdout) {
-		if (fclose(f))
-			rc = -errno;
+		rc = sm_outfile_fclose(&of, f, rc);
 	} else {
-		fflush(f);
+		errno = 0;
+		if (!rc && fflush(f) == EOF)
+			rc = errno ? -errno : -EIO;
 	}
 out:
 	free(text);
