@@ -246,6 +246,16 @@ static unsigned sysbench_part(struct sm_fileio_opts *o, struct sm_opt *t)
 	return sizeof(tab) / sizeof(tab[0]);
 }
 
+/* 1 when rel names a test file: test_file.N */
+static int test_file_name(const char *rel)
+{
+	const char *d = rel + strlen("test_file.");
+
+	if (strncmp(rel, "test_file.", strlen("test_file.")) || !*d)
+		return 0;
+	return strspn(d, "0123456789") == strlen(d);
+}
+
 /* stormark's additions, the end of the table, into t; returns how many. */
 static unsigned stormark_part(struct sm_fileio_opts *o, struct sm_opt *t)
 {
@@ -348,6 +358,7 @@ void sm_fileio_list_options(FILE *f)
 
 int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 {
+	struct sm_out_area area;
 	struct sm_opt t[80];
 	char msg[SM_MSG_MAX];
 	int first, rc;
@@ -390,7 +401,9 @@ int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 	if (o->command && strcmp(o->command, "run") && o->out.layout != SM_LAYOUT_SYSBENCH)
 		return sm_fileio_bad(o, "--format %s lays out the result of 'run'; '%s' prints "
 				     "sysbench's lines only", sm_layout_name(o->out.layout), o->command);
-	if (sm_save_check(&o->save, msg, sizeof(msg)))
+	area = (struct sm_out_area){ o->cfg.dir ? o->cfg.dir : ".", test_file_name, "a test file the run uses" };
+	if (sm_save_check(&o->save, msg, sizeof(msg)) ||
+	    sm_save_apart(&o->save, &o->out, NULL, 0, &area, msg, sizeof(msg)))
 		return sm_fileio_bad(o, "%s", msg);
 	return 0;
 }

@@ -452,12 +452,33 @@ static int check_applies(struct sm_frames_opts *o)
 	return 0;
 }
 
+
+/* 1 when rel names a frame file below the test directory: frameN.tst or
+ * dN/frameN.tst (result/frames.c names them) */
+static int frame_name(const char *rel)
+{
+	const char *slash = strchr(rel, '/');
+	int used = 0;
+	unsigned long long k;
+
+	if (slash) {
+		if (rel[0] != 'd' || (size_t)(slash - rel) < 2 ||
+		    strspn(rel + 1, "0123456789") != (size_t)(slash - rel - 1))
+			return 0;
+		rel = slash + 1;
+	}
+	return sscanf(rel, "frame%llu.tst%n", &k, &used) == 1 && used > 0 && rel[used] == '\0' &&
+	       rel[5] >= '0' && rel[5] <= '9';
+}
+
 /* resolve_kind(), then the paced runs' buffer count (-q, or max(8, -b)),
  * then the output flags. */
 static int resolve(struct sm_frames_opts *o)
 {
 	struct sm_frames_plan *p = &o->plan;
 	int rc = check_conflicts(o);
+	const struct sm_out_file csv = { "-x", p->csv_path, 1 };
+	const struct sm_out_area area = { p->path, frame_name, "a frame file the run writes" };
 	char msg[SM_MSG_MAX];
 
 	if (!rc)
@@ -472,7 +493,8 @@ static int resolve(struct sm_frames_opts *o)
 	o->out.quiet = p->quiet;
 	if (sm_out_resolve(&o->out, o->prog, sm_render_layouts(&sm_render_frames, 0), sm_render_frames.dflt,
 			   msg, sizeof(msg)) ||
-	    sm_save_check(&o->save, msg, sizeof(msg)))
+	    sm_save_check(&o->save, msg, sizeof(msg)) ||
+	    sm_save_apart(&o->save, &o->out, &csv, 1, &area, msg, sizeof(msg)))
 		return sm_usage_error(o->prog, o->hint, "%s", msg);
 	return 0;
 }

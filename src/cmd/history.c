@@ -377,6 +377,8 @@ static int parse(int argc, char **argv, struct history_opts *o)
 		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
 	};
+	struct sm_out_file db;
+	char dflt[4096];
 	char msg[SM_MSG_MAX];
 	int rc;
 
@@ -402,6 +404,10 @@ static int parse(int argc, char **argv, struct history_opts *o)
 					      "'stormark compare --json' compares two");
 	}
 	if (o->db_arg && check_db(o->db_arg, msg, sizeof(msg)))
+		return sm_usage_error(PROG, HINT, "%s", msg);
+	db = (struct sm_out_file){ "--db", o->db_arg ? o->db_arg : sm_hdb_default_path(dflt, sizeof(dflt))
+					   ? NULL : dflt, 0 };
+	if (sm_out_apart(&o->out, &db, 1, NULL, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	return -1;
 }

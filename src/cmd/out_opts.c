@@ -4,6 +4,9 @@
 #include "cmd/out_opts.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -84,6 +87,87 @@ int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum s
 		return -EINVAL;
 	if (o->html && sm_out_check_path("--html", o->html, msg, len))
 		return -EINVAL;
+	return sm_out_apart(o, NULL, 0, NULL, msg, len);
+}
+
+/* path with its directory resolved: "/abs/dir/name" (the whole path
+ * resolved when it exists, a symbolic link followed). Returns 0 or
+ * -errno. */
+static int canon(const char *path, char *out, size_t len)
+{
+	char dir[4096], real[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+
+	if (realpath(path, real))
+		return snprintf(out, len, "%s", real) >= (int)len ? -ENAMETOOLONG : 0;
+	if (sm_parent_dir(path, dir, sizeof(dir)) || !realpath(dir, real))
+		return -ENOENT;
+	return snprintf(out, len, "%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : path) >= (int)len
+	       ? -ENAMETOOLONG : 0;
+}
+
+/* 1 when a and b are one file (sm_out_apart()); both_out: two outputs, which
+ * /dev/null or a FIFO may take together */
+static int same_file(const char *a, const char *b, int both_out)
+{
+	char ca[PATH_MAX + 256], cb[PATH_MAX + 256];
+	struct stat sa, sb;
+	int ea = !stat(a, &sa), eb = !stat(b, &sb);
+
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !(both_out && !S_ISREG(sa.st_mode));
+	if (ea || eb)
+		return 0;
+	return !canon(a, ca, sizeof(ca)) && !canon(b, cb, sizeof(cb)) && !strcmp(ca, cb);
+}
+
+/* 1 when path is one of area's names */
+static int in_area(const char *path, const struct sm_out_area *area)
+{
+	char cp[PATH_MAX + 256], dir[PATH_MAX];
+	size_t n;
+
+	if (!area || !area->dir || !realpath(area->dir, dir) || canon(path, cp, sizeof(cp)))
+		return 0;
+	n = strlen(dir);
+	if (n == 1)
+		n = 0;   /* "/" */
+	return !strncmp(cp, dir, n) && cp[n] == '/' && area->own(cp + n + 1);
+}
+
+int sm_out_apart(const struct sm_out_opts *o, const struct sm_out_file *files, unsigned n,
+		 const struct sm_out_area *area, char *msg, size_t len)
+{
+	struct sm_out_file all[3 + 8];
+	unsigned k = 0;
+
+	if (o->output && strcmp(o->output, "-"))
+		all[k++] = (struct sm_out_file){ "-o/--output", o->output, 1 };
+	if (o->json_file)
+		all[k++] = (struct sm_out_file){ "--json", o->json_file, 1 };
+	if (o->html)
+		all[k++] = (struct sm_out_file){ "--html", o->html, 1 };
+	for (unsigned i = 0; i < n && k < sizeof(all) / sizeof(all[0]); i++)
+		if (files[i].path && *files[i].path && strcmp(files[i].path, "-"))
+			all[k++] = files[i];
+	for (unsigned i = 0; i < k; i++) {
+		if (!all[i].written)
+			continue;
+		for (unsigned j = 0; j < k; j++) {
+			if (j == i || (all[j].written && j < i) || !same_file(all[i].path, all[j].path,
+									all[j].written))
+				continue;
+			snprintf(msg, len, "cannot write %s '%s': it is %s%s '%s'; an output never replaces "
+				 "an input or another output", all[i].what, all[i].path,
+				 all[j].what[0] == '-' ? "the file of " : "", all[j].what, all[j].path);
+			return -EINVAL;
+		}
+		if (in_area(all[i].path, area)) {
+			snprintf(msg, len, "cannot write %s '%s': it is the name of %s in '%s'", all[i].what,
+				 all[i].path, area->what, area->dir);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 

@@ -72,6 +72,36 @@ int sm_out_json_next(const char *arg);
 int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum sm_layout dflt,
 		   char *msg, size_t len);
 
+/* A file a command names besides its -o, --json=FILE and --html: one it
+ * reads, or another it writes (--db, -x). */
+struct sm_out_file {
+	const char *what;   /* how the message names it: "the input", "--db", "-x" */
+	const char *path;   /* NULL or "-": none */
+	int written;        /* the command writes it (two inputs may be one file) */
+};
+
+/* The files a run creates by name in a directory: those whose path below
+ * dir own() accepts ("frame000001.tst", "d00000/frame000001.tst"). */
+struct sm_out_area {
+	const char *dir;    /* NULL: none */
+	int (*own)(const char *rel);
+	const char *what;   /* "a frame file the run writes" */
+};
+
+/*
+ * The one check that no output is an input or another output: o's -o
+ * FILE, --json=FILE and --html FILE against each other, and every file
+ * the command writes (those, and files[] marked written) against every
+ * other of files[] and against area's names. Two paths are one file when
+ * both exist with the same st_dev and st_ino, or when neither exists and
+ * their resolved directories and names agree; /dev/null and a FIFO may
+ * take two outputs. sm_out_resolve() checks o's own three; a command
+ * calls this once its inputs are known, before any work. Returns 0, or
+ * -EINVAL with one line in msg naming both.
+ */
+int sm_out_apart(const struct sm_out_opts *o, const struct sm_out_file *files, unsigned n,
+		 const struct sm_out_area *area, char *msg, size_t len);
+
 /*
  * Check, without creating anything, that path can be written as the file of
  * flag (e.g. "--json", "-x"): its directory exists and is a directory, path

@@ -198,6 +198,7 @@ int cmd_report(int argc, char **argv, struct sm_job *job)
 	struct sm_jerr je = { { 0 } };
 	char msg[SM_MSG_MAX], what[64];
 	const char *cmdname;
+	struct sm_out_file input;
 	cJSON *doc = NULL;
 	int rc, code, check, first;
 
@@ -222,7 +223,9 @@ int cmd_report(int argc, char **argv, struct sm_job *job)
 		goto out;
 	}
 	snprintf(what, sizeof(what), "a %s result", cmdname);
-	if (sm_out_resolve(&out, what, sm_render_layouts(e.r, 1), e.r->dflt, msg, sizeof(msg))) {
+	input = (struct sm_out_file){ "the input", e.name, 0 };
+	if (sm_out_resolve(&out, what, sm_render_layouts(e.r, 1), e.r->dflt, msg, sizeof(msg)) ||
+	    sm_out_apart(&out, &input, 1, NULL, msg, sizeof(msg))) {
 		code = sm_usage_error(PROG, HINT, "%s", msg);
 		goto out;
 	}

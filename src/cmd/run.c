@@ -239,6 +239,8 @@ static int parse(int argc, char **argv, struct run_opts *o)
 			    sizeof(msg));
 	if (!rc)
 		rc = sm_save_check(&o->save, msg, sizeof(msg));
+	if (!rc)
+		rc = sm_save_apart(&o->save, &o->out, NULL, 0, NULL, msg, sizeof(msg));
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (first < argc) {

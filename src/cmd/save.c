@@ -4,6 +4,7 @@
 #include "cmd/save.h"
 #include "cmd/cmd.h"
 #include "cmd/out_opts.h"
+#include "store/history_db.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -41,4 +42,18 @@ int sm_save_check(const struct sm_save_opts *s, char *msg, size_t len)
 	if (s->db && sm_out_check_path("--db", s->db, msg, len))
 		return -EINVAL;
 	return 0;
+}
+
+int sm_save_apart(const struct sm_save_opts *s, const struct sm_out_opts *o, const struct sm_out_file *more,
+		  unsigned n, const struct sm_out_area *area, char *msg, size_t len)
+{
+	struct sm_out_file files[8];
+	char dflt[4096];
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < n && k + 1 < sizeof(files) / sizeof(files[0]); i++)
+		files[k++] = more[i];
+	if (s->key && (s->db || !sm_hdb_default_path(dflt, sizeof(dflt))))
+		files[k++] = (struct sm_out_file){ "--db", s->db ? s->db : dflt, 1 };
+	return sm_out_apart(o, files, k, area, msg, len);
 }

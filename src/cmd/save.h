@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core/opt.h"
+#include "cmd/out_opts.h"
 
 /* As given; strings point into argv. */
 struct sm_save_opts {
@@ -36,5 +37,14 @@ int sm_save_key_ok(const char *key);
  * checked as a file to write (sm_out_check_path). Returns 0, or -EINVAL
  * with one line in msg. */
 int sm_save_check(const struct sm_save_opts *s, char *msg, size_t len);
+
+/*
+ * sm_out_apart() for a command that writes results: o's outputs, more[]
+ * (-x, ...) and, with --save, the history (--db PATH, or the default
+ * database) are one file each, none of area's names. Returns 0, or -EINVAL
+ * with one line in msg.
+ */
+int sm_save_apart(const struct sm_save_opts *s, const struct sm_out_opts *o, const struct sm_out_file *more,
+		  unsigned n, const struct sm_out_area *area, char *msg, size_t len);
 
 #endif

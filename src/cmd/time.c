@@ -82,7 +82,8 @@ static int parse(int argc, char **argv, struct time_opts *o)
 			   msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	/* the history is written: check --db as an output path, before the run */
-	if (sm_save_check(&o->save, msg, sizeof(msg)))
+	if (sm_save_check(&o->save, msg, sizeof(msg)) ||
+	    sm_save_apart(&o->save, &o->out, NULL, 0, NULL, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (first >= argc)
 		return sm_usage_error(PROG, HINT, "no command to run");
