@@ -249,13 +249,25 @@ int sm_emit_wants_doc(const struct sm_emit *e)
 	return e->out->layout == SM_LAYOUT_JSON || e->out->json_file || e->db || e->out->html;
 }
 
-/* --save: the document in the history. Returns 0, or SM_EXIT_FAIL after
- * one line. */
+/* sm_hdb_wait_always()'s notice: the result is kept while the history is
+ * locked */
+static void wait_notice(void *arg)
+{
+	const struct sm_emit *e = arg;
+
+	sm_prog_error(e->prog, "note: the history database '%s' is locked by another process; waiting "
+		       "for it to store this result", e->db_path);
+}
+
+/* --save: the document in the history, waiting for a lock as long as it
+ * takes (the measurement is never lost to a busy history). Returns 0, or
+ * SM_EXIT_FAIL after one line. */
 static int save_doc(const struct sm_emit *e, const void *res, const cJSON *doc)
 {
 	char err[256], *text = cJSON_PrintUnformatted(doc);   /* as the history keeps it */
 	int rc = -ENOMEM;
 
+	sm_hdb_wait_always(e->db, wait_notice, (void *)e);
 	if (text)
 		rc = e->store ? e->store(e->db, e->save->key, res, text, err, sizeof(err))
 				: sm_hdb_save_result(e->db, e->save->key, e->r->command, text, err, sizeof(err));

@@ -13,10 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 struct sm_hdb {
 	sqlite3 *db;
 	int version;   /* the file's schema: 1 (read as it is) or 2 */
+	/* sm_hdb_wait_always(): said once after a second of one wait */
+	void (*notice)(void *arg);
+	void *notice_arg;
+	unsigned waited;   /* naps of the current wait */
+	int noticed;
 };
 
 /* Schema 1 (stormark time only, kept as it was): runs and figures. */
@@ -146,6 +152,31 @@ static int check_schema(sqlite3 *db, int create, int *version, char *err, size_t
 out:
 	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
+}
+
+/* sm_hdb_wait_always()'s busy handler: 10 ms naps, the notice after 1 s. */
+static int busy_forever(void *arg, int count)
+{
+	struct sm_hdb *h = arg;
+	struct timespec nap = { 0, 10 * 1000 * 1000 };
+
+	if (count == 0)
+		h->waited = 0;
+	nanosleep(&nap, NULL);
+	if (++h->waited == 100 && h->notice && !h->noticed) {
+		h->noticed = 1;
+		h->notice(h->notice_arg);
+	}
+	return 1;
+}
+
+void sm_hdb_wait_always(struct sm_hdb *h, void (*notice)(void *arg), void *arg)
+{
+	if (!h)
+		return;
+	h->notice = notice;
+	h->notice_arg = arg;
+	sqlite3_busy_handler(h->db, busy_forever, h);
 }
 
 int sm_hdb_open(const char *path, int create, unsigned busy_ms, struct sm_hdb **out,

@@ -58,6 +58,13 @@ int sm_hdb_default_path(char *buf, size_t len);
 int sm_hdb_open(const char *path, int create, unsigned busy_ms, struct sm_hdb **out,
 		char *err, size_t errlen);
 
+/*
+ * From now on, wait for a lock on h as long as it takes (a result to store
+ * is never given up): notice(arg) is called once, from the waiting
+ * thread, when a wait has lasted a second. notice NULL: no call.
+ */
+void sm_hdb_wait_always(struct sm_hdb *h, void (*notice)(void *arg), void *arg);
+
 /* Close the database (NULL is fine). */
 void sm_hdb_close(struct sm_hdb *db);
 
