@@ -290,11 +290,13 @@ static int compare(int argc, char **argv, char **given, struct sm_job *job)
 
 		rc = doc ? sm_json_write(doc, to) : -ENOMEM;
 		cJSON_Delete(doc);
-		if (rc) {
-			sm_prog_error(PROG, "cannot write '%s': %s", strcmp(to, "-") ? to :
-				      sm_out_stdout_name(), strerror(-rc));
+		if (rc && !strcmp(to, "-") && rc != -ENOMEM)
+			sm_out_stdout_failed(rc);   /* said once, by sm_out_finish() */
+		else if (rc)
+			sm_prog_error(PROG, "cannot write '%s': %s", strcmp(to, "-") ? to : "standard output",
+				      strerror(-rc));
+		if (rc)
 			code = SM_EXIT_FAIL;
-		}
 	}
 	if (o.out.html) {
 		struct sm_outfile of;
@@ -309,6 +311,7 @@ static int compare(int argc, char **argv, char **given, struct sm_job *job)
 			code = SM_EXIT_FAIL;
 		}
 	}
+	errno = 0;
 	if (o.out.layout == SM_LAYOUT_HTML)
 		sm_cmp_print_html(stdout, &c, &names, argc, given);
 	else if (o.out.layout == SM_LAYOUT_MARKDOWN)
@@ -317,6 +320,7 @@ static int compare(int argc, char **argv, char **given, struct sm_job *job)
 		sm_csv_compare(stdout, &c);
 	else if (o.out.layout == SM_LAYOUT_TEXT)
 		sm_cmp_print_text(stdout, &c, &names);
+	sm_out_check_stdout();
 out:
 	sm_cmp_release(&c);
 	sm_cmp_side_release(&side[0]);

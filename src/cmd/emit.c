@@ -28,6 +28,33 @@
  * the file it is written as (renamed into place by sm_out_finish()) */
 static const char *stdout_name;
 static struct sm_outfile stdout_file = { .fd = -1 };
+/* the first write error on stdout, as sm_out_stdout_failed() was told it */
+static int stdout_err;
+
+void sm_out_stdout_failed(int err)
+{
+	if (!stdout_err && err < 0)
+		stdout_err = err;
+}
+
+void sm_out_check_stdout(void)
+{
+	int err = errno;   /* the failed write's, when nothing since has set it */
+
+	if (ferror(stdout))
+		sm_out_stdout_failed(err ? -err : -EIO);
+}
+
+int sm_out_flush(FILE *f)
+{
+	int rc;
+
+	errno = 0;
+	rc = fflush(f);
+	if (rc == EOF && f == stdout)
+		sm_out_stdout_failed(errno ? -errno : -EIO);
+	return rc;
+}
 
 unsigned sm_render_layouts(const struct sm_render *r, int saved)
 {
@@ -92,7 +119,7 @@ int sm_out_finish(const char *prog, int code)
 
 	errno = 0;
 	if (fflush(stdout) == EOF || ferror(stdout))
-		err = errno ? -errno : -EIO;
+		err = stdout_err ? stdout_err : errno ? -errno : -EIO;
 	/* the file under its temporary name reaches the disk before the rename */
 	if (!err && stdout_name && stdout_file.tmp[0] && fsync(STDOUT_FILENO))
 		err = -errno;
@@ -100,6 +127,8 @@ int sm_out_finish(const char *prog, int code)
 	errno = 0;
 	if (fclose(stdout) == EOF && !err)
 		err = errno ? -errno : -EIO;
+	if (err && stdout_err)
+		err = stdout_err;   /* the first error, not a later EIO of the same stream */
 	if (stdout_name)
 		err = sm_outfile_close(&stdout_file, err);
 	if (!err)
@@ -373,15 +402,18 @@ static int report(const struct sm_emit *e, const struct sm_layout_row *row, cons
 
 	if (row->layout == SM_LAYOUT_JSON) {
 		rc = doc ? json_to(doc, "-") : -ENOMEM;
-		if (rc && doc)   /* no memory was said already */
-			sm_prog_error(e->prog, "cannot write JSON to 'stdout': %s", strerror(-rc));
+		if (rc && doc)   /* no memory was said already; a write error is sm_out_finish()'s */
+			sm_out_stdout_failed(rc);
 		notices(e, row, res);
 		return rc ? SM_EXIT_FAIL : 0;
 	}
 	if (e->quiet)
 		return 0;
-	if (!e->printed)
+	if (!e->printed) {
+		errno = 0;
 		(void)render_row(e, row, stdout, res, NULL, &je);   /* a live result reads no document */
+		sm_out_check_stdout();
+	}
 	notices(e, row, res);
 	return 0;
 }
@@ -468,7 +500,9 @@ int sm_emit_saved(struct sm_emit *e, const cJSON *doc)
 		rc = d && (!m || c) ? json_to(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
 	} else {
+		errno = 0;
 		rc = render_row(e, row, stdout, res, doc, &je);
+		sm_out_check_stdout();
 	}
 	if (!rc && row->layout != SM_LAYOUT_JSON)   /* a saved document gives back itself alone */
 		notices(e, row, res);
@@ -483,8 +517,14 @@ int sm_emit_saved(struct sm_emit *e, const cJSON *doc)
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;
 	}
-	if (fflush(stdout) || ferror(stdout) || rc) {
-		sm_error("cannot write the report: %s", strerror(rc ? -rc : EIO));
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		/* said once, by sm_out_finish(), with the error that stopped it */
+		sm_out_stdout_failed(rc ? rc : errno ? -errno : -EIO);
+		return SM_EXIT_FAIL;
+	}
+	if (rc) {
+		sm_error("cannot write the report: %s", strerror(-rc));
 		return SM_EXIT_FAIL;
 	}
 	return 0;

@@ -114,6 +114,18 @@ int sm_emit_wants_doc(const struct sm_emit *e);
  * -errno when the file cannot be created (stdout is then unchanged). */
 int sm_out_redirect(const struct sm_out_opts *o, const struct sm_job *job);
 
+/* A write on stdout failed with err (-errno): sm_out_finish() says so,
+ * once, with the first such err. */
+void sm_out_stdout_failed(int err);
+
+/* Right after writing a report on stdout: when the stream failed, its
+ * error (errno, which the failed write set) kept for sm_out_finish(). */
+void sm_out_check_stdout(void);
+
+/* fflush(f), and when f is stdout and the write fails, its error kept for
+ * sm_out_finish() (the stream forgets it). Returns fflush()'s value. */
+int sm_out_flush(FILE *f);
+
 /* The name of what stdout is: the -o FILE sm_out_redirect() sent it to, or
  * "standard output". */
 const char *sm_out_stdout_name(void);

@@ -193,7 +193,7 @@ static void sb_log(const struct sm_fileio_opts *o, int level, const char *fmt, .
 	vprintf(fmt, ap);
 	va_end(ap);
 	fputc('\n', stdout);
-	fflush(stdout);
+	sm_out_flush(stdout);
 }
 
 /* SIGINT and SIGTERM stop a run with a report; under the sysbench name an
@@ -253,7 +253,7 @@ static void prep_line(void *arg, unsigned i)
 	const struct sm_fileio_prep *p = arg;
 
 	sm_sb_prepare_file(stdout, p->state[i], p->first_file + i);
-	fflush(stdout);
+	sm_out_flush(stdout);
 }
 
 static int do_prepare(struct sm_fileio_opts *o)
@@ -283,7 +283,7 @@ static int do_prepare(struct sm_fileio_opts *o)
 		 * that a failure comes after the file it stopped in */
 		for (unsigned i = 0; i < cfg->num_files && !sysbench_name(o); i++)
 			sm_sb_prepare_file(stdout, p.state[i], cfg->first_file + i);
-		fflush(stdout);
+		sm_out_flush(stdout);
 	}
 	install_signals(o);
 	rc = sm_fileio_prepare(cfg, &p, sysbench_name(o) && !quiet(o) ? prep_line : NULL, &p);
@@ -398,7 +398,7 @@ static int open_files(struct sm_fileio_opts *o, int **fds)
 	if (!quiet(o) && sb_layout(o)) {
 		banner(o);
 		sm_sb_run_head(stdout, cfg, o->seed_given, cfg->seed);
-		fflush(stdout);
+		sm_out_flush(stdout);
 	}
 	rc = sm_fileio_open(cfg, fds, msg, sizeof(msg), &missing);
 	for (unsigned i = 0; i < cfg->num_files && sysbench_name(o); i++) {
@@ -538,7 +538,7 @@ static int run_end(struct sm_emit *e, void *res, int rc)
 			(unsigned long long)r->verify.unchecked,
 			(unsigned long long)(r->verify.unchecked + r->verify.checked));
 	if (r->failed) {
-		fflush(stdout);
+		sm_out_flush(stdout);
 		sm_error("%s", r->head.error);
 		return SM_EXIT_FAIL;
 	}

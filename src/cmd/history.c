@@ -472,8 +472,10 @@ static int export(struct sm_hdb *db, const char *path, const char *key, const ch
 	if (!doc)
 		return SM_EXIT_FAIL;
 	rc = sm_json_write(doc, to);
-	if (rc)
-		sm_error("cannot write '%s': %s", strcmp(to, "-") ? to : sm_out_stdout_name(), strerror(-rc));
+	if (rc && !strcmp(to, "-") && rc != -ENOMEM)
+		sm_out_stdout_failed(rc);   /* said once, by sm_out_finish() */
+	else if (rc)
+		sm_error("cannot write '%s': %s", strcmp(to, "-") ? to : "standard output", strerror(-rc));
 	cJSON_Delete(doc);
 	return rc ? SM_EXIT_FAIL : SM_EXIT_OK;
 }

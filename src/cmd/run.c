@@ -355,13 +355,13 @@ static int phases(struct live *lv, struct sm_job *job, struct sm_run_result *res
 	}
 	if (alone) {
 		sm_run_text_header(lv->out, res);
-		fflush(lv->out);
+		sm_out_flush(lv->out);
 	}
 	rc = sm_run_classic(res, sm_progress_line, &lv->pc);
 	sm_progress_clear(&lv->pc);
 	if (!rc && alone) {
 		sm_run_text_classic(lv->out, res);
-		fflush(lv->out);
+		sm_out_flush(lv->out);
 		lv->printed = SM_PHASE_FRAMES;
 	}
 	if (!rc && !lv->o->classic_only) {
@@ -371,7 +371,7 @@ static int phases(struct live *lv, struct sm_job *job, struct sm_run_result *res
 	if (!rc && !lv->o->classic_only) {
 		if (alone) {
 			sm_run_text_frames(lv->out, res);
-			fflush(lv->out);
+			sm_out_flush(lv->out);
 			lv->printed = SM_PHASE_VERDICTS;
 		}
 		rc = sm_run_verdicts(res, sm_progress_line, &lv->pc);

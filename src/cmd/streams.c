@@ -307,7 +307,7 @@ static int end(struct sm_emit *e, void *arg, int rc)
 {
 	const struct sm_streams_result *res = arg;
 
-	fflush(stdout);   /* the report before what stderr says of it */
+	sm_out_flush(stdout);   /* the report before what stderr says of it */
 	if (rc == -EINTR) {
 		sm_error("interrupted: the figures above are partial; test files removed");
 		return SM_EXIT_INTERRUPTED;
