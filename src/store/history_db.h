@@ -109,8 +109,9 @@ int sm_hdb_load(struct sm_hdb *db, const char *key, struct sm_hdb_row **rows,
  * keys of db (NULL: a database not made yet, no keys), or with key that
  * key's saved results whole and, for time, its runs with their figures;
  * path is the database's name in it. Returns the document (caller frees),
- * or NULL with *rc: the database's failure (its reason in err), else
- * -ENOENT (nothing saved under key) or -ENOMEM (err left empty).
+ * or NULL with *rc: the database's failure (its reason in err), a saved
+ * result that is not JSON (-EBADMSG, err names the run), else -ENOENT
+ * (nothing saved under key) or -ENOMEM (err left empty).
  */
 struct cJSON;
 struct cJSON *sm_hdb_export(struct sm_hdb *db, const char *path, const char *key, int *rc, char *err,

@@ -61,11 +61,21 @@ static int key_json(struct sm_hdb *db, const char *key, cJSON *doc, char *err, s
 	cJSON_AddStringToObject(doc, "command", cmd);
 	arr = cJSON_AddArrayToObject(doc, "results");
 	for (unsigned i = 0; arr && i < n; i++) {
-		cJSON *o = cJSON_CreateObject(), *r = cJSON_Parse(res[i].json);
+		cJSON *o = cJSON_CreateObject(), *r = res[i].json ? cJSON_Parse(res[i].json) : NULL;
 
-		if (!o) {
+		if (!o || !r) {
+			/* a result that cannot be read is not exported as null: the
+			 * run is named and the export fails */
+			if (o && !r) {
+				snprintf(err, len, "the result of run %lld of key '%s' (saved at %s) cannot be read "
+					 "as JSON", (long long)res[i].id, key, res[i].saved_at);
+				rc = -EBADMSG;
+			} else {
+				rc = -ENOMEM;
+			}
+			cJSON_Delete(o);
 			cJSON_Delete(r);
-			break;
+			goto out;
 		}
 		cJSON_AddItemToArray(arr, o);
 		sm_json_add_u64(o, "id", (uint64_t)res[i].id);

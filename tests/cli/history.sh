@@ -190,4 +190,18 @@ else
   echo "note: python3 missing, lock test not run"
 fi
 
+# a saved result that cannot be read is not exported as null: exit 1, the run named
+if [ -x /usr/bin/python3 ]; then
+  $S time --quiet --save broken --db unread.db true >/dev/null 2>&1
+  $S time --quiet --save broken --db unread.db true >/dev/null 2>&1
+  /usr/bin/python3 -c "
+import sqlite3
+c = sqlite3.connect('unread.db')
+c.execute(\"UPDATE results SET json = '{\\\"schema_version\\\": 1, broken' WHERE id = (SELECT MAX(id) FROM results)\")
+c.commit()"
+  expect_rc 1 "--json KEY with an unreadable result" $S history --db unread.db --json broken
+  check "the unreadable run is named" grep -q "the result of run 2 of key 'broken'" "$T_DIR/out"
+  check "one line" [ "$(wc -l <"$T_DIR/out")" = 1 ]
+fi
+
 finish
