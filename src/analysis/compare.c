@@ -3,6 +3,7 @@
  * JSON as stored (compare_figs.c), gathered per side, and compared by
  * mean, ratio and Welch's t-test; parameters and environment checked. */
 #include "analysis/compare.h"
+#include "core/msg.h"
 #include "result/json_read.h"
 
 #include <errno.h>
@@ -80,13 +81,13 @@ static void read_env(const cJSON *doc, struct sm_cmp_env *env)
 		return;
 	env->known = 1;
 	if ((s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "kernel"))))
-		snprintf(env->kernel, sizeof(env->kernel), "%s", s);
+		sm_escape_ctl(env->kernel, sizeof(env->kernel), s);   /* shown in the notes */
 	if ((s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "fs_type"))))
-		snprintf(env->fs_type, sizeof(env->fs_type), "%s", s);
+		sm_escape_ctl(env->fs_type, sizeof(env->fs_type), s);   /* shown in the notes */
 	if ((s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "device"))))
-		snprintf(env->device, sizeof(env->device), "%s", s);
+		sm_escape_ctl(env->device, sizeof(env->device), s);   /* shown in the notes */
 	if ((s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "engine"))))
-		snprintf(env->engine, sizeof(env->engine), "%s", s);
+		sm_escape_ctl(env->engine, sizeof(env->engine), s);   /* shown in the notes */
 	env->direct_io = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "direct_io"));
 	if (!sm_jget_double(e, "cpus", &v, NULL))
 		env->cpus = (unsigned)v;

@@ -2,6 +2,7 @@
 /* The messages commands print: one line each, escaped and shortened. */
 #include "core/msg.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,22 +23,52 @@ static const char *char_start(const char *lo, const char *p)
 	return p;
 }
 
+/* c as it is shown: itself, or \n, \t, \xHH for a control character.
+ * Returns the length written to out (at most 4, NUL-terminated). */
+static size_t esc_char(unsigned char c, char out[5])
+{
+	if (c == '\n')
+		return (size_t)snprintf(out, 5, "\\n");
+	if (c == '\t')
+		return (size_t)snprintf(out, 5, "\\t");
+	if (c < 0x20 || c == 0x7f)
+		return (size_t)snprintf(out, 5, "\\x%02x", c);
+	out[0] = (char)c;
+	out[1] = '\0';
+	return 1;
+}
+
 /* Write s[0..n) with control characters escaped, so that a newline or an
  * escape sequence in a user's path cannot split or forge the line. */
 static void put_escaped(const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+	char e[5];
 
-		if (c == '\n')
-			fputs("\\n", stderr);
-		else if (c == '\t')
-			fputs("\\t", stderr);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(stderr, "\\x%02x", c);
-		else
-			fputc(c, stderr);
+	for (size_t i = 0; i < n; i++) {
+		esc_char((unsigned char)s[i], e);
+		fputs(e, stderr);
 	}
+}
+
+int sm_escape_ctl(char *dst, size_t len, const char *src)
+{
+	size_t n = 0;
+	char e[5];
+
+	if (!len)
+		return -ENAMETOOLONG;
+	for (; *src; src++) {
+		size_t k = esc_char((unsigned char)*src, e);
+
+		if (n + k >= len) {
+			dst[n] = '\0';
+			return -ENAMETOOLONG;
+		}
+		memcpy(dst + n, e, k);
+		n += k;
+	}
+	dst[n] = '\0';
+	return 0;
 }
 
 /* Print msg and a newline to stderr as exactly one line: escaped, and

@@ -36,4 +36,10 @@ void sm_prog_error(const char *prog, const char *fmt, ...) __attribute__((format
  * shortened as by sm_usage_error(). */
 void sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* src into dst[len] with its control characters shown as messages show
+ * them (\n, \t, \xHH), so text read from a saved result cannot move the
+ * terminal's cursor or forge a line. Returns 0, or -ENAMETOOLONG when it
+ * does not fit (dst then holds what fitted). */
+int sm_escape_ctl(char *dst, size_t len, const char *src);
+
 #endif
