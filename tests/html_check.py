@@ -29,19 +29,70 @@ import zlib
 
 WIDTH = 1000
 SCALE = 0.5        # the screenshot at half size: a quarter of the pixels to decode
-PROBE = """<script>
+FIT_WIDTHS = (500, 1280)
+# the page again in an iframe per window width (hidden, so not in the
+# screenshot; an iframe is its own viewport, so the page's media queries
+# answer to its width), measured at the load event, which waits for them
+FRAMES = """<div id="sm-fit" style="position:absolute;left:0;top:0;visibility:hidden">%s</div>"""
+FIT = """
+function smFit(w) {
+  var d = w.document, vw = w.innerWidth, r = { width: vw,
+    scroll_width: d.documentElement.scrollWidth, nowrap: [], html_min_font: 99,
+    svg_min_font: 99, svg_texts: 0, clipped: [], over_bars: [], overlaps: [], cut: [] };
+  function txt(e) { return (e.textContent || '').trim().slice(0, 40); }
+  [].forEach.call(d.body.querySelectorAll('*'), function (e) {
+    if (e.closest('svg')) return;
+    var own = [].some.call(e.childNodes, function (n) { return n.nodeType == 3 && n.data.trim(); });
+    if (!own) return;
+    var cs = w.getComputedStyle(e);
+    if (cs.whiteSpace == 'pre' || cs.whiteSpace == 'nowrap') r.nowrap.push(e.tagName + ': ' + txt(e));
+    r.html_min_font = Math.min(r.html_min_font, parseFloat(cs.fontSize));
+    if ((cs.overflowX == 'hidden' || cs.overflowX == 'clip') && e.scrollWidth > e.clientWidth + 1)
+      r.cut.push(e.tagName + ': ' + txt(e));
+  });
+  [].forEach.call(d.querySelectorAll('figure.chart svg'), function (svg) {
+    var box = svg.getBoundingClientRect(), id = svg.closest('figure').id;
+    var bars = [].map.call(svg.querySelectorAll('rect.data'), function (b) { return b.getBoundingClientRect(); });
+    var ts = [].slice.call(svg.querySelectorAll('text'));
+    var rs = ts.map(function (t) { return t.getBoundingClientRect(); });
+    function meet(a, b, m) { return a.left + m < b.right && b.left + m < a.right && a.top + m < b.bottom && b.top + m < a.bottom; }
+    ts.forEach(function (t, i) {
+      var m = t.getScreenCTM(), fs = parseFloat(w.getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      var a = rs[i];
+      r.svg_texts++;
+      r.svg_min_font = Math.min(r.svg_min_font, fs);
+      if (a.left < box.left - 1 || a.right > box.right + 1 || a.top < box.top - 1 || a.bottom > box.bottom + 1)
+        r.clipped.push(id + ': ' + txt(t));
+      if (bars.some(function (b) { return meet(a, b, 1); })) r.over_bars.push(id + ': ' + txt(t));
+      for (var j = i + 1; j < ts.length; j++)
+        if (meet(a, rs[j], 1)) r.overlaps.push(id + ': ' + txt(t) + ' / ' + txt(ts[j]));
+    });
+  });
+  r.html_min_font = Math.round(r.html_min_font * 100) / 100;
+  r.svg_min_font = Math.round(r.svg_min_font * 100) / 100;
+  return r;
+}
+"""
+PROBE = """<script>""" + FIT + """
 addEventListener('load', function () {
   var t0 = performance.now();
   document.body.getBoundingClientRect();
   var figs = [].map.call(document.querySelectorAll('figure.chart'), function (f) {
-    var s = f.querySelector('svg').getBoundingClientRect();
+    // a chart with nothing to draw is a sentence: its box is the figure's
+    var s = (f.querySelector('svg') || f).getBoundingClientRect();
     return [f.id, f.dataset.kind, Math.round(s.left), Math.round(s.top + scrollY),
             Math.round(s.width), Math.round(s.height)];
   });
   var p = document.createElement('pre');
   p.id = 'sm-probe';
-  p.textContent = JSON.stringify({ t: performance.now(), t_load: t0, figs: figs,
-    height: document.documentElement.scrollHeight });
+  var t1 = performance.now(), fit = {};
+  fit.viewport = !!document.querySelector('meta[name="viewport"][content*="width=device-width"]');
+  [].forEach.call(document.querySelectorAll('#sm-fit iframe'), function (f) {
+    fit[f.width] = smFit(f.contentWindow);
+  });
+  document.getElementById('sm-fit').remove();
+  p.textContent = JSON.stringify({ t: t1, t_load: t0, figs: figs,
+    height: document.documentElement.scrollHeight, fit: fit });
   document.body.appendChild(p);
 });
 </script>"""
@@ -50,6 +101,7 @@ addEventListener('load', function () {
 def chromium(exe, workdir, args, timeout=40):
     cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
            "--user-data-dir=" + os.path.join(workdir, "profile"), "--hide-scrollbars",
+           "--allow-file-access-from-files",
            "--enable-logging=stderr", "--v=0"] + args
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
@@ -138,7 +190,9 @@ def main():
         report = os.path.join(work, "stripped.html")
         open(report, "w", encoding="utf-8").write(html)
     probe = os.path.join(work, "probe.html")
-    open(probe, "w", encoding="utf-8").write(html.replace("</body>", PROBE + "</body>"))
+    frames = "".join('<iframe width="%d" height="800" src="%s"></iframe>' % (w, "file://" + report)
+                     for w in FIT_WIDTHS)
+    open(probe, "w", encoding="utf-8").write(html.replace("</body>", FRAMES % frames + PROBE + "</body>"))
     # one browser run gives the DOM and the screenshot; the window is as tall
     # as the page is likely to be, and a second run takes the real height
     # when that was short (the probe is appended below every chart)
@@ -178,6 +232,7 @@ def report_out(info, dom, console, charts):
         "render_ms": round(info["t"], 1),
         "height": info["height"],
         "console": console,
+        "fit": info.get("fit", {}),
     }
     print(json.dumps(out))
     return 0

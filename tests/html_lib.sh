@@ -44,3 +44,32 @@ h_drawn() {
 h_clean() {
   check "$1: no console messages" jq -e '.console == []' "$T_DIR/$1.hc.json" >/dev/null
 }
+
+# h_fit NAME: the page fits windows of 500 and 1280 CSS px (html_check.py
+# lays it out in an iframe of each width): never wider than the window
+# (a wide table or chart scrolls in its own box), every text box wraps (no
+# white-space pre or nowrap), HTML text and chart text at least 10 CSS px
+# as drawn (an SVG label's size times the chart's scale), no chart label
+# outside its chart's box (clipped), on a bar or on another label.
+h_fit() {
+  local name=$1 w
+  check "$name: a viewport tag (a phone lays the page out at its own width)" \
+    jq -e '.fit.viewport == true' "$T_DIR/$name.hc.json" >/dev/null
+  for w in 500 1280; do
+    check "$name @${w}px: the page is no wider than the window" \
+      jq -e --arg w "$w" '.fit[$w] | .scroll_width <= .width' "$T_DIR/$name.hc.json" >/dev/null
+    check "$name @${w}px: every text box wraps" \
+      jq -e --arg w "$w" '.fit[$w].nowrap == [] and .fit[$w].cut == []' "$T_DIR/$name.hc.json" >/dev/null
+    check "$name @${w}px: text at least 10 px (chart text as drawn)" \
+      jq -e --arg w "$w" '.fit[$w] | .html_min_font >= 10 and (.svg_texts == 0 or .svg_min_font >= 10)' \
+      "$T_DIR/$name.hc.json" >/dev/null
+    check "$name @${w}px: no chart label clipped, on a bar or on another label" \
+      jq -e --arg w "$w" '.fit[$w] | .clipped == [] and .over_bars == [] and .overlaps == []' \
+      "$T_DIR/$name.hc.json" >/dev/null
+    jq -c --arg w "$w" '.fit[$w] | select(.scroll_width > .width or .nowrap != [] or .cut != [] or
+      .html_min_font < 10 or (.svg_texts > 0 and .svg_min_font < 10) or .clipped != [] or
+      .over_bars != [] or .overlaps != []) | {width, scroll_width, html_min_font, svg_min_font,
+      nowrap: .nowrap[:3], clipped: .clipped[:3], over_bars: .over_bars[:3], overlaps: .overlaps[:3]}' \
+      "$T_DIR/$name.hc.json" >&2
+  done
+}

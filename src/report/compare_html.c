@@ -30,8 +30,8 @@ static void bars(FILE *f, const struct sm_cmp *c, enum sm_cmp_unit u, const char
 		 const char *title)
 {
 	const char *labels[MAX_BARS], *names[2] = { "A", "B" }, *ylabel;
-	double va[MAX_BARS], vb[MAX_BARS], max = 0, scale = 1;
-	const double *v[2] = { va, vb };
+	double va[MAX_BARS], vb[MAX_BARS], sa[MAX_BARS], sb[MAX_BARS], max = 0, scale = 1;
+	struct sm_html_bars ch = { 0 };
 	size_t n = 0;
 
 	for (unsigned i = 0; i < c->nrows && n < MAX_BARS; i++)
@@ -39,6 +39,8 @@ static void bars(FILE *f, const struct sm_cmp *c, enum sm_cmp_unit u, const char
 			labels[n] = c->rows[i].label;
 			va[n] = c->rows[i].mean_a;
 			vb[n] = c->rows[i].mean_b;
+			sa[n] = c->rows[i].sd_a;
+			sb[n] = c->rows[i].sd_b;
 			max = fmax(max, fmax(va[n], vb[n]));
 			n++;
 		}
@@ -56,8 +58,27 @@ static void bars(FILE *f, const struct sm_cmp *c, enum sm_cmp_unit u, const char
 	for (size_t i = 0; i < n; i++) {
 		va[i] /= scale;
 		vb[i] /= scale;
+		sa[i] /= scale;
+		sb[i] /= scale;
 	}
-	sm_html_chart_bars(f, id, title, ylabel, n, labels, 2, v, names);
+	ch.id = id;
+	ch.title = title;
+	ch.xlabel = "figure";
+	ch.ylabel = ylabel;
+	ch.n = n;
+	ch.labels = labels;
+	ch.nbars = 2;
+	ch.v[0] = va;
+	ch.v[1] = vb;
+	ch.spread[0] = sa;
+	ch.spread[1] = sb;
+	ch.name[0] = names[0];
+	ch.name[1] = names[1];
+	ch.spread_words = "+/- sd ";
+	/* each side's spread over its runs: a side of one run has none */
+	ch.note = c->nruns_a > 1 || c->nruns_b > 1 ? "whiskers: mean +/- sd over the side's runs" :
+		  "one run a side: no spread to draw";
+	sm_html_chart_bars_s(f, &ch);
 }
 
 static const char *verdict_class(const char *v)

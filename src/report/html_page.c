@@ -12,33 +12,62 @@
 
 #include "core/units.h"
 
-/* The plot area inside every chart's 960 x 300 viewBox. */
+/*
+ * Every chart's viewBox is VW x VH, drawn 100% wide: the plot area is
+ * PX0..PX0 + PW by PY0..PB; above it a band holds the legend and the
+ * marks' labels, left of it the y labels and title, under it the x labels
+ * and title, so no label lies on the data. The page's style sets the text
+ * size in viewBox units by window width (11 to 21 units: style[] below),
+ * so that a label is drawn at least 10 CSS px tall however narrow the
+ * window (under 490 px the chart keeps 457 px and scrolls in its own box);
+ * offsets that follow the text size are in em, and the labels are spaced
+ * for the largest size (FS_MAX, CH_W a character's width in it).
+ */
 #define VW 960
-#define VH 300
-#define PX0 72.0
-#define PY0 16.0
-#define PW 868.0
-#define PH 236.0
-#define NCOLS 434                /* pixel columns summarised: 2 px each */
-#define HCOLS 145                /* histogram bars: 6 px each */
+#define VH 348
+#define PX0 100.0
+#define PY0 32.0
+#define PW 844.0
+#define PH 253.0
+#define PB (PY0 + PH)
+#define NCOLS 422                /* pixel columns summarised: 2 px each */
+#define HCOLS 140                /* histogram bars: 6 px each */
+#define FS_MAX 21.0
+#define CH_W (FS_MAX * 0.64)
 
 static const char *const colour[SM_HTML_MAXLINES] = { "#1f6feb", "#e8590c", "#2f9e44" };
 
+/*
+ * The page's style. Text wraps (long paths and command lines break
+ * anywhere, the run's summary is pre-wrap), a table wider than the window
+ * scrolls in its own box, never the page. Chart text: a chart is
+ * min(1000, window - 15 (scroll bar) - 2 x padding) px wide for 960 units,
+ * so 11 units >= 10 px from a window of 928 px, 14 from 741, 17 from 600
+ * and 21 (FS_MAX) from 488; below that the chart keeps 457 px (21 units at
+ * 10 px) and scrolls in its figure.
+ */
 static const char style[] =
 	"body{font:14px/1.4 system-ui,sans-serif;margin:0;background:#fff;color:#1b1f24}"
 	"main{max-width:1000px;margin:0 auto;padding:12px 20px 40px}"
 	"h1{font-size:22px;margin:8px 0}h2{font-size:18px;margin:22px 0 8px;"
-	"border-bottom:1px solid #d0d7de}"
-	"table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #d0d7de;"
+	"border-bottom:1px solid #d0d7de}h1,h2,h3,p,li,figcaption,table.kv td+td{overflow-wrap:anywhere}"
+	"table{border-collapse:collapse;margin:6px 0;display:block;max-width:100%;overflow-x:auto}"
+	"td,th{border:1px solid #d0d7de;"
 	"padding:3px 8px;text-align:right;vertical-align:top}th{background:#f3f5f7}"
 	"td:first-child,th:first-child{text-align:left}table.kv td{text-align:left}"
 	"code{font:13px ui-monospace,monospace;background:#f3f5f7;padding:1px 4px;"
-	"word-break:break-all}"
+	"word-break:break-all}pre{white-space:pre-wrap;overflow-wrap:anywhere;font:13px/1.4 "
+	"ui-monospace,monospace}"
 	".warn{background:#fff4e5;border-left:4px solid #e8590c;padding:6px 10px}"
 	".err{background:#ffe3e3;border-left:4px solid #c92a2a;padding:6px 10px}"
-	".muted{color:#57606a}figure{margin:10px 0}figcaption{font-weight:600}"
-	"svg{width:100%;height:auto;display:block}svg text{font:11px system-ui,sans-serif;"
+	".muted{color:#57606a}figure{margin:10px 0;overflow-x:auto}figcaption{font-weight:600}"
+	".key{font-size:13px;margin:2px 0 0}"
+	"svg{width:100%;height:auto;display:block;min-width:457px}svg text{font:11px system-ui,sans-serif;"
 	"fill:#333}"
+	"@media (max-width:927px){svg text{font-size:14px}}"
+	"@media (max-width:740px){svg text{font-size:17px}}"
+	"@media (max-width:719px){main{padding:8px 8px 30px}}"
+	"@media (max-width:599px){svg text{font-size:21px}}"
 	"td.v-yes{background:#b2f2bb}td.v-marginal{background:#ffec99}td.v-no{background:#ffc9c9}";
 
 void sm_html_text(FILE *f, const char *s)
@@ -207,6 +236,7 @@ static void head_sections(FILE *f, const struct sm_result_head *h)
 void sm_html_begin(FILE *f, const struct sm_result_head *h, const char *subject)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"stormark ", f);
 	sm_html_text(f, h->version);
 	fputs("\">\n<title>", f);
@@ -220,6 +250,7 @@ void sm_html_begin(FILE *f, const struct sm_result_head *h, const char *subject)
 void sm_html_begin_plain(FILE *f, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta name=\"generator\" content=\"stormark " SM_VERSION "\">\n<title>", f);
 	sm_html_printf(f, "stormark %s", title);
 	fprintf(f, "</title>\n<style>%s</style></head>\n<body><main>\n<h1>", style);
@@ -243,6 +274,12 @@ static double nice_step(double span, int n)
 	return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
+/* The width a label of n characters may take at the largest text size. */
+static double text_w(size_t n)
+{
+	return (double)n * CH_W;
+}
+
 static void fig_begin(FILE *f, const char *id, const char *kind, const char *title)
 {
 	fprintf(f, "<figure class=\"chart\" id=\"%s\" data-kind=\"%s\"><figcaption>", id, kind);
@@ -255,36 +292,90 @@ static void fig_end(FILE *f)
 	fputs("</svg></figure>\n", f);
 }
 
-static void empty_chart(FILE *f, const char *why)
+/* A chart with nothing to draw is a sentence, not an empty frame. */
+static void empty_chart(FILE *f, const char *id, const char *kind, const char *title,
+			const char *why)
 {
-	fprintf(f, "<rect class=\"plot\" x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
-		   "fill=\"none\" stroke=\"#999\"/><text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">",
-		PX0, PY0, PW, PH, PX0 + PW / 2, PY0 + PH / 2);
+	fprintf(f, "<figure class=\"chart\" id=\"%s\" data-kind=\"%s\"><figcaption>", id, kind);
+	sm_html_text(f, title);
+	fputs("</figcaption>\n<p class=\"muted empty\">", f);
 	sm_html_text(f, why);
-	fputs("</text>\n", f);
+	fputs("</p></figure>\n", f);
 }
 
-/* Linear y axis 0..ymax with grid and labels, the axis titles. */
+/* A label under the x axis at x: centred on its tick, or ending (starting)
+ * there when it would run past the plot's right (left) edge. */
+static const char *x_anchor(double x, size_t len)
+{
+	return x - text_w(len) / 2 < PX0 - 4 ? "start" : x + text_w(len) / 2 > VW - 4 ? "end" : "middle";
+}
+
+static double anchor_left(double x, size_t len, const char *anchor)
+{
+	return anchor[0] == 's' ? x : anchor[0] == 'e' ? x - text_w(len) : x - text_w(len) / 2;
+}
+
+/* A tick under the axis at x and, when it clears the label drawn before
+ * (*right: that label's right end), its label. */
+static void x_tick(FILE *f, double x, const char *label, double *right)
+{
+	size_t len = strlen(label);
+	const char *anchor = x_anchor(x, len);
+	double left = anchor_left(x, len, anchor);
+
+	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#999\"/>", x, x, PB,
+		PB + 4);
+	if (left < *right + 8) {
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" dy=\"0.95em\" text-anchor=\"%s\">", x, PB + 4, anchor);
+	sm_html_text(f, label);
+	fputs("</text>\n", f);
+	*right = left + text_w(len);
+}
+
+/* A y label: short enough for the room left of the plot (5 characters),
+ * 10000 and above as 10k, 2.5M, 1G. */
+static const char *y_text(char *buf, size_t len, double v)
+{
+	static const char sfx[] = "kMGTP";
+	int k = -1;
+
+	while (v >= 10000 && k < 4) {
+		v /= 1000;
+		k++;
+	}
+	if (k < 0)
+		snprintf(buf, len, "%g", v);
+	else
+		snprintf(buf, len, "%g%c", v, sfx[k]);
+	return buf;
+}
+
+/* Linear y axis 0..ymax with grid and labels (left of the plot), the y
+ * title turned along the left edge. */
 static void y_axis(FILE *f, double ymax, const char *ylabel)
 {
 	double step = nice_step(ymax, 5);
+	char b[32];
 
 	for (double v = 0; v <= ymax * 1.0001; v += step) {
-		double y = PY0 + PH - v / ymax * PH;
+		double y = PB - v / ymax * PH;
 
 		fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e7eb\"/>"
-			   "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
-			PX0, PX0 + PW, y, y, PX0 - 4, y + 4, v);
+			   "<text x=\"%.0f\" y=\"%.1f\" dy=\"0.35em\" text-anchor=\"end\">%s</text>\n",
+			PX0, PX0 + PW, y, y, PX0 - 6, y, y_text(b, sizeof(b), v));
 	}
-	fprintf(f, "<text x=\"12\" y=\"%.0f\" transform=\"rotate(-90 12 %.0f)\" "
-		   "text-anchor=\"middle\">", PY0 + PH / 2, PY0 + PH / 2);
+	fprintf(f, "<text transform=\"translate(0 %.0f) rotate(-90)\" dy=\"0.95em\" "
+		   "text-anchor=\"middle\">", PY0 + PH / 2);
 	sm_html_text(f, ylabel);
 	fputs("</text>\n", f);
 }
 
 static void x_title(FILE *f, const char *xlabel)
 {
-	fprintf(f, "<text x=\"%.0f\" y=\"%d\" text-anchor=\"middle\">", PX0 + PW / 2, VH - 4);
+	fprintf(f, "<text x=\"%.0f\" y=\"%d\" dy=\"-0.3em\" text-anchor=\"middle\">", PX0 + PW / 2, VH);
 	sm_html_text(f, xlabel);
 	fputs("</text>\n", f);
 }
@@ -295,17 +386,28 @@ static void frame_box(FILE *f)
 		   "stroke=\"#999\"/>\n", PX0, PY0, PW, PH);
 }
 
-/* Linear x axis x0..x1: ticks and labels. */
+/* Linear x axis x0..x1: ticks and labels, as many as fit side by side at
+ * the largest text size. */
 static void x_axis(FILE *f, double x0, double x1)
 {
-	double step = nice_step(x1 - x0, 8);
+	double step = 0, right = -1e9;
+	char b[32];
 
+	for (int n = 8; n >= 1; n--) {
+		size_t widest = 0;
+
+		step = nice_step(x1 - x0, n);
+		for (double v = ceil(x0 / step) * step; v <= x1 * 1.0001; v += step) {
+			size_t len = (size_t)snprintf(b, sizeof(b), "%g", v);
+
+			widest = len > widest ? len : widest;
+		}
+		if (step / (x1 - x0) * PW >= text_w(widest) + 10)
+			break;
+	}
 	for (double v = ceil(x0 / step) * step; v <= x1 * 1.0001; v += step) {
-		double x = PX0 + (v - x0) / (x1 - x0) * PW;
-
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#999\"/>"
-			   "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%g</text>\n",
-			x, x, PY0 + PH, PY0 + PH + 4, x, PY0 + PH + 16, v);
+		snprintf(b, sizeof(b), "%g", v);
+		x_tick(f, PX0 + (v - x0) / (x1 - x0) * PW, b, &right);
 	}
 }
 
@@ -318,7 +420,8 @@ struct band {
  * as a min-max band and a mean line, one value per pixel column where
  * points are denser than that. x0..x1 and 0..ymax are the axes. step: each
  * point is a figure over the interval since the point before (drawn as a
- * step) rather than at its x.
+ * step over that interval, however long: a partial last interval is as
+ * wide as it lasted) rather than at its x.
  */
 static void draw_band(FILE *f, size_t n, const double *x, const double *lo, const double *hi,
 		      const double *mid, const double *w, double x0, double x1, double ymax,
@@ -335,7 +438,7 @@ static void draw_band(FILE *f, size_t n, const double *x, const double *lo, cons
 			   "points=\"", col);
 		for (size_t i = 0; i < n; i++)
 			fprintf(f, "%.1f,%.1f %.1f,%.1f ", PX0 + ((i ? x[i - 1] : x0) - x0) * xs,
-				PY0 + PH - mid[i] * ys, PX0 + (x[i] - x0) * xs, PY0 + PH - mid[i] * ys);
+				PB - mid[i] * ys, PX0 + (x[i] - x0) * xs, PB - mid[i] * ys);
 		fputs("\"/>\n", f);
 		return;
 	}
@@ -344,12 +447,12 @@ static void draw_band(FILE *f, size_t n, const double *x, const double *lo, cons
 			   "points=\"", col);
 		for (size_t i = 0; i < n; i++)
 			if (!w || w[i] > 0)
-				fprintf(f, "%.1f,%.1f ", PX0 + (x[i] - x0) * xs, PY0 + PH - mid[i] * ys);
+				fprintf(f, "%.1f,%.1f ", PX0 + (x[i] - x0) * xs, PB - mid[i] * ys);
 		fputs("\"/>\n", f);
 		for (size_t i = 0; i < n && n <= 60; i++)
 			if (!w || w[i] > 0)
 				fprintf(f, "<circle class=\"data\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-				PX0 + (x[i] - x0) * xs, PY0 + PH - mid[i] * ys, col);
+				PX0 + (x[i] - x0) * xs, PB - mid[i] * ys, col);
 		return;
 	}
 	memset(b, 0, sizeof(b));
@@ -371,52 +474,62 @@ static void draw_band(FILE *f, size_t n, const double *x, const double *lo, cons
 	for (int c = 0; c < NCOLS; c++)
 		if (b[c].w > 0)
 			fprintf(f, "%c%.1f,%.1f ", any++ ? 'L' : 'M', PX0 + (c + 0.5) * PW / NCOLS,
-				PY0 + PH - b[c].hi * ys);
+				PB - b[c].hi * ys);
 	for (int c = NCOLS - 1; c >= 0; c--)
 		if (b[c].w > 0)
-			fprintf(f, "L%.1f,%.1f ", PX0 + (c + 0.5) * PW / NCOLS, PY0 + PH - b[c].lo * ys);
+			fprintf(f, "L%.1f,%.1f ", PX0 + (c + 0.5) * PW / NCOLS, PB - b[c].lo * ys);
 	fprintf(f, "Z\"/>\n<polyline class=\"data\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" "
 		   "points=\"", col);
 	for (int c = 0; c < NCOLS; c++)
 		if (b[c].w > 0)
 			fprintf(f, "%.1f,%.1f ", PX0 + (c + 0.5) * PW / NCOLS,
-				PY0 + PH - b[c].sum / b[c].w * ys);
+				PB - b[c].sum / b[c].w * ys);
 	fputs("\"/>\n", f);
 }
 
-static void legend(FILE *f, unsigned n, const char *const *name)
+/* The band above the plot: the legend (a coloured square and a name per
+ * line or bar, when there are 2 or more) then note (NULL: none), on one
+ * line, so that no label lies on the data. */
+static void top_band(FILE *f, unsigned n, const char *const *name, const char *note)
 {
+	if (n < 2 && !(note && note[0]))
+		return;
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">", PX0, PY0 - 10);
 	for (unsigned k = 0; k < n && n > 1; k++) {
-		double x = PX0 + 10 + k * 180;
-
-		fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-			   "<text x=\"%.0f\" y=\"%.0f\">", x, PY0 + 6, colour[k], x + 14, PY0 + 15);
+		fprintf(f, "<tspan%s fill=\"%s\">&#9632;</tspan> ", k ? " dx=\"0.8em\"" : "", colour[k]);
 		sm_html_text(f, name[k]);
-		fputs("</text>\n", f);
 	}
+	if (note && note[0]) {
+		fprintf(f, "<tspan%s>", n > 1 ? " dx=\"0.8em\"" : "");
+		sm_html_text(f, note);
+		fputs("</tspan>", f);
+	}
+	fputs("</text>\n", f);
 }
 
-/* A dashed vertical marker at x (viewBox units) with a label. */
-static void vmark(FILE *f, double x, const char *label, int row)
+/* A dashed vertical marker at x (viewBox units) across the plot; its
+ * label (NULL: none) at the right end of the band above the plot. */
+static void vmark(FILE *f, double x, const char *label, const char *dash)
 {
 	fprintf(f, "<line class=\"mark\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" "
-		   "stroke=\"#444\" stroke-dasharray=\"4 3\"/><text x=\"%.1f\" y=\"%.0f\" %s>", x, x,
-		PY0, PY0 + PH, x + (x > PX0 + PW - 120 ? -4 : 4), PY0 + 30 + row * 13,
-		x > PX0 + PW - 120 ? "text-anchor=\"end\"" : "");
-	sm_html_text(f, label);
-	fputs("</text>\n", f);
+		   "stroke=\"#444\" stroke-dasharray=\"%s\"/>", x, x, PY0, PB, dash);
+	if (label) {
+		fprintf(f, "<text x=\"%d\" y=\"%.0f\" text-anchor=\"end\">", VW - 4, PY0 - 10);
+		sm_html_text(f, label);
+		fputs("</text>", f);
+	}
+	fputc('\n', f);
 }
 
 void sm_html_chart_xy(FILE *f, const struct sm_html_xy *c)
 {
 	double x0, x1, ymax = 0;
 
-	fig_begin(f, c->id, "xy", c->title);
 	if (!c->n) {
-		empty_chart(f, "no samples in this result");
-		fig_end(f);
+		empty_chart(f, c->id, "xy", c->title, "No samples in this result: nothing to chart.");
 		return;
 	}
+	fig_begin(f, c->id, "xy", c->title);
 	x0 = c->x[0] < 0 ? c->x[0] : 0;
 	x1 = c->x[c->n - 1] > x0 ? c->x[c->n - 1] : x0 + 1;
 	for (unsigned k = 0; k < c->nlines; k++)
@@ -429,9 +542,9 @@ void sm_html_chart_xy(FILE *f, const struct sm_html_xy *c)
 	frame_box(f);
 	for (unsigned k = 0; k < c->nlines; k++)
 		draw_band(f, c->n, c->x, c->y[k], c->y[k], c->y[k], NULL, x0, x1, ymax, colour[k], 1);
-	legend(f, c->nlines, c->name);
+	top_band(f, c->nlines, c->name, NULL);
 	if (c->mark_label && c->mark_x >= x0 && c->mark_x <= x1)
-		vmark(f, PX0 + (c->mark_x - x0) / (x1 - x0) * PW, c->mark_label, 0);
+		vmark(f, PX0 + (c->mark_x - x0) / (x1 - x0) * PW, c->mark_label, "4 3");
 	x_title(f, c->xlabel);
 	fig_end(f);
 }
@@ -441,15 +554,15 @@ void sm_html_chart_hist(FILE *f, const char *id, const char *title, const struct
 	static const double pct[] = { 50, 99, 99.9 };
 	static const char *const pname[] = { "p50", "p99", "p99.9" };
 	double cnt[HCOLS];
-	double lx0, lx1, cmax = 0;
-	char a[32], label[64];
+	double lx0, lx1, cmax = 0, right = -1e9;
+	char a[32], note[160];
+	size_t pos;
 
-	fig_begin(f, id, "histogram", title);
 	if (!h->count) {
-		empty_chart(f, "no operations of this kind");
-		fig_end(f);
+		empty_chart(f, id, "histogram", title, "No operations of this kind: nothing to chart.");
 		return;
 	}
+	fig_begin(f, id, "histogram", title);
 	lx0 = floor(log10(h->min > 0 ? (double)h->min : 1));
 	lx1 = ceil(log10((double)h->max + 1));
 	if (lx1 <= lx0)
@@ -468,14 +581,9 @@ void sm_html_chart_hist(FILE *f, const char *id, const char *title, const struct
 		if (cnt[c] > cmax)
 			cmax = cnt[c];
 	}
-	y_axis(f, cmax * 1.08, "operations per pixel column");
-	for (double d = lx0; d <= lx1; d++) {
-		double x = PX0 + (d - lx0) / (lx1 - lx0) * PW;
-
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.0f\" y2=\"%.0f\" stroke=\"#999\"/>"
-			   "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n", x, x, PY0 + PH,
-			PY0 + PH + 4, x, PY0 + PH + 16, sm_fmt_ns(a, sizeof(a), pow(10, d)));
-	}
+	y_axis(f, cmax * 1.08, "operations");
+	for (double d = lx0; d <= lx1; d++)
+		x_tick(f, PX0 + (d - lx0) / (lx1 - lx0) * PW, sm_fmt_ns(a, sizeof(a), pow(10, d)), &right);
 	frame_box(f);
 	fprintf(f, "<path class=\"data\" fill=\"%s\" d=\"", colour[0]);
 	for (int c = 0; c < HCOLS; c++) {
@@ -485,17 +593,21 @@ void sm_html_chart_hist(FILE *f, const char *id, const char *title, const struct
 			continue;
 		if (ht < 1)
 			ht = 1;
-		fprintf(f, "M%.1f,%.1fh%.1fv%.1fh%.1fz", PX0 + c * PW / HCOLS, PY0 + PH, PW / HCOLS,
-			-ht, -PW / HCOLS);
+		fprintf(f, "M%.1f,%.1fh%.1fv%.1fh%.1fz", PX0 + c * PW / HCOLS, PB, PW / HCOLS, -ht,
+			-PW / HCOLS);
 	}
 	fputs("\"/>\n", f);
+	pos = (size_t)snprintf(note, sizeof(note), "dashed, left to right:");
 	for (int k = 0; k < 3; k++) {
 		double v = (double)sm_hist_percentile(h, pct[k]);
 		double x = PX0 + (log10(v > 1 ? v : 1) - lx0) / (lx1 - lx0) * PW;
 
-		snprintf(label, sizeof(label), "%s %s", pname[k], sm_fmt_ns(a, sizeof(a), v));
-		vmark(f, x, label, k);
+		vmark(f, x, NULL, "4 3");
+		if (pos < sizeof(note))
+			pos += (size_t)snprintf(note + pos, sizeof(note) - pos, "%s %s %s", k ? "," : "",
+						pname[k], sm_fmt_ns(a, sizeof(a), v));
 	}
+	top_band(f, 0, NULL, note);
 	x_title(f, "latency (log scale)");
 	fig_end(f);
 }
@@ -507,13 +619,14 @@ void sm_html_chart_frames(FILE *f, const char *id, const char *title, const stru
 		mid[SM_FRAMEMAP_COLS], w[SM_FRAMEMAP_COLS];
 	double x1 = (double)m->ncols * (double)m->width, ymax = 0;
 	uint64_t dropped = 0;
+	char note[200];
 
-	fig_begin(f, id, "frames", title);
 	if (!m->ncols) {
-		empty_chart(f, "this result has no per-frame series (written by an older stormark)");
-		fig_end(f);
+		empty_chart(f, id, "frames", title, "This result has no per-frame series (it was written "
+			    "by an older stormark): nothing to chart.");
 		return;
 	}
+	fig_begin(f, id, "frames", title);
 	for (unsigned i = 0; i < m->ncols; i++) {
 		const struct sm_framemap_col *c = &m->col[i];
 		uint64_t n = sched ? c->sched_frames : c->frames;
@@ -530,28 +643,31 @@ void sm_html_chart_frames(FILE *f, const char *id, const char *title, const stru
 	if (limit_ns / 1e6 > ymax)
 		ymax = limit_ns / 1e6;
 	ymax = ymax > 0 ? ymax * 1.08 : 1;
-	y_axis(f, ymax, sched ? "time from schedule (ms)" : "frame time (ms)");
+	y_axis(f, ymax, sched ? "from schedule (ms)" : "frame time (ms)");
 	x_axis(f, 0, x1);
 	frame_box(f);
 	draw_band(f, m->ncols, x, lo, hi, mid, w, 0, x1, ymax, colour[0], 0);
+	note[0] = '\0';
 	if (limit_ns > 0) {
-		double y = PY0 + PH - limit_ns / 1e6 / ymax * PH;
+		double y = PB - limit_ns / 1e6 / ymax * PH;
 
 		fprintf(f, "<line class=\"mark\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" "
-			   "stroke=\"#444\" stroke-dasharray=\"6 3\"/><text x=\"%.0f\" y=\"%.1f\" "
-			   "text-anchor=\"end\">", PX0, PX0 + PW, y, y, PX0 + PW - 4, y - 4);
-		sm_html_text(f, limit_label);
-		fputs("</text>\n", f);
+			   "stroke=\"#444\" stroke-dasharray=\"6 3\"/>\n", PX0, PX0 + PW, y, y);
+		snprintf(note, sizeof(note), "dashed: %s", limit_label);
 	}
 	if (dropped) {
+		size_t pos = strlen(note);
+
 		fputs("<path class=\"drops\" stroke=\"#c92a2a\" stroke-width=\"3\" d=\"", f);
 		for (unsigned i = 0; i < m->ncols; i++)
 			if (m->col[i].dropped)
-				fprintf(f, "M%.1f,%.0fv-12", PX0 + x[i] / x1 * PW, PY0 + PH);
-		fprintf(f, "\"/><text x=\"%.0f\" y=\"%.0f\" fill=\"#c92a2a\">%llu dropped "
-			   "(red ticks)</text>\n", PX0 + 8, PY0 + 14, (unsigned long long)dropped);
+				fprintf(f, "M%.1f,%.0fv-12", PX0 + x[i] / x1 * PW, PB);
+		fputs("\"/>\n", f);
+		snprintf(note + pos, sizeof(note) - pos, "%s%llu dropped (red ticks)", pos ? "; " : "",
+			 (unsigned long long)dropped);
 	}
-	x_title(f, m->width > 1 ? "frame (transfer number; each column summarises several frames)"
+	top_band(f, 0, NULL, note);
+	x_title(f, m->width > 1 ? "frame (transfer number; a column summarises several)"
 				: "frame (transfer number)");
 	fig_end(f);
 }
@@ -567,48 +683,97 @@ void sm_html_chart_bars_x(FILE *f, const char *id, const char *title, const char
 			  const char *ylabel, size_t n, const char *const *labels, unsigned nbars,
 			  const double *const *v, const char *const *name)
 {
-	double ymax = 0, gw, bw;
+	struct sm_html_bars b = { 0 };
 
-	fig_begin(f, id, "bars", title);
-	if (!n) {
-		empty_chart(f, "no runs in this result");
-		fig_end(f);
+	b.id = id;
+	b.title = title;
+	b.xlabel = xlabel;
+	b.ylabel = ylabel;
+	b.n = n;
+	b.labels = labels;
+	b.nbars = nbars > 2 ? 2 : nbars;
+	for (unsigned k = 0; k < b.nbars; k++) {
+		b.v[k] = v[k];
+		b.name[k] = name[k];
+	}
+	sm_html_chart_bars_s(f, &b);
+}
+
+void sm_html_chart_bars_s(FILE *f, const struct sm_html_bars *c)
+{
+	double ymax = 0, gw, bw, right = -1e9;
+	size_t widest = 0;
+	int numbered;
+	char num[24];
+
+	if (!c->n) {
+		empty_chart(f, c->id, "bars", c->title, c->empty ? c->empty : "No runs in this result: "
+			    "nothing to chart.");
 		return;
 	}
-	for (unsigned k = 0; k < nbars; k++)
-		for (size_t i = 0; i < n; i++)
-			if (v[k][i] > ymax)
-				ymax = v[k][i];
+	fig_begin(f, c->id, "bars", c->title);
+	for (unsigned k = 0; k < c->nbars; k++)
+		for (size_t i = 0; i < c->n; i++) {
+			double top = c->v[k][i] + (c->spread[k] && c->spread[k][i] > 0 ? c->spread[k][i] : 0);
+
+			if (top > ymax)
+				ymax = top;
+		}
 	ymax = ymax > 0 ? ymax * 1.08 : 1;
-	y_axis(f, ymax, ylabel);
+	y_axis(f, ymax, c->ylabel);
 	frame_box(f);
-	gw = PW / (double)n;
-	bw = gw * 0.8 / nbars;
-	for (size_t i = 0; i < n; i++) {
+	gw = PW / (double)c->n;
+	bw = gw * 0.8 / c->nbars;
+	/* labels wider than a group are numbered, the numbers explained
+	 * under the chart */
+	for (size_t i = 0; i < c->n; i++)
+		widest = strlen(c->labels[i]) > widest ? strlen(c->labels[i]) : widest;
+	numbered = text_w(widest) + 8 > gw && widest > 3;
+	for (size_t i = 0; i < c->n; i++) {
 		double gx = PX0 + i * gw + gw * 0.1;
 
-		for (unsigned k = 0; k < nbars; k++) {
-			double val = v[k][i], ht = val > 0 ? val / ymax * PH : 0;
+		for (unsigned k = 0; k < c->nbars; k++) {
+			double val = c->v[k][i], ht, sd;
 
 			if (val < 0) {
-				fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">n/a</text>\n",
-					gx + (k + 0.5) * bw, PY0 + PH - 4);
+				/* not measured: said in the bar's place when it fits */
+				if (bw >= text_w(3) + 2)
+					fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" dy=\"-0.3em\" "
+						   "text-anchor=\"middle\">n/a</text>\n", gx + (k + 0.5) * bw, PB);
 				continue;
 			}
+			ht = val > 0 ? val / ymax * PH : 0;
 			fprintf(f, "<rect class=\"data\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-				   "fill=\"%s\"><title>", gx + k * bw, PY0 + PH - (ht < 1 ? 1 : ht),
+				   "fill=\"%s\"><title>", gx + k * bw, PB - (ht < 1 ? 1 : ht),
 				bw > 1 ? bw - 0.5 : 1, ht < 1 ? 1 : ht, colour[k]);
-			sm_html_printf(f, "%s %s: %g", labels[i], name[k], val);
+			sm_html_printf(f, "%s %s: %g", c->labels[i], c->name[k], val);
+			sd = c->spread[k] ? c->spread[k][i] : 0;
+			if (sd > 0)
+				sm_html_printf(f, " (%s%g)", c->spread_words ? c->spread_words : "+/- ", sd);
 			fputs("</title></rect>\n", f);
+			if (sd > 0) {
+				double xm = gx + (k + 0.5) * bw, cap = bw / 4 < 6 ? bw / 4 : 6;
+				double y0 = PB - (val - sd > 0 ? val - sd : 0) / ymax * PH;
+				double y1 = PB - (val + sd) / ymax * PH;
+
+				fprintf(f, "<path class=\"spread\" stroke=\"#222\" stroke-width=\"1.5\" "
+					   "d=\"M%.1f,%.1fV%.1fM%.1f,%.1fh%.1fM%.1f,%.1fh%.1f\"/>\n", xm, y0, y1,
+					xm - cap, y0, 2 * cap, xm - cap, y1, 2 * cap);
+			}
 		}
-		if (n <= 40) {
-			fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">", gx + gw * 0.4,
-				PY0 + PH + 16);
-			sm_html_text(f, labels[i]);
-			fputs("</text>\n", f);
-		}
+		snprintf(num, sizeof(num), "%zu", i + 1);
+		x_tick(f, gx + gw * 0.4, numbered ? num : c->labels[i], &right);
 	}
-	legend(f, nbars, name);
-	x_title(f, xlabel);
-	fig_end(f);
+	top_band(f, c->nbars, c->name, c->note);
+	x_title(f, c->xlabel);
+	fputs("</svg>", f);
+	if (numbered) {
+		fputs("<p class=\"key\">", f);
+		for (size_t i = 0; i < c->n; i++) {
+			fprintf(f, "%s<b>%zu</b> ", i ? " &middot; " : "", i + 1);
+			sm_html_text(f, c->labels[i]);
+		}
+		fputs("</p>", f);
+	}
+	fputs("</figure>\n", f);
 }

@@ -52,7 +52,8 @@ void sm_html_note(FILE *f, const char *cls, const char *fmt, ...)
  * point the rate over the interval since the point before (a step line).
  * Past one point per 2 pixels, each line is drawn per pixel column as its
  * min-max band and mean. mark_x (when mark_label is set) draws a labelled
- * vertical line (a cliff). A chart without points says so. */
+ * vertical line (a cliff), labelled above the plot. A chart without
+ * points is a sentence saying so. */
 #define SM_HTML_MAXLINES 3
 struct sm_html_xy {
 	const char *id;             /* the figure's id: "chart-rate" */
@@ -93,6 +94,25 @@ void sm_html_chart_frames(FILE *f, const char *id, const char *title, const stru
 void sm_html_chart_bars(FILE *f, const char *id, const char *title, const char *ylabel, size_t n,
 			const char *const *labels, unsigned nbars, const double *const *v,
 			const char *const *name);
+
+/* Grouped bars in full: n groups (labels[i]) of up to 2 bars (v[k][i],
+ * name[k]), each with a spread whisker v +/- spread[k][i] when spread[k]
+ * is set (spread_words says what it is in the bar's tooltip, "+/- "), note
+ * said above the plot (NULL: none; the whiskers' meaning), empty the
+ * sentence drawn instead of a chart of no group (NULL: "No runs ...").
+ * Labels too wide for their group are numbered, the numbers explained
+ * under the chart. */
+struct sm_html_bars {
+	const char *id, *title, *xlabel, *ylabel;
+	size_t n;
+	const char *const *labels;
+	unsigned nbars;
+	const double *v[2];
+	const double *spread[2];
+	const char *name[2];
+	const char *spread_words, *note, *empty;
+};
+void sm_html_chart_bars_s(FILE *f, const struct sm_html_bars *c);
 
 /* The same with the x axis titled xlabel (sm_html_chart_bars: "run"). */
 void sm_html_chart_bars_x(FILE *f, const char *id, const char *title, const char *xlabel,

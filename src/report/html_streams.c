@@ -261,7 +261,9 @@ void sm_html_streams(FILE *f, const struct sm_streams_result *res)
 {
 	char a[32], b[32];
 
-	sm_html_begin(f, &res->head, res->data_dir[0] ? res->data_dir : res->head.env.fs.mount_point);
+	/* the directory tested (DIR, params.dir), not the file system's mount point */
+	sm_html_begin(f, &res->head, res->plan.dir && res->plan.dir[0] ? res->plan.dir :
+		      res->data_dir[0] ? res->data_dir : "?");
 	sm_html_section(f, "parameters", "Parameters");
 	sm_html_kv_begin(f, NULL);
 	sm_html_kv(f, "step", "%s", sm_fmt_ns(a, sizeof(a), (double)res->step_ns));

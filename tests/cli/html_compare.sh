@@ -21,6 +21,7 @@ h_check c "$T_DIR/c.html"
 h_sections c sides charts figures
 h_drawn c chart-throughput chart-rates chart-latency
 h_clean c
+h_fit c
 check "frames: the exact command" jq -e --arg g "$G" \
   '.command == "stormark compare --html=c.html \($g)/frames/write.json \($g)/frames/write.json"' c.hc.json >/dev/null
 # the command as typed, options after the operands too (the parser reorders
@@ -42,6 +43,31 @@ check "run: exit 0" test $? = 0
 h_check r "$T_DIR/r.html"
 h_sections r sides charts verdicts figures
 h_clean r
+h_fit r
 check "run: verdict table in the DOM" grep -q 'id="verdict-table"' r.html
+
+# ---- keys of three runs a side: each bar with its spread -------------------------
+mkdir -p fr
+for i in 1 2 3; do
+  "$STORMARK" frames -w 4 -n 8 -t 1 --quiet --save dir --db k.db fr >/dev/null 2>&1 || fail "save dir $i"
+  "$STORMARK" frames -w 4 -n 8 -t 1 --buffered --quiet --save buf --db k.db fr >/dev/null 2>&1 || fail "save buf $i"
+done
+"$STORMARK" compare --db k.db dir buf --format html -o k.html --json=k.json >/dev/null 2>&1
+check "keys: exit 0" test $? = 0
+h_check k "$T_DIR/k.html"
+h_drawn k chart-throughput chart-rates chart-latency
+h_clean k
+h_fit k
+check "keys: a whisker per bar with a spread" test "$(grep -c '<path class="spread"' k.html)" -ge 6
+check "keys: the whiskers said above the chart" grep -q 'whiskers: mean +/- sd over the side' k.html
+for side in a b; do
+  sd=$(printf %g "$(jq '.figures[] | select(.label == "frame rate") | .'$side'.stddev' k.json)")
+  S=$(echo $side | tr ab AB)
+  check "keys: $S's frame rate bar carries its sd ($sd)" grep -Eq \
+    "<title>frame rate $S: [0-9.e+]+ \(\+/- sd $sd\)</title></rect>\$" k.html
+done
+# one run a side: no spread, and the chart says so
+check "frames files: no whisker for one run a side" sh -c "! grep -q 'class=\"spread\"' c.html"
+check "frames files: the chart says why" grep -q 'one run a side: no spread to draw' c.html
 
 finish

@@ -25,6 +25,7 @@ h_check f "$T_DIR/f.html"
 h_sections f run environment parameters summary rates latency
 h_drawn f chart-throughput chart-iops chart-lat-read chart-lat-write chart-lat-fsync chart-lat-event
 h_clean f
+h_fit f
 
 # without --report-interval: the per-second series is in the result and
 # charted, and sysbench's layout prints no interval line
@@ -46,8 +47,38 @@ check "per second: the bytes of the series are at most the run's" jq -e \
 h_check p "$T_DIR/p.html"
 h_drawn p chart-throughput chart-iops
 h_clean p
+h_fit p
 # shellcheck disable=SC2086
 "$STORMARK" fileio $F cleanup >/dev/null 2>&1
+
+# ---- a partial last interval is drawn over its own duration --------------------
+# 100 MiB/s throughout: 1 s, 1 s, then 0.25 s (25 MiB) to the end of the run;
+# drawn per 1 s the last step would fall to 25 MiB/s, here it stays level
+# and ends at the run's end (the axis' right end, x = 944)
+G=$SM_SOURCE_DIR/tests/golden/fileio/rndrw.json
+jq '.series |= (.t_ns = [1000000000, 2000000000, 2250000000] | .duration_ns = [1000000000, 1000000000, 250000000]
+  | .read_bytes = [104857600, 104857600, 26214400] | .write_bytes = [0, 0, 0] | .reads = [6400, 6400, 1600]
+  | .writes = [0, 0, 0] | .fsyncs = [0, 0, 0] | .items = [6400, 6400, 1600] | .lat_pct_ns = [1000, 1000, 1000]
+  | .lat_max_ns = [2000, 2000, 2000])' "$G" >"$T_DIR/part.json"
+"$STORMARK" report "$T_DIR/part.json" --format html >"$T_DIR/part.html"
+check "partial: rendered" test $? = 0
+awk '/id="chart-throughput"/,/<\/figure>/' "$T_DIR/part.html" | grep -o '<polyline class="data"[^>]*points="[^"]*"' \
+  | head -1 | sed 's/.*points="//; s/"$//' | tr ' ' '\n' | grep . >"$T_DIR/part.pts"
+check "partial: the read rate is level to the end (one y for every point)" \
+  test "$(cut -d, -f2 "$T_DIR/part.pts" | sort -u | wc -l)" = 1
+check "partial: the last step ends at the end of the run, 0.25 s after the one before" \
+  test "$(tail -1 "$T_DIR/part.pts" | cut -d, -f1)" = 944.0
+
+# ---- a chart with nothing to draw is a sentence ----------------------------------
+jq 'del(.series)' "$G" >"$T_DIR/noser.json"
+"$STORMARK" report "$T_DIR/noser.json" --format html >"$T_DIR/noser.html"
+check "no series: a sentence instead of the rate chart" grep -q \
+  '<figure class="chart" id="chart-throughput" data-kind="xy"><figcaption>[^<]*</figcaption>$' "$T_DIR/noser.html"
+check "no series: the sentence" grep -q '^<p class="muted empty">No samples in this result: nothing to chart.</p></figure>' \
+  "$T_DIR/noser.html"
+check "no series: no empty plot drawn" sh -c "! grep -q 'no samples' '$T_DIR/noser.html'"
+h_check noser "$T_DIR/noser.html" --dom-only
+h_fit noser
 
 # ---- time -n 3 ----------------------------------------------------------------
 "$STORMARK" time -n 3 --html="$T_DIR/t.html" --json="$T_DIR/t.json" -- \
@@ -59,6 +90,7 @@ h_check t "$T_DIR/t.html"
 h_sections t run environment parameters runs
 h_drawn t chart-wall chart-storage
 h_clean t
+h_fit t
 check "time: a row per run" test "$(grep -c '^<tr><td>[0-9]</td><td>0</td>' "$T_DIR/t.html")" = 3
 
 finish

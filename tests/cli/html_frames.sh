@@ -30,6 +30,7 @@ h_check w "$T_DIR/w.html"
 h_sections w run environment parameters summary rates per-frame latency
 h_drawn w chart-throughput chart-fps chart-frames chart-lat-frame chart-lat-open chart-lat-io chart-lat-close
 h_clean w
+h_fit w
 check "write: the exact command" jq -e --arg d "$D" \
   '.command == "stormark frames -w 256 -n 300 -t 2 --quiet --json=\($d|sub("/d$";""))/w.json --html=\($d|sub("/d$";""))/w.html \($d)"' \
   "$T_DIR/w.hc.json" >/dev/null
@@ -57,6 +58,7 @@ check "200,000 frames: exit 0" test $? = 0
 size=$(stat -c %s "$T_DIR/big.html")
 check "200,000 frames: report under 2 MiB ($size bytes)" test "$size" -lt 2097152
 h_check big "$T_DIR/big.html" --dom-only
+h_fit big
 echo "200,000-frame report: $size bytes, layout done $(jq .render_ms "$T_DIR/big.hc.json") ms after navigation"
 
 # ---- bad input --------------------------------------------------------------

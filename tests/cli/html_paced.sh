@@ -23,6 +23,7 @@ h_check c "$T_DIR/c.html"
 h_sections c run environment parameters summary rates per-frame latency
 h_drawn c chart-frames chart-schedule chart-lat-sched
 h_clean c
+h_fit c
 if [ "$(jq .frames.dropped "$T_DIR/c.json")" -gt 0 ]; then
   check "capture: dropped frames marked" grep -q 'class="drops"' "$T_DIR/c.html"
 fi
@@ -32,6 +33,7 @@ ln -sf "$STORMARK" "$T_DIR/frametest"
 "$T_DIR/frametest" -r -n 300 -f 3000 -t 1 --html="$T_DIR/p.html" "$D" >"$T_DIR/p.out" 2>&1
 check "playback (frametest name): exit 0" test $? = 0
 h_check p "$T_DIR/p.html" --dom-only
+h_fit p
 h_sections p run parameters summary rates per-frame latency
 check "playback: per-frame and schedule charts" jq -e '.charts | has("chart-frames") and has("chart-schedule")' \
   "$T_DIR/p.hc.json" >/dev/null

@@ -25,6 +25,7 @@ h_sections r run environment parameters classic frame-tests rates verdicts verdi
 h_drawn r chart-lat-classic-0-read chart-lat-classic-0-write chart-rate-2k-write chart-rate-2k-read \
   chart-rate-hd-write chart-rate-4k-read
 h_clean r
+h_fit r
 # 2 formats x 2 rates x 2 directions, each coloured by its verdict and saying how
 check "run: 8 verdict cells, coloured" test "$(grep -Eo 'class="v-(yes|marginal|no)"' "$T_DIR/r.html" | wc -l)" = 8
 check "run: each cell says how" test "$(grep -Eo '<small>(computed|paced)</small>' "$T_DIR/r.html" | wc -l)" = 8
@@ -61,6 +62,7 @@ check "cliff: said in words" grep -Eq 'the write rate fell from 200(\.0)? MiB/s 
 h_check cliff "$T_DIR/cliff.html"
 h_drawn cliff chart-rate-2k-write
 h_clean cliff
+h_fit cliff
 # (the negative control of the rate chart, the same xy chart as frames', is
 # in html_frames.sh: stripped of its data it counts as blank)
 
@@ -75,4 +77,5 @@ check "old: the rest as before" test "$(grep -Eo 'class="v-(yes|marginal|no)"' "
 h_check old "$T_DIR/old.html" --dom-only
 h_sections old parameters classic frame-tests rates verdicts verdict-summary
 h_clean old
+h_fit old
 finish

@@ -21,6 +21,9 @@ h_check s "$T_DIR/s.html"
 h_sections s run environment parameters answers cells
 h_drawn s chart-steps-0
 h_clean s
+h_fit s
+check "live: the title names the tested directory" grep -qF "<title>stormark streams: $D</title>" "$T_DIR/s.html"
+check "live: and the heading" grep -qF "<h1>stormark streams: $D</h1>" "$T_DIR/s.html"
 check "live: a table cell per direction and rate" grep -q '<td class="v-[a-z]*"><a href="#cell-0">' "$T_DIR/s.html"
 check "live: one step bar label per N run" test "$(grep -Eo '>[0-9]+ (held|failed)</text>' "$T_DIR/s.html" | sort -u | wc -l)" = \
   "$(jq '[.streams[0].steps[].streams] | unique | length' "$T_DIR/s.json")"
@@ -37,6 +40,7 @@ check "failed: rendered" test $? = 0
 h_check fail "$T_DIR/fail.html"
 h_drawn fail chart-steps-0 chart-drops-0 chart-steps-1
 h_clean fail
+h_fit fail
 check "failed: the step at 3 marked failed" grep -q '>3 failed</text>' "$T_DIR/fail.html"
 check "failed: the drops of stream 3 at 3 streams" grep -q '<title>3 at 3: 9</title>' "$T_DIR/fail.html"
 check "failed: stream 3 did not run at 2" grep -q '>n/a</text>' "$T_DIR/fail.html"
@@ -61,6 +65,7 @@ check "cliff: marked in the cell" grep -q '<td class="v-marginal" data-cliff="ye
 check "cliff: the answer says '!' and why on hover" grep -q '<span title="the write rate fell off a cliff">[^<]*(0!)' "$T_DIR/cl.html"
 h_check cl "$T_DIR/cl.html" --dom-only
 h_clean cl
+h_fit cl
 
 # ---- refused before any work: --html with no file ---------------------------------
 expect_usage "--html to a missing directory" "$STORMARK" streams "$D" --html="$T_DIR/no/x.html"
