@@ -123,6 +123,28 @@ static int by_n(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Two bars a group; a chart of no group is the sentence empty. */
+static void bars(FILE *f, const char *id, const char *title, const char *xlabel, const char *ylabel,
+		 unsigned n, const char *const *labels, const double *const *v, const char *const *name,
+		 const char *empty)
+{
+	struct sm_html_bars b = { 0 };
+
+	b.id = id;
+	b.title = title;
+	b.xlabel = xlabel;
+	b.ylabel = ylabel;
+	b.n = n;
+	b.labels = labels;
+	b.nbars = 2;
+	b.v[0] = v[0];
+	b.v[1] = v[1];
+	b.name[0] = name[0];
+	b.name[1] = name[1];
+	b.empty = empty;
+	sm_html_chart_bars_s(f, &b);
+}
+
 /* The search: per distinct N (its last step), the aggregate rate the
  * storage delivered and N x the rate a stream needs, labelled held or
  * failed. */
@@ -161,8 +183,8 @@ static void steps_chart(FILE *f, const struct sm_streams_cell *c, unsigned idx)
 	snprintf(id, sizeof(id), "chart-steps-%u", idx);
 	snprintf(title, sizeof(title), "Search: aggregate rate per step (%u step%s)", c->nsteps,
 		 c->nsteps == 1 ? "" : "s");
-	sm_html_chart_bars_x(f, id, title, "streams (N), held or failed", "MiB/s", m, labels, 2, v,
-			     name);
+	bars(f, id, title, "streams (N), held or failed", "MiB/s", m, labels, v, name,
+	     "No step was run: nothing to chart.");
 out:
 	free(ns);
 	free(got);
@@ -209,7 +231,8 @@ static void drops_chart(FILE *f, const struct sm_streams_cell *c, unsigned idx)
 	snprintf(nb, sizeof(nb), "at %u%s", c->max_raw + 1, over ? "" : " (not run)");
 	v[0] = a;
 	v[1] = b;
-	sm_html_chart_bars_x(f, id, title, "stream", "frames", n, labels, 2, v, name);
+	bars(f, id, title, "stream", "frames", n, labels, v, name,
+	     "No stream ran at either number: nothing to chart.");
 out:
 	free(a);
 	free(b);

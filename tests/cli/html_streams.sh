@@ -51,6 +51,15 @@ if [ "${SM_SANITIZER:-none}" = none ]; then
   check "stripped: four charts measured" jq -e '.charts | length == 4' "$T_DIR/fstrip.hc.json" >/dev/null
 fi
 
+# ---- a cell with no step: sentences, not empty charts -------------------------------
+jq '.streams[0].steps = []' "$G" >"$T_DIR/nost.json"
+"$STORMARK" report "$T_DIR/nost.json" --format html >"$T_DIR/nost.html"
+check "no step: rendered" test $? = 0
+check "no step: the search chart is a sentence" grep -q \
+  '^<p class="muted empty">No step was run: nothing to chart.</p></figure>' "$T_DIR/nost.html"
+check "no step: the drops chart is a sentence" grep -q \
+  '^<p class="muted empty">No stream ran at either number: nothing to chart.</p></figure>' "$T_DIR/nost.html"
+
 # ---- the sustained confirmation of a capture answer, and a cliff in it -------------
 G2=$SM_SOURCE_DIR/tests/golden/streams/sustained.json
 "$STORMARK" report "$G2" --format html >"$T_DIR/sus.html"
