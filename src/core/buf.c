@@ -3,6 +3,7 @@
 #include "core/buf.h"
 #include "core/rng.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -76,4 +77,58 @@ void sm_buf_stamp(void *buf, size_t len, enum sm_data_mode mode, uint64_t run, u
 int sm_buf_has_stamp(const void *buf, size_t len)
 {
 	return len >= 16 && !memcmp(buf, SM_STAMP_MAGIC, 8);
+}
+
+int sm_buf_alias_init(struct sm_buf_alias *a, size_t len, unsigned n, uint64_t seed)
+{
+	size_t body = len - SM_BUF_ALIGN;
+	int fd = -1, rc = 0;
+	void *p;
+
+	memset(a, 0, sizeof(*a));
+	if (!n || !len || len % SM_BUF_ALIGN)
+		return -EINVAL;
+	/* the address space of every buffer, then each one's two parts
+	 * mapped over it */
+	p = mmap(NULL, len * n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	a->base = p;
+	a->len = len;
+	a->n = n;
+	if (body) {
+		fd = memfd_create("stormark-frame", MFD_CLOEXEC);
+		if (fd < 0 || ftruncate(fd, (off_t)body)) {
+			rc = -errno;
+			goto out;
+		}
+	}
+	for (unsigned i = 0; i < n; i++) {
+		char *b = a->base + (size_t)i * len;
+
+		if (mmap(b, SM_BUF_ALIGN, PROT_READ | PROT_WRITE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS,
+			 -1, 0) == MAP_FAILED ||
+		    (body && mmap(b + SM_BUF_ALIGN, body, PROT_READ | PROT_WRITE,
+				  MAP_FIXED | MAP_SHARED | MAP_POPULATE, fd, 0) == MAP_FAILED)) {
+			rc = -errno;
+			goto out;
+		}
+		/* the shared pages are filled through the first buffer (and
+		 * mapped in every one by MAP_POPULATE: no page fault in a
+		 * timed request); every buffer's own page here */
+		sm_buf_fill(b, i ? SM_BUF_ALIGN : len, SM_DATA_RANDOM, seed + i);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		sm_buf_alias_release(a);
+	return rc;
+}
+
+void sm_buf_alias_release(struct sm_buf_alias *a)
+{
+	if (a->base)
+		munmap(a->base, a->len * a->n);
+	memset(a, 0, sizeof(*a));
 }

@@ -3,6 +3,7 @@
  * random data does not compress. */
 #include "core/buf.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -215,6 +216,41 @@ static void test_incompressible(void **state)
 	free(p);
 }
 
+/* Alias buffers: each its own first page, the rest one set of pages. */
+static void test_alias(void **state)
+{
+	struct sm_buf_alias a;
+	unsigned char *b0, *b1, *b2;
+	size_t len = 5 * 4096;
+
+	(void)state;
+	assert_int_equal(sm_buf_alias_init(&a, 4096 + 1, 2, 1), -EINVAL);
+	assert_int_equal(sm_buf_alias_init(&a, len, 0, 1), -EINVAL);
+	assert_int_equal(sm_buf_alias_init(&a, len, 3, 7), 0);
+	b0 = sm_buf_alias_at(&a, 0);
+	b1 = sm_buf_alias_at(&a, 1);
+	b2 = sm_buf_alias_at(&a, 2);
+	assert_int_equal((uintptr_t)b0 % 4096, 0);
+	assert_ptr_equal(b1, b0 + len);
+	/* the data after the first page: the same in every buffer, random */
+	assert_memory_equal(b0 + 4096, b1 + 4096, len - 4096);
+	assert_memory_equal(b0 + 4096, b2 + 4096, len - 4096);
+	assert_true(entropy(b0 + 4096, len - 4096) > 7.9);
+	/* a header written in one buffer's first page is that buffer's */
+	memset(b1, 0xab, 64);
+	assert_int_not_equal(b0[0], 0xab);
+	assert_int_not_equal(b2[0], 0xab);
+	assert_true(entropy(b2, 4096) > 7.5);
+	/* a write past the first page shows in every buffer: one memory */
+	b2[4096 + 10] ^= 0xff;
+	assert_int_equal(b0[4096 + 10], b2[4096 + 10]);
+	sm_buf_alias_release(&a);
+	assert_null(a.base);
+	/* one page: nothing shared */
+	assert_int_equal(sm_buf_alias_init(&a, 4096, 2, 7), 0);
+	sm_buf_alias_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_stamp),
 		cmocka_unit_test(test_has_stamp),
 		cmocka_unit_test(test_incompressible),
+		cmocka_unit_test(test_alias),
 	};
 
 	return cmocka_run_group_tests_name("buf", tests, NULL, NULL);
