@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* stormark streams: how many concurrent real-time streams of a compressed
- * video format (ProRes, DNxHR, XAVC) the storage holding DIR sustains, for
- * capture and playback. Options here; the search is workload/streams.c,
- * the reports report/streams*.c; docs/streams.md. */
+/* stormark streams: how many concurrent real-time streams of a video
+ * format (ProRes, DNxHR, XAVC; DPX, EXR, TIFF sequences) the storage
+ * holding DIR sustains, for capture and playback. Options here; the
+ * search is workload/streams.c, the reports report/streams*.c;
+ * docs/streams.md. */
 #include "cmd/cmd.h"
 #include "mpi/job.h"
 #include "mpi/job_streams.h"
@@ -54,18 +55,20 @@ static void usage(FILE *f, const struct sm_opt *opts)
 {
 	fputs("usage: stormark streams [options] [DIR]\n"
 	      "\n"
-	      "How many concurrent real-time streams of a compressed video format (ProRes,\n"
-	      "DNxHR, XAVC) the storage holding DIR (default: the current directory)\n"
-	      "sustains: each stream is one file moved in chunks of one frame per frame\n"
-	      "interval, paced as frames -f paces a sequence, with its own buffers; all start\n"
-	      "at once. The search doubles the number of streams, then bisects, each step a\n"
-	      "paced run of --step seconds. Each capture answer is then run once as a sustained\n"
-	      "step of max(16, 3 x --step) seconds whose write rate is looked at for a cliff\n"
-	      "(a fall lowers the answer, marked '!'); a --time too short for it says the cell\n"
-	      "could not be checked. Test files go in DIR/.stormark-streams-XXXXXX,\n"
-	      "removed at the end, also on Ctrl-C. Under mpirun or srun, rank 0 searches and\n"
-	      "each step's streams are spread round-robin over the ranks, each in\n"
-	      "DIR/rank.N (docs/mpi.md).\n"
+	      "How many concurrent real-time streams of a video format the storage holding DIR\n"
+	      "(default: the current directory) sustains. A compressed format's stream (ProRes,\n"
+	      "DNxHR, XAVC) is one file moved in chunks of one frame per frame interval; a\n"
+	      "frame-sequence format's (DPX, EXR, TIFF, v210: frames --list-formats) is a\n"
+	      "directory of one file per frame, each opened, moved and closed as frames moves\n"
+	      "a sequence; each is paced as frames -f paces a sequence, with its own buffers;\n"
+	      "all start at once. The search doubles the number of streams, then bisects,\n"
+	      "each step a paced run of --step seconds. Each capture answer is then run once\n"
+	      "as a sustained step of max(16, 3 x --step) seconds whose write rate is looked\n"
+	      "at for a cliff (a fall lowers the answer, marked '!'); a --time too short for\n"
+	      "it says the cell could not be checked. Test files go in\n"
+	      "DIR/.stormark-streams-XXXXXX, removed at the end, also on Ctrl-C. Under mpirun\n"
+	      "or srun, rank 0 searches and each step's streams are spread round-robin over\n"
+	      "the ranks, each in DIR/rank.N (docs/mpi.md).\n"
 	      "\n"
 	      "Options:\n", f);
 	sm_opt_usage(f, opts, 0);
@@ -216,8 +219,9 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 {
 	struct sm_opt opts[] = {
 		SM_OPT_CALL(0, "video-format", SM_OPT_REQUIRED, formats_cb, o, "LIST",
-			    "stream formats, comma-separated, or 'all' (default: a set from "
-			    "ProRes Proxy HD to DNxHR 444 4K; --list shows them)"),
+			    "stream formats of either kind (--list shows them), comma-separated, or "
+			    "'all' (every compressed one; default: a set from ProRes Proxy HD to DNxHR "
+			    "444 4K)"),
 		{ .kind = SM_OPT_DOUBLE, .long_name = "rate-mib", .arg = SM_OPT_REQUIRED,
 		  .dest = &o->rate_mib, .dmin = 0, .dmax = 100000, .flags = SM_OPT_GT_MIN,
 		  .argh = "R", .help = "a made-up format of R MiB/s per stream (custom-Rmib), "
@@ -245,7 +249,8 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 		SM_URING_OPTS(o->uring),
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,
 				"let the directory be a file system's root (a mount point, or /)"),
-		SM_OPT_FLAG_SET(0, "list", o->list, 1, "list the stream formats and their rates"),
+		SM_OPT_FLAG_SET(0, "list", o->list, 1,
+				"list the stream formats, compressed and frame sequences, and their rates"),
 		SM_OPT_HEAD("\nOutput:"),
 		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv or json"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),

@@ -17,7 +17,11 @@ const char *const sm_sformat_sources[] = {
 	"Sony Help Guide (Cyber-shot, helpguide.sony.net/dsc/1720), Recordable movie times",
 	"Sony Help Guides (helpguide.sony.net/ilc/2410 and ilc/2035), Recordable movie times",
 	"Sony Help Guide (helpguide.sony.net/ilc/2210), Recordable movie times (firmware 3.00)",
+	"stormark's frame-sequence table (docs/formats.md, \"The rule\")",
 };
+
+/* The index of the frame-sequence entry of sm_sformat_sources. */
+#define SOURCE_SEQUENCE 6
 
 #define PR(fl, desc, geo, w, h, a, b, c, d, e) \
 	{ "prores-" fl "-" geo, "Apple ProRes " desc, geo, w, h, SM_SFMT_MBPS_PER_COLUMN, \
@@ -99,14 +103,32 @@ int sm_sformat_at(unsigned i, struct sm_sformat *out)
 	return 0;
 }
 
+void sm_sformat_sequence(const struct sm_format *fmt, struct sm_sformat *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", fmt->name);
+	out->codec = fmt->family->desc;
+	out->geometry = fmt->geometry->name;
+	out->width = fmt->width;
+	out->height = fmt->height;
+	out->rule = SM_SFMT_SEQUENCE;
+	out->bytes_per_frame = fmt->frame_bytes;
+	out->source = SOURCE_SEQUENCE;
+}
+
 int sm_sformat_find(const char *name, struct sm_sformat *out)
 {
+	struct sm_format fmt;
+
 	for (unsigned i = 0; i < sm_sformat_count(); i++)
 		if (!strcasecmp(table[i].name, name)) {
 			*out = table[i];
 			return 0;
 		}
-	return -ENOENT;
+	if (sm_format_find(name, &fmt))
+		return -ENOENT;
+	sm_sformat_sequence(&fmt, out);
+	return 0;
 }
 
 int sm_sformat_custom(double mib_s, struct sm_sformat *out)
@@ -150,6 +172,8 @@ double sm_sformat_frame_bytes(const struct sm_sformat *f, const struct sm_fps *r
 		return c < 0 ? 0 : (double)f->bytes_per_frame;
 	case SM_SFMT_CUSTOM:
 		return f->custom_bytes_s / sm_fps_value(r);
+	case SM_SFMT_SEQUENCE:
+		return (double)f->bytes_per_frame;
 	}
 	return 0;
 }

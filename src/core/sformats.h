@@ -27,18 +27,25 @@ enum sm_sformat_rule {
 	SM_SFMT_MBPS_NOMINAL,
 	/* --rate-mib: a made-up format of R MiB/s at any frame rate. */
 	SM_SFMT_CUSTOM,
+	/* An uncompressed frame-sequence format of core/formats.h (frames
+	 * --list-formats): one file per frame of bytes_per_frame (a whole
+	 * number of 4 KiB blocks), the same at every frame rate of
+	 * sm_frame_rates. */
+	SM_SFMT_SEQUENCE,
 };
 
-/* One stream format: a codec flavour at a geometry. */
+/* One stream format: a codec flavour at a geometry (one file per clip), or
+ * a frame-sequence format (one file per frame, rule SM_SFMT_SEQUENCE). */
 struct sm_sformat {
-	char name[40];              /* "prores-hq-uhd", "xavc-s-i-uhd", "custom-25mib" */
-	const char *codec;          /* "Apple ProRes 422 HQ" */
+	char name[40];              /* "prores-hq-uhd", "xavc-s-i-uhd", "custom-25mib",
+				     * "dpx-2k" */
+	const char *codec;          /* "Apple ProRes 422 HQ", "DPX 10-bit RGB" */
 	const char *geometry;       /* "uhd" (names of core/formats.h) */
 	unsigned width, height;
 	enum sm_sformat_rule rule;
 	unsigned mbps[5];           /* MBPS_PER_COLUMN, MBPS_NOMINAL: at 24p, 25p,
 				     * 30p, 50p, 60p (0: none at that rate) */
-	uint64_t bytes_per_frame;   /* BYTES_PER_FRAME */
+	uint64_t bytes_per_frame;   /* BYTES_PER_FRAME, SEQUENCE */
 	double custom_bytes_s;      /* CUSTOM: bytes per second */
 	unsigned source;            /* index into sm_sformat_sources */
 };
@@ -46,13 +53,26 @@ struct sm_sformat {
 /* Where a codec's figures come from (cited in docs/formats.md). */
 extern const char *const sm_sformat_sources[];
 
-/* Number of formats in the table, and the i-th (0 <= i < count) into *out.
- * Returns 0 or -ERANGE. */
+/* Number of compressed formats in the table, and the i-th (0 <= i <
+ * count) into *out. Returns 0 or -ERANGE. The frame-sequence formats are
+ * core/formats.h's (sm_format_count, sm_sformat_sequence). */
 unsigned sm_sformat_count(void);
 int sm_sformat_at(unsigned i, struct sm_sformat *out);
 
-/* Look a format up by name, case-insensitive. Returns 0 or -ENOENT. */
+/* Look a format up by name, case-insensitive: a compressed format of the
+ * table, else a frame-sequence format of core/formats.h ("dpx-2k").
+ * Returns 0 or -ENOENT. */
 int sm_sformat_find(const char *name, struct sm_sformat *out);
+
+/* The frame-sequence format fmt as a stream format (rule SM_SFMT_SEQUENCE:
+ * one file per frame of fmt->frame_bytes, defined at every frame rate). */
+void sm_sformat_sequence(const struct sm_format *fmt, struct sm_sformat *out);
+
+/* 1 when f is a frame-sequence format (one file per frame), else 0. */
+static inline int sm_sformat_is_sequence(const struct sm_sformat *f)
+{
+	return f->rule == SM_SFMT_SEQUENCE;
+}
 
 /* A custom format of mib_s MiB/s (> 0): name "custom-<R>mib". Returns 0,
  * or -EINVAL for a rate <= 0 or not finite. */

@@ -7,6 +7,7 @@
 #include "analysis/verdict.h"
 
 #include <math.h>
+#include <string.h>
 
 /* A number as CSV wants it: integers without a point, others with enough
  * digits to read back. */
@@ -188,18 +189,27 @@ void sm_csv_frames(FILE *f, const struct sm_frames_result *r)
 	fputs(",\n", f);
 }
 
+/* A text field: quoted when it holds a comma (a sequence format's kind of
+ * file: "OpenEXR half RGB, uncompressed"); the tables' names hold no
+ * quote or line break. */
+static void str(FILE *f, const char *s)
+{
+	fprintf(f, strchr(s, ',') ? ",\"%s\"" : ",%s", s);
+}
+
 void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
 {
 	fprintf(f, "format,codec,fps,direction,stream_bytes_per_s,chunk_bytes,streams,streams_headroom,"
 		   "first_failed,at_cap,searched,aggregate_bytes_per_s,sustained_bytes_per_s,"
 		   "confirmation,confirmation_streams,confirmation_held,streams_headroom_before,"
 		   "cliff_looked,cliff_found,cliff_at_s,cliff_burst_bytes_per_s,"
-		   "cliff_sustained_bytes_per_s,moved_bytes_per_s\n");
+		   "cliff_sustained_bytes_per_s,moved_bytes_per_s,kind\n");
 	for (unsigned i = 0; i < res->ncells; i++) {
 		const struct sm_streams_cell *c = &res->cells[i];
 
-		/* names from the format table: no comma, quote or line break */
-		fprintf(f, "%s,%s,%s,%s", c->format, c->codec, c->fps_name, sm_direction_name(c->dir));
+		fputs(c->format, f);
+		str(f, c->codec);
+		fprintf(f, ",%s,%s", c->fps_name, sm_direction_name(c->dir));
 		num(f, c->rate);
 		fprintf(f, ",%llu", (unsigned long long)c->chunk_bytes);
 		if (c->measured)   /* not measured: empty cells, never 0 */
@@ -220,7 +230,7 @@ void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
 		if (c->confirm == SM_CONFIRM_NONE) {   /* playback, no answer */
 			fputs(",,,,,,,,,", f);
 			num(f, c->moved_rate);
-			fputc('\n', f);
+			fprintf(f, ",%s\n", sm_streams_kind_name(c->sequence));
 			continue;
 		}
 		fprintf(f, ",%s,%u,%d,%u,%d,%d", sm_streams_confirm_name(c->confirm),
@@ -234,7 +244,7 @@ void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
 			empty(f, 3);
 		}
 		num(f, c->moved_rate);
-		fputc('\n', f);
+		fprintf(f, ",%s\n", sm_streams_kind_name(c->sequence));
 	}
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The catalogues of formats a command can be given: frames' sizes and
  * video formats (--list-formats), streams' formats and their published
- * rates (--list). */
+ * rates (--list: compressed, then frame sequences). */
 #include "report/formats.h"
 
 #include "core/formats.h"
@@ -43,6 +43,39 @@ void sm_report_stream_formats(FILE *f)
 			else
 				fprintf(f, " %8s", "-");   /* no published rate at this fps */
 		}
+		fputc('\n', f);
+	}
+	/* the frame-sequence formats of frames --list-formats: a stream is a
+	 * directory of one file per frame, at any rate; the frame file's
+	 * column as wide as its longest entry */
+	int wide = 0;
+
+	for (unsigned i = 0; i < sm_format_count(); i++) {
+		struct sm_format fmt;
+		char what[96];
+		int len;
+
+		sm_format_at(i, &fmt);
+		len = snprintf(what, sizeof(what), "%s, %llu B", fmt.family->desc,
+			       (unsigned long long)fmt.frame_bytes);
+		if (len > wide)
+			wide = len;
+	}
+	fprintf(f, "\n%-22s %-*s", "sequence format", wide, "frame file");
+	for (unsigned k = 0; k < 8; k++)
+		fprintf(f, " %8s", show[k]);
+	fputs("   (MiB/s per stream; one file per frame)\n", f);
+	for (unsigned i = 0; i < sm_format_count(); i++) {
+		struct sm_format fmt;
+		struct sm_sformat sf;
+		char what[96];
+
+		sm_format_at(i, &fmt);
+		sm_sformat_sequence(&fmt, &sf);
+		snprintf(what, sizeof(what), "%s, %llu B", sf.codec, (unsigned long long)sf.bytes_per_frame);
+		fprintf(f, "%-22s %-*s", sf.name, wide, what);
+		for (unsigned k = 0; k < 8; k++)
+			fprintf(f, " %8.2f", sm_sformat_rate(&sf, sm_fps_find(show[k])) / 1048576.0);
 		fputc('\n', f);
 	}
 }

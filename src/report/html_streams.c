@@ -249,6 +249,8 @@ static void cell(FILE *f, const struct sm_streams_cell *c, unsigned idx)
 	fputs("</h3>\n", f);
 	sm_html_kv_begin(f, NULL);
 	sm_html_kv(f, "codec", "%s", c->codec);
+	if (c->sequence)
+		sm_html_kv(f, "kind", "a frame sequence: each stream a directory of one file per frame");
 	sm_html_kv(f, "rate per stream", "%s/s", sm_fmt_bytes(a, sizeof(a), c->rate));
 	if (c->moved_rate == c->rate)
 		sm_html_kv(f, "moved", "as published (a byte schedule of whole 4 KiB blocks)");

@@ -170,9 +170,14 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 			fprintf(f, " | %s | %s |\n", confirm_words(conf, sizeof(conf), c), c->note);
 			continue;
 		}
-		fprintf(f, "%s at %s fps, %s (%s): %s/s per stream (%s), up to %s per frame "
-			"interval\n", c->format, c->fps_name, sm_direction_name(c->dir), c->codec, rate,
-			moved, chunk);
+		if (c->sequence)
+			fprintf(f, "%s at %s fps, %s (%s, a sequence: one file per frame): %s/s per "
+				"stream (%s), %s per frame file\n", c->format, c->fps_name,
+				sm_direction_name(c->dir), c->codec, rate, moved, chunk);
+		else
+			fprintf(f, "%s at %s fps, %s (%s): %s/s per stream (%s), up to %s per frame "
+				"interval\n", c->format, c->fps_name, sm_direction_name(c->dir), c->codec,
+				rate, moved, chunk);
 		if (!c->measured) {
 			fprintf(f, "  not measured: %s\n", c->note[0] ? c->note : "no step ran");
 			continue;

@@ -70,6 +70,7 @@ static cJSON *cell_json(const struct sm_streams_cell *c)
 
 	cJSON_AddStringToObject(o, "format", c->format);
 	cJSON_AddStringToObject(o, "codec", c->codec);
+	cJSON_AddStringToObject(o, "kind", sm_streams_kind_name(c->sequence));
 	cJSON_AddStringToObject(o, "fps", c->fps_name);
 	cJSON_AddStringToObject(o, "direction", sm_direction_name(c->dir));
 	sm_json_add_double(o, "frame_bytes", c->frame_bytes);

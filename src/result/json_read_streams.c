@@ -94,9 +94,41 @@ static int read_answer(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr
 	       sm_jget_double(o, "sustained_bytes_per_s", &c->sustained_bytes_per_s, e) ? -EINVAL : 0;
 }
 
-static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *e)
+/* "sequence" or "file" (absent in results from before frame sequences:
+ * a file). */
+static int read_kind(const cJSON *o, int *sequence, struct sm_jerr *e)
+{
+	char kind[16];
+
+	*sequence = 0;
+	if (!cJSON_GetObjectItemCaseSensitive(o, "kind"))
+		return 0;
+	if (sm_jget_str(o, "kind", kind, sizeof(kind), e))
+		return -EINVAL;
+	if (!strcmp(kind, sm_streams_kind_name(1)))
+		*sequence = 1;
+	else if (strcmp(kind, sm_streams_kind_name(0)))
+		return sm_jerr_set(e, "unknown kind '%s'", kind);
+	return 0;
+}
+
+static int read_dir(const cJSON *o, enum sm_direction *d, struct sm_jerr *e)
 {
 	char dir[16];
+
+	if (sm_jget_str(o, "direction", dir, sizeof(dir), e))
+		return -EINVAL;
+	if (!strcmp(dir, sm_direction_name(SM_DIR_CAPTURE)))
+		*d = SM_DIR_CAPTURE;
+	else if (!strcmp(dir, sm_direction_name(SM_DIR_PLAYBACK)))
+		*d = SM_DIR_PLAYBACK;
+	else
+		return sm_jerr_set(e, "unknown direction '%s'", dir);
+	return 0;
+}
+
+static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *e)
+{
 	const cJSON *a, *x;
 	unsigned k = 0;
 	int n;
@@ -106,7 +138,7 @@ static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *
 	if (sm_jget_str(o, "format", c->format, sizeof(c->format), e) ||
 	    sm_jget_str(o, "codec", c->codec, sizeof(c->codec), e) ||
 	    sm_jget_str(o, "fps", c->fps_name, sizeof(c->fps_name), e) ||
-	    sm_jget_str(o, "direction", dir, sizeof(dir), e) ||
+	    read_dir(o, &c->dir, e) || read_kind(o, &c->sequence, e) ||
 	    sm_jget_double(o, "frame_bytes", &c->frame_bytes, e) ||
 	    sm_jget_u64(o, "chunk_bytes", &c->chunk_bytes, e) ||
 	    sm_jget_double(o, "rate_bytes_per_s", &c->rate, e) ||
@@ -118,12 +150,6 @@ static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *
 	    read_confirm(o, c, e) ||
 	    !(a = sm_jget_arr(o, "steps", e)))
 		return -EINVAL;
-	if (!strcmp(dir, sm_direction_name(SM_DIR_CAPTURE)))
-		c->dir = SM_DIR_CAPTURE;
-	else if (!strcmp(dir, sm_direction_name(SM_DIR_PLAYBACK)))
-		c->dir = SM_DIR_PLAYBACK;
-	else
-		return sm_jerr_set(e, "unknown direction '%s'", dir);
 	c->fps = strtod(c->fps_name, NULL);
 	/* written since frames move by a byte schedule; before, every frame
 	 * was its chunk */

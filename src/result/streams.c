@@ -5,13 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+void sm_streams_step_release(struct sm_streams_step *st)
+{
+	free(st->streams);
+	st->streams = NULL;
+}
+
+const char *sm_streams_kind_name(int sequence)
+{
+	return sequence ? "sequence" : "file";
+}
+
 void sm_streams_result_release(struct sm_streams_result *res)
 {
 	for (unsigned i = 0; i < res->ncells; i++) {
 		struct sm_streams_cell *c = &res->cells[i];
 
 		for (unsigned k = 0; k < c->nsteps; k++)
-			free(c->steps[k].streams);
+			sm_streams_step_release(&c->steps[k]);
 		free(c->steps);
 	}
 	free(res->cells);

@@ -39,8 +39,6 @@ struct sm_streams_step {
 	unsigned n;
 	int held;                   /* analysis: every stream held (sm_streams_step_judge) */
 	int complete;               /* 1: ran to its end (not stopped, no error) */
-	unsigned created;           /* capture: files paths[0..created-1] the step
-				     * created (O_EXCL), for the caller to remove */
 	uint64_t duration_ns;       /* from the common start to the last completion */
 	uint64_t schedule_ns;       /* the schedule's span: frames x interval */
 	uint64_t bytes;             /* all streams */
@@ -63,8 +61,10 @@ enum sm_streams_confirm {
 
 /* A format at a frame rate in one direction: the search and its answer. */
 struct sm_streams_cell {
-	char format[40];            /* "prores-hq-uhd" */
-	char codec[48];             /* "Apple ProRes 422 HQ" */
+	char format[40];            /* "prores-hq-uhd", "dpx-2k" */
+	char codec[48];             /* "Apple ProRes 422 HQ", "DPX 10-bit RGB" */
+	int sequence;               /* 1: a frame-sequence format, each stream a
+				     * directory of one file per frame */
 	char fps_name[16];          /* "25", "29.97" */
 	double fps;
 	enum sm_direction dir;
@@ -181,6 +181,13 @@ const char *sm_streams_confirm_name(enum sm_streams_confirm s);
 
 /* Free the cells and their steps. */
 void sm_streams_result_release(struct sm_streams_result *res);
+
+/* Free a step's figures (its streams). */
+void sm_streams_step_release(struct sm_streams_step *st);
+
+/* "sequence" (one file per frame) or "file" (one file per stream): the
+ * JSON's and csv's "kind". */
+const char *sm_streams_kind_name(int sequence);
 
 /* The cell of format fmt at rate fps in direction d, or NULL when res has
  * none; the pointer is into res->cells. */

@@ -13,6 +13,7 @@
 #include "workload/fileio.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Histograms a worker keeps (a live one per operation kind, its own
  * totals): a bound, not a count, as they are small next to the buffers. */
@@ -126,8 +127,8 @@ uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, siz
 	unsigned streams = plan->max_streams ? plan->max_streams : 1;
 	const struct sm_sformat *big = NULL;
 	const struct sm_fps *big_r = NULL;
-	uint64_t chunk = 0;
-	char a[32];
+	uint64_t chunk = 0, own = 0, need;
+	char a[32], b[32];
 
 	for (unsigned i = 0; i < plan->nformats; i++)
 		for (unsigned k = 0; k < plan->nrates; k++) {
@@ -138,6 +139,10 @@ uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, siz
 				big = &plan->formats[i];
 				big_r = plan->rates[k];
 			}
+			/* a captured frame of a sequence: a buffer of its own
+			 * per request (streams_step.c, sm_buf_alias) */
+			if (plan->capture && sm_sformat_is_sequence(&plan->formats[i]) && c > own)
+				own = c;
 		}
 	if (big)
 		snprintf(what, len, "the stream buffer (one %s chunk of %s at %s fps, shared by the "
@@ -145,5 +150,14 @@ uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, siz
 			 big->name, big_r->name, streams, streams == 1 ? "" : "s");
 	else
 		snprintf(what, len, "the figures of %u stream%s", streams, streams == 1 ? "" : "s");
-	return add_sat(buf_bytes(chunk), sm_mem_mul(stream_bytes(plan), streams));
+	need = add_sat(buf_bytes(chunk), sm_mem_mul(stream_bytes(plan), streams));
+	if (!own)
+		return need;
+	/* alias buffers: the frame once (a memory file behind all of them)
+	 * and each request's first page */
+	snprintf(what + strlen(what), len - strlen(what), ", and the captured frames' buffers (one %s "
+		 "frame shared, %s a request)", sm_fmt_bytes(a, sizeof(a), (double)own),
+		 sm_fmt_bytes(b, sizeof(b), (double)SM_BUF_ALIGN));
+	return add_sat(need, add_sat(own, sm_mem_mul((uint64_t)SM_BUF_ALIGN * (plan->depth ? plan->depth : 1),
+						     streams)));
 }

@@ -36,8 +36,9 @@ uint64_t sm_run_mem_need(const struct sm_run_plan *plan, char *what, size_t len)
  * stream of a step shares (a chunk of the largest format and rate of the
  * plan; the playback files are written from a buffer of the same size,
  * freed before the step starts) and each of --max-streams streams' own
- * statistics, pacing model and requests. Call with plan->formats, rates
- * and max_streams set. */
+ * statistics, pacing model and requests; for a frame-sequence capture,
+ * the frames' alias buffers too (one frame, a page a request). Call with
+ * plan->formats, rates, capture, depth and max_streams set. */
 uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, size_t len);
 
 #endif

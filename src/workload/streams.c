@@ -1,26 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* The streams search: for each format, frame rate and direction, paced
  * steps of n concurrent streams, doubling then bisection, within the time
- * budget; the test directory and its files. docs/streams.md. */
+ * budget; its files are workload/streams_files.c's. docs/streams.md. */
 #include "workload/streams.h"
 #include "workload/streams_int.h"
 #include "analysis/cliff.h"
 #include "analysis/streams.h"
-#include "core/buf.h"
 #include "core/clock.h"
-#include "core/fsx.h"
 #include "core/worker.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* The run's first error: fmt and its arguments, then ": " and rc's text. */
 static int fail(struct sm_streams_search *x, int rc, const char *fmt, ...)
@@ -42,93 +36,6 @@ static int fail(struct sm_streams_search *x, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static void path_of(struct sm_streams_search *x, const char *kind, unsigned i)
-{
-	snprintf(x->paths[i], SM_STREAMS_PATH_LEN, "%s/%s-%03u.stm", x->res->data_dir, kind, i);
-	x->pathv[i] = x->paths[i];
-}
-
-/* Remove the playback files (stormark's own, created O_EXCL here). */
-static void drop_play(struct sm_streams_search *x)
-{
-	for (unsigned i = 0; i < x->nplay; i++) {
-		path_of(x, "play", i);
-		unlink(x->paths[i]);
-	}
-	x->nplay = 0;
-	x->play_bytes = 0;
-}
-
-/* Write playback file `path` from `from` up to `bytes` (whole 4 KiB
- * blocks of the pattern, at most `chunk` a request): a new file (from 0,
- * created O_EXCL) or one of ours grown. A new file that fails is removed. */
-static int write_play(struct sm_streams_search *x, const char *path, uint64_t chunk, uint64_t from,
-		      uint64_t bytes, void *buf)
-{
-	int flags = O_WRONLY | O_CLOEXEC | (x->direct ? O_DIRECT : 0) | (from ? 0 : O_CREAT | O_EXCL);
-	int fd = open(path, flags, 0644);
-	uint64_t off = from;
-	int rc = 0;
-
-	if (fd < 0)
-		return fail(x, -errno, from ? "cannot open '%s'" : "cannot create '%s'", path);
-	while (off < bytes && !sm_stopped()) {
-		size_t len = bytes - off < chunk ? (size_t)(bytes - off) : (size_t)chunk;
-		ssize_t w = pwrite(fd, buf, len, (off_t)off);
-
-		if (w != (ssize_t)len) {
-			rc = fail(x, w < 0 ? -errno : -ENOSPC, "cannot write '%s'", path);
-			break;
-		}
-		off += len;
-	}
-	if (!rc && sm_stopped())
-		rc = -EINTR;
-	if (!rc && fsync(fd))
-		rc = fail(x, -errno, "cannot write '%s'", path);
-	close(fd);
-	if (rc && !from)
-		unlink(path);
-	return rc;
-}
-
-/* Make sure playback files 0..n-1 hold at least `bytes` each. The files
- * are kept from one format to the next (any chunk reads them) and only
- * grown, so each byte is written once. Returns 0, -ENOSPC (no room: the
- * search stops there, not an error), -EINTR or -errno. */
-static int ensure_play(struct sm_streams_search *x, unsigned n, uint64_t chunk, uint64_t bytes)
-{
-	uint64_t size = bytes > x->play_bytes ? bytes : x->play_bytes;
-	double need = (double)(n > x->nplay ? n - x->nplay : 0) * (double)size +
-		      (double)x->nplay * (double)(size - x->play_bytes);
-	struct sm_fs_info fs;
-	void *buf;
-	int rc = 0;
-
-	if (n <= x->nplay && bytes <= x->play_bytes)
-		return 0;
-	if (!sm_fs_info(x->res->data_dir, &fs) && fs.free_bytes && need > 0.9 * (double)fs.free_bytes)
-		return -ENOSPC;
-	buf = sm_buf_alloc(chunk, 4096);
-	if (!buf)
-		return fail(x, -ENOMEM, "out of memory for %s", "a playback file");
-	sm_buf_fill(buf, chunk, SM_DATA_RANDOM, 0x504c4159ull);
-	for (unsigned i = 0; i < x->nplay && size > x->play_bytes && !rc; i++) {
-		path_of(x, "play", i);
-		rc = write_play(x, x->paths[i], chunk, x->play_bytes, size, buf);
-	}
-	if (!rc)
-		x->play_bytes = size;
-	for (unsigned i = x->nplay; i < n && !rc; i++) {
-		path_of(x, "play", i);
-		rc = write_play(x, x->paths[i], chunk, 0, size, buf);
-		if (!rc)
-			x->nplay = i + 1;
-	}
-	free(buf);
-	return rc;
-}
-
 static int add_step(struct sm_streams_cell *c, struct sm_streams_step *st)
 {
 	struct sm_streams_step *s = realloc(c->steps, (c->nsteps + 1) * sizeof(*s));
@@ -140,101 +47,122 @@ static int add_step(struct sm_streams_cell *c, struct sm_streams_step *st)
 	return 0;
 }
 
-int sm_streams_prepare(struct sm_streams_search *x, const struct sm_streams_step_plan *sp)
+/* Frames per stream of a step of len_ns at fps: the whole step, and at
+ * least what playback shows after its pre-buffer. */
+static uint64_t frames_for(const struct sm_streams_plan *p, uint64_t len_ns, double fps)
 {
-	if (sp->dir != SM_DIR_PLAYBACK || !sp->n)
+	uint64_t frames = (uint64_t)ceil((double)len_ns / 1e9 * fps);
+
+	return frames < (uint64_t)p->prebuffer + 1 ? p->prebuffer + 1 : frames;
+}
+
+/* The groups of a step of len_ns: n streams of cell c. Returns how
+ * many (0 or 1). */
+static unsigned step_groups(struct sm_streams_search *x, const struct sm_streams_cell *c, unsigned n,
+			    uint64_t len_ns, struct sm_streams_order_group *og)
+{
+	if (!n)
 		return 0;
-	return ensure_play(x, sp->n, sp->chunk_bytes, sm_streams_step_bytes(sp));
-}
-
-int sm_streams_local_step(struct sm_streams_search *x, const struct sm_streams_step_plan *sp,
-			  struct sm_streams_step *st, char *notice, size_t nlen, char *err, size_t elen)
-{
-	struct sm_streams_step_plan mine = *sp;
-	int rc;
-
-	memset(st, 0, sizeof(*st));
-	notice[0] = err[0] = '\0';
-	rc = sm_streams_prepare(x, sp);
-	if (rc) {
-		snprintf(err, elen, "%s", x->res->head.error);
-		return rc;
-	}
-	for (unsigned i = 0; i < sp->n; i++)
-		path_of(x, sp->dir == SM_DIR_PLAYBACK ? "play" : "cap", i);
-	mine.paths = x->pathv;
-	rc = sm_streams_step_run(&mine, st, notice, nlen, err, elen);
-	if (sp->dir == SM_DIR_CAPTURE)   /* created O_EXCL by the step: ours */
-		for (unsigned i = 0; i < st->created; i++)
-			unlink(x->paths[i]);
-	st->created = 0;
-	for (unsigned i = 0; st->streams && i < st->n; i++) {
-		x->res->rank_bytes += st->streams[i].bytes;
-		x->res->rank_frames += st->streams[i].done;
-	}
-	return rc;
-}
-
-/* One step of n streams for cell c (spread over the ranks in an MPI job);
- * *alone: run it into that, not into c's steps (the confirmation); sec:
- * its per-second bytes (or NULL). Returns 0, -EINTR, -ENOSPC (playback:
- * no room for the files; nothing ran) or -errno. */
-static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsigned n, uint64_t frames,
-		    struct sm_streams_step *alone, uint64_t *sec, unsigned nsec)
-{
-	const struct sm_streams_plan *p = x->plan;
-	struct sm_streams_step_plan sp = {
-		.paths = x->pathv, .n = n, .dir = c->dir, .chunk_bytes = c->chunk_bytes,
-		.frame_bytes = c->frame_bytes, .fps = c->fps, .frames = frames, .queue = p->queue, .prebuffer = p->prebuffer,
-		.depth = p->depth, .engine = p->engine, .direct = x->direct,
-		.engine_flags = p->engine_flags, .esetup = &x->res->head.env.engine_setup,
-		.sec_bytes = sec, .nsec = nsec,
+	memset(&og[0], 0, sizeof(og[0]));
+	snprintf(og[0].format, sizeof(og[0].format), "%s", c->format);
+	og[0].g = (struct sm_streams_group_plan){
+		.n = n, .dir = c->dir, .sequence = c->sequence, .chunk_bytes = c->chunk_bytes,
+		.frame_bytes = c->frame_bytes, .fps = c->fps,
+		.frames = frames_for(x->plan, len_ns, c->fps),
 	};
-	struct sm_streams_step st;
-	char notice[256], err[600];
+	return 1;
+}
+
+/*
+ * Run the groups og[0..ng) as one step (spread over the ranks in an MPI
+ * job) into *st (not judged); gsec: per group per-second bytes (ng x
+ * nsec) or NULL. On a fault the search stops there: res->error and
+ * head.error are set. Returns 0, -EINTR, -ENOSPC (playback: no room for
+ * the files; nothing ran) or -errno (st->streams NULL then).
+ */
+static int run_groups(struct sm_streams_search *x, struct sm_streams_order_group *og, unsigned ng,
+		      uint64_t *gsec, unsigned nsec, struct sm_streams_step *st, char *err, size_t elen)
+{
+	char notice[256];
 	int rc;
 
-	if (p->peers)
-		rc = sm_streams_mpi_step(x, &sp, &st, notice, sizeof(notice), err, sizeof(err));
+	if (x->plan->peers)
+		rc = sm_streams_mpi_step(x, og, ng, gsec, nsec, st, notice, sizeof(notice), err, elen);
 	else
-		rc = sm_streams_local_step(x, &sp, &st, notice, sizeof(notice), err, sizeof(err));
-	if (rc == -ENOSPC && c->dir == SM_DIR_PLAYBACK && !x->res->error) {
-		free(st.streams);
-		return rc;
-	}
+		rc = sm_streams_local_step(x, og, ng, gsec, nsec, st, notice, sizeof(notice), err, elen);
 	if (notice[0] && !x->engine_noted) {
 		sm_warn(&x->res->head.warnings, "engine_fallback", "%s", notice);
 		x->engine_noted = 1;
 	}
+	/* no room for the playback files: nothing ran (a write that found
+	 * the file system full ran, and is a fault) */
+	if (rc == -ENOSPC && !st->streams && !x->res->error)
+		return rc;
 	if (rc && rc != -EINTR) {
 		/* a fault is not an answer: the step is not judged, the search
 		 * stops there (exit 1, the report of what was measured) */
-		free(st.streams);
+		sm_streams_step_release(st);
 		if (!x->res->error)
 			x->res->error = rc;
 		snprintf(x->res->head.error, sizeof(x->res->head.error), "%s", err);
+		return rc;
+	}
+	if (!st->streams)   /* stopped before it ran (a playback file's write) */
+		return rc ? rc : -EINTR;
+	return rc;
+}
+
+/* One step of n streams for cell c; *alone: run it into that, not into
+ * c's steps (the confirmation); sec: its per-second bytes (or NULL). Returns 0, -EINTR, -ENOSPC (playback: no
+ * room for the files; nothing ran) or -errno. */
+static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsigned n, uint64_t len_ns,
+		    struct sm_streams_step *alone, uint64_t *sec, unsigned nsec)
+{
+	const struct sm_streams_plan *p = x->plan;
+	struct sm_streams_order_group og[SM_STREAMS_STEP_GROUPS];
+	unsigned ng = step_groups(x, c, n, len_ns, og);
+	struct sm_streams_step st;
+	uint64_t *gsec = NULL;
+	char err[600];
+	int rc;
+
+	memset(&st, 0, sizeof(st));
+	if (sec) {
+		gsec = calloc((size_t)ng * nsec, sizeof(*gsec));
+		if (!gsec)
+			return fail(x, -ENOMEM, "out of memory for %s", "the confirmation");
+	}
+	rc = run_groups(x, og, ng, gsec, gsec ? nsec : 0, &st, err, sizeof(err));
+	for (unsigned k = 0; gsec && k < ng; k++)
+		if (og[k].g.dir == c->dir)
+			for (unsigned i = 0; i < nsec; i++)
+				sec[i] += gsec[(size_t)k * nsec + i];
+	free(gsec);
+	if (rc == -ENOSPC && !x->res->error)
+		return rc;
+	if (rc && rc != -EINTR) {
 		if (alone) {
 			c->confirm = SM_CONFIRM_FAILED;
 			c->confirm_n = n;
 			c->headroom_burst = c->max_headroom;
 			snprintf(c->confirm_note, sizeof(c->confirm_note),
 				 "not checked: the sustained step of %u stream%s stopped at an error: %s",
-				 n, n == 1 ? "" : "s", err);
+				 n, n == 1 ? "" : "s", x->res->head.error);
 		} else {
 			snprintf(c->note, sizeof(c->note), "stopped at an error in the step of %u "
-				 "stream%s: %s", n, n == 1 ? "" : "s", err);
+				 "stream%s: %s", n, n == 1 ? "" : "s", x->res->head.error);
 		}
 		return rc;
 	}
-	if (!st.streams)   /* stopped before it ran (a playback file's write) */
-		return rc ? rc : -EINTR;
+	if (rc && !st.streams)
+		return rc;
 	sm_streams_step_judge(&st, c->interval_ns, p->queue);
 	if (alone) {
 		*alone = st;
 		return rc;
 	}
 	if (add_step(c, &st)) {
-		free(st.streams);
+		sm_streams_step_release(&st);
 		return fail(x, -ENOMEM, "out of memory for %s", "a step");
 	}
 	return rc;
@@ -247,12 +175,9 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 		       uint64_t share, uint64_t reserve, unsigned guess)
 {
 	const struct sm_streams_plan *p = x->plan;
-	uint64_t frames = (uint64_t)ceil((double)p->step_ns / 1e9 * c->fps);
 	unsigned lo = 0, hi = 0, n;
 	int rc = 0;
 
-	if (frames < (uint64_t)p->prebuffer + 1)
-		frames = p->prebuffer + 1;
 	while ((n = sm_streams_next(lo, hi, p->max_streams, c->nsteps > 0, guess))) {
 		char what[160];
 
@@ -278,10 +203,10 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 			 sm_direction_name(c->dir), n, n == 1 ? "" : "s");
 		if (x->progress)
 			x->progress(what, sm_now_ns() - x->t_start, p->time_ns, x->arg);
-		rc = one_step(x, c, n, frames, NULL, NULL, 0);
-		if (rc == -ENOSPC && c->dir == SM_DIR_PLAYBACK && !x->res->error) {
-			snprintf(c->note, sizeof(c->note),
-				 "no room for the files of %u playback streams", n);
+		rc = one_step(x, c, n, p->step_ns, NULL, NULL, 0);
+		if (rc == -ENOSPC && !x->res->error) {
+			snprintf(c->note, sizeof(c->note), "no room for the %s of %u playback streams",
+				 c->sequence ? "frames" : "files", n);
 			return 0;
 		}
 		if (rc)
@@ -310,7 +235,7 @@ static uint64_t confirm_len(const struct sm_streams_plan *p)
  * look for a cliff in its write rate and judge the answer again. */
 static int confirm_cell(struct sm_streams_search *x, struct sm_streams_cell *c, uint64_t deadline)
 {
-	uint64_t now = sm_now_ns(), len = confirm_len(x->plan), frames, *sec;
+	uint64_t now = sm_now_ns(), len = confirm_len(x->plan), *sec;
 	double rate[1024];
 	struct sm_streams_step st = { 0 };
 	struct sm_cliff cl;
@@ -334,7 +259,6 @@ static int confirm_cell(struct sm_streams_search *x, struct sm_streams_cell *c, 
 	}
 	if (len > 1000 * 1000000000ull)
 		len = 1000 * 1000000000ull;
-	frames = (uint64_t)ceil((double)len / 1e9 * c->fps);
 	nsec = (unsigned)(len / 1000000000ull) + 2;
 	sec = calloc(nsec, sizeof(*sec));
 	if (!sec)
@@ -346,7 +270,7 @@ static int confirm_cell(struct sm_streams_search *x, struct sm_streams_cell *c, 
 			 c->fps_name, c->max_headroom);
 		x->progress(what, sm_now_ns() - x->t_start, x->plan->time_ns, x->arg);
 	}
-	rc = one_step(x, c, c->max_headroom, frames, &st, sec, nsec);
+	rc = one_step(x, c, c->max_headroom, len, &st, sec, nsec);
 	if (!rc) {
 		/* the whole seconds of the schedule: the last, partial one and
 		 * the drain after it are not a rate */
@@ -358,7 +282,7 @@ static int confirm_cell(struct sm_streams_search *x, struct sm_streams_cell *c, 
 		sm_cliff_find(rate, whole, 1000000000ull, &cl);
 		sm_streams_confirm_judge(c, &st, len, &cl);
 	}
-	free(st.streams);
+	sm_streams_step_release(&st);
 	free(sec);
 	return rc;
 }
@@ -376,6 +300,7 @@ static int cell_init(struct sm_streams_cell *c, const struct sm_sformat *f, cons
 	snprintf(c->fps_name, sizeof(c->fps_name), "%s", r->name);
 	c->fps = sm_fps_value(r);
 	c->dir = dir;
+	c->sequence = sm_sformat_is_sequence(f);
 	c->frame_bytes = sm_sformat_frame_bytes(f, r);
 	c->rate = sm_sformat_rate(f, r);
 	c->moved_rate = sm_sformat_moved_rate(f, r);
@@ -426,55 +351,6 @@ static int make_cells(struct sm_streams_search *x)
 	}
 	free(order);
 	return 0;
-}
-
-int sm_streams_setup_dir(struct sm_streams_search *x)
-{
-	struct sm_streams_result *res = x->res;
-	int align;
-
-	x->paths = calloc(x->plan->max_streams, sizeof(*x->paths));
-	x->pathv = calloc(x->plan->max_streams, sizeof(*x->pathv));
-	if (!x->paths || !x->pathv)
-		return fail(x, -ENOMEM, "out of memory for %s", "the paths");
-	sm_env_collect(&res->head.env, x->plan->dir);
-	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-streams-XXXXXX", x->plan->dir);
-	if (!mkdtemp(res->data_dir)) {
-		int rc = -errno;
-
-		res->data_dir[0] = '\0';
-		return fail(x, rc, "cannot create a test directory in '%s'", x->plan->dir);
-	}
-	x->direct = 0;
-	if (x->plan->direct) {
-		align = sm_direct_probe(res->data_dir);
-		x->direct = align > 0 && align <= 4096;
-		if (!x->direct)
-			sm_warn(&res->head.warnings, "buffered_io",
-				"direct I/O does not work here (%s): playback may be served "
-				"from the page cache",
-				align > 0 ? "alignment over 4 KiB" : strerror(-align));
-	}
-	res->head.env.direct_io = x->direct;
-	snprintf(res->head.env.engine, sizeof(res->head.env.engine), "%s",
-		 x->plan->engine ? x->plan->engine : "uring");
-	return 0;
-}
-
-void sm_streams_teardown(struct sm_streams_search *x)
-{
-	struct sm_streams_result *res = x->res;
-
-	if (x->paths)
-		drop_play(x);
-	if (res->data_dir[0] && rmdir(res->data_dir) && errno != ENOENT)
-		sm_warn(&res->head.warnings, "data_dir_left",
-			"the test directory '%s' was left: it holds a file stormark did not create",
-			res->data_dir);
-	free(x->paths);
-	free(x->pathv);
-	x->paths = NULL;
-	x->pathv = NULL;
 }
 
 int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result *res,

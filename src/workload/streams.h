@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* `stormark streams`: how many concurrent real-time streams of a format the
- * storage sustains. The stream runner (one paced step of n streams) and
- * the search over n. Model and choices: docs/streams.md. */
+ * storage sustains. The stream runner (one paced step of groups of
+ * streams: single files or frame sequences)
+ * and the search over n. Model and choices: docs/streams.md. */
 #ifndef SM_WORKLOAD_STREAMS_H
 #define SM_WORKLOAD_STREAMS_H
 
@@ -11,27 +12,52 @@
 #include "result/streams.h"
 
 /*
- * One step: n streams started at once, each a client of its own with its
- * own pacing model (core/pace.c, the model of frames -f: a FIFO of `queue`
- * frames for capture; `queue` buffers read ahead and a display started
- * after `prebuffer` frames for playback), moving frame k's bytes of its
- * file per frame interval by the byte schedule of frame_bytes
- * (core/sformats.h, sm_sformat_offset: whole 4 KiB blocks, at most
- * chunk_bytes, the published rate over the step).
+ * One step: the streams of every group started at once, each a client of
+ * its own with its own pacing model (core/pace.c, the model of frames -f:
+ * a FIFO of `queue` frames for capture; `queue` buffers read ahead and a
+ * display started after `prebuffer` frames for playback).
+ *
+ * A group of single-file streams moves frame k's bytes of its file per
+ * frame interval by the byte schedule of frame_bytes (core/sformats.h,
+ * sm_sformat_offset: whole 4 KiB blocks, at most chunk_bytes, the
+ * published rate over the step). A group of frame-sequence streams moves
+ * a directory of one file per frame as frames moves a sequence: per frame
+ * an open (capture: a create, O_CREAT|O_EXCL|O_NOFOLLOW), the whole frame
+ * in one request, a close, every one a request of the engine and all of
+ * them in the frame's time; a captured frame carries the frame header of
+ * core/seal.h (the stream's dir_id, its index, its size).
  */
-struct sm_streams_step_plan {
-	const char *const *paths;   /* n files. Playback: read (they must hold
-				     * sm_streams_step_bytes(plan) bytes). Capture: created with
-				     * O_CREAT|O_EXCL, left for the caller to remove. */
-	unsigned n;
+struct sm_streams_group_plan {
+	unsigned n;                 /* streams */
 	enum sm_direction dir;
+	int sequence;               /* 1: one file per frame, paths are directories */
 	uint64_t chunk_bytes;       /* the largest frame's request, a multiple of 4 KiB */
 	double frame_bytes;         /* the published frame (a fraction allowed);
-				     * <= 0: whole chunks, frame_bytes = chunk_bytes */
+				     * <= 0: whole chunks, frame_bytes = chunk_bytes.
+				     * A sequence's frame is chunk_bytes */
 	double fps;
 	uint64_t frames;            /* per stream */
+	/* n files, or (sequence) n directories. Playback: files holding
+	 * sm_streams_group_bytes(g) bytes, or directories holding frames
+	 * frame000000.tst ... of chunk_bytes each (SM_STREAMS_FRAME_NAME).
+	 * Capture: files created with O_CREAT|O_EXCL, or existing directories
+	 * the frames are created in; either way what the step created is
+	 * removed before it returns. */
+	const char *const *paths;
+	uint64_t *sec_bytes;        /* or NULL: this group's bytes completed in each
+				     * whole second from the common start (nsec of
+				     * the step plan, zeroed by the caller) */
+	uint64_t dir_id, run_tag;   /* sequence capture: the frame header's */
+};
+
+/* A frame's file in a sequence stream's directory, as frames names it. */
+#define SM_STREAMS_FRAME_NAME "frame%06llu.tst"
+
+struct sm_streams_step_plan {
+	const struct sm_streams_group_plan *groups;
+	unsigned ngroups;
 	unsigned queue, prebuffer;
-	unsigned depth;             /* requests in flight per stream, >= 1 */
+	unsigned depth;             /* frames in flight per stream, >= 1 */
 	const char *engine;         /* "uring" or "psync" */
 	unsigned engine_flags;      /* uring: SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL */
 	struct sm_engine_setup *esetup;  /* or NULL; else gets what the engine was
@@ -39,23 +65,29 @@ struct sm_streams_step_plan {
 	int direct;
 	uint64_t *sec_bytes;        /* or NULL; else nsec counters (zeroed by the
 				     * caller): bytes completed in each whole
-				     * second from the common start */
+				     * second from the common start, all groups */
 	unsigned nsec;
 };
 
-/* The bytes one stream of sp moves over its frames (the byte schedule's
- * offset of frame sp->frames): what a playback file must hold. */
-uint64_t sm_streams_step_bytes(const struct sm_streams_step_plan *sp);
+/* The bytes one stream of group g moves over its frames (the byte
+ * schedule's offset of frame g->frames): what a playback file must hold.
+ * A sequence: one frame file's bytes. */
+uint64_t sm_streams_group_bytes(const struct sm_streams_group_plan *g);
+
+/* The streams of all groups of sp. */
+unsigned sm_streams_step_streams(const struct sm_streams_step_plan *sp);
 
 /*
- * Run one step into *out (out->streams allocated here, n entries; the
- * caller frees it). The streams are served by one thread on one io_uring
- * (docs/streams.md says why). Returns 0 (the step ran: out->complete 1),
- * -EINTR when a signal stopped it (partial figures), or -errno with a line
- * in err (a file that cannot be opened or created, out of memory, or a
- * read or write of a stream that failed: "cannot write 'PATH': ...", the
+ * Run one step into *out: out->n is every group's streams together and
+ * out->streams (allocated here, the caller frees it) their figures, group
+ * by group in plan order.
+ * The streams are served by one thread on one io_uring (docs/streams.md
+ * says why). Returns 0 (the step ran: out->complete 1), -EINTR when a
+ * signal stopped it (partial figures), or -errno with a line in err (a
+ * file that cannot be opened or created, out of memory, or a read, write,
+ * open or close of a stream that failed: "cannot write 'PATH': ...", the
  * step then stopped at once, its figures partial: a fault is not an
- * answer).
+ * answer). What a capture created is removed in every case.
  * *notice gets the engine's fallback notice ("" when none).
  * The figures are raw; sm_streams_step_judge() (analysis/streams.h) decides.
  */
@@ -102,8 +134,8 @@ typedef void (*sm_streams_progress_fn)(const char *what, uint64_t elapsed_ns, ui
  * The whole search (call with res->head begun by the command): makes the
  * test directory DIR/.stormark-streams-XXXXXX, and for every format x rate
  * x direction runs steps (doubling, then bisection) within the budget,
- * then removes every file it created and the directory. Returns 0, -EINTR
- * (partial result, files removed), or -errno with res->head.error set.
+ * then removes every file it created and the directory. Returns 0, -EINTR (partial result, files removed), or -errno with
+ * res->head.error set.
  */
 int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result *res,
 		   sm_streams_progress_fn progress, void *arg);

@@ -17,11 +17,18 @@
 
 enum { ORDER_END = 0, ORDER_STEP = 1 };
 
-struct order {
-	uint32_t magic, kind;
-	uint32_t dir, n, nsec, pad;
+/* One group of a step. */
+struct order_group {
+	uint32_t dir, sequence, n, pad;
 	uint64_t chunk_bytes, frames;
 	double fps, frame_bytes;
+	char format[40];
+};
+
+struct order {
+	uint32_t magic, kind;
+	uint32_t ngroups, nsec;     /* nsec: per-second bytes of each group, or 0 */
+	struct order_group g[SM_STREAMS_STEP_GROUPS];
 };
 
 /* Vote values at the start barrier: the worst wins. */
@@ -41,9 +48,54 @@ static unsigned share(unsigned n, unsigned r, unsigned ranks)
 	return n / ranks + (r < n % ranks);
 }
 
+/* All the order's streams. */
+static unsigned order_streams(const struct order *o)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < o->ngroups; k++)
+		n += o->g[k].n;
+	return n;
+}
+
+/* The longest group's schedule. */
 static uint64_t sched_ns(const struct order *o)
 {
-	return o->fps > 0 ? (uint64_t)((double)o->frames / o->fps * 1e9) : 0;
+	uint64_t l = 0;
+
+	for (unsigned k = 0; k < o->ngroups; k++) {
+		uint64_t t = o->g[k].fps > 0 ? (uint64_t)((double)o->g[k].frames / o->g[k].fps * 1e9) : 0;
+
+		if (t > l)
+			l = t;
+	}
+	return l;
+}
+
+/* Rank r's groups of order o: each group's streams i (counted over the
+ * step) with i mod P = r. Returns the groups (ng, into og) and the streams. */
+static unsigned local_groups(const struct order *o, unsigned r, unsigned ranks,
+			     struct sm_streams_order_group *og, unsigned *ng)
+{
+	unsigned start = 0, m = 0;
+
+	*ng = o->ngroups;
+	for (unsigned k = 0; k < o->ngroups; k++) {
+		const struct order_group *g = &o->g[k];
+		unsigned mine = share(start + g->n, r, ranks) - share(start, r, ranks);
+
+		memset(&og[k], 0, sizeof(og[k]));
+		memcpy(og[k].format, g->format, sizeof(og[k].format));
+		og[k].format[sizeof(og[k].format) - 1] = '\0';
+		og[k].g = (struct sm_streams_group_plan){
+			.n = mine, .dir = (enum sm_direction)g->dir, .sequence = (int)g->sequence,
+			.chunk_bytes = g->chunk_bytes, .frame_bytes = g->frame_bytes, .fps = g->fps,
+			.frames = g->frames,
+		};
+		start += g->n;
+		m += mine;
+	}
+	return m;
 }
 
 /*
@@ -59,35 +111,33 @@ static int serve_order(struct sm_streams_search *x, const struct order *o, int f
 {
 	const struct sm_streams_plan *p = x->plan;
 	const struct sm_streams_peers *pe = p->peers;
-	unsigned m = share(o->n, pe->rank, pe->ranks);
-	struct sm_streams_step_plan sp = {
-		.n = m, .dir = (enum sm_direction)o->dir, .chunk_bytes = o->chunk_bytes,
-		.frame_bytes = o->frame_bytes, .fps = o->fps,
-		.frames = o->frames, .queue = p->queue, .prebuffer = p->prebuffer, .depth = p->depth,
-		.engine = p->engine, .direct = x->direct, .nsec = o->nsec,
-	};
+	struct sm_streams_order_group og[SM_STREAMS_STEP_GROUPS];
+	unsigned ng, m = local_groups(o, pe->rank, pe->ranks, og, &ng);
 	struct sm_streams_step st = { 0 };
 	struct reply *r;
+	uint64_t *sec = NULL;
 	char notice[256], err[600] = "";
 	size_t size;
 	int prep, vote = PREP_FAILED, rc;
 
-	size = sizeof(*r) + (size_t)m * sizeof(struct sm_stream_fig) + (size_t)o->nsec * sizeof(uint64_t);
+	size = sizeof(*r) + (size_t)m * sizeof(struct sm_stream_fig) +
+	       (size_t)ng * o->nsec * sizeof(uint64_t);
 	r = calloc(1, size);
 	if (r && o->nsec)
-		sp.sec_bytes = (uint64_t *)((char *)(r + 1) + (size_t)m * sizeof(struct sm_stream_fig));
-	prep = !r ? -ENOMEM : failed ? failed : sm_streams_prepare(x, &sp);
+		sec = (uint64_t *)((char *)(r + 1) + (size_t)m * sizeof(struct sm_stream_fig));
+	prep = !r ? -ENOMEM : failed ? failed : sm_streams_prepare(x, og, ng);
 	rc = pe->vote(pe->arg, !prep ? PREP_OK : prep == -ENOSPC && !x->res->error ? PREP_NOSPACE :
 		      prep == -EINTR ? PREP_STOPPED : PREP_FAILED, &vote,
 		      sm_now_ns() + pe->wait_ns + p->time_ns);
 	if (rc) {
-		snprintf(why, wlen, "the start barrier of a step of %u streams failed: %s", o->n,
-			 rc == -ETIMEDOUT ? "a rank did not come within --mpi-wait" : strerror(-rc));
+		snprintf(why, wlen, "the start barrier of a step of %u streams failed: %s",
+			 order_streams(o), rc == -ETIMEDOUT ? "a rank did not come within --mpi-wait" :
+			 strerror(-rc));
 		free(r);
 		return rc;
 	}
 	if (!r) {   /* voted a failure: the others skip the step, the job stops */
-		snprintf(why, wlen, "out of memory for a step of %u streams", o->n);
+		snprintf(why, wlen, "out of memory for a step of %u streams", order_streams(o));
 		return -ENOMEM;
 	}
 	r->magic = MAGIC;
@@ -99,7 +149,8 @@ static int serve_order(struct sm_streams_search *x, const struct order *o, int f
 			 "no room for the playback files" : x->res->head.error);
 	if (vote == PREP_OK && m) {
 		r->ran = 1;
-		r->rc = sm_streams_local_step(x, &sp, &st, notice, sizeof(notice), err, sizeof(err));
+		r->rc = sm_streams_local_step(x, og, ng, sec, o->nsec, &st, notice, sizeof(notice), err,
+					      sizeof(err));
 		if (r->rc && r->rc != -EINTR)
 			snprintf(r->err, sizeof(r->err), "%s", err);
 		if (notice[0] && !x->engine_noted) {
@@ -140,24 +191,25 @@ static int merge(struct sm_streams_search *x, const struct order *o, char **out,
 		 struct sm_streams_step *st, uint64_t *sec, char *err, size_t elen)
 {
 	const struct sm_streams_peers *pe = x->plan->peers;
+	unsigned n = order_streams(o), ng = o->ngroups;
 	int rc = 0, ran = 1;
 
 	memset(st, 0, sizeof(*st));
-	st->n = o->n;
+	st->n = n;
 	st->complete = 1;
-	st->streams = calloc(o->n ? o->n : 1, sizeof(*st->streams));
+	st->streams = calloc(n ? n : 1, sizeof(*st->streams));
 	if (!st->streams) {
-		snprintf(err, elen, "out of memory for a step of %u streams", o->n);
+		snprintf(err, elen, "out of memory for a step of %u streams", n);
 		return -ENOMEM;
 	}
 	for (unsigned q = 0; q < pe->ranks; q++) {
 		const struct reply *r = out[q] && len[q] >= sizeof(*r) ? (const struct reply *)out[q] : NULL;
-		unsigned m = share(o->n, q, pe->ranks);
+		unsigned m = share(n, q, pe->ranks);
 		const struct sm_stream_fig *fig;
 		const uint64_t *rs;
 
 		if (!r || r->magic != MAGIC || r->m != m || r->nsec != o->nsec ||
-		    len[q] != sizeof(*r) + (size_t)m * sizeof(*fig) + (size_t)o->nsec * sizeof(*rs)) {
+		    len[q] != sizeof(*r) + (size_t)m * sizeof(*fig) + (size_t)ng * o->nsec * sizeof(*rs)) {
 			for (unsigned k = 0; k < m; k++)
 				st->streams[q + k * pe->ranks].error = -ETIMEDOUT;
 			st->complete = 0;
@@ -186,7 +238,7 @@ static int merge(struct sm_streams_search *x, const struct order *o, char **out,
 			st->schedule_ns = r->schedule_ns;
 		for (unsigned k = 0; k < m; k++)
 			st->streams[q + k * pe->ranks] = fig[k];
-		for (unsigned i = 0; sec && i < o->nsec; i++)
+		for (unsigned i = 0; sec && i < ng * o->nsec; i++)
 			sec[i] += rs[i];
 	}
 	if (!ran) {   /* the step did not start (no room, stopped, a failure) */
@@ -196,15 +248,12 @@ static int merge(struct sm_streams_search *x, const struct order *o, char **out,
 	return rc;
 }
 
-int sm_streams_mpi_step(struct sm_streams_search *x, const struct sm_streams_step_plan *sp,
-			struct sm_streams_step *st, char *notice, size_t nlen, char *err, size_t elen)
+int sm_streams_mpi_step(struct sm_streams_search *x, struct sm_streams_order_group *og, unsigned ng,
+			uint64_t *sec, unsigned nsec, struct sm_streams_step *st, char *notice,
+			size_t nlen, char *err, size_t elen)
 {
 	const struct sm_streams_peers *pe = x->plan->peers;
-	struct order o = {
-		.magic = MAGIC, .kind = ORDER_STEP, .dir = (uint32_t)sp->dir, .n = sp->n,
-		.nsec = sp->sec_bytes ? sp->nsec : 0, .chunk_bytes = sp->chunk_bytes,
-		.frames = sp->frames, .fps = sp->fps, .frame_bytes = sp->frame_bytes,
-	};
+	struct order o = { .magic = MAGIC, .kind = ORDER_STEP, .ngroups = ng, .nsec = sec ? nsec : 0 };
 	char **out = NULL;
 	size_t *len = NULL;
 	int rc;
@@ -212,17 +261,31 @@ int sm_streams_mpi_step(struct sm_streams_search *x, const struct sm_streams_ste
 	memset(st, 0, sizeof(*st));
 	notice[0] = err[0] = '\0';
 	x->res->ranks = pe->ranks;
+	if (ng > SM_STREAMS_STEP_GROUPS) {
+		snprintf(err, elen, "a step of %u groups", ng);
+		return -EINVAL;
+	}
+	for (unsigned k = 0; k < ng; k++) {
+		const struct sm_streams_group_plan *g = &og[k].g;
+
+		o.g[k] = (struct order_group){
+			.dir = (uint32_t)g->dir, .sequence = (uint32_t)g->sequence, .n = g->n,
+			.chunk_bytes = g->chunk_bytes, .frames = g->frames, .fps = g->fps,
+			.frame_bytes = g->frame_bytes,
+		};
+		memcpy(o.g[k].format, og[k].format, sizeof(o.g[k].format));
+	}
 	rc = pe->bcast(pe->arg, &o, sizeof(o), sm_now_ns() + pe->wait_ns);
 	if (!rc)
 		rc = serve_order(x, &o, 0, &out, &len, err, elen);
 	if (rc) {
 		x->res->rank_lost = 1;
 		if (!err[0])
-			snprintf(err, elen, "cannot order a step of %u streams: %s", sp->n,
+			snprintf(err, elen, "cannot order a step of %u streams: %s", order_streams(&o),
 				 rc == -ETIMEDOUT ? "a rank did not take it within --mpi-wait" : strerror(-rc));
 		return rc == -EINTR ? -EIO : rc;
 	}
-	rc = merge(x, &o, out, len, st, sp->sec_bytes, err, elen);
+	rc = merge(x, &o, out, len, st, sec, err, elen);
 	for (unsigned q = 0; q < pe->ranks; q++)
 		free(out[q]);
 	free(out);

@@ -44,7 +44,7 @@ fault() {
 	shift
 	ff_mount "$B" "$M" "${fo[@]}" || { fail "$d: mount"; return; }
 	rm -f "$J"
-	"$STORMARK" streams "$M" --force --rate-mib 2 --step 1 --time 6 --max-streams 4 --quiet \
+	"$STORMARK" streams "$M" --force "${FMT[@]}" --step 1 --time 6 --max-streams 4 --quiet \
 		--json="$J" "$@" >"$T_DIR/o" 2>"$T_DIR/e"
 	rc=$?
 	ff_umount "$M"
@@ -53,6 +53,7 @@ fault() {
 	check "$d: the user's file is intact" grep -qx "not stormark's" "$B/keep.txt"
 }
 
+FMT=(--rate-mib 2)
 # the first write fails: nothing was measured
 fault "capture, first write EIO" write "cap-[0-9]{3}\.stm" "Input/output error" --fail-write=0 --only=/cap- -- --capture
 check "capture, first write EIO: not measured, null, the reason beside it" \
@@ -72,6 +73,15 @@ check "playback, first read EIO: not measured" jqe '.streams[0] | .max_streams =
 fault "capture EIO, then playback" write "cap-[0-9]{3}\.stm" "Input/output error" --fail-write=0 --only=/cap- --
 check "capture EIO, then playback: the playback cell not run, not 0" \
 	jqe '.streams[1] | .max_streams == null and .not_measured == "not run: the search stopped at an error before it"'
+
+# frame sequences: the frame file that failed is named, in its stream's
+# directory (a frame opened, written, closed: the write fails)
+FMT=(--video-format v210-sd-ntsc --fps 23.976)
+fault "sequence capture, write EIO" write "cap-v210-sd-ntsc-000/frame[0-9]{6}\.tst" "Input/output error" \
+	--fail-write=5 --only=/cap- -- --capture
+fault "sequence playback, read EIO" read "play-v210-sd-ntsc-000/frame[0-9]{6}\.tst" "Input/output error" \
+	--fail-read=0 --only=/play- -- --play
+check "sequence playback, read EIO: not measured" jqe '.streams[0] | .max_streams == null and (.not_measured | test("cannot read"))'
 
 # The case as a user met it: a 16 MiB tmpfs with 1 MiB left, 200 MiB/s
 # streams (a frame is 8 MiB): the first write cannot be whole.

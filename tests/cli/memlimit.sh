@@ -52,6 +52,11 @@ refused "fileio run --verify: the maps of 2M blocks (fake)" "^stormark fileio: f
   "$S" fileio --file-total-size=8G --file-block-size=4096 --file-dir="$W" --verify --file-test-mode=rndrd -o "$T_DIR/report.txt" run
 refused "streams --rate-mib 1000 (fake)" "^stormark streams: the stream buffer \(one 40.0 MiB chunk of custom-1000mib at 25 fps, shared by the streams\) and the figures of 64 streams $AV" \
   "$S" streams --rate-mib 1000 --time 2 --step 1 -o "$T_DIR/report.txt" "$W"
+# a sequence capture: the shared 5.28 MiB frame buffer (6 MiB in huge
+# pages), one stream's figures and the reserve fit in 40 MiB; its
+# frames' own buffers (the frame again, a page a request) do not
+refused "streams dpx16-hd720 capture (fake)" "^stormark streams: the stream buffer \(one 5.28 MiB chunk of dpx16-hd720 at 24 fps, shared by the streams\) and the figures of 1 stream, and the captured frames' buffers \(one 5.28 MiB frame shared, 4.00 KiB a request\) $AV" \
+  "$S" streams --video-format dpx16-hd720 --fps 24 --capture --max-streams 1 --time 2 --step 1 -o "$T_DIR/report.txt" "$W"
 # report and compare: the parsed tree of a saved result, counted from its
 # text (a series of 60000 seconds of small numbers: 1 MB of JSON, 2.7
 # million values, ~50 MiB once parsed)

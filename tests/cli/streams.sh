@@ -86,7 +86,7 @@ check "markdown detail table" grep -q '^| custom-2mib | 25 | playback |' "$T_DIR
 # csv: a row per cell, the figures of the JSON written by the same run
 expect_rc 0 "csv" "$STORMARK" streams "$D" --rate-mib 2 --step 1 --time 3 --max-streams 1 \
   --play --format csv --json="$T_DIR/csv.json" --quiet
-check "csv header" grep -qx 'format,codec,fps,direction,stream_bytes_per_s,chunk_bytes,streams,streams_headroom,first_failed,at_cap,searched,aggregate_bytes_per_s,sustained_bytes_per_s,confirmation,confirmation_streams,confirmation_held,streams_headroom_before,cliff_looked,cliff_found,cliff_at_s,cliff_burst_bytes_per_s,cliff_sustained_bytes_per_s,moved_bytes_per_s' "$T_DIR/out"
+check "csv header" grep -qx 'format,codec,fps,direction,stream_bytes_per_s,chunk_bytes,streams,streams_headroom,first_failed,at_cap,searched,aggregate_bytes_per_s,sustained_bytes_per_s,confirmation,confirmation_streams,confirmation_held,streams_headroom_before,cliff_looked,cliff_found,cliff_at_s,cliff_burst_bytes_per_s,cliff_sustained_bytes_per_s,moved_bytes_per_s,kind' "$T_DIR/out"
 check "csv: one row per cell" test "$(($(wc -l <"$T_DIR/out") - 1))" = "$(jq '.streams | length' "$T_DIR/csv.json")"
 check "csv row = the JSON's cell" test "$(sed -n 2p "$T_DIR/out" | cut -d, -f1,4,6,7,8)" = \
   "$(jq -r '.streams[0] | [.format, .direction, .chunk_bytes, .max_streams, .max_streams_headroom] | map(tostring) | join(",")' "$T_DIR/csv.json")"

@@ -459,6 +459,42 @@ static void test_confirm(void **state)
 	assert_false(c.lowered);
 }
 
+/* Every frame-sequence format of frames --list-formats is a stream format:
+ * one file per frame, its frame at every rate of the table. */
+static void test_sequences(void **state)
+{
+	struct sm_sformat f, g;
+	struct sm_format fmt;
+
+	(void)state;
+	assert_int_equal(sm_sformat_find("dpx-sd-pal", &f), 0);
+	assert_true(sm_sformat_is_sequence(&f));
+	assert_string_equal(f.codec, "DPX 10-bit RGB");
+	/* 720 x 576 x 4 + 2048, rounded up to 4 KiB (docs/formats.md) */
+	assert_true(sm_sformat_frame_bytes(&f, sm_fps_find("24")) == 1662976.0);
+	assert_int_equal(sm_sformat_chunk(&f, sm_fps_find("24")), 1662976);
+	assert_true(fabs(sm_sformat_rate(&f, sm_fps_find("24")) / 1048576.0 - 38.0625) < 1e-3);
+	/* every rate, 48 and 120 too (the compressed tables have neither) */
+	for (unsigned k = 0; k < sm_nframe_rates; k++)
+		assert_int_equal(sm_sformat_chunk(&f, &sm_frame_rates[k]), 1662976);
+	assert_true(sm_sformat_moved_rate(&f, sm_fps_find("25")) == sm_sformat_rate(&f, sm_fps_find("25")));
+	/* the byte schedule of a whole-block frame is whole frames */
+	assert_int_equal(sm_sformat_offset(f.bytes_per_frame, 7), 7ull * 1662976);
+	/* all of them, by their frames' names, case-insensitive */
+	for (unsigned i = 0; i < sm_format_count(); i++) {
+		assert_int_equal(sm_format_at(i, &fmt), 0);
+		assert_int_equal(sm_sformat_find(fmt.name, &g), 0);
+		assert_true(sm_sformat_is_sequence(&g));
+		assert_int_equal(g.bytes_per_frame, fmt.frame_bytes);
+	}
+	assert_int_equal(sm_sformat_find("EXR-HALF-UHD", &g), 0);
+	assert_true(sm_sformat_is_sequence(&g));
+	/* a compressed format stays one */
+	assert_int_equal(sm_sformat_find("prores-hq-hd", &g), 0);
+	assert_false(sm_sformat_is_sequence(&g));
+	assert_int_equal(sm_sformat_find("dpx-9k", &g), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_headroom), cmocka_unit_test(test_search),
 		cmocka_unit_test(test_cell),     cmocka_unit_test(test_confirm),
+		cmocka_unit_test(test_sequences),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
