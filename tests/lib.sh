@@ -167,6 +167,14 @@ t_cgroup_throttle() {
   echo "$devno $bps" >"$T_CGROUP/blkio.throttle.${kind}_bps_device" 2>/dev/null || { t_cgroup_release; return 1; }
   return 0
 }
+# t_cgroup_throttle_also KIND BYTES_PER_SEC DIR: the cgroup t_cgroup_throttle
+# made limits KIND (read|write) too, or returns 1.
+t_cgroup_throttle_also() {
+  local devno
+  [ -n "$T_CGROUP" ] || return 1
+  devno=$(t_disk_devno "$3") || return 1
+  echo "$devno $2" >"$T_CGROUP/blkio.throttle.${1}_bps_device" 2>/dev/null
+}
 # t_cgroup_exec CMD...: run CMD inside $T_CGROUP.
 t_cgroup_exec() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$T_CGROUP" "$@"; }
 t_cgroup_release() { [ -n "$T_CGROUP" ] && rmdir "$T_CGROUP" 2>/dev/null; T_CGROUP=""; }

@@ -4,7 +4,10 @@
 #include "analysis/verdict.h"
 #include "core/units.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 int sm_stream_holds(const struct sm_stream_fig *s, uint64_t interval_ns, unsigned queue)
 {
@@ -32,6 +35,89 @@ void sm_streams_step_judge(struct sm_streams_step *st, uint64_t interval_ns, uns
 	st->bytes_per_s = st->schedule_ns ? (double)st->bytes * 1e9 / (double)st->schedule_ns : 0;
 	st->delivered_bytes_per_s =
 		st->duration_ns ? (double)st->bytes * 1e9 / (double)st->duration_ns : 0;
+}
+
+/* Add stream s, judged at interval_ns, to a group's figures. */
+static void add_fig(struct sm_streams_group_fig *f, const struct sm_stream_fig *s, uint64_t interval_ns,
+		    unsigned queue)
+{
+	int held = sm_stream_holds(s, interval_ns, queue);
+
+	f->held &= held;
+	f->streams_held += (unsigned)held;
+	f->scheduled += s->scheduled;
+	f->done += s->done;
+	f->dropped += s->dropped;
+	f->bytes += s->bytes;
+	if (s->p999_sched_ns > f->worst_p999_ns)
+		f->worst_p999_ns = s->p999_sched_ns;
+	if (s->max_sched_ns > f->max_sched_ns)
+		f->max_sched_ns = s->max_sched_ns;
+}
+
+int sm_streams_mix_judge(struct sm_streams_step *st, const struct sm_streams_group *g, unsigned ngroups,
+			 unsigned queue, int dir)
+{
+	struct sm_streams_group_fig *t = &st->mix_total;
+	unsigned i = 0;
+	uint64_t span = 0, same = 0;
+
+	free(st->mix_groups);
+	st->mix_groups = calloc(ngroups ? ngroups : 1, sizeof(*st->mix_groups));
+	if (!st->mix_groups)
+		return -ENOMEM;
+	memset(t, 0, sizeof(*t));
+	t->held = st->complete;
+	for (unsigned k = 0; k < ngroups; k++) {
+		struct sm_streams_group_fig *f = &st->mix_groups[k];
+		/* every stream of a group ran its frames of the step */
+		uint64_t frames = 0, gspan;
+
+		f->held = st->complete;
+		for (unsigned j = 0; j < g[k].count && i < st->nmix; j++, i++) {
+			add_fig(f, &st->mix_streams[i], g[k].interval_ns, queue);
+			add_fig(t, &st->mix_streams[i], g[k].interval_ns, queue);
+			if (st->mix_streams[i].scheduled > frames)
+				frames = st->mix_streams[i].scheduled;
+		}
+		f->held &= f->streams_held == g[k].count;
+		gspan = frames * g[k].interval_ns;
+		f->bytes_per_s = gspan ? (double)f->bytes * 1e9 / (double)gspan : 0;
+		if (gspan > span)
+			span = gspan;
+		if (dir >= 0 && (int)g[k].dir == dir)
+			same += f->bytes;
+	}
+	t->held &= i == st->nmix;
+	t->bytes_per_s = span ? (double)t->bytes * 1e9 / (double)span : 0;
+	if (st->n == 0) {   /* the mix alone: it is the step */
+		st->held = t->held;
+		st->bytes = t->bytes;
+		st->dropped = t->dropped;
+		st->worst_p999_ns = t->worst_p999_ns;
+	} else {
+		st->held &= t->held;
+		st->bytes += dir >= 0 ? same : t->bytes;
+	}
+	st->bytes_per_s = st->schedule_ns ? (double)st->bytes * 1e9 / (double)st->schedule_ns : 0;
+	st->delivered_bytes_per_s =
+		st->duration_ns ? (double)st->bytes * 1e9 / (double)st->duration_ns : 0;
+	return 0;
+}
+
+unsigned sm_streams_headroom_beside(unsigned raw, double sustained, double rate, double base)
+{
+	unsigned n = raw;
+
+	if (!(base > 0))
+		base = 0;
+	if (!(rate > 0))
+		return raw;
+	if (!(sustained > 0))
+		sustained = base + (double)raw * rate;
+	while (n > 0 && sm_verdict_compute(sustained, base + (double)n * rate) != SM_VERDICT_REALTIME)
+		n--;
+	return n;
 }
 
 unsigned sm_streams_headroom(unsigned raw, double sustained, double rate)
@@ -126,9 +212,11 @@ void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap)
 	/* the storage did not hold first_fail streams: whatever it delivered
 	 * then (read-ahead bursts, a latency failure), its capacity is
 	 * counted as no more than first_fail streams' rate */
-	if (hi && c->sustained_bytes_per_s > (double)hi * c->rate)
-		c->sustained_bytes_per_s = (double)hi * c->rate;
-	c->max_headroom = sm_streams_headroom(lo, c->sustained_bytes_per_s, c->rate);
+	if (hi && c->sustained_bytes_per_s > c->base_rate + (double)hi * c->rate)
+		c->sustained_bytes_per_s = c->base_rate + (double)hi * c->rate;
+	c->max_headroom = c->base_rate > 0 ?
+		sm_streams_headroom_beside(lo, c->sustained_bytes_per_s, c->rate, c->base_rate) :
+		sm_streams_headroom(lo, c->sustained_bytes_per_s, c->rate);
 }
 
 void sm_streams_confirm_judge(struct sm_streams_cell *c, const struct sm_streams_step *st,
@@ -158,7 +246,8 @@ void sm_streams_confirm_judge(struct sm_streams_cell *c, const struct sm_streams
 	}
 	/* sus 0 here would make the rule count streams alone: a step that
 	 * moved nothing sustains nothing */
-	h = sus > 0 ? sm_streams_headroom(raw, sus, c->rate) : 0;
+	h = !(sus > 0) ? 0 : c->base_rate > 0 ? sm_streams_headroom_beside(raw, sus, c->rate, c->base_rate) :
+	    sm_streams_headroom(raw, sus, c->rate);
 	if (h >= c->max_headroom)
 		return;
 	c->max_headroom = h;

@@ -21,12 +21,32 @@ int sm_stream_holds(const struct sm_stream_fig *s, uint64_t interval_ns, unsigne
 void sm_streams_step_judge(struct sm_streams_step *st, uint64_t interval_ns, unsigned queue);
 
 /*
+ * A step's mix (st->nmix streams of the ngroups groups g, group by group;
+ * after sm_streams_step_judge when st->n > 0): fills st->mix_groups
+ * (allocated here, the caller frees it with the step; -ENOMEM leaves it
+ * NULL) and st->mix_total, each stream judged by sm_stream_holds() at its
+ * group's interval; the step holds only when the mix holds too (a step
+ * of no searched stream, the mix alone, holds when it is complete and the
+ * mix holds). dir >= 0 (the searched direction): the mix's streams of
+ * that direction are added to st->bytes and its rates (they share the
+ * storage's capacity in that direction); < 0: st->bytes is the whole
+ * mix's. Returns 0 or -ENOMEM.
+ */
+int sm_streams_mix_judge(struct sm_streams_step *st, const struct sm_streams_group *g, unsigned ngroups,
+			 unsigned queue, int dir);
+
+/*
  * The most streams that keep `run`'s 20% headroom: the largest n <= raw
  * (streams held) with sm_verdict_compute(sustained, n x rate) REALTIME,
  * sustained being the aggregate bytes/s the storage delivered (with
  * sustained <= 0: raw x rate, i.e. 6n <= 5 raw).
  */
 unsigned sm_streams_headroom(unsigned raw, double sustained, double rate);
+
+/* The same beside a mix whose streams of the direction need `base`
+ * bytes/s: the largest n <= raw with sustained >= 1.2 x (base + n x rate)
+ * (sustained <= 0: base + raw x rate). base 0 is sm_streams_headroom. */
+unsigned sm_streams_headroom_beside(unsigned raw, double sustained, double rate, double base);
 
 /*
  * The next n to try. Without a guess (guess <= 1): doubling from 1 until a
@@ -41,7 +61,8 @@ unsigned sm_streams_next(unsigned lo, unsigned hi, unsigned cap, int any_step, u
 
 /* The first n to try for a format of `rate` bytes/s when the storage
  * delivered `sustained` bytes/s for an earlier one: floor(sustained /
- * rate), within [1, cap]; 1 when nothing is known. */
+ * rate), within [1, cap]; 1 when nothing is known. Beside a mix, the
+ * caller gives sustained less the mix's base rate. */
 unsigned sm_streams_guess(double sustained, double rate, unsigned cap);
 
 /* After a step of n streams: update lo/hi. */
@@ -53,7 +74,8 @@ void sm_streams_update(unsigned n, int held, unsigned *lo, unsigned *hi);
  * failure, at_cap (held at cap), agg_bytes_per_s, sustained_bytes_per_s
  * (the larger of the held step's rate at max_raw and, when first_fail is
  * max_raw + 1, what the storage delivered in that step, but no more than
- * first_fail x rate), max_headroom from those. */
+ * first_fail x rate, and beside a mix base_rate + first_fail x rate),
+ * max_headroom from those (sm_streams_headroom_beside with base_rate). */
 void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap);
 
 /*

@@ -8,9 +8,11 @@
 
 /*
  * Fill res->share from the cells' steps (stream i of a step ran on rank
- * i mod res->ranks; rank r's host is res->rank_host[r]). A stream held at
- * the first failure when sm_stream_holds() says so. Needs res->ranks > 1,
- * rank_host and nhosts set. Returns 0, or -ENOMEM (share left NULL).
+ * i mod res->ranks, a mix's streams first; rank r's host is
+ * res->rank_host[r]), and with a mix res->mix_share from the mix run
+ * alone. A stream held when sm_stream_holds() says so. Needs res->ranks >
+ * 1, rank_host and nhosts set. Returns 0, or -ENOMEM (share or mix_share
+ * left NULL).
  */
 int sm_streams_spread(struct sm_streams_result *res);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* stormark streams: how many concurrent real-time streams of a video
  * format (ProRes, DNxHR, XAVC; DPX, EXR, TIFF sequences) the storage
- * holding DIR sustains, for capture and playback. Options here; the
- * search is workload/streams.c, the reports report/streams*.c;
+ * holding DIR sustains, for capture and playback, and whether a mix of
+ * them holds. Options here; the search is workload/streams.c, a mix's
+ * groups workload/streams_mix.c, the reports report/streams*.c;
  * docs/streams.md. */
 #include "cmd/cmd.h"
 #include "mpi/job.h"
@@ -19,6 +20,7 @@
 #include "report/formats.h"
 #include "workload/memneed.h"
 #include "workload/streams.h"
+#include "workload/streams_mix.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -47,13 +49,17 @@ struct streams_opts {
 	unsigned nrates;
 	double rate_mib;
 	int capture_only, play_only, force, list, help, formats_set;
-	int queue_set, prebuffer_set;
+	int queue_set, prebuffer_set, fps_set;
+	const char *mix_arg;            /* --mix SPEC or @FILE */
+	struct sm_streams_mix mix;
 	struct sm_uring_opts uring;     /* --sqpoll, --iopoll */
 };
 
 static void usage(FILE *f, const struct sm_opt *opts)
 {
 	fputs("usage: stormark streams [options] [DIR]\n"
+	      "       stormark streams --mix SPEC|@FILE [--video-format F --fps R\n"
+	      "                        --play|--capture] [DIR]\n"
 	      "\n"
 	      "How many concurrent real-time streams of a video format the storage holding DIR\n"
 	      "(default: the current directory) sustains. A compressed format's stream (ProRes,\n"
@@ -69,6 +75,11 @@ static void usage(FILE *f, const struct sm_opt *opts)
 	      "DIR/.stormark-streams-XXXXXX, removed at the end, also on Ctrl-C. Under mpirun\n"
 	      "or srun, rank 0 searches and each step's streams are spread round-robin over\n"
 	      "the ranks, each in DIR/rank.N (docs/mpi.md).\n"
+	      "\n"
+	      "--mix runs a fixed mix of groups COUNTxFORMAT@FPS:play|capture at once for one\n"
+	      "step and says per group whether it held (exit 0 when every group held, 1 when\n"
+	      "one did not); with --video-format it then searches how many more streams of\n"
+	      "each format fit beside the mix, the mix running in every step.\n"
 	      "\n"
 	      "Options:\n", f);
 	sm_opt_usage(f, opts, 0);
@@ -181,8 +192,53 @@ static void note_undefined(FILE *f, const struct streams_opts *o)
 	}
 }
 
+/* --mix SPEC, or @FILE: its groups into o->mix; a bad group is a usage
+ * error naming it (and its line in a file). */
+static int load_mix(struct streams_opts *o)
+{
+	const char *arg = o->mix_arg;
+	char err[400], *text = NULL;
+	unsigned line;
+	int rc, file = arg[0] == '@';
+
+	if (file) {
+		FILE *f = fopen(arg + 1, "re");
+		size_t n = 0;
+
+		text = calloc(1, 65537);
+		if (!f || !text) {
+			int e = errno;
+
+			free(text);
+			if (f)
+				fclose(f);
+			return sm_usage_error(PROG, HINT, "cannot read the --mix file '%s': %s", arg + 1,
+					      strerror(f ? ENOMEM : e));
+		}
+		n = fread(text, 1, 65536, f);
+		rc = ferror(f) ? -EIO : !feof(f) ? -EFBIG : 0;
+		fclose(f);
+		if (rc) {
+			free(text);
+			return sm_usage_error(PROG, HINT, "cannot read the --mix file '%s': %s", arg + 1,
+					      rc == -EFBIG ? "longer than 64 KiB" : strerror(-rc));
+		}
+		text[n] = '\0';
+	}
+	rc = sm_streams_mix_parse(file ? text : arg, file, &o->mix, err, sizeof(err), &line);
+	free(text);
+	if (rc == -ENOMEM)
+		return sm_usage_error(PROG, HINT, "--mix: out of memory");
+	if (rc && file && line)
+		return sm_usage_error(PROG, HINT, "bad --mix group in '%s' line %u: %s", arg + 1, line, err);
+	if (rc)
+		return sm_usage_error(PROG, HINT, "bad --mix group %s", err);
+	return 0;
+}
+
 /* The options that depend on each other, checked and resolved: --capture
- * and --play, the buffers, the step, the default rate and formats.
+ * and --play, the buffers, the step, the default rate and formats, the
+ * mix.
  * Returns 0, or SM_EXIT_USAGE after one line. */
 static int settle(struct streams_opts *o)
 {
@@ -202,11 +258,21 @@ static int settle(struct streams_opts *o)
 		return sm_usage_error(PROG, HINT, "--step is longer than --time: no step would run");
 	if (!o->nrates)
 		o->rates[o->nrates++] = sm_fps_find("25");
+	if (o->mix_arg) {
+		int rc = load_mix(o);
+
+		if (rc)
+			return rc;
+		if (!o->formats_set && !(o->rate_mib > 0) && (o->capture_only || o->play_only || o->fps_set))
+			return sm_usage_error(PROG, HINT, "--%s with --mix needs --video-format (or "
+					      "--rate-mib): the formats to search beside the mix",
+					      o->fps_set ? "fps" : o->play_only ? "play" : "capture");
+	}
 	if (o->rate_mib > 0) {
 		if (o->nformats == MAX_FORMATS)
 			return sm_usage_error(PROG, HINT, "at most %d formats", MAX_FORMATS);
 		sm_sformat_custom(o->rate_mib, &o->formats[o->nformats++]);
-	} else if (!o->formats_set) {
+	} else if (!o->formats_set && !o->mix_arg) {
 		for (unsigned i = 0; i < sizeof(default_formats) / sizeof(default_formats[0]); i++)
 			if (!sm_sformat_find(default_formats[i], &o->formats[o->nformats]))
 				o->nformats++;
@@ -228,6 +294,10 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 		  "for tests against a known limit; with --video-format, besides those" },
 		SM_OPT_CALL(0, "fps", SM_OPT_REQUIRED, fps_cb, o, "LIST",
 			    "frame rates, comma-separated (default 25)"),
+		SM_OPT_STR(0, "mix", o->mix_arg, "SPEC",
+			   "a mix run at once: groups COUNTxFORMAT@FPS:play|capture, comma-separated "
+			   "('2xprores-hq-hd@25:play,1xdpx-2k@24:capture'), or @FILE with one group a "
+			   "line; with --video-format, how many more fit beside it"),
 		SM_OPT_FLAG_SET(0, "capture", o->capture_only, 1, "capture (paced writes) only"),
 		SM_OPT_FLAG_SET(0, "play", o->play_only, 1, "playback (paced reads) only"),
 		SM_OPT_DURATION_RANGE(0, "time", o->plan.time_ns, SM_NS_PER_S, SM_NS_PER_S,
@@ -276,6 +346,8 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 			t->seen = &o->queue_set;
 		if (t->dest == &o->plan.prebuffer)
 			t->seen = &o->prebuffer_set;
+		if (t->cb == fps_cb)
+			t->seen = &o->fps_set;
 	}
 	rc = sm_cmd_parse(PROG, HINT, opts, argc, argv, 0, &first, usage);
 	if (rc >= 0)
@@ -304,6 +376,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	o->plan.nrates = o->nrates;
 	o->plan.capture = !o->play_only;
 	o->plan.playback = !o->capture_only;
+	o->plan.mix = o->mix_arg ? &o->mix : NULL;
 	return 0;
 }
 
@@ -319,6 +392,13 @@ static int end(struct sm_emit *e, void *arg, int rc)
 	}
 	if (rc || res->error) {
 		sm_error("%s", res->head.error[0] ? res->head.error : strerror(-rc));
+		return SM_EXIT_FAIL;
+	}
+	if (res->mix.ngroups && !res->mix.held) {
+		/* the mix does not hold (the report says which group), or could
+		 * not be measured (its note says why): exit 1 either way */
+		if (!res->mix.ran && !e->out->quiet)
+			sm_error("the mix was not measured: %s", res->mix.note);
 		return SM_EXIT_FAIL;
 	}
 	return SM_EXIT_OK;
@@ -407,6 +487,7 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	code = sm_emit(&e, res, rc);   /* rank 0 reports the job */
 out:
 	sm_streams_result_release(res);
+	sm_streams_mix_release(&o->mix);
 	free(res);
 	free(o);
 	free(abs_dir);

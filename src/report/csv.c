@@ -2,6 +2,7 @@
 /* CSV renderings of run, fileio, frames and streams results and of a
  * comparison. */
 #include "report/csv.h"
+#include "report/streams.h"
 #include "report/compare.h"
 #include "analysis/paced.h"
 #include "analysis/verdict.h"
@@ -199,6 +200,10 @@ static void str(FILE *f, const char *s)
 
 void sm_csv_streams(FILE *f, const struct sm_streams_result *res)
 {
+	if (res->mix.ngroups) {   /* the mix's own table */
+		sm_csv_streams_mix(f, res);
+		return;
+	}
 	fprintf(f, "format,codec,fps,direction,stream_bytes_per_s,chunk_bytes,streams,streams_headroom,"
 		   "first_failed,at_cap,searched,aggregate_bytes_per_s,sustained_bytes_per_s,"
 		   "confirmation,confirmation_streams,confirmation_held,streams_headroom_before,"

@@ -251,6 +251,9 @@ static void cell(FILE *f, const struct sm_streams_cell *c, unsigned idx)
 	sm_html_kv(f, "codec", "%s", c->codec);
 	if (c->sequence)
 		sm_html_kv(f, "kind", "a frame sequence: each stream a directory of one file per frame");
+	if (c->base_rate > 0)
+		sm_html_kv(f, "beside the mix", "its streams of this direction need %s/s, in every step",
+			   sm_fmt_bytes(a, sizeof(a), c->base_rate));
 	sm_html_kv(f, "rate per stream", "%s/s", sm_fmt_bytes(a, sizeof(a), c->rate));
 	if (c->moved_rate == c->rate)
 		sm_html_kv(f, "moved", "as published (a byte schedule of whole 4 KiB blocks)");
@@ -282,6 +285,101 @@ static void cell(FILE *f, const struct sm_streams_cell *c, unsigned idx)
 	drops_chart(f, c, idx);
 }
 
+/* A mix group's (k < ngroups) or the whole mix's (k = ngroups) rate in
+ * each whole second of its step, and the rate it needs. */
+static void mix_chart(FILE *f, const struct sm_streams_mix *m, unsigned k, const char *name, double needed)
+{
+	unsigned n = (unsigned)(m->step.schedule_ns / 1000000000ull);
+	double *x, *y, *need;
+	struct sm_html_xy c = { 0 };
+	char id[32], title[160];
+
+	if (n > m->nsec)
+		n = m->nsec;
+	x = calloc(n ? n : 1, sizeof(*x));
+	y = calloc(n ? n : 1, sizeof(*y));
+	need = calloc(n ? n : 1, sizeof(*need));
+	if (!x || !y || !need)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		x[i] = i + 1;
+		y[i] = (double)m->sec_bytes[(size_t)k * m->nsec + i] / MIB;
+		need[i] = needed / MIB;
+	}
+	if (k < m->ngroups)
+		snprintf(id, sizeof(id), "chart-mix-%u", k);
+	else
+		snprintf(id, sizeof(id), "chart-mix-total");
+	snprintf(title, sizeof(title), "%s: rate moved in each second of the step", name);
+	c.id = id;
+	c.title = title;
+	c.xlabel = "time since the common start (s)";
+	c.ylabel = "MiB/s";
+	c.n = n;
+	c.x = x;
+	c.nlines = 2;
+	c.y[0] = y;
+	c.name[0] = "moved";
+	c.y[1] = need;
+	c.name[1] = "needed";
+	sm_html_chart_xy(f, &c);
+out:
+	free(x);
+	free(y);
+	free(need);
+}
+
+static void mix_row(FILE *f, const char *name, unsigned streams, const struct sm_streams_group_fig *g,
+		    double needed)
+{
+	char p[32], a[32], b[32];
+
+	fprintf(f, "<tr><td>");
+	sm_html_text(f, name);
+	fprintf(f, "</td><td>%u</td><td class=\"%s\">", streams, g->held ? "v-yes" : "v-no");
+	if (g->held)
+		fputs("yes", f);
+	else
+		fprintf(f, "no (%u of %u)", g->streams_held, streams);
+	sm_html_printf(f, "</td><td>%llu</td><td>%s</td><td>%s/s</td><td>%s/s</td></tr>\n",
+		       (unsigned long long)g->dropped, sm_fmt_ns(p, sizeof(p), (double)g->worst_p999_ns),
+		       sm_fmt_bytes(a, sizeof(a), g->bytes_per_s), sm_fmt_bytes(b, sizeof(b), needed));
+}
+
+/* The mix run alone: per group held or not, its drops, p99.9 from
+ * schedule and rates, and each group's rate over the step. */
+static void mix_section(FILE *f, const struct sm_streams_mix *m)
+{
+	char name[96];
+
+	sm_html_section(f, "mix", "The mix");
+	sm_html_kv_begin(f, NULL);
+	sm_html_kv(f, "groups", "%s", m->spec);
+	sm_html_kv(f, "streams", "%u, all started at once", m->nstreams);
+	if (m->ran)
+		fprintf(f, "<tr><td>verdict</td><td class=\"%s\">%s</td></tr>\n", m->held ? "v-yes" : "v-no",
+			m->held ? "the mix holds: every group held" : "the mix does not hold");
+	else
+		sm_html_kv(f, "not measured", "%s", m->note);
+	sm_html_kv_end(f);
+	if (m->ran && m->step.mix_groups) {
+		fputs("<table id=\"mix-table\"><tr><th>group</th><th>streams</th><th>held</th><th>drops</th>"
+		      "<th>p99.9 from schedule</th><th>moved</th><th>needed</th></tr>\n", f);
+		for (unsigned k = 0; k < m->ngroups; k++) {
+			sm_streams_group_name(&m->groups[k], name, sizeof(name));
+			mix_row(f, name, m->groups[k].count, &m->step.mix_groups[k], m->groups[k].needed);
+		}
+		mix_row(f, "total", m->nstreams, &m->step.mix_total, m->needed);
+		fputs("</table>\n", f);
+		for (unsigned k = 0; k < m->ngroups; k++) {
+			sm_streams_group_name(&m->groups[k], name, sizeof(name));
+			mix_chart(f, m, k, name, m->groups[k].needed);
+		}
+		mix_chart(f, m, m->ngroups, "All groups", m->needed);
+	}
+	sm_html_section_end(f);
+}
+
 void sm_html_streams(FILE *f, const struct sm_streams_result *res)
 {
 	char a[32], b[32];
@@ -299,14 +397,19 @@ void sm_html_streams(FILE *f, const struct sm_streams_result *res)
 	sm_html_kv(f, "requests in flight per stream", "%u", res->depth);
 	sm_html_kv_end(f);
 	sm_html_section_end(f);
-	sm_html_section(f, "answers", "Most concurrent streams");
-	matrix(f, res);
-	sm_html_section_end(f);
-	sm_html_section(f, "cells", "Each search");
-	for (unsigned i = 0; i < res->ncells; i++)
-		cell(f, &res->cells[i], i);
-	if (!res->ncells)
-		sm_html_note(f, "muted", "no format was searched");
-	sm_html_section_end(f);
+	if (res->mix.ngroups)
+		mix_section(f, &res->mix);
+	if (res->ncells || !res->mix.ngroups) {
+		sm_html_section(f, "answers", res->mix.ngroups ? "Most concurrent streams beside the mix" :
+				"Most concurrent streams");
+		matrix(f, res);
+		sm_html_section_end(f);
+		sm_html_section(f, "cells", "Each search");
+		for (unsigned i = 0; i < res->ncells; i++)
+			cell(f, &res->cells[i], i);
+		if (!res->ncells)
+			sm_html_note(f, "muted", "no format was searched");
+		sm_html_section_end(f);
+	}
 	sm_html_end(f);
 }

@@ -52,17 +52,24 @@ static void head(FILE *f, const struct sm_streams_result *res, int md)
 	if (md)
 		fputc('\n', f);
 	fprintf(f, "Steps of %s, all streams started at once; %u buffers per stream "
-		"(playback shows frame 0 after %u), %u request%s in flight per stream; "
-		"search up to %u stream%s within %s.\n",
+		"(playback shows frame 0 after %u), %u request%s in flight per stream",
 		sm_fmt_ns(a, sizeof(a), (double)res->step_ns), res->queue, res->prebuffer, res->depth,
-		res->depth == 1 ? "" : "s", res->max_streams, res->max_streams == 1 ? "" : "s",
-		sm_fmt_ns(b, sizeof(b), (double)res->time_ns));
-	fprintf(f, "A stream holds with no dropped frame and a p99.9 frame time from schedule "
-		"within its buffers; 'N (M)': N streams held, M of them keep %d%% headroom; "
-		"'>=N (>=M)': the search held --max-streams, both are at least that.\n"
-		"Each capture answer M is then run as one sustained step and its write rate "
-		"looked at for a cliff; 'M!': that step lowered it (its 'sustained' line says why).\n\n",
-		SM_VERDICT_HEADROOM_PCT);
+		res->depth == 1 ? "" : "s");
+	if (res->ncells)
+		fprintf(f, "; search up to %u stream%s%s within %s", res->max_streams,
+			res->max_streams == 1 ? "" : "s", res->mix.ngroups ? " more" : "",
+			sm_fmt_ns(b, sizeof(b), (double)res->time_ns));
+	fprintf(f, ".\nA stream holds with no dropped frame and a p99.9 frame time from schedule "
+		"within its buffers");
+	if (res->ncells)
+		fprintf(f, "; 'N (M)': N streams held%s, M of them keep %d%% headroom%s; "
+			"'>=N (>=M)': the search held --max-streams, both are at least that.\n"
+			"Each capture answer M is then run as one sustained step and its write rate "
+			"looked at for a cliff; 'M!': that step lowered it (its 'sustained' line says why)",
+			res->mix.ngroups ? " beside the mix (which runs in every step)" : "",
+			SM_VERDICT_HEADROOM_PCT, res->mix.ngroups ? " (the mix's rate of that direction "
+			"counted in the demand)" : "");
+	fputs(".\n\n", f);
 }
 
 static void matrix(FILE *f, const struct sm_streams_result *res, int md)
@@ -197,8 +204,9 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 		for (unsigned k = 0; k < c->nsteps; k++) {
 			char p[32];
 
-			fprintf(f, " %u %s (p99.9 %s)", c->steps[k].n, c->steps[k].held ? "held" : "failed",
-				sm_fmt_ns(p, sizeof(p), (double)c->steps[k].worst_p999_ns));
+			fprintf(f, " %u %s (p99.9 %s%s)", c->steps[k].n, c->steps[k].held ? "held" : "failed",
+				sm_fmt_ns(p, sizeof(p), (double)c->steps[k].worst_p999_ns),
+				c->steps[k].nmix && !c->steps[k].mix_total.held ? "; the mix failed" : "");
 			if (k + 1 < c->nsteps)
 				fputc(',', f);
 		}
@@ -219,15 +227,25 @@ static void warnings(FILE *f, const struct sm_streams_result *res, int md)
 void sm_streams_text(FILE *f, const struct sm_streams_result *res)
 {
 	head(f, res, 0);
-	matrix(f, res, 0);
-	detail(f, res, 0);
+	sm_streams_mix_report(f, res, 0);
+	if (res->ncells || !res->mix.ngroups) {
+		if (res->mix.ngroups)
+			fputs("Beside the mix:\n", f);
+		matrix(f, res, 0);
+		detail(f, res, 0);
+	}
 	warnings(f, res, 0);
 }
 
 void sm_md_streams(FILE *f, const struct sm_streams_result *res)
 {
 	head(f, res, 1);
-	matrix(f, res, 1);
-	detail(f, res, 1);
+	sm_streams_mix_report(f, res, 1);
+	if (res->ncells || !res->mix.ngroups) {
+		if (res->mix.ngroups)
+			fputs("### Beside the mix\n\n", f);
+		matrix(f, res, 1);
+		detail(f, res, 1);
+	}
 	warnings(f, res, 1);
 }

@@ -22,6 +22,19 @@ void sm_md_streams(FILE *f, const struct sm_streams_result *res);
  * document begun with sm_json_doc_new(); docs/json-schema.md. */
 void sm_json_streams(cJSON *doc, const struct sm_streams_result *res);
 
+/* The mix of a `streams --mix` result (nothing without one): per group
+ * held or not, drops, p99.9 from schedule, the rate moved and needed,
+ * then the total and whether the mix holds; as a markdown table (md 1)
+ * or text. */
+void sm_streams_mix_report(FILE *f, const struct sm_streams_result *res, int md);
+
+/* The csv of a result with a mix (sm_csv_streams gives it): kind (group,
+ * total, more), group, format, fps, direction, streams, held, dropped,
+ * p99_9_sched_ns, bytes_per_s, needed_bytes_per_s, streams_headroom; a
+ * "more" row per searched format: how many more streams held beside the
+ * mix (streams) and with headroom, the step at that answer's figures. */
+void sm_csv_streams_mix(FILE *f, const struct sm_streams_result *res);
+
 /* A cell's answer as every layout writes it (no trailing newline): "4 (3)",
  * ">=64 (>=53)" (the search held at --max-streams: both are lower bounds),
  * ">=64 (12!)" and "4 (2!)" (the sustained confirmation lowered it: the

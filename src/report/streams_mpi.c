@@ -16,10 +16,30 @@ static void row(FILE *f, const char *who, const struct sm_streams_share *s, cons
 		fprintf(f, " %10s %10s\n", "-", "-");
 }
 
+/* The mix run alone: each rank's and host's streams and how many held. */
+static void mix_text(FILE *f, const struct sm_streams_result *res)
+{
+	const struct sm_streams_mix_share *s = res->mix_share;
+	char who[96];
+
+	fprintf(f, "\nThe mix's streams per rank and host (stream i on rank i mod %u):\n", res->ranks);
+	fprintf(f, "    %-28s %8s %8s\n", "", "streams", "held");
+	for (unsigned j = 0; j < res->ranks + res->nhosts; j++) {
+		if (j < res->ranks)
+			snprintf(who, sizeof(who), "rank %u (%s)", j, res->hosts[res->rank_host[j]]);
+		else
+			snprintf(who, sizeof(who), "host %s", res->hosts[j - res->ranks]);
+		fprintf(f, "    %-28s %8u %8u%s\n", who, s[j].streams, s[j].held,
+			s[j].held < s[j].streams ? "  FAILED HERE" : "");
+	}
+}
+
 void sm_streams_spread_text(FILE *f, const struct sm_streams_result *res)
 {
 	char who[96], at_n[24], at_f[24];
 
+	if (res->mix_share)
+		mix_text(f, res);
 	if (!res->share)
 		return;
 	fprintf(f, "\nStreams per rank and host (stream i of a step ran on rank i mod %u):\n", res->ranks);
@@ -56,10 +76,38 @@ static cJSON *share_json(const struct sm_streams_share *s)
 	return o;
 }
 
+/* "mpi"."mix": per rank and host, the mix's streams and how many held. */
+static void mix_json(cJSON *mpi, const struct sm_streams_result *res)
+{
+	cJSON *o = cJSON_AddObjectToObject(mpi, "mix"), *ranks, *hosts;
+
+	if (!o)
+		return;
+	ranks = cJSON_AddArrayToObject(o, "ranks");
+	hosts = cJSON_AddArrayToObject(o, "hosts");
+	for (unsigned j = 0; ranks && hosts && j < res->ranks + res->nhosts; j++) {
+		cJSON *x = cJSON_CreateObject();
+
+		if (!x)
+			return;
+		if (j < res->ranks) {
+			cJSON_AddNumberToObject(x, "rank", j);
+			cJSON_AddStringToObject(x, "host", res->hosts[res->rank_host[j]]);
+		} else {
+			cJSON_AddStringToObject(x, "host", res->hosts[j - res->ranks]);
+		}
+		cJSON_AddNumberToObject(x, "streams", res->mix_share[j].streams);
+		cJSON_AddNumberToObject(x, "held", res->mix_share[j].held);
+		cJSON_AddItemToArray(j < res->ranks ? ranks : hosts, x);
+	}
+}
+
 void sm_streams_spread_json(cJSON *doc, const struct sm_streams_result *res)
 {
 	cJSON *mpi = cJSON_GetObjectItemCaseSensitive(doc, "mpi"), *a;
 
+	if (mpi && res->mix_share)
+		mix_json(mpi, res);
 	if (!res->share || !mpi)
 		return;
 	a = cJSON_AddArrayToObject(mpi, "streams");

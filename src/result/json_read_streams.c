@@ -25,7 +25,49 @@ static int read_stream(const cJSON *o, struct sm_stream_fig *s, struct sm_jerr *
 	       ? -EINVAL : 0;
 }
 
-static int read_step(const cJSON *o, struct sm_streams_step *s, struct sm_jerr *e)
+/* A group's (or the whole mix's) figures, as group_fig_json wrote them. */
+static int read_group_fig(const cJSON *o, struct sm_streams_group_fig *g, struct sm_jerr *e)
+{
+	return sm_jget_bool(o, "held", &g->held, e) || sm_jget_uint(o, "streams_held", &g->streams_held, e) ||
+	       sm_jget_u64(o, "scheduled", &g->scheduled, e) || sm_jget_u64(o, "done", &g->done, e) ||
+	       sm_jget_u64(o, "dropped", &g->dropped, e) || sm_jget_u64(o, "bytes", &g->bytes, e) ||
+	       sm_jget_double(o, "bytes_per_s", &g->bytes_per_s, e) ||
+	       sm_jget_u64(o, "p99_9_sched_ns", &g->worst_p999_ns, e) ||
+	       sm_jget_u64(o, "max_sched_ns", &g->max_sched_ns, e) ? -EINVAL : 0;
+}
+
+/* A step's mix (absent without one): its figures, its groups', its
+ * streams'. ngroups: the mix's. */
+static int read_step_mix(const cJSON *o, struct sm_streams_step *s, unsigned ngroups, struct sm_jerr *e)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "mix"), *g, *a, *x;
+	unsigned k = 0;
+
+	if (!m)
+		return 0;
+	if (!cJSON_IsObject(m) || read_group_fig(m, &s->mix_total, e) || !(g = sm_jget_arr(m, "groups", e)) ||
+	    !(a = sm_jget_arr(m, "per_stream", e)))
+		return sm_jerr_set(e, "a step's 'mix' is not one");
+	if ((unsigned)cJSON_GetArraySize(g) != ngroups)
+		return sm_jerr_set(e, "a step's mix has %d groups, the mix %u", cJSON_GetArraySize(g), ngroups);
+	if (cJSON_GetArraySize(a) > SM_STREAMS_MAX)
+		return sm_jerr_set(e, "a step's mix lists %d streams", cJSON_GetArraySize(a));
+	s->nmix = (unsigned)cJSON_GetArraySize(a);
+	s->mix_streams = calloc(s->nmix ? s->nmix : 1, sizeof(*s->mix_streams));
+	s->mix_groups = calloc(ngroups ? ngroups : 1, sizeof(*s->mix_groups));
+	if (!s->mix_streams || !s->mix_groups)
+		return -ENOMEM;
+	cJSON_ArrayForEach(x, g)
+		if (read_group_fig(x, &s->mix_groups[k++], e))
+			return -EINVAL;
+	k = 0;
+	cJSON_ArrayForEach(x, a)
+		if (read_stream(x, &s->mix_streams[k++], e))
+			return -EINVAL;
+	return 0;
+}
+
+static int read_step(const cJSON *o, struct sm_streams_step *s, unsigned ngroups, struct sm_jerr *e)
 {
 	const cJSON *a, *x;
 	unsigned k = 0;
@@ -50,7 +92,7 @@ static int read_step(const cJSON *o, struct sm_streams_step *s, struct sm_jerr *
 	cJSON_ArrayForEach(x, a)
 		if (read_stream(x, &s->streams[k++], e))
 			return -EINVAL;
-	return 0;
+	return read_step_mix(o, s, ngroups, e);
 }
 
 /* The capture confirmation and its cliff; absent in older results and
@@ -127,7 +169,7 @@ static int read_dir(const cJSON *o, enum sm_direction *d, struct sm_jerr *e)
 	return 0;
 }
 
-static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *e)
+static int read_cell(const cJSON *o, struct sm_streams_cell *c, unsigned ngroups, struct sm_jerr *e)
 {
 	const cJSON *a, *x;
 	unsigned k = 0;
@@ -151,6 +193,9 @@ static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *
 	    !(a = sm_jget_arr(o, "steps", e)))
 		return -EINVAL;
 	c->fps = strtod(c->fps_name, NULL);
+	if (cJSON_GetObjectItemCaseSensitive(o, "beside_mix_bytes_per_s") &&
+	    sm_jget_double(o, "beside_mix_bytes_per_s", &c->base_rate, e))
+		return -EINVAL;
 	/* written since frames move by a byte schedule; before, every frame
 	 * was its chunk */
 	c->moved_rate = c->interval_ns ? (double)c->chunk_bytes * 1e9 / (double)c->interval_ns : 0;
@@ -162,7 +207,7 @@ static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *
 	if (!c->steps)
 		return -ENOMEM;
 	cJSON_ArrayForEach(x, a) {
-		int rc = read_step(x, &c->steps[k], e);
+		int rc = read_step(x, &c->steps[k], ngroups, e);
 
 		c->nsteps = ++k;   /* what read_step() allocated is released too */
 		if (rc)
@@ -175,6 +220,100 @@ static int read_cell(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr *
 		c->measured = 0;
 		for (unsigned i = 0; i < c->nsteps; i++)
 			c->measured |= c->steps[i].complete;
+	}
+	return 0;
+}
+
+/* A series written by series_json: its bytes into sec[0..n). */
+static int read_series(const cJSON *o, uint64_t *sec, unsigned n, struct sm_jerr *e)
+{
+	const cJSON *s = sm_jget_obj(o, "series", e), *a, *x;
+	unsigned i = 0;
+
+	if (!s || !(a = sm_jget_arr(s, "bytes", e)))
+		return -EINVAL;
+	if ((unsigned)cJSON_GetArraySize(a) != n)
+		return sm_jerr_set(e, "a mix series of %d seconds, not %u", cJSON_GetArraySize(a), n);
+	cJSON_ArrayForEach(x, a)
+		if (sm_json_count(x, &sec[i++]))
+			return sm_jerr_set(e, "a mix series holds a value that is not a count");
+	return 0;
+}
+
+/* The mix (absent without --mix): its groups and, measured, their figures. */
+static int read_mix(const cJSON *doc, struct sm_streams_mix *m, struct sm_jerr *e)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(doc, "mix"), *a, *x, *p, *t, *st;
+	int n;
+
+	if (!o)
+		return 0;
+	if (!cJSON_IsObject(o) || sm_jget_str(o, "spec", m->spec, sizeof(m->spec), e) ||
+	    sm_jget_uint(o, "streams", &m->nstreams, e) || sm_jget_bool(o, "measured", &m->ran, e) ||
+	    sm_jget_bool(o, "held", &m->held, e) || sm_jget_str(o, "note", m->note, sizeof(m->note), e) ||
+	    sm_jget_double(o, "needed_bytes_per_s", &m->needed, e) || !(a = sm_jget_arr(o, "groups", e)))
+		return -EINVAL;
+	n = cJSON_GetArraySize(a);
+	if (n < 1 || n > SM_STREAMS_MAX_GROUPS)
+		return sm_jerr_set(e, "a mix of %d groups", n);
+	m->groups = calloc((size_t)n, sizeof(*m->groups));
+	if (!m->groups)
+		return -ENOMEM;
+	cJSON_ArrayForEach(x, a) {
+		struct sm_streams_group *g = &m->groups[m->ngroups++];
+
+		if (!cJSON_IsObject(x) || sm_jget_str(x, "format", g->format, sizeof(g->format), e) ||
+		    sm_jget_str(x, "codec", g->codec, sizeof(g->codec), e) || read_kind(x, &g->sequence, e) ||
+		    sm_jget_str(x, "fps", g->fps_name, sizeof(g->fps_name), e) || read_dir(x, &g->dir, e) ||
+		    sm_jget_uint(x, "streams", &g->count, e) ||
+		    sm_jget_double(x, "frame_bytes", &g->frame_bytes, e) ||
+		    sm_jget_u64(x, "chunk_bytes", &g->chunk_bytes, e) ||
+		    sm_jget_double(x, "rate_bytes_per_s", &g->rate, e) ||
+		    sm_jget_double(x, "moved_bytes_per_s", &g->moved_rate, e) ||
+		    sm_jget_double(x, "needed_bytes_per_s", &g->needed, e) ||
+		    sm_jget_u64(x, "interval_ns", &g->interval_ns, e))
+			return -EINVAL;
+		g->fps = strtod(g->fps_name, NULL);
+	}
+	if (!m->ran)
+		return 0;
+	if (!(t = sm_jget_obj(o, "total", e)) || !(st = sm_jget_obj(o, "step", e)) ||
+	    sm_jget_bool(st, "complete", &m->step.complete, e) ||
+	    sm_jget_u64(st, "duration_ns", &m->step.duration_ns, e) ||
+	    sm_jget_u64(st, "schedule_ns", &m->step.schedule_ns, e) || !(p = sm_jget_arr(st, "per_stream", e)))
+		return -EINVAL;
+	if ((unsigned)cJSON_GetArraySize(p) != m->nstreams)
+		return sm_jerr_set(e, "the mix's step lists %d of its %u streams", cJSON_GetArraySize(p),
+				   m->nstreams);
+	m->step.nmix = m->nstreams;
+	m->step.mix_streams = calloc(m->nstreams, sizeof(*m->step.mix_streams));
+	m->step.mix_groups = calloc(m->ngroups, sizeof(*m->step.mix_groups));
+	if (!m->step.mix_streams || !m->step.mix_groups)
+		return -ENOMEM;
+	n = 0;
+	cJSON_ArrayForEach(x, p)
+		if (read_stream(x, &m->step.mix_streams[n++], e))
+			return -EINVAL;
+	/* the mix alone is the step: its figures the step's */
+	if (read_group_fig(t, &m->step.mix_total, e))
+		return -EINVAL;
+	m->step.held = m->step.mix_total.held;
+	m->step.bytes = m->step.mix_total.bytes;
+	m->step.dropped = m->step.mix_total.dropped;
+	m->step.worst_p999_ns = m->step.mix_total.worst_p999_ns;
+	m->nsec = (unsigned)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(t, "series"), "bytes"));
+	m->sec_bytes = calloc((size_t)(m->ngroups + 1) * (m->nsec ? m->nsec : 1), sizeof(*m->sec_bytes));
+	if (!m->sec_bytes)
+		return -ENOMEM;
+	if (read_series(t, m->sec_bytes + (size_t)m->ngroups * m->nsec, m->nsec, e))
+		return -EINVAL;
+	n = 0;
+	cJSON_ArrayForEach(x, a) {
+		if (read_group_fig(x, &m->step.mix_groups[n], e) ||
+		    read_series(x, m->sec_bytes + (size_t)n * m->nsec, m->nsec, e))
+			return -EINVAL;
+		n++;
 	}
 	return 0;
 }
@@ -205,12 +344,15 @@ int sm_streams_from_json(const cJSON *doc, struct sm_streams_result *res, struct
 	res->plan.queue = res->queue;
 	res->plan.prebuffer = res->prebuffer;
 	res->plan.depth = res->depth;
+	rc = read_mix(doc, &res->mix, e);
+	if (rc)
+		return rc;
 	n = cJSON_GetArraySize(a);
 	res->cells = calloc(n ? (unsigned)n : 1, sizeof(*res->cells));
 	if (!res->cells)
 		return -ENOMEM;
 	cJSON_ArrayForEach(x, a) {
-		rc = read_cell(x, &res->cells[res->ncells], e);
+		rc = read_cell(x, &res->cells[res->ncells], res->mix.ngroups, e);
 		res->ncells++;
 		if (rc)
 			return rc;

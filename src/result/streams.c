@@ -2,18 +2,28 @@
 /* Releasing a streams result, and finding its cells by format and rate. */
 #include "result/streams.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 void sm_streams_step_release(struct sm_streams_step *st)
 {
 	free(st->streams);
-	st->streams = NULL;
+	free(st->mix_streams);
+	free(st->mix_groups);
+	st->streams = st->mix_streams = NULL;
+	st->mix_groups = NULL;
 }
 
 const char *sm_streams_kind_name(int sequence)
 {
 	return sequence ? "sequence" : "file";
+}
+
+void sm_streams_group_name(const struct sm_streams_group *g, char *buf, size_t len)
+{
+	snprintf(buf, len, "%ux%s@%s:%s", g->count, g->format, g->fps_name,
+		 g->dir == SM_DIR_CAPTURE ? "capture" : "play");
 }
 
 void sm_streams_result_release(struct sm_streams_result *res)
@@ -25,6 +35,12 @@ void sm_streams_result_release(struct sm_streams_result *res)
 			sm_streams_step_release(&c->steps[k]);
 		free(c->steps);
 	}
+	sm_streams_step_release(&res->mix.step);
+	free(res->mix.groups);
+	free(res->mix.sec_bytes);
+	memset(&res->mix, 0, sizeof(res->mix));
+	free(res->mix_share);
+	res->mix_share = NULL;
 	free(res->cells);
 	res->cells = NULL;
 	res->ncells = 0;
@@ -46,6 +62,8 @@ const char *sm_streams_confirm_name(enum sm_streams_confirm s)
 		return "no_time";
 	case SM_CONFIRM_FAILED:
 		return "failed";
+	case SM_CONFIRM_NO_ROOM:
+		return "no_room";
 	default:
 		return "";
 	}

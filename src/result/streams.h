@@ -6,6 +6,7 @@
 #ifndef SM_RESULT_STREAMS_H
 #define SM_RESULT_STREAMS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/formats.h"
@@ -34,20 +35,46 @@ struct sm_stream_fig {
 	int error;                  /* -errno of a failed transfer, 0 */
 };
 
-/* One paced run of n streams started at once. */
+/* A group's figures in one step (analysis: sm_streams_mix_judge). */
+struct sm_streams_group_fig {
+	int held;                   /* every stream of the group held */
+	unsigned streams_held;      /* how many of them did */
+	uint64_t scheduled, done;   /* frames, all its streams */
+	uint64_t dropped;
+	uint64_t bytes;
+	uint64_t worst_p999_ns;     /* the largest stream p99.9 from schedule */
+	uint64_t max_sched_ns;      /* the worst frame time from schedule */
+	double bytes_per_s;         /* bytes / the group's schedule span: the rate moved */
+};
+
+/* One paced run of n streams started at once, and with a mix (docs/streams.md,
+ * "Mixes") the mix's streams beside them, started with them. */
 struct sm_streams_step {
 	unsigned n;
-	int held;                   /* analysis: every stream held (sm_streams_step_judge) */
+	int held;                   /* analysis: every stream held, the mix's too
+				     * (sm_streams_step_judge, sm_streams_mix_judge) */
 	int complete;               /* 1: ran to its end (not stopped, no error) */
 	uint64_t duration_ns;       /* from the common start to the last completion */
 	uint64_t schedule_ns;       /* the schedule's span: frames x interval */
-	uint64_t bytes;             /* all streams */
+	uint64_t bytes;             /* all n streams, and with a mix the mix's streams
+				     * of the same direction (they share the storage's
+				     * capacity in that direction: the headroom rule's) */
 	double bytes_per_s;         /* analysis: bytes / schedule span */
 	double delivered_bytes_per_s;   /* analysis: bytes / duration (what the
 				     * storage delivered; at saturation, its limit) */
-	uint64_t dropped;           /* analysis: all streams */
+	uint64_t dropped;           /* analysis: all n streams */
 	uint64_t worst_p999_ns;     /* analysis: the largest stream p99.9 */
 	struct sm_stream_fig *streams;   /* n of them */
+	/* A mix's streams in this step (0 and NULL without a mix): group by
+	 * group in the mix's order, stream i of the step being mix stream i
+	 * for i < nmix and streams[i - nmix] after (the order an MPI job
+	 * spreads them in: stream i on rank i mod P). */
+	unsigned nmix;
+	struct sm_stream_fig *mix_streams;
+	/* analysis (sm_streams_mix_judge): per group of the mix (the mix's
+	 * ngroups), and all of the mix together */
+	struct sm_streams_group_fig *mix_groups;
+	struct sm_streams_group_fig mix_total;
 };
 
 /* The sustained confirmation of a capture cell's answer. */
@@ -57,6 +84,8 @@ enum sm_streams_confirm {
 	SM_CONFIRM_NO_TIME,         /* the --time budget left too little: not checked */
 	SM_CONFIRM_FAILED,          /* a read or write of it failed: not checked
 				     * (confirm_note says which) */
+	SM_CONFIRM_NO_ROOM,         /* beside a mix: no room for the mix's playback
+				     * files of so long a step: not checked */
 };
 
 /* A format at a frame rate in one direction: the search and its answer. */
@@ -78,6 +107,11 @@ struct sm_streams_cell {
 				     * under 4 KiB (an older result: chunk x fps,
 				     * each frame rounded up) */
 	uint64_t interval_ns;       /* 1 / fps */
+	double base_rate;           /* searched alongside a mix: the published
+				     * bytes/s of the mix's streams of this direction,
+				     * which every step carries besides the n (the
+				     * headroom rule's demand is base + n x rate);
+				     * 0 without a mix */
 	int measured;               /* analysis (sm_streams_cell_finish): a step was
 				     * judged, or a heavier format settled it at the
 				     * cap; 0: not measured (a fault, the budget, no
@@ -114,6 +148,47 @@ struct sm_streams_cell {
 	char confirm_note[240];     /* why the answer fell, why it was not run, or "" */
 };
 
+/* One group of a mix, COUNTxFORMAT@FPS:play|capture (docs/streams.md,
+ * "Mixes"): as planned (workload/streams_mix.c parses it; its name,
+ * sm_streams_group_name). */
+#define SM_STREAMS_MAX_GROUPS 32
+struct sm_streams_group {
+	char format[40];
+	char codec[48];
+	char fps_name[16];
+	double fps;
+	enum sm_direction dir;
+	int sequence;               /* one file per frame */
+	unsigned count;             /* streams in the group */
+	double frame_bytes;         /* as in a cell */
+	uint64_t chunk_bytes;
+	double rate;                /* published bytes/s of one stream */
+	double moved_rate;
+	double needed;              /* count x rate: the group's published bytes/s */
+	uint64_t interval_ns;
+};
+
+/* A mix: its groups and, once run alone, its step (docs/streams.md). */
+struct sm_streams_mix {
+	char spec[2048];            /* the groups as sm_streams_group_name names them, comma-separated */
+	unsigned ngroups;
+	struct sm_streams_group *groups;
+	unsigned nstreams;          /* all groups' streams */
+	double needed;              /* all groups' published bytes/s */
+	/* The mix alone: one step of --step seconds of every group's streams
+	 * (step.n = 0, step.nmix = nstreams). ran 0: not measured, note says
+	 * why (a fault, a stop, no room). */
+	int ran;
+	char note[600];
+	struct sm_streams_step step;
+	int held;                   /* analysis: every group held (step.held) */
+	/* bytes completed in each whole second from the common start, per
+	 * group: sec_bytes[g x nsec + s], then all groups together:
+	 * sec_bytes[ngroups x nsec + s] */
+	unsigned nsec;
+	uint64_t *sec_bytes;
+};
+
 /* What to run; filled by the command. */
 struct sm_streams_plan {
 	const char *dir;            /* the test directory's parent (DIR) */
@@ -134,6 +209,10 @@ struct sm_streams_plan {
 	unsigned engine_flags;      /* uring: SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL
 				     * (engine/engine.h), --sqpoll/--iopoll */
 	int direct;                 /* O_DIRECT (default 1) */
+	/* --mix: run the mix alone (with no formats: that is all), then search
+	 * every format beside it; NULL without. The command's: its groups
+	 * are copied into the result. */
+	const struct sm_streams_mix *mix;
 	/* An MPI job (docs/mpi.md): the other ranks, or NULL alone. Rank 0
 	 * runs the search, spreading each step's streams over the ranks;
 	 * the others serve (sm_streams_serve). */
@@ -149,6 +228,7 @@ struct sm_streams_result {
 	char data_dir[4096];             /* the test directory */
 	unsigned ncells;
 	struct sm_streams_cell *cells;
+	struct sm_streams_mix mix;       /* ngroups 0: no mix */
 	int error;                       /* first -errno that stopped it, or 0 */
 	/* An MPI job: the steps' streams were spread over `ranks` ranks,
 	 * stream i of a step on rank i mod ranks (0: alone); this rank's
@@ -165,6 +245,15 @@ struct sm_streams_result {
 	char (*hosts)[64];
 	unsigned *rank_host;
 	struct sm_streams_share *share;
+	/* with a mix: each rank's (j < ranks) and host's (ranks + h) streams
+	 * of the mix alone and how many of them held (NULL otherwise) */
+	struct sm_streams_mix_share *mix_share;
+};
+
+/* One rank's (or host's) part of the mix run alone. */
+struct sm_streams_mix_share {
+	unsigned streams;           /* mix streams it served */
+	unsigned held;              /* of those, the streams that held */
 };
 
 /* One rank's (or host's) part of a cell's answer. */
@@ -176,18 +265,21 @@ struct sm_streams_share {
 	unsigned held_at_fail;      /* of those, the streams that held */
 };
 
-/* "ran", "no_time", "failed" (JSON, csv); "" for SM_CONFIRM_NONE. */
+/* "ran", "no_time", "failed", "no_room" (JSON, csv); "" for SM_CONFIRM_NONE. */
 const char *sm_streams_confirm_name(enum sm_streams_confirm s);
 
-/* Free the cells and their steps. */
+/* Free the cells and their steps, and the mix. */
 void sm_streams_result_release(struct sm_streams_result *res);
 
-/* Free a step's figures (its streams). */
+/* Free a step's figures (its streams, the mix's, its group figures). */
 void sm_streams_step_release(struct sm_streams_step *st);
 
 /* "sequence" (one file per frame) or "file" (one file per stream): the
  * JSON's and csv's "kind". */
 const char *sm_streams_kind_name(int sequence);
+
+/* The group as its mix names it: "2xprores-hq-hd@25:play". */
+void sm_streams_group_name(const struct sm_streams_group *g, char *buf, size_t len);
 
 /* The cell of format fmt at rate fps in direction d, or NULL when res has
  * none; the pointer is into res->cells. */

@@ -124,9 +124,9 @@ static uint64_t stream_bytes(const struct sm_streams_plan *plan)
 
 uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, size_t len)
 {
-	unsigned streams = plan->max_streams ? plan->max_streams : 1;
-	const struct sm_sformat *big = NULL;
-	const struct sm_fps *big_r = NULL;
+	const struct sm_streams_mix *mix = plan->mix;
+	unsigned streams = (plan->max_streams ? plan->max_streams : 1) + (mix ? mix->nstreams : 0);
+	const char *big = NULL, *big_r = NULL;
 	uint64_t chunk = 0, own = 0, need;
 	char a[32], b[32];
 
@@ -136,18 +136,30 @@ uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, siz
 
 			if (c > chunk) {
 				chunk = c;
-				big = &plan->formats[i];
-				big_r = plan->rates[k];
+				big = plan->formats[i].name;
+				big_r = plan->rates[k]->name;
 			}
 			/* a captured frame of a sequence: a buffer of its own
 			 * per request (streams_step.c, sm_buf_alias) */
 			if (plan->capture && sm_sformat_is_sequence(&plan->formats[i]) && c > own)
 				own = c;
 		}
+	/* a mix's groups run beside every step */
+	for (unsigned k = 0; mix && k < mix->ngroups; k++) {
+		const struct sm_streams_group *g = &mix->groups[k];
+
+		if (g->chunk_bytes > chunk) {
+			chunk = g->chunk_bytes;
+			big = g->format;
+			big_r = g->fps_name;
+		}
+		if (g->sequence && g->dir == SM_DIR_CAPTURE && g->chunk_bytes > own)
+			own = g->chunk_bytes;
+	}
 	if (big)
 		snprintf(what, len, "the stream buffer (one %s chunk of %s at %s fps, shared by the "
 			 "streams) and the figures of %u stream%s", sm_fmt_bytes(a, sizeof(a), (double)chunk),
-			 big->name, big_r->name, streams, streams == 1 ? "" : "s");
+			 big, big_r, streams, streams == 1 ? "" : "s");
 	else
 		snprintf(what, len, "the figures of %u stream%s", streams, streams == 1 ? "" : "s");
 	need = add_sat(buf_bytes(chunk), sm_mem_mul(stream_bytes(plan), streams));

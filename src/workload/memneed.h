@@ -37,8 +37,9 @@ uint64_t sm_run_mem_need(const struct sm_run_plan *plan, char *what, size_t len)
  * plan; the playback files are written from a buffer of the same size,
  * freed before the step starts) and each of --max-streams streams' own
  * statistics, pacing model and requests; for a frame-sequence capture,
- * the frames' alias buffers too (one frame, a page a request). Call with
- * plan->formats, rates, capture, depth and max_streams set. */
+ * the frames' alias buffers too (one frame, a page a request); with a
+ * mix, its groups' chunks and streams too. Call with plan->formats,
+ * rates, capture, depth, max_streams and mix set. */
 uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, size_t len);
 
 #endif

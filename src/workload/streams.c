@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The streams search: for each format, frame rate and direction, paced
- * steps of n concurrent streams, doubling then bisection, within the time
- * budget; its files are workload/streams_files.c's. docs/streams.md. */
+/* The streams search: a mix run alone, then for each format, frame rate
+ * and direction paced steps of n concurrent streams (beside the mix when
+ * there is one), doubling then bisection, within the time budget; its
+ * files are workload/streams_files.c's. docs/streams.md. */
 #include "workload/streams.h"
 #include "workload/streams_int.h"
+#include "workload/streams_mix.h"
 #include "analysis/cliff.h"
 #include "analysis/streams.h"
 #include "core/clock.h"
@@ -56,29 +58,80 @@ static uint64_t frames_for(const struct sm_streams_plan *p, uint64_t len_ns, dou
 	return frames < (uint64_t)p->prebuffer + 1 ? p->prebuffer + 1 : frames;
 }
 
-/* The groups of a step of len_ns: n streams of cell c. Returns how
- * many (0 or 1). */
+/* The groups of a step of len_ns: the mix's (when there is one), then n
+ * streams of cell c (c NULL or n 0: none). Returns how many. */
 static unsigned step_groups(struct sm_streams_search *x, const struct sm_streams_cell *c, unsigned n,
 			    uint64_t len_ns, struct sm_streams_order_group *og)
 {
-	if (!n)
+	const struct sm_streams_mix *m = &x->res->mix;
+	unsigned ng = 0;
+
+	for (unsigned k = 0; k < m->ngroups; k++, ng++) {
+		const struct sm_streams_group *g = &m->groups[k];
+
+		memset(&og[ng], 0, sizeof(og[ng]));
+		snprintf(og[ng].format, sizeof(og[ng].format), "%s", g->format);
+		og[ng].g = (struct sm_streams_group_plan){
+			.n = g->count, .dir = g->dir, .sequence = g->sequence, .chunk_bytes = g->chunk_bytes,
+			.frame_bytes = g->frame_bytes, .fps = g->fps,
+			.frames = frames_for(x->plan, len_ns, g->fps),
+		};
+	}
+	if (c && n) {
+		memset(&og[ng], 0, sizeof(og[ng]));
+		snprintf(og[ng].format, sizeof(og[ng].format), "%s", c->format);
+		og[ng].g = (struct sm_streams_group_plan){
+			.n = n, .dir = c->dir, .sequence = c->sequence, .chunk_bytes = c->chunk_bytes,
+			.frame_bytes = c->frame_bytes, .fps = c->fps,
+			.frames = frames_for(x->plan, len_ns, c->fps),
+		};
+		ng++;
+	}
+	return ng;
+}
+
+/* Split a step's streams, group by group with the mix's first, into the
+ * mix's (nmix) and the searched ones; st->bytes becomes theirs. Returns 0
+ * or -ENOMEM. */
+static int split_mix(struct sm_streams_step *st, unsigned nmix)
+{
+	struct sm_stream_fig *all = st->streams;
+	unsigned n = st->n > nmix ? st->n - nmix : 0;
+
+	if (!all)
 		return 0;
-	memset(&og[0], 0, sizeof(og[0]));
-	snprintf(og[0].format, sizeof(og[0].format), "%s", c->format);
-	og[0].g = (struct sm_streams_group_plan){
-		.n = n, .dir = c->dir, .sequence = c->sequence, .chunk_bytes = c->chunk_bytes,
-		.frame_bytes = c->frame_bytes, .fps = c->fps,
-		.frames = frames_for(x->plan, len_ns, c->fps),
-	};
-	return 1;
+	st->nmix = st->n - n;
+	st->n = n;
+	if (st->nmix) {
+		st->mix_streams = malloc(st->nmix * sizeof(*all));
+		st->streams = malloc((n ? n : 1) * sizeof(*all));
+		if (!st->mix_streams || !st->streams) {
+			free(st->mix_streams);
+			free(st->streams);
+			st->mix_streams = NULL;
+			st->streams = all;
+			st->n += st->nmix;
+			st->nmix = 0;
+			return -ENOMEM;
+		}
+		memcpy(st->mix_streams, all, st->nmix * sizeof(*all));
+		memcpy(st->streams, all + st->nmix, n * sizeof(*all));
+		free(all);
+	}
+	st->bytes = 0;
+	for (unsigned i = 0; i < n; i++)
+		st->bytes += st->streams[i].bytes;
+	return 0;
 }
 
 /*
  * Run the groups og[0..ng) as one step (spread over the ranks in an MPI
- * job) into *st (not judged); gsec: per group per-second bytes (ng x
- * nsec) or NULL. On a fault the search stops there: res->error and
- * head.error are set. Returns 0, -EINTR, -ENOSPC (playback: no room for
- * the files; nothing ran) or -errno (st->streams NULL then).
+ * job) into *st, split into the mix's streams and the rest (not judged);
+ * gsec: per
+ * group per-second bytes (ng x nsec) or NULL. On a fault the search stops
+ * there: res->error and head.error are set, *note (when not NULL) says in
+ * which step. Returns 0, -EINTR, -ENOSPC (playback: no room for the
+ * files; nothing ran) or -errno (st->streams NULL then).
  */
 static int run_groups(struct sm_streams_search *x, struct sm_streams_order_group *og, unsigned ng,
 		      uint64_t *gsec, unsigned nsec, struct sm_streams_step *st, char *err, size_t elen)
@@ -109,11 +162,17 @@ static int run_groups(struct sm_streams_search *x, struct sm_streams_order_group
 	}
 	if (!st->streams)   /* stopped before it ran (a playback file's write) */
 		return rc ? rc : -EINTR;
+	if (split_mix(st, x->res->mix.nstreams)) {
+		sm_streams_step_release(st);
+		return fail(x, -ENOMEM, "out of memory for %s", "a step");
+	}
 	return rc;
 }
 
-/* One step of n streams for cell c; *alone: run it into that, not into
- * c's steps (the confirmation); sec: its per-second bytes (or NULL). Returns 0, -EINTR, -ENOSPC (playback: no
+/* One step of n streams for cell c, beside the mix when there is one;
+ * *alone: run it into that, not into c's steps (the confirmation); sec:
+ * the per-second bytes of c's direction, the mix's streams of that
+ * direction included (or NULL). Returns 0, -EINTR, -ENOSPC (playback: no
  * room for the files; nothing ran) or -errno. */
 static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsigned n, uint64_t len_ns,
 		    struct sm_streams_step *alone, uint64_t *sec, unsigned nsec)
@@ -156,7 +215,14 @@ static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsi
 	}
 	if (rc && !st.streams)
 		return rc;
+	/* the n streams judged, then (beside a mix) the mix's again with its
+	 * bytes of c's direction added */
 	sm_streams_step_judge(&st, c->interval_ns, p->queue);
+	if (x->res->mix.ngroups &&
+	    sm_streams_mix_judge(&st, x->res->mix.groups, x->res->mix.ngroups, p->queue, (int)c->dir)) {
+		sm_streams_step_release(&st);
+		return fail(x, -ENOMEM, "out of memory for %s", "a step");
+	}
 	if (alone) {
 		*alone = st;
 		return rc;
@@ -205,8 +271,8 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 			x->progress(what, sm_now_ns() - x->t_start, p->time_ns, x->arg);
 		rc = one_step(x, c, n, p->step_ns, NULL, NULL, 0);
 		if (rc == -ENOSPC && !x->res->error) {
-			snprintf(c->note, sizeof(c->note), "no room for the %s of %u playback streams",
-				 c->sequence ? "frames" : "files", n);
+			snprintf(c->note, sizeof(c->note), "no room for the %s of %u playback streams%s",
+				 c->sequence ? "frames" : "files", n, x->res->mix.ngroups ? " beside the mix" : "");
 			return 0;
 		}
 		if (rc)
@@ -282,6 +348,15 @@ static int confirm_cell(struct sm_streams_search *x, struct sm_streams_cell *c, 
 		sm_cliff_find(rate, whole, 1000000000ull, &cl);
 		sm_streams_confirm_judge(c, &st, len, &cl);
 	}
+	if (rc == -ENOSPC && !x->res->error) {
+		c->confirm = SM_CONFIRM_NO_ROOM;
+		c->confirm_n = c->max_headroom;
+		c->headroom_burst = c->max_headroom;
+		snprintf(c->confirm_note, sizeof(c->confirm_note),
+			 "could not be checked for a cliff: no room for the mix's playback files of a "
+			 "%.0f s step", (double)len / 1e9);
+		rc = 0;
+	}
 	sm_streams_step_release(&st);
 	free(sec);
 	return rc;
@@ -345,12 +420,80 @@ static int make_cells(struct sm_streams_search *x)
 			if ((dir == SM_DIR_CAPTURE && !p->capture) || (dir == SM_DIR_PLAYBACK && !p->playback))
 				continue;
 			for (unsigned i = 0; i < p->nformats; i++)
-				if (!cell_init(&res->cells[res->ncells], &p->formats[order[i]], fr, dir))
+				if (!cell_init(&res->cells[res->ncells], &p->formats[order[i]], fr, dir)) {
+					res->cells[res->ncells].base_rate =
+						sm_streams_mix_rate(&res->mix, (int)dir);
 					res->ncells++;
+				}
 		}
 	}
 	free(order);
 	return 0;
+}
+
+/* Copy the plan's mix into the result (its groups: the result's own). */
+static int copy_mix(struct sm_streams_search *x)
+{
+	const struct sm_streams_mix *m = x->plan->mix;
+	struct sm_streams_mix *r = &x->res->mix;
+
+	if (!m || !m->ngroups)
+		return 0;
+	snprintf(r->spec, sizeof(r->spec), "%s", m->spec);
+	r->groups = malloc(m->ngroups * sizeof(*r->groups));
+	if (!r->groups)
+		return fail(x, -ENOMEM, "out of memory for %s", "the mix");
+	memcpy(r->groups, m->groups, m->ngroups * sizeof(*r->groups));
+	r->ngroups = m->ngroups;
+	r->nstreams = m->nstreams;
+	r->needed = m->needed;
+	return 0;
+}
+
+/* The mix alone: one step of --step seconds of all its streams, each
+ * group's bytes per second kept for its rate over time. Returns 0 (also
+ * when there was no room: not measured, the note says why), -EINTR or
+ * -errno (a fault: the note says so). */
+static int run_mix(struct sm_streams_search *x)
+{
+	struct sm_streams_mix *m = &x->res->mix;
+	struct sm_streams_order_group og[SM_STREAMS_STEP_GROUPS];
+	unsigned ng = step_groups(x, NULL, 0, x->plan->step_ns, og);
+	char err[600];
+	int rc;
+
+	m->nsec = (unsigned)(x->plan->step_ns / 1000000000ull) + 2;
+	m->sec_bytes = calloc((size_t)(m->ngroups + 1) * m->nsec, sizeof(*m->sec_bytes));
+	if (!m->sec_bytes)
+		return fail(x, -ENOMEM, "out of memory for %s", "the mix");
+	if (x->progress) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "the mix: %u stream%s in %u group%s", m->nstreams,
+			 m->nstreams == 1 ? "" : "s", m->ngroups, m->ngroups == 1 ? "" : "s");
+		x->progress(what, sm_now_ns() - x->t_start, x->plan->time_ns, x->arg);
+	}
+	rc = run_groups(x, og, ng, m->sec_bytes, m->nsec, &m->step, err, sizeof(err));
+	if (rc == -ENOSPC && !x->res->error) {
+		snprintf(m->note, sizeof(m->note), "no room for the mix's playback files");
+		return 0;
+	}
+	if (rc && rc != -EINTR) {
+		snprintf(m->note, sizeof(m->note), "stopped at an error: %s", x->res->head.error);
+		return rc;
+	}
+	if (!m->step.streams)
+		return rc;
+	if (sm_streams_mix_judge(&m->step, m->groups, m->ngroups, x->plan->queue, -1))
+		return fail(x, -ENOMEM, "out of memory for %s", "the mix");
+	for (unsigned k = 0; k < m->ngroups; k++)   /* all groups, second by second */
+		for (unsigned i = 0; i < m->nsec; i++)
+			m->sec_bytes[(size_t)m->ngroups * m->nsec + i] += m->sec_bytes[(size_t)k * m->nsec + i];
+	m->ran = m->step.complete;
+	m->held = m->ran && m->step.held;
+	if (!m->ran)
+		snprintf(m->note, sizeof(m->note), "the step was interrupted");
+	return rc;
 }
 
 int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result *res,
@@ -368,10 +511,19 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 	res->depth = plan->depth;
 	x.t_start = sm_now_ns();
 	x.deadline = x.t_start + plan->time_ns;
-	rc = sm_streams_setup_dir(&x);
+	rc = copy_mix(&x);
+	if (!rc)
+		rc = sm_streams_setup_dir(&x);
 	if (!rc)
 		rc = make_cells(&x);
-	for (unsigned i = 0; !rc && i < res->ncells; i++) {
+	if (!rc && res->mix.ngroups)
+		rc = run_mix(&x);
+	/* beside a mix that does not hold on its own, no stream more fits:
+	 * nothing to search */
+	for (unsigned i = 0; !rc && res->mix.ngroups && !res->mix.held && i < res->ncells; i++)
+		snprintf(res->cells[i].note, sizeof(res->cells[i].note), "not run: the mix %s",
+			 res->mix.ran ? "does not hold on its own" : "could not be measured on its own");
+	for (unsigned i = 0; !rc && (!res->mix.ngroups || res->mix.held) && i < res->ncells; i++) {
 		struct sm_streams_cell *c = &res->cells[i];
 		uint64_t now = sm_now_ns(), left = x.deadline > now ? x.deadline - now : 0;
 		int skip = 0;
@@ -391,7 +543,7 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 			c->at_cap = 1;
 			c->searched = 1;   /* settled by the heavier format */
 			c->measured = 1;
-			c->max_headroom = sm_streams_headroom(c->max_raw, 0, c->rate);
+			c->max_headroom = sm_streams_headroom_beside(c->max_raw, 0, c->rate, c->base_rate);
 			continue;
 		}
 		/* start from what the storage delivered for an earlier format
@@ -408,7 +560,7 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 		if (c->dir == SM_DIR_CAPTURE && share >= confirm_len(plan) + plan->step_ns)
 			reserve = confirm_len(plan);
 		rc = search_cell(&x, c, now + share - reserve, share, reserve,
-				 sm_streams_guess(sus, c->rate, plan->max_streams));
+				 sm_streams_guess(sus - c->base_rate, c->rate, plan->max_streams));
 		sm_streams_cell_finish(c, plan->max_streams);
 		if (c->at_cap && c->note[0] == '\0')
 			c->searched = 1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `stormark streams`: how many concurrent real-time streams of a format the
- * storage sustains. The stream runner (one paced step of groups of
- * streams: single files or frame sequences)
+ * storage sustains, and whether a mix of them holds. The stream runner
+ * (one paced step of groups of streams: single files or frame sequences)
  * and the search over n. Model and choices: docs/streams.md. */
 #ifndef SM_WORKLOAD_STREAMS_H
 #define SM_WORKLOAD_STREAMS_H
@@ -80,7 +80,7 @@ unsigned sm_streams_step_streams(const struct sm_streams_step_plan *sp);
 /*
  * Run one step into *out: out->n is every group's streams together and
  * out->streams (allocated here, the caller frees it) their figures, group
- * by group in plan order.
+ * by group in plan order; no mix fields (the caller splits the streams).
  * The streams are served by one thread on one io_uring (docs/streams.md
  * says why). Returns 0 (the step ran: out->complete 1), -EINTR when a
  * signal stopped it (partial figures), or -errno with a line in err (a
@@ -132,9 +132,13 @@ typedef void (*sm_streams_progress_fn)(const char *what, uint64_t elapsed_ns, ui
 
 /*
  * The whole search (call with res->head begun by the command): makes the
- * test directory DIR/.stormark-streams-XXXXXX, and for every format x rate
- * x direction runs steps (doubling, then bisection) within the budget,
- * then removes every file it created and the directory. Returns 0, -EINTR (partial result, files removed), or -errno with
+ * test directory DIR/.stormark-streams-XXXXXX; with plan->mix, copies the
+ * mix into res->mix and runs it alone for one step (res->mix.ran, held);
+ * then, unless the mix did not hold, for every format x rate x direction
+ * runs steps (doubling, then bisection; each beside the mix) within the
+ * budget; then removes every file it created and the directory. A mix
+ * that does not hold, or had no room, is an answer (0), not an error.
+ * Returns 0, -EINTR (partial result, files removed), or -errno with
  * res->head.error set.
  */
 int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result *res,

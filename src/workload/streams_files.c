@@ -458,7 +458,7 @@ int sm_streams_setup_dir(struct sm_streams_search *x)
 	struct sm_streams_result *res = x->res;
 	int align;
 
-	x->npaths = x->plan->max_streams;
+	x->npaths = x->plan->max_streams + (x->plan->mix ? x->plan->mix->nstreams : 0);
 	x->paths = calloc(x->npaths, sizeof(*x->paths));
 	x->pathv = calloc(x->npaths, sizeof(*x->pathv));
 	if (!x->paths || !x->pathv)

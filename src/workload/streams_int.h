@@ -9,8 +9,8 @@
 
 #define SM_STREAMS_PATH_LEN 4200
 
-/* The most groups of a step: the searched streams. */
-#define SM_STREAMS_STEP_GROUPS 1
+/* The most groups of a step: a mix's, then the searched streams. */
+#define SM_STREAMS_STEP_GROUPS (SM_STREAMS_MAX_GROUPS + 1)
 
 /* A frame-sequence format's playback streams: directories
  * play-<format>-NNN of frames frame000000.tst ..., kept from one step to
@@ -33,7 +33,7 @@ struct sm_streams_search {
 	uint64_t t_start, deadline;
 	char (*paths)[SM_STREAMS_PATH_LEN];
 	const char **pathv;
-	unsigned npaths;            /* room in paths: --max-streams */
+	unsigned npaths;            /* room in paths: the mix's streams and --max-streams */
 	unsigned nplay;             /* playback files present (play-000 ...) */
 	uint64_t play_bytes;        /* the size each of them holds */
 	struct sm_streams_seqset *sets;

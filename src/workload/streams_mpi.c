@@ -17,7 +17,7 @@
 
 enum { ORDER_END = 0, ORDER_STEP = 1 };
 
-/* One group of a step. */
+/* One group of a step (the mix's groups, then the searched streams). */
 struct order_group {
 	uint32_t dir, sequence, n, pad;
 	uint64_t chunk_bytes, frames;

@@ -57,6 +57,10 @@ refused "streams --rate-mib 1000 (fake)" "^stormark streams: the stream buffer \
 # frames' own buffers (the frame again, a page a request) do not
 refused "streams dpx16-hd720 capture (fake)" "^stormark streams: the stream buffer \(one 5.28 MiB chunk of dpx16-hd720 at 24 fps, shared by the streams\) and the figures of 1 stream, and the captured frames' buffers \(one 5.28 MiB frame shared, 4.00 KiB a request\) $AV" \
   "$S" streams --video-format dpx16-hd720 --fps 24 --capture --max-streams 1 --time 2 --step 1 -o "$T_DIR/report.txt" "$W"
+# a mix: its groups' chunks and streams count (no format searched: the
+# mix's own, which alone fit in nothing but the reserve)
+refused "streams --mix (fake)" "^stormark streams: the stream buffer \(one 5.28 MiB chunk of dpx16-hd720 at 24 fps, shared by the streams\) and the figures of 3 streams, and the captured frames' buffers \(one 5.28 MiB frame shared, 4.00 KiB a request\) $AV" \
+  "$S" streams --mix '1xprores-proxy-hd@25:play,1xdpx16-hd720@24:capture' --max-streams 1 --step 1 -o "$T_DIR/report.txt" "$W"
 # report and compare: the parsed tree of a saved result, counted from its
 # text (a series of 60000 seconds of small numbers: 1 MB of JSON, 2.7
 # million values, ~50 MiB once parsed)

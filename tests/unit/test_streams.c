@@ -5,10 +5,12 @@
 #include "analysis/cliff.h"
 #include "analysis/streams.h"
 #include "core/sformats.h"
+#include "workload/streams_mix.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <setjmp.h>
@@ -495,6 +497,157 @@ static void test_sequences(void **state)
 	assert_int_equal(sm_sformat_find("dpx-9k", &g), -ENOENT);
 }
 
+static int parse_err(const char *text, int file, char *err, unsigned *line)
+{
+	struct sm_streams_mix m;
+	int rc = sm_streams_mix_parse(text, file, &m, err, 400, line);
+
+	assert_int_equal(m.ngroups, 0);
+	assert_null(m.groups);
+	return rc;
+}
+
+/* --mix: the groups, their figures, and one line naming a bad group. */
+static void test_mix_parse(void **state)
+{
+	struct sm_streams_mix m;
+	char err[400], big[4096];
+	unsigned line;
+
+	(void)state;
+	assert_int_equal(sm_streams_mix_parse("2xprores-hq-hd@25:play, 1xdpx-sd-pal@24:capture", 0, &m,
+					      err, sizeof(err), &line), 0);
+	assert_int_equal(m.ngroups, 2);
+	assert_int_equal(m.nstreams, 3);
+	assert_string_equal(m.spec, "2xprores-hq-hd@25:play,1xdpx-sd-pal@24:capture");
+	assert_int_equal(m.groups[0].count, 2);
+	assert_int_equal(m.groups[0].dir, SM_DIR_PLAYBACK);
+	assert_false(m.groups[0].sequence);
+	assert_true(m.groups[0].rate == 23000000.0);   /* 184 Mbit/s */
+	assert_true(m.groups[0].needed == 46000000.0);
+	assert_int_equal(m.groups[1].dir, SM_DIR_CAPTURE);
+	assert_true(m.groups[1].sequence);
+	assert_int_equal(m.groups[1].chunk_bytes, 1662976);
+	assert_int_equal(m.groups[1].interval_ns, 41666667);
+	/* the figures: 43.9 + 38.1 MiB/s */
+	assert_true(fabs(sm_streams_mix_rate(&m, SM_DIR_PLAYBACK) / 1048576.0 - 43.87) < 0.01);
+	assert_true(fabs(sm_streams_mix_rate(&m, SM_DIR_CAPTURE) / 1048576.0 - 38.06) < 0.01);
+	assert_true(m.needed == 46000000.0 + 39911424.0);
+	sm_streams_mix_release(&m);
+	/* "playback" is "play"; case; an x in the format's name (xavc) */
+	assert_int_equal(sm_streams_mix_parse("1XXAVC-S-100-UHD@25:Playback", 0, &m, err, sizeof(err), &line), 0);
+	assert_string_equal(m.spec, "1xxavc-s-100-uhd@25:play");
+	sm_streams_mix_release(&m);
+	/* a file: a group a line, comments and empty lines */
+	assert_int_equal(sm_streams_mix_parse("# editors\n4xprores-hq-uhd@25:play\n\n2xdpx-2k@24:capture  # ingest\n",
+					      1, &m, err, sizeof(err), &line), 0);
+	assert_int_equal(m.ngroups, 2);
+	assert_int_equal(m.nstreams, 6);
+	sm_streams_mix_release(&m);
+
+	assert_int_equal(parse_err("2xfoo@25:play", 0, err, &line), -EINVAL);
+	assert_string_equal(err, "'2xfoo@25:play': no stream format 'foo' (stormark streams --list)");
+	assert_int_equal(parse_err("2xprores-hq-hd@25:play,0xdpx-2k@24:play", 0, err, &line), -EINVAL);
+	assert_string_equal(err, "'0xdpx-2k@24:play': the count is not 1 to 256");
+	assert_int_equal(parse_err("prores-hq-hd@25:play", 0, err, &line), -EINVAL);
+	assert_string_equal(err, "'prores-hq-hd@25:play': expected COUNTxFORMAT@FPS:play|capture");
+	assert_int_equal(parse_err("2xprores-hq-hd@26:play", 0, err, &line), -EINVAL);
+	assert_non_null(strstr(err, "no frame rate '26'"));
+	assert_int_equal(parse_err("2xprores-hq-hd@25:record", 0, err, &line), -EINVAL);
+	assert_string_equal(err, "'2xprores-hq-hd@25:record': 'record' is neither play nor capture");
+	assert_int_equal(parse_err("1xxavc-s-i-uhd@25:play", 0, err, &line), -EINVAL);
+	assert_non_null(strstr(err, "'xavc-s-i-uhd' has no published rate at 25 fps"));
+	assert_int_equal(parse_err("2xprores-hq-hd@25:play,", 0, err, &line), -EINVAL);
+	assert_non_null(strstr(err, "an empty group"));
+	assert_int_equal(parse_err("", 0, err, &line), -EINVAL);
+	assert_int_equal(parse_err("200xprores-proxy-hd@25:play,57xprores-proxy-hd@25:play", 0, err, &line),
+			 -EINVAL);
+	assert_string_equal(err, "'57xprores-proxy-hd@25:play': the mix would have 257 streams, at most 256");
+	/* in a file, the bad group's line */
+	assert_int_equal(parse_err("1xdpx-2k@24:play\n# two\n1xdpx-2k@24:jump\n", 1, err, &line), -EINVAL);
+	assert_int_equal(line, 3);
+	assert_string_equal(err, "'1xdpx-2k@24:jump': 'jump' is neither play nor capture");
+	big[0] = '\0';
+	for (int i = 0; i < 33; i++)
+		strcat(big, "1xdpx-hd@25:play,");
+	big[strlen(big) - 1] = '\0';
+	assert_int_equal(parse_err(big, 0, err, &line), -EINVAL);
+	assert_non_null(strstr(err, "more than 32 groups"));
+}
+
+/* A step's mix: each group judged at its own interval, the mix's bytes
+ * of the searched direction added to the step's. */
+static void test_mix_judge(void **state)
+{
+	struct sm_streams_mix m;
+	struct sm_stream_fig mine[1], mix[3];
+	struct sm_streams_step st = { .n = 1, .complete = 1, .streams = mine, .nmix = 3, .mix_streams = mix,
+				      .schedule_ns = 2000000000ull, .duration_ns = 2000000000ull };
+	char err[400];
+	unsigned line;
+
+	(void)state;
+	assert_int_equal(sm_streams_mix_parse("2xprores-hq-hd@25:play,1xdpx-sd-pal@24:capture", 0, &m, err,
+					      sizeof(err), &line), 0);
+	for (int i = 0; i < 3; i++)
+		mix[i] = (struct sm_stream_fig){ .scheduled = 50, .done = 50, .bytes = 1000 * (i + 1),
+						 .p999_sched_ns = 300000000 };
+	mine[0] = mix[0];
+	mine[0].bytes = 7;
+	sm_streams_step_judge(&st, 40000000, 8);
+	assert_int_equal(st.bytes, 0);   /* the runner's sum is not the judge's */
+	st.bytes = 7;
+	assert_int_equal(sm_streams_mix_judge(&st, m.groups, m.ngroups, 8, SM_DIR_PLAYBACK), 0);
+	/* 300 ms: within 8 x 40 ms and 8 x 41.7 ms */
+	assert_true(st.held && st.mix_total.held && st.mix_groups[0].held && st.mix_groups[1].held);
+	assert_int_equal(st.mix_groups[0].bytes, 3000);
+	assert_int_equal(st.mix_groups[1].bytes, 3000);
+	assert_int_equal(st.mix_total.streams_held, 3);
+	assert_int_equal(st.bytes, 7 + 3000);   /* the playback groups' only */
+	assert_true(fabs(st.bytes_per_s - 3007 / 2.0) < 1e-9);
+	/* 330 ms: over the playback group's 320 ms, not the capture's 333 */
+	mix[1].p999_sched_ns = 330000000;
+	mix[2].p999_sched_ns = 330000000;
+	st.bytes = 7;
+	st.held = 1;
+	assert_int_equal(sm_streams_mix_judge(&st, m.groups, m.ngroups, 8, SM_DIR_PLAYBACK), 0);
+	assert_false(st.mix_groups[0].held);
+	assert_int_equal(st.mix_groups[0].streams_held, 1);
+	assert_true(st.mix_groups[1].held);
+	assert_false(st.mix_total.held);
+	assert_false(st.held);   /* the searched stream held, the mix did not */
+	/* the mix alone: it is the step */
+	st.n = 0;
+	st.held = 0;
+	mix[1].p999_sched_ns = 0;
+	assert_int_equal(sm_streams_mix_judge(&st, m.groups, m.ngroups, 8, -1), 0);
+	assert_true(st.held);
+	assert_int_equal(st.bytes, 6000);
+	free(st.mix_groups);
+	sm_streams_mix_release(&m);
+}
+
+/* Beside a mix: the headroom rule's demand is the mix's rate of the
+ * direction and n streams'; the issue's ground truth, prores-hq-hd at 25
+ * fps (23 MB/s) beside two of them, under 100 MiB/s: 2 more raw, 1 more
+ * with headroom (1.2 x 4 x 23 MB/s = 110 MB/s > 104.9 MB/s). */
+static void test_headroom_beside(void **state)
+{
+	double mib = 1048576.0;
+
+	(void)state;
+	assert_int_equal(sm_streams_headroom_beside(2, 100 * mib, 23e6, 46e6), 1);
+	assert_int_equal(sm_streams_headroom_beside(2, 110.5 * mib, 23e6, 46e6), 2);
+	assert_int_equal(sm_streams_headroom_beside(3, 100 * mib, 23e6, 0), 3);
+	assert_int_equal(sm_streams_headroom_beside(3, 100 * mib, 23e6, 0),
+			 sm_streams_headroom(3, 100 * mib, 23e6));
+	/* nothing measured: the demand of the raw answer, 50 + 4 x 25 = 150
+	 * (1.2 x (50 + 3 x 25) = 150) */
+	assert_int_equal(sm_streams_headroom_beside(4, 0, 25, 50), 3);
+	/* a mix that alone takes more than the storage gives: none */
+	assert_int_equal(sm_streams_headroom_beside(2, 40e6, 23e6, 46e6), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -504,7 +657,8 @@ int main(void)
 		cmocka_unit_test(test_holds),
 		cmocka_unit_test(test_headroom), cmocka_unit_test(test_search),
 		cmocka_unit_test(test_cell),     cmocka_unit_test(test_confirm),
-		cmocka_unit_test(test_sequences),
+		cmocka_unit_test(test_sequences), cmocka_unit_test(test_mix_parse),
+		cmocka_unit_test(test_mix_judge), cmocka_unit_test(test_headroom_beside),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
