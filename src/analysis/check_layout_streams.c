@@ -287,6 +287,10 @@ static void csv(struct ck_lay *L)
 
 void ck_lay_streams(struct ck_lay *L)
 {
+	/* a mix's layouts (its groups, then the search beside it) are not
+	 * read by these rules yet (ck_streams says why) */
+	if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(L->doc, "mix")))
+		return;
 	if (!strcmp(L->layout, "text")) {
 		matrix(L, 0);
 		detail(L);
