@@ -35,7 +35,8 @@ json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "
 # (stormark report --check: a result's invariants, and each of its text
 # layouts against it, docs/report.md); a violation fails the test. Known
 # contradictions waiting for their fix are listed in tests/check_known.tsv.
-# A test that writes a result it broke on purpose names it: t_check_skip FILE.
+# A test that writes a result it broke on purpose names it: t_check_skip FILE
+# (or a directory: every file under it, e.g. a fuzzer's new inputs).
 T_CHECK_SKIP=()
 T_CHECK_KNOWN=${T_CHECK_KNOWN:-${SM_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}/tests/check_known.tsv}
 t_check_skip() { T_CHECK_SKIP+=("$@"); }
@@ -84,7 +85,10 @@ t_check_dir() {
   local f s h files=() T_CHECK_T0=$EPOCHREALTIME
   [ -d "$T_DIR" ] && [ -x "${STORMARK:-}" ] || return 0
   while IFS= read -r -d '' f; do
-    for s in "${T_CHECK_SKIP[@]}"; do [ "$f" -ef "$s" ] && continue 2; done
+    for s in "${T_CHECK_SKIP[@]}"; do
+      [ "$f" -ef "$s" ] && continue 2
+      [[ -d $s && $f == "${s%/}"/* ]] && continue 2
+    done
     if [[ $f != *.json ]]; then
       h=
       IFS= read -r -d '' -N 32 h <"$f" 2>/dev/null

@@ -37,6 +37,7 @@ for t in $targets; do
   seeds=$SM_SOURCE_DIR/fuzz/corpus/$t
   new=$T_DIR/new-$t
   mkdir -p "$new"
+  t_check_skip "$new"   # inputs the fuzzer made up: any may break an invariant
   dict=()
   [ -f "$SM_SOURCE_DIR/fuzz/$t.dict" ] && dict=(-dict="$SM_SOURCE_DIR/fuzz/$t.dict")
   check "$t: has a seed corpus" test -n "$(ls -A "$seeds" 2>/dev/null)"

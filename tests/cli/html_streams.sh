@@ -53,6 +53,7 @@ fi
 
 # ---- a cell with no step: sentences, not empty charts -------------------------------
 jq '.streams[0].steps = []' "$G" >"$T_DIR/nost.json"
+t_check_skip "$T_DIR/nost.json"   # its steps taken out by hand
 "$STORMARK" report "$T_DIR/nost.json" --format html >"$T_DIR/nost.html"
 check "no step: rendered" test $? = 0
 check "no step: the search chart is a sentence" grep -q \
