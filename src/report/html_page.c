@@ -355,21 +355,49 @@ static const char *y_text(char *buf, size_t len, double v)
 
 /* Linear y axis 0..ymax with grid and labels (left of the plot), the y
  * title turned along the left edge. */
+/* A y title (in a buffer of len) whose time unit ends it, changed in place
+ * to the unit a thousand times smaller ("seconds" -> "ms", "frame time
+ * (ms)" -> "frame time (us)"): 1, or 0 when it ends in no time unit. */
+static int y_smaller_unit(char *title, size_t len)
+{
+	static const char *const unit[][2] = {
+		{ "seconds", "ms" }, { "(ms)", "(us)" }, { "ms", "us" }, { "(us)", "(ns)" }, { "us", "ns" },
+	};
+	size_t n = strlen(title);
+
+	for (size_t i = 0; i < sizeof(unit) / sizeof(unit[0]); i++) {
+		size_t u = strlen(unit[i][0]);
+
+		if (n >= u && !strcmp(title + n - u, unit[i][0]) && n - u + strlen(unit[i][1]) < len) {
+			memcpy(title + (n - u), unit[i][1], strlen(unit[i][1]) + 1);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Linear y axis 0..ymax with grid and labels (left of the plot), the y
+ * title turned along the left edge. Ticks finer than 0.01 of a time unit
+ * (0.0015 seconds: six characters, wider than the room) are given in the
+ * unit a thousand times smaller, and the title says so. */
 static void y_axis(FILE *f, double ymax, const char *ylabel)
 {
-	double step = nice_step(ymax, 5);
-	char b[32];
+	double step = nice_step(ymax, 5), scale = 1;
+	char b[32], title[64];
 
+	snprintf(title, sizeof(title), "%s", ylabel);
+	while (step * scale < 0.01 && y_smaller_unit(title, sizeof(title)))
+		scale *= 1000;
 	for (double v = 0; v <= ymax * 1.0001; v += step) {
 		double y = PB - v / ymax * PH;
 
 		fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e5e7eb\"/>"
 			   "<text x=\"%.0f\" y=\"%.1f\" dy=\"0.35em\" text-anchor=\"end\">%s</text>\n",
-			PX0, PX0 + PW, y, y, PX0 - 6, y, y_text(b, sizeof(b), v));
+			PX0, PX0 + PW, y, y, PX0 - 6, y, y_text(b, sizeof(b), v * scale));
 	}
 	fprintf(f, "<text transform=\"translate(0 %.0f) rotate(-90)\" dy=\"0.95em\" "
 		   "text-anchor=\"middle\">", PY0 + PH / 2);
-	sm_html_text(f, ylabel);
+	sm_html_text(f, title);
 	fputs("</text>\n", f);
 }
 
