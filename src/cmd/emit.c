@@ -455,11 +455,16 @@ int sm_emit_saved_text(const struct sm_render *r, enum sm_layout l, const cJSON 
 {
 	const struct sm_layout_row *row = sm_render_row(r, l);
 	const struct sm_emit e = { .r = r };   /* a saved document needs no job */
+	cJSON *esc = NULL;
 	void *res;
 	int rc;
 
 	if (!row || !row->render || l == SM_LAYOUT_JSON || l == SM_LAYOUT_HTML)
 		return -EINVAL;
+	if (sm_json_escaped_copy(doc, &esc))
+		return -ENOMEM;
+	if (esc)
+		doc = esc;   /* its strings printed escaped */
 	res = calloc(1, r->size);
 	rc = res ? r->read(doc, res, je) : -ENOMEM;
 	if (!rc)
@@ -467,6 +472,7 @@ int sm_emit_saved_text(const struct sm_render *r, enum sm_layout l, const cJSON 
 	if (res)
 		r->release(res);
 	free(res);
+	cJSON_Delete(esc);
 	return rc;
 }
 
@@ -475,6 +481,7 @@ int sm_emit_saved(struct sm_emit *e, const cJSON *doc)
 	const struct sm_layout_row *row = sm_render_row(e->r, e->out->layout);
 	struct sm_jerr je = { { 0 } };
 	char msg[SM_MSG_MAX];
+	cJSON *esc = NULL;
 	void *res;
 	int rc;
 
@@ -482,6 +489,14 @@ int sm_emit_saved(struct sm_emit *e, const cJSON *doc)
 		sm_prog_error(e->prog, "%s", msg);
 		return SM_EXIT_FAIL;
 	}
+	/* a text layout prints the document's strings with their control
+	 * characters escaped; the JSON layout gives them back as saved */
+	if (row->layout != SM_LAYOUT_JSON && sm_json_escaped_copy(doc, &esc)) {
+		sm_error("out of memory");
+		return SM_EXIT_FAIL;
+	}
+	if (esc)
+		doc = esc;
 	res = calloc(1, e->r->size);
 	rc = res ? e->r->read(doc, res, &je) : -ENOMEM;
 	if (rc) {
@@ -509,6 +524,7 @@ int sm_emit_saved(struct sm_emit *e, const cJSON *doc)
 	if (res)
 		e->r->release(res);
 	free(res);
+	cJSON_Delete(esc);
 	if (rc && je.msg[0]) {
 		sm_prog_error(e->prog, "'%s' is not a complete %s result: %s", e->name, e->r->command, je.msg);
 		return SM_EXIT_USAGE;

@@ -4,6 +4,7 @@
 #include "result/cliff.h"
 #include "result/frames.h"
 #include "core/clock.h"
+#include "core/msg.h"
 #include "core/outfile.h"
 
 #include <errno.h>
@@ -78,6 +79,59 @@ cJSON *sm_json_dup_saved(const cJSON *o)
 		return NULL;
 	}
 	return d;
+}
+
+static int has_ctl(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* Does any string under o hold a control character? */
+static int any_ctl(const cJSON *o)
+{
+	for (const cJSON *c = o; c; c = c->next) {
+		if (cJSON_IsString(c) && c->valuestring && has_ctl(c->valuestring))
+			return 1;
+		if (c->child && any_ctl(c->child))
+			return 1;
+	}
+	return 0;
+}
+
+/* Escape every string under o in place. 0 or -ENOMEM. */
+static int escape_strings(cJSON *o)
+{
+	for (cJSON *c = o; c; c = c->next) {
+		if (cJSON_IsString(c) && c->valuestring && has_ctl(c->valuestring)) {
+			size_t len = 4 * strlen(c->valuestring) + 1;   /* \xHH at most per byte */
+			char *e = malloc(len);
+
+			if (!e)
+				return -ENOMEM;
+			(void)sm_escape_ctl(e, len, c->valuestring);   /* len always suffices */
+			free(c->valuestring);
+			c->valuestring = e;
+		}
+		if (c->child && escape_strings(c->child))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int sm_json_escaped_copy(const cJSON *doc, cJSON **copy)
+{
+	*copy = NULL;
+	if (!doc || !any_ctl(doc->child))
+		return 0;
+	*copy = cJSON_Duplicate(doc, 1);
+	if (*copy && !escape_strings((*copy)->child))
+		return 0;
+	cJSON_Delete(*copy);
+	*copy = NULL;
+	return -ENOMEM;
 }
 
 cJSON *sm_json_doc_new(const struct sm_result_head *h)

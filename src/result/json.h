@@ -74,6 +74,14 @@ int sm_json_renumber(cJSON *o);
 /* A deep copy of o, renumbered (sm_json_renumber); NULL when out of memory. */
 cJSON *sm_json_dup_saved(const cJSON *o);
 
+/* For a text layout of a saved document: a deep copy of doc whose strings
+ * (paths, notes, the command line, the environment) have their control
+ * characters escaped as the one-line messages show them (\n, \x1b: core/
+ * msg.h's sm_escape_ctl()), so a saved result cannot move the cursor,
+ * retitle the terminal or forge a line. *copy is NULL when no string needed
+ * it (use doc). 0 or -ENOMEM. */
+int sm_json_escaped_copy(const cJSON *doc, cJSON **copy);
+
 /* Print doc to path ("-" for stdout), indented, with a final newline.
  * Returns 0 or -errno. */
 int sm_json_write(const cJSON *doc, const char *path);
