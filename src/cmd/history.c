@@ -3,6 +3,7 @@
  * key's runs in a table for its command, export them as JSON, or compare
  * two time keys figure by figure (trimmed means). */
 #include "cmd/cmd.h"
+#include "core/msg.h"
 #include "cmd/emit.h"
 #include "core/fsx.h"
 #include "store/history_db.h"
@@ -260,14 +261,16 @@ static int show_key(struct sm_hdb *db, const char *path, const char *key, enum s
 {
 	struct sm_hdb_row *rows;
 	unsigned n;
-	char a[48], b[48], c[48], d[48], e[48], g[48], id[24], ex[16], title[8400];
+	char a[48], b[48], c[48], d[48], e[48], g[48], id[24], ex[16], title[8400], cmdline[4 * 512 + 1];
 	struct sm_table t = { stdout, st, time_cols, 9 };
 	int rc = load(db, path, key, &rows, &n);
 
 	if (rc)
 		return rc;
+	/* the saved command line with its control characters escaped */
+	(void)sm_escape_ctl(cmdline, sizeof(cmdline), rows[n - 1].command);
 	snprintf(title, sizeof(title), "history: %s, key '%s', %u run%s of: %s", path, key, n,
-		 n == 1 ? "" : "s", rows[n - 1].command);
+		 n == 1 ? "" : "s", cmdline);
 	sm_table_title(&t, title);
 	sm_table_head(&t);
 	for (unsigned i = 0; i < n; i++) {

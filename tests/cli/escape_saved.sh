@@ -3,7 +3,8 @@
 # What a saved result holds (a device name, a kernel, a path, the command
 # line) reaches the terminal with its control characters escaped, as the
 # one-line messages show them: compare's notes and every text layout of
-# `report` (text, markdown, CSV, frametest, sysbench, timeit); the JSON
+# `report` (text, markdown, CSV, frametest, sysbench, timeit) and the
+# command line in `history KEY`'s title; the JSON
 # layout gives the strings back as saved.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
@@ -54,5 +55,11 @@ for f in esc-*.json; do
     test "$(json j.txt "d['environment']['device']")" = $'sda\x1b]0;title\x07'
 done
 check "at least 30 layouts of saved results rendered ($n)" test "$n" -ge 30
+
+# history KEY: the saved command line in its title
+"$STORMARK" time --save esc --db h.db -- echo $'a\e]0;x\ab' >/dev/null 2>&1
+"$STORMARK" history esc --db h.db >h.txt 2>&1
+check "history KEY: exit 0, no raw control character" test $? = 0 -a "$(raw h.txt)" = 0
+check "history KEY: the command line escaped" grep -qF 'echo a\x1b]0;x\x07b' h.txt
 check "markdown shows the device escaped" grep -qF 'sda\x1b]0;title\x07' <("$STORMARK" report esc-frames-write.json --format markdown)
 finish
