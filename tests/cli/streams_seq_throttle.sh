@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Ground truth for frame-sequence streams (slow: about 50 s, twice that
-# with a retry). Inside a blkio cgroup that throttles reads (then writes)
+# Ground truth for frame-sequence streams (slow: about 50 s, up to three
+# times that with retries). Inside a blkio cgroup that throttles reads (then writes)
 # of the disk to 100 MiB/s, dpx-sd-pal at 24 fps (one 1,662,976-byte file
 # per frame: 38.06 MiB/s a stream, each frame opened, moved and closed)
 # must hold 2 playback (capture) streams raw and 2 with 20% headroom: 3
@@ -26,11 +26,12 @@ agrees() {
 # more through than set (105.7 MiB/s delivered in one 3 s step), and 3
 # streams' 8 buffers hid that shortfall for about 2.7 s; 5 s see it. The disk
 # is shared with other work: one stall longer than a stream's 8 buffers
-# (333 ms) drops a frame whatever the throttle allows, so a second run is
-# allowed when the first disagrees (both are printed).
+# (333 ms) drops a frame whatever the throttle allows, so up to three runs
+# are allowed while they disagree (each is printed): under other work one
+# CI run's capture held 2 (1 with headroom), then 0 (one stall of 640 ms).
 one() {
   local kind=$1 flag=$2 step=$3 J="$T_DIR/$1.json" raw hr sus attempt
-  for attempt in 1 2; do
+  for attempt in 1 2 3; do
     t_cgroup_throttle "$kind" "$RATE" "$T_DIR" ||
       skip "cannot set up a blkio $kind throttle (cgroup v1 blkio not writable here)"
     expect_rc 0 "$kind: dpx-sd-pal sequences run" t_cgroup_exec "$STORMARK" streams "$D" \
