@@ -185,8 +185,10 @@ def main():
     os.makedirs(work, exist_ok=True)
     html = open(report, encoding="utf-8").read()
     if strip:
-        html = re.sub(r'<(path|polyline|circle) class="data"[^>]*/>', "", html)
-        html = re.sub(r'<rect class="data".*?</rect>', "", html, flags=re.S)
+        # every element of class "data" (its class list may say more: "data
+        # point"), self-closing or with a tooltip inside
+        html = re.sub(r'<(path|polyline|circle|line|rect) class="data( [^"]*)?"[^>]*/>', "", html)
+        html = re.sub(r'<(rect|circle) class="data( [^"]*)?".*?</\1>', "", html, flags=re.S)
         report = os.path.join(work, "stripped.html")
         open(report, "w", encoding="utf-8").write(html)
     probe = os.path.join(work, "probe.html")

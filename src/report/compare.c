@@ -48,7 +48,7 @@ const char *sm_cmp_unit_name(enum sm_cmp_unit u)
 
 /* A side's cell: the verdict, the mean (with its deviation over several
  * runs), or "-" when the side lacks the figure. */
-static const char *side_cell(char *buf, size_t len, const struct sm_cmp_row *r, int b, int sd)
+const char *sm_cmp_side_cell(char *buf, size_t len, const struct sm_cmp_row *r, int b, int sd)
 {
 	unsigned n = b ? r->nb : r->na;
 	char m[48], s[48];
@@ -67,7 +67,7 @@ static const char *side_cell(char *buf, size_t len, const struct sm_cmp_row *r, 
 	return buf;
 }
 
-static const char *ratio_cell(char *buf, size_t len, const struct sm_cmp_row *r)
+const char *sm_cmp_ratio_cell(char *buf, size_t len, const struct sm_cmp_row *r)
 {
 	if (r->unit == SM_CU_VERDICT)
 		return !r->na || !r->nb ? "-" : strcmp(r->verdict_a, r->verdict_b) ? "changed" : "same";
@@ -77,7 +77,7 @@ static const char *ratio_cell(char *buf, size_t len, const struct sm_cmp_row *r)
 	return buf;
 }
 
-static const char *p_cell(char *buf, size_t len, const struct sm_cmp_row *r)
+const char *sm_cmp_p_cell(char *buf, size_t len, const struct sm_cmp_row *r)
 {
 	if (!r->tested)
 		return "-";
@@ -90,7 +90,7 @@ static const char *p_cell(char *buf, size_t len, const struct sm_cmp_row *r)
 	return buf;
 }
 
-static const char *judge_cell(const struct sm_cmp_row *r)
+const char *sm_cmp_judge_cell(const struct sm_cmp_row *r)
 {
 	if (!r->tested)
 		return "";
@@ -119,9 +119,9 @@ void sm_cmp_print_text(FILE *f, const struct sm_cmp *c, const struct sm_cmp_name
 	for (unsigned i = 0; i < c->nrows; i++) {
 		const struct sm_cmp_row *x = &c->rows[i];
 
-		fprintf(f, "%-36s %24s %24s %8s %9s %s\n", x->label, side_cell(a, sizeof(a), x, 0, 1),
-			side_cell(b, sizeof(b), x, 1, 1), ratio_cell(r, sizeof(r), x),
-			p_cell(p, sizeof(p), x), judge_cell(x));
+		fprintf(f, "%-36s %24s %24s %8s %9s %s\n", x->label, sm_cmp_side_cell(a, sizeof(a), x, 0, 1),
+			sm_cmp_side_cell(b, sizeof(b), x, 1, 1), sm_cmp_ratio_cell(r, sizeof(r), x),
+			sm_cmp_p_cell(p, sizeof(p), x), sm_cmp_judge_cell(x));
 	}
 	fprintf(f, "\nA and B are means (+- the standard deviation over repeated runs); B/A is their "
 		"ratio;\np is Welch's two-sided t-test, shown when both sides have 2 or more runs: "
@@ -141,8 +141,8 @@ void sm_cmp_print_md(FILE *f, const struct sm_cmp *c, const struct sm_cmp_names 
 		const struct sm_cmp_row *x = &c->rows[i];
 
 		fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", x->label,
-			side_cell(a, sizeof(a), x, 0, 1), side_cell(b, sizeof(b), x, 1, 1),
-			ratio_cell(r, sizeof(r), x), p_cell(p, sizeof(p), x), judge_cell(x));
+			sm_cmp_side_cell(a, sizeof(a), x, 0, 1), sm_cmp_side_cell(b, sizeof(b), x, 1, 1),
+			sm_cmp_ratio_cell(r, sizeof(r), x), sm_cmp_p_cell(p, sizeof(p), x), sm_cmp_judge_cell(x));
 	}
 	fprintf(f, "\nMeans (+- standard deviation over repeated runs); p: Welch's two-sided t-test "
 		"(significant at p < %g).\n", c->alpha);

@@ -22,6 +22,17 @@ char *sm_cmp_fmt(char *buf, size_t len, enum sm_cmp_unit u, double v);
 /* The unit's JSON name: ns, bytes_per_s, per_s, count, bytes, pct, ms, verdict. */
 const char *sm_cmp_unit_name(enum sm_cmp_unit u);
 
+/* A comparison row's cells as every layout of compare shows them (the
+ * trend page of `history KEY --html` too): a side's mean (with "+- sd"
+ * over several runs when sd is 1; its verdict for a verdict cell; "-"
+ * when the side lacks the figure), B/A ("-": none; same or changed for a
+ * verdict cell), Welch's p ("-": not tested, "no spread"), and the
+ * judgement: better, worse, differs, n.s., or "" when not tested. */
+const char *sm_cmp_side_cell(char *buf, size_t len, const struct sm_cmp_row *r, int b, int sd);
+const char *sm_cmp_ratio_cell(char *buf, size_t len, const struct sm_cmp_row *r);
+const char *sm_cmp_p_cell(char *buf, size_t len, const struct sm_cmp_row *r);
+const char *sm_cmp_judge_cell(const struct sm_cmp_row *r);
+
 void sm_cmp_print_text(FILE *f, const struct sm_cmp *c, const struct sm_cmp_names *n);
 void sm_cmp_print_md(FILE *f, const struct sm_cmp *c, const struct sm_cmp_names *n);
 

@@ -805,3 +805,92 @@ void sm_html_chart_bars_s(FILE *f, const struct sm_html_bars *c)
 	}
 	fputs("</figure>\n", f);
 }
+
+void sm_html_chart_trend(FILE *f, const struct sm_html_trend *c)
+{
+	double ymax = 0, xs, right = -1e9, lo[NCOLS], hi[NCOLS];
+	size_t npts = 0, step = 1;
+	int dense = c->n > NCOLS, seen[NCOLS];
+	char b[32];
+
+	for (size_t i = 0; i < c->n; i++)
+		if (!isnan(c->y[i])) {
+			npts++;
+			ymax = fmax(ymax, c->y[i]);
+		}
+	if (!npts) {
+		empty_chart(f, c->id, "trend", c->title, c->empty ? c->empty : "No run of this key "
+			    "measured this figure: nothing to chart.");
+		return;
+	}
+	fprintf(f, "<figure class=\"chart\" id=\"%s\" data-kind=\"trend\" data-points=\"%zu\">"
+		   "<figcaption>", c->id, npts);
+	sm_html_text(f, c->title);
+	fprintf(f, "</figcaption>\n<svg viewBox=\"0 0 %d %d\" role=\"img\">\n", VW, VH);
+	if (c->band && c->sd > 0)
+		ymax = fmax(ymax, c->mean + c->sd);
+	ymax = ymax > 0 ? ymax * 1.08 : 1;
+	y_axis(f, ymax, c->ylabel);
+	frame_box(f);
+	xs = PW / (double)c->n;
+	/* the runs' numbers, as many as fit side by side at the largest text size */
+	snprintf(b, sizeof(b), "%zu", c->n);
+	while (xs * (double)step < text_w(strlen(b)) + 10)
+		step = step < 5 ? step + 1 : step * 2;
+	for (size_t i = 0; i < c->n; i += step) {
+		snprintf(b, sizeof(b), "%zu", i + 1);
+		x_tick(f, PX0 + ((double)i + 0.5) * xs, b, &right);
+	}
+	if (c->band && c->sd > 0) {
+		double top = PB - (c->mean + c->sd) / ymax * PH;
+		double bot = PB - fmax(c->mean - c->sd, 0) / ymax * PH;
+
+		fprintf(f, "<rect class=\"data band\" x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
+			   "fill=\"%s\" fill-opacity=\"0.18\"/>\n", PX0, top, PW, bot - top, colour[0]);
+	}
+	fprintf(f, "<line class=\"data mean\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" "
+		   "stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"8 4\"/>\n", PX0, PX0 + PW,
+		PB - c->mean / ymax * PH, PB - c->mean / ymax * PH, colour[1]);
+	if (!dense) {
+		fprintf(f, "<polyline class=\"data\" fill=\"none\" stroke=\"%s\" stroke-opacity=\"0.5\" "
+			   "points=\"", colour[0]);
+		for (size_t i = 0; i < c->n; i++)
+			if (!isnan(c->y[i]))
+				fprintf(f, "%.1f,%.1f ", PX0 + ((double)i + 0.5) * xs, PB - c->y[i] / ymax * PH);
+		fputs("\"/>\n", f);
+		for (size_t i = 0; i < c->n; i++) {
+			if (isnan(c->y[i]))
+				continue;
+			fprintf(f, "<circle class=\"data point\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"%s\">"
+				   "<title>", PX0 + ((double)i + 0.5) * xs, PB - c->y[i] / ymax * PH, colour[0]);
+			if (c->tip && c->tip[i])
+				sm_html_text(f, c->tip[i]);
+			else
+				sm_html_printf(f, "run %zu: %g", i + 1, c->y[i]);
+			fputs("</title></circle>\n", f);
+		}
+	} else {
+		/* more runs than pixel columns: per column, the min-max of its points */
+		memset(seen, 0, sizeof(seen));
+		for (size_t i = 0; i < c->n; i++) {
+			int col = (int)((double)i * NCOLS / (double)c->n);
+
+			if (isnan(c->y[i]))
+				continue;
+			if (!seen[col] || c->y[i] < lo[col])
+				lo[col] = c->y[i];
+			if (!seen[col] || c->y[i] > hi[col])
+				hi[col] = c->y[i];
+			seen[col] = 1;
+		}
+		fprintf(f, "<path class=\"data point\" stroke=\"%s\" stroke-width=\"2\" d=\"", colour[0]);
+		for (int col = 0; col < NCOLS; col++)
+			if (seen[col])
+				fprintf(f, "M%.1f,%.1fV%.1f", PX0 + (col + 0.5) * PW / NCOLS,
+					PB - lo[col] / ymax * PH + 1, PB - hi[col] / ymax * PH - 1);
+		fputs("\"/>\n", f);
+	}
+	top_band(f, 0, NULL, c->note);
+	x_title(f, c->xlabel);
+	fig_end(f);
+}

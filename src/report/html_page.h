@@ -89,6 +89,25 @@ void sm_html_chart_hist(FILE *f, const char *id, const char *title, const struct
 void sm_html_chart_frames(FILE *f, const char *id, const char *title, const struct sm_framemap *m,
 			  int sched, double limit_ns, const char *limit_label);
 
+/* A trend: one point per run in time order (y[i], NAN where run i did not
+ * measure the figure: no point), evenly spaced over x (run 1 on the left;
+ * ticks name the runs), with the mean of the points as a dashed line and
+ * mean +/- sd as a band when sd > 0 (band 1). The points are circles of
+ * class "data point" (their tooltips from tip[i], NULL: the value), up to
+ * one per pixel column; past that a column's points are one min-max tick.
+ * note is said above the plot (NULL: none); a chart whose runs measured
+ * nothing is the sentence empty (NULL: a default). */
+struct sm_html_trend {
+	const char *id, *title, *xlabel, *ylabel;
+	size_t n;
+	const double *y;
+	const char *const *tip;
+	double mean, sd;
+	int band;
+	const char *note, *empty;
+};
+void sm_html_chart_trend(FILE *f, const struct sm_html_trend *c);
+
 /* Grouped bars: n groups (labels[i]) of up to 2 bars (v[k][i], name[k]),
  * ylabel the unit; a value < 0 is drawn as "n/a" (not measured). */
 void sm_html_chart_bars(FILE *f, const char *id, const char *title, const char *ylabel, size_t n,
