@@ -5,6 +5,7 @@
 #define SM_REPORT_HISTORY_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct cJSON;
 struct sm_cmp_run;
@@ -18,5 +19,29 @@ const char *sm_history_cell(char *buf, size_t len, const struct sm_cmp_run *run,
  * and data rates, fileio's data rate and IOPS, run's directory; "-" when
  * its figures cannot be read. */
 void sm_history_headline(const struct cJSON *doc, const char *command, char *buf, size_t len);
+
+/* The trend page of one history key (`history KEY --html FILE`,
+ * report/history_html.c): the key, each headline figure run by run (a
+ * point per run, the mean and a +/- sd band), the first runs against the
+ * last by compare's Welch test, and the run table. */
+struct sm_trend;
+struct sm_cmp;
+struct sm_history_run {
+	long long id;           /* the database's run or result id */
+	const char *saved_at;   /* ISO 8601 UTC */
+	const char *note;       /* "" or what the run table says of it: "interrupted", "exit 1" */
+};
+struct sm_history_trend {
+	const char *db, *key;
+	const char *timed;      /* time: the newest run's timed command; NULL otherwise */
+	const struct sm_trend *t;
+	const struct sm_history_run *runs;   /* t->nruns, oldest first */
+	unsigned k;             /* runs a side compared: the first k and the last k */
+	const struct sm_cmp *cmp;   /* NULL: no comparison; why says why */
+	const char *why;
+	int argc;               /* the command line as given (argv[0] "history") */
+	char **argv;
+};
+void sm_history_print_trend(FILE *f, const struct sm_history_trend *p);
 
 #endif

@@ -30,6 +30,8 @@ refused "compare A B --json=B" "$S" compare a.json b.json --json=b.json
 refused "compare KEY KEY -o DB" "$S" compare --db h.db k k -o h.db
 refused "history --db H -o H" "$S" history --db h.db -o h.db
 refused "history --db H --json=H" "$S" history --db h.db --json=h.db
+refused "history --db H KEY --html H" "$S" history --db h.db k --html h.db
+refused "history --db H KEY --html ./H" "$S" history --db h.db k --html ./h.db
 refused "time --save --db H -o H" "$S" time --save k --db h.db -o h.db -- true
 refused "time --save --db H --json=H" "$S" time --save k --db h.db --json=h.db -- true
 refused "time --json X --html X" "$S" time --json=x.out --html x.out -- true
