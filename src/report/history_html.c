@@ -137,7 +137,8 @@ static void verdict(FILE *f, const struct sm_history_trend *p)
 		     "sets of runs: the means, last/first, and Welch's two-sided t-test when both "
 		     "sides have 2 or more runs.", a, b);
 	if (!c) {
-		sm_html_note(f, "warn", "No verdict: %s.", p->why ? p->why : "the runs cannot be compared");
+		sm_html_note(f, "warn", "No verdict (A the first runs, B the last): %s.",
+			     p->why && p->why[0] ? p->why : "the runs cannot be compared");
 		sm_html_section_end(f);
 		return;
 	}

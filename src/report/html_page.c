@@ -806,6 +806,16 @@ void sm_html_chart_bars_s(FILE *f, const struct sm_html_bars *c)
 	fputs("</figure>\n", f);
 }
 
+/* The run step after s in 1, 2, 5, 10, 20, 50, ... */
+static size_t next_step(size_t s)
+{
+	size_t p = 1;
+
+	while (s >= 10 * p)
+		p *= 10;
+	return (s / p == 1 ? 2 : s / p == 2 ? 5 : 10) * p;
+}
+
 void sm_html_chart_trend(FILE *f, const struct sm_html_trend *c)
 {
 	double ymax = 0, xs, right = -1e9, lo[NCOLS], hi[NCOLS];
@@ -834,12 +844,13 @@ void sm_html_chart_trend(FILE *f, const struct sm_html_trend *c)
 	frame_box(f);
 	xs = PW / (double)c->n;
 	/* the runs' numbers, as many as fit side by side at the largest text size */
+	/* run 1, then every step-th run (step 1, 2, 5, 10, 20, ...) */
 	snprintf(b, sizeof(b), "%zu", c->n);
 	while (xs * (double)step < text_w(strlen(b)) + 10)
-		step = step < 5 ? step + 1 : step * 2;
-	for (size_t i = 0; i < c->n; i += step) {
-		snprintf(b, sizeof(b), "%zu", i + 1);
-		x_tick(f, PX0 + ((double)i + 0.5) * xs, b, &right);
+		step = next_step(step);
+	for (size_t r = 1; r <= c->n; r = r == 1 && step > 1 ? step : r + step) {
+		snprintf(b, sizeof(b), "%zu", r);
+		x_tick(f, PX0 + ((double)r - 0.5) * xs, b, &right);
 	}
 	if (c->band && c->sd > 0) {
 		double top = PB - (c->mean + c->sd) / ymax * PH;

@@ -104,6 +104,29 @@ check "one: no band" sh -c "! grep -q 'class=\"data band\"' o.html"
 check "one: the charts say why" test "$(grep -c 'one run: no spread, so no band' o.html)" = 4
 check "one: the verdict section says there is nothing to compare" grep -q 'One run only: nothing to compare' o.html
 
+# ---- runs compare refuses to compare: the charts, and no verdict with the reason ----
+for w in 4 4 8 8; do
+  "$S" frames -w $w -n 8 -t 1 --quiet --save mixed --db "$DB" fr >/dev/null 2>&1 || fail "frames -w $w"
+done
+"$S" history --db "$DB" mixed --html m.html >/dev/null
+check "mixed: exit 0" test $? = 0
+check "mixed: still a point per run" test "$(points m.html | awk '$2 == 4' | wc -l)" = 4
+check "mixed: no verdict, compare's reason" grep -q \
+  'class="warn">No verdict (A the first runs, B the last): A and B differ in frame_bytes (4096 vs 8192)' m.html
+check "mixed: no verdict table" sh -c "! grep -q 'id=\"verdict-table\"' m.html"
+
+# ---- more runs than pixel columns: a min-max tick per column, the page as light --
+"$S" time -n 450 --quiet --save many --db "$DB" -o /dev/null -- true || fail "time -n 450"
+"$S" history --db "$DB" many --html n.html -o /dev/null
+check "many: exit 0" test $? = 0
+check "many: every run counted in each chart" test "$(grep -c 'data-kind="trend" data-points="450"' n.html)" = 3
+check "many: no circle per run" test "$(grep -c '<circle' n.html)" = 0
+check "many: the page stays light (< 150 kB with its 450-row table)" test "$(wc -c <n.html)" -lt 150000
+h_check n "$T_DIR/n.html"
+h_drawn n chart-time-wall_ns
+h_clean n
+h_fit n
+
 # ---- refusals: one line, exit 2, before any work ----------------------------------
 cp "$DB" before.db
 expect_usage "--html without KEY" "$S" history --db "$DB" --html x.html
