@@ -664,6 +664,10 @@ static int trend_key(const char *path, const char *key, char *cmd, size_t len)
 		sm_prog_error(PROG, "no runs saved under key '%s': %s ('%s')", key, err, path);
 		return SM_EXIT_USAGE;
 	}
+	if (rc == -ENOTSUP) {   /* a build without SQLite */
+		sm_prog_error(PROG, "%s", err);
+		return SM_EXIT_USAGE;
+	}
 	if (!rc)
 		rc = sm_hdb_key_command(db, key, cmd, len, err, sizeof(err));
 	sm_hdb_close(db);

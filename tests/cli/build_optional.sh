@@ -35,6 +35,9 @@ expect_usage "--save without SQLite" "$MIN" frames -w 64 -n 8 --save k --db "$T_
 check "the reason is the build" grep -q "built without SQLite" "$T_DIR/usage.err"
 check "no frame was written" sh -c "! ls '$D' | grep -q frame"
 check "no database was made" test ! -e "$T_DIR/h.db"
+expect_usage "history KEY --html without SQLite" "$MIN" history --db "$T_DIR/h.db" k --html "$T_DIR/k.html"
+check "the reason is the build" grep -q "built without SQLite" "$T_DIR/usage.err"
+check "no page was written" test ! -e "$T_DIR/k.html"
 expect_usage "--sqpoll without io_uring" "$MIN" frames -w 64 -n 8 -a 4 --sqpoll "$D"
 check "the reason is the build" grep -q "built without io_uring" "$T_DIR/usage.err"
 finish
