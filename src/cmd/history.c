@@ -18,8 +18,7 @@
 #include "report/table.h"
 #include "cmd/save.h"
 #include "core/opt.h"
-#include "core/outfile.h"
-#include "analysis/trend.h"
+#include "cmd/history_trend.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -344,164 +343,6 @@ out:
 	return rc;
 }
 
-/* ---- the trend page: history KEY --html FILE ---- */
-
-/* A saved result read as `report` reads it, then added to side s (figures:
- * its runs' figures too). Returns 0, -ENOMEM, or -EINVAL with why. */
-static int side_doc(struct sm_cmp_side *s, const cJSON *doc, int figures, char *why, size_t len)
-{
-	struct sm_jerr e = { "" };
-	int rc = sm_json_read_result(doc, &e);
-
-	if (rc == -EINVAL)
-		snprintf(why, len, "a result is not complete: %s", e.msg);
-	return rc ? rc : sm_cmp_side_add_doc(s, doc, figures, why, len);
-}
-
-/* The first k runs of the key against its last k, as compare compares two
- * sides (its Welch test): c filled and 0, or -EINVAL with why (no verdict,
- * the page says why), or -ENOMEM. docs: the key's results (ndocs; for time
- * the runs come from rows). */
-static int trend_compare(cJSON **docs, unsigned ndocs, const struct sm_hdb_row *rows, unsigned n,
-			 unsigned k, int time, struct sm_cmp_side side[2], struct sm_cmp *c,
-			 char *why, size_t len)
-{
-	int rc = 0;
-
-	for (int sd = 0; sd < 2; sd++) {
-		unsigned from = sd ? n - k : 0, to = sd ? n : k;
-
-		snprintf(side[sd].name, sizeof(side[sd].name), "%s", sd ? "last" : "first");
-		if (!time) {
-			for (unsigned i = from; i < to && !rc; i++)
-				rc = side_doc(&side[sd], docs[i], 1, why, len);
-			continue;
-		}
-		/* time: the figures from the runs' rows, the parameters and
-		 * environment from the first and the newest result */
-		if (ndocs)
-			rc = side_doc(&side[sd], docs[sd ? ndocs - 1 : 0], 0, why, len);
-		else
-			side[sd].ndocs = 1;   /* schema 1 runs: no JSON */
-		for (unsigned i = from; i < to && !rc; i++)
-			rc = sm_cmp_side_add_time_run(&side[sd], &rows[i].run);
-	}
-	if (rc == -ENOMEM)
-		return rc;
-	return rc ? rc : sm_cmp_compute(&side[0], &side[1], 0.05, c, why, len);
-}
-
-/* Build the trend of key (command cmd) and write its page to html.
- * Returns the exit code, after one line on error. */
-static int trend(struct sm_hdb *db, const char *path, const char *key, const char *cmd,
-		 const char *html, int argc, char **given)
-{
-	struct sm_hdb_result *res = NULL;
-	struct sm_hdb_row *rows = NULL;
-	unsigned nres = 0, nrows = 0, n, k, nruns = 0;
-	int time = !strcmp(cmd, "time"), rc, code = SM_EXIT_OK;
-	struct sm_cmp_run *runs = NULL;
-	struct sm_history_run *meta = NULL;
-	char (*notes)[32] = NULL;
-	cJSON **docs = NULL;
-	struct sm_cmp_side side[2];
-	struct sm_cmp c;
-	struct sm_trend t;
-	char err[256], why[512] = "";
-
-	memset(side, 0, sizeof(side));
-	memset(&c, 0, sizeof(c));
-	memset(&t, 0, sizeof(t));
-	rc = sm_hdb_load_results(db, key, &res, &nres, err, sizeof(err));
-	if (!rc && time)
-		rc = sm_hdb_load(db, key, &rows, &nrows, err, sizeof(err));
-	if (rc) {
-		sm_error("cannot read history database '%s': %s", path, err);
-		return SM_EXIT_FAIL;
-	}
-	n = time ? nrows : nres;
-	docs = calloc(nres ? nres : 1, sizeof(*docs));
-	runs = calloc(n ? n : 1, sizeof(*runs));
-	meta = calloc(n ? n : 1, sizeof(*meta));
-	notes = calloc(n ? n : 1, sizeof(*notes));
-	if (!docs || !runs || !meta || !notes)
-		goto nomem;
-	for (unsigned i = 0; i < nres; i++) {
-		struct sm_cmp_run *one = NULL;
-		unsigned nr = 0;
-
-		code = result_figs(&res[i], key, path, &docs[i], &one, &nr);
-		if (code)
-			goto out;
-		if (time) {
-			sm_cmp_runs_free(one, nr);   /* time: the figures of the rows below */
-		} else {
-			/* one run per result: its figures move into runs[i] */
-			if (nr)
-				runs[i] = one[0];
-			for (unsigned j = 1; j < nr; j++)
-				free(one[j].fig);
-			free(one);
-			nruns = i + 1;
-			meta[i] = (struct sm_history_run){ (long long)res[i].id, res[i].saved_at, "" };
-			if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(docs[i], "interrupted")))
-				meta[i].note = "interrupted";
-		}
-	}
-	for (unsigned i = 0; time && i < nrows; i++) {
-		const struct sm_time_run *r = &rows[i].run;
-
-		nruns = i + 1;
-		if (sm_cmp_time_figs(&runs[i], r))
-			goto nomem;
-		if (r->term_signal)
-			snprintf(notes[i], sizeof(notes[i]), "killed by signal %d", r->term_signal);
-		else if (r->exit_code)
-			snprintf(notes[i], sizeof(notes[i]), "exit %d", r->exit_code);
-		meta[i] = (struct sm_history_run){ (long long)rows[i].id, rows[i].saved_at, notes[i] };
-	}
-	k = sm_trend_halves(n);
-	rc = k ? trend_compare(docs, nres, rows, n, k, time, side, &c, why, sizeof(why)) : 0;
-	if (rc == -ENOMEM || sm_trend_compute(cmd, runs, n, &t))
-		goto nomem;
-	{
-		struct sm_history_trend p = {
-			.db = path, .key = key, .timed = time && n ? rows[n - 1].command : NULL, .t = &t,
-			.runs = meta, .k = k, .cmp = k && !rc ? &c : NULL, .why = why, .argc = argc,
-			.argv = given,
-		};
-		struct sm_outfile of;
-		FILE *h = sm_outfile_fopen(&of, html, &rc);
-
-		if (h) {
-			sm_history_print_trend(h, &p);
-			rc = sm_outfile_fclose(&of, h, 0);
-		}
-		if (rc) {
-			sm_error("cannot write --html '%s': %s", html, strerror(-rc));
-			code = SM_EXIT_FAIL;
-		}
-	}
-	goto out;
-nomem:
-	sm_error("out of memory");
-	code = SM_EXIT_FAIL;
-out:
-	sm_trend_release(&t);
-	sm_cmp_release(&c);
-	sm_cmp_side_release(&side[0]);
-	sm_cmp_side_release(&side[1]);
-	for (unsigned i = 0; docs && i < nres; i++)
-		cJSON_Delete(docs[i]);
-	free(docs);
-	sm_cmp_runs_free(runs, nruns);
-	free(meta);
-	free(notes);
-	free(rows);
-	sm_hdb_results_free(res, nres);
-	return code;
-}
-
 /* history only reads --db, so a read-only one is fine; but an empty name,
  * a directory, or a missing directory is refused before anything opens.
  * Returns 0 or -EINVAL with one line in msg. */
@@ -652,36 +493,6 @@ static int export(struct sm_hdb *db, const char *path, const char *key, const ch
 	return rc ? SM_EXIT_FAIL : SM_EXIT_OK;
 }
 
-/* --html: the key is known (exit 2 with one line when not, before any
- * output), into cmd. Returns 0 or the exit code. */
-static int trend_key(const char *path, const char *key, char *cmd, size_t len)
-{
-	struct sm_hdb *db = NULL;
-	char err[256];
-	int rc = sm_hdb_open(path, 0, BUSY_MS, &db, err, sizeof(err));
-
-	if (rc == -ENOENT) {
-		sm_prog_error(PROG, "no runs saved under key '%s': %s ('%s')", key, err, path);
-		return SM_EXIT_USAGE;
-	}
-	if (rc == -ENOTSUP) {   /* a build without SQLite */
-		sm_prog_error(PROG, "%s", err);
-		return SM_EXIT_USAGE;
-	}
-	if (!rc)
-		rc = sm_hdb_key_command(db, key, cmd, len, err, sizeof(err));
-	sm_hdb_close(db);
-	if (rc) {
-		sm_error("cannot use history database '%s': %s", path, err);
-		return SM_EXIT_FAIL;
-	}
-	if (!cmd[0]) {
-		sm_prog_error(PROG, "no runs saved under key '%s' in '%s'", key, path);
-		return SM_EXIT_USAGE;
-	}
-	return 0;
-}
-
 /* The command with the line as typed in given (what the trend page shows)
  * and argv a copy of it that the parser may reorder. */
 static int history(int argc, char **argv, char **given, struct sm_job *job)
@@ -704,7 +515,7 @@ static int history(int argc, char **argv, char **given, struct sm_job *job)
 		sm_error("cannot find the history: set XDG_DATA_HOME or HOME, or use --db");
 		return SM_EXIT_FAIL;
 	}
-	if (o.out.html && (rc = trend_key(path, argv[first], cmd, sizeof(cmd))))
+	if (o.out.html && (rc = sm_history_trend_key(path, argv[first], cmd, sizeof(cmd))))
 		return rc;
 	rc = sm_out_redirect(&o.out, job);
 	if (rc) {
@@ -737,7 +548,7 @@ static int history(int argc, char **argv, char **given, struct sm_job *job)
 		rc = export(db, path, first < argc ? argv[first] : NULL,
 				 o.out.json_file ? o.out.json_file : "-");
 	if (!rc && o.out.html)
-		rc = trend(db, path, argv[first], cmd, o.out.html, argc, given);
+		rc = sm_history_trend(db, path, argv[first], cmd, o.out.html, argc, given);
 	if (!rc && o.out.layout != SM_LAYOUT_JSON) {
 		if (first == argc)
 			rc = list_keys(db, path, st);
