@@ -122,6 +122,17 @@ $S time --json=jf.json -o jt.txt -- true
 check "--json=FILE writes JSON" python3 -c "import json; assert json.load(open('jf.json'))['command'] == 'time'"
 check "--json=FILE keeps the text report" grep -q "exit status 0" jt.txt
 $S time --format json -- true >fj.json
+# --json FILE with a space, as frames and run take it: FILE is the JSON's
+# path when it is - or ends in .json; any other word is the command
+expect_rc 0 "--json FILE.json -- CMD runs CMD" $S time --json sp.json -o sp.txt -- true
+check "--json FILE.json: the JSON in FILE" python3 -c "import json; assert json.load(open('sp.json'))['params']['command'] == ['true']"
+check "--json FILE.json: the text report besides it" grep -q "exit status 0" sp.txt
+expect_rc 0 "--json FILE.json CMD (no --) runs CMD" $S time --json sp2.json -o sp2.txt true
+check "--json FILE.json CMD: the JSON in FILE" python3 -c "import json; assert json.load(open('sp2.json'))['params']['command'] == ['true']"
+$S time --json - -- true >sp3.out
+check "--json - -- CMD: the JSON is the report" python3 -c "import json; assert json.load(open('sp3.out'))['params']['command'] == ['true']"
+$S time --json true hi >sp4.out
+check "--json CMD: CMD is the command, the JSON the report" python3 -c "import json; assert json.load(open('sp4.out'))['params']['command'] == ['true', 'hi']"
 check "--format json is JSON on stdout" python3 -c "import json; assert json.load(open('fj.json'))['command'] == 'time'"
 expect_rc 0 "--quiet accepted" $S time --quiet -o /dev/null -- true
 
