@@ -184,7 +184,7 @@ static unsigned sysbench_part(struct sm_fileio_opts *o, struct sm_opt *t)
 		SM_OPT_CALL(0, "file-test-mode", SM_OPT_REQUIRED, mode_cb, &c->mode, "STRING",
 			    "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}"),
 		SM_OPT_CHOOSE(0, "file-io-mode", c->io_mode, io_modes, "STRING",
-			      "file operations mode {sync,async,mmap} [sync]\n"
+			      "file operations mode {sync,async,mmap} [sync] "
 			      "(async runs on io_uring; no libaio needed)"),
 		SM_OPT_UINT_RANGE(0, "file-async-backlog", c->async_backlog, 1, MAX_BACKLOG, "N",
 				  "requests in flight per thread in async mode [128]"),
@@ -263,8 +263,8 @@ static unsigned stormark_part(struct sm_fileio_opts *o, struct sm_opt *t)
 	const struct sm_opt tab[] = {
 		SM_OPT_HEAD("stormark additions:"),
 		SM_OPT_STR(0, "file-dir", c->dir, "DIR", "where the test files live [current directory]"),
-		SM_OPT_BOOL_OPT(0, "verify", c->verify, "every block written carries a trailer (set, run,\n"
-				"write sequence, file, offset, XXH3 checksum) and every block read\n"
+		SM_OPT_BOOL_OPT(0, "verify", c->verify, "every block written carries a trailer (set, run, "
+				"write sequence, file, offset, XXH3 checksum) and every block read "
 				"is checked; prepare and run both need it (docs/verify.md) [off]"),
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,
 				"let the test files' directory be a file system's root (a mount point, or /)"),
@@ -272,19 +272,19 @@ static unsigned stormark_part(struct sm_fileio_opts *o, struct sm_opt *t)
 		SM_OPT_CHOOSE(0, "file-data", c->data, data_modes, "random|zero",
 			      "what prepare writes [random: incompressible]"),
 		SM_OPT_FLAG_SET(0, "steady", o->steady.steady, 1,
-				"run: repeat the test in rounds until the last 5 are steady by\n"
-				"SNIA PTS's rule (range within 20%, best-fit line within 10% of\n"
-				"their average; IOPS in the random modes, bandwidth in the\n"
+				"run: repeat the test in rounds until the last 5 are steady by "
+				"SNIA PTS's rule (range within 20%, best-fit line within 10% of "
+				"their average; IOPS in the random modes, bandwidth in the "
 				"sequential ones) and report those 5 rounds (docs/fileio.md)"),
 		SM_OPT_DURATION_RANGE(0, "steady-round", o->steady.round_ns, SM_NS_PER_S, SM_NS_PER_S,
 				      86400 * SM_NS_PER_S, "SECS", "length of one --steady round [60]"),
 		SM_OPT_UINT_RANGE(0, "steady-rounds", o->steady.max_rounds, 5, SM_STEADY_MAX_ROUNDS, "N",
-				  "--steady gives up after N rounds, reporting the last 5\n"
+				  "--steady gives up after N rounds, reporting the last 5 "
 				  "with a warning [25]; the run takes up to N x --steady-round"),
 		SM_OPT_FLAG_SET(0, "precondition", o->steady.precondition, 1,
-				"run: before the test, write the whole set twice sequentially in\n"
-				"128 KiB requests (SNIA PTS's preconditioning); this costs about\n"
-				"2 x --file-total-size / the write rate (2 GiB at 200 MiB/s: 20 s)\n"
+				"run: before the test, write the whole set twice sequentially in "
+				"128 KiB requests (SNIA PTS's preconditioning); this costs about "
+				"2 x --file-total-size / the write rate (2 GiB at 200 MiB/s: 20 s) "
 				"and rewrites the test files' contents"),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, &o->out.format, "LAYOUT",
 			    "report layout: sysbench (default), text (stormark's; "
@@ -294,7 +294,7 @@ static unsigned stormark_part(struct sm_fileio_opts *o, struct sm_opt *t)
 		SM_OUT_HTML_OPT(o->out.html),
 		{ .kind = SM_OPT_STRING, .long_name = "json", .arg = SM_OPT_OPTIONAL, .dest = &o->out.json,
 		  .dflt = "-", .flags = SM_OPT_EMPTY_OK, .argh = "FILE",
-		  .help = "write the result as JSON to FILE; with no FILE the JSON\n"
+		  .help = "write the result as JSON to FILE; with no FILE the JSON "
 			  "is the report, on stdout (docs/options.md)" },
 		SM_OPT_FLAG_SET(0, "quiet", o->out.quiet, 1, "accepted as in every command (fileio shows no "
 				"progress line; --report-interval lines are part of the report)"),

@@ -124,18 +124,18 @@ static unsigned frametest_part(struct sm_frames_opts *o, struct sm_opt *t)
 		SM_OPT_FLAG_SET('s', "stream", p->stream, 1,
 				"streaming test to or from one file (path is then a file)"),
 		SM_OPT_UINT_RANGE('n', "frames", p->nframes, 1, UINT32_MAX * 16ULL, "num",
-				  "number of frames to read or write (default 1800; a read test\n"
+				  "number of frames to read or write (default 1800; a read test "
 				  "without -n: every frame present)"),
 		SM_OPT_UINT_RANGE('a', "async", p->depth, 1, MAX_DEPTH, "num",
-				  "asynchronous I/O, 'num' frames in flight per thread\n"
+				  "asynchronous I/O, 'num' frames in flight per thread "
 				  "(default: synchronous)"),
 		SM_OPT_UINT_RANGE('t', "threads", p->threads, 1, MAX_THREADS, "num", "'num' threads at one time (default 1)"),
 		SM_OPT_FLAG_SET('o', "out-of-order", p->out_of_order, 1, "handle completed I/Os out of order (no effect on sync I/O)"),
 		SM_OPT_DOUBLE_RANGE('f', "fps", p->fps, 0, 100000, "rate",
-				    "limit the speed to 'rate' frames per second (default: as\n"
+				    "limit the speed to 'rate' frames per second (default: as "
 				    "fast as possible)"),
 		SM_OPT_UINT_RANGE('q', "queue", p->queue, 1, 4096, "num",
-				  "at most 'num' queued buffers before a frame is dropped\n"
+				  "at most 'num' queued buffers before a frame is dropped "
 				  "(default 8, or -b if larger)"),
 		SM_OPT_UINT_RANGE('b', "prebuffer", p->prebuffer, 1, 4096, "num",
 				  "pre-buffer 'num' frames before playback starts (default 5)"),
@@ -145,14 +145,14 @@ static unsigned frametest_part(struct sm_frames_opts *o, struct sm_opt *t)
 				  "number of frames to loop over (default 0: no loop)"),
 		SM_OPT_UINT_RANGE('i', "ios", p->ios_per_frame, 1, 1024, "num", "I/Os per frame (default 1; also in async mode)"),
 		SM_OPT_CALL('z', "size", SM_OPT_REQUIRED, size_cb, o, "size",
-			    "custom frame size in KiB for a read or write test (default:\n"
+			    "custom frame size in KiB for a read or write test (default: "
 			    "-w's; a read test: the size of the frames present)"),
 		SM_OPT_UINT_RANGE('d', "dirs", p->files_per_dir, 1, UINT32_MAX, "num",
 				  "use directories, 'num' files per directory (default: none)"),
 		SM_OPT_DURATION_RANGE('p', "pause", p->pause_ns, SM_NS_PER_S, 0, 0, "secs",
 				      "pause 'secs' before the test starts (default 0)"),
 		SM_OPT_UINT_RANGE('c', "crop", p->crop_pct, 1, 100, "perc",
-				  p->frametest_frames ? "crop: read the middle 'perc'% of each frame (default 100;\n"
+				  p->frametest_frames ? "crop: read the middle 'perc'% of each frame (default 100; "
 							"ignored in write tests)"
 						      : "crop: read the middle 'perc'% of each frame of a "
 							"read test (default 100)"),
@@ -160,8 +160,9 @@ static unsigned frametest_part(struct sm_frames_opts *o, struct sm_opt *t)
 				      "display update interval in seconds, on a terminal (default 1)"),
 		SM_OPT_DURATION_RANGE('h', "hist-window", p->hist_window_ns, SM_NS_PER_S, 1, 0, "secs",
 				      "histogram of the last 'secs' only (default: all)"),
-		SM_OPT_STR('x', "csv", p->csv_path, "file", "export per-frame timing to 'file' (comma separated; the\n"
-	   "name is used as given, no '.csv' appended)"),
+		SM_OPT_STR('x', "csv", p->csv_path, "file",
+			   "export per-frame timing to 'file' (comma separated; the name is used as given, "
+			   "no '.csv' appended)"),
 	};
 
 	memcpy(t, tab, sizeof(tab));
@@ -183,8 +184,8 @@ static unsigned stormark_part(struct sm_frames_opts *o, struct sm_opt *t)
 		SM_OPT_CHOOSE(0, "data", p->data, data_modes, "MODE", "random (default, incompressible) or zero"),
 		SM_OPT_UINT_RANGE(0, "seed", p->seed, 1, 0, "N", "data and random-order seed"),
 		SM_OPT_DURATION_RANGE(0, "time", p->time_limit_ns, SM_NS_PER_S, 1, 0, "SECS", "stop after SECS"),
-		SM_OPT_FLAG_SET(0, "verify", p->verify, 1, "trailers with an XXH3 checksum on every 4 KiB\n"
-				"written; after the test, read every frame back and check\n"
+		SM_OPT_FLAG_SET(0, "verify", p->verify, 1, "trailers with an XXH3 checksum on every 4 KiB "
+				"written; after the test, read every frame back and check "
 				"it (docs/verify.md)"),
 		SM_OPT_CALL(0, "video-format", SM_OPT_REQUIRED, format_cb, o, "NAME",
 			    "paced check of one video format (with --fps, --capture|--play)"),

@@ -378,8 +378,8 @@ static int parse(int argc, char **argv, struct history_opts *o)
 	struct sm_opt opts[] = {
 		SM_OPT_STR(0, "db", o->db_arg, "PATH",
 			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv (the same tables) or\n"
-			    "json (the keys, or a key's runs with every saved result\n"
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv (the same tables) or "
+			    "json (the keys, or a key's runs with every saved result "
 			    "whole: docs/history.md)"),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_LIST_OPTIONS(help),

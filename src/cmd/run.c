@@ -194,10 +194,10 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		  .seen = &o->confirm_all, .help = "check every verdict with a paced run, as time allows" },
 		SM_OPT_FLAG_SET(0, "classic-only", o->classic_only, 1, "only the block tests (for comparing with fio)"),
 		SM_OPT_FLAG_SET(0, "steady", o->plan.steady, 1,
-				"run each classic test in rounds until the last 5 are steady by\n"
-				"SNIA PTS's rule (range within 20%, best-fit line within 10% of\n"
-				"their average; IOPS for random, bandwidth for sequential tests)\n"
-				"and report those 5 rounds; adds 8 tests x 5 to --steady-rounds\n"
+				"run each classic test in rounds until the last 5 are steady by "
+				"SNIA PTS's rule (range within 20%, best-fit line within 10% of "
+				"their average; IOPS for random, bandwidth for sequential tests) "
+				"and report those 5 rounds; adds 8 tests x 5 to --steady-rounds "
 				"rounds to the run (docs/run.md)"),
 		{ .kind = SM_OPT_DURATION, .long_name = "steady-round", .arg = SM_OPT_REQUIRED,
 		  .dest = &o->plan.steady_round_ns, .unit = SM_NS_PER_S, .min = SM_NS_PER_S,
@@ -206,11 +206,11 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		{ .kind = SM_OPT_UINT, .long_name = "steady-rounds", .arg = SM_OPT_REQUIRED,
 		  .dest = &o->plan.steady_rounds, .size = sizeof(o->plan.steady_rounds), .min = 5,
 		  .max = SM_STEADY_MAX_ROUNDS, .argh = "N", .seen = &o->steady_rounds_set,
-		  .help = "--steady gives up after N rounds of a test, reporting its last 5\n"
+		  .help = "--steady gives up after N rounds of a test, reporting its last 5 "
 			  "with a warning (default 25)" },
 		SM_OPT_FLAG_SET(0, "precondition", o->plan.precondition, 1,
-				"before the classic tests, write the block test file twice in\n"
-				"128 KiB sequential requests (SNIA PTS's preconditioning); costs\n"
+				"before the classic tests, write the block test file twice in "
+				"128 KiB sequential requests (SNIA PTS's preconditioning); costs "
 				"about 2 x its size / the write rate (2 GiB at 200 MiB/s: 20 s)"),
 		SM_OPT_FLAG_SET(0, "keep", o->plan.keep, 1, "keep the test data (its path is printed)"),
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,

@@ -17,10 +17,10 @@ struct sm_uring_opts {
 /* Option-table entries over u (a struct sm_uring_opts lvalue). */
 #define SM_URING_OPTS(u) \
 	SM_OPT_FLAG_SET(0, "sqpoll", (u).sqpoll, 1, \
-			"uring: a kernel thread per ring polls the submission queue (no system\n" \
+			"uring: a kernel thread per ring polls the submission queue (no system " \
 			"call per batch while it is awake; checked before the run)"), \
 	SM_OPT_FLAG_SET(0, "iopoll", (u).iopoll, 1, \
-			"uring: poll the device for completions (direct I/O on a device with\n" \
+			"uring: poll the device for completions (direct I/O on a device with " \
 			"poll queues; refused before the run where a polled read fails)"), \
 	SM_OPT_UINT_RANGE(0, "submit-batch", (u).submit_batch, 1, SM_ENGINE_BATCH_MAX, "N", \
 			  "uring: at most N requests per submission system call (default 4; " \

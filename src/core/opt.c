@@ -455,8 +455,10 @@ static int shown(const struct sm_opt *o, unsigned flags)
 	return !(flags & SM_OPT_SHORT_ONLY) || o->short_name;
 }
 
-/* Write one line of help text from column col, wrapped at word ends so
- * that lines stay within 79 columns; continuations start at col too. */
+/* Write an option's help text (n bytes of h, one paragraph) from column
+ * col, wrapped at word ends so that lines stay within 79 columns (an
+ * 80-column terminal), each continuation indented to col: the one place
+ * a description is broken into lines. */
 static void help_line(FILE *f, const char *h, size_t n, size_t col)
 {
 	size_t room = col < 59 ? 79 - col : 20;
@@ -493,7 +495,7 @@ void sm_opt_usage(FILE *f, const struct sm_opt *opts, unsigned flags)
 	}
 	for (unsigned i = 0; i < n; i++) {
 		const struct sm_opt *o = &opts[i];
-		const char *h, *nl;
+		char *help;
 
 		if (o->kind == SM_OPT_GROUP) {
 			unsigned j = i + 1;
@@ -508,16 +510,18 @@ void sm_opt_usage(FILE *f, const struct sm_opt *opts, unsigned flags)
 		if (!shown(o, flags))
 			continue;
 		usage_left(o, flags, left, sizeof(left));
-		if (strlen(left) + 1 > col)
+		if (strlen(left) + 2 > col)   /* two blanks at least before the text */
 			fprintf(f, "%s\n%*s", left, (int)col, "");
 		else
 			fprintf(f, "%-*s", (int)col, left);
-		/* continuation lines of the help line up under its first */
-		for (h = o->help; (nl = strchr(h, '\n')); h = nl + 1) {
-			help_line(f, h, (size_t)(nl - h), col);
-			fprintf(f, "\n%*s", (int)col, "");
-		}
-		help_line(f, h, strlen(h), col);
+		/* one paragraph, wrapped once: a newline in the table's text is a
+		 * space, so no line is broken by hand and again by the wrapper */
+		help = strdup(o->help);
+		if (help)
+			for (char *nl = help; (nl = strchr(nl, '\n')); )
+				*nl = ' ';
+		help_line(f, help ? help : o->help, strlen(o->help), col);
+		free(help);
 		fputc('\n', f);
 	}
 }

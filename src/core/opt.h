@@ -78,7 +78,8 @@ struct sm_opt {
 	int (*next_ok)(const char *next);  /* SM_OPT_NEXT_IF: 1 when the argument
 					    * after the option is its value */
 	const char *argh;              /* the value's name in the usage ("N", "SECS") */
-	const char *help;              /* usage line(s); NULL: hidden */
+	const char *help;              /* usage text, one paragraph (a newline in it
+					* is a space: sm_opt_usage() wraps it); NULL: hidden */
 	const char *expected;          /* replaces the generated "expected ..." text */
 	unsigned flags;                /* SM_OPT_HIDDEN | SM_OPT_STOP | ... */
 };
@@ -140,8 +141,11 @@ int sm_opt_parse(const struct sm_opt *opts, int argc, char **argv, unsigned flag
 
 /*
  * Write the option lines of opts to f ("  -t, --threads N   help"), with
- * the headings, in table order; hidden options are left out. Help text is
- * wrapped at word ends to stay within 79 columns. With
+ * the headings, in table order; hidden options are left out. Each help
+ * text is one paragraph (a newline in it is a space), wrapped once, at
+ * word ends, to lines of at most 79 columns (an 80-column terminal), its
+ * continuation lines indented under its first. A heading is printed as
+ * written. With
  * SM_OPT_SHORT_ONLY only the short names are shown ("  -t N ..."), and
  * options without one are left out; with SM_OPT_USAGE_EQ values are shown
  * attached ("--file-num=N"). Returns nothing; a write error shows
