@@ -62,6 +62,39 @@ static const char *cell(char *buf, size_t len, const struct sm_hdb_row *rows, un
 	return ok ? sm_tf_format(buf, len, f, m) : "n/a";
 }
 
+/* CSV: a time figure's unit, and its value as a plain number in it
+ * (times in seconds, rates in MiB/s, bytes and counts as they are). */
+static const char *tf_csv_unit(enum sm_tf f)
+{
+	switch (sm_tf_desc[f].unit) {
+	case SM_TFU_NS: return "s";
+	case SM_TFU_PCT: return "%";
+	case SM_TFU_BYTES: return "bytes";
+	case SM_TFU_BPS: return "MiB/s";
+	case SM_TFU_MS: return "ms";
+	default: return "";
+	}
+}
+
+static const char *tf_csv(char *buf, size_t len, enum sm_tf f, double v)
+{
+	switch (sm_tf_desc[f].unit) {
+	case SM_TFU_NS: return sm_history_plain(buf, len, v / 1e9, 9);
+	case SM_TFU_BPS: return sm_history_plain(buf, len, v / 1048576.0, 3);
+	default: return sm_history_plain(buf, len, v, 3);
+	}
+}
+
+/* The trimmed mean of f as a CSV cell ("" when no row measured it). */
+static const char *cell_csv(char *buf, size_t len, const struct sm_hdb_row *rows, unsigned n,
+			    enum sm_tf f)
+{
+	int ok;
+	double m = tmean(rows, n, f, &ok);
+
+	return ok ? tf_csv(buf, len, f, m) : "";
+}
+
 /* The figures of a saved JSON text (one run; time's are read from its
  * rows instead). Returns 0 with *runs set (sm_cmp_runs_free), or the exit
  * code after one line naming the result. */
@@ -105,6 +138,80 @@ static const struct sm_table_col key_cols[] = {
 	{ "key", 24, 1, "" }, { "command", 7, 1, " " }, { "runs", 5, 0, " " },
 	{ "last saved", 20, 1, "  " }, { "newest run (time: trimmed mean wall time)", 0, 1, "  " },
 };
+
+/* CSV of the key listing: the newest run's headline split into numbers,
+ * each in a column of its unit (frames: frame rate and throughput; fileio:
+ * throughput and IOPS; time: the trimmed mean wall time; run: its
+ * directory). */
+static const struct sm_table_col key_csv_cols[] = {
+	{ "key", 0, 1, "" }, { "command", 0, 1, "" }, { "runs", 0, 0, "" }, { "last saved", 0, 1, "" },
+	{ "frame rate (frames/s)", 0, 0, "" }, { "throughput (MiB/s)", 0, 0, "" },
+	{ "IOPS (/s)", 0, 0, "" }, { "wall trimmed mean (s)", 0, 0, "" }, { "dir", 0, 1, "" },
+};
+
+static int list_keys_csv(struct sm_hdb *db, const char *path)
+{
+	struct sm_hdb_key *keys;
+	unsigned n;
+	char err[256], runs[16], fr[48], bw[48], io[48], wall[48], tmp[48], dir[4100];
+	int rc = sm_hdb_keys(db, &keys, &n, err, sizeof(err));
+	struct sm_table t = { stdout, SM_TABLE_CSV, key_csv_cols, 9 };
+
+	if (rc) {
+		sm_error("cannot read history database '%s': %s", path, err);
+		return SM_EXIT_FAIL;
+	}
+	sm_table_head(&t);   /* an empty table, not an empty file */
+	for (unsigned i = 0; i < n; i++) {
+		fr[0] = bw[0] = io[0] = wall[0] = dir[0] = '\0';
+		if (!strcmp(keys[i].command, "time")) {
+			struct sm_hdb_row *rows;
+			unsigned m;
+
+			rc = sm_hdb_load(db, keys[i].key, &rows, &m, err, sizeof(err));
+			if (rc) {
+				sm_error("cannot read history database '%s': %s", path, err);
+				free(keys);
+				return SM_EXIT_FAIL;
+			}
+			cell_csv(wall, sizeof(wall), rows, m, SM_TF_WALL_NS);
+			free(rows);
+		} else {
+			struct sm_hdb_result *res = NULL;
+			struct sm_cmp_run *runs_ = NULL;
+			unsigned nres = 0, nr = 0;
+			cJSON *doc = NULL;
+
+			if (!sm_hdb_load_results(db, keys[i].key, &res, &nres, err, sizeof(err)) && nres &&
+			    !sm_json_parse_text(res[nres - 1].json, keys[i].key, &doc,
+						&(struct sm_jerr){ "" })) {
+				if (!strcmp(keys[i].command, "run")) {
+					const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+						cJSON_GetObjectItemCaseSensitive(doc, "params"), "dir"));
+
+					snprintf(dir, sizeof(dir), "%s", d ? d : "");
+				} else if (!sm_cmp_doc_figures(doc, &runs_, &nr, err, sizeof(err)) && nr) {
+					char *rate = !strcmp(keys[i].command, "frames") ? fr
+						     : !strcmp(keys[i].command, "fileio") ? io : NULL;
+
+					snprintf(bw, sizeof(bw), "%s", sm_history_csv_cell(tmp, sizeof(tmp),
+								&runs_[0], "totals.bytes_per_s"));
+					if (rate)
+						snprintf(rate, sizeof(fr), "%s", sm_history_csv_cell(tmp,
+								sizeof(tmp), &runs_[0], "totals.items_per_s"));
+				}
+			}
+			sm_cmp_runs_free(runs_, nr);
+			cJSON_Delete(doc);
+			sm_hdb_results_free(res, nres);
+		}
+		snprintf(runs, sizeof(runs), "%u", keys[i].runs);
+		sm_table_row(&t, (const char *const[]){ keys[i].key, keys[i].command, runs, keys[i].last,
+							fr, bw, io, wall, dir });
+	}
+	free(keys);
+	return SM_EXIT_OK;
+}
 
 static int list_keys(struct sm_hdb *db, const char *path, enum sm_table_style st)
 {
@@ -155,17 +262,23 @@ static int list_keys(struct sm_hdb *db, const char *path, enum sm_table_style st
 /* The columns of a key's table for a command other than time: figure names
  * (analysis/compare.c) and headings. */
 struct column {
-	const char *name, *head;
+	const char *name, *head, *csv_head;   /* csv_head: with the unit of its numbers */
 };
 static const struct column frames_cols[] = {
-	{ "totals.items_per_s", "frame rate" }, { "totals.bytes_per_s", "throughput" },
-	{ "frames.dropped", "dropped" }, { "ops.frame.p50", "frame p50" },
-	{ "ops.frame.p99", "frame p99" }, { "ops.frame.max", "frame max" }, { NULL, NULL },
+	{ "totals.items_per_s", "frame rate", "frame rate (frames/s)" },
+	{ "totals.bytes_per_s", "throughput", "throughput (MiB/s)" },
+	{ "frames.dropped", "dropped", "dropped (frames)" },
+	{ "ops.frame.p50", "frame p50", "frame p50 (ms)" },
+	{ "ops.frame.p99", "frame p99", "frame p99 (ms)" },
+	{ "ops.frame.max", "frame max", "frame max (ms)" }, { NULL, NULL, NULL },
 };
 static const struct column fileio_cols[] = {
-	{ "totals.bytes_per_s", "throughput" }, { "totals.items_per_s", "IOPS" },
-	{ "fileio.reads_per_s", "reads/s" }, { "fileio.writes_per_s", "writes/s" },
-	{ "fileio.event.p95", "event p95" }, { "fileio.event.p99", "event p99" }, { NULL, NULL },
+	{ "totals.bytes_per_s", "throughput", "throughput (MiB/s)" },
+	{ "totals.items_per_s", "IOPS", "IOPS (/s)" },
+	{ "fileio.reads_per_s", "reads/s", "reads (/s)" },
+	{ "fileio.writes_per_s", "writes/s", "writes (/s)" },
+	{ "fileio.event.p95", "event p95", "event p95 (ms)" },
+	{ "fileio.event.p99", "event p99", "event p99 (ms)" }, { NULL, NULL, NULL },
 };
 
 /* A key of frames, fileio or run: one row per saved result. */
@@ -191,7 +304,8 @@ static int show_results(struct sm_hdb *db, const char *path, const char *key, co
 	snprintf(title, sizeof(title), "history: %s, key '%s', %u %s result%s", path, key, n, cmd,
 		 n == 1 ? "" : "s");
 	for (const struct column *c = cols; c && c->name && t.ncols < 10; c++)
-		tc[t.ncols++] = (struct sm_table_col){ c->head, 12, 0, " " };
+		tc[t.ncols++] = (struct sm_table_col){ st == SM_TABLE_CSV ? c->csv_head : c->head, 12, 0,
+						       " " };
 	if (!cols)
 		tc[t.ncols++] = (struct sm_table_col){ "summary", 0, 1, "  " };
 	tc[t.ncols++] = (struct sm_table_col){ st == SM_TABLE_TEXT ? "" : "note", 0, 1, "  " };
@@ -212,7 +326,9 @@ static int show_results(struct sm_hdb *db, const char *path, const char *key, co
 		cells[0] = cbuf[0];
 		cells[1] = res[i].saved_at;
 		for (const struct column *c = cols; c && c->name && k < 10; c++, k++)
-			cells[k] = strcpy(cbuf[k], sm_history_cell(buf, sizeof(buf), nr ? &runs[0] : NULL, c->name));
+			cells[k] = strcpy(cbuf[k], st == SM_TABLE_CSV
+					  ? sm_history_csv_cell(buf, sizeof(buf), nr ? &runs[0] : NULL, c->name)
+					  : sm_history_cell(buf, sizeof(buf), nr ? &runs[0] : NULL, c->name));
 		if (!cols) {
 			const char *sum = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
 				cJSON_GetObjectItemCaseSensitive(doc, "run"), "summary"));
@@ -248,12 +364,21 @@ static int load(struct sm_hdb *db, const char *path, const char *key,
 	return 0;
 }
 
-static void fig(char *buf, size_t len, const struct sm_time_run *run, enum sm_tf f)
+static void fig(char *buf, size_t len, const struct sm_time_run *run, enum sm_tf f, int csv)
 {
 	if (run->missing & SM_TF_BIT(f))
-		snprintf(buf, len, "n/a");
+		snprintf(buf, len, "%s", csv ? "" : "n/a");
+	else if (csv)
+		tf_csv(buf, len, f, run->v[f]);
 	else
 		sm_tf_format(buf, len, f, run->v[f]);
+}
+
+/* The trimmed mean's cell in st's way. */
+static const char *mean_cell(char *buf, size_t len, const struct sm_hdb_row *rows, unsigned n,
+			     enum sm_tf f, enum sm_table_style st)
+{
+	return st == SM_TABLE_CSV ? cell_csv(buf, len, rows, n, f) : cell(buf, len, rows, n, f);
 }
 
 static const struct sm_table_col time_cols[] = {
@@ -262,12 +387,19 @@ static const struct sm_table_col time_cols[] = {
 	{ "storage read", 12, 0, " " }, { "storage write", 12, 0, " " },
 };
 
+static const struct sm_table_col time_csv_cols[] = {
+	{ "run", 0, 0, "" }, { "saved", 0, 1, "" }, { "exit", 0, 0, "" }, { "wall (s)", 0, 0, "" },
+	{ "user CPU (s)", 0, 0, "" }, { "system CPU (s)", 0, 0, "" }, { "syscalls", 0, 0, "" },
+	{ "storage read (bytes)", 0, 0, "" }, { "storage write (bytes)", 0, 0, "" },
+};
+
 static int show_key(struct sm_hdb *db, const char *path, const char *key, enum sm_table_style st)
 {
 	struct sm_hdb_row *rows;
 	unsigned n;
 	char a[48], b[48], c[48], d[48], e[48], g[48], id[24], ex[16], title[8400], cmdline[4 * 512 + 1];
-	struct sm_table t = { stdout, st, time_cols, 9 };
+	int csv = st == SM_TABLE_CSV;
+	struct sm_table t = { stdout, st, csv ? time_csv_cols : time_cols, 9 };
 	int rc = load(db, path, key, &rows, &n);
 
 	if (rc)
@@ -281,21 +413,23 @@ static int show_key(struct sm_hdb *db, const char *path, const char *key, enum s
 	for (unsigned i = 0; i < n; i++) {
 		const struct sm_time_run *r = &rows[i].run;
 
-		fig(a, sizeof(a), r, SM_TF_WALL_NS);
-		fig(b, sizeof(b), r, SM_TF_USER_NS);
-		fig(c, sizeof(c), r, SM_TF_SYS_NS);
-		fig(d, sizeof(d), r, SM_TF_SYSCALLS);
-		fig(e, sizeof(e), r, SM_TF_STORAGE_READ_BYTES);
-		fig(g, sizeof(g), r, SM_TF_STORAGE_WRITE_BYTES);
+		fig(a, sizeof(a), r, SM_TF_WALL_NS, csv);
+		fig(b, sizeof(b), r, SM_TF_USER_NS, csv);
+		fig(c, sizeof(c), r, SM_TF_SYS_NS, csv);
+		fig(d, sizeof(d), r, SM_TF_SYSCALLS, csv);
+		fig(e, sizeof(e), r, SM_TF_STORAGE_READ_BYTES, csv);
+		fig(g, sizeof(g), r, SM_TF_STORAGE_WRITE_BYTES, csv);
 		snprintf(id, sizeof(id), "%lld", (long long)rows[i].id);
 		snprintf(ex, sizeof(ex), "%d", r->exit_code);
 		sm_table_row(&t, (const char *const[]){ id, rows[i].saved_at, ex, a, b, c, d, e, g });
 	}
 	sm_table_row(&t, (const char *const[]){ "", "trimmed mean", "",
-		     cell(a, sizeof(a), rows, n, SM_TF_WALL_NS), cell(b, sizeof(b), rows, n, SM_TF_USER_NS),
-		     cell(c, sizeof(c), rows, n, SM_TF_SYS_NS), cell(d, sizeof(d), rows, n, SM_TF_SYSCALLS),
-		     cell(e, sizeof(e), rows, n, SM_TF_STORAGE_READ_BYTES),
-		     cell(g, sizeof(g), rows, n, SM_TF_STORAGE_WRITE_BYTES) });
+		     mean_cell(a, sizeof(a), rows, n, SM_TF_WALL_NS, st),
+		     mean_cell(b, sizeof(b), rows, n, SM_TF_USER_NS, st),
+		     mean_cell(c, sizeof(c), rows, n, SM_TF_SYS_NS, st),
+		     mean_cell(d, sizeof(d), rows, n, SM_TF_SYSCALLS, st),
+		     mean_cell(e, sizeof(e), rows, n, SM_TF_STORAGE_READ_BYTES, st),
+		     mean_cell(g, sizeof(g), rows, n, SM_TF_STORAGE_WRITE_BYTES, st) });
 	free(rows);
 	return SM_EXIT_OK;
 }
@@ -309,7 +443,13 @@ static int compare(struct sm_hdb *db, const char *path, const char *k1, const ch
 	const struct sm_table_col cols[] = {
 		{ "figure", 26, 1, "" }, { k1, 14, 0, " " }, { k2, 14, 0, " " }, { "change", 9, 0, " " },
 	};
-	struct sm_table t = { stdout, st, cols, 4 };
+	/* CSV: numbers, the unit of a row's in its own column */
+	const struct sm_table_col csv_cols[] = {
+		{ "figure", 0, 1, "" }, { "unit", 0, 1, "" }, { k1, 0, 0, "" }, { k2, 0, 0, "" },
+		{ "change (%)", 0, 0, "" },
+	};
+	int csv = st == SM_TABLE_CSV;
+	struct sm_table t = { stdout, st, csv ? csv_cols : cols, csv ? 5 : 4 };
 	int rc = load(db, path, k1, &r1, &n1);
 
 	if (!rc)
@@ -326,6 +466,16 @@ static int compare(struct sm_hdb *db, const char *path, const char *k1, const ch
 
 		if (!ok1 && !ok2)
 			continue;
+		if (csv) {
+			if (ok1 && ok2 && m1 != 0)
+				sm_history_plain(ch, sizeof(ch), 100.0 * (m2 - m1) / m1, 3);
+			else
+				snprintf(ch, sizeof(ch), "%s", ok1 && ok2 && m2 == m1 ? "0" : "");
+			sm_table_row(&t, (const char *const[]){ sm_tf_desc[f].label, tf_csv_unit(f),
+				     ok1 ? tf_csv(a, sizeof(a), f, m1) : "",
+				     ok2 ? tf_csv(b, sizeof(b), f, m2) : "", ch });
+			continue;
+		}
 		if (ok1 && ok2 && m1 != 0)
 			snprintf(ch, sizeof(ch), "%+8.1f%%", 100.0 * (m2 - m1) / m1);
 		else
@@ -378,7 +528,7 @@ static int parse(int argc, char **argv, struct history_opts *o)
 	struct sm_opt opts[] = {
 		SM_OPT_STR(0, "db", o->db_arg, "PATH",
 			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv (the same tables) or "
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv (the same rows, figures as numbers, units in the header) or "
 			    "json (the keys, or a key's runs with every saved result "
 			    "whole: docs/history.md)"),
 		SM_OPT_HELP('h', "help", help, "this help"),
@@ -529,7 +679,8 @@ static int history(int argc, char **argv, char **given, struct sm_job *job)
 			rc = export(NULL, path, NULL, o.out.json_file ? o.out.json_file : "-");
 		if (!rc && o.out.layout != SM_LAYOUT_JSON) {
 			char title[4200];
-			struct sm_table t = { stdout, st, key_cols, 5 };
+			struct sm_table t = { stdout, st, st == SM_TABLE_CSV ? key_csv_cols : key_cols,
+					      st == SM_TABLE_CSV ? 9 : 5 };
 
 			snprintf(title, sizeof(title), "history: %s", path);
 			sm_table_title(&t, title);
@@ -551,7 +702,7 @@ static int history(int argc, char **argv, char **given, struct sm_job *job)
 		rc = sm_history_trend(db, path, argv[first], cmd, o.out.html, argc, given);
 	if (!rc && o.out.layout != SM_LAYOUT_JSON) {
 		if (first == argc)
-			rc = list_keys(db, path, st);
+			rc = st == SM_TABLE_CSV ? list_keys_csv(db, path) : list_keys(db, path, st);
 		else if (argc - first == 1)
 			rc = show(db, path, argv[first], st);
 		else

@@ -3,6 +3,7 @@
 #include "report/history.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +19,73 @@ const char *sm_history_cell(char *buf, size_t len, const struct sm_cmp_run *run,
 	if (f->unit == SM_CU_VERDICT)
 		return f->verdict;
 	return sm_cmp_fmt(buf, len, f->unit, f->v);
+}
+
+char *sm_history_plain(char *buf, size_t len, double v, int decimals)
+{
+	size_t n;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", "");
+		return buf;
+	}
+	n = (size_t)snprintf(buf, len, "%.*f", decimals, v);
+	if (n >= len || !strchr(buf, '.'))
+		return buf;
+	while (n > 0 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	if (!strcmp(buf, "-0"))
+		snprintf(buf, len, "0");
+	return buf;
+}
+
+const char *sm_history_csv_unit(enum sm_cmp_unit u)
+{
+	switch (u) {
+	case SM_CU_NS:
+	case SM_CU_MS:
+		return "ms";
+	case SM_CU_BPS:
+		return "MiB/s";
+	case SM_CU_RATE:
+		return "/s";
+	case SM_CU_BYTES:
+		return "bytes";
+	case SM_CU_PCT:
+		return "%";
+	default:
+		return "";
+	}
+}
+
+char *sm_history_csv_num(char *buf, size_t len, enum sm_cmp_unit u, double v)
+{
+	switch (u) {
+	case SM_CU_NS:   /* to ms, to the ns */
+		return sm_history_plain(buf, len, v / 1e6, 6);
+	case SM_CU_BPS:
+		return sm_history_plain(buf, len, v / 1048576.0, 3);
+	case SM_CU_MS:
+	case SM_CU_RATE:
+	case SM_CU_PCT:
+		return sm_history_plain(buf, len, v, 3);
+	default:         /* counts and bytes: as they are */
+		return sm_history_plain(buf, len, v, 3);
+	}
+}
+
+const char *sm_history_csv_cell(char *buf, size_t len, const struct sm_cmp_run *run,
+				const char *name)
+{
+	const struct sm_cmp_fig *f = run ? sm_cmp_find(run, name) : NULL;
+
+	if (!f)
+		return "";
+	if (f->unit == SM_CU_VERDICT)
+		return f->verdict;
+	return sm_history_csv_num(buf, len, f->unit, f->v);
 }
 
 void sm_history_headline(const cJSON *doc, const char *command, char *buf, size_t len)

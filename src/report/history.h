@@ -7,13 +7,34 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/compare.h"   /* enum sm_cmp_unit */
+
 struct cJSON;
-struct sm_cmp_run;
 
 /* The figure name of run (analysis/compare.h) as text into buf, its
  * verdict's word for a verdict; "-" when run is NULL or lacks it. Returns
  * buf or a constant. */
 const char *sm_history_cell(char *buf, size_t len, const struct sm_cmp_run *run, const char *name);
+
+/* CSV cells are numbers, their unit in the column's header (docs/history.md):
+ * a figure of unit u is given in the unit sm_history_csv_unit(u) names
+ * ("MiB/s", "/s", "ms", "bytes", "%", "" for a count), by
+ * sm_history_csv_num(). */
+const char *sm_history_csv_unit(enum sm_cmp_unit u);
+
+/* v (in u's own unit: ns, bytes per second, ...) as a plain decimal in the
+ * CSV's unit, into buf: no unit, no thousands separator, no exponent, the
+ * trailing zeros of its fraction dropped (755.2, 12, 0.0415). Returns buf. */
+char *sm_history_csv_num(char *buf, size_t len, enum sm_cmp_unit u, double v);
+
+/* The figure name of run as a CSV cell: its number (sm_history_csv_num),
+ * its verdict's word for a verdict, "" when run is NULL or lacks it. */
+const char *sm_history_csv_cell(char *buf, size_t len, const struct sm_cmp_run *run,
+				const char *name);
+
+/* A plain decimal of v with at most decimals digits after the point, the
+ * trailing zeros dropped, into buf. Returns buf. */
+char *sm_history_plain(char *buf, size_t len, double v, int decimals);
 
 /* The headline of doc, a saved result of command, into buf: frames' frame
  * and data rates, fileio's data rate and IOPS, run's directory; "-" when

@@ -96,28 +96,63 @@ check "run table: the summary" grep -q 'summary' rn.txt
 check "run table: the title counts results ('1 run run' before)" grep -q "key 'rn', 1 run result\$" rn.txt
 # markdown and csv: the same tables
 $S history --db "$DB" --format csv >list.csv
-check "csv: the header" grep -qx 'key,command,runs,last saved,newest run (time: trimmed mean wall time)' list.csv
+check "csv: the header, units in it" grep -qx 'key,command,runs,last saved,frame rate (frames/s),throughput (MiB/s),IOPS (/s),wall trimmed mean (s),dir' list.csv
+$S history --db "$T_DIR/none-yet.db" --format csv >none.csv
+check "csv with no database yet: the same header, no row" cmp -s none.csv <(head -1 list.csv)
 check "csv: a row per key" [ "$(($(wc -l <list.csv) - 1))" = "$($S history --db "$DB" --json | jq '.keys | length')" ]
-check "csv: the frames key" grep -Eq '^fw,frames,3,[0-9]{4}-' list.csv
-check "csv: a headline with a comma is quoted" grep -Eq '^fw,frames,3,[^,]+,"[^"]+/s, [^"]+/s"$' list.csv
+check "csv: the frames key, its rates as numbers" grep -Eq '^fw,frames,3,[0-9]{4}-[^,]+,[0-9]+(\.[0-9]+)?,[0-9]+(\.[0-9]+)?,,,$' list.csv
+check "csv: the fileio key, MiB/s and IOPS as numbers" grep -Eq '^fio,fileio,1,[^,]+,,[0-9.]+,[0-9.]+,,$' list.csv
+check "csv: a time key's trimmed mean wall time in seconds" grep -Eq '^a,time,3,[^,]+,,,,[0-9]+\.[0-9]+,$' list.csv
+check "csv: a run key's directory" grep -Eq '^rn,run,1,[^,]+,,,,,.*/rd$' list.csv
 $S history --db "$DB" --format markdown >list.md
 check "markdown: the title" grep -q '^## history: ' list.md
 check "markdown: the frames key" grep -Eq '^\| fw \| frames \| 3 \| ' list.md
 check "markdown: the note" grep -q '^(trimmed means' list.md
 $S history --db "$DB" --format csv fw >fw.csv
-check "csv KEY: 3 runs" [ "$(grep -Ec '^[0-9]+,[0-9]{4}-[0-9-]+T[^,]*,[^,]+/s,' fw.csv)" = 3 ]
+check "csv KEY: 3 runs" [ "$(grep -Ec '^[0-9]+,[0-9]{4}-[0-9-]+T[^,]*,[0-9.]+,' fw.csv)" = 3 ]
 $S history --db "$DB" --format markdown a >a.md
 check "markdown time KEY: the trimmed mean row" grep -Eq '^\|  \| trimmed mean \|  \| ' a.md
 $S history --db "$DB" --format markdown a b >ab.md
 check "markdown compare: header" grep -qx '| figure | a | b | change |' ab.md
 $S history --db "$DB" --format csv a b >ab.csv
-check "csv compare: the wall time row" grep -Eq '^wall( time)?,[^,]+,[^,]+,' ab.csv
+check "csv compare: the unit column" grep -qx 'figure,unit,a,b,change (%)' ab.csv
+check "csv compare: the wall time row in seconds, the change in %" grep -Eq '^wall time,s,[0-9.]+,[0-9.]+,-?[0-9.]+$' ab.csv
 $S history --db "$DB" --json fw >fw.json
 jcheck "--json: every frames result whole" '(.results | length) == 3 and
   all(.results[]; .result.command == "frames" and .result.params.frames == 6 and
   (.result.ops.frame.lat_ns.p99 > 0))' fw.json
 jcheck "a key's JSON is what --json writes" '.results[0].result | has("environment") and
   has("series") and has("warnings")' fw.json
+# every figure cell of every csv table is a plain number (or empty: not
+# measured), the unit in its column's header; throughput is the JSON's
+# bytes per second in MiB/s, a frame time its ns in ms
+for k in fw fio a rn; do $S history --db "$DB" --format csv $k >"k-$k.csv"; done
+check "csv: numbers, not text with units ('755 MiB/s')" "$PY" - list.csv k-fw.csv k-fio.csv k-a.csv <<'EOF'
+import csv, re, sys
+num = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+text = {"key", "command", "last saved", "saved", "dir", "summary", "note", "figure", "unit"}
+for path in sys.argv[1:]:
+    rows = list(csv.reader(open(path)))
+    assert len(rows) > 1, path
+    for row in rows[1:]:
+        for head, cell in zip(rows[0], row):
+            if head in text or (head == "run" and cell == ""):
+                continue
+            assert cell == "" or num.match(cell), (path, head, cell)
+        if path != "list.csv" and row[1] != "trimmed mean":
+            assert any(num.match(c) for c in row[2:]), (path, row)
+EOF
+check "csv KEY: throughput in MiB/s, frame p99 in ms, from the JSON" "$PY" - k-fw.csv fw.json <<'EOF'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+res = json.load(open(sys.argv[2]))["results"]
+assert len(rows) == len(res) == 3
+for row, r in zip(rows, res):
+    want = r["result"]["totals"]["bytes_per_s"] / 1048576
+    assert abs(float(row["throughput (MiB/s)"]) - want) <= 0.0005 + want * 1e-9, (row, want)
+    want = r["result"]["ops"]["frame"]["lat_ns"]["p99"] / 1e6
+    assert abs(float(row["frame p99 (ms)"]) - want) <= 1e-6, (row, want)
+EOF
 expect_rc 2 "a key holds one command: frames under a time key" $S frames -w 4 -n 2 --save a \
   --db "$DB" fr2
 check "refused in one line naming both commands" grep -Eq "holds time runs.*not frames" "$T_DIR/out"
