@@ -28,6 +28,7 @@
 #define PROG "stormark history"
 #define HINT "stormark history --help"
 #define BUSY_MS 3000u
+#define LIST_BUSY_MS 500u   /* --list-keys: a completion waits this long at most */
 
 static void usage(FILE *f, const struct sm_opt *opts)
 {
@@ -518,6 +519,7 @@ struct history_opts {
 	struct sm_out_opts out;
 	const char *db_arg;   /* --db, NULL: the default database */
 	int first;            /* argv index of the first key */
+	int list_keys;        /* --list-keys (hidden): the keys, one a line */
 };
 
 /* Parse and check argv into o (--help: print the usage). Returns -1 to go
@@ -528,10 +530,14 @@ static int parse(int argc, char **argv, struct history_opts *o)
 	struct sm_opt opts[] = {
 		SM_OPT_STR(0, "db", o->db_arg, "PATH",
 			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv (the same rows, figures as numbers, units in the header) or "
-			    "json (the keys, or a key's runs with every saved result "
-			    "whole: docs/history.md)"),
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv (the same rows, figures as "
+			    "numbers, units in the header) or json (the keys, or a key's runs with every "
+			    "saved result whole: docs/history.md)"),
 		SM_OPT_HELP('h', "help", help, "this help"),
+		/* for shell completion (scripts/stormark.bash-completion): every
+		 * key, one a line, nothing else; not in the help */
+		{ .kind = SM_OPT_FLAG, .long_name = "list-keys", .dest = &o->list_keys, .ival = 1,
+		  .flags = SM_OPT_HIDDEN, .help = "" },
 		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
 	};
@@ -556,6 +562,9 @@ static int parse(int argc, char **argv, struct history_opts *o)
 				      : "two keys given; 'stormark compare --html' compares two");
 	if (argc - o->first > 2)
 		return sm_usage_error(PROG, HINT, "at most two keys, got %d", argc - o->first);
+	if (o->list_keys && (argc > o->first || o->out.json || o->out.format))
+		return sm_usage_error(PROG, HINT, "--list-keys prints every key, one a line: it takes "
+				      "no KEY, --json or --format");
 	for (int i = o->first; i < argc; i++)
 		if (!sm_save_key_ok(argv[i]))
 			return sm_usage_error(PROG, HINT, "invalid key '%s': expected 1 to %d characters, "
@@ -643,6 +652,34 @@ static int export(struct sm_hdb *db, const char *path, const char *key, const ch
 	return rc ? SM_EXIT_FAIL : SM_EXIT_OK;
 }
 
+/* --list-keys: every key of the database at path, one a line, for shell
+ * completion: no database yet is no key (exit 0); a database held by a
+ * writer is waited for a short time only (a completion must not hang).
+ * Returns the exit code. */
+static int print_keys(const char *path)
+{
+	struct sm_hdb *db = NULL;
+	struct sm_hdb_key *keys = NULL;
+	unsigned n = 0;
+	char err[256];
+	int rc = sm_hdb_open(path, 0, LIST_BUSY_MS, &db, err, sizeof(err));
+
+	if (rc == -ENOENT)
+		return SM_EXIT_OK;
+	if (!rc)
+		rc = sm_hdb_keys(db, &keys, &n, err, sizeof(err));
+	if (rc) {
+		sm_error("cannot read history database '%s': %s", path, err);
+		sm_hdb_close(db);
+		return SM_EXIT_FAIL;
+	}
+	for (unsigned i = 0; i < n; i++)
+		printf("%s\n", keys[i].key);
+	free(keys);
+	sm_hdb_close(db);
+	return SM_EXIT_OK;
+}
+
 /* The command with the line as typed in given (what the trend page shows)
  * and argv a copy of it that the parser may reorder. */
 static int history(int argc, char **argv, char **given, struct sm_job *job)
@@ -665,6 +702,8 @@ static int history(int argc, char **argv, char **given, struct sm_job *job)
 		sm_error("cannot find the history: set XDG_DATA_HOME or HOME, or use --db");
 		return SM_EXIT_FAIL;
 	}
+	if (o.list_keys)
+		return print_keys(path);
 	if (o.out.html && (rc = sm_history_trend_key(path, argv[first], cmd, sizeof(cmd))))
 		return rc;
 	rc = sm_out_redirect(&o.out, job);

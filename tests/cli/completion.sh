@@ -12,7 +12,8 @@ SCRIPT=$SM_SOURCE_DIR/scripts/stormark.bash-completion
 BC=/usr/share/bash-completion/bash_completion
 # the completion calls the binary by the name typed: stormark, frametest
 export PATH="$(dirname "$S"):$PATH"
-cd "$T_DIR" || exit 1
+# the files completed are those of a directory of their own
+mkdir "$T_DIR/cwd" && cd "$T_DIR/cwd" || exit 1
 touch afile.json bfile.txt
 mkdir adir
 
@@ -68,6 +69,18 @@ accepted() {
   done
 }
 
+# history keys: in the default database (XDG_DATA_HOME) and in one named
+# by --db
+export XDG_DATA_HOME=$T_DIR/xdg
+mkdir -p "$XDG_DATA_HOME"
+expect_rc 0 "--list-keys with no database: exit 0" "$S" history --list-keys
+check "--list-keys with no database: nothing printed" test ! -s "$T_DIR/out"
+check "--list-keys created no database" test ! -e "$XDG_DATA_HOME/stormark/history.db"
+for k in alpha beta-run; do "$S" time --save $k -- true >/dev/null 2>&1 || fail "time --save $k"; done
+"$S" time --save other --db "$T_DIR/o.db" -- true >/dev/null 2>&1 || fail "time --save other"
+same "history --list-keys: the keys, one a line" "$("$S" history --list-keys)" "alpha beta-run"
+expect_usage "--list-keys takes no KEY" "$S" history --list-keys alpha
+
 modes=0
 if [ -r "$BC" ]; then modes="0 1"; else echo "note: $BC missing: bash alone only"; fi
 commands=$("$S" --help | sed -n '/^Commands:/,/^$/p' | grep -oE '^  [a-z]+' | tr -d ' ')
@@ -122,5 +135,19 @@ for m in $modes; do
   has "time: the command $M" "$(comp $m 'stormark time -n 3 ')" "bash"
   same "time: the command's arguments $M" "$(comp $m 'stormark time -n 3 cat b')" "bfile.txt"
   has "time -- COMMAND $M" "$(comp $m 'stormark time -- ')" "bash"
+
+  # history keys: history's KEYs, compare's A and B (besides files), --save
+  same "history KEY: the keys $M" "$(comp $m 'stormark history ')" "alpha beta-run"
+  same "history KEY: a prefix $M" "$(comp $m 'stormark history be')" "beta-run"
+  same "history KEY KEY2 $M" "$(comp $m 'stormark history alpha ')" "alpha beta-run"
+  same "history --db PATH KEY: that database's $M" "$(comp $m "stormark history --db $T_DIR/o.db ")" "other"
+  same "history --db=PATH KEY $M" "$(comp $m "stormark history --db=$T_DIR/o.db o")" "other"
+  same "compare: keys, JSON files and directories $M" "$(comp $m 'stormark compare ')" \
+    "alpha beta-run afile.json adir"
+  same "compare A B: a key $M" "$(comp $m 'stormark compare afile.json al')" "alpha"
+  same "time --save KEY $M" "$(comp $m 'stormark time --save ')" "alpha beta-run"
+  same "frames --save KEY $M" "$(comp $m 'stormark frames --save b')" "beta-run"
+  same "run --save=KEY $M" "$(comp $m 'stormark run --save=a')" "alpha"
+  same "fileio --save=KEY --db=PATH $M" "$(comp $m "stormark fileio --db=$T_DIR/o.db --save=")" "other"
 done
 finish
