@@ -44,7 +44,8 @@ static const cJSON *find(const cJSON *doc, const char *fmt, const char *fps, con
 	return NULL;
 }
 
-/* The matrix (report/streams.c): a row per format, per rate "capture /
+/* The matrix (report/streams.c): a row per format (in text, one in each of
+ * its tables when it is split to fit the window), per rate "capture /
  * playback" answers ("N (M)", with ">=", "!" and "?" marks, or "not
  * measured", or "-"); the row's figures, in order, are the cells'
  * answers. Rates in the order they first appear among the cells. */
@@ -96,6 +97,10 @@ static void matrix(struct ck_lay *L, int md)
 			continue;
 		}
 		ng = ck_numbers(row, got, 64);
+		/* text: a matrix too wide for its window goes on in another table
+		 * below, a row per format again; its detail ("FMT at R fps") ends it */
+		while (!md && ng < 64 && (row = ck_line(L->text, row, label)) && strncmp(row, "at ", 3))
+			ng += ck_numbers(row, got + ng, 64 - ng);
 		if (ng != nw) {
 			sm_check_fail(L->c, L->id, "%s matrix row '%s' holds %u figures, its %u rates' "
 				      "cells %u", L->layout, fmt, ng, seen, nw);
@@ -138,10 +143,15 @@ static void detail(struct ck_lay *L)
 		snprintf(label, sizeof(label), "%s at %s fps, %s (", fmt, fps, dir);
 		if (ck_lay_nums(L, NULL, label, 1, s, 8, &at) < 0)
 			continue;
-		/* after the codec's name: the rate, what the schedule moves when it
-		 * is not the rate ("moved: R"), the largest chunk */
-		q = strstr(at, "): ");
-		n = q && (size_t)(q - at) < strcspn(at, "\n") ? (int)ck_numbers(q + 3, s, 8) : 0;
+		/* the line after the cell's name ("FMT at R fps, DIR (CODEC):"): the
+		 * rate, what the schedule moves when it is not the rate ("moved:
+		 * R"), the largest chunk */
+		q = strchr(at, '\n');
+		n = q && q > at && q[-1] == ':' ? (int)ck_numbers(q + 1, s, 8) : 0;
+		L->c->evaluated++;
+		if (n < 2)
+			sm_check_fail(L->c, "layout.line", "%s '%s': no line of its rate and chunk after "
+				      "its name", L->layout, label);
 		if (n >= 2) {
 			snprintf(p, sizeof(p), "streams.%d.rate_bytes_per_s", i);
 			ck_lay_path(L, label, &s[0], p, 1);

@@ -5,7 +5,43 @@
 #include "analysis/verdict.h"
 #include "core/units.h"
 
+#include <stdarg.h>
 #include <string.h>
+
+#define WIDTH SM_STREAMS_TEXT_WIDTH
+#define wrapf sm_streams_wrapf
+
+void sm_streams_wrapf(FILE *f, unsigned indent, const char *fmt, ...)
+{
+	char buf[4096];
+	const char *p = buf;
+	size_t col = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	while (*p) {
+		size_t gap = strspn(p, " "), n = strcspn(p + gap, " ");
+
+		if (!n)
+			break;   /* no trailing blank */
+		/* a figure stays with its unit: "16 s", "2.05 MiB/s" */
+		if (p[gap + n - 1] >= '0' && p[gap + n - 1] <= '9' && p[gap + n] == ' ' &&
+		    p[gap + n + 1] && p[gap + n + 1] != ' ')
+			n += 1 + strcspn(p + gap + n + 1, " ");
+		if (col > indent && gap && col + gap + n > WIDTH) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+			p += gap;
+			gap = 0;
+		}
+		fwrite(p, 1, gap + n, f);
+		col += gap + n;
+		p += gap + n;
+	}
+	fputc('\n', f);
+}
 
 const struct sm_streams_step *sm_streams_step_at(const struct sm_streams_cell *c, unsigned n)
 {
@@ -41,10 +77,54 @@ static void drops(FILE *f, const struct sm_streams_step *s)
 		fputs(" ...", f);
 }
 
+/* The text layout's head: the run, its steps, the rule, and the legend of
+ * the table's cells. */
+static void head_text(FILE *f, const struct sm_streams_result *res)
+{
+	const struct sm_env *e = &res->head.env;
+	char a[32], b[32], search[160] = "";
+	int mix = res->mix.ngroups > 0;
+
+	wrapf(f, 2, "stormark streams: %s (%s on %s), %s, engine %s",
+	      res->plan.dir ? res->plan.dir : e->fs.mount_point, e->fs.fs_type, e->fs.device,
+	      e->direct_io ? "direct I/O" : "buffered I/O", e->engine);
+	if (res->ncells)
+		snprintf(search, sizeof(search), "; search up to %u stream%s%s within %s", res->max_streams,
+			 res->max_streams == 1 ? "" : "s", mix ? " more" : "",
+			 sm_fmt_ns(b, sizeof(b), (double)res->time_ns));
+	wrapf(f, 0, "Steps of %s, all streams started at once; %u buffers per stream (playback shows "
+	      "frame 0 after %u), %u request%s in flight per stream%s.",
+	      sm_fmt_ns(a, sizeof(a), (double)res->step_ns), res->queue, res->prebuffer, res->depth,
+	      res->depth == 1 ? "" : "s", search);
+	wrapf(f, 0, "A stream holds with no dropped frame and a p99.9 frame time from schedule within "
+	      "its buffers.%s", res->ncells ? " Each capture answer is then run as one sustained step "
+	      "and its write rate looked at for a cliff." : "");
+	if (res->ncells) {
+		fputs("\nA cell of the table, per format and frame rate, is 'capture / playback':\n", f);
+		wrapf(f, 13, "  C / P      the answer when the streams write (capture, a camera) / when "
+		      "they read (playback)");
+		wrapf(f, 13, "  N (M)      N streams held%s, M of them with %d%% headroom%s",
+		      mix ? " beside the mix (which runs in every step)" : "", SM_VERDICT_HEADROOM_PCT,
+		      mix ? " (the mix's rate of that direction counted in the demand)" : "");
+		wrapf(f, 13, "  >=N (>=M)  the search held --max-streams: both are at least that");
+		wrapf(f, 13, "  M!         the sustained step lowered the capture answer (its "
+		      "'sustained' line says why)");
+		wrapf(f, 13, "  ?          the search did not end (the time budget, a signal or an error): "
+		      "what held so far (its 'note' line says why)");
+		wrapf(f, 13, "  -          that direction was not tested at that rate");
+	}
+	fputc('\n', f);
+}
+
 static void head(FILE *f, const struct sm_streams_result *res, int md)
 {
 	const struct sm_env *e = &res->head.env;
 	char a[32], b[32];
+
+	if (!md) {
+		head_text(f, res);
+		return;
+	}
 
 	fprintf(f, "%sstormark streams: %s (%s on %s), %s, engine %s\n", md ? "## " : "",
 		res->plan.dir ? res->plan.dir : e->fs.mount_point, e->fs.fs_type, e->fs.device,
@@ -72,10 +152,81 @@ static void head(FILE *f, const struct sm_streams_result *res, int md)
 	fputs(".\n\n", f);
 }
 
-static void matrix(FILE *f, const struct sm_streams_result *res, int md)
+/* A cell of the matrix: "C / P". */
+static char *matrix_cell(char *buf, size_t len, const struct sm_streams_result *res, const char *fmt,
+			 const char *rate)
+{
+	const struct sm_streams_cell *c = sm_streams_find_cell(res, fmt, rate, SM_DIR_CAPTURE);
+	const struct sm_streams_cell *p = sm_streams_find_cell(res, fmt, rate, SM_DIR_PLAYBACK);
+	char x[32] = "-", y[32] = "-";
+
+	if (c)
+		sm_report_streams_answer(x, sizeof(x), c);
+	if (p)
+		sm_report_streams_answer(y, sizeof(y), p);
+	snprintf(buf, len, "%s / %s", x, y);
+	return buf;
+}
+
+/* The text matrix: a column per rate ("25 fps"), as wide as its widest
+ * cell; as many rates side by side as fit WIDTH, the next ones in a
+ * table of their own below (each format's row again); no trailing blank. */
+static void matrix_text(FILE *f, const struct sm_streams_result *res)
 {
 	const char *fmts[256], *rates[32];
 	unsigned nf = sm_streams_distinct(res, 0, fmts, 256), nr = sm_streams_distinct(res, 1, rates, 32);
+	size_t fw = strlen("format"), cw[32];
+	char cell[80], h[48];
+
+	for (unsigned i = 0; i < nf; i++)
+		if (strlen(fmts[i]) > fw)
+			fw = strlen(fmts[i]);
+	for (unsigned r = 0; r < nr; r++) {
+		cw[r] = (size_t)snprintf(h, sizeof(h), "%s fps", rates[r]);
+		for (unsigned i = 0; i < nf; i++) {
+			size_t n = strlen(matrix_cell(cell, sizeof(cell), res, fmts[i], rates[r]));
+
+			if (n > cw[r])
+				cw[r] = n;
+		}
+	}
+	for (unsigned r0 = 0; r0 < nr; ) {
+		unsigned r1 = r0 + 1;
+		size_t w = fw + 2 + cw[r0];
+
+		while (r1 < nr && w + 2 + cw[r1] <= WIDTH)
+			w += 2 + cw[r1++];
+		if (r0)
+			fputc('\n', f);
+		fprintf(f, "%-*s", (int)fw, "format");
+		for (unsigned r = r0; r < r1; r++) {
+			snprintf(h, sizeof(h), "%s fps", rates[r]);
+			fprintf(f, "  %-*s", r + 1 < r1 ? (int)cw[r] : 0, h);
+		}
+		fputc('\n', f);
+		for (unsigned i = 0; i < nf; i++) {
+			fprintf(f, "%-*s", (int)fw, fmts[i]);
+			for (unsigned r = r0; r < r1; r++)
+				fprintf(f, "  %-*s", r + 1 < r1 ? (int)cw[r] : 0,
+					matrix_cell(cell, sizeof(cell), res, fmts[i], rates[r]));
+			fputc('\n', f);
+		}
+		r0 = r1;
+	}
+	fputc('\n', f);
+}
+
+static void matrix(FILE *f, const struct sm_streams_result *res, int md)
+{
+	const char *fmts[256], *rates[32];
+	unsigned nf, nr;
+
+	if (!md) {
+		matrix_text(f, res);
+		return;
+	}
+	nf = sm_streams_distinct(res, 0, fmts, 256);
+	nr = sm_streams_distinct(res, 1, rates, 32);
 
 	fprintf(f, md ? "| format |" : "%-20s", md ? "" : "format");
 	for (unsigned r = 0; r < nr; r++)
@@ -177,16 +328,19 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 			fprintf(f, " | %s | %s |\n", confirm_words(conf, sizeof(conf), c), c->note);
 			continue;
 		}
+		/* the cell's name on a line, its rate and chunk on the next */
 		if (c->sequence)
-			fprintf(f, "%s at %s fps, %s (%s, a sequence: one file per frame): %s/s per "
-				"stream (%s), %s per frame file\n", c->format, c->fps_name,
-				sm_direction_name(c->dir), c->codec, rate, moved, chunk);
+			wrapf(f, 4, "%s at %s fps, %s (%s, a sequence: one file per frame):", c->format,
+			      c->fps_name, sm_direction_name(c->dir), c->codec);
 		else
-			fprintf(f, "%s at %s fps, %s (%s): %s/s per stream (%s), up to %s per frame "
-				"interval\n", c->format, c->fps_name, sm_direction_name(c->dir), c->codec,
-				rate, moved, chunk);
+			wrapf(f, 4, "%s at %s fps, %s (%s):", c->format, c->fps_name,
+			      sm_direction_name(c->dir), c->codec);
+		if (c->sequence)
+			wrapf(f, 4, "  %s/s per stream (%s), %s per frame file", rate, moved, chunk);
+		else
+			wrapf(f, 4, "  %s/s per stream (%s), up to %s per frame interval", rate, moved, chunk);
 		if (!c->measured) {
-			fprintf(f, "  not measured: %s\n", c->note[0] ? c->note : "no step ran");
+			wrapf(f, 4, "  not measured: %s", c->note[0] ? c->note : "no step ran");
 			continue;
 		}
 		/* at the cap, both answers are lower bounds (unless the
@@ -200,28 +354,35 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 		fprintf(f, "; at %u: ", c->max_raw + 1);
 		drops(f, over);
 		fputc('\n', f);
-		fputs("  steps:", f);
-		for (unsigned k = 0; k < c->nsteps; k++) {
-			char p[32];
+		{
+			char steps[3000] = "";
+			size_t used = 0;
 
-			fprintf(f, " %u %s (p99.9 %s%s)", c->steps[k].n, c->steps[k].held ? "held" : "failed",
-				sm_fmt_ns(p, sizeof(p), (double)c->steps[k].worst_p999_ns),
-				c->steps[k].nmix && !c->steps[k].mix_total.held ? "; the mix failed" : "");
-			if (k + 1 < c->nsteps)
-				fputc(',', f);
+			for (unsigned k = 0; k < c->nsteps && used < sizeof(steps); k++) {
+				char p[32];
+
+				used += (size_t)snprintf(steps + used, sizeof(steps) - used, " %u %s (p99.9 %s%s)%s",
+							 c->steps[k].n, c->steps[k].held ? "held" : "failed",
+							 sm_fmt_ns(p, sizeof(p), (double)c->steps[k].worst_p999_ns),
+							 c->steps[k].nmix && !c->steps[k].mix_total.held
+							 ? "; the mix failed" : "", k + 1 < c->nsteps ? "," : "");
+			}
+			wrapf(f, 4, "  steps:%s", steps);
 		}
-		fputc('\n', f);
 		if (c->confirm != SM_CONFIRM_NONE)
-			fprintf(f, "  sustained: %s\n", confirm_words(conf, sizeof(conf), c));
+			wrapf(f, 4, "  sustained: %s", confirm_words(conf, sizeof(conf), c));
 		if (c->note[0])
-			fprintf(f, "  note: %s\n", c->note);
+			wrapf(f, 4, "  note: %s", c->note);
 	}
 }
 
 static void warnings(FILE *f, const struct sm_streams_result *res, int md)
 {
 	for (unsigned i = 0; i < res->head.warnings.count; i++)
-		fprintf(f, "%sWarning: %s\n", md ? "\n> " : "", res->head.warnings.item[i].message);
+		if (md)
+			fprintf(f, "\n> Warning: %s\n", res->head.warnings.item[i].message);
+		else
+			wrapf(f, 2, "Warning: %s", res->head.warnings.item[i].message);
 }
 
 void sm_streams_text(FILE *f, const struct sm_streams_result *res)

@@ -17,9 +17,14 @@ static char *held_words(char *buf, size_t len, const struct sm_streams_group_fig
 	return buf;
 }
 
-static void row(FILE *f, int md, const char *name, unsigned streams, const struct sm_streams_group_fig *g,
-		double needed)
+/* The text table's columns after the group's name (width nw). */
+#define MIX_ROW "%-*s  %7s  %-12s  %5s  %-11s  %11s  %11s\n"
+
+static void row(FILE *f, int md, int nw, const char *name, unsigned streams,
+		const struct sm_streams_group_fig *g, double needed)
 {
+	char n[16], d[24], mv[40], nd[40];
+
 	char held[32], p[32], moved[32], need[32];
 
 	held_words(held, sizeof(held), g, streams);
@@ -29,9 +34,13 @@ static void row(FILE *f, int md, const char *name, unsigned streams, const struc
 	if (md)
 		fprintf(f, "| %s | %u | %s | %llu | %s | %s/s | %s/s |\n", name, streams, held,
 			(unsigned long long)g->dropped, p, moved, need);
-	else
-		fprintf(f, "%-32s %7u  %-12s %7llu  %-12s %12s/s %12s/s\n", name, streams, held,
-			(unsigned long long)g->dropped, p, moved, need);
+	else {
+		snprintf(n, sizeof(n), "%u", streams);
+		snprintf(d, sizeof(d), "%llu", (unsigned long long)g->dropped);
+		snprintf(mv, sizeof(mv), "%s/s", moved);
+		snprintf(nd, sizeof(nd), "%s/s", need);
+		fprintf(f, MIX_ROW, nw, name, n, held, d, p, mv, nd);
+	}
 }
 
 void sm_streams_mix_report(FILE *f, const struct sm_streams_result *res, int md)
@@ -39,11 +48,22 @@ void sm_streams_mix_report(FILE *f, const struct sm_streams_result *res, int md)
 	const struct sm_streams_mix *m = &res->mix;
 	char name[96], list[600] = "";
 	unsigned failed = 0;
+	int nw = (int)strlen("group");   /* the text table's name column */
 
 	if (!m->ngroups)
 		return;
-	fprintf(f, "%sMix %s: %u stream%s in %u group%s, all started at once\n", md ? "### " : "", m->spec,
-		m->nstreams, m->nstreams == 1 ? "" : "s", m->ngroups, m->ngroups == 1 ? "" : "s");
+	if (md)
+		fprintf(f, "### Mix %s: %u stream%s in %u group%s, all started at once\n", m->spec,
+			m->nstreams, m->nstreams == 1 ? "" : "s", m->ngroups, m->ngroups == 1 ? "" : "s");
+	else
+		sm_streams_wrapf(f, 2, "Mix %s: %u stream%s in %u group%s, all started at once", m->spec,
+				 m->nstreams, m->nstreams == 1 ? "" : "s", m->ngroups,
+				 m->ngroups == 1 ? "" : "s");
+	for (unsigned k = 0; k < m->ngroups; k++) {
+		sm_streams_group_name(&m->groups[k], name, sizeof(name));
+		if (strlen(name) > (size_t)nw)
+			nw = (int)strlen(name);
+	}
 	if (md)
 		fputc('\n', f);
 	if (!m->ran) {
@@ -54,27 +74,32 @@ void sm_streams_mix_report(FILE *f, const struct sm_streams_result *res, int md)
 		fputs("| group | streams | held | drops | p99.9 from schedule | moved | needed |\n"
 		      "|---|---|---|---|---|---|---|\n", f);
 	else
-		fprintf(f, "%-32s %7s  %-12s %7s  %-12s %14s %14s\n", "group", "streams", "held", "drops",
-			"p99.9 sched", "moved", "needed");
+		fprintf(f, MIX_ROW, nw, "group", "streams", "held", "drops", "p99.9 sched", "moved",
+			"needed");
 	for (unsigned k = 0; k < m->ngroups; k++) {
 		const struct sm_streams_group_fig *g = &m->step.mix_groups[k];
 
 		sm_streams_group_name(&m->groups[k], name, sizeof(name));
-		row(f, md, name, m->groups[k].count, g, m->groups[k].needed);
+		row(f, md, nw, name, m->groups[k].count, g, m->groups[k].needed);
 		if (!g->held) {
 			size_t used = strlen(list);
 
 			snprintf(list + used, sizeof(list) - used, "%s%s", failed++ ? ", " : "", name);
 		}
 	}
-	row(f, md, "total", m->nstreams, &m->step.mix_total, m->needed);
+	row(f, md, nw, "total", m->nstreams, &m->step.mix_total, m->needed);
 	if (md)
 		fputc('\n', f);
 	if (m->held)
 		fprintf(f, "The mix holds: every group held.\n\n");
-	else
+	else if (md)
 		fprintf(f, "The mix does not hold: %u of %u group%s failed (%s).\n\n", failed, m->ngroups,
 			m->ngroups == 1 ? "" : "s", list);
+	else {
+		sm_streams_wrapf(f, 2, "The mix does not hold: %u of %u group%s failed (%s).", failed,
+				 m->ngroups, m->ngroups == 1 ? "" : "s", list);
+		fputc('\n', f);
+	}
 }
 
 /* A number as CSV wants it (as report/csv.c writes them). */
