@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # make install (cmake --install, which `make install PREFIX=DIR` runs) puts
-# the binary, its frametest link, the man pages and the bash completion
-# under the prefix given at install time, and nothing outside it.
+# the binary, its frametest link, the man pages, the bash completion and
+# the documents (docs/*.md, the schemas, the README) under the prefix given
+# at install time, and nothing outside it.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 P=$T_DIR/prefix
 cmake --install "$SM_BUILD_DIR" --prefix "$P" >"$T_DIR/log" 2>&1
@@ -16,6 +17,22 @@ check "frametest man page points to it" grep -qx '.so man1/stormark.1' "$P/share
 C=$P/share/bash-completion/completions
 check "completion for stormark" cmp -s "$C/stormark" "$SM_SOURCE_DIR/scripts/stormark.bash-completion"
 check "completion for frametest" cmp -s "$C/frametest" "$SM_SOURCE_DIR/scripts/stormark.bash-completion"
+# the documents: every docs/*.md and schema, and the README beside them;
+# every docs/NAME pointer of the man page is an installed file
+D=$P/share/doc/stormark
+check "README installed" cmp -s "$D/README.md" "$SM_SOURCE_DIR/README.md"
+n=0
+for f in "$SM_SOURCE_DIR"/docs/*.md "$SM_SOURCE_DIR"/docs/*.schema.json; do
+  check "docs/${f##*/} installed" cmp -s "$f" "$D/docs/${f##*/}"
+  n=$((n + 1))
+done
+check "documents found ($n)" test "$n" -ge 20
+ptrs=$(grep -oE 'docs/[A-Za-z0-9_.-]+\.(md|json)' "$SM_SOURCE_DIR/docs/stormark.1" | sort -u)
+check "the man page points into docs/" test -n "$ptrs"
+for d in $ptrs; do check "the man page's $d is installed" test -f "$D/$d"; done
+for d in $(grep -oE '\(docs/[A-Za-z0-9_.-]+\.md' "$SM_SOURCE_DIR/README.md" | tr -d '(' | sort -u); do
+  check "the README's link $d works where it is installed" test -f "$D/$d"
+done
 # every file installed is under the prefix (the frametest link was made
 # under the prefix configured, /usr/local, whatever --prefix said)
 check "nothing installed outside the prefix" sh -c "! grep -E '^-- (Installing|Up-to-date): ' '$T_DIR/log' | grep -v ' $P/'"
