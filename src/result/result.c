@@ -16,6 +16,8 @@ void sm_env_collect(struct sm_env *env, const char *path)
 	env->mem_total_bytes = sm_mem_total();
 	env->mem_available_bytes = sm_mem_available();
 	env->cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	if (gethostname(env->host, sizeof(env->host) - 1))
+		env->host[0] = '\0';
 }
 
 void sm_opstat_init(struct sm_opstat *s)

@@ -26,6 +26,8 @@ struct sm_env {
 	uint64_t mem_total_bytes;
 	uint64_t mem_available_bytes;
 	unsigned cpus;
+	char host[256];            /* the host name (gethostname); "" when a
+				    * result saved before it has none */
 };
 
 /* Fill env for a run on the file system holding path. */
