@@ -22,6 +22,9 @@ pkgs="$pkgs libopenmpi-dev openmpi-bin iproute2"
 # The HTML report tests render every command's page in headless Chromium
 # (tests/cli/html_*.sh).
 pkgs="$pkgs chromium"
+# The OpenMetrics test parses every --format openmetrics output with
+# Prometheus' own parser (tests/cli/openmetrics.sh).
+pkgs="$pkgs python3-prometheus-client"
 if [ "${1:-}" = "--bench" ]; then pkgs="$pkgs fio hyperfine"; fi
 
 missing=""

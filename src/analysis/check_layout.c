@@ -134,7 +134,7 @@ unsigned sm_check_layout(const cJSON *doc, const char *layout, const char *text,
 		ck_lay_streams(&L);
 	/* frames' frametest and fileio's text layouts end with the job's table */
 	if ((!strcmp(cmd, "frames") && !strcmp(layout, "frametest")) ||
-	    (!strcmp(cmd, "fileio") && strcmp(layout, "csv")))
+	    (!strcmp(cmd, "fileio") && strcmp(layout, "csv") && strcmp(layout, "openmetrics")))
 		ck_lay_dist(&L);
 	return c->n + c->dropped - before;
 }

@@ -275,7 +275,27 @@ out:
 
 int sm_emit_wants_doc(const struct sm_emit *e)
 {
-	return e->out->layout == SM_LAYOUT_JSON || e->out->json_file || e->db || e->out->html;
+	const struct sm_layout_row *row = e->r ? sm_render_row(e->r, e->out->layout) : NULL;
+
+	return e->out->layout == SM_LAYOUT_JSON || e->out->json_file || e->db || e->out->html ||
+	       (row && (row->flags & SM_ROW_DOC));
+}
+
+/* A layout of the document alone (SM_ROW_DOC) of a live result: doc read
+ * back as `report` reads a file (its numbers are raw text until then), so
+ * the two print the same bytes. Returns 0 or -errno (je says why). */
+static int render_doc(const struct sm_emit *e, const struct sm_layout_row *row, const void *res,
+		      const cJSON *live, struct sm_jerr *je)
+{
+	char *text = live ? cJSON_PrintUnformatted(live) : NULL;
+	cJSON *doc = NULL;
+	int rc = text ? sm_json_parse_text(text, "the result", &doc, je) : -ENOMEM;
+
+	if (!rc)
+		rc = render_row(e, row, stdout, res, doc, je);
+	cJSON_Delete(doc);
+	free(text);
+	return rc;
 }
 
 /* sm_hdb_wait_always()'s notice: the result is kept while the history is
@@ -409,7 +429,16 @@ static int report(const struct sm_emit *e, const struct sm_layout_row *row, cons
 	}
 	if (e->quiet)
 		return 0;
-	if (!e->printed) {
+	if (!e->printed && (row->flags & SM_ROW_DOC)) {
+		errno = 0;
+		rc = render_doc(e, row, res, doc, &je);
+		sm_out_check_stdout();
+		if (rc) {
+			sm_prog_error(e->prog, "cannot render the %s report: %s", sm_layout_name(row->layout),
+				      je.msg[0] ? je.msg : strerror(-rc));
+			return SM_EXIT_FAIL;
+		}
+	} else if (!e->printed) {
 		errno = 0;
 		(void)render_row(e, row, stdout, res, NULL, &je);   /* a live result reads no document */
 		sm_out_check_stdout();

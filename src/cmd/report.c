@@ -29,7 +29,8 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "text (stormark's own), csv, markdown, json; frames: frametest\n"
 		   "(default), csv, markdown, json; streams: text (default), csv,\n"
 		   "markdown, json; and html for every one (a self-contained page\n"
-		   "with charts, docs/report.md). --check renders nothing: it checks each\n"
+		   "with charts, docs/report.md) and openmetrics (Prometheus' text\n"
+		   "format, docs/openmetrics.md). --check renders nothing: it checks each\n"
 		   "file's invariants and its layouts against it, one line per violation.\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nExit status: 0 done, 1 the report could not be written (--check: a\n"

@@ -322,7 +322,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 		SM_OPT_FLAG_SET(0, "list", o->list, 1,
 				"list the stream formats, compressed and frame sequences, and their rates"),
 		SM_OPT_HEAD("\nOutput:"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv or json"),
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json or openmetrics"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),
 		SM_OPT_END,

@@ -18,6 +18,7 @@
 #include "report/frametest.h"
 #include "report/html.h"
 #include "report/markdown.h"
+#include "report/openmetrics.h"
 #include "report/run_text.h"
 #include "report/streams.h"
 #include "report/sysbench.h"
@@ -30,6 +31,7 @@ static const char *const names[] = {
 	[SM_LAYOUT_FRAMETEST] = "frametest", [SM_LAYOUT_SYSBENCH] = "sysbench",
 	[SM_LAYOUT_TIMEIT] = "timeit", [SM_LAYOUT_TEXT] = "text", [SM_LAYOUT_CSV] = "csv",
 	[SM_LAYOUT_MARKDOWN] = "markdown", [SM_LAYOUT_JSON] = "json", [SM_LAYOUT_HTML] = "html",
+	[SM_LAYOUT_OPENMETRICS] = "openmetrics",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
@@ -96,6 +98,17 @@ static int doc_dist(const cJSON *doc, struct sm_dist_result *d, struct sm_jerr *
 	return rc ? rc : 1;
 }
 
+/* OpenMetrics, every command's: from the document (SM_ROW_DOC). */
+static int openmetrics(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+{
+	(void)res;
+	if (!doc)
+		return sm_jerr_set(e, "the OpenMetrics layout needs the result's document");
+	return sm_openmetrics(f, doc);
+}
+
+#define OPENMETRICS_ROW { .layout = SM_LAYOUT_OPENMETRICS, .render = openmetrics, .flags = SM_ROW_DOC }
+
 /* ---- time ----------------------------------------------------------- */
 
 static int time_read(const cJSON *doc, void *res, struct sm_jerr *e)
@@ -159,6 +172,7 @@ static const struct sm_layout_row time_rows[] = {
 	{ .layout = SM_LAYOUT_MARKDOWN, .render = time_md },
 	{ .layout = SM_LAYOUT_JSON },
 	{ .layout = SM_LAYOUT_HTML, .render = time_html, .flags = SM_ROW_SAVED },
+	OPENMETRICS_ROW,
 	{ 0 },
 };
 
@@ -227,6 +241,7 @@ static const struct sm_layout_row run_rows[] = {
 	{ .layout = SM_LAYOUT_MARKDOWN, .render = run_md },
 	{ .layout = SM_LAYOUT_JSON },
 	{ .layout = SM_LAYOUT_HTML, .render = run_html, .flags = SM_ROW_SAVED },
+	OPENMETRICS_ROW,
 	{ 0 },
 };
 
@@ -362,6 +377,7 @@ static const struct sm_layout_row frames_rows[] = {
 	{ .layout = SM_LAYOUT_MARKDOWN, .render = frames_md, .flags = FRAMES_NOTES },
 	{ .layout = SM_LAYOUT_JSON, .note = frames_verdict_note, .flags = FRAMES_NOTES },
 	{ .layout = SM_LAYOUT_HTML, .render = frames_html, .flags = SM_ROW_SAVED },
+	OPENMETRICS_ROW,
 	{ 0 },
 };
 
@@ -495,6 +511,7 @@ static const struct sm_layout_row fileio_rows[] = {
 	{ .layout = SM_LAYOUT_MARKDOWN, .render = fileio_md, .flags = SM_ROW_TABLE },
 	{ .layout = SM_LAYOUT_JSON },
 	{ .layout = SM_LAYOUT_HTML, .render = fileio_html, .flags = SM_ROW_SAVED },
+	OPENMETRICS_ROW,
 	{ 0 },
 };
 
@@ -560,6 +577,7 @@ static const struct sm_layout_row streams_rows[] = {
 	{ .layout = SM_LAYOUT_MARKDOWN, .render = streams_md },
 	{ .layout = SM_LAYOUT_JSON },
 	{ .layout = SM_LAYOUT_HTML, .render = streams_html, .flags = SM_ROW_SAVED },
+	OPENMETRICS_ROW,
 	{ 0 },
 };
 

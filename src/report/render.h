@@ -19,7 +19,7 @@ struct sm_result_head;
 /* Report layouts, by the name --format takes. */
 enum sm_layout {
 	SM_LAYOUT_FRAMETEST = 1, SM_LAYOUT_SYSBENCH, SM_LAYOUT_TIMEIT, SM_LAYOUT_TEXT,
-	SM_LAYOUT_CSV, SM_LAYOUT_MARKDOWN, SM_LAYOUT_JSON, SM_LAYOUT_HTML,
+	SM_LAYOUT_CSV, SM_LAYOUT_MARKDOWN, SM_LAYOUT_JSON, SM_LAYOUT_HTML, SM_LAYOUT_OPENMETRICS,
 };
 #define SM_LAYOUT_BIT(l) (1u << (l))
 
@@ -59,6 +59,10 @@ struct sm_layout_row {
 #define SM_ROW_CLIFF (1u << 2)
 /* The result's warnings go to stderr beside this layout. */
 #define SM_ROW_WARN (1u << 3)
+/* The layout is rendered from the document alone (OpenMetrics): a live
+ * run builds its document and reads it back as `report` reads a file, so
+ * both print the same bytes. */
+#define SM_ROW_DOC (1u << 4)
 
 /* A command's render table: its layouts and its result model. */
 struct sm_render {

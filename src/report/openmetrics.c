@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: MIT */
+/* A result document as OpenMetrics text exposition: every figure a gauge
+ * in its base unit (seconds, bytes), the unit as the name's suffix, the
+ * families and labels of docs/openmetrics.md. */
+#include "report/openmetrics.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* The families, in the order they are printed. */
+enum fam {
+	F_RESULT, F_STARTED, F_DURATION, F_INTERRUPTED, F_WARNINGS, F_ERRORS,
+	F_MPI_RANKS, F_MPI_BPS, F_MPI_STRAGGLERS,
+	F_FR_BPS, F_FR_FPS, F_FR_BYTES, F_FR_FT, F_FR_FT_MEAN, F_FR_SCHED, F_FR_MOVED, F_FR_DROPPED,
+	F_FI_BPS, F_FI_OPS, F_FI_BYTES, F_FI_ERRS, F_FI_LAT, F_FI_LAT_MEAN, F_FI_EVLAT,
+	F_RUN_BLK_BPS, F_RUN_BLK_IOPS, F_RUN_BLK_LAT,
+	F_RUN_FR_BPS, F_RUN_FR_FPS, F_RUN_FR_FT,
+	F_RUN_V_RATIO, F_RUN_V_RT, F_RUN_V_NEED, F_RUN_V_MEAS,
+	F_ST_MAX, F_ST_HEAD, F_ST_RATE, F_ST_SUST, F_ST_AGG,
+	F_ST_MIX_HELD, F_ST_MIX_BPS, F_ST_MIX_DROP, F_ST_MIXG_HELD,
+	F_TIME_RUNS, F_TIME_WALL, F_TIME_USER, F_TIME_SYS, F_TIME_CPU, F_TIME_RSS,
+	F_TIME_RD, F_TIME_WR, F_TIME_SRD, F_TIME_SWR, F_TIME_DRD, F_TIME_DWR,
+	NFAM
+};
+
+struct family {
+	const char *name, *type, *unit, *help;
+};
+
+static const struct family fams[NFAM] = {
+	[F_RESULT] = { "stormark_result", "info", NULL, "the result: stormark's version, kernel, file system, device, engine" },
+	[F_STARTED] = { "stormark_result_started_timestamp_seconds", "gauge", "seconds", "when the run started (Unix time)" },
+	[F_DURATION] = { "stormark_result_duration_seconds", "gauge", "seconds", "how long the run took" },
+	[F_INTERRUPTED] = { "stormark_result_interrupted", "gauge", NULL, "1 when the run was stopped before its end" },
+	[F_WARNINGS] = { "stormark_result_warnings", "gauge", NULL, "the result's warnings" },
+	[F_ERRORS] = { "stormark_result_errors", "gauge", NULL, "the result's errors" },
+	[F_MPI_RANKS] = { "stormark_mpi_ranks", "gauge", NULL, "an MPI job's ranks: in all, and that reported" },
+	[F_MPI_BPS] = { "stormark_mpi_throughput_bytes_per_second", "gauge", "bytes_per_second", "an MPI job's bytes over its span" },
+	[F_MPI_STRAGGLERS] = { "stormark_mpi_stragglers", "gauge", NULL, "an MPI job's ranks below the straggler line" },
+	[F_FR_BPS] = { "stormark_frames_throughput_bytes_per_second", "gauge", "bytes_per_second", "frames: bytes moved per second" },
+	[F_FR_FPS] = { "stormark_frames_rate_frames_per_second", "gauge", "frames_per_second", "frames: frames moved per second" },
+	[F_FR_BYTES] = { "stormark_frames_transferred_bytes", "gauge", "bytes", "frames: bytes moved" },
+	[F_FR_FT] = { "stormark_frames_frame_time_seconds", "gauge", "seconds", "frames: a frame's time, by quantile (0: fastest, 1: slowest)" },
+	[F_FR_FT_MEAN] = { "stormark_frames_frame_time_mean_seconds", "gauge", "seconds", "frames: a frame's mean time" },
+	[F_FR_SCHED] = { "stormark_frames_scheduled_frames", "gauge", "frames", "frames: frames scheduled" },
+	[F_FR_MOVED] = { "stormark_frames_transferred_frames", "gauge", "frames", "frames: frames moved" },
+	[F_FR_DROPPED] = { "stormark_frames_dropped_frames", "gauge", "frames", "frames: frames dropped" },
+	[F_FI_BPS] = { "stormark_fileio_throughput_bytes_per_second", "gauge", "bytes_per_second", "fileio: bytes read and written per second" },
+	[F_FI_OPS] = { "stormark_fileio_ops_per_second", "gauge", "ops_per_second", "fileio: operations per second, by op (all: every event)" },
+	[F_FI_BYTES] = { "stormark_fileio_transferred_bytes", "gauge", "bytes", "fileio: bytes moved, by op" },
+	[F_FI_ERRS] = { "stormark_fileio_op_errors", "gauge", NULL, "fileio: operations that failed, by op" },
+	[F_FI_LAT] = { "stormark_fileio_latency_seconds", "gauge", "seconds", "fileio: an operation's latency, by op and quantile" },
+	[F_FI_LAT_MEAN] = { "stormark_fileio_latency_mean_seconds", "gauge", "seconds", "fileio: an operation's mean latency, by op" },
+	[F_FI_EVLAT] = { "stormark_fileio_event_latency_seconds", "gauge", "seconds", "fileio: an event's latency (sysbench's), by quantile" },
+	[F_RUN_BLK_BPS] = { "stormark_run_block_throughput_bytes_per_second", "gauge", "bytes_per_second", "run: a block test's bytes per second" },
+	[F_RUN_BLK_IOPS] = { "stormark_run_block_ops_per_second", "gauge", "ops_per_second", "run: a block test's operations per second" },
+	[F_RUN_BLK_LAT] = { "stormark_run_block_latency_seconds", "gauge", "seconds", "run: a block test's latency, by quantile" },
+	[F_RUN_FR_BPS] = { "stormark_run_frames_throughput_bytes_per_second", "gauge", "bytes_per_second", "run: a frame test's bytes per second" },
+	[F_RUN_FR_FPS] = { "stormark_run_frames_rate_frames_per_second", "gauge", "frames_per_second", "run: a frame test's frames per second" },
+	[F_RUN_FR_FT] = { "stormark_run_frames_frame_time_seconds", "gauge", "seconds", "run: a frame test's frame time, by quantile" },
+	[F_RUN_V_RATIO] = { "stormark_run_verdict_ratio", "gauge", "ratio", "run: a verdict cell's measured over needed bytes per second" },
+	[F_RUN_V_RT] = { "stormark_run_verdict_realtime", "gauge", NULL, "run: 1 when a verdict cell is realtime, 0 when marginal or not-realtime" },
+	[F_RUN_V_NEED] = { "stormark_run_verdict_needed_bytes_per_second", "gauge", "bytes_per_second", "run: what a verdict cell's format needs" },
+	[F_RUN_V_MEAS] = { "stormark_run_verdict_measured_bytes_per_second", "gauge", "bytes_per_second", "run: what a verdict cell was judged on" },
+	[F_ST_MAX] = { "stormark_streams_max_streams", "gauge", "streams", "streams: the most streams that held" },
+	[F_ST_HEAD] = { "stormark_streams_max_headroom_streams", "gauge", "streams", "streams: the most streams that held with the headroom kept" },
+	[F_ST_RATE] = { "stormark_streams_stream_rate_bytes_per_second", "gauge", "bytes_per_second", "streams: one stream's rate" },
+	[F_ST_SUST] = { "stormark_streams_sustained_bytes_per_second", "gauge", "bytes_per_second", "streams: the rate sustained at the most streams" },
+	[F_ST_AGG] = { "stormark_streams_aggregate_bytes_per_second", "gauge", "bytes_per_second", "streams: the streams' rate together at the most streams" },
+	[F_ST_MIX_HELD] = { "stormark_streams_mix_held", "gauge", NULL, "streams --mix: 1 when every group held" },
+	[F_ST_MIX_BPS] = { "stormark_streams_mix_throughput_bytes_per_second", "gauge", "bytes_per_second", "streams --mix: the mix's bytes per second" },
+	[F_ST_MIX_DROP] = { "stormark_streams_mix_dropped_frames", "gauge", "frames", "streams --mix: frames dropped" },
+	[F_ST_MIXG_HELD] = { "stormark_streams_mix_group_held", "gauge", NULL, "streams --mix: 1 when a group held" },
+	[F_TIME_RUNS] = { "stormark_time_runs", "gauge", NULL, "time: the measured runs" },
+	[F_TIME_WALL] = { "stormark_time_wall_seconds", "gauge", "seconds", "time: wall-clock time, by statistic over the runs" },
+	[F_TIME_USER] = { "stormark_time_user_seconds", "gauge", "seconds", "time: user CPU time, by statistic" },
+	[F_TIME_SYS] = { "stormark_time_sys_seconds", "gauge", "seconds", "time: system CPU time, by statistic" },
+	[F_TIME_CPU] = { "stormark_time_cpu_ratio", "gauge", "ratio", "time: CPU time over wall time, by statistic" },
+	[F_TIME_RSS] = { "stormark_time_max_rss_bytes", "gauge", "bytes", "time: the largest resident set, by statistic" },
+	[F_TIME_RD] = { "stormark_time_read_bytes", "gauge", "bytes", "time: bytes read by system calls, by statistic" },
+	[F_TIME_WR] = { "stormark_time_write_bytes", "gauge", "bytes", "time: bytes written by system calls, by statistic" },
+	[F_TIME_SRD] = { "stormark_time_storage_read_bytes", "gauge", "bytes", "time: bytes the storage layer read, by statistic" },
+	[F_TIME_SWR] = { "stormark_time_storage_write_bytes", "gauge", "bytes", "time: bytes the storage layer wrote, by statistic" },
+	[F_TIME_DRD] = { "stormark_time_disk_read_bytes", "gauge", "bytes", "time: bytes the disk read, by statistic" },
+	[F_TIME_DWR] = { "stormark_time_disk_write_bytes", "gauge", "bytes", "time: bytes the disk wrote, by statistic" },
+};
+
+/* The samples of each family, collected before any is printed: a family's
+ * samples are printed together, as the format requires. */
+struct om {
+	FILE *mem[NFAM];
+	char *buf[NFAM];
+	size_t len[NFAM];
+	const char *common[3][2];   /* command, key, host (value NULL: absent) */
+	int oom;
+};
+
+/* v as the shortest decimal that reads back as the same double. */
+static void put_value(FILE *f, double v)
+{
+	char buf[40];
+
+	if (isnan(v)) {
+		fputs("NaN", f);
+		return;
+	}
+	if (isinf(v)) {
+		fputs(v > 0 ? "+Inf" : "-Inf", f);
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
+}
+
+/* A label value escaped as the format asks: backslash, double quote and
+ * line feed. */
+static void put_label_value(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '"')
+			fputs("\\\"", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void put_label(FILE *f, int *n, const char *k, const char *v)
+{
+	if (!v)
+		return;
+	fprintf(f, "%s%s=\"", (*n)++ ? "," : "", k);
+	put_label_value(f, v);
+	fputc('"', f);
+}
+
+/* One sample of family fam: the common labels, then the pairs of name and
+ * value that follow (a NULL value: no such label), ended by a NULL name. */
+static void sample(struct om *m, enum fam fam, double v, ...)
+{
+	FILE *f;
+	va_list ap;
+	const char *k;
+	int n = 0;
+
+	if (!m->mem[fam] && !m->oom && !(m->mem[fam] = open_memstream(&m->buf[fam], &m->len[fam])))
+		m->oom = 1;
+	f = m->mem[fam];
+	if (!f)
+		return;
+	fputs(fams[fam].name, f);
+	if (!strcmp(fams[fam].type, "info"))
+		fputs("_info", f);
+	fputc('{', f);
+	for (unsigned i = 0; i < 3; i++)
+		put_label(f, &n, m->common[i][0], m->common[i][1]);
+	va_start(ap, v);
+	while ((k = va_arg(ap, const char *))) {
+		const char *val = va_arg(ap, const char *);
+
+		put_label(f, &n, k, val);
+	}
+	va_end(ap);
+	fputs("} ", f);
+	put_value(f, v);
+	fputc('\n', f);
+}
+
+/* ---- reading the document ------------------------------------------- */
+
+static const cJSON *at(const cJSON *o, const char *key)
+{
+	return o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+}
+
+/* The number o.key into *v: 1, or 0 when it is missing or null. */
+static int num(const cJSON *o, const char *key, double *v)
+{
+	const cJSON *x = at(o, key);
+
+	if (cJSON_IsNumber(x)) {
+		*v = x->valuedouble;
+		return 1;
+	}
+	if (cJSON_IsBool(x)) {
+		*v = cJSON_IsTrue(x) ? 1 : 0;
+		return 1;
+	}
+	return 0;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+	const cJSON *x = at(o, key);
+
+	return cJSON_IsString(x) ? x->valuestring : NULL;
+}
+
+/* A non-empty string o.key, or NULL. */
+static const char *nstr(const cJSON *o, const char *key)
+{
+	const char *s = str(o, key);
+
+	return s && *s ? s : NULL;
+}
+
+/* The sample of o.key over scale (a unit's conversion), when the document has the figure. */
+#define PUT(m, fam, o, key, scale, ...)                                              \
+	do {                                                                         \
+		double v_;                                                           \
+		if (num((o), (key), &v_))                                            \
+			sample((m), (fam), v_ / (scale), __VA_ARGS__);               \
+	} while (0)
+
+#define NS 1e9
+
+/* The stored quantiles of a latency object (lat_ns, frame_ns), in seconds:
+ * min and max as quantiles 0 and 1. */
+static void quantiles(struct om *m, enum fam fam, const cJSON *lat, const char *k1, const char *v1,
+		      const char *k2, const char *v2, const char *k3, const char *v3)
+{
+	static const struct { const char *key, *q; } qs[] = {
+		{ "min", "0" }, { "p50", "0.5" }, { "p90", "0.9" }, { "p95", "0.95" }, { "p99", "0.99" },
+		{ "p99_9", "0.999" }, { "p99_99", "0.9999" }, { "max", "1" },
+	};
+
+	for (unsigned i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+		/* the quantile first: a NULL name ends the pairs */
+		PUT(m, fam, lat, qs[i].key, NS, "quantile", qs[i].q, k1, v1, k2, v2, k3, v3, NULL);
+}
+
+/* "play" for playback: the direction label's words are read, write,
+ * capture and play. */
+static const char *direction(const char *d)
+{
+	return d && !strcmp(d, "playback") ? "play" : d;
+}
+
+/* ---- each command ---------------------------------------------------- */
+
+static void frames(struct om *m, const cJSON *doc)
+{
+	const cJSON *p = at(doc, "params"), *t = at(doc, "totals"), *fr = at(doc, "frames");
+	const cJSON *frame = at(at(doc, "ops"), "frame");
+	const char *dir = str(p, "test"), *fmt = nstr(p, "video_format");
+
+	PUT(m, F_FR_BPS, t, "bytes_per_s", 1, "direction", dir, "format", fmt, NULL);
+	PUT(m, F_FR_FPS, t, "items_per_s", 1, "direction", dir, "format", fmt, NULL);
+	PUT(m, F_FR_BYTES, t, "bytes", 1, "direction", dir, "format", fmt, NULL);
+	quantiles(m, F_FR_FT, at(frame, "lat_ns"), "direction", dir, "format", fmt, NULL, NULL);
+	PUT(m, F_FR_FT_MEAN, at(frame, "lat_ns"), "mean", NS, "direction", dir, "format", fmt, NULL);
+	PUT(m, F_FR_SCHED, fr, "scheduled", 1, "direction", dir, "format", fmt, NULL);
+	PUT(m, F_FR_MOVED, fr, "transferred", 1, "direction", dir, "format", fmt, NULL);
+	PUT(m, F_FR_DROPPED, fr, "dropped", 1, "direction", dir, "format", fmt, NULL);
+}
+
+static void fileio(struct om *m, const cJSON *doc)
+{
+	static const struct { const char *key, *op; } rates[] = {
+		{ "reads_per_s", "read" }, { "writes_per_s", "write" }, { "fsyncs_per_s", "fsync" },
+		{ "events_per_s", "all" },
+	};
+	const char *mode = str(at(doc, "params"), "test_mode");
+	const cJSON *fi = at(doc, "fileio"), *op;
+
+	PUT(m, F_FI_BPS, at(doc, "totals"), "bytes_per_s", 1, "mode", mode, NULL);
+	for (unsigned i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+		PUT(m, F_FI_OPS, fi, rates[i].key, 1, "mode", mode, "op", rates[i].op, NULL);
+	cJSON_ArrayForEach(op, at(doc, "ops")) {
+		if (!op->string)
+			continue;
+		PUT(m, F_FI_BYTES, op, "bytes", 1, "mode", mode, "op", op->string, NULL);
+		PUT(m, F_FI_ERRS, op, "errors", 1, "mode", mode, "op", op->string, NULL);
+		quantiles(m, F_FI_LAT, at(op, "lat_ns"), "mode", mode, "op", op->string, NULL, NULL);
+		PUT(m, F_FI_LAT_MEAN, at(op, "lat_ns"), "mean", NS, "mode", mode, "op", op->string, NULL);
+	}
+	quantiles(m, F_FI_EVLAT, at(fi, "event_lat_ns"), "mode", mode, NULL, NULL, NULL, NULL);
+}
+
+static void run_verdicts(struct om *m, const cJSON *v)
+{
+	static const char *const sides[] = { "capture", "playback" };
+	const char *fmt = str(v, "format");
+
+	for (unsigned s = 0; s < 2; s++) {
+		const cJSON *cell;
+
+		cJSON_ArrayForEach(cell, at(v, sides[s])) {
+			const char *fps = str(cell, "fps"), *verdict = str(cell, "verdict");
+			const char *dir = direction(sides[s]);
+
+			PUT(m, F_RUN_V_RATIO, cell, "ratio", 1, "format", fmt, "direction", dir, "fps", fps,
+			    "verdict", verdict, NULL);
+			if (verdict)
+				sample(m, F_RUN_V_RT, !strcmp(verdict, "realtime"), "format", fmt, "direction", dir,
+				       "fps", fps, "verdict", verdict, NULL);
+			PUT(m, F_RUN_V_NEED, cell, "needed_bytes_per_s", 1, "format", fmt, "direction", dir,
+			    "fps", fps, NULL);
+			PUT(m, F_RUN_V_MEAS, cell, "measured_bytes_per_s", 1, "format", fmt, "direction", dir,
+			    "fps", fps, NULL);
+		}
+	}
+}
+
+static void run(struct om *m, const cJSON *doc)
+{
+	static const char *const dirs[] = { "write", "read" };
+	const cJSON *r = at(doc, "run"), *x;
+
+	cJSON_ArrayForEach(x, at(r, "classic")) {
+		const char *test = str(x, "test");
+
+		for (unsigned d = 0; d < 2; d++) {
+			const cJSON *s = at(x, dirs[d]);
+
+			PUT(m, F_RUN_BLK_BPS, s, "bytes_per_s", 1, "test", test, "direction", dirs[d], NULL);
+			PUT(m, F_RUN_BLK_IOPS, s, "iops", 1, "test", test, "direction", dirs[d], NULL);
+			quantiles(m, F_RUN_BLK_LAT, at(at(s, "op"), "lat_ns"), "test", test, "direction", dirs[d],
+				  NULL, NULL);
+		}
+	}
+	cJSON_ArrayForEach(x, at(r, "frames")) {
+		const char *preset = str(x, "preset");
+		char threads[24] = "";
+		double th;
+
+		if (num(x, "threads", &th))
+			snprintf(threads, sizeof(threads), "%.0f", th);
+		for (unsigned d = 0; d < 2; d++) {
+			const cJSON *s = at(x, dirs[d]);
+
+			PUT(m, F_RUN_FR_BPS, s, "bytes_per_s", 1, "preset", preset, "threads", threads,
+			    "direction", dirs[d], NULL);
+			PUT(m, F_RUN_FR_FPS, s, "fps", 1, "preset", preset, "threads", threads,
+			    "direction", dirs[d], NULL);
+			quantiles(m, F_RUN_FR_FT, at(s, "frame_ns"), "preset", preset, "threads", threads,
+				  "direction", dirs[d]);
+		}
+	}
+	cJSON_ArrayForEach(x, at(r, "verdicts"))
+		run_verdicts(m, x);
+}
+
+static void streams(struct om *m, const cJSON *doc)
+{
+	const cJSON *c, *g, *mix = at(doc, "mix");
+
+	cJSON_ArrayForEach(c, at(doc, "streams")) {
+		const char *fmt = str(c, "format"), *fps = str(c, "fps"), *kind = str(c, "kind");
+		const char *dir = direction(str(c, "direction"));
+
+#define CELL "format", fmt, "fps", fps, "direction", dir, "kind", kind
+		PUT(m, F_ST_MAX, c, "max_streams", 1, CELL, NULL);
+		PUT(m, F_ST_HEAD, c, "max_streams_headroom", 1, CELL, NULL);
+		PUT(m, F_ST_RATE, c, "rate_bytes_per_s", 1, CELL, NULL);
+		PUT(m, F_ST_SUST, c, "sustained_bytes_per_s", 1, CELL, NULL);
+		PUT(m, F_ST_AGG, c, "aggregate_bytes_per_s", 1, CELL, NULL);
+#undef CELL
+	}
+	if (!mix)
+		return;
+	PUT(m, F_ST_MIX_HELD, mix, "held", 1, "mix", str(mix, "spec"), NULL);
+	PUT(m, F_ST_MIX_BPS, at(mix, "total"), "bytes_per_s", 1, "mix", str(mix, "spec"), NULL);
+	PUT(m, F_ST_MIX_DROP, at(mix, "total"), "dropped", 1, "mix", str(mix, "spec"), NULL);
+	cJSON_ArrayForEach(g, at(mix, "groups"))
+		PUT(m, F_ST_MIXG_HELD, g, "held", 1, "mix", str(mix, "spec"), "group", str(g, "group"),
+		    "format", str(g, "format"), "fps", str(g, "fps"), "direction", direction(str(g, "direction")),
+		    NULL);
+}
+
+static void time_cmd(struct om *m, const cJSON *doc)
+{
+	static const struct { const char *key; enum fam fam; double scale; } figs[] = {
+		{ "wall_ns", F_TIME_WALL, NS }, { "user_ns", F_TIME_USER, NS }, { "sys_ns", F_TIME_SYS, NS },
+		{ "cpu_pct", F_TIME_CPU, 100 }, { "max_rss_bytes", F_TIME_RSS, 1 },
+		{ "read_bytes", F_TIME_RD, 1 }, { "write_bytes", F_TIME_WR, 1 },
+		{ "storage_read_bytes", F_TIME_SRD, 1 }, { "storage_write_bytes", F_TIME_SWR, 1 },
+		{ "disk_read_bytes", F_TIME_DRD, 1 }, { "disk_write_bytes", F_TIME_DWR, 1 },
+	};
+	static const char *const stats[] = { "mean", "stddev", "median", "min", "max" };
+	const cJSON *t = at(doc, "time"), *runs = at(t, "runs");
+
+	if (cJSON_IsArray(runs))
+		sample(m, F_TIME_RUNS, cJSON_GetArraySize(runs), NULL);
+	for (unsigned i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
+		const cJSON *s = at(at(t, "stats"), figs[i].key);
+
+		for (unsigned k = 0; k < sizeof(stats) / sizeof(stats[0]); k++)
+			PUT(m, figs[i].fam, s, stats[k], figs[i].scale, "stat", stats[k], NULL);
+	}
+}
+
+/* ---- the whole document --------------------------------------------- */
+
+/* The --save key of argv (before a "--", after which `time` has the
+ * measured command's words), or NULL. */
+static const char *save_key(const cJSON *argv)
+{
+	const cJSON *a;
+	int first = 1;
+
+	cJSON_ArrayForEach(a, argv) {
+		const char *s = cJSON_IsString(a) ? a->valuestring : "";
+
+		if (first) {   /* the command's name */
+			first = 0;
+			continue;
+		}
+		if (!strcmp(s, "--"))
+			break;
+		if (!strncmp(s, "--save=", 7))
+			return s + 7;
+		if (!strcmp(s, "--save") && a->next && cJSON_IsString(a->next))
+			return a->next->valuestring;
+	}
+	return NULL;
+}
+
+/* "2026-12-02T18:58:56Z" as Unix time: 1, or 0 when it is not that. */
+static int utc_seconds(const char *s, double *v)
+{
+	struct tm tm;
+	char z = 0;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%c", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+			 &tm.tm_min, &tm.tm_sec, &z) != 7 || z != 'Z')
+		return 0;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*v = (double)timegm(&tm);
+	return 1;
+}
+
+static void head(struct om *m, const cJSON *doc)
+{
+	const cJSON *env = at(doc, "environment"), *mpi = at(doc, "mpi");
+	double v;
+
+	sample(m, F_RESULT, 1, "version", str(at(doc, "tool"), "version"), "kernel", str(env, "kernel"),
+	       "fs_type", str(env, "fs_type"), "device", str(env, "device"),
+	       "mount_point", str(env, "mount_point"), "engine", str(env, "engine"), NULL);
+	if (utc_seconds(str(doc, "started_at"), &v))
+		sample(m, F_STARTED, v, NULL);
+	PUT(m, F_DURATION, doc, "duration_ns", NS, NULL);
+	PUT(m, F_INTERRUPTED, doc, "interrupted", 1, NULL);
+	sample(m, F_WARNINGS, cJSON_GetArraySize(at(doc, "warnings")), NULL);
+	sample(m, F_ERRORS, cJSON_GetArraySize(at(doc, "errors")), NULL);
+	if (mpi) {
+		PUT(m, F_MPI_RANKS, mpi, "ranks_total", 1, "state", "total", NULL);
+		PUT(m, F_MPI_RANKS, mpi, "ranks_reported", 1, "state", "reported", NULL);
+		PUT(m, F_MPI_BPS, mpi, "bytes_per_s", 1, NULL);
+		PUT(m, F_MPI_STRAGGLERS, mpi, "stragglers", 1, NULL);
+	}
+}
+
+int sm_openmetrics(FILE *f, const cJSON *doc)
+{
+	struct om m;
+	const char *cmd = str(doc, "command");
+	int rc = 0;
+
+	memset(&m, 0, sizeof(m));
+	m.common[0][0] = "command";
+	m.common[0][1] = cmd;
+	m.common[1][0] = "key";
+	m.common[1][1] = save_key(at(doc, "argv"));
+	m.common[2][0] = "host";
+	m.common[2][1] = nstr(at(doc, "environment"), "host");
+	head(&m, doc);
+	if (!cmd)
+		;
+	else if (!strcmp(cmd, "frames"))
+		frames(&m, doc);
+	else if (!strcmp(cmd, "fileio"))
+		fileio(&m, doc);
+	else if (!strcmp(cmd, "run"))
+		run(&m, doc);
+	else if (!strcmp(cmd, "streams"))
+		streams(&m, doc);
+	else if (!strcmp(cmd, "time"))
+		time_cmd(&m, doc);
+	for (unsigned i = 0; i < NFAM; i++) {
+		if (!m.mem[i])
+			continue;
+		if (fclose(m.mem[i]))
+			rc = -ENOMEM;
+		if (rc || !m.buf[i])
+			continue;
+		fprintf(f, "# TYPE %s %s\n", fams[i].name, fams[i].type);
+		if (fams[i].unit)
+			fprintf(f, "# UNIT %s %s\n", fams[i].name, fams[i].unit);
+		fprintf(f, "# HELP %s %s\n", fams[i].name, fams[i].help);
+		fwrite(m.buf[i], 1, m.len[i], f);
+	}
+	for (unsigned i = 0; i < NFAM; i++)
+		free(m.buf[i]);
+	if (m.oom)
+		rc = -ENOMEM;
+	if (!rc)
+		fputs("# EOF\n", f);
+	return rc;
+}

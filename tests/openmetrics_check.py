@@ -1,0 +1,180 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+# openmetrics_check.py OUT DOC.json: OUT, stormark's --format openmetrics of
+# the result DOC.json, read with Prometheus' own OpenMetrics parser
+# (python3-prometheus-client), then held against the document: "# EOF" last,
+# each family's unit the end of its name, no sample twice, the common labels
+# (command, host, key) on every sample, and the headline figures of the
+# result's command equal to the document's (in base units: ns / 1e9 as
+# seconds). One line per problem on stdout; exit 1 when any.
+import json
+import sys
+
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+
+text = open(sys.argv[1], encoding='utf-8').read()
+doc = json.load(open(sys.argv[2]))
+bad = []
+NS = 1e9
+
+
+def problem(msg):
+    bad.append(msg)
+
+
+if not text.endswith('# EOF\n') or text.count('# EOF') != 1:
+    problem('"# EOF" is not the last line, alone')
+try:
+    fams = list(text_string_to_metric_families(text))
+except Exception as e:  # the parser's own words
+    print('the parser refused it: %s' % e)
+    sys.exit(1)
+
+samples = {}   # (name, frozenset(labels)) -> value
+for f in fams:
+    if f.unit and not f.name.endswith('_' + f.unit):
+        problem('%s: unit %s is not the end of its name' % (f.name, f.unit))
+    if f.type not in ('gauge', 'info'):
+        problem('%s: type %s' % (f.name, f.type))
+    if not f.samples:
+        problem('%s: a family with no sample' % f.name)
+    for s in f.samples:
+        k = (s.name, frozenset(s.labels.items()))
+        if k in samples:
+            problem('%s%s: twice' % (s.name, s.labels))
+        samples[k] = s.value
+
+# the common labels
+key = None
+argv = doc['argv']
+for i, a in enumerate(argv[1:], 1):
+    if a == '--':
+        break
+    if a.startswith('--save='):
+        key = a[7:]
+        break
+    if a == '--save' and i + 1 < len(argv):
+        key = argv[i + 1]
+        break
+host = doc['environment'].get('host') or None
+for (name, labels) in samples:
+    lab = dict(labels)
+    if lab.get('command') != doc['command']:
+        problem('%s%s: command label is not %s' % (name, lab, doc['command']))
+    if lab.get('host') != host:
+        problem('%s%s: host label is not %r' % (name, lab, host))
+    if lab.get('key') != key:
+        problem('%s%s: key label is not %r' % (name, lab, key))
+    if '_seconds' in name and not name.endswith(('_seconds', '_seconds_info')):
+        problem('%s: seconds not at the end' % name)
+
+
+def want(name, value, **labels):
+    """The sample name{labels} holds value (a figure the document has)."""
+    if value is None:
+        return
+    found = [(lab, v) for (n, lab), v in samples.items()
+             if n == name and all(dict(lab).get(k) == str(x) for k, x in labels.items())]
+    if len(found) != 1:
+        problem('%s%s: %d samples, wanted 1' % (name, labels, len(found)))
+    elif found[0][1] != float(value):
+        problem('%s%s: %r, the document says %r' % (name, labels, found[0][1], float(value)))
+
+
+def ns(v):
+    return None if v is None else v / NS
+
+
+QS = [('min', '0'), ('p50', '0.5'), ('p99', '0.99'), ('p99_9', '0.999'), ('max', '1')]
+
+want('stormark_result_info', 1)
+want('stormark_result_duration_seconds', ns(doc['duration_ns']))
+want('stormark_result_warnings', len(doc['warnings']))
+want('stormark_result_errors', len(doc['errors']))
+want('stormark_result_interrupted', int(doc['interrupted']))
+cmd = doc['command']
+if cmd == 'frames':
+    d = doc['params']['test']
+    want('stormark_frames_throughput_bytes_per_second', doc['totals']['bytes_per_s'], direction=d)
+    want('stormark_frames_rate_frames_per_second', doc['totals']['items_per_s'], direction=d)
+    lat = doc['ops']['frame']['lat_ns']
+    for key_, q in QS:
+        want('stormark_frames_frame_time_seconds', ns(lat[key_]), direction=d, quantile=q)
+    want('stormark_frames_frame_time_mean_seconds', ns(lat['mean']), direction=d)
+    want('stormark_frames_dropped_frames', doc['frames']['dropped'], direction=d)
+    want('stormark_frames_scheduled_frames', doc['frames']['scheduled'], direction=d)
+    if doc['params'].get('video_format'):
+        want('stormark_frames_dropped_frames', doc['frames']['dropped'], format=doc['params']['video_format'])
+elif cmd == 'fileio':
+    m = doc['params']['test_mode']
+    fi = doc['fileio']
+    want('stormark_fileio_throughput_bytes_per_second', doc['totals']['bytes_per_s'], mode=m)
+    for k, op in (('reads_per_s', 'read'), ('writes_per_s', 'write'), ('fsyncs_per_s', 'fsync'),
+                  ('events_per_s', 'all')):
+        want('stormark_fileio_ops_per_second', fi[k], mode=m, op=op)
+    for op, o in doc['ops'].items():
+        want('stormark_fileio_transferred_bytes', o['bytes'], op=op)
+        for key_, q in QS:
+            want('stormark_fileio_latency_seconds', ns(o['lat_ns'].get(key_)), op=op, quantile=q)
+    for key_, q in QS:
+        want('stormark_fileio_event_latency_seconds', ns(fi['event_lat_ns'].get(key_)), quantile=q)
+elif cmd == 'run':
+    r = doc['run']
+    for c in r['classic']:
+        for d in ('read', 'write'):
+            if d not in c:
+                continue
+            want('stormark_run_block_throughput_bytes_per_second', c[d]['bytes_per_s'], test=c['test'], direction=d)
+            want('stormark_run_block_ops_per_second', c[d]['iops'], test=c['test'], direction=d)
+            want('stormark_run_block_latency_seconds', ns(c[d]['op']['lat_ns'].get('p99')),
+                 test=c['test'], direction=d, quantile='0.99')
+    for f in r['frames']:
+        for d in ('read', 'write'):
+            if d in f:
+                want('stormark_run_frames_rate_frames_per_second', f[d]['fps'], preset=f['preset'],
+                     threads=f['threads'], direction=d)
+                want('stormark_run_frames_frame_time_seconds', ns(f[d]['frame_ns']['p99']), preset=f['preset'],
+                     threads=f['threads'], direction=d, quantile='0.99')
+    cells = 0
+    for v in r['verdicts']:
+        for side, d in (('capture', 'capture'), ('playback', 'play')):
+            for c in v[side]:
+                cells += 1
+                lab = dict(format=v['format'], direction=d, fps=c['fps'])
+                want('stormark_run_verdict_ratio', c['ratio'], verdict=c['verdict'], **lab)
+                want('stormark_run_verdict_realtime', int(c['verdict'] == 'realtime'), verdict=c['verdict'], **lab)
+                want('stormark_run_verdict_needed_bytes_per_second', c['needed_bytes_per_s'], **lab)
+    if cells == 0 and r['verdicts']:
+        problem('no verdict cell checked')
+elif cmd == 'streams':
+    for c in doc['streams']:
+        d = {'playback': 'play'}.get(c['direction'], c['direction'])
+        lab = dict(format=c['format'], fps=c['fps'], direction=d, kind=c['kind'])
+        want('stormark_streams_max_streams', c['max_streams'], **lab)
+        want('stormark_streams_max_headroom_streams', c['max_streams_headroom'], **lab)
+        want('stormark_streams_stream_rate_bytes_per_second', c['rate_bytes_per_s'], **lab)
+        want('stormark_streams_sustained_bytes_per_second', c.get('sustained_bytes_per_s'), **lab)
+    if 'mix' in doc:
+        want('stormark_streams_mix_held', int(doc['mix']['held']))
+        want('stormark_streams_mix_throughput_bytes_per_second', doc['mix']['total']['bytes_per_s'])
+        for g in doc['mix']['groups']:
+            want('stormark_streams_mix_group_held', int(g['held']), group=g['group'])
+elif cmd == 'time':
+    t = doc['time']
+    want('stormark_time_runs', len(t['runs']))
+    for fig, name, scale in (('wall_ns', 'wall_seconds', NS), ('user_ns', 'user_seconds', NS),
+                             ('sys_ns', 'sys_seconds', NS), ('max_rss_bytes', 'max_rss_bytes', 1),
+                             ('read_bytes', 'read_bytes', 1), ('write_bytes', 'write_bytes', 1)):
+        st = t['stats'].get(fig)
+        if st is None:
+            continue
+        for stat in ('mean', 'stddev', 'median', 'min', 'max'):
+            if st.get(stat) is not None:
+                want('stormark_time_' + name, st[stat] / scale, stat=stat)
+if 'mpi' in doc:
+    want('stormark_mpi_ranks', doc['mpi']['ranks_total'], state='total')
+    want('stormark_mpi_throughput_bytes_per_second', doc['mpi']['bytes_per_s'])
+
+for b in bad:
+    print(b)
+sys.exit(1 if bad else 0)
