@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the OpenMetrics reporter (report/openmetrics.c) on documents
+ * written here: label values escaped as the format asks (a host name with
+ * a line feed, a quote and a backslash, which no end-to-end run can make),
+ * --save's key read from argv and not from the measured command's words,
+ * a null figure left out, seconds from nanoseconds, "# EOF" last. */
+#include "report/openmetrics.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+/* doc's OpenMetrics text (caller frees). */
+static char *render(const char *json)
+{
+	cJSON *doc = cJSON_Parse(json);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_non_null(doc);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(sm_openmetrics(f, doc), 0);
+	assert_int_equal(fclose(f), 0);
+	cJSON_Delete(doc);
+	return text;
+}
+
+#define HEAD(cmd, argv)                                                                          \
+	"{\"command\":\"" cmd "\",\"argv\":" argv ",\"tool\":{\"version\":\"0.1.0\"},"             \
+	"\"started_at\":\"2026-12-02T18:58:56Z\",\"duration_ns\":1500000000,\"interrupted\":false," \
+	"\"environment\":{\"kernel\":\"k\",\"host\":\"a\\nb\\\"c\\\\d\"},\"warnings\":[],\"errors\":[]"
+
+static void test_escape_and_key(void **state)
+{
+	char *t = render(HEAD("frames", "[\"frames\",\"--save\",\"k1\",\"-w\",\"2k\",\"d\"]")
+			 ",\"params\":{\"test\":\"write\",\"video_format\":\"\"},"
+			 "\"totals\":{\"bytes_per_s\":1000,\"items_per_s\":null,\"bytes\":5},"
+			 "\"ops\":{\"frame\":{\"lat_ns\":{\"min\":1000,\"p50\":2500000,\"max\":3000000000,"
+			 "\"mean\":null}}},\"frames\":{\"dropped\":0}}");
+
+	(void)state;
+	assert_non_null(strstr(t, "stormark_frames_throughput_bytes_per_second{command=\"frames\",key=\"k1\","
+				  "host=\"a\\nb\\\"c\\\\d\",direction=\"write\"} 1000\n"));
+	/* null figures have no sample, and an empty video format no label */
+	assert_null(strstr(t, "stormark_frames_rate_frames_per_second{"));
+	assert_null(strstr(t, "stormark_frames_frame_time_mean_seconds{"));
+	assert_null(strstr(t, "format=\"\""));
+	assert_non_null(strstr(t, "quantile=\"0.5\",direction=\"write\"} 0.0025\n"));
+	assert_non_null(strstr(t, "quantile=\"1\",direction=\"write\"} 3\n"));
+	assert_non_null(strstr(t, "stormark_result_duration_seconds{command=\"frames\",key=\"k1\","
+				  "host=\"a\\nb\\\"c\\\\d\"} 1.5\n"));
+	assert_non_null(strstr(t, "stormark_result_started_timestamp_seconds{command=\"frames\",key=\"k1\","
+				  "host=\"a\\nb\\\"c\\\\d\"} 1796237936\n"));
+	assert_non_null(strstr(t, "# UNIT stormark_frames_frame_time_seconds seconds\n"));
+	assert_int_equal(strcmp(t + strlen(t) - 6, "# EOF\n"), 0);
+	free(t);
+}
+
+/* time's --save is before "--"; a --save among the command's words is not */
+static void test_time_key(void **state)
+{
+	char *t = render(HEAD("time", "[\"time\",\"-n\",\"2\",\"--\",\"prog\",\"--save\",\"no\"]")
+			 ",\"time\":{\"runs\":[{},{}],\"stats\":{\"wall_ns\":{\"mean\":2000000,\"stddev\":null}}}}");
+
+	(void)state;
+	assert_null(strstr(t, "key="));
+	assert_non_null(strstr(t, "stormark_time_runs{command=\"time\",host=\"a\\nb\\\"c\\\\d\"} 2\n"));
+	assert_non_null(strstr(t, "stormark_time_wall_seconds{command=\"time\",host=\"a\\nb\\\"c\\\\d\","
+				  "stat=\"mean\"} 0.002\n"));
+	assert_null(strstr(t, "stat=\"stddev\""));
+	free(t);
+	t = render(HEAD("time", "[\"time\",\"--save=x y\",\"--\",\"true\"]") ",\"time\":{}}");
+	assert_non_null(strstr(t, "key=\"x y\""));
+	free(t);
+}
+
+/* a command without families of its own still gives valid text: the head */
+static void test_unknown(void **state)
+{
+	char *t = render("{\"command\":\"other\"}");
+
+	(void)state;
+	assert_non_null(strstr(t, "# TYPE stormark_result info\n"));
+	assert_non_null(strstr(t, "stormark_result_info{command=\"other\"} 1\n"));
+	assert_int_equal(strcmp(t + strlen(t) - 6, "# EOF\n"), 0);
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape_and_key),
+		cmocka_unit_test(test_time_key),
+		cmocka_unit_test(test_unknown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
