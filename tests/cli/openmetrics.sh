@@ -6,7 +6,8 @@
 # client, tests/openmetrics_check.py), with "# EOF" last, units in the
 # names, the common labels and the document's figures; a live run prints
 # the bytes `report` prints from its saved JSON; -o FILE.prom is replaced
-# whole; history and compare refuse the layout.
+# whole; an MPI job's report is valid with its ranks; history and compare
+# refuse the layout.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 S=$STORMARK
 cd "$T_DIR" || exit 1
@@ -71,6 +72,17 @@ $S time -n 3 --format openmetrics --json=t3.json -- sh -c 'head -c 100000 /dev/z
   >t3.om 2>/dev/null || rm -f t3.om
 live "time -n 3" t3
 check "time -n 3: the sd of wall seconds" grep -q '^stormark_time_wall_seconds{.*stat="stddev"} ' t3.om
+
+# ---- an MPI job (when this stormark has MPI and mpirun is here): the
+# job's merged figures and its ranks, rank 0's report
+if [ "${SM_HAVE_MPI:-1}" != 0 ] && $S --version | head -1 | grep -q ' mpi[ )]' && command -v mpirun >/dev/null; then
+  [ "${SM_SANITIZER:-none}" = none ] || export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+  mkdir mp
+  mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca rmaps_base_oversubscribe 1 -np 2 \
+    $S frames -w 1024 -n 8 --format openmetrics --json=m.json mp >m.om 2>/dev/null || rm -f m.om
+  live "frames as a 2-rank MPI job" m
+  check "MPI: the ranks" grep -q '^stormark_mpi_ranks{.*state="reported"} 2$' m.om
+fi
 
 # ---- the key: --save's, its quote and backslash escaped (the checker
 # compares the parsed label with the argv's key)
