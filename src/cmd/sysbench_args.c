@@ -537,6 +537,25 @@ static int test_ok(const char *test, const char *cmd, int vb)
 	return 1;
 }
 
+/* 1 when stormark's output flags among argv make the report a document a
+ * parser reads whole (--format=json or openmetrics, --json or --json=-, the
+ * last --format counting): sysbench's banner stays off stdout then. */
+static int parsed_report(int argc, char **argv)
+{
+	const char *format = NULL;
+	int json = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strncmp(argv[i], "--format=", 9))
+			format = argv[i] + 9;
+		else if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--json="))
+			json = 1;
+		else if (!strcmp(argv[i], "--json=-"))
+			json = 1;
+	}
+	return json || (format && (!strcmp(format, "json") || !strcmp(format, "openmetrics")));
+}
+
 int sm_sb_args(int argc, char **argv, struct sm_sb_args *out)
 {
 	struct sb_opt o[O_COUNT];
@@ -587,7 +606,7 @@ int sm_sb_args(int argc, char **argv, struct sm_sb_args *out)
 	/* 3, 4 and the banner */
 	if (general_values(o, out))
 		return SM_EXIT_FAIL;
-	if (out->verbosity >= 3) {
+	if (out->verbosity >= 3 && !parsed_report(argc, argv)) {
 		sm_sb_banner(stdout);
 		out->banner_done = 1;
 	}

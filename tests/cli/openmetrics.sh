@@ -49,6 +49,13 @@ FI="--file-total-size=2M --file-num=2 --file-dir=fi --file-test-mode=rndrw"
 $S fileio $FI prepare >/dev/null 2>&1
 $S fileio $FI --time=1 --format openmetrics --json=fi.json run >fi.om 2>/dev/null || rm -f fi.om
 live "fileio" fi
+# under the sysbench name: the document alone, no banner before it
+SB=$T_DIR/sysbench
+ln -s "$S" "$SB"
+"$SB" fileio $FI --time=1 --format=openmetrics --json=sb.json run >sb.om 2>/dev/null || rm -f sb.om
+live "sysbench fileio" sb
+"$SB" fileio $FI --time=1 --format=json run >sbj.json 2>/dev/null
+check "sysbench fileio --format=json: JSON alone" "$PY" -c 'import json,sys; json.load(open(sys.argv[1]))' sbj.json
 check "fileio: per-op latency in seconds" \
   bash -c "grep '^stormark_fileio_latency_seconds{' fi.om | grep 'op=\"read\"' | grep -q 'quantile=\"0.99\"'"
 
