@@ -85,6 +85,23 @@ def ns(v):
     return None if v is None else v / NS
 
 
+def cliff(c, **labels):
+    """A cliff looked for: found 0/1, the burst and sustained rates."""
+    if not c or not c.get('looked'):
+        return
+    want('stormark_cliff_found', int(c['found']), **labels)
+    want('stormark_cliff_burst_bytes_per_second', c.get('burst_bytes_per_s'), **labels)
+    want('stormark_cliff_sustained_bytes_per_second', c.get('sustained_bytes_per_s'), **labels)
+
+
+def steady(st, **labels):
+    """--steady: reached 0/1 and the rounds, by the figure judged."""
+    if not st:
+        return
+    want('stormark_steady_reached', int(st['reached']), metric=st['metric'], **labels)
+    want('stormark_steady_rounds', len(st['rounds']), metric=st['metric'], **labels)
+
+
 QS = [('min', '0'), ('p50', '0.5'), ('p99', '0.99'), ('p99_9', '0.999'), ('max', '1')]
 
 want('stormark_result_info', 1)
@@ -103,6 +120,7 @@ if cmd == 'frames':
     want('stormark_frames_frame_time_mean_seconds', ns(lat['mean']), direction=d)
     want('stormark_frames_dropped_frames', doc['frames']['dropped'], direction=d)
     want('stormark_frames_scheduled_frames', doc['frames']['scheduled'], direction=d)
+    cliff(doc.get('cliff'), direction=d)
     if doc['params'].get('video_format'):
         want('stormark_frames_dropped_frames', doc['frames']['dropped'], format=doc['params']['video_format'])
 elif cmd == 'fileio':
@@ -118,6 +136,8 @@ elif cmd == 'fileio':
             want('stormark_fileio_latency_seconds', ns(o['lat_ns'].get(key_)), op=op, quantile=q)
     for key_, q in QS:
         want('stormark_fileio_event_latency_seconds', ns(fi['event_lat_ns'].get(key_)), quantile=q)
+    cliff(doc.get('cliff'), mode=m)
+    steady(doc.get('steady'), mode=m)
 elif cmd == 'run':
     r = doc['run']
     for c in r['classic']:
@@ -128,6 +148,7 @@ elif cmd == 'run':
             want('stormark_run_block_ops_per_second', c[d]['iops'], test=c['test'], direction=d)
             want('stormark_run_block_latency_seconds', ns(c[d]['op']['lat_ns'].get('p99')),
                  test=c['test'], direction=d, quantile='0.99')
+            steady(c[d].get('steady'), test=c['test'], direction=d)
     for f in r['frames']:
         for d in ('read', 'write'):
             if d in f:
@@ -135,6 +156,7 @@ elif cmd == 'run':
                      threads=f['threads'], direction=d)
                 want('stormark_run_frames_frame_time_seconds', ns(f[d]['frame_ns']['p99']), preset=f['preset'],
                      threads=f['threads'], direction=d, quantile='0.99')
+                cliff(f[d].get('cliff'), preset=f['preset'], threads=f['threads'], direction=d)
     cells = 0
     for v in r['verdicts']:
         for side, d in (('capture', 'capture'), ('playback', 'play')):
@@ -154,6 +176,7 @@ elif cmd == 'streams':
         want('stormark_streams_max_headroom_streams', c['max_streams_headroom'], **lab)
         want('stormark_streams_stream_rate_bytes_per_second', c['rate_bytes_per_s'], **lab)
         want('stormark_streams_sustained_bytes_per_second', c.get('sustained_bytes_per_s'), **lab)
+        cliff(c.get('cliff'), **lab)
     if 'mix' in doc:
         want('stormark_streams_mix_held', int(doc['mix']['held']))
         want('stormark_streams_mix_throughput_bytes_per_second', doc['mix']['total']['bytes_per_s'])

@@ -17,6 +17,7 @@
 enum fam {
 	F_RESULT, F_STARTED, F_DURATION, F_INTERRUPTED, F_WARNINGS, F_ERRORS,
 	F_MPI_RANKS, F_MPI_BPS, F_MPI_STRAGGLERS,
+	F_CLIFF_FOUND, F_CLIFF_BURST, F_CLIFF_SUST, F_STEADY_REACHED, F_STEADY_ROUNDS,
 	F_FR_BPS, F_FR_FPS, F_FR_BYTES, F_FR_FT, F_FR_FT_MEAN, F_FR_SCHED, F_FR_MOVED, F_FR_DROPPED,
 	F_FI_BPS, F_FI_OPS, F_FI_BYTES, F_FI_ERRS, F_FI_LAT, F_FI_LAT_MEAN, F_FI_EVLAT,
 	F_RUN_BLK_BPS, F_RUN_BLK_IOPS, F_RUN_BLK_LAT,
@@ -43,6 +44,11 @@ static const struct family fams[NFAM] = {
 	[F_MPI_RANKS] = { "stormark_mpi_ranks", "gauge", NULL, "an MPI job's ranks: in all, and that reported" },
 	[F_MPI_BPS] = { "stormark_mpi_throughput_bytes_per_second", "gauge", "bytes_per_second", "an MPI job's bytes over its span" },
 	[F_MPI_STRAGGLERS] = { "stormark_mpi_stragglers", "gauge", NULL, "an MPI job's ranks below the straggler line" },
+	[F_CLIFF_FOUND] = { "stormark_cliff_found", "gauge", NULL, "1 when the write rate fell to a lower sustained rate (a cliff), 0 when looked for and not found (docs/cliff.md)" },
+	[F_CLIFF_BURST] = { "stormark_cliff_burst_bytes_per_second", "gauge", "bytes_per_second", "the write rate before the cliff" },
+	[F_CLIFF_SUST] = { "stormark_cliff_sustained_bytes_per_second", "gauge", "bytes_per_second", "the write rate after the cliff" },
+	[F_STEADY_REACHED] = { "stormark_steady_reached", "gauge", NULL, "--steady: 1 when SNIA PTS's steady state was reached, by the figure judged (docs/steady.md)" },
+	[F_STEADY_ROUNDS] = { "stormark_steady_rounds", "gauge", NULL, "--steady: the rounds run" },
 	[F_FR_BPS] = { "stormark_frames_throughput_bytes_per_second", "gauge", "bytes_per_second", "frames: bytes moved per second" },
 	[F_FR_FPS] = { "stormark_frames_rate_frames_per_second", "gauge", "frames_per_second", "frames: frames moved per second" },
 	[F_FR_BYTES] = { "stormark_frames_transferred_bytes", "gauge", "bytes", "frames: bytes moved" },
@@ -249,6 +255,33 @@ static const char *direction(const char *d)
 	return d && !strcmp(d, "playback") ? "play" : d;
 }
 
+/* A write rate's cliff (docs/cliff.md), when it was looked for, with up
+ * to four label pairs (a NULL name ends them). */
+static void cliff(struct om *m, const cJSON *c, const char *k1, const char *v1, const char *k2, const char *v2,
+		  const char *k3, const char *v3, const char *k4, const char *v4)
+{
+	double looked;
+
+	if (!num(c, "looked", &looked) || !looked)
+		return;
+	PUT(m, F_CLIFF_FOUND, c, "found", 1, k1, v1, k2, v2, k3, v3, k4, v4, NULL);
+	PUT(m, F_CLIFF_BURST, c, "burst_bytes_per_s", 1, k1, v1, k2, v2, k3, v3, k4, v4, NULL);
+	PUT(m, F_CLIFF_SUST, c, "sustained_bytes_per_s", 1, k1, v1, k2, v2, k3, v3, k4, v4, NULL);
+}
+
+/* --steady's outcome (docs/steady.md), when the run had it. */
+static void steady(struct om *m, const cJSON *st, const char *k1, const char *v1, const char *k2, const char *v2)
+{
+	const cJSON *rounds = at(st, "rounds");
+
+	if (!cJSON_IsObject(st))
+		return;
+	PUT(m, F_STEADY_REACHED, st, "reached", 1, "metric", str(st, "metric"), k1, v1, k2, v2, NULL);
+	if (cJSON_IsArray(rounds))
+		sample(m, F_STEADY_ROUNDS, cJSON_GetArraySize(rounds), "metric", str(st, "metric"), k1, v1, k2, v2,
+		       NULL);
+}
+
 /* ---- each command ---------------------------------------------------- */
 
 static void frames(struct om *m, const cJSON *doc)
@@ -265,6 +298,7 @@ static void frames(struct om *m, const cJSON *doc)
 	PUT(m, F_FR_SCHED, fr, "scheduled", 1, "direction", dir, "format", fmt, NULL);
 	PUT(m, F_FR_MOVED, fr, "transferred", 1, "direction", dir, "format", fmt, NULL);
 	PUT(m, F_FR_DROPPED, fr, "dropped", 1, "direction", dir, "format", fmt, NULL);
+	cliff(m, at(doc, "cliff"), "direction", dir, "format", fmt, NULL, NULL, NULL, NULL);
 }
 
 static void fileio(struct om *m, const cJSON *doc)
@@ -288,6 +322,8 @@ static void fileio(struct om *m, const cJSON *doc)
 		PUT(m, F_FI_LAT_MEAN, at(op, "lat_ns"), "mean", NS, "mode", mode, "op", op->string, NULL);
 	}
 	quantiles(m, F_FI_EVLAT, at(fi, "event_lat_ns"), "mode", mode, NULL, NULL, NULL, NULL);
+	cliff(m, at(doc, "cliff"), "mode", mode, NULL, NULL, NULL, NULL, NULL, NULL);
+	steady(m, at(doc, "steady"), "mode", mode, NULL, NULL);
 }
 
 static void run_verdicts(struct om *m, const cJSON *v)
@@ -330,6 +366,7 @@ static void run(struct om *m, const cJSON *doc)
 			PUT(m, F_RUN_BLK_IOPS, s, "iops", 1, "test", test, "direction", dirs[d], NULL);
 			quantiles(m, F_RUN_BLK_LAT, at(at(s, "op"), "lat_ns"), "test", test, "direction", dirs[d],
 				  NULL, NULL);
+			steady(m, at(s, "steady"), "test", test, "direction", dirs[d]);
 		}
 	}
 	cJSON_ArrayForEach(x, at(r, "frames")) {
@@ -348,6 +385,7 @@ static void run(struct om *m, const cJSON *doc)
 			    "direction", dirs[d], NULL);
 			quantiles(m, F_RUN_FR_FT, at(s, "frame_ns"), "preset", preset, "threads", threads,
 				  "direction", dirs[d]);
+			cliff(m, at(s, "cliff"), "preset", preset, "threads", threads, "direction", dirs[d], NULL, NULL);
 		}
 	}
 	cJSON_ArrayForEach(x, at(r, "verdicts"))
@@ -368,6 +406,7 @@ static void streams(struct om *m, const cJSON *doc)
 		PUT(m, F_ST_RATE, c, "rate_bytes_per_s", 1, CELL, NULL);
 		PUT(m, F_ST_SUST, c, "sustained_bytes_per_s", 1, CELL, NULL);
 		PUT(m, F_ST_AGG, c, "aggregate_bytes_per_s", 1, CELL, NULL);
+		cliff(m, at(c, "cliff"), CELL);
 #undef CELL
 	}
 	if (!mix)

@@ -3,7 +3,8 @@
  * written here: label values escaped as the format asks (a host name with
  * a line feed, a quote and a backslash, which no end-to-end run can make),
  * --save's key read from argv and not from the measured command's words,
- * a null figure left out, seconds from nanoseconds, "# EOF" last. */
+ * a null figure left out, seconds from nanoseconds, a cliff found,
+ * "# EOF" last. */
 #include "report/openmetrics.h"
 
 #include <cjson/cJSON.h>
@@ -44,7 +45,9 @@ static void test_escape_and_key(void **state)
 			 ",\"params\":{\"test\":\"write\",\"video_format\":\"\"},"
 			 "\"totals\":{\"bytes_per_s\":1000,\"items_per_s\":null,\"bytes\":5},"
 			 "\"ops\":{\"frame\":{\"lat_ns\":{\"min\":1000,\"p50\":2500000,\"max\":3000000000,"
-			 "\"mean\":null}}},\"frames\":{\"dropped\":0}}");
+			 "\"mean\":null}}},\"frames\":{\"dropped\":0},"
+			 "\"cliff\":{\"looked\":true,\"found\":true,\"burst_bytes_per_s\":5e8,"
+			 "\"sustained_bytes_per_s\":1.25e8}}");
 
 	(void)state;
 	assert_non_null(strstr(t, "stormark_frames_throughput_bytes_per_second{command=\"frames\",key=\"k1\","
@@ -60,6 +63,9 @@ static void test_escape_and_key(void **state)
 	assert_non_null(strstr(t, "stormark_result_started_timestamp_seconds{command=\"frames\",key=\"k1\","
 				  "host=\"a\\nb\\\"c\\\\d\"} 1796237936\n"));
 	assert_non_null(strstr(t, "# UNIT stormark_frames_frame_time_seconds seconds\n"));
+	assert_non_null(strstr(t, "stormark_cliff_found{command=\"frames\",key=\"k1\",host=\"a\\nb\\\"c\\\\d\","
+				  "direction=\"write\"} 1\n"));
+	assert_non_null(strstr(t, "direction=\"write\"} 125000000\n"));
 	assert_int_equal(strcmp(t + strlen(t) - 6, "# EOF\n"), 0);
 	free(t);
 }
