@@ -128,19 +128,54 @@ static void put_value(FILE *f, double v)
 	fputs(buf, f);
 }
 
-/* A label value escaped as the format asks: backslash, double quote and
- * line feed. */
-static void put_label_value(FILE *f, const char *s)
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no
+ * overlong form, no surrogate, nothing above U+10FFFF), 0 when it is not
+ * one. */
+static unsigned utf8_len(const unsigned char *s)
 {
-	for (; *s; s++) {
+	unsigned n, cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1fu;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0fu;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07u;
+	else
+		return 0;
+	for (unsigned i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/* A label value escaped as the format asks (backslash, double quote, line
+ * feed); a byte that is no UTF-8 (a path's name in another encoding) is
+ * U+FFFD, as the format is UTF-8 throughout. */
+static void put_label_value(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		unsigned n = utf8_len(s);
+
 		if (*s == '\\')
 			fputs("\\\\", f);
 		else if (*s == '"')
 			fputs("\\\"", f);
 		else if (*s == '\n')
 			fputs("\\n", f);
+		else if (n)
+			fwrite(s, 1, n, f);
 		else
-			fputc(*s, f);
+			fputs("\xef\xbf\xbd", f);
+		s += n ? n : 1;
 	}
 }
 

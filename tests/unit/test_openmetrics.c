@@ -4,7 +4,7 @@
  * a line feed, a quote and a backslash, which no end-to-end run can make),
  * --save's key read from argv and not from the measured command's words,
  * a null figure left out, seconds from nanoseconds, a cliff found,
- * "# EOF" last. */
+ * "# EOF" last, a byte that is no UTF-8 replaced. */
 #include "report/openmetrics.h"
 
 #include <cjson/cJSON.h>
@@ -100,12 +100,24 @@ static void test_unknown(void **state)
 	free(t);
 }
 
+/* a byte that is no UTF-8 is U+FFFD; well-formed UTF-8 stays */
+static void test_utf8(void **state)
+{
+	char *t = render("{\"command\":\"other\",\"environment\":{\"host\":\"h\xff\xc3\xa9\xc0\xaf\xed\xa0\x80z\"}}");
+
+	(void)state;
+	assert_non_null(strstr(t, "host=\"h\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd"
+				  "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdz\""));
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape_and_key),
 		cmocka_unit_test(test_time_key),
 		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
