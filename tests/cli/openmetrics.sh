@@ -93,7 +93,7 @@ fi
 
 # ---- the key: --save's, its quote and backslash escaped (the checker
 # compares the parsed label with the argv's key)
-if $S --version | grep -q '^  sqlite'; then
+if $S --version | head -1 | grep -q ' sqlite[ )]'; then
   $S frames -w 1024 -n 4 --save 'vol "a"\b' --db h.db --format openmetrics --json=k.json fr >k.om 2>k.err
   live "--save key" k
   check "--save key: escaped" grep -q 'key="vol \\"a\\"\\\\b"' k.om
