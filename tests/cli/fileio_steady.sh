@@ -24,7 +24,9 @@ ln -s "$S" sysbench
 expect_rc 1 "the sysbench name has no --steady" ./sysbench fileio "${SET[@]}" --file-test-mode=rndrd --steady run
 check "  ... and says so as sysbench does" grep -q "invalid option: --steady" "$T_DIR/out"
 $S fileio --help >help.out
-check "--help explains the cost of --precondition" grep -q "2 x --file-total-size / the write rate" help.out
+# the description wraps where it wraps: read it as one line
+check "--help explains the cost of --precondition" grep -q "2 x --file-total-size / the write rate" \
+  <(tr -s ' \n' '  ' <help.out)
 
 $S fileio "${SET[@]}" prepare >/dev/null 2>&1 || fail "prepare"
 # five 1-second rounds at most: steady or not, five rounds end it
