@@ -399,6 +399,8 @@ unsigned sm_check_doc(const cJSON *doc, struct sm_check *c)
 		ck_run(doc, c);
 	else if (!strcmp(cmd, "streams"))
 		ck_streams(doc, c);
+	else if (!strcmp(cmd, "meta"))
+		ck_meta(doc, c);
 	if (cJSON_IsObject(ck_at(doc, "mpi")))
 		ck_mpi(doc, c);
 	return c->n + c->dropped - before;

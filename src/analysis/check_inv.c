@@ -42,6 +42,11 @@ const struct sm_check_inv sm_check_invs[] = {
 	{ "verdict.legend", "a verdict's class is what its sustained rate gives (yes: ratio >= 1.2, ~: >= 1.0): a paced run confirms or lowers it, never raises it" },
 	{ "verdict.share", "the near-limit cells left unconfirmed are at most the near-limit cells" },
 	{ "verdict.model", "each cell's sustained and burst rates are the rate model's over the frame tests" },
+	/* meta */
+	{ "meta.count", "a complete meta run ran every phase (the probe exactly when the files have bytes), each counting every file, created them all and removed them; a partial one counts no more than the files" },
+	{ "meta.rate", "a meta phase's per_s is its count over its own duration_ns" },
+	{ "meta.bytes", "meta's create wrote count x size_bytes, its probe read min(size_bytes, probe_bytes) per file read, the other phases move no data" },
+	{ "meta.span", "the meta phases' durations together fit in the run's duration_ns" },
 	/* streams */
 	{ "streams.step-sum", "a step's bytes, drops and worst p99.9 are its streams'" },
 	{ "streams.rate", "a step's rates are its bytes over its schedule and over its duration; a cell's rate is frame_bytes x fps" },

@@ -20,6 +20,7 @@
 static const char *const must_frames[] = { "test", "frame_bytes", "fps", "stream", NULL };
 static const char *const must_fileio[] = { "test_mode", "block_size_bytes", NULL };
 static const char *const must_run[] = { "formats", "fps", NULL };
+static const char *const must_meta[] = { "files", "size_bytes", NULL };
 static const char *const must_none[] = { NULL };
 static const char *const note_frames[] = {
 	"threads", "depth", "engine", "direct", "frames", "queue", "order", "out_of_order",
@@ -30,18 +31,19 @@ static const char *const note_fileio[] = {
 	"time_limit_ns", "event_limit", "data", NULL };
 static const char *const note_run[] = { "time_ns", "threads", "queue", "direct", "engine",
 					 "confirm", NULL };
+static const char *const note_meta[] = { "threads", "dir", NULL };
 static const char *const note_time[] = { "command", "shell", "prepare", "warmup", NULL };
 
 static const char *const *must_list(const char *cmd)
 {
 	return !strcmp(cmd, "frames") ? must_frames : !strcmp(cmd, "fileio") ? must_fileio
-	       : !strcmp(cmd, "run") ? must_run : must_none;
+	       : !strcmp(cmd, "run") ? must_run : !strcmp(cmd, "meta") ? must_meta : must_none;
 }
 
 static const char *const *note_list(const char *cmd)
 {
 	return !strcmp(cmd, "frames") ? note_frames : !strcmp(cmd, "fileio") ? note_fileio
-	       : !strcmp(cmd, "run") ? note_run : note_time;
+	       : !strcmp(cmd, "run") ? note_run : !strcmp(cmd, "meta") ? note_meta : note_time;
 }
 
 /* The value of params' key as short JSON text into buf ("absent"). */

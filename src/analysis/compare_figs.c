@@ -166,6 +166,29 @@ static int fileio_figs(struct sm_cmp_run *r, const cJSON *doc)
 	return rc ? rc : ops_figs(r, doc);
 }
 
+/* meta: each phase's rate and latency (docs/meta.md). */
+static int meta_figs(struct sm_cmp_run *r, const cJSON *doc)
+{
+	const cJSON *ops = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(doc, "meta"), "ops"), *op;
+	char n[96], l[96];
+	int rc = 0;
+
+	cJSON_ArrayForEach(op, ops) {
+		if (!op->string)
+			continue;
+		snprintf(n, sizeof(n), "meta.ops.%s.per_s", op->string);
+		snprintf(l, sizeof(l), "%s ops/s", op->string);
+		rc = fig(r, op, "per_s", n, l, SM_CU_RATE, 1);
+		snprintf(n, sizeof(n), "meta.ops.%s", op->string);
+		if (!rc)
+			rc = lat_figs(r, cJSON_GetObjectItemCaseSensitive(op, "lat_ns"), n, op->string);
+		if (rc)
+			break;
+	}
+	return rc;
+}
+
 /* One direction of a classic test or a frame size in run. */
 static int run_dir_figs(struct sm_cmp_run *r, const cJSON *o, const char *base, const char *what,
 			int classic)
@@ -322,6 +345,8 @@ int sm_cmp_doc_figures(const cJSON *doc, struct sm_cmp_run **runs, unsigned *n, 
 			rc = fileio_figs(a, doc);
 		else if (!strcmp(cmd, "run"))
 			rc = run_figs(a, doc);
+		else if (!strcmp(cmd, "meta"))
+			rc = meta_figs(a, doc);
 		else {
 			snprintf(why, len, "unknown command '%s'", cmd);
 			rc = -EINVAL;

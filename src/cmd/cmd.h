@@ -23,6 +23,7 @@ int cmd_run(int argc, char **argv, struct sm_job *job);
 int cmd_report(int argc, char **argv, struct sm_job *job);
 int cmd_streams(int argc, char **argv, struct sm_job *job);
 int cmd_compare(int argc, char **argv, struct sm_job *job);
+int cmd_meta(int argc, char **argv, struct sm_job *job);
 
 /*
  * The command line of run, time, history, report or compare parsed and checked as

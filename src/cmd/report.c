@@ -27,11 +27,12 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "done. Layouts: time: text (default), timeit, csv, markdown, json;\n"
 		   "run: text (default), csv, markdown, json; fileio: sysbench (default),\n"
 		   "text (stormark's own), csv, markdown, json; frames: frametest\n"
-		   "(default), csv, markdown, json; streams: text (default), csv,\n"
-		   "markdown, json; and html for every one (a self-contained page\n"
+		   "(default), csv, markdown, json; streams and meta: text (default),\n"
+		   "csv, markdown, json; and html for every one (a self-contained page\n"
 		   "with charts, docs/report.md) and openmetrics (Prometheus' text\n"
-		   "format, docs/openmetrics.md). --check renders nothing: it checks each\n"
-		   "file's invariants and its layouts against it, one line per violation.\n\n");
+		   "format, docs/openmetrics.md; not for meta). --check renders nothing:\n"
+		   "it checks each file's invariants and its layouts against it, one line\n"
+		   "per violation.\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nExit status: 0 done, 1 the report could not be written (--check: a\n"
 		   "violation found), 2 a usage error or a file that is not a result this\n"

@@ -11,6 +11,7 @@
 #include "analysis/dist.h"
 #include "analysis/fileio.h"
 #include "analysis/frames.h"
+#include "analysis/meta.h"
 #include "analysis/run.h"
 #include "analysis/time.h"
 #include "report/csv.h"
@@ -18,6 +19,7 @@
 #include "report/frametest.h"
 #include "report/html.h"
 #include "report/markdown.h"
+#include "report/meta.h"
 #include "report/openmetrics.h"
 #include "report/run_text.h"
 #include "report/streams.h"
@@ -52,6 +54,7 @@ const struct sm_render *sm_render_find(const char *command)
 {
 	static const struct sm_render *const all[] = {
 		&sm_render_time, &sm_render_run, &sm_render_frames, &sm_render_fileio, &sm_render_streams,
+		&sm_render_meta,
 	};
 
 	for (unsigned i = 0; command && i < sizeof(all) / sizeof(all[0]); i++)
@@ -585,4 +588,68 @@ const struct sm_render sm_render_streams = {
 	.command = "streams", .dflt = SM_LAYOUT_TEXT, .rows = streams_rows,
 	.size = sizeof(struct sm_streams_result), .read = streams_read, .release = streams_release,
 	.head = streams_head, .json = streams_json,
+};
+
+/* ---- meta ----------------------------------------------------------- */
+
+static int meta_read(const cJSON *doc, void *res, struct sm_jerr *e)
+{
+	int rc = sm_meta_from_json(doc, res, e);
+
+	if (!rc)
+		sm_meta_analyse(res);   /* the rates, as the live run derived them */
+	return rc;
+}
+
+static void meta_release(void *res)
+{
+	sm_meta_from_json_release(res);
+}
+
+static const struct sm_result_head *meta_head(const void *res)
+{
+	return &((const struct sm_meta_result *)res)->head;
+}
+
+static cJSON *meta_json(const void *res)
+{
+	return sm_meta_json(res);
+}
+
+static int meta_text(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+{
+	sm_meta_text(f, res);
+	return 0;
+}
+
+static int meta_md(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+{
+	sm_md_meta(f, res);
+	return 0;
+}
+
+static int meta_csv(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+{
+	sm_csv_meta(f, res);
+	return 0;
+}
+
+static int meta_html(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+{
+	sm_html_meta(f, res);
+	return 0;
+}
+
+static const struct sm_layout_row meta_rows[] = {
+	{ .layout = SM_LAYOUT_TEXT, .render = meta_text },
+	{ .layout = SM_LAYOUT_CSV, .render = meta_csv },
+	{ .layout = SM_LAYOUT_MARKDOWN, .render = meta_md },
+	{ .layout = SM_LAYOUT_JSON },
+	{ .layout = SM_LAYOUT_HTML, .render = meta_html, .flags = SM_ROW_SAVED },
+	{ 0 },
+};
+
+const struct sm_render sm_render_meta = {
+	.command = "meta", .dflt = SM_LAYOUT_TEXT, .rows = meta_rows, .size = sizeof(struct sm_meta_result),
+	.read = meta_read, .release = meta_release, .head = meta_head, .json = meta_json,
 };

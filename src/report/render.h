@@ -89,7 +89,7 @@ struct sm_render {
 };
 
 extern const struct sm_render sm_render_time, sm_render_run, sm_render_frames, sm_render_fileio,
-	sm_render_streams;
+	sm_render_streams, sm_render_meta;
 
 /* The render table of command ("frames"), or NULL. */
 const struct sm_render *sm_render_find(const char *command);

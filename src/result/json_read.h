@@ -13,6 +13,7 @@
 
 #include "result/fileio.h"
 #include "result/frames.h"
+#include "result/meta.h"
 #include "result/result.h"
 #include "result/run.h"
 #include "result/streams.h"
@@ -136,6 +137,12 @@ int sm_json_read_opstat(const cJSON *o, struct sm_opstat *s, struct sm_jerr *e);
 
 /* A `time` document into r (r->owned: release with sm_time_result_release). */
 int sm_time_from_json(const cJSON *doc, struct sm_time_result *r, struct sm_jerr *e);
+
+/* A `meta` document into r (release with sm_meta_from_json_release: the
+ * head's argv). The phases absent from the document did not run (ran 0).
+ * Returns 0, or -EINVAL/-ENOMEM with e set. */
+int sm_meta_from_json(const cJSON *doc, struct sm_meta_result *r, struct sm_jerr *e);
+void sm_meta_from_json_release(struct sm_meta_result *r);
 
 /* A `run` document into res (release with sm_run_from_json_release). The
  * plan's strings point into res; formats and rates into the built-in

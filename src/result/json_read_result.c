@@ -64,12 +64,24 @@ static int read_streams(const cJSON *doc, struct sm_jerr *e)
 	return rc;
 }
 
+static int read_meta(const cJSON *doc, struct sm_jerr *e)
+{
+	struct sm_meta_result *r = calloc(1, sizeof(*r));
+	int rc = r ? sm_meta_from_json(doc, r, e) : -ENOMEM;
+
+	if (r)
+		sm_meta_from_json_release(r);
+	free(r);
+	return rc;
+}
+
 static const struct {
 	const char *command;
 	int (*read)(const cJSON *doc, struct sm_jerr *e);
 } readers[] = {
 	{ "time", read_time }, { "run", read_run }, { "fileio", read_fileio },
 	{ "frames", read_frames }, { "streams", read_streams },
+	{ "meta", read_meta },
 };
 
 int sm_json_read_result(const cJSON *doc, struct sm_jerr *e)

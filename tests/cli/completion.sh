@@ -65,6 +65,7 @@ accepted() {
       history) "$S" history --format "$l" --db "$T_DIR/none/h.db" ;;
       compare) "$S" compare --format "$l" --db "$T_DIR/none/h.db" a b ;;
       streams) "$S" streams --format "$l" "$T_DIR/none" ;;
+      meta) "$S" meta --format "$l" "$T_DIR/none" ;;
     esac 2>&1 >/dev/null | grep -q "layout is not available" || echo "$l"
   done
 }

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* The invariants of a `meta` result (docs/meta.md): every phase's rate is
+ * its count over its own span, a complete run's phases count every file,
+ * the bytes written and read are the files' and the probes', and the
+ * phases fit in the run. */
+#include "analysis/check_int.h"
+#include "result/meta.h"
+
+#include <stdio.h>
+
+void ck_meta(const cJSON *doc, struct sm_check *c)
+{
+	const cJSON *ops = ck_at(doc, "meta.ops");
+	double files = 0, size = 0, probe = 0, dur = 0, spans = 0, created;
+	int interrupted = 0, complete, cleaned;
+
+	if (!cJSON_IsObject(ops))
+		return;
+	ck_num(doc, "params.files", &files);
+	ck_num(doc, "params.size_bytes", &size);
+	ck_num(doc, "params.probe_bytes", &probe);
+	ck_bool(doc, "interrupted", &interrupted);
+	complete = !interrupted && cJSON_GetArraySize(ck_at(doc, "errors")) == 0;
+	for (int p = 0; p < SM_META_NPHASES; p++) {
+		const char *name = sm_meta_phase_name((enum sm_meta_phase)p);
+		const cJSON *o = ck_at(ops, name);
+		double n, err, d, r, bytes;
+		char an[64];
+
+		if (!o) {
+			/* a complete run ran every phase, the probe exactly when the files have bytes */
+			if (complete && (p != SM_META_PROBE || size > 0)) {
+				snprintf(an, sizeof(an), "meta.ops.%s present", name);
+				ck_eq(c, "meta.count", an, 0, "1 (a complete run)", 1);
+			}
+			continue;
+		}
+		if (!ck_num(o, "count", &n) || !ck_num(o, "errors", &err) ||
+		    !ck_num(o, "duration_ns", &d))
+			continue;
+		spans += d;
+		if (ck_num(o, "per_s", &r)) {
+			snprintf(an, sizeof(an), "meta.ops.%s.per_s", name);
+			ck_rate(c, "meta.rate", an, r, "count", n, "duration_ns", d);
+		}
+		if (complete) {
+			snprintf(an, sizeof(an), "meta.ops.%s.count", name);
+			ck_eq(c, "meta.count", an, n, "params.files", files);
+			if (p == SM_META_PROBE)   /* nothing to probe at size 0 */
+				ck_le(c, "meta.count", "1 (the probe ran)", 1, "params.size_bytes", size);
+		} else {
+			snprintf(an, sizeof(an), "meta.ops.%s.count", name);
+			ck_le(c, "meta.count", an, n, "params.files", files);
+		}
+		snprintf(an, sizeof(an), "meta.ops.%s.bytes", name);
+		if (!ck_num(o, "bytes", &bytes))
+			continue;
+		if (p == SM_META_CREATE && !err)
+			ck_eq(c, "meta.bytes", an, bytes, "count x size_bytes", n * size);
+		else if (p == SM_META_PROBE)
+			ck_eq(c, "meta.bytes", an, bytes, "(count - errors) x min(size_bytes, probe_bytes)",
+			      (n - err) * (size < probe ? size : probe));
+		else if (p != SM_META_CREATE)
+			ck_eq(c, "meta.bytes", an, bytes, "0 (no data moved)", 0);
+	}
+	if (ck_num(doc, "duration_ns", &dur))
+		ck_le(c, "meta.span", "the phases' duration_ns together", spans, "duration_ns", dur);
+	if (complete && ck_num(doc, "meta.created", &created))
+		ck_eq(c, "meta.count", "meta.created", created, "params.files", files);
+	if (complete && ck_bool(doc, "meta.cleaned", &cleaned))
+		ck_eq(c, "meta.count", "meta.cleaned", cleaned, "1 (a complete run removed its files)", 1);
+}

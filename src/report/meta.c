@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/* `stormark meta`'s text, markdown, CSV and HTML layouts (report/meta.h). */
+#include "report/meta.h"
+
+#include <string.h>
+
+#include "analysis/meta.h"
+#include "core/units.h"
+#include "report/html_page.h"
+
+/* What the header line says of the run. */
+static void subject(char *buf, size_t len, const struct sm_meta_result *r)
+{
+	char sz[32];
+
+	snprintf(buf, len, "%llu files of %s, %u thread%s, in '%s' (%s)",
+		 (unsigned long long)r->plan.files,
+		 r->plan.size ? sm_fmt_bytes(sz, sizeof(sz), (double)r->plan.size) : "0 B",
+		 r->plan.threads, r->plan.threads == 1 ? "" : "s", r->plan.dir ? r->plan.dir : "",
+		 r->head.env.fs.fs_type[0] ? r->head.env.fs.fs_type : "?");
+}
+
+/* The phase's figures formatted for people: ops/s, span, p50, p99, p99.9, max. */
+struct shown {
+	char rate[32], dur[32], p50[32], p99[32], p999[32], max[32];
+};
+
+static void show(const struct sm_meta_phase_fig *f, struct shown *s)
+{
+	const struct sm_hist *h = &f->op.lat;
+
+	snprintf(s->rate, sizeof(s->rate), "%.1f", f->per_s);
+	sm_fmt_ns(s->dur, sizeof(s->dur), (double)f->duration_ns);
+	sm_fmt_ns(s->p50, sizeof(s->p50), (double)sm_hist_percentile(h, 50));
+	sm_fmt_ns(s->p99, sizeof(s->p99), (double)sm_hist_percentile(h, 99));
+	sm_fmt_ns(s->p999, sizeof(s->p999), (double)sm_hist_percentile(h, 99.9));
+	sm_fmt_ns(s->max, sizeof(s->max), (double)(h->count ? h->max : 0));
+}
+
+/* Why a phase has no figures. */
+static const char *why_not(const struct sm_meta_result *r, int p)
+{
+	if (p == SM_META_PROBE && !r->plan.size)
+		return "skipped: the files are empty (--size 0)";
+	return "not run: the run stopped before it";
+}
+
+/* The sequence estimate's sentence into buf; 0 when not known. */
+static int sequence(char *buf, size_t len, const struct sm_meta_result *r)
+{
+	double list_ns, probe_ns;
+	char a[32], b[32];
+
+	if (!sm_meta_sequence_ns(r, SM_META_SEQUENCE_FRAMES, &list_ns, &probe_ns))
+		return 0;
+	snprintf(buf, len, "a sequence of %u frames here: listed in %s, every frame stat'ed and "
+		 "its header read in %s", SM_META_SEQUENCE_FRAMES,
+		 sm_fmt_ns(a, sizeof(a), list_ns), sm_fmt_ns(b, sizeof(b), probe_ns));
+	return 1;
+}
+
+/* The outcome: an error, an interruption, and the cleanup. */
+static void outcome(FILE *f, const struct sm_meta_result *r, const char *pre)
+{
+	if (r->head.interrupted)
+		fprintf(f, "%sinterrupted: the figures are partial\n", pre);
+	if (r->head.error[0])
+		fprintf(f, "%serror: %s\n", pre, r->head.error);
+	fprintf(f, "%s%llu files created, %s\n", pre, (unsigned long long)r->created,
+		r->cleaned ? "all removed with the run's directory" : "the run's directory was left");
+	for (unsigned i = 0; i < r->head.warnings.count; i++)
+		fprintf(f, "%swarning: %s\n", pre, r->head.warnings.item[i].message);
+}
+
+void sm_meta_text(FILE *f, const struct sm_meta_result *r)
+{
+	char buf[4400];
+
+	subject(buf, sizeof(buf), r);
+	fprintf(f, "stormark meta: %s\n\n", buf);
+	fprintf(f, "%-8s %10s %7s %12s %10s %10s %10s %10s %10s\n", "phase", "count", "errors",
+		"ops/s", "time", "p50", "p99", "p99.9", "max");
+	for (int p = 0; p < SM_META_NPHASES; p++) {
+		const struct sm_meta_phase_fig *ph = &r->ph[p];
+		struct shown s;
+
+		if (!ph->ran) {
+			fprintf(f, "%-8s %s\n", sm_meta_phase_name((enum sm_meta_phase)p), why_not(r, p));
+			continue;
+		}
+		show(ph, &s);
+		fprintf(f, "%-8s %10llu %7llu %12s %10s %10s %10s %10s %10s\n",
+			sm_meta_phase_name((enum sm_meta_phase)p), (unsigned long long)ph->op.count,
+			(unsigned long long)ph->op.errors, s.rate, s.dur, s.p50, s.p99, s.p999, s.max);
+	}
+	fputc('\n', f);
+	if (sequence(buf, sizeof(buf), r))
+		fprintf(f, "%s\n", buf);
+	outcome(f, r, "");
+}
+
+void sm_md_meta(FILE *f, const struct sm_meta_result *r)
+{
+	char buf[4400];
+
+	subject(buf, sizeof(buf), r);
+	fprintf(f, "# stormark meta\n\n%s\n\n", buf);
+	fputs("| phase | count | errors | ops/s | time | p50 | p99 | p99.9 | max |\n"
+	      "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
+	for (int p = 0; p < SM_META_NPHASES; p++) {
+		const struct sm_meta_phase_fig *ph = &r->ph[p];
+		struct shown s;
+
+		if (!ph->ran) {
+			fprintf(f, "| %s | %s | | | | | | | |\n", sm_meta_phase_name((enum sm_meta_phase)p),
+				why_not(r, p));
+			continue;
+		}
+		show(ph, &s);
+		fprintf(f, "| %s | %llu | %llu | %s | %s | %s | %s | %s | %s |\n",
+			sm_meta_phase_name((enum sm_meta_phase)p), (unsigned long long)ph->op.count,
+			(unsigned long long)ph->op.errors, s.rate, s.dur, s.p50, s.p99, s.p999, s.max);
+	}
+	fputc('\n', f);
+	if (sequence(buf, sizeof(buf), r))
+		fprintf(f, "%s.\n\n", buf);
+	outcome(f, r, "- ");
+}
+
+void sm_csv_meta(FILE *f, const struct sm_meta_result *r)
+{
+	fputs("phase,count,errors,bytes,duration_ns,per_s,mean_ns,p50_ns,p99_ns,p99_9_ns,max_ns\n", f);
+	for (int p = 0; p < SM_META_NPHASES; p++) {
+		const struct sm_meta_phase_fig *ph = &r->ph[p];
+		const struct sm_hist *h = &ph->op.lat;
+
+		if (!ph->ran)
+			continue;
+		fprintf(f, "%s,%llu,%llu,%llu,%llu,%.17g,%.17g,%llu,%llu,%llu,%llu\n",
+			sm_meta_phase_name((enum sm_meta_phase)p), (unsigned long long)ph->op.count,
+			(unsigned long long)ph->op.errors, (unsigned long long)ph->op.bytes,
+			(unsigned long long)ph->duration_ns, ph->per_s, sm_hist_mean(h),
+			(unsigned long long)sm_hist_percentile(h, 50),
+			(unsigned long long)sm_hist_percentile(h, 99),
+			(unsigned long long)sm_hist_percentile(h, 99.9),
+			(unsigned long long)(h->count ? h->max : 0));
+	}
+}
+
+void sm_html_meta(FILE *f, const struct sm_meta_result *r)
+{
+	const char *labels[SM_META_NPHASES];
+	double rate[SM_META_NPHASES];
+	const double *v[1] = { rate };
+	const char *name[1] = { "ops/s" };
+	char buf[4400];
+	size_t n = 0;
+
+	subject(buf, sizeof(buf), r);
+	sm_html_begin(f, &r->head, buf);
+	sm_html_section(f, "phases", "Phases");
+	fputs("<table id=\"phases-table\"><tr><th>phase</th><th>count</th><th>errors</th>"
+	      "<th>ops/s</th><th>time</th><th>p50</th><th>p99</th><th>p99.9</th><th>max</th></tr>\n", f);
+	for (int p = 0; p < SM_META_NPHASES; p++) {
+		const struct sm_meta_phase_fig *ph = &r->ph[p];
+		struct shown s;
+
+		fprintf(f, "<tr><td>%s</td>", sm_meta_phase_name((enum sm_meta_phase)p));
+		if (!ph->ran) {
+			fputs("<td colspan=\"8\">", f);
+			sm_html_text(f, why_not(r, p));
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		show(ph, &s);
+		fprintf(f, "<td>%llu</td><td>%llu</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
+			"<td>%s</td><td>%s</td></tr>\n", (unsigned long long)ph->op.count,
+			(unsigned long long)ph->op.errors, s.rate, s.dur, s.p50, s.p99, s.p999, s.max);
+		labels[n] = sm_meta_phase_name((enum sm_meta_phase)p);
+		rate[n++] = ph->per_s;
+	}
+	fputs("</table>\n", f);
+	if (sequence(buf, sizeof(buf), r))
+		sm_html_note(f, "note", "%s.", buf);
+	sm_html_section_end(f);
+	sm_html_section(f, "rates", "Operations per second");
+	sm_html_chart_bars_x(f, "meta-rates", "Operations per second, per phase", "phase", "ops/s", n,
+			     labels, 1, v, name);
+	sm_html_section_end(f);
+	sm_html_end(f);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* The result of `stormark meta`: the metadata work of an image sequence,
+ * phase by phase as mdtest runs them (create, stat, probe, list, delete)
+ * on N files named like frames. Data only; filled by workload/meta.c, its
+ * rates derived by analysis/meta.c. docs/meta.md. */
+#ifndef SM_RESULT_META_H
+#define SM_RESULT_META_H
+
+#include <stdint.h>
+
+#include "result/result.h"
+
+/* The phases, in the order they run. */
+enum sm_meta_phase {
+	SM_META_CREATE, SM_META_STAT, SM_META_PROBE, SM_META_LIST, SM_META_DELETE, SM_META_NPHASES
+};
+
+/* The phase's name as the JSON key and the reports give it ("create"). */
+const char *sm_meta_phase_name(enum sm_meta_phase p);
+
+/* Bytes the probe reads from the start of each file (at most the file). */
+#define SM_META_PROBE_BYTES 4096u
+
+/* What was asked: the command fills it before the run. */
+struct sm_meta_plan {
+	const char *dir;            /* where the run's own directory is made */
+	uint64_t files;             /* -n */
+	unsigned threads;           /* -t: the files split between them */
+	uint64_t size;              /* --size: bytes written into each file */
+};
+
+/*
+ * One phase. Who fills it: the workload (op, duration_ns, ran), then
+ * sm_meta_analyse() (per_s). Invariants: op.lat.count == op.count -
+ * op.errors; per_s == op.count / duration_ns (per second), 0 when
+ * duration_ns is 0; a phase that did not run has ran 0 and all zero.
+ * op.bytes: bytes written (create) or read (probe).
+ */
+struct sm_meta_phase_fig {
+	int ran;                    /* 1: the phase was measured */
+	struct sm_opstat op;        /* operations, errors, latency of each */
+	uint64_t duration_ns;       /* the phase's span: all its threads released
+				     * together until the last one is done */
+	double per_s;               /* op.count per second of duration_ns */
+};
+
+struct sm_meta_result {
+	struct sm_result_head head;
+	struct sm_meta_plan plan;   /* plan.dir points into dir below when read back */
+	char dir[4096];             /* the directory the run was given */
+	char data_dir[4096];        /* the run's own directory inside it, removed at the end */
+	struct sm_meta_phase_fig ph[SM_META_NPHASES];
+	uint64_t created;           /* files created (and removed again) */
+	int cleaned;                /* 1: everything the run created was removed */
+};
+
+/* Clear r (command fields of the head kept by the caller). Never fails. */
+void sm_meta_result_init(struct sm_meta_result *r);
+
+/* The document of r: the common head, "params" {"dir", "files", "threads",
+ * "size_bytes"} and "meta" {"data_dir", "created", "cleaned", "ops":
+ * {phase: {"count", "bytes", "errors", "lat_ns" (with its histogram),
+ * "duration_ns", "per_s"}}}, only the phases that ran. Caller frees
+ * (cJSON_Delete); NULL without memory. */
+struct cJSON;
+struct cJSON *sm_meta_json(const struct sm_meta_result *r);
+
+#endif

@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+/* `stormark meta`'s phases (workload/meta.h, docs/meta.md). Every phase
+ * is plain system calls on the run's own directory, by file descriptor
+ * (openat, fstatat, unlinkat), so the path is resolved once; each
+ * operation is timed alone, back to back (one clock read between two
+ * operations). */
+#include "workload/meta.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/worker.h"
+
+/* Bytes written per call: a file of --size bytes is written from one
+ * buffer of at most this, again and again. */
+#define CHUNK (1u << 20)
+
+struct run;
+
+/* One thread of a phase: files [first, last) of the run. */
+struct thr {
+	struct run *run;
+	uint64_t first, last;
+	struct sm_opstat op;
+	uint64_t end_ns;            /* when it was done with the phase */
+	int err;                    /* its first failure, -errno; 0 none */
+	uint64_t err_file;          /* the file it failed on */
+	const char *err_what;       /* "create", "write", "stat"... */
+	void *buf;                  /* CHUNK bytes: the data written, the probe's buffer */
+};
+
+struct run {
+	const struct sm_meta_plan *plan;
+	struct sm_meta_result *res;
+	int dfd;                    /* the run's directory */
+	enum sm_meta_phase phase;
+	unsigned char *made;        /* made[i]: file i is the run's and still there */
+	atomic_int failed;          /* a create failed: every thread stops */
+	struct sm_start start;
+};
+
+void sm_meta_file_name(char *buf, size_t len, uint64_t i)
+{
+	snprintf(buf, len, "frame%06llu.tst", (unsigned long long)i);
+}
+
+/* The file's number when name is one of the run's names below n; else -1. */
+static int64_t file_index(const char *name, uint64_t n)
+{
+	uint64_t v = 0;
+	const char *p;
+	size_t digits = 0;
+	char want[32];
+
+	if (strncmp(name, "frame", 5))
+		return -1;
+	for (p = name + 5; *p >= '0' && *p <= '9' && digits < 19; p++, digits++)
+		v = v * 10 + (uint64_t)(*p - '0');
+	if (digits < 6 || strcmp(p, ".tst") || v >= n)
+		return -1;
+	sm_meta_file_name(want, sizeof(want), v);   /* one spelling per file: no 0 padding games */
+	return strcmp(want, name) ? -1 : (int64_t)v;
+}
+
+static void fail_at(struct thr *t, int err, uint64_t i, const char *what)
+{
+	t->op.errors++;
+	if (!t->err) {
+		t->err = err;
+		t->err_file = i;
+		t->err_what = what;
+	}
+}
+
+/* create: O_CREAT|O_EXCL|O_NOFOLLOW, --size bytes written, closed. */
+static int create_one(struct thr *t, uint64_t i, const char *name)
+{
+	const struct sm_meta_plan *plan = t->run->plan;
+	uint64_t left = plan->size;
+	int fd = openat(t->run->dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		fail_at(t, -errno, i, "cannot create");
+		return -1;
+	}
+	t->run->made[i] = 1;
+	while (left) {
+		size_t n = left < CHUNK ? (size_t)left : CHUNK;
+		ssize_t w = write(fd, t->buf, n);
+
+		if (w <= 0) {
+			fail_at(t, w < 0 ? -errno : -ENOSPC, i, "cannot write");
+			close(fd);
+			return -1;
+		}
+		left -= (uint64_t)w;
+		t->op.bytes += (uint64_t)w;
+	}
+	if (close(fd)) {
+		fail_at(t, -errno, i, "cannot close");
+		return -1;
+	}
+	return 0;
+}
+
+static int stat_one(struct thr *t, uint64_t i, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(t->run->dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+		fail_at(t, -errno, i, "cannot stat");
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != t->run->plan->size) {
+		fail_at(t, -EIO, i, "unexpected type or size from stat of");
+		return -1;
+	}
+	return 0;
+}
+
+/* probe: open, read the first SM_META_PROBE_BYTES (or the whole file), close. */
+static int probe_one(struct thr *t, uint64_t i, const char *name)
+{
+	uint64_t want = t->run->plan->size < SM_META_PROBE_BYTES ? t->run->plan->size
+								 : SM_META_PROBE_BYTES;
+	int fd = openat(t->run->dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t got;
+
+	if (fd < 0) {
+		fail_at(t, -errno, i, "cannot open");
+		return -1;
+	}
+	got = pread(fd, t->buf, (size_t)want, 0);
+	if (got < 0 || (uint64_t)got != want) {
+		fail_at(t, got < 0 ? -errno : -EIO, i, "cannot read the header of");
+		close(fd);
+		return -1;
+	}
+	t->op.bytes += (uint64_t)got;
+	close(fd);
+	return 0;
+}
+
+static int delete_one(struct thr *t, uint64_t i, const char *name)
+{
+	if (unlinkat(t->run->dfd, name, 0)) {
+		fail_at(t, -errno, i, "cannot remove");
+		return -1;
+	}
+	t->run->made[i] = 0;
+	return 0;
+}
+
+/* list: the whole directory read once, each of the run's entries timed
+ * by the readdir() call that returned it; a file of the run not seen is
+ * an error. */
+static void list_all(struct thr *t)
+{
+	struct run *r = t->run;
+	uint64_t n = r->plan->files, seen = 0, expect = 0, t0, t1;
+	unsigned char *met = calloc(n ? n : 1, 1);
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	for (uint64_t i = 0; i < n; i++)
+		expect += r->made[i];
+	if (!met) {
+		fail_at(t, -ENOMEM, 0, "out of memory to list");
+		t->op.count = expect;
+		t->op.errors = expect;
+		return;
+	}
+	t0 = sm_now_ns();
+	fd = openat(r->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		int err = -errno;
+
+		if (fd >= 0)
+			close(fd);
+		t->op.count = expect;
+		t->op.errors = expect;
+		t->err = err;
+		t->err_what = "cannot list";
+		free(met);
+		return;
+	}
+	for (;;) {
+		int64_t k;
+
+		errno = 0;
+		de = readdir(d);
+		t1 = sm_now_ns();
+		if (!de)
+			break;
+		k = file_index(de->d_name, n);
+		if (k >= 0 && r->made[k] && !met[k]) {
+			met[k] = 1;
+			seen++;
+			sm_hist_add(&t->op.lat, t1 - t0);
+		}
+		t0 = t1;
+		if (sm_stopped())
+			break;
+	}
+	if (errno && !t->err) {
+		t->err = -errno;
+		t->err_what = "cannot list";
+	}
+	closedir(d);
+	t->op.count = expect;
+	t->op.errors = expect - seen;
+	if (seen < expect && !t->err && !sm_stopped()) {
+		t->err = -ENOENT;
+		t->err_what = "a file of the run was not listed in";
+	}
+	free(met);
+}
+
+static void *worker(void *arg)
+{
+	struct thr *t = arg;
+	struct run *r = t->run;
+	int (*one)(struct thr *, uint64_t, const char *) =
+		r->phase == SM_META_CREATE ? create_one : r->phase == SM_META_STAT ? stat_one :
+		r->phase == SM_META_PROBE ? probe_one : delete_one;
+	char name[32];
+	uint64_t t0, t1;
+
+	if (sm_start_wait(&r->start))
+		return NULL;
+	if (r->phase == SM_META_LIST) {
+		list_all(t);
+		t->end_ns = sm_now_ns();
+		return NULL;
+	}
+	t0 = sm_now_ns();
+	for (uint64_t i = t->first; i < t->last; i++) {
+		if (sm_stopped() || atomic_load_explicit(&r->failed, memory_order_relaxed))
+			break;
+		if (r->phase != SM_META_CREATE && !r->made[i])
+			continue;   /* never created (a stopped create): not the run's */
+		sm_meta_file_name(name, sizeof(name), i);
+		t->op.count++;
+		if (one(t, i, name)) {
+			t0 = sm_now_ns();
+			if (r->phase == SM_META_CREATE)   /* a full disk: no more creates */
+				atomic_store(&r->failed, 1);
+			continue;
+		}
+		t1 = sm_now_ns();
+		sm_hist_add(&t->op.lat, t1 - t0);
+		t0 = t1;
+	}
+	t->end_ns = sm_now_ns();
+	return NULL;
+}
+
+static void set_error(struct sm_meta_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void set_error(struct sm_meta_result *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (res->head.error[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(res->head.error, sizeof(res->head.error), fmt, ap);
+	va_end(ap);
+}
+
+/* One phase on nthr threads (list: one). Returns the first failure of a
+ * thread, 0 when none. */
+static int run_phase(struct run *r, enum sm_meta_phase p, struct thr *thr, unsigned nthr)
+{
+	struct sm_meta_phase_fig *f = &r->res->ph[p];
+	unsigned n = p == SM_META_LIST ? 1 : nthr;
+	uint64_t end = 0;
+	int rc, err = 0;
+
+	r->phase = p;
+	for (unsigned k = 0; k < n; k++) {
+		sm_opstat_init(&thr[k].op);
+		thr[k].err = 0;
+		thr[k].end_ns = 0;
+		if (p == SM_META_LIST) {
+			thr[k].first = 0;
+			thr[k].last = r->plan->files;
+		} else {
+			thr[k].first = r->plan->files * k / nthr;
+			thr[k].last = r->plan->files * (k + 1) / nthr;
+		}
+	}
+	sm_start_init(&r->start);
+	rc = sm_threads_run(n, worker, thr, sizeof(*thr), &r->start);
+	if (rc) {
+		sm_start_release(&r->start);
+		set_error(r->res, "cannot start the %s threads: %s", sm_meta_phase_name(p), strerror(-rc));
+		return rc;
+	}
+	f->ran = 1;
+	for (unsigned k = 0; k < n; k++) {
+		sm_opstat_merge(&f->op, &thr[k].op);
+		if (thr[k].end_ns > end)
+			end = thr[k].end_ns;
+		if (thr[k].err && !err) {
+			char name[32];
+
+			err = thr[k].err;
+			sm_meta_file_name(name, sizeof(name), thr[k].err_file);
+			if (p == SM_META_LIST)
+				set_error(r->res, "%s '%s': %s", thr[k].err_what, r->res->data_dir,
+					  strerror(-err));
+			else
+				set_error(r->res, "%s '%s/%s': %s", thr[k].err_what, r->res->data_dir, name,
+					  strerror(-err));
+		}
+	}
+	f->duration_ns = end > r->start.t0_ns ? end - r->start.t0_ns : 0;
+	sm_start_release(&r->start);
+	return err;
+}
+
+/* Remove every file the run made that is still there, then its directory. */
+static void clean(struct run *r)
+{
+	struct sm_meta_result *res = r->res;
+	char name[32];
+	int left = 0;
+
+	for (uint64_t i = 0; r->made && i < r->plan->files; i++) {
+		if (!r->made[i])
+			continue;
+		sm_meta_file_name(name, sizeof(name), i);
+		if (unlinkat(r->dfd, name, 0) && errno != ENOENT)
+			left = 1;
+		else
+			r->made[i] = 0;
+	}
+	if (r->dfd >= 0)
+		close(r->dfd);
+	r->dfd = -1;
+	if (left || (rmdir(res->data_dir) && errno != ENOENT)) {
+		sm_warn(&res->head.warnings, "data_dir_left",
+			"the test directory '%s' was left: %s", res->data_dir,
+			left ? "a file of the run could not be removed"
+			     : "it holds something stormark did not create");
+		return;
+	}
+	res->cleaned = 1;
+}
+
+int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
+{
+	struct run r = { .plan = plan, .res = res, .dfd = -1 };
+	struct thr *thr = NULL;
+	uint64_t t_start;
+	int rc = 0;
+
+	sm_meta_result_init(res);
+	res->plan = *plan;
+	snprintf(res->dir, sizeof(res->dir), "%s", plan->dir);
+	res->plan.dir = res->dir;
+	sm_env_collect(&res->head.env, plan->dir);
+	snprintf(res->head.env.engine, sizeof(res->head.env.engine), "psync");
+	thr = calloc(plan->threads, sizeof(*thr));
+	r.made = calloc(plan->files ? plan->files : 1, 1);
+	if (!thr || !r.made) {
+		rc = -ENOMEM;
+		set_error(res, "out of memory for %u threads and %llu files", plan->threads,
+			  (unsigned long long)plan->files);
+		goto out;
+	}
+	for (unsigned k = 0; k < plan->threads; k++) {
+		thr[k].run = &r;
+		thr[k].buf = sm_buf_alloc(CHUNK, 4096);
+		if (!thr[k].buf) {
+			rc = -ENOMEM;
+			set_error(res, "out of memory for the threads' buffers");
+			goto out;
+		}
+		sm_buf_fill(thr[k].buf, CHUNK, SM_DATA_RANDOM, 0x3e7a + k);
+	}
+	t_start = sm_now_ns();
+	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-meta-XXXXXX", plan->dir);
+	if (!mkdtemp(res->data_dir)) {
+		rc = -errno;
+		set_error(res, "cannot create a test directory in '%s': %s", plan->dir, strerror(-rc));
+		res->data_dir[0] = '\0';
+		goto out;
+	}
+	r.dfd = open(res->data_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (r.dfd < 0) {
+		rc = -errno;
+		set_error(res, "cannot open '%s': %s", res->data_dir, strerror(-rc));
+		goto out;
+	}
+	for (int p = 0; p < SM_META_NPHASES; p++) {
+		int err;
+
+		if (p == SM_META_PROBE && !plan->size)
+			continue;   /* nothing to read at size 0 */
+		err = run_phase(&r, (enum sm_meta_phase)p, thr, plan->threads);
+		if (p == SM_META_CREATE)
+			for (uint64_t i = 0; i < plan->files; i++)
+				res->created += r.made[i];
+		if (err && !rc)
+			rc = err;
+		if (sm_stopped()) {
+			rc = -EINTR;
+			res->head.interrupted = 1;
+			break;
+		}
+		if (p == SM_META_CREATE && err)
+			break;   /* a full disk: what was made is removed below */
+	}
+	res->head.duration_ns = sm_now_ns() - t_start;
+out:
+	if (res->data_dir[0])
+		clean(&r);
+	for (unsigned k = 0; thr && k < plan->threads; k++)
+		free(thr[k].buf);
+	free(thr);
+	free(r.made);
+	return rc;
+}
