@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# stormark meta (docs/meta.md): every phase counts every file, the rates
+# are the counts over the spans, bytes written and probed are the files';
+# the run works in a directory of its own and leaves DIR as it was (a
+# file and a symlink named like its files untouched); bad inputs are one
+# line and exit 2 before anything is made; a full disk and a signal give
+# a partial report and remove the run's files; report re-renders every
+# layout byte for byte.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+S=$STORMARK
+D=$T_DIR/d
+mkdir "$D"
+# a stranger's files named like the run's, and a symlink to one outside
+echo keep >"$D/frame000000.tst"
+echo outside >"$T_DIR/outside"
+ln -s "$T_DIR/outside" "$D/frame000001.tst"
+# DIR's entries (its own mtime changes: the run makes and removes its directory)
+listing() { (cd "$D" && find . -mindepth 1 -printf '%p %y %s %T@\n' | LC_ALL=C sort); }
+before=$(listing)
+
+# ---- a complete run: 300 files of 5000 bytes, 2 threads ----
+expect_rc 0 "meta -n 300 --size 5000 -t 2" "$S" meta -n 300 --size 5000 -t 2 --json="$T_DIR/a.json" \
+  -o "$T_DIR/a.txt" "$D"
+check "DIR as it was (the stranger's file and symlink too)" test "$(listing)" = "$before"
+check "the symlink's target untouched" test "$(cat "$T_DIR/outside")" = outside
+J=$T_DIR/a.json
+for p in create stat probe list delete; do
+  check "$p counts every file" test "$(json "$J" "d['meta']['ops']['$p']['count']")" = 300
+  check "$p: no error" test "$(json "$J" "d['meta']['ops']['$p']['errors']")" = 0
+  check "$p: its latency counts every file" test "$(json "$J" "d['meta']['ops']['$p']['lat_ns']['histogram']['counts'] and sum(c for _, c in d['meta']['ops']['$p']['lat_ns']['histogram']['counts'])")" = 300
+  c=$(json "$J" "d['meta']['ops']['$p']['count']")
+  ns=$(json "$J" "d['meta']['ops']['$p']['duration_ns']")
+  r=$(json "$J" "d['meta']['ops']['$p']['per_s']")
+  check "$p: per_s is count / duration ($r)" approx "$r" "$(awk -v c="$c" -v n="$ns" 'BEGIN { printf "%.17g", c / (n / 1e9) }')" 1e-9
+  check "$p: a line in the text layout" grep -Eq "^$p +300 +0 " "$T_DIR/a.txt"
+done
+check "create wrote 300 x 5000 bytes" test "$(json "$J" "d['meta']['ops']['create']['bytes']")" = 1500000
+check "probe read 300 x 4096 bytes" test "$(json "$J" "d['meta']['ops']['probe']['bytes']")" = 1228800
+check "params" test "$(json "$J" "[d['params'][k] for k in ('files','threads','size_bytes','probe_bytes')]")" = "[300, 2, 5000, 4096]"
+check "created 300, cleaned" test "$(json "$J" "(d['meta']['created'], d['meta']['cleaned'])")" = "(300, True)"
+check "its directory was DIR/.stormark-meta-XXXXXX" \
+  test "$(json "$J" "d['meta']['data_dir'].startswith(d['params']['dir'] + '/.stormark-meta-') and len(d['meta']['data_dir']) == len(d['params']['dir']) + 22")" = True
+check "the sequence line" grep -q '^a sequence of 100000 frames here: listed in .*, every frame stat.ed and its header read in ' "$T_DIR/a.txt"
+check "the cleanup line" grep -q '^300 files created, all removed' "$T_DIR/a.txt"
+
+# ---- every layout re-rendered from the JSON, byte for byte ----
+for l in text csv markdown json; do
+  if [ $l = json ]; then
+    "$S" meta -n 50 --size 1k --format json -o "$T_DIR/live.json" "$D" 2>/dev/null
+    cp "$T_DIR/live.json" "$T_DIR/live-json.json"
+  else
+    "$S" meta -n 50 --size 1k --format $l -o "$T_DIR/live.$l" --json="$T_DIR/live-$l.json" "$D" 2>/dev/null
+  fi
+  "$S" report "$T_DIR/live-$l.json" --format $l >"$T_DIR/re.$l"
+  check "report --format $l = the live run's" cmp -s "$T_DIR/live.$l" "$T_DIR/re.$l"
+done
+"$S" meta -n 50 --size 1k --json="$T_DIR/h.json" --html "$T_DIR/live.html" "$D" >/dev/null 2>&1
+"$S" report "$T_DIR/h.json" --format html -o "$T_DIR/re.html"
+check "--html = report --format html" cmp -s "$T_DIR/live.html" "$T_DIR/re.html"
+check "the html has the rates chart" grep -q 'meta-rates' "$T_DIR/live.html"
+check "csv: a row per phase" test "$(grep -cE '^(create|stat|probe|list|delete),50,0,' "$T_DIR/live.csv")" = 5
+
+# ---- size 0: no probe ----
+expect_rc 0 "meta -n 100 (size 0)" "$S" meta -n 100 --json="$T_DIR/z.json" "$D"
+check "size 0: probe skipped, said" grep -q '^probe    skipped' "$T_DIR/out"
+check "size 0: no probe in the JSON" test "$(json "$T_DIR/z.json" "sorted(d['meta']['ops'])")" = "['create', 'delete', 'list', 'stat']"
+check "size 0: no sequence line (no probe rate)" test "$(grep -c '^a sequence' "$T_DIR/out")" = 0
+check "DIR as it was" test "$(listing)" = "$before"
+
+# ---- bad inputs: one line, exit 2, nothing made ----
+touch "$T_DIR/afile"
+expect_usage "-n 0" "$S" meta -n 0 "$D"
+expect_usage "-n junk" "$S" meta -n 12x "$D"
+expect_usage "-n over the limit" "$S" meta -n 10000001 "$D"
+expect_usage "-t 0" "$S" meta -t 0 "$D"
+expect_usage "-t 65" "$S" meta -t 65 "$D"
+expect_usage "-t above -n" "$S" meta -n 2 -t 3 "$D"
+expect_usage "--size -1" "$S" meta --size -1 "$D"
+expect_usage "--size 2G" "$S" meta --size 2G "$D"
+expect_usage "no such directory" "$S" meta "$T_DIR/none"
+expect_usage "a file, not a directory" "$S" meta "$T_DIR/afile"
+expect_usage "two directories" "$S" meta "$D" "$D"
+expect_usage "the root directory" "$S" meta -n 5 /
+expect_usage "a layout meta has not" "$S" meta --format sysbench "$D"
+expect_usage "an unknown option" "$S" meta --bogus "$D"
+check "DIR as it was after the bad inputs" test "$(listing)" = "$before"
+
+# ---- --save, history, compare ----
+expect_rc 0 "--save" "$S" meta -n 50 --save=m1 --db="$T_DIR/h.db" "$D"
+"$S" meta -n 50 --save=m1 --db="$T_DIR/h.db" "$D" >/dev/null 2>&1
+check "history lists the meta key" grep -Eq '^m1 +meta +2 ' <("$S" history --db="$T_DIR/h.db")
+check "compare: the create rate" grep -q '^create ops/s' <("$S" compare --db="$T_DIR/h.db" m1 m1)
+
+# ---- a full disk: a 1 MiB tmpfs ----
+M=$T_DIR/small
+mkdir "$M"
+if mount -t tmpfs -o size=1m tmpfs "$M" 2>/dev/null; then
+  trap 'umount "$M" 2>/dev/null; t_cleanup' EXIT
+  mkdir "$M/d"
+  echo keep >"$M/d/mine"
+  "$S" meta -n 100 --size 64k --json="$T_DIR/full.json" "$M/d" >"$T_DIR/full.out" 2>"$T_DIR/full.err"
+  check "full disk: exit 1" test $? = 1
+  check "full disk: one line naming the file and the error" \
+    grep -Eq "^stormark: cannot (create|write) '$M/d/\.stormark-meta-.{6}/frame0000[0-9]{2}\.tst': No space left on device" "$T_DIR/full.err"
+  check "full disk: one line on stderr" test "$(wc -l <"$T_DIR/full.err")" = 1
+  check "full disk: the partial report" grep -Eq '^create +[0-9]+ +1 ' "$T_DIR/full.out"
+  check "full disk: the phases after it not run" grep -q '^stat     not run' "$T_DIR/full.out"
+  check "full disk: the JSON has create only" test "$(json "$T_DIR/full.json" "sorted(d['meta']['ops'])")" = "['create']"
+  check "full disk: its files removed, the directory as it was" test "$(ls -A "$M/d")" = mine
+  umount "$M"
+else
+  echo "note: cannot mount a tmpfs here: the full-disk case is not run"
+fi
+
+# ---- a signal: the partial report, the files removed, exit 130 ----
+"$S" meta -n 2000000 --json="$T_DIR/int.json" "$D" >"$T_DIR/int.out" 2>"$T_DIR/int.err" &
+pid=$!
+for i in $(seq 1 100); do
+  ls -d "$D"/.stormark-meta-* >/dev/null 2>&1 && break
+  sleep 0.02
+done
+sleep 0.3
+kill -INT $pid
+wait $pid
+check "SIGINT: exit 130" test $? = 130
+check "SIGINT: said on one line" grep -q '^stormark: interrupted: the figures above are partial; the run.s files removed' "$T_DIR/int.err"
+check "SIGINT: the report says so" grep -q '^interrupted: the figures are partial' "$T_DIR/int.out"
+check "SIGINT: interrupted in the JSON" test "$(json "$T_DIR/int.json" "d['interrupted'] and d['meta']['cleaned']")" = True
+check "SIGINT: DIR as it was" test "$(listing)" = "$before"
+finish
