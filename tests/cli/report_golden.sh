@@ -7,7 +7,8 @@
 export TZ=UTC LC_ALL=C
 G="$SM_SOURCE_DIR/tests/golden"
 n=0
-for json in "$G"/time/*.json "$G"/run/*.json "$G"/fileio/*.json "$G"/frames/*.json "$G"/streams/*.json; do
+for json in "$G"/time/*.json "$G"/run/*.json "$G"/fileio/*.json "$G"/frames/*.json "$G"/streams/*.json \
+    "$G"/meta/*.json; do
   base=${json%.json}
   for want in "$base".*; do
     layout=${want##*.}
