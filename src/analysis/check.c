@@ -395,8 +395,10 @@ unsigned sm_check_doc(const cJSON *doc, struct sm_check *c)
 		ck_fileio(doc, c);
 	else if (!strcmp(cmd, "time"))
 		ck_time(doc, c);
-	else if (!strcmp(cmd, "run"))
+	else if (!strcmp(cmd, "run")) {
 		ck_run(doc, c);
+		ck_run_meta(doc, c);
+	}
 	else if (!strcmp(cmd, "streams"))
 		ck_streams(doc, c);
 	else if (!strcmp(cmd, "meta"))

@@ -58,6 +58,7 @@ void ck_time(const cJSON *doc, struct sm_check *c);
 void ck_run(const cJSON *doc, struct sm_check *c);
 void ck_streams(const cJSON *doc, struct sm_check *c);
 void ck_meta(const cJSON *doc, struct sm_check *c);
+void ck_run_meta(const cJSON *doc, struct sm_check *c);
 void ck_mpi(const cJSON *doc, struct sm_check *c);
 /* A latency object (min, mean, max, stddev, percentiles, histogram) at
  * path name: its figures are its histogram's. */

@@ -34,6 +34,7 @@ const struct sm_check_inv sm_check_invs[] = {
 	{ "time.stats", "time.stats are the statistics of the runs' figures" },
 	/* run */
 	{ "run.rate", "every classic and frame test rate is its count or bytes over its own duration" },
+	{ "run.meta", "run's metadata line: a sequence's listing time is its frames over the list rate, its probing time its frames over the stat rate plus over the probe rate" },
 	{ "run.frames", "a frame test's bytes are its frames times the frame size; its series adds up to it" },
 	{ "verdict.ratio", "a cell's needed rate is frame_bytes x fps, its ratio measured / needed" },
 	{ "verdict.computed", "a cell's computed verdict and near_limit follow from its ratio (docs/run.md)" },

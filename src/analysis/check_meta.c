@@ -70,3 +70,22 @@ void ck_meta(const cJSON *doc, struct sm_check *c)
 	if (complete && ck_bool(doc, "meta.cleaned", &cleaned))
 		ck_eq(c, "meta.count", "meta.cleaned", cleaned, "1 (a complete run removed its files)", 1);
 }
+
+/* run's metadata line: the sequence's times are its frames over the rates. */
+void ck_run_meta(const cJSON *doc, struct sm_check *c)
+{
+	const cJSON *m = ck_at(doc, "run.meta");
+	double n, list, stat, probe, v;
+
+	if (!cJSON_IsObject(m) || !ck_num(m, "sequence_frames", &n) || !ck_num(m, "list_per_s", &list) ||
+	    !ck_num(m, "stat_per_s", &stat) || !ck_num(m, "probe_per_s", &probe) || !(list > 0) ||
+	    !(stat > 0) || !(probe > 0))
+		return;
+	if (ck_num(m, "sequence_list_ns", &v))
+		ck_near(c, "run.meta", "run.meta.sequence_list_ns", v,
+			"sequence_frames / list_per_s (ns)", n / list * 1e9, 1e-9);
+	if (ck_num(m, "sequence_probe_ns", &v))
+		ck_near(c, "run.meta", "run.meta.sequence_probe_ns", v,
+			"sequence_frames / stat_per_s + sequence_frames / probe_per_s (ns)",
+			n / stat * 1e9 + n / probe * 1e9, 1e-9);
+}

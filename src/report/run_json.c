@@ -167,6 +167,21 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 			cJSON_AddItemToObject(o, "read", frametest_json(&s->t[SM_DIR_PLAYBACK], 0));
 		cJSON_AddItemToArray(a, o);
 	}
+	if (res->meta.measured) {
+		const struct sm_run_meta *m = &res->meta;
+		cJSON *o = cJSON_AddObjectToObject(run, "meta");
+
+		sm_json_add_u64(o, "files", m->files);
+		sm_json_add_u64(o, "size_bytes", m->size_bytes);
+		sm_json_add_double(o, "create_per_s", m->create_per_s);
+		sm_json_add_double(o, "stat_per_s", m->stat_per_s);
+		sm_json_add_double(o, "probe_per_s", m->probe_per_s);
+		sm_json_add_double(o, "list_per_s", m->list_per_s);
+		sm_json_add_double(o, "delete_per_s", m->delete_per_s);
+		sm_json_add_u64(o, "sequence_frames", m->seq_frames);
+		sm_json_add_double(o, "sequence_list_ns", m->seq_list_ns);
+		sm_json_add_double(o, "sequence_probe_ns", m->seq_probe_ns);
+	}
 	a = cJSON_AddArrayToObject(run, "verdicts");
 	if (res->reached >= SM_PHASE_VERDICTS) {
 		for (unsigned r = 0; r < res->nrows; r++) {

@@ -304,6 +304,27 @@ int sm_run_from_json(const cJSON *doc, struct sm_run_result *res, struct sm_jerr
 		if (r && read_frametest(r, &s->t[SM_DIR_PLAYBACK], e))
 			return -EINVAL;
 	}
+	if (cJSON_GetObjectItemCaseSensitive(run, "meta")) {   /* absent before it was measured */
+		const cJSON *m = sm_jget_obj(run, "meta", e);
+		struct sm_run_meta *t = &res->meta;
+
+		rc |= sm_jget_u64(m, "files", &t->files, e);
+		rc |= sm_jget_u64(m, "size_bytes", &t->size_bytes, e);
+		rc |= sm_jget_double(m, "create_per_s", &t->create_per_s, e);
+		rc |= sm_jget_double(m, "stat_per_s", &t->stat_per_s, e);
+		rc |= sm_jget_double(m, "probe_per_s", &t->probe_per_s, e);
+		rc |= sm_jget_double(m, "list_per_s", &t->list_per_s, e);
+		rc |= sm_jget_double(m, "delete_per_s", &t->delete_per_s, e);
+		rc |= sm_jget_u64(m, "sequence_frames", &t->seq_frames, e);
+		rc |= sm_jget_double(m, "sequence_list_ns", &t->seq_list_ns, e);
+		rc |= sm_jget_double(m, "sequence_probe_ns", &t->seq_probe_ns, e);
+		if (rc)
+			return -EINVAL;
+		if (!(t->seq_list_ns >= 0) || !(t->seq_probe_ns >= 0) || !(t->list_per_s >= 0) ||
+		    !(t->stat_per_s >= 0) || !(t->probe_per_s >= 0))
+			return sm_jerr_set(e, "'run.meta' holds a negative or undefined figure");
+		t->measured = 1;
+	}
 	a = sm_jget_arr(run, "verdicts", e);
 	if (!a)
 		return -EINVAL;

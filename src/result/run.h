@@ -94,6 +94,26 @@ struct sm_run_size {
 	struct sm_run_frametest t[2];
 };
 
+/* The metadata line (docs/run.md, docs/meta.md): a short `meta` run in
+ * the test directory after the frame tests, and what its rates say of a
+ * sequence of seq_frames frames. Filled by the workload (rates from
+ * analysis/meta.c, the sequence times from sm_meta_sequence_ns()); all 0
+ * with measured 0 when not run (--classic-only, the null engine, a
+ * failure: then a meta_failed warning). */
+struct sm_run_meta {
+	int measured;
+	uint64_t files, size_bytes;
+	double create_per_s, stat_per_s, probe_per_s, list_per_s, delete_per_s;
+	uint64_t seq_frames;
+	double seq_list_ns, seq_probe_ns;   /* listing; stat + header read of every frame */
+};
+
+/* Files and bytes per file of run's metadata line. */
+#define SM_RUN_META_FILES 2000u
+#define SM_RUN_META_SIZE 4096u
+/* The sequence the line speaks of. */
+#define SM_RUN_META_SEQ_FRAMES 100000u
+
 /* A verdict row: one format, every rate, both directions. */
 struct sm_run_row {
 	struct sm_format fmt;
@@ -198,6 +218,7 @@ struct sm_run_result {
 	struct sm_run_size sizes[SM_RUN_NSIZES];
 	struct sm_run_row *rows;    /* plan.nformats rows, owned (sm_run_result_release) */
 	unsigned nrows;
+	struct sm_run_meta meta;    /* the metadata line */
 	unsigned paced_runs;        /* paced runs made */
 	unsigned near_unconfirmed;  /* near-limit verdicts left as computed */
 	struct sm_run_derived derived;

@@ -153,6 +153,8 @@ int sm_run_frames(struct sm_run_result *res, sm_run_progress_fn progress, void *
 	res->reached = SM_PHASE_FRAMES;
 	if (!rc)
 		rc = sm_prof_frames(&x);
+	if (!rc && !sm_stopped())
+		rc = sm_prof_meta(&x);
 	return prof_done(&x, rc);
 }
 

@@ -53,6 +53,11 @@ int sm_prof_frames_go(struct sm_prof *x, struct sm_frames_plan *f);
  * res->head.error set. */
 int sm_prof_classic(struct sm_prof *x);
 int sm_prof_frames(struct sm_prof *x);
+
+/* run's metadata line (res->meta): a short meta run in the test
+ * directory. Returns 0 (also when it failed: a meta_failed warning, the
+ * line not measured), -EINTR on a signal, -ENOMEM. */
+int sm_prof_meta(struct sm_prof *x);
 int sm_prof_confirm(struct sm_prof *x);
 
 #endif

@@ -92,6 +92,25 @@ expect_rc 0 "--save" "$S" meta -n 50 --save=m1 --db="$T_DIR/h.db" "$D"
 check "history lists the meta key" grep -Eq '^m1 +meta +2 ' <("$S" history --db="$T_DIR/h.db")
 check "compare: the create rate" grep -q '^create ops/s' <("$S" compare --db="$T_DIR/h.db" m1 m1)
 
+# ---- run's metadata line ----
+R=$T_DIR/r
+mkdir "$R"
+expect_rc 0 "run --time 4" "$S" run "$R" --time 4 --quiet --no-confirm --formats dpx-hd --fps 24 \
+  --json="$T_DIR/run.json"
+check "run: the metadata line" grep -q "^  metadata (2000 files of 4096 bytes, one thread): stat" "$T_DIR/out"
+# the line is wrapped at 78 columns
+check "run: a sequence of 100000 frames" grep -q "a sequence of 100000 frames is listed in .*, every frame stat'ed and its header read in " \
+  <(tr -s ' \n' ' ' <"$T_DIR/out")
+check "run.meta in the JSON" test "$(json "$T_DIR/run.json" "sorted(d['run']['meta'])")" = \
+  "['create_per_s', 'delete_per_s', 'files', 'list_per_s', 'probe_per_s', 'sequence_frames', 'sequence_list_ns', 'sequence_probe_ns', 'size_bytes', 'stat_per_s']"
+check "run: its test directory removed" test -z "$(ls -A "$R")"
+"$S" report "$T_DIR/run.json" >"$T_DIR/run.re"
+check "run: report prints the metadata line again" grep -q "^  metadata (2000 files" "$T_DIR/run.re"
+expect_rc 0 "run --engine null" "$S" run "$R" --time 2 --quiet --engine null --no-confirm --formats dpx-hd \
+  --fps 24 --json="$T_DIR/run-null.json"
+check "run --engine null: no metadata line" test "$(grep -c 'metadata (' "$T_DIR/out")" = 0
+check "run --engine null: no run.meta" test "$(json "$T_DIR/run-null.json" "'meta' in d['run']")" = False
+
 # ---- a full disk: a 1 MiB tmpfs ----
 M=$T_DIR/small
 mkdir "$M"
