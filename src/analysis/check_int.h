@@ -154,5 +154,6 @@ void ck_lay_fileio(struct ck_lay *L);
 void ck_lay_time(struct ck_lay *L);
 void ck_lay_run(struct ck_lay *L);
 void ck_lay_streams(struct ck_lay *L);
+void ck_lay_meta(struct ck_lay *L);
 
 #endif

@@ -132,6 +132,8 @@ unsigned sm_check_layout(const cJSON *doc, const char *layout, const char *text,
 		ck_lay_run(&L);
 	else if (!strcmp(cmd, "streams"))
 		ck_lay_streams(&L);
+	else if (!strcmp(cmd, "meta"))
+		ck_lay_meta(&L);
 	/* frames' frametest and fileio's text layouts end with the job's table */
 	if ((!strcmp(cmd, "frames") && !strcmp(layout, "frametest")) ||
 	    (!strcmp(cmd, "fileio") && strcmp(layout, "csv") && strcmp(layout, "openmetrics")))

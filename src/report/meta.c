@@ -123,7 +123,7 @@ void sm_md_meta(FILE *f, const struct sm_meta_result *r)
 	}
 	fputc('\n', f);
 	if (sequence(buf, sizeof(buf), r))
-		fprintf(f, "%s.\n\n", buf);
+		fprintf(f, "%s\n\n", buf);   /* no period: it would stick to the unit */
 	outcome(f, r, "- ");
 }
 
