@@ -79,6 +79,7 @@ static void test_run(void **state)
 		assert_int_equal(st.st_size, 1);
 	}
 	free(r);
+	assert_int_equal(t_scratch_remove(), 0);   /* one scratch directory at a time */
 }
 
 static void test_size0_and_json(void **state)
