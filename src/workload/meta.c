@@ -219,6 +219,8 @@ static void list_all(struct thr *t)
 		t->err_what = "cannot list";
 	}
 	closedir(d);
+	if (sm_stopped())
+		expect = seen;   /* a listing cut short: what it saw, no error */
 	t->op.count = expect;
 	t->op.errors = expect - seen;
 	if (seen < expect && !t->err && !sm_stopped()) {
