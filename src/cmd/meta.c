@@ -110,8 +110,14 @@ static int end(struct sm_emit *e, void *arg, int rc)
 		return SM_EXIT_INTERRUPTED;
 	}
 	if (rc || res->head.error[0]) {
-		sm_error("%s%s", res->head.error[0] ? res->head.error : strerror(-rc),
-			 res->cleaned ? " (the figures are partial; the run's files removed)" : "");
+		/* a failed create ends the measuring there; a failed stat, probe
+		 * or list is counted in its phase and the others run */
+		int partial = !res->ph[SM_META_DELETE].ran;
+
+		sm_error("%s%s%s", res->head.error[0] ? res->head.error : strerror(-rc),
+			 partial ? " (the figures are partial" : "",
+			 res->cleaned ? (partial ? "; the run's files removed)" : " (the run's files removed)")
+				      : (partial ? ")" : ""));
 		return SM_EXIT_FAIL;
 	}
 	if (!res->cleaned) {
