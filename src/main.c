@@ -23,7 +23,7 @@ static const struct sm_command commands[] = {
 	{ "frames", cmd_frames, "frame-sequence and streaming tests (frametest-compatible)" },
 	{ "fileio", cmd_fileio, "file I/O test (sysbench fileio-compatible)" },
 	{ "streams", cmd_streams, "how many real-time streams of a video format the storage holds" },
-	{ "meta", cmd_meta, "the metadata work of an image sequence: create, stat, probe, list, delete" },
+	{ "meta", cmd_meta, "metadata work of image sequences: create, stat, probe, list, delete" },
 	{ "time", cmd_time, "time a command and account for its I/O" },
 	{ "history", cmd_history, "list the runs saved by --save, a key's runs, as text or JSON" },
 	{ "compare", cmd_compare, "compare two saved results or history keys, figure by figure" },

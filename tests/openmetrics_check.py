@@ -194,6 +194,19 @@ elif cmd == 'time':
         for stat in ('mean', 'stddev', 'median', 'min', 'max'):
             if st.get(stat) is not None:
                 want('stormark_time_' + name, st[stat] / scale, stat=stat)
+elif cmd == 'meta':
+    for ph, o in doc['meta']['ops'].items():
+        want('stormark_meta_ops_per_second', o['per_s'], phase=ph)
+        want('stormark_meta_operations', o['count'], phase=ph)
+        want('stormark_meta_op_errors', o['errors'], phase=ph)
+        want('stormark_meta_phase_duration_seconds', ns(o['duration_ns']), phase=ph)
+        for key_, q in QS:
+            want('stormark_meta_latency_seconds', ns(o['lat_ns'].get(key_)), phase=ph, quantile=q)
+if cmd == 'run' and 'meta' in doc['run']:
+    rm = doc['run']['meta']
+    for ph in ('create', 'stat', 'probe', 'list', 'delete'):
+        want('stormark_run_meta_ops_per_second', rm[ph + '_per_s'], phase=ph)
+    want('stormark_run_meta_sequence_seconds', ns(rm['sequence_list_ns']), phase='list')
 if 'mpi' in doc:
     want('stormark_mpi_ranks', doc['mpi']['ranks_total'], state='total')
     want('stormark_mpi_throughput_bytes_per_second', doc['mpi']['bytes_per_s'])

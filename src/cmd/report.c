@@ -30,7 +30,7 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "(default), csv, markdown, json; streams and meta: text (default),\n"
 		   "csv, markdown, json; and html for every one (a self-contained page\n"
 		   "with charts, docs/report.md) and openmetrics (Prometheus' text\n"
-		   "format, docs/openmetrics.md; not for meta). --check renders nothing:\n"
+		   "format, docs/openmetrics.md). --check renders nothing:\n"
 		   "it checks each file's invariants and its layouts against it, one line\n"
 		   "per violation.\n\n");
 	sm_opt_usage(f, opts, 0);

@@ -27,6 +27,8 @@ enum fam {
 	F_ST_MIX_HELD, F_ST_MIX_BPS, F_ST_MIX_DROP, F_ST_MIXG_HELD,
 	F_TIME_RUNS, F_TIME_WALL, F_TIME_USER, F_TIME_SYS, F_TIME_CPU, F_TIME_RSS,
 	F_TIME_RD, F_TIME_WR, F_TIME_SRD, F_TIME_SWR, F_TIME_DRD, F_TIME_DWR,
+	F_META_OPS, F_META_COUNT, F_META_ERRS, F_META_DUR, F_META_LAT, F_META_LAT_MEAN,
+	F_RUN_META_OPS, F_RUN_META_SEQ,
 	NFAM
 };
 
@@ -95,6 +97,14 @@ static const struct family fams[NFAM] = {
 	[F_TIME_SWR] = { "stormark_time_storage_write_bytes", "gauge", "bytes", "time: bytes the storage layer wrote, by statistic" },
 	[F_TIME_DRD] = { "stormark_time_disk_read_bytes", "gauge", "bytes", "time: bytes the disk read, by statistic" },
 	[F_TIME_DWR] = { "stormark_time_disk_write_bytes", "gauge", "bytes", "time: bytes the disk wrote, by statistic" },
+	[F_META_OPS] = { "stormark_meta_ops_per_second", "gauge", "ops_per_second", "meta: a phase's operations per second over its span, by phase (create, stat, probe, list, delete)" },
+	[F_META_COUNT] = { "stormark_meta_operations", "gauge", NULL, "meta: a phase's operations, by phase" },
+	[F_META_ERRS] = { "stormark_meta_op_errors", "gauge", NULL, "meta: a phase's operations that failed, by phase" },
+	[F_META_DUR] = { "stormark_meta_phase_duration_seconds", "gauge", "seconds", "meta: a phase's span, by phase" },
+	[F_META_LAT] = { "stormark_meta_latency_seconds", "gauge", "seconds", "meta: an operation's latency, by phase and quantile" },
+	[F_META_LAT_MEAN] = { "stormark_meta_latency_mean_seconds", "gauge", "seconds", "meta: an operation's mean latency, by phase" },
+	[F_RUN_META_OPS] = { "stormark_run_meta_ops_per_second", "gauge", "ops_per_second", "run: the metadata line's operations per second, by phase" },
+	[F_RUN_META_SEQ] = { "stormark_run_meta_sequence_seconds", "gauge", "seconds", "run: how long listing (list), or stat'ing and probing (probe), a sequence of 100,000 frames takes here" },
 };
 
 /* The samples of each family, collected before any is printed: a family's
@@ -386,6 +396,9 @@ static void run_verdicts(struct om *m, const cJSON *v)
 	}
 }
 
+/* meta's phases, as meta.ops and run.meta name them */
+static const char *const meta_phases[] = { "create", "stat", "probe", "list", "delete" };
+
 static void run(struct om *m, const cJSON *doc)
 {
 	static const char *const dirs[] = { "write", "read" };
@@ -425,6 +438,35 @@ static void run(struct om *m, const cJSON *doc)
 	}
 	cJSON_ArrayForEach(x, at(r, "verdicts"))
 		run_verdicts(m, x);
+	x = at(r, "meta");
+	for (unsigned i = 0; x && i < sizeof(meta_phases) / sizeof(meta_phases[0]); i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%s_per_s", meta_phases[i]);
+		PUT(m, F_RUN_META_OPS, x, key, 1, "phase", meta_phases[i], NULL);
+	}
+	PUT(m, F_RUN_META_SEQ, x, "sequence_list_ns", NS, "phase", "list", NULL);
+	PUT(m, F_RUN_META_SEQ, x, "sequence_probe_ns", NS, "phase", "probe", NULL);
+}
+
+/* meta: each phase that ran (a phase that did not is absent). */
+static void meta(struct om *m, const cJSON *doc)
+{
+	const cJSON *ops = at(at(doc, "meta"), "ops");
+
+	for (unsigned i = 0; i < sizeof(meta_phases) / sizeof(meta_phases[0]); i++) {
+		const cJSON *p = at(ops, meta_phases[i]);
+		const char *ph = meta_phases[i];
+
+		if (!p)
+			continue;
+		PUT(m, F_META_OPS, p, "per_s", 1, "phase", ph, NULL);
+		PUT(m, F_META_COUNT, p, "count", 1, "phase", ph, NULL);
+		PUT(m, F_META_ERRS, p, "errors", 1, "phase", ph, NULL);
+		PUT(m, F_META_DUR, p, "duration_ns", NS, "phase", ph, NULL);
+		quantiles(m, F_META_LAT, at(p, "lat_ns"), "phase", ph, NULL, NULL, NULL, NULL);
+		PUT(m, F_META_LAT_MEAN, at(p, "lat_ns"), "mean", NS, "phase", ph, NULL);
+	}
 }
 
 static void streams(struct om *m, const cJSON *doc)
@@ -567,6 +609,8 @@ int sm_openmetrics(FILE *f, const cJSON *doc)
 		streams(&m, doc);
 	else if (!strcmp(cmd, "time"))
 		time_cmd(&m, doc);
+	else if (!strcmp(cmd, "meta"))
+		meta(&m, doc);
 	for (unsigned i = 0; i < NFAM; i++) {
 		if (!m.mem[i])
 			continue;

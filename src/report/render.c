@@ -646,6 +646,7 @@ static const struct sm_layout_row meta_rows[] = {
 	{ .layout = SM_LAYOUT_MARKDOWN, .render = meta_md },
 	{ .layout = SM_LAYOUT_JSON },
 	{ .layout = SM_LAYOUT_HTML, .render = meta_html, .flags = SM_ROW_SAVED },
+	OPENMETRICS_ROW,
 	{ 0 },
 };
 

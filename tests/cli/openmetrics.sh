@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # --format openmetrics (docs/openmetrics.md): every command with a result
-# (frames, fileio, run, streams, time) and `report` of every golden print
+# (frames, fileio, run, streams, time, meta) and `report` of every golden print
 # OpenMetrics text that Prometheus' own parser reads (python3-prometheus-
 # client, tests/openmetrics_check.py), with "# EOF" last, units in the
 # names, the common labels and the document's figures; a live run prints
