@@ -7,6 +7,7 @@
 #define SM_CMD_H
 
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -78,14 +79,29 @@ int sm_check_memory(const char *prog, uint64_t need, const char *what);
  * nothing, so a test that would write there is refused before it starts. */
 int sm_dir_check_writable(const char *dir);
 
-/* The live progress line of run and streams on stderr: "[ 12/60 s] what",
- * redrawn in place; nothing when on is 0 (--quiet, not a terminal, a rank
- * that does not report). sm_progress_line() is the workload's callback
- * (arg: the struct sm_progress); sm_progress_clear() wipes the line. */
+/* The live progress line of run, streams and time on stderr:
+ * "[ 12/60 s] what: 4 s in, 48 s left", redrawn in place; nothing when on
+ * is 0 (--quiet, not a terminal, a rank that does not report).
+ * sm_progress_line() is the workload's callback (arg: the struct
+ * sm_progress), called when a phase starts: it draws the line and starts a
+ * ticker thread that redraws it twice a second from the figures it was
+ * given and the clock, so a long phase keeps counting while the measuring
+ * threads never wait on it (it reads no counter of theirs and takes no lock
+ * they take). sm_progress_clear() stops the ticker and wipes the line.
+ * Zero-initialise the struct, then set on. */
 struct sm_progress {
 	int on;
+	int ticking;                /* the ticker thread runs */
+	int stop;
+	uint64_t base_ns;           /* sm_now_ns() less the elapsed time last told */
+	uint64_t phase_ns;          /* sm_now_ns() when the phase began */
+	uint64_t budget_ns;         /* 0: none */
+	char what[160];
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
 };
 void sm_progress_line(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, void *arg);
-void sm_progress_clear(const struct sm_progress *p);
+void sm_progress_clear(struct sm_progress *p);
 
 #endif

@@ -3,11 +3,15 @@
 #include "cmd/cmd.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/out_opts.h"
+#include "core/clock.h"
 #include "core/memcheck.h"
 #include "core/opt.h"
 
@@ -47,20 +51,109 @@ int sm_check_memory(const char *prog, uint64_t need, const char *what)
 	return SM_EXIT_USAGE;
 }
 
+/* Draw p's line as it stands now (p->mu held): one write(2), cut to the
+ * terminal's width so that a redraw never wraps onto a second line. */
+static void progress_draw(struct sm_progress *p)
+{
+	uint64_t now = sm_now_ns();
+	double el = (double)(now - p->base_ns) / 1e9, in = (double)(now - p->phase_ns) / 1e9;
+	double bud = (double)p->budget_ns / 1e9;
+	char line[320], left[48] = "";
+	struct winsize ws;
+	size_t n, cols = 80;
+	int k;
+
+	if (p->budget_ns && el < bud)
+		snprintf(left, sizeof(left), ", %.0f s left", bud - el);
+	if (p->budget_ns)
+		k = snprintf(line, sizeof(line), "\r\033[K[%3.0f/%.0f s] %s: %.0f s in%s", el, bud,
+			     p->what, in, left);
+	else
+		k = snprintf(line, sizeof(line), "\r\033[K[%3.0f s] %s: %.0f s in", el, p->what, in);
+	if (k < 0)
+		return;
+	n = (size_t)k < sizeof(line) ? (size_t)k : sizeof(line) - 1;
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1)
+		cols = ws.ws_col;
+	if (n > 4 + cols - 1)   /* "\r\033[K" takes no column */
+		n = 4 + cols - 1;
+	(void)!write(STDERR_FILENO, line, n);
+}
+
+/* The ticker: redraws the line every half second until told to stop. */
+static void *progress_tick(void *arg)
+{
+	struct sm_progress *p = arg;
+	struct timespec ts;
+
+	pthread_mutex_lock(&p->mu);
+	while (!p->stop) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_nsec += 500000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_cond_timedwait(&p->cv, &p->mu, &ts) == ETIMEDOUT && !p->stop)
+			progress_draw(p);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
 void sm_progress_line(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, void *arg)
 {
-	const struct sm_progress *p = arg;
+	struct sm_progress *p = arg;
+	uint64_t now = sm_now_ns();
 
 	if (!p->on)
 		return;
-	fprintf(stderr, "\r\033[K[%3.0f/%.0f s] %s", (double)elapsed_ns / 1e9, (double)budget_ns / 1e9, what);
 	fflush(stderr);
+	if (!p->ticking) {
+		pthread_condattr_t ca;
+		sigset_t all, old;
+
+		p->stop = 0;
+		pthread_mutex_init(&p->mu, NULL);
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&p->cv, &ca);
+		pthread_condattr_destroy(&ca);
+		/* signals (^C, time's forwarding) stay with the threads that
+		 * handle them */
+		sigfillset(&all);
+		pthread_sigmask(SIG_SETMASK, &all, &old);
+		p->ticking = !pthread_create(&p->thread, NULL, progress_tick, p);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (!p->ticking) {
+			pthread_cond_destroy(&p->cv);
+			pthread_mutex_destroy(&p->mu);
+		}
+	}
+	if (p->ticking)
+		pthread_mutex_lock(&p->mu);
+	snprintf(p->what, sizeof(p->what), "%s", what);
+	p->base_ns = now - elapsed_ns;
+	p->phase_ns = now;
+	p->budget_ns = budget_ns;
+	progress_draw(p);
+	if (p->ticking)
+		pthread_mutex_unlock(&p->mu);
 }
 
-void sm_progress_clear(const struct sm_progress *p)
+void sm_progress_clear(struct sm_progress *p)
 {
-	if (p->on) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
+	if (!p->on)
+		return;
+	if (p->ticking) {
+		pthread_mutex_lock(&p->mu);
+		p->stop = 1;
+		pthread_cond_signal(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+		pthread_join(p->thread, NULL);
+		pthread_cond_destroy(&p->cv);
+		pthread_mutex_destroy(&p->mu);
+		p->ticking = 0;
 	}
+	(void)!write(STDERR_FILENO, "\r\033[K", 4);
 }

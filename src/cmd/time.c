@@ -131,6 +131,7 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	struct sm_time_plan plan;
 	struct sm_time_result *r = NULL;
 	struct sm_time_run *runs = NULL;
+	struct sm_progress pc = { 0 };
 	struct sm_emit e = { .r = &sm_render_time, .prog = PROG, .job = job, .store = store, .end = end };
 	char msg[SM_MSG_MAX];
 	int rc, code = SM_EXIT_OK, status;
@@ -165,8 +166,15 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 		.warmup = o.warmup, .runs = o.runs, .drop_caches = o.drop_caches,
 		.no_syscalls = o.no_syscalls, .env = sm_emit_wants_doc(&e),
 	};
+	/* run i of N on a terminal, redrawn as the runs go (cmd.h) */
+	pc.on = !o.out.quiet && isatty(STDERR_FILENO);
+	if (pc.on) {
+		plan.progress = sm_progress_line;
+		plan.progress_arg = &pc;
+	}
 	sm_result_head_begin(&r->head, "time", argc, argv);
 	code = sm_time_measure(&plan, r, runs, &status, msg, sizeof(msg));
+	sm_progress_clear(&pc);
 	if (msg[0])
 		sm_error("%s", msg);
 	if (code < 0) {

@@ -265,8 +265,9 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 				 (double)(sm_now_ns() - x->t_start) / 1e9, (double)p->time_ns / 1e9);
 			return 0;
 		}
-		snprintf(what, sizeof(what), "%s %s fps %s: %u stream%s", c->format, c->fps_name,
-			 sm_direction_name(c->dir), n, n == 1 ? "" : "s");
+		snprintf(what, sizeof(what), "%s %s fps %s: %u stream%s, a %.0f s step", c->format,
+			 c->fps_name, sm_direction_name(c->dir), n, n == 1 ? "" : "s",
+			 (double)p->step_ns / 1e9);
 		if (x->progress)
 			x->progress(what, sm_now_ns() - x->t_start, p->time_ns, x->arg);
 		rc = one_step(x, c, n, p->step_ns, NULL, NULL, 0);
@@ -332,8 +333,8 @@ static int confirm_cell(struct sm_streams_search *x, struct sm_streams_cell *c, 
 	if (x->progress) {
 		char what[160];
 
-		snprintf(what, sizeof(what), "%s %s fps capture: %u streams sustained", c->format,
-			 c->fps_name, c->max_headroom);
+		snprintf(what, sizeof(what), "%s %s fps capture: %u streams sustained for %.0f s",
+			 c->format, c->fps_name, c->max_headroom, (double)len / 1e9);
 		x->progress(what, sm_now_ns() - x->t_start, x->plan->time_ns, x->arg);
 	}
 	rc = one_step(x, c, c->max_headroom, len, &st, sec, nsec);
@@ -469,8 +470,9 @@ static int run_mix(struct sm_streams_search *x)
 	if (x->progress) {
 		char what[160];
 
-		snprintf(what, sizeof(what), "the mix: %u stream%s in %u group%s", m->nstreams,
-			 m->nstreams == 1 ? "" : "s", m->ngroups, m->ngroups == 1 ? "" : "s");
+		snprintf(what, sizeof(what), "the mix: %u stream%s in %u group%s for %.0f s",
+			 m->nstreams, m->nstreams == 1 ? "" : "s", m->ngroups,
+			 m->ngroups == 1 ? "" : "s", (double)x->plan->step_ns / 1e9);
 		x->progress(what, sm_now_ns() - x->t_start, x->plan->time_ns, x->arg);
 	}
 	rc = run_groups(x, og, ng, m->sec_bytes, m->nsec, &m->step, err, sizeof(err));

@@ -194,16 +194,29 @@ static void finish(const struct runner *rn, struct sm_time_result *r, struct sm_
 	sm_time_analyse(r);
 }
 
+/* Tell the plan's progress callback that run i (from 0) of n begins. */
+static void tell(const struct sm_time_plan *p, const char *kind, unsigned i, unsigned n, uint64_t t0)
+{
+	char what[64];
+
+	if (!p->progress)
+		return;
+	snprintf(what, sizeof(what), "%s %u of %u", kind, i + 1, n);
+	p->progress(what, sm_now_ns() - t0, 0, p->progress_arg);
+}
+
 /* The warm-up runs, then the measured ones. Returns -1 to report, or the
  * exit code (rn->msg says why). */
 static int loop(struct runner *rn, struct sm_time_result *r, struct sm_time_run *runs, int *status)
 {
 	const struct sm_time_plan *p = rn->p;
+	uint64_t t0 = sm_now_ns();
 	int code;
 
 	for (unsigned i = 0; i < p->warmup; i++) {
 		struct sm_time_run scratch;
 
+		tell(p, "warm-up run", i, p->warmup, t0);
 		code = one_run(rn, &scratch);
 		if (code)
 			return code;
@@ -214,6 +227,7 @@ static int loop(struct runner *rn, struct sm_time_result *r, struct sm_time_run 
 		}
 	}
 	for (unsigned i = 0; i < p->runs; i++) {
+		tell(p, "run", i, p->runs, t0);
 		code = one_run(rn, &runs[r->nruns]);
 		if (code)
 			return code;

@@ -17,6 +17,11 @@ struct sm_time_plan {
 	const char *prepare;        /* sh -c CMD before every run, unmeasured; NULL: none */
 	unsigned warmup, runs;      /* unmeasured runs first, then measured ones */
 	int drop_caches;            /* drop the page cache before every run */
+	/* called before each run starts (not timed): what is "warm-up run i of
+	 * N" or "run i of N", elapsed_ns the time since the first began,
+	 * budget_ns 0 (none); NULL: not called */
+	void (*progress)(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, void *arg);
+	void *progress_arg;
 	int no_syscalls;            /* count no system calls (no perf counter) */
 	int env;                    /* collect the whole environment (else the kernel only) */
 };
