@@ -97,11 +97,18 @@ struct sm_progress {
 	uint64_t phase_ns;          /* sm_now_ns() when the phase began */
 	uint64_t budget_ns;         /* 0: none */
 	char what[160];
+	char figures[96];           /* the test's own figures so far, or "" */
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 };
 void sm_progress_line(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, void *arg);
+/* run's callback (workload/profile.h): as sm_progress_line() when what is
+ * set; what NULL: the test goes on, the line now ends with figures (taken
+ * only when the line is free at once: the caller, a sampler thread, never
+ * waits). */
+void sm_progress_run(const char *what, const char *figures, uint64_t elapsed_ns,
+		     uint64_t budget_ns, void *arg);
 void sm_progress_clear(struct sm_progress *p);
 
 #endif

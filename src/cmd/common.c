@@ -51,33 +51,37 @@ int sm_check_memory(const char *prog, uint64_t need, const char *what)
 	return SM_EXIT_USAGE;
 }
 
-/* Draw p's line as it stands now (p->mu held): one write(2), cut to the
- * terminal's width so that a redraw never wraps onto a second line. */
-static void progress_draw(struct sm_progress *p)
+/* Format p's line as it stands now (p->mu held) into line (of len bytes),
+ * cut to the terminal's width so that a redraw never wraps onto a second
+ * line; returns its length. */
+static size_t progress_format(const struct sm_progress *p, char *line, size_t len)
 {
 	uint64_t now = sm_now_ns();
 	double el = (double)(now - p->base_ns) / 1e9, in = (double)(now - p->phase_ns) / 1e9;
 	double bud = (double)p->budget_ns / 1e9;
-	char line[320], left[48] = "";
+	char left[48] = "", fig[100] = "";
 	struct winsize ws;
 	size_t n, cols = 80;
 	int k;
 
 	if (p->budget_ns && el < bud)
 		snprintf(left, sizeof(left), ", %.0f s left", bud - el);
+	if (p->figures[0])
+		snprintf(fig, sizeof(fig), "%s, ", p->figures);
+	/* the test's figures first: a narrow terminal cuts the times */
 	if (p->budget_ns)
-		k = snprintf(line, sizeof(line), "\r\033[K[%3.0f/%.0f s] %s: %.0f s in%s", el, bud,
-			     p->what, in, left);
+		k = snprintf(line, len, "\r\033[K[%3.0f/%.0f s] %s: %s%.0f s in%s", el, bud, p->what,
+			     fig, in, left);
 	else
-		k = snprintf(line, sizeof(line), "\r\033[K[%3.0f s] %s: %.0f s in", el, p->what, in);
+		k = snprintf(line, len, "\r\033[K[%3.0f s] %s: %s%.0f s in", el, p->what, fig, in);
 	if (k < 0)
-		return;
-	n = (size_t)k < sizeof(line) ? (size_t)k : sizeof(line) - 1;
+		return 0;
+	n = (size_t)k < len ? (size_t)k : len - 1;
 	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1)
 		cols = ws.ws_col;
 	if (n > 4 + cols - 1)   /* "\r\033[K" takes no column */
 		n = 4 + cols - 1;
-	(void)!write(STDERR_FILENO, line, n);
+	return n;
 }
 
 /* The ticker: redraws the line every half second until told to stop. */
@@ -85,6 +89,8 @@ static void *progress_tick(void *arg)
 {
 	struct sm_progress *p = arg;
 	struct timespec ts;
+	char line[400];
+	size_t n;
 
 	pthread_mutex_lock(&p->mu);
 	while (!p->stop) {
@@ -94,17 +100,40 @@ static void *progress_tick(void *arg)
 			ts.tv_sec++;
 			ts.tv_nsec -= 1000000000L;
 		}
-		if (pthread_cond_timedwait(&p->cv, &p->mu, &ts) == ETIMEDOUT && !p->stop)
-			progress_draw(p);
+		if (pthread_cond_timedwait(&p->cv, &p->mu, &ts) == ETIMEDOUT && !p->stop) {
+			/* written with the lock let go: a terminal that blocks
+			 * (^S) never holds up whoever hands over figures */
+			n = progress_format(p, line, sizeof(line));
+			pthread_mutex_unlock(&p->mu);
+			(void)!write(STDERR_FILENO, line, n);
+			pthread_mutex_lock(&p->mu);
+		}
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
+}
+
+void sm_progress_run(const char *what, const char *figures, uint64_t elapsed_ns,
+		     uint64_t budget_ns, void *arg)
+{
+	struct sm_progress *p = arg;
+
+	if (!what) {
+		if (p->on && p->ticking && !pthread_mutex_trylock(&p->mu)) {
+			snprintf(p->figures, sizeof(p->figures), "%s", figures ? figures : "");
+			pthread_mutex_unlock(&p->mu);
+		}
+		return;
+	}
+	sm_progress_line(what, elapsed_ns, budget_ns, arg);
 }
 
 void sm_progress_line(const char *what, uint64_t elapsed_ns, uint64_t budget_ns, void *arg)
 {
 	struct sm_progress *p = arg;
 	uint64_t now = sm_now_ns();
+	char line[400];
+	size_t n;
 
 	if (!p->on)
 		return;
@@ -133,12 +162,14 @@ void sm_progress_line(const char *what, uint64_t elapsed_ns, uint64_t budget_ns,
 	if (p->ticking)
 		pthread_mutex_lock(&p->mu);
 	snprintf(p->what, sizeof(p->what), "%s", what);
+	p->figures[0] = '\0';
 	p->base_ns = now - elapsed_ns;
 	p->phase_ns = now;
 	p->budget_ns = budget_ns;
-	progress_draw(p);
+	n = progress_format(p, line, sizeof(line));
 	if (p->ticking)
 		pthread_mutex_unlock(&p->mu);
+	(void)!write(STDERR_FILENO, line, n);
 }
 
 void sm_progress_clear(struct sm_progress *p)

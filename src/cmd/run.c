@@ -357,7 +357,7 @@ static int phases(struct live *lv, struct sm_job *job, struct sm_run_result *res
 		sm_run_text_header(lv->out, res);
 		sm_out_flush(lv->out);
 	}
-	rc = sm_run_classic(res, sm_progress_line, &lv->pc);
+	rc = sm_run_classic(res, sm_progress_run, &lv->pc);
 	sm_progress_clear(&lv->pc);
 	if (!rc && alone) {
 		sm_run_text_classic(lv->out, res);
@@ -365,7 +365,7 @@ static int phases(struct live *lv, struct sm_job *job, struct sm_run_result *res
 		lv->printed = SM_PHASE_FRAMES;
 	}
 	if (!rc && !lv->o->classic_only) {
-		rc = sm_run_frames(res, sm_progress_line, &lv->pc);
+		rc = sm_run_frames(res, sm_progress_run, &lv->pc);
 		sm_progress_clear(&lv->pc);
 	}
 	if (!rc && !lv->o->classic_only) {
@@ -374,7 +374,7 @@ static int phases(struct live *lv, struct sm_job *job, struct sm_run_result *res
 			sm_out_flush(lv->out);
 			lv->printed = SM_PHASE_VERDICTS;
 		}
-		rc = sm_run_verdicts(res, sm_progress_line, &lv->pc);
+		rc = sm_run_verdicts(res, sm_progress_run, &lv->pc);
 		sm_progress_clear(&lv->pc);
 	}
 	sm_run_end(res);

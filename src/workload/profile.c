@@ -23,7 +23,7 @@ uint64_t sm_prof_elapsed(const struct sm_prof *x)
 void sm_prof_tell(struct sm_prof *x, const char *what)
 {
 	if (x->progress)
-		x->progress(what, sm_prof_elapsed(x), x->plan->time_ns, x->arg);
+		x->progress(what, NULL, sm_prof_elapsed(x), x->plan->time_ns, x->arg);
 }
 
 int sm_prof_fail(struct sm_prof *x, int rc, const char *fmt, ...)

@@ -17,9 +17,12 @@
 /* Defaults: 60 s, 4 threads, q 8, b 5, confirm, fps 24 25 30 50 60. */
 void sm_run_plan_defaults(struct sm_run_plan *p);
 
-/* Progress: a phase or test starts (elapsed and budget in ns). */
-typedef void (*sm_run_progress_fn)(const char *what, uint64_t elapsed_ns, uint64_t budget_ns,
-				   void *arg);
+/* Progress: a phase or test named what starts (elapsed and budget in ns;
+ * figures NULL); or, what NULL, the test under way goes on and figures
+ * says how far (its rate so far...), from its sampler thread once a
+ * second: the callback must not block it. */
+typedef void (*sm_run_progress_fn)(const char *what, const char *figures, uint64_t elapsed_ns,
+				   uint64_t budget_ns, void *arg);
 
 /*
  * A run in four calls, so the command can print each part as it is ready:

@@ -2,6 +2,7 @@
 /* The profile's frame tests: at each main frame size, frames written as
  * fast as they go, then read back; and the frames runs every phase shares. */
 #include "workload/profile_int.h"
+#include "core/clock.h"
 #include "core/fsx.h"
 #include "core/units.h"
 
@@ -30,6 +31,25 @@ void sm_prof_frames_plan(const struct sm_prof *x, struct sm_frames_plan *f, cons
 	f->csv_path = NULL;
 }
 
+/* The frames sampler's once-a-second call while a frame test runs: its
+ * rate so far, frames and (paced) drops to the progress line. */
+static void frames_tick(const struct sm_frames_snap *last_1s, const struct sm_frames_snap *total,
+			void *arg)
+{
+	const struct sm_prof *x = arg;
+	double rate = total->t_ns ? (double)total->bytes * 1e9 / (double)total->t_ns : 0;
+	char s[96];
+
+	(void)last_1s;
+	if (x->fr->plan.fps > 0)   /* paced: the drops are the news */
+		snprintf(s, sizeof(s), "%.0f MiB/s, %llu dropped", rate / (double)MIB,
+			 (unsigned long long)total->dropped);
+	else
+		snprintf(s, sizeof(s), "%.0f MiB/s, %llu frames", rate / (double)MIB,
+			 (unsigned long long)total->frames);
+	x->progress(NULL, s, 0, 0, x->arg);
+}
+
 /* Run a frames plan: check, run, keep the scratch result in x->fr. */
 int sm_prof_frames_go(struct sm_prof *x, struct sm_frames_plan *f)
 {
@@ -51,7 +71,11 @@ int sm_prof_frames_go(struct sm_prof *x, struct sm_frames_plan *f)
 		snprintf(x->res->head.error, sizeof(x->res->head.error), "%s", msg);
 		return rc;
 	}
-	rc = sm_frames_run(f, x->fr, NULL, NULL);
+	/* the sampler wakes each second anyway; with a progress line it also
+	 * hands over the totals so far (frames.h) */
+	if (x->progress)
+		f->update_ns = SM_NS_PER_S;
+	rc = sm_frames_run(f, x->fr, x->progress ? frames_tick : NULL, x);
 	if (x->fr->plan.engine && !x->res->frames_engine[0])
 		snprintf(x->res->frames_engine, sizeof(x->res->frames_engine), "%s",
 			 x->fr->head.env.engine[0] ? x->fr->head.env.engine : x->fr->plan.engine);

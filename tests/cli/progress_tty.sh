@@ -41,6 +41,8 @@ mkdir d
 on_tty run "$S" run --time 20 d
 check "run: the line names the sustained write and the time left" \
   grep -q "sustained write: [0-9]* s in, [0-9]* s left" <(lines run)
+check "run: the sustained write shows its rate and frames so far" \
+  grep -q "sustained write: [0-9]* MiB/s, [0-9]* frames, [0-9]* s in" <(lines run)
 check "run: the line counts on during the sustained write" \
   test "$(lines run | grep -c "sustained write: .* s in")" -ge 4
 check "run: the terminal ends wiped" "$PY" -c 'import sys
