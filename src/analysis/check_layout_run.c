@@ -175,7 +175,7 @@ void ck_run_summary(const cJSON *doc, const char *where, const char *text, struc
 		if ((p = strstr(flat, pat)) != NULL &&
 		    sscanf(p + strlen(pat), "%63s at %15s fps in real time with at least", fmt, fps) == 2) {
 			const cJSON *cell = find_cell(doc, fmt, d, fps);
-			double meas, needed;
+			double meas = 0, needed = 0;   /* the message reads them when the verdict failed first */
 			const char *q = strstr(p, "headroom (");
 
 			c->evaluated++;

@@ -99,6 +99,8 @@ static void put_line(const char *msg)
 
 /* Compose prefix, the message and suffix, and print them with put_line(). */
 static void print_msg(const char *prefix, const char *suffix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void print_msg(const char *prefix, const char *suffix, const char *fmt, va_list ap)
 {
 	char *body = NULL, *line = NULL;
 

@@ -84,6 +84,7 @@ void sm_html_text(FILE *f, const char *s)
 	}
 }
 
+static void vtext(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static void vtext(FILE *f, const char *fmt, va_list ap)
 {
 	char buf[2048];
