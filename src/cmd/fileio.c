@@ -10,6 +10,7 @@
 #include "cmd/fileio_opts.h"
 #include "cmd/sysbench_args.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 #include "core/fsx.h"
 #include "core/pace.h"
 #include "core/units.h"
@@ -472,7 +473,7 @@ static int begin_result(struct sm_fileio_opts *o, struct sm_fileio_result *r, in
 /* sysbench's lines once the run is over: at a failed request or a damaged
  * block its FATAL lines and no report (returns SM_EXIT_FAIL), else why it
  * ended (at --verbosity 4 and up). */
-static int sb_closing(struct sm_emit *e, void *res, int rc)
+static int sb_closing(struct sm_emit *e, void *res, SM_UNUSED int rc)
 {
 	const struct sm_fileio_opts *o = e->arg;
 	const struct sm_fileio_result *r = res;
@@ -527,7 +528,7 @@ static int sb_closing(struct sm_emit *e, void *res, int rc)
 /* How the run ended, after the report: an I/O error, a full disk or a
  * damaged block stops the run, and the one line that names the file
  * follows the report of what ran before it (as frames and run do). */
-static int run_end(struct sm_emit *e, void *res, int rc)
+static int run_end(struct sm_emit *e, void *res, SM_UNUSED int rc)
 {
 	const struct sm_fileio_opts *o = e->arg;
 	const struct sm_fileio_result *r = res;

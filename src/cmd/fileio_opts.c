@@ -7,6 +7,7 @@
 #include "cmd/emit.h"
 #include "cmd/save.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 #include "core/opt.h"
 #include "core/units.h"
 
@@ -152,14 +153,15 @@ static int seed_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t 
 }
 
 /* --format: sysbench, text (also by its old name 'stormark'), json. */
-static int format_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+static int format_cb(const struct sm_opt *opt, const char *arg, SM_UNUSED char *exp, SM_UNUSED size_t len)
 {
 	*(const char **)opt->dest = !strcmp(arg, "stormark") ? "text" : arg;
 	return 0;
 }
 
 /* sysbench options stormark does not have. */
-static int unsupported_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+static int unsupported_cb(SM_UNUSED const struct sm_opt *opt, SM_UNUSED const char *arg,
+		SM_UNUSED char *exp, SM_UNUSED size_t len)
 {
 	return -ENOTSUP;
 }

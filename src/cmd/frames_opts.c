@@ -8,6 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 #include "core/fsx.h"
 #include "core/units.h"
 #include "engine/engine.h"
@@ -338,7 +339,7 @@ void sm_frames_opts_params(struct sm_frames_opts *o)
 }
 
 /* Parse argv into o against the table. Returns as sm_frames_opts_parse(). */
-static int parse(int argc, char **argv, struct sm_frames_opts *o, int compat)
+static int parse(int argc, char **argv, struct sm_frames_opts *o, SM_UNUSED int compat)
 {
 	struct sm_frames_plan *p = &o->plan;
 	struct sm_opt t[64];

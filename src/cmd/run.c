@@ -10,6 +10,7 @@
 #include "cmd/emit.h"
 #include "cmd/out_opts.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 #include "core/fsx.h"
 #include "core/opt.h"
 #include "core/worker.h"
@@ -383,7 +384,7 @@ static int phases(struct live *lv, struct sm_job *job, struct sm_run_result *res
 
 /* Once merged: the rest of the text (a job's all of it), then the job's
  * tables. */
-static int rest(struct sm_emit *e, void *res, int rc)
+static int rest(struct sm_emit *e, void *res, SM_UNUSED int rc)
 {
 	struct live *lv = e->arg;
 

@@ -7,6 +7,7 @@
 #include "cmd/emit.h"
 #include "cmd/out_opts.h"
 #include "cmd/save.h"
+#include "core/compiler.h"
 #include "core/memcheck.h"
 #include "core/opt.h"
 #include "store/history_db.h"
@@ -120,7 +121,7 @@ static int store(struct sm_hdb *db, const char *key, const void *res, const char
 }
 
 /* The exit status is the command's (128 + signal when it was killed). */
-static int end(struct sm_emit *e, void *res, int rc)
+static int end(struct sm_emit *e, SM_UNUSED void *res, SM_UNUSED int rc)
 {
 	return *(const int *)e->arg;
 }

@@ -2,6 +2,7 @@
 /* File-system facts, direct-I/O probe, cache dropping. */
 #include "core/fsx.h"
 #include "core/buf.h"
+#include "core/compiler.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -263,7 +264,8 @@ int sm_parent_dir(const char *path, char *out, size_t len)
 	return 0;
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static int rm_one(const char *path, SM_UNUSED const struct stat *st, SM_UNUSED int flag,
+		SM_UNUSED struct FTW *ftw)
 {
 	return remove(path) ? -errno : 0;
 }

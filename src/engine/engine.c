@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/compiler.h"
+
 extern const struct sm_engine_ops sm_engine_psync;
 extern const struct sm_engine_ops sm_engine_uring;
 extern const struct sm_engine_ops sm_engine_null;
@@ -151,7 +153,7 @@ int sm_fifo_engine_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 	return 0;
 }
 
-int sm_fifo_engine_reap(struct sm_engine *e, struct sm_io **out, unsigned min, unsigned max)
+int sm_fifo_engine_reap(struct sm_engine *e, struct sm_io **out, SM_UNUSED unsigned min, unsigned max)
 {
 	return sm_done_fifo_pop(e->priv, out, max);
 }

@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "engine/sync_exec.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,11 +46,10 @@ static SM_TLS sigjmp_buf *volatile bus_jmp;
 static SM_TLS void *volatile bus_addr;
 static struct sigaction bus_prev;   /* the SIGBUS action before the engine's */
 
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
+static void on_sigbus(int sig, siginfo_t *si, SM_UNUSED void *uc)
 {
 	sigjmp_buf *j = bus_jmp;
 
-	(void)uc;
 	if (j) {
 		bus_jmp = NULL;
 		bus_addr = si->si_addr;
@@ -263,7 +263,7 @@ static int mmap_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 	return (int)i;
 }
 
-static int mmap_reap(struct sm_engine *e, struct sm_io **out, unsigned min, unsigned max)
+static int mmap_reap(struct sm_engine *e, struct sm_io **out, SM_UNUSED unsigned min, unsigned max)
 {
 	struct mmap_state *m = e->priv;
 

@@ -7,6 +7,7 @@
  * refused with the reason. */
 #include "engine/engine.h"
 #include "engine/uring.h"
+#include "core/compiler.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,10 +17,8 @@ static int none_probe(void)
 	return -ENOSYS;   /* "Function not implemented": built without io_uring */
 }
 
-static int none_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
+static int none_init(SM_UNUSED struct sm_engine *e, SM_UNUSED const struct sm_engine_cfg *cfg)
 {
-	(void)e;
-	(void)cfg;
 	return -ENOSYS;
 }
 
@@ -31,10 +30,8 @@ const struct sm_engine_ops sm_engine_uring = {
 	.init = none_init,
 };
 
-int sm_uring_poll_check(const char *path, unsigned flags, char *why, size_t len)
+int sm_uring_poll_check(SM_UNUSED const char *path, SM_UNUSED unsigned flags, char *why, size_t len)
 {
-	(void)path;
-	(void)flags;
 	snprintf(why, len, "this stormark was built without io_uring (liburing): "
 		 "--sqpoll, --iopoll and --submit-batch need it");
 	return -ENOSYS;

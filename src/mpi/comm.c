@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/compiler.h"
 
 const char *sm_mpi_launched(void)
 {
@@ -273,7 +274,7 @@ static struct {
 	void (*on_wall)(void);
 } wall;
 
-static void *wall_listen(void *arg)
+static void *wall_listen(SM_UNUSED void *arg)
 {
 	char byte;
 

@@ -15,6 +15,7 @@
 #include "analysis/dist.h"
 #include "analysis/fileio.h"
 #include "analysis/frames.h"
+#include "core/compiler.h"
 #include "core/msg.h"
 #include "core/clock.h"
 #include "core/rng.h"
@@ -51,45 +52,48 @@ static const char *job_command(int argc, char **argv)
 }
 
 /* The null job: a single process, whose hooks leave everything as it is. */
-static const char *null_place(struct sm_job *j, const char *path, int is_dir, int mkdir_it)
+static const char *null_place(SM_UNUSED struct sm_job *j, const char *path, SM_UNUSED int is_dir,
+		SM_UNUSED int mkdir_it)
 {
 	return path;
 }
 
-static const char *null_log(struct sm_job *j, const char *path)
+static const char *null_log(SM_UNUSED struct sm_job *j, const char *path)
 {
 	return path;
 }
 
-static int null_first(struct sm_job *j, uint64_t per_rank, uint64_t max, uint64_t *first)
+static int null_first(SM_UNUSED struct sm_job *j, SM_UNUSED uint64_t per_rank,
+		SM_UNUSED uint64_t max, uint64_t *first)
 {
 	*first = 0;
 	return 0;
 }
 
-static int null_begin(struct sm_job *j, uint64_t *set_id)
+static int null_begin(SM_UNUSED struct sm_job *j, SM_UNUSED uint64_t *set_id)
 {
 	return 0;
 }
 
-static void null_after(struct sm_job *j, int *rc, int *interrupted)
+static void null_after(SM_UNUSED struct sm_job *j, SM_UNUSED int *rc, SM_UNUSED int *interrupted)
 {
 }
 
-static int null_merge(struct sm_job *j, const struct sm_job_kind *k, void *res, int *rc)
+static int null_merge(SM_UNUSED struct sm_job *j, SM_UNUSED const struct sm_job_kind *k,
+		SM_UNUSED void *res, SM_UNUSED int *rc)
 {
 	return -1;   /* report res as it is */
 }
 
-static void null_text(struct sm_job *j, FILE *f, const void *res)
+static void null_text(SM_UNUSED struct sm_job *j, SM_UNUSED FILE *f, SM_UNUSED const void *res)
 {
 }
 
-static void null_json(struct sm_job *j, cJSON *doc, const void *res)
+static void null_json(SM_UNUSED struct sm_job *j, SM_UNUSED cJSON *doc, SM_UNUSED const void *res)
 {
 }
 
-static int null_finish(struct sm_job *j, int code)
+static int null_finish(SM_UNUSED struct sm_job *j, int code)
 {
 	return code;
 }
@@ -484,12 +488,12 @@ void sm_job_table(struct sm_job *j, FILE *f, cJSON *doc)
 	}
 }
 
-static void table_text(struct sm_job *j, FILE *f, const void *res)
+static void table_text(struct sm_job *j, FILE *f, SM_UNUSED const void *res)
 {
 	sm_job_table(j, f, NULL);
 }
 
-static void table_json(struct sm_job *j, cJSON *doc, const void *res)
+static void table_json(struct sm_job *j, cJSON *doc, SM_UNUSED const void *res)
 {
 	sm_job_table(j, NULL, doc);
 }
@@ -544,7 +548,7 @@ static void frames_analyse(void *res)
 	sm_frames_analyse(res);
 }
 
-static int frames_code(const void *res, int rc)
+static int frames_code(SM_UNUSED const void *res, int rc)
 {
 	return sm_exit_code(rc && rc != -EINTR, rc == -EINTR);
 }
@@ -606,7 +610,7 @@ static void fileio_analyse(void *res)
 	sm_fileio_analyse(res);
 }
 
-static int fileio_code(const void *res, int rc)
+static int fileio_code(const void *res, SM_UNUSED int rc)
 {
 	const struct sm_fileio_result *r = res;
 

@@ -16,6 +16,7 @@
 #include "analysis/run.h"
 #include "analysis/run_dist.h"
 #include "analysis/verdict.h"
+#include "core/compiler.h"
 #include "core/msg.h"
 #include "mpi/job_int.h"
 #include "core/clock.h"
@@ -533,7 +534,7 @@ static int run_job(struct sm_job *j, void *arg, int *rc)
 
 /* Rank 0, after the run's text report: what the verdicts mean across the
  * ranks and each rank's own best formats, then the host and rank table. */
-static void run_text(struct sm_job *j, FILE *f, const void *res)
+static void run_text(struct sm_job *j, FILE *f, SM_UNUSED const void *res)
 {
 	if (!j->st->run || !j->st->run->best)
 		return;
@@ -543,7 +544,7 @@ static void run_text(struct sm_job *j, FILE *f, const void *res)
 
 /* Rank 0: the "mpi" object (with the ranks' own results, "verdicts":
  * "worst_rank" and each rank's best formats) added to doc. */
-static void run_json(struct sm_job *j, cJSON *doc, const void *res)
+static void run_json(struct sm_job *j, cJSON *doc, SM_UNUSED const void *res)
 {
 	cJSON *m;
 

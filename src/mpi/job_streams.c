@@ -15,25 +15,24 @@
 #include "analysis/dist.h"
 #include "analysis/streams_spread.h"
 #include "report/streams_mpi.h"
+#include "core/compiler.h"
 #include "core/msg.h"
 #include "result/json.h"
 #include "result/json_read.h"
 
-static int t_bcast(void *arg, void *buf, size_t n, uint64_t deadline_ns)
+static int t_bcast(SM_UNUSED void *arg, void *buf, size_t n, uint64_t deadline_ns)
 {
-	(void)arg;
 	return sm_mpi_bcast(buf, n, deadline_ns);
 }
 
-static int t_vote(void *arg, int v, int *max, uint64_t deadline_ns)
+static int t_vote(SM_UNUSED void *arg, int v, int *max, uint64_t deadline_ns)
 {
-	(void)arg;
 	return sm_mpi_max(v, max, deadline_ns);
 }
 
-static int t_gather(void *arg, const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len)
+static int t_gather(SM_UNUSED void *arg, const void *buf, size_t n, uint64_t deadline_ns,
+		char ***out, size_t **len)
 {
-	(void)arg;
 	return sm_mpi_gather(buf, n, deadline_ns, out, len);
 }
 

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/compiler.h"
+
 #define CSV_BUF (64 * 1024)
 #define CSV_LINE_MAX (2 * PATH_MAX + 512)   /* a quoted path and a dozen numbers */
 
@@ -50,12 +52,11 @@ static void flush(struct writer *w)
 	w->len = 0;
 }
 
-static void *writer_open(struct sm_frames_sink *sink, unsigned thread)
+static void *writer_open(struct sm_frames_sink *sink, SM_UNUSED unsigned thread)
 {
 	struct sm_frames_csv *c = sink->ctx;
 	struct writer *w = malloc(sizeof(*w));
 
-	(void)thread;
 	if (w) {
 		w->csv = c;
 		w->fd = c->fd;

@@ -28,6 +28,7 @@
 #include "report/verify.h"
 #include "result/json.h"
 #include "result/json_read.h"
+#include "core/compiler.h"
 
 static const char *const names[] = {
 	[SM_LAYOUT_FRAMETEST] = "frametest", [SM_LAYOUT_SYSBENCH] = "sysbench",
@@ -102,9 +103,8 @@ static int doc_dist(const cJSON *doc, struct sm_dist_result *d, struct sm_jerr *
 }
 
 /* OpenMetrics, every command's: from the document (SM_ROW_DOC). */
-static int openmetrics(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int openmetrics(FILE *f, SM_UNUSED const void *res, const cJSON *doc, struct sm_jerr *e)
 {
-	(void)res;
 	if (!doc)
 		return sm_jerr_set(e, "the OpenMetrics layout needs the result's document");
 	return sm_openmetrics(f, doc);
@@ -138,31 +138,31 @@ static cJSON *time_json(const void *res)
 	return sm_time_json(res);
 }
 
-static int time_text(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int time_text(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_time_print_text(f, res);
 	return 0;
 }
 
-static int time_timeit(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int time_timeit(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_time_print_timeit(f, res);
 	return 0;
 }
 
-static int time_csv(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int time_csv(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_time_print_csv(f, res);
 	return 0;
 }
 
-static int time_md(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int time_md(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_md_time(f, res);
 	return 0;
 }
 
-static int time_html(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int time_html(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_html_time(f, res);
 	return 0;
@@ -214,25 +214,25 @@ static cJSON *run_json(const void *res)
 	return d;
 }
 
-static int run_text(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int run_text(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_run_text(f, res, 0);
 	return 0;
 }
 
-static int run_csv(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int run_csv(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_csv_run(f, res);
 	return 0;
 }
 
-static int run_md(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int run_md(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_md_run(f, res);
 	return 0;
 }
 
-static int run_html(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int run_html(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_html_run(f, res);
 	return 0;
@@ -325,7 +325,7 @@ static const struct sm_cliff *frames_cliff(const void *res)
 
 /* frametest's lines in its order, then stormark's: paced figures, the
  * verdict, --verify (last: scripts read frametest's by position). */
-static int frames_ft(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int frames_ft(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	const struct sm_frames_result *r = res;
 	struct sm_verify_view vv;
@@ -338,13 +338,13 @@ static int frames_ft(FILE *f, const void *res, const cJSON *doc, struct sm_jerr 
 	return 0;
 }
 
-static int frames_md(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int frames_md(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_md_frames(f, res);   /* the verdict and --verify counts included */
 	return 0;
 }
 
-static int frames_csv(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int frames_csv(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_csv_frames(f, res);
 	return 0;
@@ -434,7 +434,7 @@ static void fileio_ticks(FILE *f, const struct sm_fileio_result *r)
 }
 
 /* sysbench's lines before and while it runs. */
-static int fileio_sb_replay(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int fileio_sb_replay(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	const struct sm_fileio_result *r = res;
 
@@ -445,7 +445,8 @@ static int fileio_sb_replay(FILE *f, const void *res, const cJSON *doc, struct s
 	return 0;
 }
 
-static int fileio_ticks_replay(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int fileio_ticks_replay(FILE *f, const void *res, SM_UNUSED const cJSON *doc,
+		SM_UNUSED struct sm_jerr *e)
 {
 	fileio_ticks(f, res);
 	return 0;
@@ -459,7 +460,7 @@ static void fileio_verify(FILE *f, const struct sm_fileio_result *r)
 		sm_fileio_verify_text(f, r);
 }
 
-static int fileio_sb(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int fileio_sb(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	const struct sm_fileio_result *r = res;
 
@@ -470,21 +471,21 @@ static int fileio_sb(FILE *f, const void *res, const cJSON *doc, struct sm_jerr 
 	return 0;
 }
 
-static int fileio_text(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int fileio_text(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_fileio_text(f, res);
 	fileio_verify(f, res);
 	return 0;
 }
 
-static int fileio_csv(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int fileio_csv(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_csv_fileio(f, res);
 	fileio_verify(f, res);
 	return 0;
 }
 
-static int fileio_md(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int fileio_md(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_md_fileio(f, res);
 	fileio_verify(f, res);
@@ -550,25 +551,25 @@ static cJSON *streams_json(const void *res)
 	return d;
 }
 
-static int streams_text(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int streams_text(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_streams_text(f, res);
 	return 0;
 }
 
-static int streams_md(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int streams_md(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_md_streams(f, res);
 	return 0;
 }
 
-static int streams_csv(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int streams_csv(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_csv_streams(f, res);
 	return 0;
 }
 
-static int streams_html(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int streams_html(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_html_streams(f, res);
 	return 0;

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/compiler.h"
+
 #define WHY "this stormark was built without SQLite: it keeps no history (--save, stormark history)"
 
 static int refuse(char *err, size_t len)
@@ -18,55 +20,46 @@ static int refuse(char *err, size_t len)
 	return -ENOTSUP;
 }
 
-int sm_hdb_open(const char *path, int create, unsigned busy_ms, struct sm_hdb **out,
-		char *err, size_t errlen)
+int sm_hdb_open(SM_UNUSED const char *path, SM_UNUSED int create, SM_UNUSED unsigned busy_ms,
+		struct sm_hdb **out, char *err, size_t errlen)
 {
-	(void)path;
-	(void)create;
-	(void)busy_ms;
 	*out = NULL;
 	return refuse(err, errlen);
 }
 
-void sm_hdb_close(struct sm_hdb *db)
+void sm_hdb_close(SM_UNUSED struct sm_hdb *db)
 {
-	(void)db;
 }
 
 /* No history is ever open here, so there is no wait to set up. */
-void sm_hdb_wait_always(struct sm_hdb *h, void (*notice)(void *arg), void *arg)
+void sm_hdb_wait_always(SM_UNUSED struct sm_hdb *h, SM_UNUSED void (*notice)(void *arg), SM_UNUSED void *arg)
 {
-	(void)h; (void)notice; (void)arg;
 }
 
-int sm_hdb_save(struct sm_hdb *db, const char *key, const char *command,
-		const struct sm_time_run *runs, unsigned n, const char *json,
+int sm_hdb_save(SM_UNUSED struct sm_hdb *db, SM_UNUSED const char *key, SM_UNUSED const char *command,
+		SM_UNUSED const struct sm_time_run *runs, SM_UNUSED unsigned n, SM_UNUSED const char *json,
 		char *err, size_t errlen)
 {
-	(void)db; (void)key; (void)command; (void)runs; (void)n; (void)json;
 	return refuse(err, errlen);
 }
 
-int sm_hdb_save_result(struct sm_hdb *db, const char *key, const char *command,
-		       const char *json, char *err, size_t errlen)
+int sm_hdb_save_result(SM_UNUSED struct sm_hdb *db, SM_UNUSED const char *key, SM_UNUSED const char *command,
+		       SM_UNUSED const char *json, char *err, size_t errlen)
 {
-	(void)db; (void)key; (void)command; (void)json;
 	return refuse(err, errlen);
 }
 
-int sm_hdb_key_command(struct sm_hdb *db, const char *key, char *cmd, size_t len,
+int sm_hdb_key_command(SM_UNUSED struct sm_hdb *db, SM_UNUSED const char *key, char *cmd, size_t len,
 		       char *err, size_t errlen)
 {
-	(void)db; (void)key;
 	if (len)
 		cmd[0] = '\0';
 	return refuse(err, errlen);
 }
 
-int sm_hdb_load_results(struct sm_hdb *db, const char *key, struct sm_hdb_result **rows,
+int sm_hdb_load_results(SM_UNUSED struct sm_hdb *db, SM_UNUSED const char *key, struct sm_hdb_result **rows,
 			unsigned *n, char *err, size_t errlen)
 {
-	(void)db; (void)key;
 	*rows = NULL;
 	*n = 0;
 	return refuse(err, errlen);
@@ -79,19 +72,17 @@ void sm_hdb_results_free(struct sm_hdb_result *rows, unsigned n)
 	free(rows);
 }
 
-int sm_hdb_keys(struct sm_hdb *db, struct sm_hdb_key **keys, unsigned *n,
+int sm_hdb_keys(SM_UNUSED struct sm_hdb *db, struct sm_hdb_key **keys, unsigned *n,
 		char *err, size_t errlen)
 {
-	(void)db;
 	*keys = NULL;
 	*n = 0;
 	return refuse(err, errlen);
 }
 
-int sm_hdb_load(struct sm_hdb *db, const char *key, struct sm_hdb_row **rows,
+int sm_hdb_load(SM_UNUSED struct sm_hdb *db, SM_UNUSED const char *key, struct sm_hdb_row **rows,
 		unsigned *n, char *err, size_t errlen)
 {
-	(void)db; (void)key;
 	*rows = NULL;
 	*n = 0;
 	return refuse(err, errlen);

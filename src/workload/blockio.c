@@ -4,6 +4,7 @@
 #include "workload/blockio.h"
 #include "workload/pump.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 #include "core/rng.h"
 #include "core/worker.h"
 
@@ -209,7 +210,7 @@ static void on_done(void *ctx, struct sm_io **done, unsigned n)
 }
 
 /* Never issued (the engine failed): not an I/O of the run. */
-static void on_unsent(void *ctx, struct sm_io *io, int err)
+static void on_unsent(void *ctx, SM_UNUSED struct sm_io *io, int err)
 {
 	fail(ctx, err);
 }

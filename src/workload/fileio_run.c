@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "engine/sync_exec.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -284,7 +285,7 @@ static void on_done(void *ctx, struct sm_io **ios, unsigned n)
 
 /* A request the engine never took (it failed for good): back to the pool,
  * not an event. */
-static void on_unsent(void *ctx, struct sm_io *io, int err)
+static void on_unsent(void *ctx, struct sm_io *io, SM_UNUSED int err)
 {
 	struct worker *w = ctx;
 	unsigned s = (unsigned)(uintptr_t)io->user;

@@ -3,6 +3,7 @@
  * busy on its engine, and its set-up and release. */
 #include "workload/frames_int.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 #include "core/worker.h"
 #include "engine/sync_exec.h"
 
@@ -50,7 +51,7 @@ static enum sm_pace_claim claim(struct worker *w, uint64_t *seq, uint64_t *sched
 }
 
 /* Wait until wake (or a completion elsewhere, for playback; or 1 ms). */
-static void idle_until(struct shared *sh, uint64_t wake)
+static void idle_until(SM_UNUSED struct shared *sh, uint64_t wake)
 {
 	uint64_t now = sm_now_ns(), limit = now + SM_NS_PER_MS;
 

@@ -4,6 +4,7 @@
  * a common start barrier, rank 0 merges the streams' figures and judges. */
 #include "workload/streams_int.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 #include "core/worker.h"
 
 #include <errno.h>
@@ -250,7 +251,7 @@ static int merge(struct sm_streams_search *x, const struct order *o, char **out,
 
 int sm_streams_mpi_step(struct sm_streams_search *x, struct sm_streams_order_group *og, unsigned ng,
 			uint64_t *sec, unsigned nsec, struct sm_streams_step *st, char *notice,
-			size_t nlen, char *err, size_t elen)
+			SM_UNUSED size_t nlen, char *err, size_t elen)
 {
 	const struct sm_streams_peers *pe = x->plan->peers;
 	struct order o = { .magic = MAGIC, .kind = ORDER_STEP, .ngroups = ng, .nsec = sec ? nsec : 0 };

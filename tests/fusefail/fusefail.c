@@ -40,6 +40,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "core/compiler.h"
+
 enum { K_READ, K_WRITE, K_FSYNC, K__N };
 
 static int backing = -1;                     /* the backing directory */
@@ -78,8 +80,8 @@ static int ff_getattr(const char *path, struct stat *st, struct fuse_file_info *
 	return rc ? -errno : 0;
 }
 
-static int ff_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
-		      struct fuse_file_info *fi, enum fuse_readdir_flags flags)
+static int ff_readdir(const char *path, void *buf, fuse_fill_dir_t fill, SM_UNUSED off_t off,
+		      SM_UNUSED struct fuse_file_info *fi, SM_UNUSED enum fuse_readdir_flags flags)
 {
 	int fd = openat(backing, rel(path), O_RDONLY | O_DIRECTORY);
 	DIR *d;
@@ -137,7 +139,7 @@ static int ff_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 	return 0;
 }
 
-static int ff_read(const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+static int ff_read(SM_UNUSED const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
 {
 	int e = fault(K_READ, fi);
 	ssize_t n;
@@ -148,7 +150,7 @@ static int ff_read(const char *path, char *buf, size_t size, off_t off, struct f
 	return n < 0 ? -errno : (int)n;
 }
 
-static int ff_write(const char *path, const char *buf, size_t size, off_t off,
+static int ff_write(SM_UNUSED const char *path, const char *buf, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	int e = fault(K_WRITE, fi);
@@ -160,7 +162,7 @@ static int ff_write(const char *path, const char *buf, size_t size, off_t off,
 	return n < 0 ? -errno : (int)n;
 }
 
-static int ff_fsync(const char *path, int datasync, struct fuse_file_info *fi)
+static int ff_fsync(SM_UNUSED const char *path, int datasync, struct fuse_file_info *fi)
 {
 	int e = fault(K_FSYNC, fi);
 
@@ -169,7 +171,7 @@ static int ff_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 	return (datasync ? fdatasync(FD(fi)) : fsync(FD(fi))) ? -errno : 0;
 }
 
-static int ff_release(const char *path, struct fuse_file_info *fi)
+static int ff_release(SM_UNUSED const char *path, struct fuse_file_info *fi)
 {
 	close(FD(fi));
 	return 0;
@@ -189,7 +191,7 @@ static int ff_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 	return rc;
 }
 
-static int ff_fallocate(const char *path, int mode, off_t off, off_t len, struct fuse_file_info *fi)
+static int ff_fallocate(SM_UNUSED const char *path, int mode, off_t off, off_t len, struct fuse_file_info *fi)
 {
 	return fallocate(FD(fi), mode, off, len) ? -errno : 0;
 }
@@ -229,17 +231,17 @@ static int ff_readlink(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static int ff_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
+static int ff_chmod(const char *path, mode_t mode, SM_UNUSED struct fuse_file_info *fi)
 {
 	return fchmodat(backing, rel(path), mode, 0) ? -errno : 0;
 }
 
-static int ff_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
+static int ff_utimens(const char *path, const struct timespec tv[2], SM_UNUSED struct fuse_file_info *fi)
 {
 	return utimensat(backing, rel(path), tv, AT_SYMLINK_NOFOLLOW) ? -errno : 0;
 }
 
-static int ff_statfs(const char *path, struct statvfs *sv)
+static int ff_statfs(SM_UNUSED const char *path, struct statvfs *sv)
 {
 	return fstatvfs(backing, sv) ? -errno : 0;
 }
@@ -290,7 +292,7 @@ static int ff_removexattr(const char *path, const char *name)
 	return rc ? rc : lremovexattr(p, name) ? -errno : 0;
 }
 
-static void *ff_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+static void *ff_init(SM_UNUSED struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
 	/* the backing file system's inode numbers, no attribute caching: a
 	 * test sees sizes as they are */

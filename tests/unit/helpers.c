@@ -10,16 +10,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/compiler.h"
+
 static char scratch[PATH_MAX];
 static pid_t owner;   /* the process that made it: a forked child leaves it */
 static int first_err;
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static int rm_one(const char *path, SM_UNUSED const struct stat *st, int flag, SM_UNUSED struct FTW *ftw)
 {
 	int rc = flag == FTW_DP ? rmdir(path) : unlink(path);
 
-	(void)st;
-	(void)ftw;
 	if (rc && errno != ENOENT && !first_err) {
 		first_err = -errno;
 		fprintf(stderr, "cannot remove '%s': %s\n", path, strerror(errno));

@@ -15,6 +15,7 @@
 #include "analysis/paced.h"
 #include "analysis/run.h"
 #include "analysis/verdict.h"
+#include "core/compiler.h"
 
 #define MS 1000000ull
 
@@ -35,7 +36,7 @@ static struct sm_frames_result *paced_result(enum sm_frames_kind kind, double fp
 	return fr;
 }
 
-static void test_paced_capture(void **state)
+static void test_paced_capture(SM_UNUSED void **state)
 {
 	struct sm_frames_result *fr = paced_result(SM_FRAMES_WRITE, 24);
 	struct sm_paced pc;
@@ -84,7 +85,7 @@ static void test_paced_capture(void **state)
 	free(fr);
 }
 
-static void test_paced_playback(void **state)
+static void test_paced_playback(SM_UNUSED void **state)
 {
 	struct sm_frames_result *fr = paced_result(SM_FRAMES_READ, 25);
 	struct sm_paced pc;
@@ -131,7 +132,7 @@ static void test_paced_playback(void **state)
 	free(fr);
 }
 
-static void test_paced_unpaced(void **state)
+static void test_paced_unpaced(SM_UNUSED void **state)
 {
 	struct sm_frames_result *fr = paced_result(SM_FRAMES_READ, 0);
 	struct sm_paced pc;
@@ -177,7 +178,7 @@ static void free_table(struct sm_run_result *res)
 	free(res);
 }
 
-static void test_candidates(void **state)
+static void test_candidates(SM_UNUSED void **state)
 {
 	static const char *const rates[] = { "24", "25", "30", "50", "60" };
 	struct sm_run_result *res = table(2, rates, 5);
@@ -216,7 +217,7 @@ static void test_candidates(void **state)
 	free_table(res);
 }
 
-static void test_propagate(void **state)
+static void test_propagate(SM_UNUSED void **state)
 {
 	/* rates out of order: propagation goes by frame rate, not position */
 	static const char *const rates[] = { "60", "24", "30", "50", "25" };
@@ -286,7 +287,7 @@ static void test_propagate(void **state)
 	free_table(res);
 }
 
-static void test_compute_verdicts(void **state)
+static void test_compute_verdicts(SM_UNUSED void **state)
 {
 	static const char *const rates[] = { "24", "48" };
 	struct sm_run_result *res = table(1, rates, 2);
@@ -322,7 +323,7 @@ static void test_compute_verdicts(void **state)
  * the cell is marked, no paced run is offered for it, and a real-time
  * paced run at a higher rate does not raise it; at 60 fps (730 MiB/s)
  * the burst fails too, so that cell is not marked. */
-static void test_verdicts_cliff(void **state)
+static void test_verdicts_cliff(SM_UNUSED void **state)
 {
 	static const char *const rates[] = { "24", "60" };
 	struct sm_run_result *res = table(1, rates, 2);
@@ -334,7 +335,6 @@ static void test_verdicts_cliff(void **state)
 	struct sm_paced pc = { .scheduled = 10, .done = 10, .interval_ns = 16666667, .queue = 8,
 			       .complete = 1 };
 
-	(void)state;
 	res->reached = SM_PHASE_VERDICTS;
 	snprintf(two->preset, sizeof(two->preset), "2k");
 	two->frame_bytes = (uint64_t)fb;
@@ -402,7 +402,7 @@ static void test_verdicts_cliff(void **state)
 	free_table(res);
 }
 
-static void test_analyse(void **state)
+static void test_analyse(SM_UNUSED void **state)
 {
 	static const char *const rates[] = { "24", "30" };
 	struct sm_run_result *res = table(2, rates, 2);

@@ -16,6 +16,7 @@
 
 #include "core/buf.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 #include "core/fsx.h"
 #include "workload/blockio.h"
 
@@ -73,7 +74,7 @@ static int rec_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 	return (int)i;
 }
 
-static int rec_reap(struct sm_engine *e, struct sm_io **out, unsigned min, unsigned max)
+static int rec_reap(struct sm_engine *e, struct sm_io **out, SM_UNUSED unsigned min, unsigned max)
 {
 	struct rec_priv *p = e->priv;
 
@@ -96,7 +97,7 @@ static const struct sm_engine_ops rec_ops = {
 static char dir[256];
 static char path[300];
 
-static int setup_file(void **state)
+static int setup_file(SM_UNUSED void **state)
 {
 	int fd;
 
@@ -112,7 +113,7 @@ static int setup_file(void **state)
 	return 0;
 }
 
-static int teardown_file(void **state)
+static int teardown_file(SM_UNUSED void **state)
 {
 	unlink(path);
 	rmdir(dir);
@@ -125,7 +126,7 @@ static void reset_rec(void)
 	rec.fixed_ok = 1;
 }
 
-static void test_counts_sequential(void **state)
+static void test_counts_sequential(SM_UNUSED void **state)
 {
 	struct sm_blockio_plan p;
 	struct sm_blockio_result r;
@@ -160,7 +161,7 @@ static void test_counts_sequential(void **state)
 	assert_true(sm_blockio_bytes_per_s(&r) > 0);
 }
 
-static void test_random_offsets(void **state)
+static void test_random_offsets(SM_UNUSED void **state)
 {
 	struct sm_blockio_plan p;
 	struct sm_blockio_result r;
@@ -191,7 +192,7 @@ static void test_random_offsets(void **state)
 	assert_true(distinct > 1500);
 }
 
-static void test_depth_one_and_duration(void **state)
+static void test_depth_one_and_duration(SM_UNUSED void **state)
 {
 	struct sm_blockio_plan p;
 	struct sm_blockio_result r;
@@ -213,7 +214,7 @@ static void test_depth_one_and_duration(void **state)
 	assert_int_equal(r.op.bytes, r.op.count * 4096);
 }
 
-static void test_null_engine(void **state)
+static void test_null_engine(SM_UNUSED void **state)
 {
 	struct sm_blockio_plan p;
 	struct sm_blockio_result r;
@@ -235,7 +236,7 @@ static void test_null_engine(void **state)
 	assert_int_equal(r.op.bytes, 10000ull * 4096);
 }
 
-static void test_bad_plans(void **state)
+static void test_bad_plans(SM_UNUSED void **state)
 {
 	struct sm_blockio_plan p;
 	struct sm_blockio_result r;
@@ -301,12 +302,12 @@ static void real_file(const char *engine, unsigned depth)
 	free(buf);
 }
 
-static void test_real_psync(void **state)
+static void test_real_psync(SM_UNUSED void **state)
 {
 	real_file("psync", 1);
 }
 
-static void test_real_uring(void **state)
+static void test_real_uring(SM_UNUSED void **state)
 {
 	const struct sm_engine_ops *u = sm_engine_find("uring");
 

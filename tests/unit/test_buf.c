@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "core/compiler.h"
+
 #define BLK SM_STAMP_BLOCK
 
 /* Shannon entropy of buf in bits per byte (8 for uniform random bytes). */
@@ -47,12 +49,11 @@ static unsigned distinct_bytes(const unsigned char *buf, size_t len)
 	return n;
 }
 
-static void test_alloc(void **state)
+static void test_alloc(SM_UNUSED void **state)
 {
 	static const size_t aligns[] = { sizeof(void *), 512, 4096, 65536, 2u << 20 };
 	static const size_t lens[] = { 0, 1, 4095, 4096, 4097, (1u << 20) + 7 };
 
-	(void)state;
 	for (size_t a = 0; a < sizeof(aligns) / sizeof(aligns[0]); a++) {
 		for (size_t l = 0; l < sizeof(lens) / sizeof(lens[0]); l++) {
 			unsigned char *p = sm_buf_alloc(lens[l], aligns[a]);
@@ -69,13 +70,12 @@ static void test_alloc(void **state)
 	assert_null(sm_buf_alloc(4096, 3000));
 }
 
-static void test_fill(void **state)
+static void test_fill(SM_UNUSED void **state)
 {
 	enum { LEN = 64 * 1024 + 13 };  /* odd tail after the last 8-byte word */
 	unsigned char *a = sm_buf_alloc(LEN, 4096), *b = sm_buf_alloc(LEN, 4096);
 	unsigned char *z = calloc(1, LEN);
 
-	(void)state;
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_non_null(z);
@@ -112,13 +112,12 @@ static uint64_t tag_at(const unsigned char *p)
 	return t;
 }
 
-static void test_stamp(void **state)
+static void test_stamp(SM_UNUSED void **state)
 {
 	enum { NBLK = 64, LEN = NBLK * BLK };
 	unsigned char *a = sm_buf_alloc(LEN, 4096), *b = sm_buf_alloc(LEN, 4096);
 	unsigned char *orig = sm_buf_alloc(LEN, 4096);
 
-	(void)state;
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_non_null(orig);
@@ -173,11 +172,10 @@ static void test_stamp(void **state)
 	free(orig);
 }
 
-static void test_has_stamp(void **state)
+static void test_has_stamp(SM_UNUSED void **state)
 {
 	unsigned char buf[64];
 
-	(void)state;
 	sm_buf_fill(buf, sizeof(buf), SM_DATA_RANDOM, 9);
 	assert_false(sm_buf_has_stamp(buf, sizeof(buf)));
 	memcpy(buf, SM_STAMP_MAGIC, 8);
@@ -190,13 +188,12 @@ static void test_has_stamp(void **state)
 
 /* Random data must not compress: close to 8 bits of entropy per byte, also
  * once stamped, while zero mode has none. */
-static void test_incompressible(void **state)
+static void test_incompressible(SM_UNUSED void **state)
 {
 	enum { LEN = 4u << 20 };
 	unsigned char *p = sm_buf_alloc(LEN, 4096);
 	double h;
 
-	(void)state;
 	assert_non_null(p);
 	sm_buf_fill(p, LEN, SM_DATA_RANDOM, 77);
 	h = entropy(p, LEN);
@@ -217,13 +214,12 @@ static void test_incompressible(void **state)
 }
 
 /* Alias buffers: each its own first page, the rest one set of pages. */
-static void test_alias(void **state)
+static void test_alias(SM_UNUSED void **state)
 {
 	struct sm_buf_alias a;
 	unsigned char *b0, *b1, *b2;
 	size_t len = 5 * 4096;
 
-	(void)state;
 	assert_int_equal(sm_buf_alias_init(&a, 4096 + 1, 2, 1), -EINVAL);
 	assert_int_equal(sm_buf_alias_init(&a, len, 0, 1), -EINVAL);
 	assert_int_equal(sm_buf_alias_init(&a, len, 3, 7), 0);

@@ -16,6 +16,7 @@
 
 #include "analysis/check.h"
 #include "analysis/check_int.h"
+#include "core/compiler.h"
 #include "core/hist.h"
 #include "result/json.h"
 
@@ -102,11 +103,10 @@ static void set(cJSON *doc, const char *path, double v)
 
 /* ---- the registry ---- */
 
-static void test_registry(void **state)
+static void test_registry(SM_UNUSED void **state)
 {
 	struct sm_check *c = check_new();
 
-	(void)state;
 	for (unsigned i = 0; i < sm_check_ninv; i++) {
 		assert_ptr_equal(sm_check_inv_find(sm_check_invs[i].id), &sm_check_invs[i]);
 		assert_true(strlen(sm_check_invs[i].what) > 10);
@@ -149,11 +149,10 @@ static cJSON *lat_doc(void)
 	return back;
 }
 
-static void test_lat(void **state)
+static void test_lat(SM_UNUSED void **state)
 {
 	cJSON *doc = lat_doc();
 
-	(void)state;
 	expect(doc, NULL);
 	set(doc, "ops.read.lat_ns.p50", ck_at(doc, "ops.read.lat_ns.p50")->valuedouble + 1);
 	expect(doc, "lat.figures", NULL);
@@ -192,11 +191,10 @@ static const char *frames_json =
 	"     'overall': {'duration_ns': 2000000000, 'frames': 3, 'bytes': 3000, 'dropped': 0,"
 	"       'frames_per_s': 1.5, 'bytes_per_s': 1500}}}}";
 
-static void test_frames(void **state)
+static void test_frames(SM_UNUSED void **state)
 {
 	cJSON *doc = doc_of(frames_json);
 
-	(void)state;
 	expect(doc, NULL);
 	set(doc, "series.items.1", 2);     /* the series no longer adds up */
 	expect(doc, "frames.series-sum", "frames.windows", NULL);
@@ -255,11 +253,10 @@ static const char *verify_json =
 	"   'check_bytes_per_s': 40960000, 'hash_share': 0.1, 'pass_bytes': 4096000,"
 	"   'pass_ns': 1000000000, 'pass_bytes_per_s': 4096000}}";
 
-static void test_verify(void **state)
+static void test_verify(SM_UNUSED void **state)
 {
 	cJSON *doc = doc_of(verify_json);
 
-	(void)state;
 	expect(doc, NULL);
 	/* the share over the run's threads alone (the read-back pass left out) */
 	set(doc, "verify.hash_share", 0.15);
@@ -292,11 +289,10 @@ static const char *fileio_json =
 	"   'reads_per_s': 0.4, 'writes_per_s': 0.4, 'fsyncs_per_s': 0.8,"
 	"   'thread_events': [2, 1], 'thread_busy_ns': [1000, 2000]}}";
 
-static void test_fileio(void **state)
+static void test_fileio(SM_UNUSED void **state)
 {
 	cJSON *doc = doc_of(fileio_json);
 
-	(void)state;
 	expect(doc, NULL);
 	/* a series that stops before the end of the run */
 	cJSON_DeleteItemFromArray((cJSON *)ck_at(doc, "series.duration_ns"), 2);
@@ -332,12 +328,11 @@ static const char *run_json =
 	"   'verdict': 'marginal', 'computed': 'marginal', 'how': 'computed', 'near_limit': true,"
 	"   'burst_measured_bytes_per_s': 26400, 'cliff': false}], 'playback': []}]}}";
 
-static void test_verdicts(void **state)
+static void test_verdicts(SM_UNUSED void **state)
 {
 	cJSON *doc = doc_of(run_json);
 	cJSON *cell;
 
-	(void)state;
 	expect(doc, NULL);
 	cell = (cJSON *)ck_at(doc, "run.verdicts.0.capture.0");
 	/* a paced run that held raises the class: the legend says yes needs 20% */
@@ -393,7 +388,7 @@ static void test_verdicts(void **state)
 
 /* ---- time ---- */
 
-static void test_time(void **state)
+static void test_time(SM_UNUSED void **state)
 {
 	cJSON *doc = doc_of("{'command': 'time', 'duration_ns': 100, 'time': {'runs': ["
 			    "{'wall_ns': 40, 'user_ns': 10, 'sys_ns': 10, 'cpu_pct': 50,"
@@ -401,7 +396,6 @@ static void test_time(void **state)
 			    "{'wall_ns': 50, 'user_ns': 10, 'sys_ns': 15, 'cpu_pct': 50,"
 			    " 'read_bytes': 100, 'read_calls': 0, 'read_bytes_per_call': null}]}}");
 
-	(void)state;
 	expect(doc, NULL);
 	set(doc, "time.runs.1.wall_ns", 70);
 	expect(doc, "time.derived", "time.span", NULL);
@@ -428,11 +422,10 @@ static const char *streams_json =
 	"     'p99_9_sched_ns': 5000, 'error': 0}, {'scheduled': 25, 'done': 22, 'dropped': 3,"
 	"     'bytes': 500000, 'p99_9_sched_ns': 9000, 'error': 0}]}]}]}";
 
-static void test_streams(void **state)
+static void test_streams(SM_UNUSED void **state)
 {
 	cJSON *doc = doc_of(streams_json);
 
-	(void)state;
 	expect(doc, NULL);
 	set(doc, "streams.0.steps.1.dropped", 2);
 	expect(doc, "streams.step-sum", NULL);
@@ -476,11 +469,10 @@ static const char *mpi_json =
 	"     'done_ns': 10, 'bytes': 10, 'items': 1, 'bytes_per_s': 1e9, 'straggler': false,"
 	"     'result': {'command': 'frames', 'totals': {'bytes': 10, 'items': 1}}}]}}";
 
-static void test_mpi(void **state)
+static void test_mpi(SM_UNUSED void **state)
 {
 	cJSON *doc = doc_of(mpi_json);
 
-	(void)state;
 	expect(doc, NULL);
 	set(doc, "totals.items", 4);
 	expect(doc, "mpi.merge", NULL);
@@ -506,11 +498,10 @@ static void test_mpi(void **state)
 
 /* ---- printed figures ---- */
 
-static void test_numbers(void **state)
+static void test_numbers(SM_UNUSED void **state)
 {
 	struct ck_shown s[8];
 
-	(void)state;
 	assert_int_equal(ck_numbers("Fastest frame: 2.616 ms (3047.29 MB/s)\nnext 5", s, 8), 2);
 	assert_true(s[0].v == 2.616e6 && s[0].half == 0.0005e6);
 	assert_true(s[1].v == 3047.29 * 1048576.0);
@@ -531,12 +522,11 @@ static void test_numbers(void **state)
 	assert_true(s[0].v == 1e9 && s[2].v == 268 && s[3].v == 99 && s[4].v == 2.351);
 }
 
-static void test_rounding(void **state)
+static void test_rounding(SM_UNUSED void **state)
 {
 	struct sm_check *c = check_new();
 	struct ck_shown s;
 
-	(void)state;
 	ck_numbers("44.4", &s, 1);
 	assert_true(ck_shown_eq(c, "frametest.figures", "x", &s, "y", 44.44));
 	assert_true(ck_shown_eq(c, "frametest.figures", "x", &s, "y", 44.35));
@@ -548,7 +538,7 @@ static void test_rounding(void **state)
 
 /* ---- layouts ---- */
 
-static void test_layout_frametest(void **state)
+static void test_layout_frametest(SM_UNUSED void **state)
 {
 	cJSON *doc = doc_of(frames_json);
 	struct sm_check *c = check_new();
@@ -562,7 +552,6 @@ static void test_layout_frametest(void **state)
 		"Overall frame rate .... 1.50 fps (1500 bytes/s)\n";
 	char *bad = strdup(good);
 
-	(void)state;
 	assert_non_null(bad);
 	sm_check_layout(doc, "frametest", good, c);
 	/* the lines this document has are there and agree; those it lacks
@@ -582,12 +571,11 @@ static void test_layout_frametest(void **state)
 	cJSON_Delete(doc);
 }
 
-static void test_layout_run_marks(void **state)
+static void test_layout_run_marks(SM_UNUSED void **state)
 {
 	cJSON *doc = doc_of(run_json);
 	struct sm_check *c = check_new();
 
-	(void)state;
 	sm_check_layout(doc, "text", "Real-time verdicts\n  f       0.0  ~\n", c);
 	assert_int_equal(count_id(c, "verdict.marks"), 0);
 	sm_check_layout(doc, "text", "Real-time verdicts\n  f       0.0  yes*\n", c);
@@ -610,7 +598,7 @@ static void test_layout_run_marks(void **state)
 
 /* ---- robustness: anything the reader could pass ---- */
 
-static void test_garbage(void **state)
+static void test_garbage(SM_UNUSED void **state)
 {
 	static const char *const docs[] = {
 		"{'command': 'frames', 'series': {'duration_ns': [1, 'x', null], 'items': 5},"
@@ -629,7 +617,6 @@ static void test_garbage(void **state)
 		" 'histogram': {'sub_bits': 8, 'sum': 1, 'm2': 0, 'counts': [[1, 1e30]]}}}}}",
 	};
 
-	(void)state;
 	for (unsigned i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
 		cJSON *doc = doc_of(docs[i]);
 		struct sm_check *c = check_new();

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "analysis/cliff.h"
+#include "core/compiler.h"
 #include "core/rng.h"
 
 #define S 1000000000ull
@@ -47,12 +48,11 @@ static void step(double *r, unsigned n, double hi, double lo, double at_s)
 	}
 }
 
-static void test_clean_step(void **state)
+static void test_clean_step(SM_UNUSED void **state)
 {
 	double r[20];
 	struct sm_cliff c;
 
-	(void)state;
 	step(r, 20, 200 * MIB, 40 * MIB, 8);
 	sm_cliff_find(r, 20, S, &c);
 	assert_true(c.looked);
@@ -67,12 +67,11 @@ static void test_clean_step(void **state)
 }
 
 /* A fall in the middle of an interval is placed inside it. */
-static void test_fall_inside_interval(void **state)
+static void test_fall_inside_interval(SM_UNUSED void **state)
 {
 	double r[16];
 	struct sm_cliff c;
 
-	(void)state;
 	for (double at = 4.1; at < 12; at += 0.7) {
 		step(r, 16, 300 * MIB, 60 * MIB, at);
 		sm_cliff_find(r, 16, S, &c);
@@ -86,12 +85,11 @@ static void test_fall_inside_interval(void **state)
 
 /* Steps in 10% noise, at many places and lengths: found within 1 s, the
  * rates within 3.5 standard errors of their level. */
-static void test_noisy_step(void **state)
+static void test_noisy_step(SM_UNUSED void **state)
 {
 	uint64_t st = 42;
 	unsigned missed = 0, tries = 0;
 
-	(void)state;
 	for (unsigned n = 12; n <= 120; n += 12)
 		for (unsigned k = 4; k + 4 <= n; k += 3) {
 			double r[120], at = k + 0.5;
@@ -117,13 +115,12 @@ static void test_noisy_step(void **state)
 }
 
 /* An SLC cache that fills: fast, then a fall over 2 s to a noisy third. */
-static void test_two_second_fall(void **state)
+static void test_two_second_fall(SM_UNUSED void **state)
 {
 	uint64_t st = 7;
 	double r[60];
 	struct sm_cliff c;
 
-	(void)state;
 	for (unsigned i = 0; i < 60; i++)
 		r[i] = i < 20 ? 1500 * MIB : i < 22 ? (1500 - 500 * (i - 19)) * MIB : 500 * MIB;
 	noisy(r, 60, 0.05, &st);
@@ -135,12 +132,11 @@ static void test_two_second_fall(void **state)
 
 /* A slow linear decay from 200 to 40 over 30 s is split near its middle,
  * the rates on either side of it. */
-static void test_slow_decay(void **state)
+static void test_slow_decay(SM_UNUSED void **state)
 {
 	double r[30];
 	struct sm_cliff c;
 
-	(void)state;
 	for (unsigned i = 0; i < 30; i++)
 		r[i] = (200 - 160 * (i + 0.5) / 30) * MIB;
 	sm_cliff_find(r, 30, S, &c);
@@ -152,13 +148,12 @@ static void test_slow_decay(void **state)
 /* Flat series in 10%, 20% and 30% noise, many seeds and lengths: never a
  * cliff (the tests' noise is well under the worst the rule was tuned on,
  * docs/cliff.md). */
-static void test_flat_noise(void **state)
+static void test_flat_noise(SM_UNUSED void **state)
 {
 	uint64_t st = 1;
 	unsigned found = 0, tries = 0;
 	static const double sds[] = { 0.1, 0.2, 0.3 };
 
-	(void)state;
 	for (unsigned s = 0; s < 3; s++)
 		for (unsigned n = 8; n <= 200; n = n * 3 / 2)
 			for (unsigned rep = 0; rep < 40; rep++) {
@@ -179,13 +174,12 @@ static void test_flat_noise(void **state)
 
 /* Isolated stalls (a second at zero now and then, a NAS flushing) and one
  * stall near the end: no cliff. */
-static void test_stalls(void **state)
+static void test_stalls(SM_UNUSED void **state)
 {
 	uint64_t st = 9;
 	double r[60];
 	struct sm_cliff c;
 
-	(void)state;
 	for (unsigned i = 0; i < 60; i++)
 		r[i] = i % 7 == 3 ? 0 : 400 * MIB;
 	noisy(r, 60, 0.05, &st);
@@ -206,12 +200,11 @@ static void test_stalls(void **state)
 
 /* A rising rate (a ramp up, a cache that warms) is no cliff, nor a mild
  * fall (to 0.8 of the burst). */
-static void test_rising_and_mild(void **state)
+static void test_rising_and_mild(SM_UNUSED void **state)
 {
 	double r[20];
 	struct sm_cliff c;
 
-	(void)state;
 	step(r, 20, 40 * MIB, 200 * MIB, 8);
 	sm_cliff_find(r, 20, S, &c);
 	assert_true(c.looked);
@@ -225,12 +218,11 @@ static void test_rising_and_mild(void **state)
 }
 
 /* Too short to look, or nothing written: looked says so. */
-static void test_short_and_empty(void **state)
+static void test_short_and_empty(SM_UNUSED void **state)
 {
 	double r[SM_CLIFF_MIN_SAMPLES] = { 0 };
 	struct sm_cliff c;
 
-	(void)state;
 	step(r, SM_CLIFF_MIN_SAMPLES - 1, 200, 40, 3);
 	sm_cliff_find(r, SM_CLIFF_MIN_SAMPLES - 1, S, &c);
 	assert_false(c.looked);

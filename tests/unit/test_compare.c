@@ -16,6 +16,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/welch.h"
+#include "core/compiler.h"
 
 /* |x - y| within tol, relative when |y| > 1 */
 static void near(double x, double y, double tol)
@@ -24,7 +25,7 @@ static void near(double x, double y, double tol)
 		fail_msg("%.17g is not %.17g (tolerance %g)", x, y, tol);
 }
 
-static void test_betainc(void **state)
+static void test_betainc(SM_UNUSED void **state)
 {
 	/* I_x(2, 3) = sum_{j=2..4} C(4,j) x^j (1-x)^(4-j): 0.3483 at x = 0.3 */
 	near(sm_betainc(2, 3, 0.3), 0.3483, 1e-13);
@@ -45,7 +46,7 @@ static void test_betainc(void **state)
 	assert_true(isnan(sm_betainc(2, 3, 1.5)));
 }
 
-static void test_t_dist(void **state)
+static void test_t_dist(SM_UNUSED void **state)
 {
 	/* df = 1 is Cauchy: F(t) = 1/2 + atan(t)/pi; df = 2: 1/2 + t / (2 sqrt(2 + t^2)) */
 	for (double t = -7; t <= 7; t += 0.7) {
@@ -63,7 +64,7 @@ static void test_t_dist(void **state)
 	assert_true(isnan(sm_t_cdf(1, 0)));
 }
 
-static void test_welch(void **state)
+static void test_welch(SM_UNUSED void **state)
 {
 	struct sm_welch w;
 
@@ -122,7 +123,7 @@ static void add(struct sm_cmp_side *s, cJSON *doc, int expect)
 	cJSON_Delete(doc);
 }
 
-static void test_compare_frames(void **state)
+static void test_compare_frames(SM_UNUSED void **state)
 {
 	struct sm_cmp_side a, b;
 	struct sm_cmp c;
@@ -223,7 +224,7 @@ static cJSON *run_doc(const char *v24, const char *v30)
 	return d;
 }
 
-static void test_compare_verdicts(void **state)
+static void test_compare_verdicts(SM_UNUSED void **state)
 {
 	struct sm_cmp_side a, b;
 	struct sm_cmp c;
@@ -254,7 +255,7 @@ static void test_compare_verdicts(void **state)
 	sm_cmp_side_release(&b);
 }
 
-static void test_cliff(void **state)
+static void test_cliff(SM_UNUSED void **state)
 {
 	struct sm_cmp_run *runs;
 	unsigned n;

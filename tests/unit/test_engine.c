@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "core/buf.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 #include "core/fsx.h"
 
 #include <dirent.h>
@@ -449,9 +450,8 @@ static void test_fixed(void **state)
 	free(plain);
 }
 
-static void on_alarm(int sig)
+static void on_alarm(SM_UNUSED int sig)
 {
-	(void)sig;
 }
 
 /* An async engine: reap(min = 0) does not wait for a request that cannot
@@ -555,14 +555,13 @@ static void test_async_order(void **state)
 /* The registry and selection: names resolve, unknown names fail, psync is
  * the synchronous fallback with no probe, and an available async engine is
  * used as asked without a notice. */
-static void test_registry(void **state)
+static void test_registry(SM_UNUSED void **state)
 {
 	struct sm_engine_cfg cfg = { .depth = 2 };
 	struct sm_engine e;
 	char notice[256];
 	const struct sm_engine_ops *psync = sm_engine_find("psync");
 
-	(void)state;
 	assert_non_null(psync);
 	assert_null(psync->probe);
 	assert_int_equal(psync->caps & SM_ENGINE_ASYNC, 0);
@@ -625,12 +624,11 @@ static int child_blocked_uring(void)
 	return 0;
 }
 
-static void test_fallback_blocked(void **state)
+static void test_fallback_blocked(SM_UNUSED void **state)
 {
 	int status;
 	pid_t pid;
 
-	(void)state;
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0)

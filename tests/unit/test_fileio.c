@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "report/sysbench.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,7 +42,7 @@ static void draw(struct sm_fileio_gen *g, struct sm_fileio_req *out, unsigned n,
 		(*got)++;
 }
 
-static void test_fsync_series(void **state)
+static void test_fsync_series(SM_UNUSED void **state)
 {
 	struct sm_fileio_cfg c;
 	struct sm_fileio_req r[300];
@@ -91,7 +92,7 @@ static void test_fsync_series(void **state)
 	sm_fileio_gen_free(g);
 }
 
-static void test_rw_ratio(void **state)
+static void test_rw_ratio(SM_UNUSED void **state)
 {
 	struct sm_fileio_cfg c;
 	struct sm_fileio_req *r = calloc(10000, sizeof(*r));
@@ -115,7 +116,7 @@ static void test_rw_ratio(void **state)
 	free(r);
 }
 
-static void test_seq_cursor(void **state)
+static void test_seq_cursor(SM_UNUSED void **state)
 {
 	struct sm_fileio_cfg c;
 	struct sm_fileio_req r[600];
@@ -136,7 +137,7 @@ static void test_seq_cursor(void **state)
 	sm_fileio_gen_free(g);
 }
 
-static void test_random_offsets(void **state)
+static void test_random_offsets(SM_UNUSED void **state)
 {
 	struct sm_fileio_cfg c;
 	struct sm_fileio_req *r = calloc(20000, sizeof(*r));
@@ -183,7 +184,7 @@ static int by_event(const void *a, const void *b)
 }
 
 /* The same seed gives the same event sequence with 1 or 4 threads. */
-static void test_reproducible_threads(void **state)
+static void test_reproducible_threads(SM_UNUSED void **state)
 {
 	struct sm_fileio_cfg c;
 	struct sm_fileio_req *one = calloc(4000, sizeof(*one)), *all = calloc(4 * 4096, sizeof(*all));
@@ -240,7 +241,7 @@ static void test_reproducible_threads(void **state)
  * block, a write the map says happened but the block lacks is a lost write,
  * and --validate leaves blocks without a trailer unchecked (never an alarm)
  * where --verify reports them. */
-static void test_vseal_vcheck(void **state)
+static void test_vseal_vcheck(SM_UNUSED void **state)
 {
 	struct sm_fileio_cfg cfg;
 	struct sm_fileio_vctx v;
@@ -304,7 +305,7 @@ static void test_vseal_vcheck(void **state)
  * write the map names passes; an older one (a write an earlier run lost)
  * is stale, with the write expected and the one found; without the map
  * the same block passes, as it used to (the run only knows the set). */
-static void test_vcheck_map(void **state)
+static void test_vcheck_map(SM_UNUSED void **state)
 {
 	struct sm_fileio_cfg cfg;
 	struct sm_fileio_vctx v, w;
@@ -366,7 +367,7 @@ static void test_vcheck_map(void **state)
  * the runs still named; refused when a run left it unfinished, when a
  * byte of it changed, or for another block size or file; never written
  * over, nor removed, when what has its name is not a map. */
-static void test_vmap(void **state)
+static void test_vmap(SM_UNUSED void **state)
 {
 	char dir[] = "/tmp/sm-test-vmap-XXXXXX", path[4200];
 	struct sm_fileio_cfg cfg;
@@ -435,7 +436,7 @@ static void test_vmap(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
-static void test_mmap_engine(void **state)
+static void test_mmap_engine(SM_UNUSED void **state)
 {
 	char path[] = "./test_fileio_mmap_XXXXXX";
 	int fd = mkstemp(path);
@@ -495,7 +496,7 @@ static void test_mmap_engine(void **state)
 /* An interval of the series shows its rates per second of it; one of no
  * length shows 0 (not inf or nan) in sysbench's line and in the charts'
  * rates alike. */
-static void test_tick_rates(void **state)
+static void test_tick_rates(SM_UNUSED void **state)
 {
 	struct sm_fileio_tick t = { .t_ns = 2000000000, .interval_ns = 500000000, .reads = 10, .writes = 5,
 				    .fsyncs = 1, .read_bytes = 1048576, .write_bytes = 2 * 1048576 };
@@ -505,7 +506,6 @@ static void test_tick_rates(void **state)
 	size_t len = 0;
 	FILE *f;
 
-	(void)state;
 	assert_true(rt.read_bytes_per_s == 2 * 1048576.0 && rt.write_bytes_per_s == 4 * 1048576.0);
 	assert_true(rt.fsyncs_per_s == 2 && rt.ops_per_s == 32);
 	t.interval_ns = 0;
@@ -522,14 +522,13 @@ static void test_tick_rates(void **state)
 
 /* The methodology warnings before a run (the page cache measured, a short
  * run) and after --steady's rounds (steady state not reached). */
-static void test_warnings(void **state)
+static void test_warnings(SM_UNUSED void **state)
 {
 	struct sm_fileio_cfg cfg = { .file_size = 1 << 20, .num_files = 4, .time_ns = 2 * SM_NS_PER_S };
 	struct sm_env env = { .direct_io = 0, .mem_available_bytes = 1ull << 30 };
 	static struct sm_fileio_result r;
 	struct sm_warnings w = { 0 };
 
-	(void)state;
 	sm_fileio_plan_warnings(&cfg, &env, &w);
 	assert_int_equal(w.count, 2);
 	assert_string_equal(w.item[0].code, "page_cache");
@@ -551,7 +550,7 @@ static void test_warnings(void **state)
 	assert_int_equal(sm_fileio_steady_warning(&r), 0);
 }
 
-static void test_sb_size(void **state)
+static void test_sb_size(SM_UNUSED void **state)
 {
 	char b[32];
 
@@ -564,12 +563,11 @@ static void test_sb_size(void **state)
 
 /* Rates and thread fairness are derived once, from the counts: sysbench's
  * population stddev, and 0 (not a huge number) when there is no duration. */
-static void test_figures(void **state)
+static void test_figures(SM_UNUSED void **state)
 {
 	struct sm_fileio_result r;
 	uint64_t ev[2] = { 300, 100 }, busy[2] = { 2000000000, 1000000000 };
 
-	(void)state;
 	memset(&r, 0, sizeof(r));
 	r.head.duration_ns = 2000000000;
 	r.ops[0].count = 400, r.ops[0].bytes = 4096 * 400;

@@ -9,9 +9,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/compiler.h"
 #include "core/formats.h"
 
-static void test_ft_presets_exact(void **state)
+static void test_ft_presets_exact(SM_UNUSED void **state)
 {
 	assert_int_equal(sm_ft_preset_kib("sd"), 1416);
 	assert_int_equal(sm_ft_preset_kib("hd"), 8164);
@@ -26,7 +27,7 @@ static void test_ft_presets_exact(void **state)
 }
 
 /* Every preset, original or not, obeys w x h x 4 + 64 KiB rounded up to 4 KiB. */
-static void test_ft_presets_rule(void **state)
+static void test_ft_presets_rule(SM_UNUSED void **state)
 {
 	unsigned originals = 0;
 
@@ -41,7 +42,7 @@ static void test_ft_presets_rule(void **state)
 }
 
 /* A --fps list: the names in order, and each way a list is refused. */
-static void test_fps_list(void **state)
+static void test_fps_list(SM_UNUSED void **state)
 {
 	const struct sm_fps *r[3];
 	char bad[32];
@@ -60,7 +61,7 @@ static void test_fps_list(void **state)
 	assert_int_equal(n, 3);
 }
 
-static void test_round_up(void **state)
+static void test_round_up(SM_UNUSED void **state)
 {
 	assert_int_equal(sm_round_up(0, 4096), 0);
 	assert_int_equal(sm_round_up(1, 4096), 4096);
@@ -70,7 +71,7 @@ static void test_round_up(void **state)
 	assert_int_equal(sm_round_up(1447936, 4096), 1449984);
 }
 
-static void test_dpx_sizes(void **state)
+static void test_dpx_sizes(SM_UNUSED void **state)
 {
 	struct sm_format f;
 
@@ -93,7 +94,7 @@ static void test_dpx_sizes(void **state)
 	assert_int_equal(f.image_bytes, 720ull * 6 * 486);
 }
 
-static void test_exr_tiff_sizes(void **state)
+static void test_exr_tiff_sizes(SM_UNUSED void **state)
 {
 	struct sm_format f;
 
@@ -112,7 +113,7 @@ static void test_exr_tiff_sizes(void **state)
 }
 
 /* v210: 6 pixels in 16 bytes, rows padded to 48-pixel groups of 128 bytes. */
-static void test_v210_rows(void **state)
+static void test_v210_rows(SM_UNUSED void **state)
 {
 	const struct sm_family *v = NULL;
 	struct sm_format f;
@@ -134,7 +135,7 @@ static void test_v210_rows(void **state)
 	assert_int_equal(sm_format_find("v210-2k", &f), -ENOENT);
 }
 
-static void test_lookup_unknown(void **state)
+static void test_lookup_unknown(SM_UNUSED void **state)
 {
 	struct sm_format f;
 
@@ -145,7 +146,7 @@ static void test_lookup_unknown(void **state)
 	assert_int_equal(sm_format_find("dpx-2k-", &f), -ENOENT);
 }
 
-static void test_iterate(void **state)
+static void test_iterate(SM_UNUSED void **state)
 {
 	unsigned n = sm_format_count(), films = 0, videos = 0;
 	struct sm_format f, g;
@@ -170,7 +171,7 @@ static void test_iterate(void **state)
 	assert_int_equal(sm_format_at(n, &f), -ERANGE);
 }
 
-static void test_rates(void **state)
+static void test_rates(SM_UNUSED void **state)
 {
 	struct sm_format f;
 	const struct sm_fps *r24 = sm_fps_find("24"), *r2397 = sm_fps_find("23.976");

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/compiler.h"
 #include "core/framemap.h"
 
 static void totals(const struct sm_framemap *m, uint64_t *frames, uint64_t *sum, uint64_t *drops)
@@ -25,11 +26,10 @@ static void totals(const struct sm_framemap *m, uint64_t *frames, uint64_t *sum,
 	}
 }
 
-static void test_small(void **state)
+static void test_small(SM_UNUSED void **state)
 {
 	struct sm_framemap *m = malloc(sizeof(*m));
 
-	(void)state;
 	sm_framemap_init(m);
 	sm_framemap_add(m, 0, 100, 0, 0);
 	sm_framemap_add(m, 2, 300, 0, 0);
@@ -44,13 +44,12 @@ static void test_small(void **state)
 	free(m);
 }
 
-static void test_fold(void **state)
+static void test_fold(SM_UNUSED void **state)
 {
 	struct sm_framemap *m = malloc(sizeof(*m));
 	const uint64_t n = 200000;
 	uint64_t frames, sum, drops, want = 0;
 
-	(void)state;
 	sm_framemap_init(m);
 	for (uint64_t s = 0; s < n; s++) {
 		uint64_t v = 1000 + (s * 7919) % 5000;
@@ -81,12 +80,11 @@ static void test_fold(void **state)
 
 /* Workers' maps (different widths: one saw only early frames) merge into
  * the result's exactly. */
-static void test_merge(void **state)
+static void test_merge(SM_UNUSED void **state)
 {
 	struct sm_framemap *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b));
 	uint64_t fa, sa, da, fb, sb, db;
 
-	(void)state;
 	sm_framemap_init(a);
 	sm_framemap_init(b);
 	for (uint64_t s = 0; s < 5000; s += 2)

@@ -12,13 +12,13 @@
 
 #include "analysis/frames.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 #include "workload/profile.h"
 
-static void test_analyse(void **state)
+static void test_analyse(SM_UNUSED void **state)
 {
 	static struct sm_frames_result r;
 
-	(void)state;
 	memset(&r, 0, sizeof(r));
 	r.head.duration_ns = 2000000000;       /* 2 s */
 	r.frames_done = 100;
@@ -46,12 +46,11 @@ static void test_analyse(void **state)
 	assert_true(r.fig.slowest_bytes_per_s == 0 && r.fig.paced_bytes_per_s == 0);
 }
 
-static void test_snap_rates(void **state)
+static void test_snap_rates(SM_UNUSED void **state)
 {
 	struct sm_frames_snap s = { .t_ns = 500000000, .frames = 12, .bytes = 12 * 4096 };
 	struct sm_frames_rates rt;
 
-	(void)state;
 	rt = sm_frames_snap_rates(&s);
 	assert_true(rt.frames_per_s == 24.0);
 	assert_true(rt.bytes_per_s == 24.0 * 4096);
@@ -60,13 +59,12 @@ static void test_snap_rates(void **state)
 	assert_true(rt.frames_per_s == 0 && rt.bytes_per_s == 0);
 }
 
-static void test_snap_means(void **state)
+static void test_snap_means(SM_UNUSED void **state)
 {
 	struct sm_frames_snap s = { .t_ns = 400000000, .frames = 4, .open_ns = 4000,
 				    .io_ns = 40000000, .close_ns = 8000 };
 	struct sm_frames_rates rt;
 
-	(void)state;
 	rt = sm_frames_snap_rates(&s);
 	assert_true(rt.open_mean_ns == 1000 && rt.io_mean_ns == 10000000);
 	assert_true(rt.close_mean_ns == 2000 && rt.wall_per_frame_ns == 100000000);
@@ -78,12 +76,11 @@ static void test_snap_means(void **state)
 
 /* run's frame pass takes the frames run's own rates (fig, derived once by
  * sm_frames_analyse), never derives them again. */
-static void test_run_pass_takes_fig(void **state)
+static void test_run_pass_takes_fig(SM_UNUSED void **state)
 {
 	static struct sm_frames_result r;
 	struct sm_run_frametest t;
 
-	(void)state;
 	memset(&r, 0, sizeof(r));
 	memset(&t, 0, sizeof(t));
 	r.head.duration_ns = 2000000000;
@@ -99,9 +96,8 @@ static void test_run_pass_takes_fig(void **state)
 }
 
 /* The one rate: n over ns, 0 over no time (not inf or nan). */
-static void test_per_s(void **state)
+static void test_per_s(SM_UNUSED void **state)
 {
-	(void)state;
 	assert_true(sm_per_s(100, 2000000000) == 50.0);
 	assert_true(sm_per_s(7, 0) == 0);
 	assert_true(sm_per_s(0, 5) == 0);

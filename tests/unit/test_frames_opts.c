@@ -19,6 +19,7 @@
 #include "cmd/cmd.h"
 #include "cmd/frames_opts.h"
 #include "workload/memneed.h"
+#include "core/compiler.h"
 #include "core/fsx.h"
 #include "core/formats.h"
 #include "workload/frames.h"
@@ -149,7 +150,7 @@ static void expect_usage_rc(int compat, int rc)
 	expect_usage_rc(0, SM(&bad_, __VA_ARGS__)); } while (0)
 
 /* The seed's command: presets resolved, the parameters line exact. */
-static void test_seed_command(void **state)
+static void test_seed_command(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 
@@ -177,7 +178,7 @@ static void test_seed_command(void **state)
 }
 
 /* Without options: a read of every frame present, frametest's defaults. */
-static void test_defaults(void **state)
+static void test_defaults(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 
@@ -203,7 +204,7 @@ static void test_defaults(void **state)
 }
 
 /* Every preset, frametest's four and stormark's, to exact bytes, by -w and -z. */
-static void test_presets(void **state)
+static void test_presets(SM_UNUSED void **state)
 {
 	static const struct { const char *name; uint64_t bytes; } tab[] = {
 		{ "sd", 1449984 }, { "hd", 8359936 }, { "2k", 12812288 }, { "4k", 51052544 },
@@ -238,7 +239,7 @@ static void test_presets(void **state)
 }
 
 /* Sizes are frametest's KiB: no suffixes, no fractions, 1 KiB to 1 GiB. */
-static void test_size_units(void **state)
+static void test_size_units(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 
@@ -272,7 +273,7 @@ static void test_size_units(void **state)
 }
 
 /* -p -u -h take seconds, fractions and the units ns us ms s m h. */
-static void test_time_units(void **state)
+static void test_time_units(SM_UNUSED void **state)
 {
 	static const struct { const char *arg; uint64_t ns; } tab[] = {
 		{ "2", 2 * SEC }, { "0.5", SEC / 2 }, { "1.25", 1250000000ULL }, { "250ms", 250000000ULL },
@@ -335,7 +336,7 @@ static void both_forms(const char *opt, const char *val, struct sm_frames_opts o
 }
 
 /* Every frametest option with a value, separate and attached. */
-static void test_value_options(void **state)
+static void test_value_options(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o[2];
 
@@ -407,7 +408,7 @@ static void test_value_options(void **state)
 }
 
 /* The limits that are documented: edges accepted, one past refused. */
-static void test_value_limits(void **state)
+static void test_value_limits(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 
@@ -432,7 +433,7 @@ static void test_value_limits(void **state)
 
 /* Bad values of every numeric option: non-numeric, negative, zero where
  * not allowed, past the limit, fractions, empty; short and long forms. */
-static void test_bad_values(void **state)
+static void test_bad_values(SM_UNUSED void **state)
 {
 	static const struct {
 		const char *opt, *lopt;
@@ -483,7 +484,7 @@ static void test_bad_values(void **state)
 }
 
 /* Flags alone and clustered; the last test kind and order win. */
-static void test_flags(void **state)
+static void test_flags(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 
@@ -529,7 +530,7 @@ static void test_flags(void **state)
 }
 
 /* Path rules, unknown options, help. */
-static void test_paths_and_help(void **state)
+static void test_paths_and_help(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 
@@ -556,7 +557,7 @@ static void test_paths_and_help(void **state)
 }
 
 /* Every long option of `stormark frames`, and the short ones it also takes. */
-static void test_long_options(void **state)
+static void test_long_options(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 
@@ -646,7 +647,7 @@ static void test_long_options(void **state)
 /* Under the frametest name every long option of stormark frames is known
  * too (frametest's own command line had none); the short ones stay
  * frametest's. */
-static void test_compat_takes_long(void **state)
+static void test_compat_takes_long(SM_UNUSED void **state)
 {
 	static const char *const names[] = {
 		"--write=64", "--empty", "--read", "--stream", "--frames=5", "--async=2",
@@ -682,7 +683,7 @@ static void test_compat_takes_long(void **state)
 }
 
 /* --format NAME --fps F --capture|--play: the format's frame, 10 s of video. */
-static void test_format(void **state)
+static void test_format(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 	struct sm_format f;
@@ -737,7 +738,7 @@ static void test_format(void **state)
 
 /* The parser can run again in one process: nothing of the last parse
  * (options, getopt's place in a cluster) leaks into the next. */
-static void test_repeated_parse(void **state)
+static void test_repeated_parse(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 
@@ -769,7 +770,7 @@ static void test_repeated_parse(void **state)
 
 /* The "Test parameters" line: attached form, fixed order, presets in KiB,
  * display options left out. */
-static void test_params(void **state)
+static void test_params(SM_UNUSED void **state)
 {
 	static const struct { const char *args[24]; const char *want; } tab[] = {
 		{ { "-s", "-w", "8192", "/data/set1/testfile1" }, "-w8192 -s -n1800" },
@@ -807,7 +808,7 @@ static void test_params(void **state)
 
 /* --video-format, the old --format spelling with its notice, and the
  * output flags of docs/options.md. */
-static void test_output_flags(void **state)
+static void test_output_flags(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 
@@ -850,7 +851,7 @@ static void test_output_flags(void **state)
 
 static char tmpdir[PATH_MAX];
 
-static int make_tmpdir(void **state)
+static int make_tmpdir(SM_UNUSED void **state)
 {
 	const char *base = getenv("TMPDIR");
 
@@ -860,7 +861,7 @@ static int make_tmpdir(void **state)
 
 /* The seed's stream read "-s -z 8192 -r FILE": without -n the frames are
  * counted from the file's size (here a sparse file of 5 frames). */
-static void test_stream_read_params(void **state)
+static void test_stream_read_params(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 	char path[PATH_MAX + 32], msg[512];
@@ -886,7 +887,7 @@ static void test_stream_read_params(void **state)
 }
 
 /* Checks after parsing: engine name, the CSV's directory, buffer memory. */
-static void test_validate(void **state)
+static void test_validate(SM_UNUSED void **state)
 {
 	struct sm_frames_opts o;
 	char csv[PATH_MAX + 32];
@@ -922,7 +923,7 @@ static void test_validate(void **state)
 	}
 }
 
-static int remove_tmpdir(void **state)
+static int remove_tmpdir(SM_UNUSED void **state)
 {
 	return rmdir(tmpdir);
 }

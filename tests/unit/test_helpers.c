@@ -15,6 +15,8 @@
 
 #include "helpers.h"
 
+#include "core/compiler.h"
+
 static const char *scratch;
 
 static void touch(const char *path)
@@ -28,12 +30,11 @@ static void touch(const char *path)
 
 /* A tree with a link to a file and to a directory outside it: the tree
  * goes, what the links point at stays. */
-static void test_rm_rf_no_follow(void **state)
+static void test_rm_rf_no_follow(SM_UNUSED void **state)
 {
 	char tree[PATH_MAX], p[PATH_MAX], keep[PATH_MAX], keepdir[PATH_MAX];
 	struct stat st;
 
-	(void)state;
 	snprintf(tree, sizeof(tree), "%s/tree", scratch);
 	snprintf(keep, sizeof(keep), "%s/keep", scratch);
 	snprintf(keepdir, sizeof(keepdir), "%s/keepdir", scratch);
@@ -61,12 +62,11 @@ static void test_rm_rf_no_follow(void **state)
 	assert_int_equal(t_rm_rf(tree), 0);
 }
 
-static void test_scratch_removed(void **state)
+static void test_scratch_removed(SM_UNUSED void **state)
 {
 	char p[PATH_MAX];
 	struct stat st;
 
-	(void)state;
 	snprintf(p, sizeof(p), "%s/left", scratch);
 	touch(p);
 	snprintf(p, sizeof(p), "%s", scratch);

@@ -2,6 +2,7 @@
 /* Histogram tests: percentiles against exact sorted data, merging, edge
  * values without clamping, bucket layout, and the running moments. */
 #include "core/hist.h"
+#include "core/compiler.h"
 #include "core/rng.h"
 
 #include <math.h>
@@ -79,12 +80,11 @@ static void fill(struct sm_hist *h, uint64_t *v, size_t n, enum dist d, uint64_t
 	}
 }
 
-static void test_percentiles(void **state)
+static void test_percentiles(SM_UNUSED void **state)
 {
 	struct sm_hist *h = sm_hist_new();
 	uint64_t *v = malloc(N_VALUES * sizeof(*v));
 
-	(void)state;
 	assert_non_null(h);
 	assert_non_null(v);
 	for (int d = 0; d < N_DIST; d++) {
@@ -119,13 +119,12 @@ static void test_percentiles(void **state)
 
 /* count_le counts at least the values <= x and at most those in x's
  * bucket or below. */
-static void test_count_le(void **state)
+static void test_count_le(SM_UNUSED void **state)
 {
 	struct sm_hist *h = sm_hist_new();
 	uint64_t *v = malloc(N_VALUES * sizeof(*v));
 	struct sm_rng r;
 
-	(void)state;
 	assert_non_null(h);
 	assert_non_null(v);
 	fill(h, v, N_VALUES, LOGNORMAL, 5);
@@ -163,14 +162,13 @@ static void assert_same_hist(const struct sm_hist *a, const struct sm_hist *b)
 				 (unsigned long long)b->buckets[i]);
 }
 
-static void test_merge(void **state)
+static void test_merge(SM_UNUSED void **state)
 {
 	struct sm_hist *a = sm_hist_new(), *b = sm_hist_new(), *all = sm_hist_new();
 	struct sm_hist *empty = sm_hist_new(), *copy = sm_hist_new();
 	uint64_t *v = malloc(2 * N_VALUES / 4 * sizeof(*v));
 	size_t n = N_VALUES / 4;
 
-	(void)state;
 	assert_non_null(a);
 	assert_non_null(b);
 	assert_non_null(all);
@@ -207,7 +205,7 @@ static void test_merge(void **state)
 	free(copy);
 }
 
-static void test_edges(void **state)
+static void test_edges(SM_UNUSED void **state)
 {
 	static const uint64_t edge[] = {
 		0, 1, 2, 127, 128, 255, 256, 257, 511, 512, 1000, 4095, 4096,
@@ -216,7 +214,6 @@ static void test_edges(void **state)
 	};
 	struct sm_hist *h = sm_hist_new();
 
-	(void)state;
 	assert_non_null(h);
 	for (size_t i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
 		unsigned b = sm_hist_index(edge[i]);
@@ -256,9 +253,8 @@ static void test_edges(void **state)
 	free(h);
 }
 
-static void test_layout(void **state)
+static void test_layout(SM_UNUSED void **state)
 {
-	(void)state;
 	assert_int_equal(sm_hist_bucket_low(0), 0);
 	assert_int_equal(sm_hist_bucket_high(SM_HIST_BUCKETS - 1), UINT64_MAX);
 	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++) {
@@ -277,11 +273,10 @@ static void test_layout(void **state)
 	assert_true(sizeof(struct sm_hist) <= 64 * 1024);
 }
 
-static void test_empty(void **state)
+static void test_empty(SM_UNUSED void **state)
 {
 	struct sm_hist h;
 
-	(void)state;
 	sm_hist_init(&h);
 	assert_int_equal(h.count, 0);
 	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++)
@@ -293,12 +288,11 @@ static void test_empty(void **state)
 	assert_int_equal(sm_hist_count_le(&h, UINT64_MAX), 0);
 }
 
-static void test_moments(void **state)
+static void test_moments(SM_UNUSED void **state)
 {
 	struct sm_hist *h = sm_hist_new();
 	uint64_t *v = malloc(N_VALUES * sizeof(*v));
 
-	(void)state;
 	assert_non_null(h);
 	assert_non_null(v);
 	for (int d = 0; d < N_DIST; d++) {
@@ -332,13 +326,12 @@ static void test_moments(void **state)
 /* A small spread on a large mean: sumsq/n - mean^2 in floating point would
  * cancel to 0; the exact integer sum of squares must not, alone or merged,
  * and must give the spread a long double computation gives. */
-static void test_stddev_cancellation(void **state)
+static void test_stddev_cancellation(SM_UNUSED void **state)
 {
 	struct sm_hist *a = sm_hist_new(), *b = sm_hist_new(), *all = sm_hist_new();
 	long double m = 0, ss = 0;
 	const int n = 1000000;
 
-	(void)state;
 	for (int i = 0; i < n; i++) {
 		uint64_t v = 1000000000ULL + (uint64_t)(i % 101);
 
@@ -364,13 +357,12 @@ static void test_stddev_cancellation(void **state)
 
 /* A histogram read at two instants: the difference holds exactly the values
  * added in between (buckets, count, sum), min/max within their buckets. */
-static void test_diff(void **state)
+static void test_diff(SM_UNUSED void **state)
 {
 	struct sm_hist *a = sm_hist_new(), *early = sm_hist_new(), *d = sm_hist_new(),
 		       *later = sm_hist_new();
 	uint64_t sum = 0;
 
-	(void)state;
 	assert_non_null(a);
 	assert_non_null(early);
 	assert_non_null(d);
@@ -407,12 +399,11 @@ static void test_diff(void **state)
 /* Squares past 2^128 (values of 2^63 ns): the sum of squares is marked
  * lost and the spread comes from bucket midpoints, within their 0.4%;
  * a spread stored as m2 (a result read back) gives the same stddev. */
-static void test_sq_lost(void **state)
+static void test_sq_lost(SM_UNUSED void **state)
 {
 	struct sm_hist *h = sm_hist_new(), *m = sm_hist_new(), *r = sm_hist_new();
 	const uint64_t a = 1ULL << 63, b = 1ULL << 62;
 
-	(void)state;
 	assert_non_null(h);
 	assert_non_null(m);
 	assert_non_null(r);
@@ -452,13 +443,12 @@ static void test_sq_lost(void **state)
  * with, also where m2 is past 2^52 and a double's unit is 1 or more: the
  * inverse once rounded m2 + r + 0.5 and landed one off (a re-rendered
  * result printed m2 ...557 for ...556 and a stddev one digit apart). */
-static void test_m2_round_trip(void **state)
+static void test_m2_round_trip(SM_UNUSED void **state)
 {
 	struct sm_hist *h = sm_hist_new(), *c = sm_hist_new();
 	uint64_t x = 88172645463325252ull;
 	int diff = 0;
 
-	(void)state;
 	assert_non_null(h);
 	assert_non_null(c);
 	for (int t = 0; t < 2000; t++) {
@@ -486,11 +476,10 @@ static void test_m2_round_trip(void **state)
 
 /* Nearest rank without floating-point creep: p99.9 of 1000 values is the
  * 999th, not the maximum (a plain ceil(0.999 * 1000) gives 1000). */
-static void test_rank_exact(void **state)
+static void test_rank_exact(SM_UNUSED void **state)
 {
 	struct sm_hist h;
 
-	(void)state;
 	assert_int_equal(sm_hist_rank(99.9, 1000), 999);
 	assert_int_equal(sm_hist_rank(99.99, 10000), 9999);
 	assert_int_equal(sm_hist_rank(99.9, 1001), 1000);
@@ -515,9 +504,8 @@ static void test_rank_exact(void **state)
 /* A bucket's middle: its one value for the narrow buckets, halfway
  * between its bounds for the wide ones (what a value known only by its
  * bucket counts as). */
-static void test_bucket_mid(void **state)
+static void test_bucket_mid(SM_UNUSED void **state)
 {
-	(void)state;
 	assert_true(sm_hist_bucket_mid(0) == 0);
 	assert_true(sm_hist_bucket_mid(5) == 5);
 	for (unsigned i = 0; i < SM_HIST_BUCKETS; i += 97) {

@@ -6,6 +6,7 @@
  * streams result's directory, read before a later key was found missing,
  * leaked: found by fuzz/fuzz_json). */
 #include "result/json_read.h"
+#include "core/compiler.h"
 #include "core/hist.h"
 
 #include <errno.h>
@@ -30,7 +31,7 @@ static int count_of(const char *text, uint64_t *v)
 	return rc;
 }
 
-static void test_count(void **state)
+static void test_count(SM_UNUSED void **state)
 {
 	uint64_t v = 7;
 
@@ -69,7 +70,7 @@ static int lat_with_bucket(const char *lo, const char *n, struct sm_hist *h, str
 	return rc;
 }
 
-static void test_hist_bucket(void **state)
+static void test_hist_bucket(SM_UNUSED void **state)
 {
 	struct sm_hist *h = malloc(sizeof(*h));
 	struct sm_jerr e;
@@ -90,7 +91,7 @@ static void test_hist_bucket(void **state)
 
 /* A streams document whose params stop after "dir": refused, and what
  * the reader allocated is the result's, so its release frees it. */
-static void test_streams_partial_params(void **state)
+static void test_streams_partial_params(SM_UNUSED void **state)
 {
 	static const char *const text =
 		"{\"schema_version\": 1, \"tool\": {\"name\": \"stormark\", \"version\": \"0.1.0\"},"
@@ -104,7 +105,6 @@ static void test_streams_partial_params(void **state)
 	struct sm_jerr e = { { 0 } };
 	cJSON *doc = cJSON_Parse(text);
 
-	(void)state;
 	assert_non_null(res);
 	assert_non_null(doc);
 	assert_int_equal(sm_streams_from_json(doc, res, &e), -EINVAL);

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "core/compiler.h"
+
 #define MIB (1ULL << 20)
 
 static char root[256];
@@ -38,18 +40,16 @@ static void put(const char *rel, const char *text)
 	fclose(f);
 }
 
-static int setup(void **state)
+static int setup(SM_UNUSED void **state)
 {
-	(void)state;
 	snprintf(root, sizeof(root), "/tmp/sm-memcheck-XXXXXX");
 	return mkdtemp(root) ? 0 : -1;
 }
 
-static int teardown(void **state)
+static int teardown(SM_UNUSED void **state)
 {
 	char cmd[300];
 
-	(void)state;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	return system(cmd) == 0 ? 0 : -1;
 }
@@ -79,11 +79,10 @@ static void v1_host(void)
 	put("sys/fs/cgroup/memory/a/memory.usage_in_bytes", "100\n");
 }
 
-static void v1_limit_own_cgroup(void **state)
+static void v1_limit_own_cgroup(SM_UNUSED void **state)
 {
 	struct sm_mem_avail m;
 
-	(void)state;
 	meminfo(8ULL << 20);   /* 8 GiB */
 	v1_host();
 	put("sys/fs/cgroup/memory/a/b/memory.limit_in_bytes", "268435456\n");
@@ -100,11 +99,10 @@ static void v1_limit_own_cgroup(void **state)
 	assert_non_null(strstr(m.cg_path, "/sys/fs/cgroup/memory/a/b"));
 }
 
-static void v1_limit_of_parent(void **state)
+static void v1_limit_of_parent(SM_UNUSED void **state)
 {
 	struct sm_mem_avail m;
 
-	(void)state;
 	meminfo(8ULL << 20);
 	v1_host();
 	put("sys/fs/cgroup/memory/a/memory.limit_in_bytes", "134217728\n");
@@ -118,11 +116,10 @@ static void v1_limit_of_parent(void **state)
 	assert_null(strstr(m.cg_path, "/a/b"));
 }
 
-static void v1_no_limit(void **state)
+static void v1_no_limit(SM_UNUSED void **state)
 {
 	struct sm_mem_avail m;
 
-	(void)state;
 	meminfo(1ULL << 20);   /* 1 GiB */
 	v1_host();
 	put("sys/fs/cgroup/memory/a/b/memory.limit_in_bytes", "9223372036854771712\n");
@@ -133,11 +130,10 @@ static void v1_no_limit(void **state)
 	assert_int_equal(m.avail, 1ULL << 30);
 }
 
-static void v2_limits(void **state)
+static void v2_limits(SM_UNUSED void **state)
 {
 	struct sm_mem_avail m;
 
-	(void)state;
 	meminfo(8ULL << 20);
 	put("proc/self/cgroup", "0::/user.slice/job\n");
 	put("proc/self/mountinfo", "35 24 0:30 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n");
@@ -155,11 +151,10 @@ static void v2_limits(void **state)
 	assert_int_equal(m.avail, 16 * MIB);
 }
 
-static void v2_usage_over_limit(void **state)
+static void v2_usage_over_limit(SM_UNUSED void **state)
 {
 	struct sm_mem_avail m;
 
-	(void)state;
 	meminfo(8ULL << 20);
 	put("proc/self/cgroup", "0::/job\n");
 	put("proc/self/mountinfo", "35 24 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
@@ -171,11 +166,10 @@ static void v2_usage_over_limit(void **state)
 
 /* A container: the cgroup file system is mounted from a subtree whose
  * root /proc/self/cgroup repeats. */
-static void v2_container_subtree(void **state)
+static void v2_container_subtree(SM_UNUSED void **state)
 {
 	struct sm_mem_avail m;
 
-	(void)state;
 	meminfo(8ULL << 20);
 	put("proc/self/cgroup", "0::/kubepods/pod1/ctr\n");
 	put("proc/self/mountinfo", "35 24 0:30 /kubepods/pod1 /sys/fs/cgroup ro - cgroup2 cgroup2 rw\n");
@@ -185,23 +179,21 @@ static void v2_container_subtree(void **state)
 	assert_int_equal(m.avail, 512 * MIB);
 }
 
-static void nothing_readable(void **state)
+static void nothing_readable(SM_UNUSED void **state)
 {
 	struct sm_mem_avail m;
 	char msg[300];
 
-	(void)state;
 	assert_int_equal(sm_mem_probe(root, &m), -ENOENT);
 	assert_int_equal(m.avail, UINT64_MAX);
 	assert_int_equal(sm_mem_fits(&m, 1ULL << 40, "buffers", msg, sizeof(msg)), 0);
 }
 
-static void fits_and_messages(void **state)
+static void fits_and_messages(SM_UNUSED void **state)
 {
 	struct sm_mem_avail m;
 	char msg[400];
 
-	(void)state;
 	memset(&m, 0, sizeof(m));
 	m.sys_avail = m.avail = 1ULL << 30;
 	m.cg_avail = UINT64_MAX;
@@ -223,9 +215,8 @@ static void fits_and_messages(void **state)
 			    "in use; 32.0 MiB kept in reserve)");
 }
 
-static void mul_saturates(void **state)
+static void mul_saturates(SM_UNUSED void **state)
 {
-	(void)state;
 	assert_int_equal(sm_mem_mul(3, 5), 15);
 	assert_int_equal(sm_mem_mul(0, UINT64_MAX), 0);
 	assert_int_equal(sm_mem_mul(1ULL << 40, 1ULL << 30), UINT64_MAX);

@@ -5,6 +5,7 @@
  * percentiles are those of the pooled values, never an average of the
  * ranks'), series add up, and first/last done, rates and stragglers. */
 #include "analysis/dist.h"
+#include "core/compiler.h"
 #include "core/rng.h"
 #include "result/dist.h"
 
@@ -59,7 +60,7 @@ static void fill_frames(struct sm_frames_result *f, unsigned rank, unsigned n, s
 	}
 }
 
-static void frames_merge_is_exact(void **state)
+static void frames_merge_is_exact(SM_UNUSED void **state)
 {
 	struct sm_frames_result *f = calloc(NRANKS, sizeof(*f));
 	struct sm_hist *all = sm_hist_new();
@@ -100,7 +101,7 @@ static void frames_merge_is_exact(void **state)
 	free(all);
 }
 
-static void fileio_merge_is_exact(void **state)
+static void fileio_merge_is_exact(SM_UNUSED void **state)
 {
 	struct sm_fileio_result a, b;
 	uint64_t ev_a[2] = { 10, 20 }, busy_a[2] = { 5, 6 }, ev_b[3] = { 30, 40, 50 }, busy_b[3] = { 7, 8, 9 };
@@ -166,7 +167,7 @@ static void fileio_merge_is_exact(void **state)
 	free(all);
 }
 
-static void job_figures(void **state)
+static void job_figures(SM_UNUSED void **state)
 {
 	struct sm_dist_rank rank[4] = {
 		{ .rank = 0, .host = "a", .reported = 1, .done_ns = 2000000000ull, .bytes = 200 << 20 },
@@ -201,7 +202,7 @@ static void job_figures(void **state)
 
 /* A rank the stonewall stopped a few ms "before" the rank that stopped it
  * (its clock started a little later at the barrier) is not the first done. */
-static void first_done_is_not_walled(void **state)
+static void first_done_is_not_walled(SM_UNUSED void **state)
 {
 	struct sm_dist_rank rank[3] = {
 		{ .rank = 0, .host = "a", .reported = 1, .done_ns = 200000000ull, .bytes = 10 },

@@ -6,6 +6,7 @@
  * or the handler that was there). */
 #include "engine/engine.h"
 #include "core/buf.h"
+#include "core/compiler.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,12 +79,11 @@ static struct sm_io mkio(enum sm_op op, struct fixture *f, uint64_t off)
 
 /* Reads and writes past the cut: an error with the faulting offset, and
  * the engine (and the thread) carry on: a request inside the file works. */
-static void test_fault_is_error(void **state)
+static void test_fault_is_error(SM_UNUSED void **state)
 {
 	struct fixture f;
 	struct sm_io io;
 
-	(void)state;
 	fixture_open(&f, "fault");
 	for (int op = SM_OP_READ; op <= SM_OP_WRITE; op++) {
 		for (unsigned k = 0; k < 3; k++) {
@@ -115,13 +115,12 @@ static void *fault_thread(void *arg)
 }
 
 /* Faults on several threads at once: each thread gets its own errors. */
-static void test_fault_threads(void **state)
+static void test_fault_threads(SM_UNUSED void **state)
 {
 	struct fixture f[4];
 	pthread_t t[4];
 	void *bad;
 
-	(void)state;
 	for (int i = 0; i < 4; i++) {
 		char name[32];
 
@@ -138,9 +137,8 @@ static void test_fault_threads(void **state)
 		fixture_close(&f[i]);
 }
 
-static void exit_42(int sig)
+static void exit_42(SM_UNUSED int sig)
 {
-	(void)sig;
 	_exit(42);
 }
 
@@ -177,12 +175,11 @@ static pid_t fault_outside(void (*prev)(int))
 
 /* A SIGBUS outside the engine's copies is not swallowed: it goes where it
  * went before the engine (the default action: death; a handler: called). */
-static void test_other_sigbus_kills(void **state)
+static void test_other_sigbus_kills(SM_UNUSED void **state)
 {
 	int status;
 	pid_t pid;
 
-	(void)state;
 	pid = fault_outside(SIG_DFL);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFSIGNALED(status));

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "core/compiler.h"
+
 /* doc's OpenMetrics text (caller frees). */
 static char *render(const char *json)
 {
@@ -39,7 +41,7 @@ static char *render(const char *json)
 	"\"started_at\":\"2026-12-02T18:58:56Z\",\"duration_ns\":1500000000,\"interrupted\":false," \
 	"\"environment\":{\"kernel\":\"k\",\"host\":\"a\\nb\\\"c\\\\d\"},\"warnings\":[],\"errors\":[]"
 
-static void test_escape_and_key(void **state)
+static void test_escape_and_key(SM_UNUSED void **state)
 {
 	char *t = render(HEAD("frames", "[\"frames\",\"--save\",\"k1\",\"-w\",\"2k\",\"d\"]")
 			 ",\"params\":{\"test\":\"write\",\"video_format\":\"\"},"
@@ -49,7 +51,6 @@ static void test_escape_and_key(void **state)
 			 "\"cliff\":{\"looked\":true,\"found\":true,\"burst_bytes_per_s\":5e8,"
 			 "\"sustained_bytes_per_s\":1.25e8}}");
 
-	(void)state;
 	assert_non_null(strstr(t, "stormark_frames_throughput_bytes_per_second{command=\"frames\",key=\"k1\","
 				  "host=\"a\\nb\\\"c\\\\d\",direction=\"write\"} 1000\n"));
 	/* null figures have no sample, and an empty video format no label */
@@ -71,12 +72,11 @@ static void test_escape_and_key(void **state)
 }
 
 /* time's --save is before "--"; a --save among the command's words is not */
-static void test_time_key(void **state)
+static void test_time_key(SM_UNUSED void **state)
 {
 	char *t = render(HEAD("time", "[\"time\",\"-n\",\"2\",\"--\",\"prog\",\"--save\",\"no\"]")
 			 ",\"time\":{\"runs\":[{},{}],\"stats\":{\"wall_ns\":{\"mean\":2000000,\"stddev\":null}}}}");
 
-	(void)state;
 	assert_null(strstr(t, "key="));
 	assert_non_null(strstr(t, "stormark_time_runs{command=\"time\",host=\"a\\nb\\\"c\\\\d\"} 2\n"));
 	assert_non_null(strstr(t, "stormark_time_wall_seconds{command=\"time\",host=\"a\\nb\\\"c\\\\d\","
@@ -89,11 +89,10 @@ static void test_time_key(void **state)
 }
 
 /* a command without families of its own still gives valid text: the head */
-static void test_unknown(void **state)
+static void test_unknown(SM_UNUSED void **state)
 {
 	char *t = render("{\"command\":\"other\"}");
 
-	(void)state;
 	assert_non_null(strstr(t, "# TYPE stormark_result info\n"));
 	assert_non_null(strstr(t, "stormark_result_info{command=\"other\"} 1\n"));
 	assert_int_equal(strcmp(t + strlen(t) - 6, "# EOF\n"), 0);
@@ -101,11 +100,10 @@ static void test_unknown(void **state)
 }
 
 /* a byte that is no UTF-8 is U+FFFD; well-formed UTF-8 stays */
-static void test_utf8(void **state)
+static void test_utf8(SM_UNUSED void **state)
 {
 	char *t = render("{\"command\":\"other\",\"environment\":{\"host\":\"h\xff\xc3\xa9\xc0\xaf\xed\xa0\x80z\"}}");
 
-	(void)state;
 	assert_non_null(strstr(t, "host=\"h\xef\xbf\xbd\xc3\xa9\xef\xbf\xbd\xef\xbf\xbd"
 				  "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbdz\""));
 	free(t);

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "core/compiler.h"
+
 #define SEC 1000000000ULL
 
 /* Everything one table can fill. */
@@ -33,7 +35,8 @@ static const struct sm_opt_choice modes[] = {
 };
 
 /* A callback for a recognised option that is refused. */
-static int refuse_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
+static int refuse_cb(SM_UNUSED const struct sm_opt *opt, SM_UNUSED const char *arg,
+		SM_UNUSED char *exp, SM_UNUSED size_t len)
 {
 	return -ENOTSUP;
 }
@@ -134,7 +137,7 @@ static int parse_args(unsigned flags, int *first, const char *const *args)
 	if (r_ != -EINVAL) fail_msg("rc %d, wanted -EINVAL (%s)", r_, m); \
 	assert_string_equal(msg, m); } while (0)
 
-static void test_kinds(void **state)
+static void test_kinds(SM_UNUSED void **state)
 {
 	OK("-o", "--histogram", "-t", "8", "--frames=9000", "--block-size", "16K", "-z", "2",
 	   "-u", "250ms", "-f", "23.976", "--rw-ratio", "1.5", "-x", "a.csv", "--io-mode", "mmap",
@@ -169,7 +172,7 @@ static void test_kinds(void **state)
 }
 
 /* One wording for every bad value, naming the option as typed. */
-static void test_bad_values(void **state)
+static void test_bad_values(SM_UNUSED void **state)
 {
 	BAD("invalid value 'x' for --threads: expected an integer from 1 to 1024", "--threads", "x");
 	BAD("invalid value '0' for -t: expected an integer from 1 to 1024", "-t", "0");
@@ -202,7 +205,7 @@ static void test_bad_values(void **state)
 	assert_int_equal(v.threads, 5);
 }
 
-static void test_bad_forms(void **state)
+static void test_bad_forms(SM_UNUSED void **state)
 {
 	BAD("unknown option '--bogus'", "--bogus");
 	BAD("unknown option '-k'", "-k", "d");
@@ -218,7 +221,7 @@ static void test_bad_forms(void **state)
 }
 
 /* Optional values are attached only; positional words; stop options. */
-static void test_forms(void **state)
+static void test_forms(SM_UNUSED void **state)
 {
 	const char *const *a;
 	int first, rc;
@@ -297,7 +300,7 @@ static void usage_text(unsigned flags)
 }
 
 /* The usage is the table: every shown option once, aligned. */
-static void test_usage(void **state)
+static void test_usage(SM_UNUSED void **state)
 {
 	usage_text(0);
 	assert_non_null(strstr(out_buf, "Test options:\n"));
@@ -327,7 +330,7 @@ static void test_usage(void **state)
 /* The completion list: the names the usage shows, one a line, values as
  * the usage writes them, a choice's values after a tab; hidden options and
  * --list-options itself left out, and --list-options stops the parse. */
-static void test_list(void **state)
+static void test_list(SM_UNUSED void **state)
 {
 	struct sm_opt t[32];
 	FILE *f;
@@ -369,11 +372,10 @@ static int take_name(const char *name, void *arg)
 
 /* A comma-separated list: each name in order, empty ones skipped; the
  * callback's refusal names the entry; no name at all is -ENODATA. */
-static void test_each(void **state)
+static void test_each(SM_UNUSED void **state)
 {
 	char seen[64] = "", bad[32];
 
-	(void)state;
 	assert_int_equal(sm_opt_each("a,,b", take_name, seen, bad, sizeof(bad)), 0);
 	assert_string_equal(seen, "a;b;");
 	seen[0] = '\0';

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "core/compiler.h"
+
 #define HAVE (SM_LAYOUT_BIT(SM_LAYOUT_TEXT) | SM_LAYOUT_BIT(SM_LAYOUT_TIMEIT) | SM_LAYOUT_BIT(SM_LAYOUT_JSON))
 
 static char msg[256];
@@ -25,7 +27,7 @@ static int resolve(struct sm_out_opts *o, const char *json, const char *format)
 	return sm_out_resolve(o, "stormark x", HAVE, SM_LAYOUT_TEXT, msg, sizeof(msg));
 }
 
-static void test_resolve(void **state)
+static void test_resolve(SM_UNUSED void **state)
 {
 	struct sm_out_opts o;
 
@@ -62,7 +64,7 @@ static void test_resolve(void **state)
 	assert_string_equal(msg, "the json layout is not available for stormark y (text)");
 }
 
-static void test_names(void **state)
+static void test_names(SM_UNUSED void **state)
 {
 	assert_int_equal(sm_layout_find("frametest"), SM_LAYOUT_FRAMETEST);
 	assert_int_equal(sm_layout_find("json"), SM_LAYOUT_JSON);

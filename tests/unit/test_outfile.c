@@ -17,15 +17,17 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "core/compiler.h"
+
 static char dir[64];
 
-static int setup(void **state)
+static int setup(SM_UNUSED void **state)
 {
 	snprintf(dir, sizeof(dir), "/tmp/sm-outfile-XXXXXX");
 	return mkdtemp(dir) ? 0 : -1;
 }
 
-static int teardown(void **state)
+static int teardown(SM_UNUSED void **state)
 {
 	char cmd[128];
 
@@ -67,7 +69,7 @@ static int entries(void)
 	return n;
 }
 
-static void test_kinds(void **state)
+static void test_kinds(SM_UNUSED void **state)
 {
 	char p[128];
 
@@ -89,7 +91,7 @@ static void test_kinds(void **state)
 	unlink(p);
 }
 
-static void test_replace(void **state)
+static void test_replace(SM_UNUSED void **state)
 {
 	struct sm_outfile o;
 	char p[128], buf[64];

@@ -3,6 +3,7 @@
  * drops and runs, the drop fraction of a simulated slow writer, playback
  * pre-buffering, lateness, skipped frames, finish, and the buffer limits. */
 #include "core/hist.h"
+#include "core/compiler.h"
 #include "core/pace.h"
 
 #include <errno.h>
@@ -245,11 +246,10 @@ static int hists_teardown(void **state)
 
 /* ---- set-up ------------------------------------------------------------- */
 
-static void test_init_errors(void **state)
+static void test_init_errors(SM_UNUSED void **state)
 {
 	struct sm_pace p;
 
-	(void)state;
 	assert_int_equal(sm_pace_init(&p, SM_PACE_CAPTURE, 10, 0, 4, 0, NULL, NULL), -EINVAL);
 	assert_int_equal(sm_pace_init(&p, SM_PACE_CAPTURE, 10, -24, 4, 0, NULL, NULL), -EINVAL);
 	assert_int_equal(sm_pace_init(&p, SM_PACE_PLAYBACK, 10, NAN, 4, 2, NULL, NULL), -EINVAL);
@@ -271,14 +271,13 @@ static void test_init_errors(void **state)
 
 /* WAIT names the next arrival; GO hands out arrived frames; DONE after the
  * last one, and it stays DONE. */
-static void test_capture_wait_go_done(void **state)
+static void test_capture_wait_go_done(SM_UNUSED void **state)
 {
 	struct sm_pace p;
 	uint64_t seq = 99, sched = 0, wake = 0, t0 = 7 * US;
 	/* 3 fps: arrivals at t0, t0 + 333333333 and t0 + 666666667 (rounded) */
 	const uint64_t a1 = t0 + 333333333, a2 = t0 + 666666667;
 
-	(void)state;
 	assert_int_equal(sm_pace_init(&p, SM_PACE_CAPTURE, 3, 3.0, 2, 0, NULL, NULL), 0);
 	sm_pace_start(&p, t0);
 	assert_int_equal(sm_pace_claim(&p, t0, &seq, &sched, &wake), SM_PACE_GO);
@@ -310,12 +309,11 @@ static void test_capture_wait_go_done(void **state)
 
 /* A worker that looks only after everything arrived: q frames wait, the
  * rest found the FIFO full. */
-static void test_capture_all_at_once(void **state)
+static void test_capture_all_at_once(SM_UNUSED void **state)
 {
 	struct sm_pace p;
 	uint64_t seq, sched, wake;
 
-	(void)state;
 	assert_int_equal(sm_pace_init(&p, SM_PACE_CAPTURE, 10, 1000, 4, 0, NULL, NULL), 0);
 	sm_pace_start(&p, MS);
 	assert_int_equal(sm_pace_claim(&p, 100 * MS, &seq, &sched, &wake), SM_PACE_GO);
@@ -334,12 +332,11 @@ static void test_capture_all_at_once(void **state)
 
 /* Storage faster than the rate: nothing dropped, the FIFO holds one frame
  * (one writer) or at most two (two writers), each frame goes at arrival. */
-static void test_capture_fast(void **state)
+static void test_capture_fast(SM_UNUSED void **state)
 {
 	struct fixed_cost c = { .ns = 300 * US };   /* 1000 fps: 1 ms interval */
 	uint64_t jr[2] = { 10 * US, 990 * US };
 
-	(void)state;
 	for (unsigned n = 1; n <= 2; n++) {
 		struct sm_pace p;
 		struct sim_out o;
@@ -390,7 +387,7 @@ static void test_capture_fast(void **state)
  * 51..54 wait, 55..57 (3) are dropped. A stall of 4.5 intervals (4
  * arrivals = q) at frame 80 drops nothing.
  */
-static void test_capture_stall(void **state)
+static void test_capture_stall(SM_UNUSED void **state)
 {
 	struct fixed_cost c = { .ns = US, .slow_seq = { 10, 50 },
 				.slow_ns = { 10 * MS + MS / 2, 7 * MS + MS / 2 } };
@@ -398,7 +395,6 @@ static void test_capture_stall(void **state)
 	struct sm_pace p;
 	struct sim_out o;
 
-	(void)state;
 	assert_int_equal(sm_pace_init(&p, SM_PACE_CAPTURE, 100, 1000, 4, 0, NULL, NULL), 0);
 	sim_out_init(&o, p.total);
 	sim_capture(&p, 1, 5 * US, fixed, &c, &o);
@@ -426,7 +422,7 @@ static void test_capture_stall(void **state)
  * throttle), off by at most the q + n frames of the start; at or under the
  * capacity nothing is dropped.
  */
-static void test_capture_slow_writer_fraction(void **state)
+static void test_capture_slow_writer_fraction(SM_UNUSED void **state)
 {
 	static const struct {
 		unsigned n, q;
@@ -442,7 +438,6 @@ static void test_capture_slow_writer_fraction(void **state)
 	};
 	const uint64_t total = 40000;
 
-	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct fixed_cost c = { .ns = cases[i].t_ns };
 		double cap = cases[i].n * 1e9 / (double)cases[i].t_ns;

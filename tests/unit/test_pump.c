@@ -5,6 +5,7 @@
  * error completions, failures, stop while in flight, batching). */
 #include "workload/pump.h"
 #include "core/buf.h"
+#include "core/compiler.h"
 #include "core/worker.h"
 
 #include <dirent.h>
@@ -242,7 +243,7 @@ static int fault_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 	return 0;
 }
 
-static int fault_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
+static int fault_submit(SM_UNUSED struct sm_engine *e, struct sm_io **ios, unsigned n)
 {
 	int s = F.si < F.nsubmit_script ? F.submit_script[F.si++] : ALL;
 	unsigned k;
@@ -271,7 +272,7 @@ static int fault_submit(struct sm_engine *e, struct sm_io **ios, unsigned n)
 	return (int)k;
 }
 
-static int fault_reap(struct sm_engine *e, struct sm_io **out, unsigned min, unsigned max)
+static int fault_reap(SM_UNUSED struct sm_engine *e, struct sm_io **out, unsigned min, unsigned max)
 {
 	int s = F.ri < F.nreap_script ? F.reap_script[F.ri++] : 0;
 	unsigned n = 0, want;

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "core/compiler.h"
+
 static char names[SM_RUN_DIST_TESTS][24];
 
 static void set_names(void)
@@ -21,12 +23,11 @@ static void set_names(void)
 		snprintf(names[t], sizeof(names[t]), "test %u", t);
 }
 
-static void test_behind(void **state)
+static void test_behind(SM_UNUSED void **state)
 {
 	struct sm_run_rank_best b[4];
 	double rate[4 * SM_RUN_DIST_TESTS] = { 0 };
 
-	(void)state;
 	set_names();
 	memset(b, 0, sizeof(b));
 	/* test 0: 100 100 79 100: median 100, rank 2 below 80 */

@@ -8,6 +8,7 @@
  * storage are the end-to-end tests' (tests/cli/run*.sh). */
 #include "workload/profile.h"
 #include "analysis/run.h"
+#include "core/compiler.h"
 #include "core/formats.h"
 #include "core/worker.h"
 
@@ -60,7 +61,7 @@ static void run_all(struct sm_run_result *res, int *rc_classic, int *rc_frames, 
 	*rc_verdicts = *rc_frames ? *rc_frames : sm_run_verdicts(res, NULL, NULL);
 }
 
-static void test_phases_null(void **state)
+static void test_phases_null(SM_UNUSED void **state)
 {
 	struct sm_run_plan plan;
 	struct sm_run_result res;
@@ -69,7 +70,6 @@ static void test_phases_null(void **state)
 	int a, b, c;
 	unsigned measured = 0;
 
-	(void)state;
 	memset(&res, 0, sizeof(res));
 	small_plan(&plan, &fmt, 4);
 	if (sm_run_begin(&plan, &res))
@@ -134,21 +134,19 @@ static int h_begin(void *arg, const char *what)
 	return 0;
 }
 
-static void h_classic(void *arg, unsigned i, int w, const struct sm_blockio_result *r)
+static void h_classic(void *arg, unsigned i, int w, SM_UNUSED const struct sm_blockio_result *r)
 {
 	struct counts *c = arg;
 
-	(void)r;
 	assert_true(i < SM_RUN_NCLASSIC);
 	assert_true(w == 0 || w == 1);
 	c->classic++;
 }
 
-static void h_frames(void *arg, unsigned s, int d, const struct sm_frames_result *fr)
+static void h_frames(void *arg, unsigned s, SM_UNUSED int d, const struct sm_frames_result *fr)
 {
 	struct counts *c = arg;
 
-	(void)d;
 	assert_true(s < SM_RUN_NSIZES);
 	assert_non_null(fr);
 	c->frames++;
@@ -172,19 +170,18 @@ static int h_next_paced(void *arg, int code)
 	return code;   /* one rank: the leader's code is the job's */
 }
 
-static int h_paced(void *arg, unsigned row, unsigned rate, enum sm_direction d, struct sm_paced *pc)
+static int h_paced(void *arg, unsigned row, unsigned rate, SM_UNUSED enum sm_direction d,
+		SM_UNUSED struct sm_paced *pc)
 {
 	struct counts *c = arg;
 
-	(void)d;
-	(void)pc;
 	assert_int_equal(row, 0);
 	assert_int_equal(rate, 0);
 	c->paced++;
 	return 0;
 }
 
-static void test_phases_hooks(void **state)
+static void test_phases_hooks(SM_UNUSED void **state)
 {
 	struct counts c = { 0 };
 	const struct sm_run_hooks hooks = {
@@ -196,7 +193,6 @@ static void test_phases_hooks(void **state)
 	struct sm_format fmt;
 	int a, b, v;
 
-	(void)state;
 	memset(&res, 0, sizeof(res));
 	small_plan(&plan, &fmt, 4);
 	plan.hooks = &hooks;
@@ -222,13 +218,12 @@ static void test_phases_hooks(void **state)
 
 /* A stop request before the classic tests: the phase returns -EINTR with
  * what it has, and the end still removes the test data. */
-static void test_phases_stopped(void **state)
+static void test_phases_stopped(SM_UNUSED void **state)
 {
 	struct sm_run_plan plan;
 	struct sm_run_result res;
 	struct sm_format fmt;
 
-	(void)state;
 	memset(&res, 0, sizeof(res));
 	small_plan(&plan, &fmt, 4);
 	assert_int_equal(sm_run_begin(&plan, &res), 0);

@@ -17,6 +17,7 @@
 #include "result/json_read.h"
 #include "report/run_text.h"
 #include "workload/profile.h"
+#include "core/compiler.h"
 
 static const char *const names[] = { "dpx-sd-pal", "dpx-hd", "dpx-2k", "dpx-uhd", "dpx-8k-uhd" };
 #define NROWS (sizeof(names) / sizeof(names[0]))
@@ -73,7 +74,7 @@ static void free_result(struct sm_run_result *res)
 	free(res);
 }
 
-static void test_cells(void **state)
+static void test_cells(SM_UNUSED void **state)
 {
 	struct sm_run_result *res = fixed_result();
 
@@ -106,7 +107,7 @@ static void test_cells(void **state)
 	free_result(res);
 }
 
-static void test_best_and_summary(void **state)
+static void test_best_and_summary(SM_UNUSED void **state)
 {
 	struct sm_run_result *res = fixed_result();
 	unsigned row = 99, rate = 99;
@@ -147,7 +148,7 @@ static void test_best_and_summary(void **state)
 	free_result(res);
 }
 
-static void test_text_and_json(void **state)
+static void test_text_and_json(SM_UNUSED void **state)
 {
 	struct sm_run_result *res = fixed_result();
 	char *text = NULL, *line, *save = NULL;
@@ -231,13 +232,12 @@ static cJSON *run_doc_text(const struct sm_run_result *res)
  * exactly; a result without them (saved before they were kept) reads back
  * with none; a series whose columns differ in length, or with a count
  * that is not one, is refused with a reason. */
-static void test_series_round_trip(void **state)
+static void test_series_round_trip(SM_UNUSED void **state)
 {
 	struct sm_run_result *res = fixed_result(), *back = calloc(1, sizeof(*back));
 	struct sm_jerr e = { { 0 } };
 	cJSON *doc, *w;
 
-	(void)state;
 	assert_non_null(back);
 	snprintf(res->head.command, sizeof(res->head.command), "run");
 	res->sizes[1].t[SM_DIR_CAPTURE].series = make_series(13, res->sizes[1].frame_bytes);

@@ -16,13 +16,14 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-static void test_frame_hdr_roundtrip(void **state)
+#include "core/compiler.h"
+
+static void test_frame_hdr_roundtrip(SM_UNUSED void **state)
 {
 	unsigned char buf[SM_FRAME_HDR_LEN];
 	struct sm_frame_hdr h = { .dir_id = 0x1122334455667788ULL, .index = 19999,
 				  .frame_bytes = 4096, .run_tag = 42 }, got;
 
-	(void)state;
 	sm_frame_hdr_put(buf, &h);
 	assert_int_equal(sm_frame_hdr_get(buf, sizeof(buf), &got), 0);
 	assert_true(got.dir_id == h.dir_id && got.index == h.index &&
@@ -32,12 +33,11 @@ static void test_frame_hdr_roundtrip(void **state)
 	assert_int_equal(sm_frame_hdr_get(buf, sizeof(buf) - 1, &got), -EBADMSG);
 }
 
-static void test_frame_hdr_every_byte(void **state)
+static void test_frame_hdr_every_byte(SM_UNUSED void **state)
 {
 	unsigned char buf[SM_FRAME_HDR_LEN], bad[SM_FRAME_HDR_LEN];
 	struct sm_frame_hdr h = { .dir_id = 7, .index = 3, .frame_bytes = 65536, .run_tag = 9 }, got;
 
-	(void)state;
 	sm_frame_hdr_put(buf, &h);
 	for (unsigned i = 0; i < SM_FRAME_HDR_LEN; i++) {
 		for (unsigned bit = 0; bit < 8; bit++) {
@@ -48,12 +48,11 @@ static void test_frame_hdr_every_byte(void **state)
 	}
 }
 
-static void test_frame_hdr_text(void **state)
+static void test_frame_hdr_text(SM_UNUSED void **state)
 {
 	unsigned char buf[SM_FRAME_HDR_LEN];
 	struct sm_frame_hdr got;
 
-	(void)state;
 	memset(buf, 'x', sizeof(buf));
 	memcpy(buf, "STORMARK", 8);
 	assert_int_equal(sm_frame_hdr_get(buf, sizeof(buf), &got), -EBADMSG);
@@ -61,12 +60,11 @@ static void test_frame_hdr_text(void **state)
 	assert_int_equal(sm_frame_hdr_get(buf, sizeof(buf), &got), -EBADMSG);
 }
 
-static void test_seal_attr(void **state)
+static void test_seal_attr(SM_UNUSED void **state)
 {
 	char path[] = "/tmp/sm-seal-XXXXXX";
 	int fd = mkstemp(path), rc;
 
-	(void)state;
 	assert_true(fd >= 0);
 	unlink(path);
 	assert_int_equal(sm_seal_check(fd, 0), 0);          /* no seal */

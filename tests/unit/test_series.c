@@ -4,6 +4,7 @@
  * histograms from a fixed sequence of samples, and a sampler reading
  * while writers run (exact once they are joined; clean under TSan). */
 #include "core/series.h"
+#include "core/compiler.h"
 #include "core/rng.h"
 
 #include <errno.h>
@@ -20,7 +21,7 @@
 
 #define S 1000000000ull
 
-static void test_layout(void **state)
+static void test_layout(SM_UNUSED void **state)
 {
 	struct sm_series_cfg cfg = { .workers = 5, .counters = 3, .hists = 2 };
 	struct sm_series *s = sm_series_new(&cfg);
@@ -47,7 +48,7 @@ static void test_layout(void **state)
 }
 
 /* Totals and histograms equal a plain sm_hist fed the same values. */
-static void test_exact(void **state)
+static void test_exact(SM_UNUSED void **state)
 {
 	struct sm_series_cfg cfg = { .workers = 3, .counters = 2, .hists = 1 };
 	struct sm_series *s = sm_series_new(&cfg);
@@ -90,7 +91,7 @@ static void test_exact(void **state)
 
 /* Points, windows and intervals from a known schedule: second k (1-based)
  * adds k events of k ms each. */
-static void test_points_windows(void **state)
+static void test_points_windows(SM_UNUSED void **state)
 {
 	struct sm_series_cfg cfg = { .workers = 2, .counters = 1, .hists = 1 };
 	struct sm_series *s = sm_series_new(&cfg);
@@ -201,7 +202,7 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-static void test_concurrent(void **state)
+static void test_concurrent(SM_UNUSED void **state)
 {
 	struct sm_series_cfg cfg = { .workers = WRITERS, .counters = 2, .hists = 1 };
 	struct sm_series *s = sm_series_new(&cfg);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "analysis/steady.h"
+#include "core/compiler.h"
 
 static struct sm_steady *new_steady(unsigned max_rounds)
 {
@@ -25,24 +26,22 @@ static struct sm_steady *new_steady(unsigned max_rounds)
 	return s;
 }
 
-static void test_rule_is_pts(void **state)
+static void test_rule_is_pts(SM_UNUSED void **state)
 {
 	struct sm_steady_rule r;
 
-	(void)state;
 	sm_steady_rule_pts(&r);
 	assert_int_equal(r.window, 5);
 	assert_true(r.range_limit == 0.20);
 	assert_true(r.excursion_limit == 0.10);
 }
 
-static void test_flat_is_steady(void **state)
+static void test_flat_is_steady(SM_UNUSED void **state)
 {
 	const double y[5] = { 200, 200, 200, 200, 200 };
 	struct sm_steady_rule r;
 	struct sm_steady_window w;
 
-	(void)state;
 	sm_steady_rule_pts(&r);
 	assert_int_equal(sm_steady_eval(y, 5, &r, &w), 1);
 	assert_int_equal(w.first, 1);
@@ -52,13 +51,12 @@ static void test_flat_is_steady(void **state)
 }
 
 /* +-5% noise with no trend: steady; the fitted slope is the exact one */
-static void test_noisy_flat_is_steady(void **state)
+static void test_noisy_flat_is_steady(SM_UNUSED void **state)
 {
 	const double y[7] = { 10, 10, 100, 95, 105, 97, 103 };
 	struct sm_steady_rule r;
 	struct sm_steady_window w;
 
-	(void)state;
 	sm_steady_rule_pts(&r);
 	assert_int_equal(sm_steady_eval(y, 7, &r, &w), 1);
 	assert_int_equal(w.first, 3);     /* only the last five count */
@@ -70,13 +68,12 @@ static void test_noisy_flat_is_steady(void **state)
 }
 
 /* range 25 of an average 110 (22.7%) with no trend: the range fails alone */
-static void test_range_too_wide(void **state)
+static void test_range_too_wide(SM_UNUSED void **state)
 {
 	const double y[5] = { 100, 125, 100, 125, 100 };
 	struct sm_steady_rule r;
 	struct sm_steady_window w;
 
-	(void)state;
 	sm_steady_rule_pts(&r);
 	assert_int_equal(sm_steady_eval(y, 5, &r, &w), 0);
 	assert_false(w.range_ok);
@@ -87,13 +84,12 @@ static void test_range_too_wide(void **state)
 
 /* a steady climb of 4 a round: range 16 (14.8%) passes, the excursion
  * 16 (14.8% > 10%) fails alone */
-static void test_trend_fails_excursion(void **state)
+static void test_trend_fails_excursion(SM_UNUSED void **state)
 {
 	const double y[5] = { 100, 104, 108, 112, 116 };
 	struct sm_steady_rule r;
 	struct sm_steady_window w;
 
-	(void)state;
 	sm_steady_rule_pts(&r);
 	assert_int_equal(sm_steady_eval(y, 5, &r, &w), 0);
 	assert_true(w.range_ok);
@@ -103,7 +99,7 @@ static void test_trend_fails_excursion(void **state)
 }
 
 /* just inside and just outside both limits */
-static void test_limits(void **state)
+static void test_limits(SM_UNUSED void **state)
 {
 	const double in_range[5] = { 90.05, 109.95, 100, 100, 100 };    /* range 19.9 */
 	const double out_range[5] = { 89.95, 110.05, 100, 100, 100 };   /* range 20.1 */
@@ -112,7 +108,6 @@ static void test_limits(void **state)
 	struct sm_steady_rule r;
 	struct sm_steady_window w;
 
-	(void)state;
 	sm_steady_rule_pts(&r);
 	assert_int_equal(sm_steady_eval(in_range, 5, &r, &w), 1);
 	assert_int_equal(sm_steady_eval(out_range, 5, &r, &w), 0);
@@ -123,14 +118,13 @@ static void test_limits(void **state)
 	assert_false(w.excursion_ok);
 }
 
-static void test_too_few_and_bad(void **state)
+static void test_too_few_and_bad(SM_UNUSED void **state)
 {
 	const double y[5] = { 100, 100, 100, 100, NAN };
 	const double z[5] = { 0, 0, 0, 0, 0 };
 	struct sm_steady_rule r, one = { 1, 0.2, 0.1 };
 	struct sm_steady_window w;
 
-	(void)state;
 	sm_steady_rule_pts(&r);
 	assert_int_equal(sm_steady_eval(y, 4, &r, &w), 0);   /* four flat rounds: too few */
 	assert_int_equal(w.n, 4);
@@ -143,14 +137,13 @@ static void test_too_few_and_bad(void **state)
 
 /* a cache that fills after three rounds: steady only once five rounds
  * after the fall are in the window, at round 8 */
-static void test_cliff_steadies_late(void **state)
+static void test_cliff_steadies_late(SM_UNUSED void **state)
 {
 	const double y[] = { 500, 510, 495, 100, 102, 98, 101, 99, 100 };
 	struct sm_steady *s = new_steady(25);
 	int rc = 0;
 	unsigned i;
 
-	(void)state;
 	for (i = 0; i < sizeof(y) / sizeof(y[0]); i++) {
 		rc = sm_steady_add(s, y[i], 1000000000);
 		if (rc)
@@ -166,12 +159,11 @@ static void test_cliff_steadies_late(void **state)
 
 /* a device that keeps slowing 5% a round never steadies in 25 rounds;
  * the window reported is the last one, and a 26th round is refused */
-static void test_decay_never_steady(void **state)
+static void test_decay_never_steady(SM_UNUSED void **state)
 {
 	struct sm_steady *s = new_steady(25);
 	double y = 1000;
 
-	(void)state;
 	for (unsigned i = 0; i < 25; i++, y *= 0.95)
 		assert_int_equal(sm_steady_add(s, y, 1000000000), 0);
 	assert_int_equal(s->reached_at, 0);
@@ -185,11 +177,10 @@ static void test_decay_never_steady(void **state)
 }
 
 /* a throttle that alternates between two rates each round never steadies */
-static void test_alternating_never_steady(void **state)
+static void test_alternating_never_steady(SM_UNUSED void **state)
 {
 	struct sm_steady *s = new_steady(12);
 
-	(void)state;
 	for (unsigned i = 0; i < 12; i++)
 		assert_int_equal(sm_steady_add(s, i % 2 ? 40.0 : 80.0, 2000000000), 0);
 	assert_int_equal(s->reached_at, 0);
@@ -198,11 +189,10 @@ static void test_alternating_never_steady(void **state)
 }
 
 /* the minimum: a constant rate is steady at round 5, not before */
-static void test_constant_steady_at_five(void **state)
+static void test_constant_steady_at_five(SM_UNUSED void **state)
 {
 	struct sm_steady *s = new_steady(25);
 
-	(void)state;
 	for (unsigned i = 0; i < 4; i++)
 		assert_int_equal(sm_steady_add(s, 50.0 + (i % 2), 2000000000), 0);
 	assert_int_equal(sm_steady_add(s, 50.0, 2000000000), 1);

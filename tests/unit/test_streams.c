@@ -4,6 +4,7 @@
  * (analysis/streams.c: what holds, the headroom rule, the search order). */
 #include "analysis/cliff.h"
 #include "analysis/streams.h"
+#include "core/compiler.h"
 #include "core/sformats.h"
 #include "workload/streams_mix.h"
 
@@ -32,9 +33,8 @@ static double mib_s(const char *name, const char *fps)
 }
 
 /* Apple's table, Mbit/s at the nominal rates, back out exactly. */
-static void test_prores(void **state)
+static void test_prores(SM_UNUSED void **state)
 {
-	(void)state;
 	assert_true(fabs(mbit_s("prores-hq-hd", "24") - 176) < 1e-9);
 	assert_true(fabs(mbit_s("prores-hq-hd", "29.97") - 220 * 1000.0 / 1001) < 1e-9);
 	assert_true(fabs(mbit_s("prores-proxy-hd", "25") - 38) < 1e-9);
@@ -45,9 +45,8 @@ static void test_prores(void **state)
 }
 
 /* Avid's table: MB/s (2^20 bytes) as published, to its two decimals. */
-static void test_dnxhr(void **state)
+static void test_dnxhr(SM_UNUSED void **state)
 {
-	(void)state;
 	assert_true(fabs(mib_s("dnxhr-hq-uhd", "23.976") - 83.26) < 0.006);
 	assert_true(fabs(mib_s("dnxhr-444-4k-dci", "25") - 185.25) < 0.006);
 	assert_true(fabs(mib_s("dnxhr-lb-hd", "59.94") - 10.77) < 0.006);
@@ -60,7 +59,7 @@ static void test_dnxhr(void **state)
  * give it, at the NTSC rate and the integer one alike; undefined (0) at
  * every rate no Sony page names (the third-party 24p/30p figures of the
  * first pass are gone). */
-static void test_camera(void **state)
+static void test_camera(SM_UNUSED void **state)
 {
 	static const struct {
 		const char *name;
@@ -86,7 +85,6 @@ static void test_camera(void **state)
 	struct sm_sformat f;
 	unsigned n = 0;
 
-	(void)state;
 	for (unsigned i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		for (unsigned k = 0; k < 8; k++) {
 			double got = mbit_s(want[i].name, fps[k]);
@@ -130,11 +128,10 @@ static void test_camera(void **state)
 	assert_int_equal(f.height, 2160);
 }
 
-static void test_chunks(void **state)
+static void test_chunks(SM_UNUSED void **state)
 {
 	struct sm_sformat f;
 
-	(void)state;
 	assert_int_equal(sm_sformat_find("prores-hq-hd", &f), 0);
 	/* 176e6 / 8 / 24 = 916,666.7 bytes, moved as 224 x 4 KiB */
 	assert_int_equal(sm_sformat_chunk(&f, sm_fps_find("24")), 917504);
@@ -176,14 +173,13 @@ static void test_chunks(void **state)
  * shortest, default and the sustained step), in requests of whole 4 KiB
  * blocks at 4 KiB offsets no longer than its chunk. Rounding each frame up
  * to 4 KiB moved 4.86% more for xavc-s-25-hd at 50 fps. */
-static void test_byte_schedule(void **state)
+static void test_byte_schedule(SM_UNUSED void **state)
 {
 	static const double secs[] = { 1, 5, 16 };
 	struct sm_sformat f;
 	unsigned pairs = 0;
 	double worst = 0;
 
-	(void)state;
 	for (unsigned i = 0; i < sm_sformat_count(); i++) {
 		assert_int_equal(sm_sformat_at(i, &f), 0);
 		for (unsigned r = 0; r < sm_nframe_rates; r++) {
@@ -226,14 +222,13 @@ static void test_byte_schedule(void **state)
 	assert_int_equal(sm_sformat_offset(1048576, 7), 7 * 1048576ull);
 }
 
-static void test_holds(void **state)
+static void test_holds(SM_UNUSED void **state)
 {
 	struct sm_stream_fig s = { .scheduled = 100, .done = 100, .p999_sched_ns = 320000000 };
 	struct sm_stream_fig v[2];
 	struct sm_streams_step st = { .n = 2, .complete = 1, .streams = v,
 				      .bytes = 200 << 20, .schedule_ns = 4000000000ull };
 
-	(void)state;
 	assert_int_equal(sm_stream_holds(&s, 40000000, 8), 1);   /* exactly the allowance */
 	s.p999_sched_ns++;
 	assert_int_equal(sm_stream_holds(&s, 40000000, 8), 0);
@@ -268,9 +263,8 @@ static void test_holds(void **state)
 }
 
 /* run's rule: ratio >= 1.2, i.e. 6n <= 5 raw. */
-static void test_headroom(void **state)
+static void test_headroom(SM_UNUSED void **state)
 {
-	(void)state;
 	assert_int_equal(sm_streams_headroom(0, 0, 0), 0);
 	assert_int_equal(sm_streams_headroom(1, 0, 25), 0);
 	assert_int_equal(sm_streams_headroom(2, 0, 25), 1);
@@ -306,11 +300,10 @@ static unsigned search(unsigned cap_real, unsigned cap, unsigned *steps)
 	return search_g(cap_real, cap, 1, steps);
 }
 
-static void test_search(void **state)
+static void test_search(SM_UNUSED void **state)
 {
 	unsigned steps;
 
-	(void)state;
 	assert_int_equal(sm_streams_next(0, 0, 64, 0, 0), 1);
 	assert_int_equal(sm_streams_next(1, 0, 64, 1, 1), 2);
 	assert_int_equal(sm_streams_next(32, 0, 64, 1, 1), 64);
@@ -346,7 +339,7 @@ static void test_search(void **state)
 
 /* A cell's answer from its steps: the throttle case (4 streams failed,
  * saturated at 100 MiB/s) and a search that reached the cap. */
-static void test_cell(void **state)
+static void test_cell(SM_UNUSED void **state)
 {
 	struct sm_streams_step steps[4] = {
 		{ .n = 1, .held = 1, .complete = 1, .bytes_per_s = 25 },
@@ -356,7 +349,6 @@ static void test_cell(void **state)
 	};
 	struct sm_streams_cell c = { .rate = 25, .nsteps = 4, .steps = steps };
 
-	(void)state;
 	sm_streams_cell_finish(&c, 64);
 	assert_int_equal(c.max_raw, 3);
 	assert_int_equal(c.first_fail, 4);
@@ -395,7 +387,7 @@ static void test_cell(void **state)
  * what the rate after the fall keeps with headroom; a flat series leaves
  * it; dropped frames without a cliff lower it to what the step delivered;
  * a cliff that leaves enough does not lower it. MiB/s in units of 1. */
-static void test_confirm(void **state)
+static void test_confirm(SM_UNUSED void **state)
 {
 	struct sm_streams_cell base = { .rate = 25, .max_raw = 4, .max_headroom = 3,
 					.sustained_bytes_per_s = 100 };
@@ -405,7 +397,6 @@ static void test_confirm(void **state)
 	struct sm_cliff cl;
 	double r[16];
 
-	(void)state;
 	/* 75 for 5 s (the demand of 3 streams), then 40 */
 	for (unsigned i = 0; i < 16; i++)
 		r[i] = i < 5 ? 75 + (i % 2) : 40 + (i % 3) * 0.5;
@@ -463,12 +454,11 @@ static void test_confirm(void **state)
 
 /* Every frame-sequence format of frames --list-formats is a stream format:
  * one file per frame, its frame at every rate of the table. */
-static void test_sequences(void **state)
+static void test_sequences(SM_UNUSED void **state)
 {
 	struct sm_sformat f, g;
 	struct sm_format fmt;
 
-	(void)state;
 	assert_int_equal(sm_sformat_find("dpx-sd-pal", &f), 0);
 	assert_true(sm_sformat_is_sequence(&f));
 	assert_string_equal(f.codec, "DPX 10-bit RGB");
@@ -508,13 +498,12 @@ static int parse_err(const char *text, int file, char *err, unsigned *line)
 }
 
 /* --mix: the groups, their figures, and one line naming a bad group. */
-static void test_mix_parse(void **state)
+static void test_mix_parse(SM_UNUSED void **state)
 {
 	struct sm_streams_mix m;
 	char err[400], big[4096];
 	unsigned line;
 
-	(void)state;
 	assert_int_equal(sm_streams_mix_parse("2xprores-hq-hd@25:play, 1xdpx-sd-pal@24:capture", 0, &m,
 					      err, sizeof(err), &line), 0);
 	assert_int_equal(m.ngroups, 2);
@@ -577,7 +566,7 @@ static void test_mix_parse(void **state)
 
 /* A step's mix: each group judged at its own interval, the mix's bytes
  * of the searched direction added to the step's. */
-static void test_mix_judge(void **state)
+static void test_mix_judge(SM_UNUSED void **state)
 {
 	struct sm_streams_mix m;
 	struct sm_stream_fig mine[1], mix[3];
@@ -586,7 +575,6 @@ static void test_mix_judge(void **state)
 	char err[400];
 	unsigned line;
 
-	(void)state;
 	assert_int_equal(sm_streams_mix_parse("2xprores-hq-hd@25:play,1xdpx-sd-pal@24:capture", 0, &m, err,
 					      sizeof(err), &line), 0);
 	for (int i = 0; i < 3; i++)
@@ -631,11 +619,10 @@ static void test_mix_judge(void **state)
  * direction and n streams'; the issue's ground truth, prores-hq-hd at 25
  * fps (23 MB/s) beside two of them, under 100 MiB/s: 2 more raw, 1 more
  * with headroom (1.2 x 4 x 23 MB/s = 110 MB/s > 104.9 MB/s). */
-static void test_headroom_beside(void **state)
+static void test_headroom_beside(SM_UNUSED void **state)
 {
 	double mib = 1048576.0;
 
-	(void)state;
 	assert_int_equal(sm_streams_headroom_beside(2, 100 * mib, 23e6, 46e6), 1);
 	assert_int_equal(sm_streams_headroom_beside(2, 110.5 * mib, 23e6, 46e6), 2);
 	assert_int_equal(sm_streams_headroom_beside(3, 100 * mib, 23e6, 0), 3);

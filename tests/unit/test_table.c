@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "core/compiler.h"
+
 static char buf[4096];
 
 static const struct sm_table_col cols[] = {
@@ -33,7 +35,7 @@ static const char *render(enum sm_table_style style)
 	return buf;
 }
 
-static void test_text(void **state)
+static void test_text(SM_UNUSED void **state)
 {
 	assert_string_equal(render(SM_TABLE_TEXT), "history: h.db\n"
 			    " run  saved  note\n"
@@ -42,7 +44,7 @@ static void test_text(void **state)
 			    "(a note)\n");
 }
 
-static void test_markdown(void **state)
+static void test_markdown(SM_UNUSED void **state)
 {
 	assert_string_equal(render(SM_TABLE_MARKDOWN), "## history: h.db\n\n"
 			    "| run | saved | note |\n"
@@ -52,7 +54,7 @@ static void test_markdown(void **state)
 			    "\n(a note)\n");
 }
 
-static void test_csv(void **state)
+static void test_csv(SM_UNUSED void **state)
 {
 	assert_string_equal(render(SM_TABLE_CSV), "run,saved,note\n"
 			    "1,today,\"a, \"\"b\"\"\"\n"

@@ -4,6 +4,7 @@
  * timeit duration format, tree accounting of a real child, and the history
  * database (round trip, refusal of foreign and corrupt files). */
 #include "core/diskstats.h"
+#include "core/compiler.h"
 #include "core/proctree.h"
 #include "store/history_db.h"
 #include "result/timefig.h"
@@ -27,7 +28,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-static void test_median_trimmed(void **state)
+static void test_median_trimmed(SM_UNUSED void **state)
 {
 	double a[] = { 5, 1, 3 }, b[] = { 4, 1, 3, 2 };
 	double c[10] = { 100, 1, 2, 3, 4, 5, 6, 7, 8, -50 };
@@ -41,7 +42,7 @@ static void test_median_trimmed(void **state)
 	assert_true(sm_trimmed_mean(d, 0) == 0);
 }
 
-static void test_stats(void **state)
+static void test_stats(SM_UNUSED void **state)
 {
 	struct sm_time_run runs[4];
 	struct sm_tf_stat s;
@@ -68,7 +69,7 @@ static void test_stats(void **state)
 
 /* Every figure's statistics are derived once into the result, the same
  * as sm_tf_stats() gives for that figure (the reporters read them there). */
-static void test_analyse(void **state)
+static void test_analyse(SM_UNUSED void **state)
 {
 	struct sm_time_run runs[3];
 	struct sm_time_result r;
@@ -95,7 +96,7 @@ static void test_analyse(void **state)
 
 /* The trimmed mean of a figure over runs inside larger records (the
  * history's rows): the stride walks them, a run without it is left out. */
-static void test_trimmed_rows(void **state)
+static void test_trimmed_rows(SM_UNUSED void **state)
 {
 	struct row {
 		long id;
@@ -117,7 +118,7 @@ static void test_trimmed_rows(void **state)
 /* The loop: a warm-up and two measured runs of `true` fill the result
  * with their records and statistics; a command that fails stops it, and
  * its status is time's. */
-static void test_measure(void **state)
+static void test_measure(SM_UNUSED void **state)
 {
 	static char *ok_argv[] = { "true", NULL }, *bad_argv[] = { "sh", "-c", "exit 3", NULL };
 	struct sm_time_plan p = { .cmd_argc = 1, .cmd_argv = ok_argv, .warmup = 1, .runs = 2,
@@ -154,7 +155,7 @@ static void test_measure(void **state)
 	sm_result_head_release(&r.head);
 }
 
-static void test_parse_io(void **state)
+static void test_parse_io(SM_UNUSED void **state)
 {
 	const char text[] = "rchar: 1000\nwchar: 2000\nsyscr: 3\nsyscw: 4\n"
 			    "read_bytes: 4096\nwrite_bytes: 8192\ncancelled_write_bytes: 512\n";
@@ -173,7 +174,7 @@ static void test_parse_io(void **state)
 	assert_int_equal(sm_proc_parse_io("rchar: 1\n", &t), -EINVAL);
 }
 
-static void test_diskstat_parse(void **state)
+static void test_diskstat_parse(SM_UNUSED void **state)
 {
 	const char text[] =
 		"   7       0 loop0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
@@ -204,7 +205,7 @@ static void test_diskstat_parse(void **state)
 
 /* The device under the build tree resolves to a whole disk listed in
  * /proc/diskstats (skipped on tmpfs and other device-less file systems). */
-static void test_diskdev_resolve(void **state)
+static void test_diskdev_resolve(SM_UNUSED void **state)
 {
 	struct sm_diskdev dev;
 	struct sm_diskstat a, b;
@@ -226,7 +227,7 @@ static void test_diskdev_resolve(void **state)
 	assert_int_equal(sm_diskdev_resolve(0, 42, &dev), -ENODEV);
 }
 
-static void test_timeit_duration(void **state)
+static void test_timeit_duration(SM_UNUSED void **state)
 {
 	char buf[32];
 
@@ -236,7 +237,7 @@ static void test_timeit_duration(void **state)
 	assert_string_equal(sm_fmt_timeit_duration(buf, sizeof(buf), 3723004e6), "1:02:03.004");
 }
 
-static void test_run_fill(void **state)
+static void test_run_fill(SM_UNUSED void **state)
 {
 	struct sm_proc_totals t;
 	struct sm_diskstat d = { 1, 4096, 2, 8192, 1, 5 };
@@ -291,7 +292,7 @@ static const char *text(const struct sm_warnings *w, const char *code)
 	return "";
 }
 
-static void test_hints(void **state)
+static void test_hints(SM_UNUSED void **state)
 {
 	struct sm_time_run r[6];
 	struct sm_warnings w;
@@ -359,7 +360,7 @@ static void test_hints(void **state)
 }
 
 /* A real tree: the shell double-forks a writer that outlives it. */
-static void test_tree(void **state)
+static void test_tree(SM_UNUSED void **state)
 {
 	char *argv[] = { "( (sleep 0.2; head -c 300000 /dev/zero > /dev/null) & ); exit 5", NULL };
 	struct sm_proc p;
@@ -405,7 +406,7 @@ static void test_tree(void **state)
  * while nothing ran), then a command that cannot be found: the figures,
  * the status and the end of the tree are as without it, and the peak RSS
  * is the command's own (far below stormark's, which holds this test). */
-static void test_tree_launched(void **state)
+static void test_tree_launched(SM_UNUSED void **state)
 {
 	char *argv[] = { "( (sleep 0.2; head -c 300000 /dev/zero > /dev/null) & ); exit 5", NULL };
 	char *bad[] = { "/nonexistent/stormark-test", NULL };
@@ -449,7 +450,7 @@ static void test_tree_launched(void **state)
 	sm_proc_launcher_free(l);
 }
 
-static void test_history(void **state)
+static void test_history(SM_UNUSED void **state)
 {
 	char dir[] = "/tmp/sm-hdb-XXXXXX", path[128], err[256];
 	struct sm_hdb *db;

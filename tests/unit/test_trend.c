@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "analysis/trend.h"
+#include "core/compiler.h"
 
 /* runs[i] from the JSON text docs[i] */
 static struct sm_cmp_run *runs_of(const char *const *docs, unsigned n)
@@ -37,13 +38,12 @@ static struct sm_cmp_run *runs_of(const char *const *docs, unsigned n)
 	return runs;
 }
 
-static void test_time(void **state)
+static void test_time(SM_UNUSED void **state)
 {
 	struct sm_time_run t[3];
 	struct sm_cmp_run runs[3];
 	struct sm_trend tr;
 
-	(void)state;
 	memset(t, 0, sizeof(t));
 	memset(runs, 0, sizeof(runs));
 	for (unsigned i = 0; i < 3; i++) {
@@ -72,7 +72,7 @@ static void test_time(void **state)
 		free(runs[i].fig);
 }
 
-static void test_frames(void **state)
+static void test_frames(SM_UNUSED void **state)
 {
 	static const char *const docs[] = {
 		"{\"command\":\"frames\",\"totals\":{\"items_per_s\":100,\"bytes_per_s\":1000},"
@@ -83,7 +83,6 @@ static void test_frames(void **state)
 	struct sm_cmp_run *runs = runs_of(docs, 2);
 	struct sm_trend tr;
 
-	(void)state;
 	assert_int_equal(sm_trend_compute("frames", runs, 2, &tr), 0);
 	assert_int_equal(tr.nfigs, 4);
 	assert_string_equal(tr.fig[0].label, "frame rate");
@@ -105,7 +104,7 @@ static void test_frames(void **state)
 	sm_cmp_runs_free(runs, 2);
 }
 
-static void test_run(void **state)
+static void test_run(SM_UNUSED void **state)
 {
 	char doc[4096];
 	const char *docs[1] = { doc };
@@ -113,7 +112,6 @@ static void test_run(void **state)
 	struct sm_cmp_run *runs;
 	struct sm_trend tr;
 
-	(void)state;
 	/* 14 classic tests of one direction each: the first 12 throughputs */
 	pos = (size_t)snprintf(doc, sizeof(doc), "{\"command\":\"run\",\"run\":{\"classic\":[");
 	for (int i = 0; i < 14; i++)
@@ -130,9 +128,8 @@ static void test_run(void **state)
 	sm_cmp_runs_free(runs, 1);
 }
 
-static void test_halves(void **state)
+static void test_halves(SM_UNUSED void **state)
 {
-	(void)state;
 	assert_int_equal(sm_trend_halves(0), 0);
 	assert_int_equal(sm_trend_halves(1), 0);
 	assert_int_equal(sm_trend_halves(2), 1);

@@ -2,6 +2,7 @@
 /* Tests of strict parsing and readable formatting of sizes and durations. */
 #include "core/units.h"
 #include "core/clock.h"
+#include "core/compiler.h"
 
 #include <errno.h>
 #include <math.h>
@@ -56,9 +57,8 @@ static void dur_is(const char *s, uint64_t unit, int rc, uint64_t want)
 			 (unsigned long long)unit, (unsigned long long)v, (unsigned long long)want);
 }
 
-static void test_parse_u64(void **state)
+static void test_parse_u64(SM_UNUSED void **state)
 {
-	(void)state;
 	u64_is("0", 0, 0);
 	u64_is("7", 0, 7);
 	u64_is("007", 0, 7);
@@ -83,7 +83,7 @@ static void test_parse_u64(void **state)
 	u64_is("1e3", -EINVAL, 0);
 }
 
-static void test_parse_size(void **state)
+static void test_parse_size(SM_UNUSED void **state)
 {
 	static const struct { const char *sfx; uint64_t mult; } sfx[] = {
 		{ "b", 1 }, { "B", 1 },
@@ -94,7 +94,6 @@ static void test_parse_size(void **state)
 	};
 	char s[64];
 
-	(void)state;
 	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
 		snprintf(s, sizeof(s), "3%s", sfx[i].sfx);
 		size_is(s, 1, 0, 3 * sfx[i].mult);
@@ -142,9 +141,8 @@ static void test_parse_size(void **state)
 	size_is("18014398509481984", KiB, -ERANGE, 0);
 }
 
-static void test_parse_duration(void **state)
+static void test_parse_duration(SM_UNUSED void **state)
 {
-	(void)state;
 	dur_is("5ns", SM_NS_PER_S, 0, 5);
 	dur_is("5us", SM_NS_PER_S, 0, 5000);
 	dur_is("5ms", SM_NS_PER_S, 0, 5 * SM_NS_PER_MS);
@@ -197,7 +195,7 @@ static void test_parse_duration(void **state)
 	dur_is("5000000h", SM_NS_PER_S, 0, 5000000ULL * 3600 * SM_NS_PER_S);
 }
 
-static void test_parse_positive_double(void **state)
+static void test_parse_positive_double(SM_UNUSED void **state)
 {
 	static const char *const bad[] = {
 		"", "0", "0.0", "000", ".", "-1", "-0.5", "+1", " 1", "1 ", "1e3", "1.2.3",
@@ -205,7 +203,6 @@ static void test_parse_positive_double(void **state)
 	};
 	double v;
 
-	(void)state;
 	assert_int_equal(sm_parse_positive_double("23.976", &v), 0);
 	assert_true(v == 23.976);
 	assert_int_equal(sm_parse_positive_double("25", &v), 0);
@@ -239,11 +236,10 @@ static void fmt_ns_is(double ns, const char *want)
 	assert_string_equal(sm_fmt_ns(buf, sizeof(buf), ns), want);
 }
 
-static void test_fmt(void **state)
+static void test_fmt(SM_UNUSED void **state)
 {
 	char small[6];
 
-	(void)state;
 	fmt_bytes_is(0, "0 B");
 	fmt_bytes_is(1, "1 B");
 	fmt_bytes_is(1023, "1023 B");

@@ -6,6 +6,7 @@
  * SQPOLL and IOPOLL are honoured or refused. */
 #include "engine/engine.h"
 #include "core/buf.h"
+#include "core/compiler.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -89,13 +90,12 @@ static int scratch_file(const char *name, unsigned n, char *path, size_t len)
  * in one call, each chunk's t_issue is one clock read taken before its
  * chunk goes, so issue times never go backwards, every read returns its
  * own block, and the batch used (capped at the depth) is reported. */
-static void test_submit_batch(void **state)
+static void test_submit_batch(SM_UNUSED void **state)
 {
 	static const unsigned batches[] = { 0, 1, 3, 4, 16, 1024 };
 	char path[PATH_MAX];
 	int fd = scratch_file("batch.dat", 16, path, sizeof(path));
 
-	(void)state;
 	for (unsigned b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
 		struct sm_engine_cfg cfg = { .depth = 16, .flags = SM_ENGINE_BATCH(batches[b]) };
 		unsigned want = batches[b] ? batches[b] : 4, got = 0;
@@ -142,7 +142,7 @@ static void test_submit_batch(void **state)
 /* The flags the kernel takes are the ones the engine reports, newest
  * first; buffers and files given are registered; the ring fd is
  * registered by the thread that drives a single-issuer ring. */
-static void test_setup_reported(void **state)
+static void test_setup_reported(SM_UNUSED void **state)
 {
 	char path[PATH_MAX], *buf = sm_buf_alloc(BLK, BLK);
 	void *bufs[1] = { buf };
@@ -156,7 +156,6 @@ static void test_setup_reported(void **state)
 	int defer = kernel_takes(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
 				 IORING_SETUP_R_DISABLED);
 
-	(void)state;
 	open_uring(&e, &cfg);
 	io.buf_index = 0;
 	io.file_index = 0;
@@ -194,7 +193,7 @@ static void test_setup_reported(void **state)
  * DEFER_TASKRUN its completion is posted only when this thread asks for
  * events, so a reap with min = 0 must ask. One call, no waiting: the
  * pipe's data arrived before it. */
-static void test_reap_min0_deferred(void **state)
+static void test_reap_min0_deferred(SM_UNUSED void **state)
 {
 	struct sm_engine_cfg cfg = { .depth = 2 };
 	struct sm_engine e;
@@ -203,7 +202,6 @@ static void test_reap_min0_deferred(void **state)
 	char buf[8] = { 0 };
 	int p[2];
 
-	(void)state;
 	assert_int_equal(pipe(p), 0);
 	open_uring(&e, &cfg);
 	io = mkio(SM_OP_READ, p[0], buf, 4, 0);
@@ -269,7 +267,7 @@ static void *intrude(void *arg)
  * ring, a third thread is refused, and what the driver left in flight when
  * it ended is cancelled then (closing here neither hangs nor leaves a read
  * that steals later data from the pipe). */
-static void test_thread_bound(void **state)
+static void test_thread_bound(SM_UNUSED void **state)
 {
 	struct sm_engine_cfg cfg = { .depth = 2 };
 	struct sm_engine e;
@@ -279,7 +277,6 @@ static void test_thread_bound(void **state)
 	char got[8] = { 0 };
 	int p[2];
 
-	(void)state;
 	assert_int_equal(pipe(p), 0);
 	d.fd = p[0];
 	open_uring(&e, &cfg);
@@ -302,13 +299,12 @@ static void test_thread_bound(void **state)
 
 /* Polling options are for uring only: psync and null refuse them, and
  * sm_engine_open does not quietly fall back. */
-static void test_flags_refused(void **state)
+static void test_flags_refused(SM_UNUSED void **state)
 {
 	struct sm_engine_cfg cfg = { .depth = 2, .flags = SM_ENGINE_SQPOLL };
 	struct sm_engine e;
 	char notice[256];
 
-	(void)state;
 	assert_int_equal(sm_engine_open(&e, "psync", &cfg, notice, sizeof(notice)), -EOPNOTSUPP);
 	assert_int_equal(sm_engine_open(&e, "null", &cfg, notice, sizeof(notice)), -EOPNOTSUPP);
 	cfg.flags = SM_ENGINE_IOPOLL;
@@ -321,7 +317,7 @@ static void test_flags_refused(void **state)
 
 /* --sqpoll: a kernel thread takes the submissions; O_DIRECT writes and
  * reads on tmpfs (/dev/shm) go through it and come back whole. */
-static void test_sqpoll_tmpfs(void **state)
+static void test_sqpoll_tmpfs(SM_UNUSED void **state)
 {
 	struct sm_engine_cfg cfg = { .depth = 4, .flags = SM_ENGINE_SQPOLL };
 	struct sm_engine e;
@@ -332,7 +328,6 @@ static void test_sqpoll_tmpfs(void **state)
 	struct sm_io io[4], *ptr[4], *out[4];
 	int fd, got = 0;
 
-	(void)state;
 	if (statfs("/dev/shm", &sf) || sf.f_type != TMPFS_MAGIC_NR)
 		SKIP_BECAUSE("/dev/shm is not tmpfs here");
 	fd = mkostemp(path, O_DIRECT);
@@ -384,7 +379,7 @@ static void test_sqpoll_tmpfs(void **state)
 /* --iopoll on the build tree's disk: an O_DIRECT read either completes by
  * polling, or fails with EOPNOTSUPP (no poll queues), never hangs or
  * succeeds silently unpolled; open and fsync run outside the ring. */
-static void test_iopoll_disk(void **state)
+static void test_iopoll_disk(SM_UNUSED void **state)
 {
 	struct sm_engine_cfg cfg = { .depth = 2, .flags = SM_ENGINE_IOPOLL };
 	struct sm_engine e;
@@ -394,7 +389,6 @@ static void test_iopoll_disk(void **state)
 	int fd = scratch_file("iopoll.dat", 2, path, sizeof(path)), dfd;
 	int64_t res;
 
-	(void)state;
 	assert_int_equal(fsync(fd), 0);
 	dfd = open(path, O_RDONLY | O_DIRECT);
 	if (dfd < 0)

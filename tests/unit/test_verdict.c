@@ -11,10 +11,11 @@
 #include <cmocka.h>
 
 #include "analysis/verdict.h"
+#include "core/compiler.h"
 
 #define MS 1000000ull
 
-static void test_compute_boundaries(void **state)
+static void test_compute_boundaries(SM_UNUSED void **state)
 {
 	double n = 306020352.0;   /* dpx-2k at 24 fps */
 
@@ -41,7 +42,7 @@ static void test_compute_boundaries(void **state)
 	assert_int_equal(sm_verdict_compute(71.9, 60), SM_VERDICT_MARGINAL);
 }
 
-static void test_near_limit(void **state)
+static void test_near_limit(SM_UNUSED void **state)
 {
 	assert_false(sm_verdict_near_limit(89.999, 100));
 	assert_true(sm_verdict_near_limit(90, 100));
@@ -64,7 +65,7 @@ static struct sm_paced paced(uint64_t dropped, uint64_t p999_ns, unsigned q, uin
 	return p;
 }
 
-static void test_paced_rules(void **state)
+static void test_paced_rules(SM_UNUSED void **state)
 {
 	uint64_t iv = 40 * MS;   /* 25 fps */
 	struct sm_paced p;
@@ -98,7 +99,7 @@ static void test_paced_rules(void **state)
 	assert_int_equal(sm_verdict_paced(&p), -1);
 }
 
-static void test_confirm_overrides(void **state)
+static void test_confirm_overrides(SM_UNUSED void **state)
 {
 	struct sm_verdict_cell c;
 	struct sm_paced p;
@@ -169,11 +170,10 @@ static void test_confirm_overrides(void **state)
 /* settle is a function of computed and the run the cell carries: a cell
  * saved by an older stormark as raised by its paced run reads as today's
  * rule says; settling twice changes nothing; without a run, computed. */
-static void test_settle(void **state)
+static void test_settle(SM_UNUSED void **state)
 {
 	struct sm_verdict_cell c;
 
-	(void)state;
 	sm_verdict_cell_init(&c, 110, 100);
 	c.paced = paced(0, 20 * MS, 8, 40 * MS);
 	c.final = SM_VERDICT_REALTIME;          /* as older results said */
@@ -197,7 +197,7 @@ static void test_settle(void **state)
 	assert_int_equal(c.how, SM_HOW_PACED);
 }
 
-static void test_rate_model(void **state)
+static void test_rate_model(SM_UNUSED void **state)
 {
 	/* 100 MB/s flat bandwidth plus 2 ms per frame */
 	struct sm_rate_point pts[3];
@@ -238,7 +238,7 @@ static void test_rate_model(void **state)
 	assert_true(sm_rate_model_fps(pts, 0, 4000000) == 0);
 }
 
-static void test_lateness(void **state)
+static void test_lateness(SM_UNUSED void **state)
 {
 	struct sm_hist *early = sm_hist_new(), *late = sm_hist_new();
 
@@ -264,7 +264,7 @@ static void test_lateness(void **state)
 	free(late);
 }
 
-static void test_names(void **state)
+static void test_names(SM_UNUSED void **state)
 {
 	assert_string_equal(sm_verdict_name(SM_VERDICT_REALTIME), "realtime");
 	assert_string_equal(sm_verdict_name(SM_VERDICT_MARGINAL), "marginal");

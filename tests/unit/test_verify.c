@@ -5,6 +5,7 @@
  * first by place and counts the rest. */
 #include "core/verify.h"
 #include "analysis/verify.h"
+#include "core/compiler.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,7 +38,7 @@ static enum sm_verify_kind check(const unsigned char *b, struct sm_vblk_id e, ui
 	return sm_verify_check(b, B, &e, max_run, &f);
 }
 
-static void test_roundtrip(void **state)
+static void test_roundtrip(SM_UNUSED void **state)
 {
 	unsigned char *b = sealed();
 	struct sm_vblk_id f, e = ID;
@@ -60,7 +61,7 @@ static void test_roundtrip(void **state)
 }
 
 /* Every byte but the checksum's own is covered: flip each in turn. */
-static void test_every_byte(void **state)
+static void test_every_byte(SM_UNUSED void **state)
 {
 	unsigned char *b = sealed();
 	unsigned bad = 0;
@@ -81,7 +82,7 @@ static void test_every_byte(void **state)
 	free(b);
 }
 
-static void test_kinds(void **state)
+static void test_kinds(SM_UNUSED void **state)
 {
 	unsigned char *b = sealed(), *z = calloc(1, B), *r = malloc(B);
 	struct sm_vblk_id e = ID;
@@ -121,7 +122,7 @@ static void test_kinds(void **state)
 	free(r);
 }
 
-static void test_seal_range(void **state)
+static void test_seal_range(SM_UNUSED void **state)
 {
 	unsigned char *b = calloc(5, 1000);
 	struct sm_vblk_id f, e = ID;
@@ -138,7 +139,7 @@ static void test_seal_range(void **state)
 }
 
 /* Frame layouts: every byte covered once, blocks at least a unit long. */
-static void test_layout(void **state)
+static void test_layout(SM_UNUSED void **state)
 {
 	static const uint64_t totals[] = { 128, 4095, 4096, 8191, 8192, 10240, 65536, 1000000 };
 	uint64_t off;
@@ -164,7 +165,7 @@ static void test_layout(void **state)
 	}
 }
 
-static void test_problem_list(void **state)
+static void test_problem_list(SM_UNUSED void **state)
 {
 	struct sm_verify_stats a, m;
 	struct sm_vblk_id e = ID;
@@ -198,12 +199,11 @@ static void test_problem_list(void **state)
 
 /* The derived rates: 8 blocks of 4 KiB sealed in 0.5 ms is 65.536 MB/s;
  * hashing time over two threads' 10 ms; nothing timed gives zeros. */
-static void test_figures(void **state)
+static void test_figures(SM_UNUSED void **state)
 {
 	struct sm_verify_stats st = {0};
 	struct sm_verify_fig fig;
 
-	(void)state;
 	st.sealed = 8;
 	st.seal_ns = 500000;
 	st.checked = 4;
