@@ -462,6 +462,19 @@ static void test_history(SM_UNUSED void **state)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/sub/h.db", dir);
+#ifndef SM_HAVE_SQLITE
+	/* built without SQLite (store/history_none.c): every open is refused
+	 * with the reason, and creates nothing */
+	for (int create = 0; create < 2; create++) {
+		db = (struct sm_hdb *)dir;
+		assert_int_equal(sm_hdb_open(path, create, 100, &db, err, sizeof(err)), -ENOTSUP);
+		assert_null(db);
+		assert_non_null(strstr(err, "without SQLite"));
+		assert_int_equal(access(path, F_OK), -1);
+	}
+	assert_int_equal(rmdir(dir), 0);
+	return;
+#endif
 	/* reading a missing database is -ENOENT, and creates nothing */
 	assert_int_equal(sm_hdb_open(path, 0, 100, &db, err, sizeof(err)), -ENOENT);
 	assert_int_equal(access(path, F_OK), -1);
