@@ -9,6 +9,7 @@
 #include "cmd/out_opts.h"
 #include "cmd/save.h"
 #include "analysis/meta.h"
+#include "core/compiler.h"
 #include "core/opt.h"
 #include "core/worker.h"
 #include "mpi/job.h"
@@ -99,7 +100,7 @@ static int parse(int argc, char **argv, struct meta_opts *o)
 }
 
 /* How the run ended, said after its report. */
-static int end(struct sm_emit *e, void *arg, int rc)
+static int end(SM_UNUSED struct sm_emit *e, void *arg, int rc)
 {
 	const struct sm_meta_result *res = arg;
 

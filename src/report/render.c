@@ -617,25 +617,25 @@ static cJSON *meta_json(const void *res)
 	return sm_meta_json(res);
 }
 
-static int meta_text(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int meta_text(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_meta_text(f, res);
 	return 0;
 }
 
-static int meta_md(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int meta_md(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_md_meta(f, res);
 	return 0;
 }
 
-static int meta_csv(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int meta_csv(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_csv_meta(f, res);
 	return 0;
 }
 
-static int meta_html(FILE *f, const void *res, const cJSON *doc, struct sm_jerr *e)
+static int meta_html(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
 {
 	sm_html_meta(f, res);
 	return 0;

@@ -8,6 +8,7 @@
 #include "result/json.h"
 #include "result/json_read.h"
 #include "workload/meta.h"
+#include "core/compiler.h"
 #include "helpers.h"
 
 #include <dirent.h>
@@ -37,7 +38,7 @@ static int entries(const char *dir)
 	return n;
 }
 
-static void test_run(void **state)
+static void test_run(SM_UNUSED void **state)
 {
 	const char *dir = t_scratch("meta");
 	struct sm_meta_plan plan = { .dir = dir, .files = 257, .threads = 3, .size = 5000 };
@@ -82,7 +83,7 @@ static void test_run(void **state)
 	assert_int_equal(t_scratch_remove(), 0);   /* one scratch directory at a time */
 }
 
-static void test_size0_and_json(void **state)
+static void test_size0_and_json(SM_UNUSED void **state)
 {
 	const char *dir = t_scratch("meta0");
 	struct sm_meta_plan plan = { .dir = dir, .files = 40, .threads = 1, .size = 0 };
@@ -132,7 +133,7 @@ static void test_size0_and_json(void **state)
 	free(r);
 }
 
-static void test_sequence(void **state)
+static void test_sequence(SM_UNUSED void **state)
 {
 	struct sm_meta_result *r = calloc(1, sizeof(*r));
 	double list, probe;
