@@ -35,20 +35,22 @@ const char *sm_mpi_launched(void)
 int sm_mpi_built(void) { return 0; }
 void sm_mpi_library(char *buf, size_t len) { snprintf(buf, len, "none"); }
 int sm_mpi_init(struct sm_mpi_proc *d) { memset(d, 0, sizeof(*d)); return -ENOTSUP; }
-void sm_mpi_end(struct sm_mpi_proc *d, int abort_job, int code) { }
-int sm_mpi_barrier(uint64_t deadline_ns) { return -ENOTSUP; }
-int sm_mpi_max(int v, int *out, uint64_t deadline_ns) { return -ENOTSUP; }
-int sm_mpi_max_u64(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns)
+void sm_mpi_end(SM_UNUSED struct sm_mpi_proc *d, SM_UNUSED int abort_job, SM_UNUSED int code) { }
+int sm_mpi_barrier(SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
+int sm_mpi_max(SM_UNUSED int v, SM_UNUSED int *out, SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
+int sm_mpi_max_u64(SM_UNUSED const uint64_t *v, SM_UNUSED uint64_t *out, SM_UNUSED unsigned n,
+		   SM_UNUSED uint64_t deadline_ns)
 {
 	return -ENOTSUP;
 }
-int sm_mpi_bcast(void *buf, size_t n, uint64_t deadline_ns) { return -ENOTSUP; }
-int sm_mpi_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len)
+int sm_mpi_bcast(SM_UNUSED void *buf, SM_UNUSED size_t n, SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
+int sm_mpi_gather(SM_UNUSED const void *buf, SM_UNUSED size_t n, SM_UNUSED uint64_t deadline_ns,
+		  SM_UNUSED char ***out, SM_UNUSED size_t **len)
 {
 	return -ENOTSUP;
 }
-int sm_mpi_wall_arm(void (*on_wall)(void)) { return -ENOTSUP; }
-int sm_mpi_wall_done(uint64_t deadline_ns) { return -ENOTSUP; }
+int sm_mpi_wall_arm(SM_UNUSED void (*on_wall)(void)) { return -ENOTSUP; }
+int sm_mpi_wall_done(SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
 
 #else
 
