@@ -37,6 +37,9 @@ done
 for l in text json; do
   full "streams --format $l" "$S" streams w --rate-mib 2 --step 1 --time 1 --max-streams 1 --quiet --format "$l"
 done
+for l in text csv markdown json openmetrics; do
+  full "meta --format $l" "$S" meta -n 20 --format "$l" w
+done
 for l in text csv markdown json; do
   full "history --format $l" "$S" history --db h.db --format "$l"
   full "history KEY --format $l" "$S" history --db h.db --format "$l" k

@@ -49,6 +49,8 @@ refused "fileio run --file-dir -o DIR/test_file.0" "$S" fileio --file-total-size
   --file-dir=w --file-test-mode=seqwr --time=1 -o w/test_file.0 run
 refused "run --save --db H --json=H" "$S" run w --engine null --time 1 --quiet --no-confirm \
   --save k --db h.db --json=h.db
+refused "meta --json X --html X" "$S" meta -n 20 --json=x.out --html x.out w
+refused "meta --save --db H -o H" "$S" meta -n 20 --save k --db h.db -o h.db w
 [ -e x.out ] && fail "x.out was created"
 # the line names both
 "$S" report a.json --html a.json 2>err.txt

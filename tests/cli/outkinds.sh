@@ -48,6 +48,8 @@ for dev in "$LOOP" /dev/zero; do
   refused "streams --html $dev" "$S" streams "$W" --rate-mib 2 --step 1 --time 2 --max-streams 1 \
     --quiet --html "$dev"
   refused "run -o $dev" "$S" run "$W" --engine null --time 1 --quiet --no-confirm -o "$dev"
+  refused "meta --json=$dev" "$S" meta -n 20 --json="$dev" "$W"
+  refused "meta --html $dev" "$S" meta -n 20 --html "$dev" "$W"
 done
 check "the loop device's bytes are unchanged" [ "$(sha256sum <"$LOOP")" = "$SUM" ]
 "$S" report "$T_DIR/t.json" -o "$LOOP" 2>"$T_DIR/err"
