@@ -481,7 +481,7 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	if (!sm_job_reports(job))   /* rank 0 runs the search, the others serve */
 		rc = sm_streams_serve(&o->plan, res);
 	else
-		rc = sm_streams_run(&o->plan, res, sm_progress_line, &pc);
+		rc = sm_streams_run(&o->plan, res, sm_progress_run, &pc);
 	sm_job_after(job, &rc, &res->head.interrupted);
 	sm_progress_clear(&pc);
 	code = sm_emit(&e, res, rc);   /* rank 0 reports the job */

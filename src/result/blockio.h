@@ -25,6 +25,11 @@ struct sm_blockio_plan {
 	const struct sm_engine_ops *ops;  /* tests: use this table, bypassing engine */
 	enum sm_data_mode data;    /* what writes carry */
 	uint64_t seed;             /* offsets and data; 0: from the clock */
+	/* Progress (NULL: none): called from the completion loop, on a batch
+	 * at least a second after the last call, with the bytes and I/Os done
+	 * and the time since the first submission; it must not block. */
+	void (*tick)(void *arg, uint64_t bytes, uint64_t ios, uint64_t elapsed_ns);
+	void *tick_arg;
 };
 
 struct sm_blockio_result {

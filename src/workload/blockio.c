@@ -41,6 +41,7 @@ struct run {
 	struct sm_rng rng;
 	uint64_t nblocks, seq, issued, run_id;
 	uint64_t end, last;        /* the run's deadline; the latest completion */
+	uint64_t t0, next_tick;    /* the first submission; plan->tick's next due time */
 	int failed;                /* an I/O failed: issue nothing more */
 };
 
@@ -207,6 +208,11 @@ static void on_done(void *ctx, struct sm_io **done, unsigned n)
 		if (may_issue(r, now))
 			prepare(r, io);
 	}
+	/* progress: one comparison per batch, a call once a second */
+	if (r->plan->tick && now >= r->next_tick) {
+		r->next_tick = now + SM_NS_PER_S;
+		r->plan->tick(r->plan->tick_arg, res->op.bytes, res->op.count, now - r->t0);
+	}
 }
 
 /* Never issued (the engine failed): not an I/O of the run. */
@@ -224,6 +230,8 @@ static int loop(struct run *r, struct sm_blockio_result *res)
 
 	r->end = t0 + p->duration_ns;
 	r->last = t0;
+	r->t0 = t0;
+	r->next_tick = t0 + SM_NS_PER_S;
 	for (unsigned i = 0; i < p->depth && may_issue(r, t0); i++) {
 		struct sm_io *io = &r->ios[i];
 

@@ -26,9 +26,26 @@ static const struct {
 	{ "rand 4 KiB QD1", 4096, 1, 1 },
 };
 
+/* A block test's once-a-second call (blockio's tick): its rate and I/Os
+ * per second so far to the progress line. */
+static void classic_tick(void *arg, uint64_t bytes, uint64_t ios, uint64_t elapsed_ns)
+{
+	const struct sm_prof *x = arg;
+	double s = elapsed_ns ? (double)elapsed_ns / 1e9 : 1;
+	char f[96];
+
+	snprintf(f, sizeof(f), "%.0f MiB/s, %.0f IOPS", (double)bytes / s / (1024.0 * 1024.0),
+		 (double)ios / s);
+	x->progress(NULL, f, 0, 0, x->arg);
+}
+
 static void blockio_plan(const struct sm_prof *x, struct sm_blockio_plan *b, const char *path)
 {
 	sm_blockio_plan_defaults(b);
+	if (x->progress) {
+		b->tick = classic_tick;
+		b->tick_arg = (void *)x;
+	}
 	b->path = path;
 	b->file_bytes = x->res->file_bytes;
 	b->direct = x->res->direct_align > 0;

@@ -269,7 +269,7 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 			 c->fps_name, sm_direction_name(c->dir), n, n == 1 ? "" : "s",
 			 (double)p->step_ns / 1e9);
 		if (x->progress)
-			x->progress(what, sm_now_ns() - x->t_start, p->time_ns, x->arg);
+			x->progress(what, NULL, sm_now_ns() - x->t_start, p->time_ns, x->arg);
 		rc = one_step(x, c, n, p->step_ns, NULL, NULL, 0);
 		if (rc == -ENOSPC && !x->res->error) {
 			snprintf(c->note, sizeof(c->note), "no room for the %s of %u playback streams%s",
@@ -335,7 +335,7 @@ static int confirm_cell(struct sm_streams_search *x, struct sm_streams_cell *c, 
 
 		snprintf(what, sizeof(what), "%s %s fps capture: %u streams sustained for %.0f s",
 			 c->format, c->fps_name, c->max_headroom, (double)len / 1e9);
-		x->progress(what, sm_now_ns() - x->t_start, x->plan->time_ns, x->arg);
+		x->progress(what, NULL, sm_now_ns() - x->t_start, x->plan->time_ns, x->arg);
 	}
 	rc = one_step(x, c, c->max_headroom, len, &st, sec, nsec);
 	if (!rc) {
@@ -473,7 +473,7 @@ static int run_mix(struct sm_streams_search *x)
 		snprintf(what, sizeof(what), "the mix: %u stream%s in %u group%s for %.0f s",
 			 m->nstreams, m->nstreams == 1 ? "" : "s", m->ngroups,
 			 m->ngroups == 1 ? "" : "s", (double)x->plan->step_ns / 1e9);
-		x->progress(what, sm_now_ns() - x->t_start, x->plan->time_ns, x->arg);
+		x->progress(what, NULL, sm_now_ns() - x->t_start, x->plan->time_ns, x->arg);
 	}
 	rc = run_groups(x, og, ng, m->sec_bytes, m->nsec, &m->step, err, sizeof(err));
 	if (rc == -ENOSPC && !x->res->error) {

@@ -67,6 +67,11 @@ struct sm_streams_step_plan {
 				     * caller): bytes completed in each whole
 				     * second from the common start, all groups */
 	unsigned nsec;
+	/* Progress (NULL: none): called from the step's loop at least a second
+	 * apart with the bytes completed and the frames dropped so far by all
+	 * its streams and the time since the step's start; must not block. */
+	void (*tick)(void *arg, uint64_t bytes, uint64_t dropped, uint64_t elapsed_ns);
+	void *tick_arg;
 };
 
 /* The bytes one stream of group g moves over its frames (the byte
@@ -126,9 +131,11 @@ struct sm_streams_peers {
  */
 int sm_streams_serve(const struct sm_streams_plan *plan, struct sm_streams_result *res);
 
-/* Progress callback for the search: what runs now, time spent, budget. */
-typedef void (*sm_streams_progress_fn)(const char *what, uint64_t elapsed_ns, uint64_t budget_ns,
-				       void *arg);
+/* Progress callback for the search: what runs now, time spent, budget
+ * (figures NULL); or, what NULL, the step under way goes on and figures
+ * says how far (its rate and drops so far, once a second). */
+typedef void (*sm_streams_progress_fn)(const char *what, const char *figures, uint64_t elapsed_ns,
+				       uint64_t budget_ns, void *arg);
 
 /*
  * The whole search (call with res->head begun by the command): makes the

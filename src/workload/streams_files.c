@@ -408,6 +408,19 @@ static void drop_cap_dirs(struct sm_streams_search *x, struct sm_streams_order_g
 					"create", og[k].g.paths[i]);
 }
 
+/* A step's once-a-second call (the step plan's tick): its rate and drops
+ * so far to the progress line. */
+static void step_tick(void *arg, uint64_t bytes, uint64_t dropped, uint64_t elapsed_ns)
+{
+	const struct sm_streams_search *x = arg;
+	double s = elapsed_ns ? (double)elapsed_ns / 1e9 : 1;
+	char f[96];
+
+	snprintf(f, sizeof(f), "%.0f MiB/s, %llu dropped", (double)bytes / s / (1024.0 * 1024.0),
+		 (unsigned long long)dropped);
+	x->progress(NULL, f, 0, 0, x->arg);
+}
+
 int sm_streams_local_step(struct sm_streams_search *x, struct sm_streams_order_group *og, unsigned ng,
 			  uint64_t *sec, unsigned nsec, struct sm_streams_step *st, char *notice,
 			  size_t nlen, char *err, size_t elen)
@@ -417,6 +430,7 @@ int sm_streams_local_step(struct sm_streams_search *x, struct sm_streams_order_g
 		.groups = gp, .ngroups = ng, .queue = x->plan->queue, .prebuffer = x->plan->prebuffer,
 		.depth = x->plan->depth, .engine = x->plan->engine, .engine_flags = x->plan->engine_flags,
 		.esetup = &x->res->head.env.engine_setup, .direct = x->direct, .nsec = nsec,
+		.tick = x->progress ? step_tick : NULL, .tick_arg = x,
 	};
 	unsigned ncap = 0;
 	int rc;

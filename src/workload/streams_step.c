@@ -73,6 +73,7 @@ struct step {
 	int eng_open;
 	struct sm_pump pump;        /* every engine call of the loop */
 	uint64_t t0, last_done;
+	uint64_t next_tick;         /* sp->tick's next due time */
 	unsigned inflight;          /* frames in flight, all streams */
 	int stopping;               /* a stop or a fault: no new frame, no new transfer */
 	int fault;                  /* -errno of the first failed request: the step
@@ -549,18 +550,35 @@ static void on_unsent(void *ctx, struct sm_io *io, int err)
 	end_frame(s, t, q, sm_now_ns(), 0);
 }
 
+/* Progress, once a second: the bytes and drops of every stream so far. */
+static void tick(struct step *s, uint64_t now)
+{
+	uint64_t bytes = 0, dropped = 0;
+
+	s->next_tick = now + SM_NS_PER_S;
+	for (unsigned i = 0; i < s->n; i++) {
+		bytes += s->st[i].fig->bytes;
+		dropped += s->st[i].pace.dropped;
+	}
+	s->sp->tick(s->sp->tick_arg, bytes, dropped, now - s->t0);
+}
+
 static int loop(struct step *s)
 {
 	unsigned rot = 0, n = s->n;
 	int rc = 0;
 
 	s->t0 = sm_now_ns();
+	s->next_tick = s->t0 + SM_NS_PER_S;
 	for (unsigned i = 0; i < n; i++)
 		sm_pace_start(&s->st[i].pace, s->t0);
 	for (;;) {
 		uint64_t now = sm_now_ns(), wake = UINT64_MAX;
 		unsigned nb = 0, all_done = 1;
 		int got;
+
+		if (s->sp->tick && now >= s->next_tick)
+			tick(s, now);
 
 		if (sm_stopped() && !s->stopping) {
 			s->stopping = 1;

@@ -53,7 +53,11 @@ check "run: no escape byte on stdout" bash -c '! grep -q $'"'"'\e'"'"' run.out'
 # streams: each step of 3 s counts
 on_tty streams "$S" streams --rate-mib 8 --step 3 --time 9 --max-streams 2 --capture d
 check "streams: a step's streams and length are named" \
-  grep -q "1 stream, a 3 s step: [0-9] s in" <(lines streams)
+  grep -q "1 stream, a 3 s step: " <(lines streams)
+# once a second the step's rate and drops so far (the line is cut at 80
+# columns: the figures come first)
+check "streams: a step shows its rate and drops so far" \
+  grep -Eq "a 3 s step: [0-9]+ MiB/s, [0-9]+ drop" <(lines streams)
 
 # time -n 5 -- sleep 1, every stream on the terminal as a person has it
 on_tty time --all "$S" time -n 5 -- sleep 1

@@ -236,6 +236,49 @@ static void test_null_engine(SM_UNUSED void **state)
 	assert_int_equal(r.op.bytes, 10000ull * 4096);
 }
 
+/* The progress tick: once a second from the completion loop, with the
+ * bytes and I/Os so far growing and the time since the start. */
+struct ticks {
+	unsigned n;
+	uint64_t bytes, ios, elapsed_ns;
+	int grew;
+};
+
+static void on_tick(void *arg, uint64_t bytes, uint64_t ios, uint64_t elapsed_ns)
+{
+	struct ticks *t = arg;
+
+	t->grew += t->n == 0 || (bytes > t->bytes && ios > t->ios && elapsed_ns > t->elapsed_ns);
+	t->n++;
+	t->bytes = bytes;
+	t->ios = ios;
+	t->elapsed_ns = elapsed_ns;
+}
+
+static void test_tick(SM_UNUSED void **state)
+{
+	struct sm_blockio_plan p;
+	struct sm_blockio_result r;
+	struct ticks t = { 0 };
+
+	sm_blockio_plan_defaults(&p);
+	p.path = path;
+	p.file_bytes = 8 << 20;
+	p.block = 4096;
+	p.depth = 4;
+	p.duration_ns = 2500 * SM_NS_PER_MS;
+	p.engine = "null";
+	p.tick = on_tick;
+	p.tick_arg = &t;
+	assert_int_equal(sm_blockio_run(&p, &r), 0);
+	/* 2.5 s: due at 1 s and 2 s (a loaded machine may run late, never early) */
+	assert_true(t.n >= 1 && t.n <= 2);
+	assert_int_equal(t.grew, (int)t.n);
+	assert_true(t.elapsed_ns >= SM_NS_PER_S);
+	assert_true(t.bytes <= r.op.bytes && t.ios <= r.op.count);
+	assert_true(t.bytes == t.ios * 4096);
+}
+
 static void test_bad_plans(SM_UNUSED void **state)
 {
 	struct sm_blockio_plan p;
@@ -323,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_random_offsets),
 		cmocka_unit_test(test_depth_one_and_duration),
 		cmocka_unit_test(test_null_engine),
+		cmocka_unit_test(test_tick),
 		cmocka_unit_test(test_bad_plans),
 		cmocka_unit_test(test_real_psync),
 		cmocka_unit_test(test_real_uring),
