@@ -291,8 +291,11 @@ static int render_doc(const struct sm_emit *e, const struct sm_layout_row *row, 
 	cJSON *doc = NULL;
 	int rc = text ? sm_json_parse_text(text, "the result", &doc, je) : -ENOMEM;
 
-	if (!rc)
+	if (!rc) {
+		errno = 0;
 		rc = render_row(e, row, stdout, res, doc, je);
+		sm_out_check_stdout();   /* before the frees below touch errno */
+	}
 	cJSON_Delete(doc);
 	free(text);
 	return rc;

@@ -611,12 +611,15 @@ int sm_openmetrics(FILE *f, const cJSON *doc)
 		time_cmd(&m, doc);
 	else if (!strcmp(cmd, "meta"))
 		meta(&m, doc);
-	for (unsigned i = 0; i < NFAM; i++) {
-		if (!m.mem[i])
-			continue;
-		if (fclose(m.mem[i]))
+	/* every family's stream closed before the first byte goes out: a
+	 * write that fails leaves errno as it said it (a memory stream's close
+	 * may set errno, EBADF under ThreadSanitizer's fileno), for the one
+	 * line that says why (sm_out_check_stdout()) */
+	for (unsigned i = 0; i < NFAM; i++)
+		if (m.mem[i] && fclose(m.mem[i]))
 			rc = -ENOMEM;
-		if (rc || !m.buf[i])
+	for (unsigned i = 0; i < NFAM; i++) {
+		if (rc || !m.mem[i] || !m.buf[i])
 			continue;
 		fprintf(f, "# TYPE %s %s\n", fams[i].name, fams[i].type);
 		if (fams[i].unit)
