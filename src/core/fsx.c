@@ -4,6 +4,7 @@
 #include "core/buf.h"
 #include "core/compiler.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -351,4 +352,41 @@ const char *sm_root_refusal(const char *dir)
 		   "among everything else on it: choose a directory under it, or add --force", dir);
 	free(real);
 	return msg;
+}
+
+/* Does directory path hold only names a file system gives a removed file
+ * still open (.fuse_hidden*, .nfs*)? */
+static int only_removed_names(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int only = d != NULL;
+
+	while (d && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (strncmp(de->d_name, ".fuse_hidden", 12) && strncmp(de->d_name, ".nfs", 4)) {
+			only = 0;
+			break;
+		}
+	}
+	if (d)
+		closedir(d);
+	return only;
+}
+
+int sm_rmdir_settle(const char *path)
+{
+	struct timespec nap = { 0, 10 * 1000 * 1000 };
+
+	for (int i = 0; i < 200; i++) {
+		if (!rmdir(path) || errno == ENOENT)
+			return 0;   /* gone: removed, or never made */
+		if (errno != ENOTEMPTY && errno != EEXIST)
+			return -errno;
+		if (!only_removed_names(path))
+			return -ENOTEMPTY;
+		nanosleep(&nap, NULL);
+	}
+	return -ENOTEMPTY;
 }

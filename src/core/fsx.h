@@ -77,6 +77,15 @@ int sm_mkdir_p(const char *path);
  * tried again for up to 1 s. Returns 0 or the first -errno. */
 int sm_rm_tree(const char *path);
 
+/* rmdir(path) of a directory whose own files were just removed. A file
+ * removed while a reference to it was still being let go (an io_uring
+ * request's, dropped just after its completion) stays for a moment as a
+ * FUSE file system's .fuse_hidden* or an NFS client's .nfs* name; while
+ * only such names are left, try again every 10 ms for up to 2 s. Returns
+ * 0 (also when path is not there), or -errno (-ENOTEMPTY: something else
+ * is in it). */
+int sm_rmdir_settle(const char *path);
+
 /* The directory part of path into out ("." for a bare name, "/" for a
  * file in the root). Returns 0 or -ENAMETOOLONG. */
 int sm_parent_dir(const char *path, char *out, size_t len);

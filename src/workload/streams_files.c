@@ -168,7 +168,7 @@ static void drop_dir(struct sm_streams_search *x, struct sm_streams_seqset *s, u
 	}
 	if (dfd >= 0)
 		close(dfd);
-	if (rmdir(x->paths[0]) && errno != ENOENT)
+	if (sm_rmdir_settle(x->paths[0]))
 		sm_warn(&x->res->head.warnings, "data_dir_left",
 			"the directory '%s' was left: it holds a file stormark did not create",
 			x->paths[0]);
@@ -402,7 +402,7 @@ static void drop_cap_dirs(struct sm_streams_search *x, struct sm_streams_order_g
 	for (unsigned k = 0; k < ng && ncap; k++)
 		for (unsigned i = 0; og[k].g.sequence && og[k].g.dir == SM_DIR_CAPTURE && i < og[k].g.n &&
 		     ncap; i++, ncap--)
-			if (rmdir(og[k].g.paths[i]) && errno != ENOENT)
+			if (sm_rmdir_settle(og[k].g.paths[i]))
 				sm_warn(&x->res->head.warnings, "data_dir_left",
 					"the directory '%s' was left: it holds a file stormark did not "
 					"create", og[k].g.paths[i]);
@@ -514,7 +514,7 @@ void sm_streams_teardown(struct sm_streams_search *x)
 	free(x->sets);
 	x->sets = NULL;
 	x->nsets = 0;
-	if (res->data_dir[0] && rmdir(res->data_dir) && errno != ENOENT)
+	if (res->data_dir[0] && sm_rmdir_settle(res->data_dir))
 		sm_warn(&res->head.warnings, "data_dir_left",
 			"the test directory '%s' was left: it holds a file stormark did not create",
 			res->data_dir);
