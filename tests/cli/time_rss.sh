@@ -66,13 +66,24 @@ check "a 64 MiB command: max RSS $big B is its VmHWM $hwm KiB" near "$big" "$hwm
 check "a 64 MiB command: at least 64 MiB" ge "$big" $((64 * 1048576))
 
 # --- the tree is still the tree: orphans waited for, status, no launcher left
+# (every stormark below carries this test's own mark in its environment,
+# which its launcher inherits: launchers of tests running beside this one
+# are not this test's)
+export SM_TIME_RSS_MARK="time_rss.$$"
 expect_rc 3 "a double fork, exit 3" $S time --csv -o tree.csv --shell \
   '( (sleep 0.3; echo late >late.txt) & ); exit 3'
 check "the orphan was waited for" grep -q late late.txt
 check "two processes reaped" ge "$(fig tree.csv processes)" 2
 expect_rc 127 "a missing command" $S time -n 3 -o /dev/null -- /nonexistent/cmd
 expect_rc 0 "warm-up and runs" $S time --warmup 2 -n 3 -o /dev/null -- true
-check "no launcher left behind" sh -c "! pgrep -f '^stormark-launch ' >/dev/null"
+ours_left() {
+  local p
+  for p in $(pgrep -f '^stormark-launch '); do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "SM_TIME_RSS_MARK=$SM_TIME_RSS_MARK" && echo "$p"
+  done
+}
+check "no launcher left behind" [ -z "$(ours_left)" ]
+unset SM_TIME_RSS_MARK
 
 # --- without its launcher (exec from memory files refused), max RSS is missing with a reason, never
 # stormark's own peak
