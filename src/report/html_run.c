@@ -222,6 +222,22 @@ static void verdicts(FILE *f, const struct sm_run_result *res)
 	sm_html_section_end(f);
 }
 
+/* The metadata line of run (a few thousand files), in the text's words. */
+static void meta(FILE *f, const struct sm_run_result *res)
+{
+	char line[400];
+
+	if (!res->meta.measured)
+		return;
+	sm_run_meta_words(line, sizeof(line), res);
+	line[0] = 'M';
+	sm_html_section(f, "metadata", "Metadata");
+	fputs("<p>", f);
+	sm_html_text(f, line);
+	fputs(".</p>\n", f);
+	sm_html_section_end(f);
+}
+
 void sm_html_run(FILE *f, const struct sm_run_result *res)
 {
 	char summary[2048];
@@ -233,6 +249,7 @@ void sm_html_run(FILE *f, const struct sm_run_result *res)
 	if (res->reached >= SM_PHASE_FRAMES) {
 		frames(f, res);
 		rates(f, res);
+		meta(f, res);
 		verdicts(f, res);
 	}
 	sm_run_summary(res, summary, sizeof(summary));

@@ -245,15 +245,11 @@ void sm_md_run(FILE *f, const struct sm_run_result *res)
 	if (res->reached >= SM_PHASE_FRAMES) {
 		md_frames(f, res);
 		if (res->meta.measured) {
-			const struct sm_run_meta *m = &res->meta;
+			char line[400];
 
-			fprintf(f, "\nMetadata (%llu files of %llu bytes, one thread): stat %.0f/s, header "
-				"probe %.0f/s, listing %.0f entries/s: a sequence of %llu frames is listed "
-				"in %s, every frame stat'ed and its header read in %s.\n",
-				(unsigned long long)m->files, (unsigned long long)m->size_bytes,
-				m->stat_per_s, m->probe_per_s, m->list_per_s,
-				(unsigned long long)m->seq_frames, sm_fmt_ns(a, sizeof(a), m->seq_list_ns),
-				sm_fmt_ns(b, sizeof(b), m->seq_probe_ns));
+			sm_run_meta_words(line, sizeof(line), res);
+			line[0] = 'M';
+			fprintf(f, "\n%s.\n", line);
 		}
 		md_verdicts(f, res);
 	}

@@ -193,17 +193,29 @@ void sm_run_text_frames(FILE *f, const struct sm_run_result *res)
 		sm_text_wrap(f, line, 78, 2);
 	}
 	if (res->meta.measured) {
-		const struct sm_run_meta *m = &res->meta;
-		char line[400], b[32], c[32];
+		char line[400];
 
-		snprintf(line, sizeof(line), "metadata (%llu files of %llu bytes, one thread): stat "
-			 "%.0f/s, header probe %.0f/s, listing %.0f entries/s: a sequence of %llu "
-			 "frames is listed in %s, every frame stat'ed and its header read in %s",
-			 (unsigned long long)m->files, (unsigned long long)m->size_bytes, m->stat_per_s,
-			 m->probe_per_s, m->list_per_s, (unsigned long long)m->seq_frames,
-			 sm_fmt_ns(b, sizeof(b), m->seq_list_ns), sm_fmt_ns(c, sizeof(c), m->seq_probe_ns));
+		sm_run_meta_words(line, sizeof(line), res);
 		sm_text_wrap(f, line, 78, 2);
 	}
+}
+
+void sm_run_meta_words(char *buf, size_t len, const struct sm_run_result *res)
+{
+	const struct sm_run_meta *m = &res->meta;
+	char b[32], c[32];
+
+	if (!m->measured) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	snprintf(buf, len, "metadata (%llu files of %llu bytes, one thread): stat %.0f/s, header "
+		 "probe %.0f/s, listing %.0f entries/s: a sequence of %llu frames is listed in %s, "
+		 "every frame stat'ed and its header read in %s",
+		 (unsigned long long)m->files, (unsigned long long)m->size_bytes, m->stat_per_s,
+		 m->probe_per_s, m->list_per_s, (unsigned long long)m->seq_frames,
+		 sm_fmt_ns(b, sizeof(b), m->seq_list_ns), sm_fmt_ns(c, sizeof(c), m->seq_probe_ns));
 }
 
 void sm_run_text_rest(FILE *f, const struct sm_run_result *res, int colour, int from)

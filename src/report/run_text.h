@@ -28,6 +28,11 @@ void sm_run_text_steady(FILE *f, const struct sm_run_result *res, const char *le
 /* The frame tests table (sizes measured so far). */
 void sm_run_text_frames(FILE *f, const struct sm_run_result *res);
 
+/* run's metadata line into buf ("metadata (N files of B bytes, one
+ * thread): stat .../s, ...: a sequence of F frames is listed in ..."), the
+ * same words in every layout; "" when the run did not measure it. */
+void sm_run_meta_words(char *buf, size_t len, const struct sm_run_result *res);
+
 /* The verdict table; colour: 1 to colour the verdicts (terminal only). */
 void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour);
 

@@ -106,6 +106,13 @@ check "run.meta in the JSON" test "$(json "$T_DIR/run.json" "sorted(d['run']['me
 check "run: its test directory removed" test -z "$(ls -A "$R")"
 "$S" report "$T_DIR/run.json" >"$T_DIR/run.re"
 check "run: report prints the metadata line again" grep -q "^  metadata (2000 files" "$T_DIR/run.re"
+# the same sentence, figure for figure, in markdown and in the HTML page
+words=$(tr -s ' \n' ' ' <"$T_DIR/run.re" | grep -o "metadata (2000 files[^:]*:[^:]*: a sequence of 100000 frames is listed in [^,]*, every frame stat'ed and its header read in [0-9.]* [a-z]*")
+check "run: the sentence found in the text" test -n "$words"
+"$S" report "$T_DIR/run.json" --format markdown >"$T_DIR/run.md"
+check "run: markdown says the same" grep -qF "M${words#m}." "$T_DIR/run.md"
+"$S" report "$T_DIR/run.json" --format html >"$T_DIR/run.html"
+check "run: the HTML page says the same" grep -qF "<p>M${words#m}.</p>" <(sed "s/&#39;/'/g; s/&apos;/'/g" "$T_DIR/run.html")
 expect_rc 0 "run --engine null" "$S" run "$R" --time 2 --quiet --engine null --no-confirm --formats dpx-hd \
   --fps 24 --json="$T_DIR/run-null.json"
 check "run --engine null: no metadata line" test "$(grep -c 'metadata (' "$T_DIR/out")" = 0
