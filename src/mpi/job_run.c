@@ -290,11 +290,11 @@ static void widen(struct window *w, const cJSON *st)
 
 /* Rank 0: one rank's document into the job: its classic tests' operations
  * into cop, its frame passes into acc, its tests' times into the job's
- * windows, its own best formats. Returns 0, or -EINVAL when it cannot be
+ * windows, its own best formats, its metadata line into *meta. Returns 0, or -EINVAL when it cannot be
  * read (k->error says why), -ENOMEM. */
 static int take_rank(const cJSON *doc, struct sm_dist_rank *k, struct sm_run_rank_best *b, double *rate,
 		     struct sm_opstat cop[][2], struct window cwin[][2],
-		     struct sm_frames_result *acc[][2], struct window fwin[][2])
+		     struct sm_frames_result *acc[][2], struct window fwin[][2], struct sm_run_meta *meta)
 {
 	struct sm_run_result *tmp = calloc(1, sizeof(*tmp));
 	struct sm_frames_result *fr = calloc(1, sizeof(*fr));
@@ -315,6 +315,7 @@ static int take_rank(const cJSON *doc, struct sm_dist_rank *k, struct sm_run_ran
 	(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(m, "bytes"), &k->bytes);
 	(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(m, "items"), &k->items);
 	k->reported = 1;
+	*meta = tmp->meta;
 	b->reported = tmp->reached >= SM_PHASE_VERDICTS;
 	for (int d = 0; d < 2; d++) {
 		unsigned row, ri;   /* the best cell's row and rate index */
@@ -378,6 +379,29 @@ out:
 	return rc;
 }
 
+/* Rank 0: the job's metadata line, the slowest rank's (the longest time to
+ * stat and probe a sequence) of those that measured it; the ranks ran it at
+ * once, each in its own directory, so one rank's figures are those of a
+ * client beside the others. Not measured when no rank measured it. */
+static void merge_meta(struct sm_run_meta *out, const struct sm_run_meta *meta, unsigned n)
+{
+	unsigned slow = n, count = 0;
+
+	for (unsigned r = 0; r < n; r++) {
+		if (!meta[r].measured)
+			continue;
+		count++;
+		if (slow == n || meta[r].seq_probe_ns > meta[slow].seq_probe_ns)
+			slow = r;
+	}
+	memset(out, 0, sizeof(*out));
+	if (slow == n)
+		return;
+	*out = meta[slow];
+	out->rank = slow;
+	out->ranks = count;
+}
+
 /* Rank 0: res becomes the job's from every rank's document. */
 static int merge(struct sm_job *j, struct sm_run_result *res)
 {
@@ -387,6 +411,7 @@ static int merge(struct sm_job *j, struct sm_run_result *res)
 	struct sm_frames_result *acc[SM_RUN_NSIZES][2] = { { NULL } };
 	struct window cwin[SM_RUN_NCLASSIC][2], fwin[SM_RUN_NSIZES][2];
 	char names[SM_RUN_DIST_TESTS][24];
+	struct sm_run_meta *meta;
 	double *rate;
 	int rc = 0;
 
@@ -397,8 +422,10 @@ static int merge(struct sm_job *j, struct sm_run_result *res)
 			sm_opstat_init(&cop[i][w]);
 	g->best = calloc(d->nranks, sizeof(*g->best));
 	rate = calloc((size_t)d->nranks * SM_RUN_DIST_TESTS, sizeof(*rate));
-	if (!g->best || !rate) {
+	meta = calloc(d->nranks, sizeof(*meta));
+	if (!g->best || !rate || !meta) {
 		free(rate);
+		free(meta);
 		return -ENOMEM;
 	}
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
@@ -415,10 +442,12 @@ static int merge(struct sm_job *j, struct sm_run_result *res)
 		if (!j->st->docs[r] || !cJSON_GetObjectItemCaseSensitive(j->st->docs[r], "command"))
 			continue;
 		rc = take_rank(j->st->docs[r], &d->rank[r], &g->best[r], rate + (size_t)r * SM_RUN_DIST_TESTS,
-			       cop, cwin, acc, fwin);
+			       cop, cwin, acc, fwin, &meta[r]);
 	}
 	sm_run_dist_slow(g->best, d->nranks, rate, names);
 	free(rate);
+	merge_meta(&res->meta, meta, d->nranks);
+	free(meta);
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
 		for (int w = 0; w < 2; w++) {
 			struct sm_run_classic *c = &res->classic[i];

@@ -181,6 +181,10 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 		sm_json_add_u64(o, "sequence_frames", m->seq_frames);
 		sm_json_add_double(o, "sequence_list_ns", m->seq_list_ns);
 		sm_json_add_double(o, "sequence_probe_ns", m->seq_probe_ns);
+		if (m->ranks) {   /* an MPI job: the slowest rank's line */
+			sm_json_add_u64(o, "rank", m->rank);
+			sm_json_add_u64(o, "ranks", m->ranks);
+		}
 	}
 	a = cJSON_AddArrayToObject(run, "verdicts");
 	if (res->reached >= SM_PHASE_VERDICTS) {

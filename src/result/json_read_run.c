@@ -318,6 +318,17 @@ int sm_run_from_json(const cJSON *doc, struct sm_run_result *res, struct sm_jerr
 		rc |= sm_jget_u64(m, "sequence_frames", &t->seq_frames, e);
 		rc |= sm_jget_double(m, "sequence_list_ns", &t->seq_list_ns, e);
 		rc |= sm_jget_double(m, "sequence_probe_ns", &t->seq_probe_ns, e);
+		if (cJSON_GetObjectItemCaseSensitive(m, "ranks")) {   /* an MPI job's */
+			uint64_t rk = 0, n = 0;
+
+			rc |= sm_jget_u64(m, "rank", &rk, e);
+			rc |= sm_jget_u64(m, "ranks", &n, e);
+			if (!rc && (!n || rk >= 1u << 20 || n > 1u << 20))
+				return sm_jerr_set(e, "'run.meta' names rank %llu of %llu",
+						   (unsigned long long)rk, (unsigned long long)n);
+			t->rank = (unsigned)rk;
+			t->ranks = (unsigned)n;
+		}
 		if (rc)
 			return -EINVAL;
 		if (!(t->seq_list_ns >= 0) || !(t->seq_probe_ns >= 0) || !(t->list_per_s >= 0) ||

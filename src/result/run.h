@@ -106,6 +106,10 @@ struct sm_run_meta {
 	double create_per_s, stat_per_s, probe_per_s, list_per_s, delete_per_s;
 	uint64_t seq_frames;
 	double seq_list_ns, seq_probe_ns;   /* listing; stat + header read of every frame */
+	unsigned ranks;             /* an MPI job: the ranks whose line was measured (all
+				     * ran it at once), 0 alone */
+	unsigned rank;              /* then the rank whose line this is: the slowest,
+				     * the longest seq_probe_ns */
 };
 
 /* Files and bytes per file of run's metadata line. */

@@ -26,6 +26,9 @@ int sm_prof_meta(struct sm_prof *x)
 	memset(m, 0, sizeof(*m));
 	if (x->plan->engine && !strcmp(x->plan->engine, "null"))
 		return 0;   /* a run that does no I/O has no metadata line either */
+	/* an MPI job: every rank starts it at once (a barrier, as each test) */
+	if (x->plan->hooks && (rc = x->plan->hooks->begin(x->plan->hooks->arg, "metadata")))
+		return rc;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return sm_prof_fail(x, -ENOMEM, "cannot allocate the metadata test in '%s'",
