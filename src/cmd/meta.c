@@ -13,6 +13,7 @@
 #include "core/opt.h"
 #include "core/worker.h"
 #include "mpi/job.h"
+#include "mpi/job_meta.h"
 #include "workload/meta.h"
 
 #include <errno.h>
@@ -28,7 +29,7 @@
 struct meta_opts {
 	struct sm_meta_plan plan;
 	uint64_t files;
-	int force, help;
+	int force, help, shared_dir;
 	struct sm_out_opts out;
 	struct sm_save_opts save;
 };
@@ -44,7 +45,8 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		"application scanning a sequence's headers; not at size 0), listed (the\n"
 		"whole directory read) and deleted. Per phase: count, errors, ops/s and\n"
 		"the latency's p50, p99, p99.9 and max. The run removes what it created,\n"
-		"and only that.\n\n");
+		"and only that. Under mpirun each rank works in DIR/rank.N (with\n"
+		"--shared-dir all in one directory), every phase starting on all at once.\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nThe output flags mean the same in every command: docs/options.md.\n"
 		"See docs/meta.md (each phase beside mdtest's and IO500's).\n");
@@ -62,6 +64,8 @@ static int parse(int argc, char **argv, struct meta_opts *o)
 				  "bytes written into each file at create (default 0; K, M, G suffixes)"),
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,
 				"let the directory be a file system's root (a mount point, or /)"),
+		SM_OPT_FLAG_SET(0, "shared-dir", o->shared_dir, 1,
+				"under mpirun: every rank's files in one directory (default DIR/rank.N each)"),
 		SM_OPT_HEAD("\nOutput:"),
 		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json or openmetrics"),
 		SM_SAVE_OPTS(o->save),
@@ -132,15 +136,26 @@ int cmd_meta(int argc, char **argv, struct sm_job *job)
 {
 	struct meta_opts o;
 	struct sm_meta_result *res = NULL;
-	struct sm_emit e = { .r = &sm_render_meta, .prog = PROG, .job = job, .end = end };
+	struct sm_emit e = { .r = &sm_render_meta, .kind = &sm_job_meta, .prog = PROG, .job = job,
+			     .end = end };
 	char *abs_dir = NULL;
-	int rc, code;
+	int rc, code, shared;
 
 	rc = parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	if (sm_job_merges(job))
-		return sm_usage_error(PROG, HINT, "meta does not run as an MPI job yet (docs/meta.md)");
+	/* an MPI job: each rank in DIR/rank.N, or all in one directory in DIR */
+	shared = o.shared_dir || job->shared;
+	if (shared && !sm_job_merges(job))
+		return sm_usage_error(PROG, HINT, "--shared-dir takes effect only when mpirun or srun "
+				      "starts meta (docs/meta.md)");
+	if (sm_job_merges(job) && !shared) {
+		rc = sm_is_dir(o.plan.dir);
+		if (rc > 0)
+			o.plan.dir = sm_job_place(job, o.plan.dir, 1, 1);
+	}
+	o.plan.peers = sm_job_meta_peers(job, shared);
+	o.plan.first = shared ? (uint64_t)job->rank * o.plan.files : 0;
 	rc = sm_is_dir(o.plan.dir);
 	if (rc <= 0)
 		return sm_usage_error(PROG, HINT, "'%s' is not a directory%s", o.plan.dir,
@@ -171,7 +186,11 @@ int cmd_meta(int argc, char **argv, struct sm_job *job)
 	sm_signals_install();
 	signal(SIGPIPE, SIG_IGN);
 	sm_result_head_begin(&res->head, "meta", argc, argv);
+	code = sm_job_begin(job, NULL);   /* an MPI job: the start barrier */
+	if (code)
+		goto out;
 	rc = sm_meta_run(&o.plan, res);
+	sm_job_after(job, &rc, &res->head.interrupted);
 	sm_meta_analyse(res);
 	code = sm_emit(&e, res, rc);
 out:

@@ -4,6 +4,7 @@
  * results exactly (docs/mpi.md). */
 #include "mpi/job.h"
 #include "mpi/job_int.h"
+#include "mpi/job_meta.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "analysis/dist.h"
 #include "analysis/fileio.h"
 #include "analysis/frames.h"
+#include "analysis/meta.h"
 #include "core/compiler.h"
 #include "core/msg.h"
 #include "core/clock.h"
@@ -30,7 +32,7 @@
 
 static const struct sm_job_ops null_ops, mpi_ops;
 
-/* The command a job runs: frames, fileio, run, or NULL for the others. */
+/* The command a job runs: frames, fileio, run, streams, meta, or NULL for the others. */
 static const char *job_command(int argc, char **argv)
 {
 	const char *prog = strrchr(argv[0], '/');
@@ -46,7 +48,7 @@ static const char *job_command(int argc, char **argv)
 	if (argc < 2 || argv[1][0] == '-' || argv[1][0] == '/' || argv[1][0] == '.')
 		return "run";
 	if (!strcmp(argv[1], "frames") || !strcmp(argv[1], "fileio") || !strcmp(argv[1], "run") ||
-	    !strcmp(argv[1], "streams"))
+	    !strcmp(argv[1], "streams") || !strcmp(argv[1], "meta"))
 		return argv[1];
 	return NULL;
 }
@@ -151,7 +153,7 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 	if (!launcher || !cmd) {
 		if (stone || wait || files)
 			return sm_usage_error("stormark", "stormark --help", "%s takes effect only when mpirun "
-					      "or srun starts frames, fileio, run or streams (docs/mpi.md)",
+					      "or srun starts frames, fileio, run, streams or meta (docs/mpi.md)",
 					      stone ? "--stonewall" : wait ? "--mpi-wait" : "--mpi-files");
 		return 0;
 	}
@@ -628,6 +630,103 @@ static int fileio_job(struct sm_job *j, void *res, int *rc)
 }
 
 const struct sm_job_kind sm_job_fileio = { fileio_job, table_text, table_json };
+
+static struct sm_result_head *meta_head(void *res)
+{
+	return &((struct sm_meta_result *)res)->head;
+}
+
+static cJSON *meta_doc(const void *res)
+{
+	return sm_meta_json(res);
+}
+
+static int meta_failed(const void *res)
+{
+	return ((const struct sm_meta_result *)res)->head.error[0] != '\0';
+}
+
+static int meta_read(const cJSON *doc, void *res, struct sm_jerr *e)
+{
+	return sm_meta_from_json(doc, res, e);
+}
+
+static int meta_merge(void *dst, const void *src)
+{
+	return sm_meta_merge(dst, src);
+}
+
+static void meta_release(void *res)
+{
+	sm_meta_from_json_release(res);
+}
+
+static void meta_counts(const void *res, uint64_t *bytes, uint64_t *items)
+{
+	const struct sm_meta_result *m = res;
+
+	*bytes = *items = 0;
+	for (int p = 0; p < SM_META_NPHASES; p++) {
+		*bytes += m->ph[p].op.bytes;
+		*items += m->ph[p].op.count;
+	}
+}
+
+static void meta_analyse(void *res)
+{
+	sm_meta_analyse(res);
+}
+
+static int meta_job(struct sm_job *j, void *res, int *rc)
+{
+	static const struct merge_ops ops = {
+		sizeof(struct sm_meta_result), meta_head, meta_doc, meta_failed, meta_read,
+		meta_merge, meta_release, meta_counts, meta_analyse, frames_code,
+	};
+	struct sm_meta_result *m = res;
+	int code = merge_job(j, res, *rc, &ops);
+
+	if (code != -1 || !j->st)
+		return code;
+	/* rank 0: the job's first-done rates, from the ranks merged */
+	m->ranks = 0;
+	for (unsigned r = 0; r < j->st->res.nranks; r++)
+		m->ranks += j->st->res.rank[r].reported != 0;
+	sm_meta_analyse(m);
+	return -1;
+}
+
+const struct sm_job_kind sm_job_meta = { meta_job, table_text, table_json };
+
+static int meta_vote(void *arg, int v, int *any)
+{
+	struct sm_job *j = arg;
+
+	return sm_mpi_max(v, any, sm_now_ns() + j->st->wait_ns);
+}
+
+static int meta_bcast(void *arg, void *buf, size_t n)
+{
+	struct sm_job *j = arg;
+
+	return sm_mpi_bcast(buf, n, sm_now_ns() + j->st->wait_ns);
+}
+
+const struct sm_meta_peers *sm_job_meta_peers(struct sm_job *j, int shared)
+{
+	struct sm_meta_peers *p;
+
+	if (!j->st)
+		return NULL;   /* alone: no peers */
+	p = &j->st->meta_peers;
+	p->rank = (unsigned)j->rank;
+	p->ranks = (unsigned)j->size;
+	p->shared = shared;
+	p->vote = meta_vote;
+	p->bcast = meta_bcast;
+	p->arg = j;
+	return p;
+}
 
 static int mpi_merge(struct sm_job *j, const struct sm_job_kind *k, void *res, int *rc)
 {

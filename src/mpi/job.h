@@ -18,7 +18,7 @@ struct sm_job_state;
 /* How one command's result travels to rank 0 and merges there, and what
  * the job adds to its report (job.c, job_run.c, job_streams.c). */
 struct sm_job_kind;
-extern const struct sm_job_kind sm_job_frames, sm_job_fileio, sm_job_run, sm_job_streams;
+extern const struct sm_job_kind sm_job_frames, sm_job_fileio, sm_job_run, sm_job_streams, sm_job_meta;
 
 /* The hooks; the null job's leave everything as it is (job.c). */
 struct sm_job_ops {
@@ -47,7 +47,7 @@ struct sm_job {
  * From main(), before the command: take --stonewall, --mpi-wait=SECS and
  * --mpi-files out of argv (before a "--") and make *j the process's job:
  * when the environment says mpirun or srun started this process and the
- * command is frames, fileio, run or streams (or the frametest/sysbench
+ * command is frames, fileio, run, streams or meta (or the frametest/sysbench
  * names), start MPI and make it a rank (the other ranks' stdout goes to
  * /dev/null); else the null job. Returns 0 to go on (*j is a job either
  * way), or an exit code (a usage error: the flags outside a job, `run

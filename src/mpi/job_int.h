@@ -10,6 +10,7 @@
 #include "mpi/comm.h"
 #include "mpi/job.h"
 #include "result/dist.h"
+#include "workload/meta.h"
 #include "workload/streams.h"
 
 /* sm_stop_signal's value when the stonewall stopped this rank. */
@@ -34,6 +35,7 @@ struct sm_job_state {
 	const struct sm_job_kind *kind;   /* what was merged: its text and JSON */
 	struct sm_job_run *run;     /* `run`'s hooks and what they keep (job_run.c) */
 	struct sm_streams_peers peers;   /* `streams`'s transport (job_streams.c) */
+	struct sm_meta_peers meta_peers; /* `meta`'s (job.c) */
 };
 
 /* One command's part in the job: its merge, run by rank 0 (the other

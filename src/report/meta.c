@@ -59,6 +59,22 @@ static int sequence(char *buf, size_t len, const struct sm_meta_result *r)
 	return 1;
 }
 
+/* An MPI job's line above its rates. */
+static void job_words(char *buf, size_t len, const struct sm_meta_result *r)
+{
+	snprintf(buf, len, "MPI job of %u ranks, %s, every phase started on all at once: ops/s is "
+		 "last-done (every rank's operations over the span to the last rank's end), "
+		 "first-done/s what all ranks had done when the first finished, over its span",
+		 r->ranks, r->shared ? "all in one directory" : "each in DIR/rank.N");
+}
+
+/* An MPI job's first-done figures of phase ph, formatted. */
+static void first_done(const struct sm_meta_phase_fig *ph, char *rate, size_t rlen, char *at, size_t alen)
+{
+	snprintf(rate, rlen, "%.1f", ph->first_done_per_s);
+	sm_fmt_ns(at, alen, (double)ph->first_done_ns);
+}
+
 /* The outcome: an error, an interruption, and the cleanup. */
 static void outcome(FILE *f, const struct sm_meta_result *r, const char *pre)
 {
@@ -94,6 +110,22 @@ void sm_meta_text(FILE *f, const struct sm_meta_result *r)
 			(unsigned long long)ph->op.errors, s.rate, s.dur, s.p50, s.p99, s.p999, s.max);
 	}
 	fputc('\n', f);
+	if (r->ranks) {
+		job_words(buf, sizeof(buf), r);
+		fprintf(f, "%s\n\n%-8s %12s %14s %16s\n", buf, "phase", "ops/s", "first-done/s",
+			"first rank done");
+		for (int p = 0; p < SM_META_NPHASES; p++) {
+			const struct sm_meta_phase_fig *ph = &r->ph[p];
+			char rate[32], at[32];
+
+			if (!ph->ran)
+				continue;
+			first_done(ph, rate, sizeof(rate), at, sizeof(at));
+			fprintf(f, "%-8s %12.1f %14s %16s\n", sm_meta_phase_name((enum sm_meta_phase)p),
+				ph->per_s, rate, at);
+		}
+		fputc('\n', f);
+	}
 	if (sequence(buf, sizeof(buf), r))
 		fprintf(f, "%s\n", buf);
 	outcome(f, r, "");
@@ -122,6 +154,21 @@ void sm_md_meta(FILE *f, const struct sm_meta_result *r)
 			(unsigned long long)ph->op.errors, s.rate, s.dur, s.p50, s.p99, s.p999, s.max);
 	}
 	fputc('\n', f);
+	if (r->ranks) {
+		job_words(buf, sizeof(buf), r);
+		fprintf(f, "%s.\n\n| phase | ops/s | first-done/s | first rank done |\n|---|---:|---:|---:|\n", buf);
+		for (int p = 0; p < SM_META_NPHASES; p++) {
+			const struct sm_meta_phase_fig *ph = &r->ph[p];
+			char rate[32], at[32];
+
+			if (!ph->ran)
+				continue;
+			first_done(ph, rate, sizeof(rate), at, sizeof(at));
+			fprintf(f, "| %s | %.1f | %s | %s |\n", sm_meta_phase_name((enum sm_meta_phase)p),
+				ph->per_s, rate, at);
+		}
+		fputc('\n', f);
+	}
 	if (sequence(buf, sizeof(buf), r))
 		fprintf(f, "%s\n\n", buf);   /* no period: it would stick to the unit */
 	outcome(f, r, "- ");
@@ -129,14 +176,15 @@ void sm_md_meta(FILE *f, const struct sm_meta_result *r)
 
 void sm_csv_meta(FILE *f, const struct sm_meta_result *r)
 {
-	fputs("phase,count,errors,bytes,duration_ns,per_s,mean_ns,p50_ns,p99_ns,p99_9_ns,max_ns\n", f);
+	fprintf(f, "phase,count,errors,bytes,duration_ns,per_s,mean_ns,p50_ns,p99_ns,p99_9_ns,max_ns%s\n",
+		r->ranks ? ",first_done_ns,first_done_count,first_done_per_s" : "");
 	for (int p = 0; p < SM_META_NPHASES; p++) {
 		const struct sm_meta_phase_fig *ph = &r->ph[p];
 		const struct sm_hist *h = &ph->op.lat;
 
 		if (!ph->ran)
 			continue;
-		fprintf(f, "%s,%llu,%llu,%llu,%llu,%.17g,%.17g,%llu,%llu,%llu,%llu\n",
+		fprintf(f, "%s,%llu,%llu,%llu,%llu,%.17g,%.17g,%llu,%llu,%llu,%llu",
 			sm_meta_phase_name((enum sm_meta_phase)p), (unsigned long long)ph->op.count,
 			(unsigned long long)ph->op.errors, (unsigned long long)ph->op.bytes,
 			(unsigned long long)ph->duration_ns, ph->per_s, sm_hist_mean(h),
@@ -144,6 +192,10 @@ void sm_csv_meta(FILE *f, const struct sm_meta_result *r)
 			(unsigned long long)sm_hist_percentile(h, 99),
 			(unsigned long long)sm_hist_percentile(h, 99.9),
 			(unsigned long long)(h->count ? h->max : 0));
+		if (r->ranks)   /* an MPI job: its first-done figures (docs/meta.md) */
+			fprintf(f, ",%llu,%llu,%.17g", (unsigned long long)ph->first_done_ns,
+				(unsigned long long)ph->first_done_count, ph->first_done_per_s);
+		fputc('\n', f);
 	}
 }
 
@@ -183,6 +235,26 @@ void sm_html_meta(FILE *f, const struct sm_meta_result *r)
 	if (sequence(buf, sizeof(buf), r))
 		sm_html_note(f, "note", "%s.", buf);
 	sm_html_section_end(f);
+	if (r->ranks) {
+		job_words(buf, sizeof(buf), r);
+		sm_html_section(f, "job", "MPI job");
+		fputs("<p>", f);
+		sm_html_text(f, buf);
+		fputs(".</p>\n<table id=\"job-table\"><tr><th>phase</th><th>ops/s</th><th>first-done/s</th>"
+		      "<th>first rank done</th></tr>\n", f);
+		for (int p = 0; p < SM_META_NPHASES; p++) {
+			const struct sm_meta_phase_fig *ph = &r->ph[p];
+			char rt[32], at[32];
+
+			if (!ph->ran)
+				continue;
+			first_done(ph, rt, sizeof(rt), at, sizeof(at));
+			fprintf(f, "<tr><td>%s</td><td>%.1f</td><td>%s</td><td>%s</td></tr>\n",
+				sm_meta_phase_name((enum sm_meta_phase)p), ph->per_s, rt, at);
+		}
+		fputs("</table>\n", f);
+		sm_html_section_end(f);
+	}
 	sm_html_section(f, "rates", "Operations per second");
 	sm_html_chart_bars_x(f, "meta-rates", "Operations per second, per phase", "phase", "ops/s", n,
 			     labels, 1, v, name);

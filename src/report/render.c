@@ -642,9 +642,9 @@ static int meta_html(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UN
 }
 
 static const struct sm_layout_row meta_rows[] = {
-	{ .layout = SM_LAYOUT_TEXT, .render = meta_text },
+	{ .layout = SM_LAYOUT_TEXT, .render = meta_text, .flags = SM_ROW_TABLE },
 	{ .layout = SM_LAYOUT_CSV, .render = meta_csv },
-	{ .layout = SM_LAYOUT_MARKDOWN, .render = meta_md },
+	{ .layout = SM_LAYOUT_MARKDOWN, .render = meta_md, .flags = SM_ROW_TABLE },
 	{ .layout = SM_LAYOUT_JSON },
 	{ .layout = SM_LAYOUT_HTML, .render = meta_html, .flags = SM_ROW_SAVED },
 	OPENMETRICS_ROW,
@@ -654,4 +654,5 @@ static const struct sm_layout_row meta_rows[] = {
 const struct sm_render sm_render_meta = {
 	.command = "meta", .dflt = SM_LAYOUT_TEXT, .rows = meta_rows, .size = sizeof(struct sm_meta_result),
 	.read = meta_read, .release = meta_release, .head = meta_head, .json = meta_json,
+	.saved_table = 1,
 };

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-static int read_phase(const cJSON *o, const char *name, struct sm_meta_phase_fig *f,
+static int read_phase(const cJSON *o, const char *name, struct sm_meta_phase_fig *f, int ranks,
 		      struct sm_jerr *e)
 {
 	int rc;
@@ -22,6 +22,19 @@ static int read_phase(const cJSON *o, const char *name, struct sm_meta_phase_fig
 	if (f->op.lat.count != f->op.count - f->op.errors || f->op.errors > f->op.count)
 		return sm_jerr_set(e, "meta.ops.%s: its latency histogram does not count its "
 				   "operations less its errors", name);
+	f->first_done_ns = f->duration_ns;
+	if (cJSON_GetObjectItemCaseSensitive(o, "done_at_ns")) {   /* a run with peers */
+		if (sm_json_read_lat(sm_jget_obj(o, "done_at_ns", e), &f->done_at, e) ||
+		    sm_jget_u64(o, "first_done_ns", &f->first_done_ns, e))
+			return -EINVAL;
+		if (f->first_done_ns > f->duration_ns)
+			return sm_jerr_set(e, "meta.ops.%s.first_done_ns is past its duration_ns", name);
+	}
+	if (ranks) {   /* a job's merge: derived again by sm_meta_analyse() */
+		if (sm_jget_u64(o, "first_done_count", &f->first_done_count, e) ||
+		    sm_jget_double(o, "first_done_per_s", &f->first_done_per_s, e))
+			return -EINVAL;
+	}
 	f->ran = 1;
 	return 0;
 }
@@ -55,6 +68,19 @@ int sm_meta_from_json(const cJSON *doc, struct sm_meta_result *r, struct sm_jerr
 		return sm_jerr_set(e, "params.threads is not from 1 to 4096");
 	r->plan.threads = (unsigned)threads;
 	r->plan.dir = r->dir;
+	if (cJSON_GetObjectItemCaseSensitive(m, "ranks")) {   /* an MPI job's merge */
+		uint64_t ranks;
+
+		if (sm_jget_u64(m, "ranks", &ranks, e))
+			return -EINVAL;
+		if (ranks < 1 || ranks > 1u << 20)
+			return sm_jerr_set(e, "meta.ranks is not from 1 to 1048576");
+		r->ranks = (unsigned)ranks;
+	}
+	if (cJSON_GetObjectItemCaseSensitive(m, "shared") && sm_jget_bool(m, "shared", &r->shared, e))
+		return -EINVAL;
+	if (r->shared && sm_jget_u64(m, "set_files", &r->set_files, e))
+		return -EINVAL;
 	for (int k = 0; k < SM_META_NPHASES; k++) {
 		const char *name = sm_meta_phase_name((enum sm_meta_phase)k);
 		const cJSON *o = cJSON_GetObjectItemCaseSensitive(ops, name);
@@ -63,7 +89,7 @@ int sm_meta_from_json(const cJSON *doc, struct sm_meta_result *r, struct sm_jerr
 			continue;   /* the phase did not run */
 		if (!cJSON_IsObject(o))
 			return sm_jerr_set(e, "meta.ops.%s is not an object", name);
-		rc = read_phase(o, name, &r->ph[k], e);
+		rc = read_phase(o, name, &r->ph[k], r->ranks != 0, e);
 		if (rc)
 			return rc;
 	}

@@ -21,11 +21,16 @@ const char *sm_meta_phase_name(enum sm_meta_phase p)
 void sm_meta_result_init(struct sm_meta_result *r)
 {
 	memset(r->ph, 0, sizeof(r->ph));
-	for (int p = 0; p < SM_META_NPHASES; p++)
+	for (int p = 0; p < SM_META_NPHASES; p++) {
 		sm_opstat_init(&r->ph[p].op);
+		sm_hist_init(&r->ph[p].done_at);
+	}
 	r->data_dir[0] = '\0';
 	r->created = 0;
 	r->cleaned = 0;
+	r->ranks = 0;
+	r->shared = 0;
+	r->set_files = 0;
 }
 
 cJSON *sm_meta_json(const struct sm_meta_result *r)
@@ -44,6 +49,12 @@ cJSON *sm_meta_json(const struct sm_meta_result *r)
 	cJSON_AddStringToObject(m, "data_dir", r->data_dir);
 	sm_json_add_u64(m, "created", r->created);
 	cJSON_AddBoolToObject(m, "cleaned", r->cleaned);
+	if (r->ranks)   /* an MPI job's merge */
+		sm_json_add_u64(m, "ranks", r->ranks);
+	if (r->ranks || r->shared)
+		cJSON_AddBoolToObject(m, "shared", r->shared);
+	if (r->shared)   /* one directory of every rank's files, each listing them all */
+		sm_json_add_u64(m, "set_files", r->set_files);
 	ops = cJSON_AddObjectToObject(m, "ops");
 	for (int k = 0; k < SM_META_NPHASES; k++) {
 		const struct sm_meta_phase_fig *f = &r->ph[k];
@@ -56,6 +67,14 @@ cJSON *sm_meta_json(const struct sm_meta_result *r)
 			break;
 		sm_json_add_u64(o, "duration_ns", f->duration_ns);
 		sm_json_add_double(o, "per_s", f->per_s);
+		if (f->done_at.count) {   /* a run with peers: what the job's merge needs */
+			cJSON_AddItemToObject(o, "done_at_ns", sm_json_lat(&f->done_at, 1));
+			sm_json_add_u64(o, "first_done_ns", f->first_done_ns);
+		}
+		if (r->ranks) {
+			sm_json_add_u64(o, "first_done_count", f->first_done_count);
+			sm_json_add_double(o, "first_done_per_s", f->first_done_per_s);
+		}
 		cJSON_AddItemToObject(ops, sm_meta_phase_name((enum sm_meta_phase)k), o);
 	}
 	sm_json_doc_finish(doc, &r->head);

@@ -27,6 +27,9 @@ struct sm_meta_plan {
 	uint64_t files;             /* -n */
 	unsigned threads;           /* -t: the files split between them */
 	uint64_t size;              /* --size: bytes written into each file */
+	uint64_t first;             /* the number of the run's first file (an MPI
+				     * job's shared directory: rank x files), else 0 */
+	const struct sm_meta_peers *peers;   /* an MPI job (workload/meta.h); NULL alone */
 };
 
 /*
@@ -40,8 +43,19 @@ struct sm_meta_phase_fig {
 	int ran;                    /* 1: the phase was measured */
 	struct sm_opstat op;        /* operations, errors, latency of each */
 	uint64_t duration_ns;       /* the phase's span: all its threads released
-				     * together until the last one is done */
+				     * together until the last one is done (an MPI
+				     * job: until the last rank is done, last-done) */
 	double per_s;               /* op.count per second of duration_ns */
+	/* An MPI job (docs/meta.md): each operation's end from the phase's
+	 * start (done_at, filled only when the run has peers), the first
+	 * rank's span (first_done_ns: this process's own duration_ns until
+	 * merged), and what every rank had done by then (first_done_count,
+	 * from done_at: whole buckets, within 0.8% of the time) per second of
+	 * it (first_done_per_s). The last two 0 alone. */
+	struct sm_hist done_at;
+	uint64_t first_done_ns;
+	uint64_t first_done_count;
+	double first_done_per_s;
 };
 
 struct sm_meta_result {
@@ -52,6 +66,9 @@ struct sm_meta_result {
 	struct sm_meta_phase_fig ph[SM_META_NPHASES];
 	uint64_t created;           /* files created (and removed again) */
 	int cleaned;                /* 1: everything the run created was removed */
+	unsigned ranks;             /* an MPI job's merge: the ranks merged; 0 alone */
+	int shared;                 /* 1: every rank's files in one directory */
+	uint64_t set_files;         /* then the files of every rank there (each lists them all) */
 };
 
 /* Clear r (command fields of the head kept by the caller). Never fails. */
@@ -60,7 +77,10 @@ void sm_meta_result_init(struct sm_meta_result *r);
 /* The document of r: the common head, "params" {"dir", "files", "threads",
  * "size_bytes"} and "meta" {"data_dir", "created", "cleaned", "ops":
  * {phase: {"count", "bytes", "errors", "lat_ns" (with its histogram),
- * "duration_ns", "per_s"}}}, only the phases that ran. Caller frees
+ * "duration_ns", "per_s"}}}, only the phases that ran; with peers each
+ * phase's "done_at_ns" (with its histogram) and "first_done_ns", and a
+ * job's merge "first_done_count", "first_done_per_s" and meta "ranks",
+ * "shared"; a shared directory's "shared" and "set_files" always. Caller frees
  * (cJSON_Delete); NULL without memory. */
 struct cJSON;
 struct cJSON *sm_meta_json(const struct sm_meta_result *r);

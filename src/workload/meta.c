@@ -37,6 +37,7 @@ struct thr {
 	uint64_t err_file;          /* the file it failed on */
 	const char *err_what;       /* "create", "write", "stat"... */
 	void *buf;                  /* CHUNK bytes: the data written, the probe's buffer */
+	struct sm_hist done;        /* with peers: each operation's end from the phase's start */
 };
 
 struct run {
@@ -47,6 +48,9 @@ struct run {
 	unsigned char *made;        /* made[i]: file i is the run's and still there */
 	atomic_int failed;          /* a create failed: every thread stops */
 	struct sm_start start;
+	int timeline;               /* 1: the operations' ends kept (peers) */
+	uint64_t lo, hi;            /* file numbers of the set listed: [lo, hi) */
+	int lost;                   /* the peers did not come to a vote */
 };
 
 void sm_meta_file_name(char *buf, size_t len, uint64_t i)
@@ -54,8 +58,8 @@ void sm_meta_file_name(char *buf, size_t len, uint64_t i)
 	snprintf(buf, len, "frame%06llu.tst", (unsigned long long)i);
 }
 
-/* The file's number when name is one of the run's names below n; else -1. */
-static int64_t file_index(const char *name, uint64_t n)
+/* The file's number when name is one of the names [lo, hi); else -1. */
+static int64_t file_index(const char *name, uint64_t lo, uint64_t hi)
 {
 	uint64_t v = 0;
 	const char *p;
@@ -66,7 +70,7 @@ static int64_t file_index(const char *name, uint64_t n)
 		return -1;
 	for (p = name + 5; *p >= '0' && *p <= '9' && digits < 19; p++, digits++)
 		v = v * 10 + (uint64_t)(*p - '0');
-	if (digits < 6 || strcmp(p, ".tst") || v >= n)
+	if (digits < 6 || strcmp(p, ".tst") || v < lo || v >= hi)
 		return -1;
 	sm_meta_file_name(want, sizeof(want), v);   /* one spelling per file: no 0 padding games */
 	return strcmp(want, name) ? -1 : (int64_t)v;
@@ -161,13 +165,14 @@ static int delete_one(struct thr *t, uint64_t i, const char *name)
 	return 0;
 }
 
-/* list: the whole directory read once, each of the run's entries timed
- * by the readdir() call that returned it; a file of the run not seen is
- * an error. */
-static void list_all(struct thr *t)
+/* list: the whole directory read once, each entry of the set timed by
+ * the readdir() call that returned it (a shared directory: every
+ * process's files, [lo, hi)); a file of this run's own not seen is an
+ * error. */
+static void list_all(struct thr *t, uint64_t start)
 {
 	struct run *r = t->run;
-	uint64_t n = r->plan->files, seen = 0, expect = 0, t0, t1;
+	uint64_t n = r->plan->files, first = r->plan->first, seen = 0, others = 0, expect = 0, t0, t1;
 	unsigned char *met = calloc(n ? n : 1, 1);
 	struct dirent *de;
 	DIR *d;
@@ -204,12 +209,25 @@ static void list_all(struct thr *t)
 		t1 = sm_now_ns();
 		if (!de)
 			break;
-		k = file_index(de->d_name, n);
-		if (k >= 0 && r->made[k] && !met[k]) {
-			met[k] = 1;
+		k = file_index(de->d_name, r->lo, r->hi);
+		if (k >= (int64_t)first && (uint64_t)k - first < n) {   /* one of its own */
+			uint64_t own = (uint64_t)k - first;
+
+			if (!r->made[own] || met[own]) {
+				t0 = t1;
+				continue;
+			}
+			met[own] = 1;
 			seen++;
-			sm_hist_add(&t->op.lat, t1 - t0);
+		} else if (k >= 0) {
+			others++;   /* another process's, in a shared directory */
+		} else {
+			t0 = t1;
+			continue;
 		}
+		sm_hist_add(&t->op.lat, t1 - t0);
+		if (r->timeline)
+			sm_hist_add(&t->done, t1 - start);
 		t0 = t1;
 		if (sm_stopped())
 			break;
@@ -221,7 +239,7 @@ static void list_all(struct thr *t)
 	closedir(d);
 	if (sm_stopped())
 		expect = seen;   /* a listing cut short: what it saw, no error */
-	t->op.count = expect;
+	t->op.count = expect + others;
 	t->op.errors = expect - seen;
 	if (seen < expect && !t->err && !sm_stopped()) {
 		t->err = -ENOENT;
@@ -238,12 +256,13 @@ static void *worker(void *arg)
 		r->phase == SM_META_CREATE ? create_one : r->phase == SM_META_STAT ? stat_one :
 		r->phase == SM_META_PROBE ? probe_one : delete_one;
 	char name[32];
-	uint64_t t0, t1;
+	uint64_t t0, t1, start;
 
 	if (sm_start_wait(&r->start))
 		return NULL;
+	start = r->start.t0_ns;
 	if (r->phase == SM_META_LIST) {
-		list_all(t);
+		list_all(t, start);
 		t->end_ns = sm_now_ns();
 		return NULL;
 	}
@@ -253,7 +272,7 @@ static void *worker(void *arg)
 			break;
 		if (r->phase != SM_META_CREATE && !r->made[i])
 			continue;   /* never created (a stopped create): not the run's */
-		sm_meta_file_name(name, sizeof(name), i);
+		sm_meta_file_name(name, sizeof(name), r->plan->first + i);
 		t->op.count++;
 		if (one(t, i, name)) {
 			t0 = sm_now_ns();
@@ -263,6 +282,8 @@ static void *worker(void *arg)
 		}
 		t1 = sm_now_ns();
 		sm_hist_add(&t->op.lat, t1 - t0);
+		if (r->timeline)
+			sm_hist_add(&t->done, t1 - start);
 		t0 = t1;
 	}
 	t->end_ns = sm_now_ns();
@@ -294,6 +315,7 @@ static int run_phase(struct run *r, enum sm_meta_phase p, struct thr *thr, unsig
 	r->phase = p;
 	for (unsigned k = 0; k < n; k++) {
 		sm_opstat_init(&thr[k].op);
+		sm_hist_init(&thr[k].done);
 		thr[k].err = 0;
 		thr[k].end_ns = 0;
 		if (p == SM_META_LIST) {
@@ -314,13 +336,14 @@ static int run_phase(struct run *r, enum sm_meta_phase p, struct thr *thr, unsig
 	f->ran = 1;
 	for (unsigned k = 0; k < n; k++) {
 		sm_opstat_merge(&f->op, &thr[k].op);
+		sm_hist_merge(&f->done_at, &thr[k].done);
 		if (thr[k].end_ns > end)
 			end = thr[k].end_ns;
 		if (thr[k].err && !err) {
 			char name[32];
 
 			err = thr[k].err;
-			sm_meta_file_name(name, sizeof(name), thr[k].err_file);
+			sm_meta_file_name(name, sizeof(name), r->plan->first + thr[k].err_file);
 			if (p == SM_META_LIST)
 				set_error(r->res, "%s '%s': %s", thr[k].err_what, r->res->data_dir,
 					  strerror(-err));
@@ -330,21 +353,92 @@ static int run_phase(struct run *r, enum sm_meta_phase p, struct thr *thr, unsig
 		}
 	}
 	f->duration_ns = end > r->start.t0_ns ? end - r->start.t0_ns : 0;
+	f->first_done_ns = f->duration_ns;   /* this process's own, the job's merge takes the least */
 	sm_start_release(&r->start);
 	return err;
 }
 
-/* Remove every file the run made that is still there, then its directory. */
+/* With peers, every process at the start of phase `what` (stop: 1 from
+ * one that failed or was stopped); alone, stop itself. Returns 1 to stop
+ * (*rc and the error set when it is another process's stop or a lost
+ * peer), 0 to go on. */
+static int sync_phase(struct run *r, int stop, const char *what, int *rc)
+{
+	const struct sm_meta_peers *peers = r->plan->peers;
+	int any = 0, e;
+
+	if (!peers)
+		return stop;
+	if (r->lost)
+		return 1;
+	e = peers->vote(peers->arg, stop, &any);
+	if (e) {
+		r->lost = 1;
+		if (!*rc) {
+			*rc = e;
+			set_error(r->res, "mpi: a rank did not come to the start of %s within --mpi-wait; "
+				  "the job stopped", what);
+		}
+		return 1;
+	}
+	if (any && !stop) {
+		*rc = -ECANCELED;
+		set_error(r->res, "mpi: another rank failed or was stopped before %s; the job stopped", what);
+	}
+	return any;
+}
+
+/* The run's own directory in plan->dir: made here (mkdtemp, mode 0700),
+ * or with a shared directory made by rank 0 and its name handed to every
+ * process. Returns 0, or -errno with the error set; with peers -ECANCELED
+ * when the directory could not be made (every process then stops). */
+static int make_dir(struct run *r)
+{
+	const struct sm_meta_peers *peers = r->plan->peers;
+	struct sm_meta_result *res = r->res;
+	int rc = 0, any = 0, e;
+
+	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-meta-XXXXXX", r->plan->dir);
+	if (!(peers && peers->shared && peers->rank) && !mkdtemp(res->data_dir)) {
+		rc = -errno;
+		set_error(res, "cannot create a test directory in '%s': %s", r->plan->dir, strerror(-rc));
+	}
+	if (!peers || !peers->shared) {
+		if (rc)
+			res->data_dir[0] = '\0';
+		return rc;
+	}
+	/* one directory for all: rank 0's, its name to the others */
+	e = peers->vote(peers->arg, rc != 0, &any);
+	if (!e && !any)
+		e = peers->bcast(peers->arg, res->data_dir, sizeof(res->data_dir));
+	if (e || any) {
+		r->lost = e != 0;
+		if (!rc)
+			set_error(res, e ? "mpi: the ranks could not agree on the shared directory: %s"
+					 : "mpi: rank 0 could not make the shared directory in '%s'",
+				  e ? strerror(-e) : r->plan->dir);
+		if (peers->rank || rc)
+			res->data_dir[0] = '\0';
+		return rc ? rc : e ? e : -ECANCELED;
+	}
+	res->data_dir[sizeof(res->data_dir) - 1] = '\0';
+	return 0;
+}
+
+/* Remove every file the run made that is still there, then its directory
+ * (a shared one: rank 0, once every process has removed its own). */
 static void clean(struct run *r)
 {
+	const struct sm_meta_peers *peers = r->plan->peers;
 	struct sm_meta_result *res = r->res;
 	char name[32];
-	int left = 0;
+	int left = 0, any = 0;
 
 	for (uint64_t i = 0; r->made && i < r->plan->files; i++) {
 		if (!r->made[i])
 			continue;
-		sm_meta_file_name(name, sizeof(name), i);
+		sm_meta_file_name(name, sizeof(name), r->plan->first + i);
 		if (unlinkat(r->dfd, name, 0) && errno != ENOENT)
 			left = 1;
 		else
@@ -353,6 +447,19 @@ static void clean(struct run *r)
 	if (r->dfd >= 0)
 		close(r->dfd);
 	r->dfd = -1;
+	if (peers && peers->shared) {
+		if (!r->lost && peers->vote(peers->arg, left, &any))
+			r->lost = 1;
+		if (peers->rank || r->lost || any) {
+			if (left || ((r->lost || any) && !peers->rank))
+				sm_warn(&res->head.warnings, "data_dir_left", "the test directory '%s' was left: %s",
+					res->data_dir, left ? "a file of the run could not be removed"
+							    : "not every rank removed its files from it");
+			else
+				res->cleaned = 1;   /* its own files; the directory is rank 0's */
+			return;
+		}
+	}
 	if (left || (rmdir(res->data_dir) && errno != ENOENT)) {
 		sm_warn(&res->head.warnings, "data_dir_left",
 			"the test directory '%s' was left: %s", res->data_dir,
@@ -365,10 +472,11 @@ static void clean(struct run *r)
 
 int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 {
-	struct run r = { .plan = plan, .res = res, .dfd = -1 };
+	const struct sm_meta_peers *peers = plan->peers;
+	struct run r = { .plan = plan, .res = res, .dfd = -1, .timeline = peers != NULL };
 	struct thr *thr = NULL;
 	uint64_t t_start;
-	int rc = 0;
+	int rc = 0, stop = 0;
 
 	sm_meta_result_init(res);
 	res->plan = *plan;
@@ -394,25 +502,32 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 		}
 		sm_buf_fill(thr[k].buf, CHUNK, SM_DATA_RANDOM, 0x3e7a + k);
 	}
+	/* the set listed: this run's files, or every process's in a shared directory */
+	r.lo = peers && peers->shared ? 0 : plan->first;
+	r.hi = peers && peers->shared ? (uint64_t)peers->ranks * plan->files : plan->first + plan->files;
+	res->shared = peers && peers->shared;
+	res->set_files = res->shared ? r.hi - r.lo : 0;
 	t_start = sm_now_ns();
-	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-meta-XXXXXX", plan->dir);
-	if (!mkdtemp(res->data_dir)) {
-		rc = -errno;
-		set_error(res, "cannot create a test directory in '%s': %s", plan->dir, strerror(-rc));
-		res->data_dir[0] = '\0';
-		goto out;
+	rc = make_dir(&r);
+	if (rc && (!peers || peers->shared))
+		goto out;   /* with peers of their own directories, a stop at the first phase */
+	if (!rc) {
+		r.dfd = open(res->data_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (r.dfd < 0) {
+			rc = -errno;
+			set_error(res, "cannot open '%s': %s", res->data_dir, strerror(-rc));
+		}
 	}
-	r.dfd = open(res->data_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (r.dfd < 0) {
-		rc = -errno;
-		set_error(res, "cannot open '%s': %s", res->data_dir, strerror(-rc));
-		goto out;
-	}
+	stop = rc != 0;
 	for (int p = 0; p < SM_META_NPHASES; p++) {
+		char what[32];
 		int err;
 
 		if (p == SM_META_PROBE && !plan->size)
 			continue;   /* nothing to read at size 0 */
+		snprintf(what, sizeof(what), "the %s phase", sm_meta_phase_name((enum sm_meta_phase)p));
+		if (sync_phase(&r, stop, what, &rc))
+			break;
 		err = run_phase(&r, (enum sm_meta_phase)p, thr, plan->threads);
 		if (p == SM_META_CREATE)
 			for (uint64_t i = 0; i < plan->files; i++)
@@ -422,10 +537,10 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 		if (sm_stopped()) {
 			rc = -EINTR;
 			res->head.interrupted = 1;
-			break;
+			stop = 1;
 		}
 		if (p == SM_META_CREATE && err)
-			break;   /* a full disk: what was made is removed below */
+			stop = 1;   /* a full disk: what was made is removed below */
 	}
 	res->head.duration_ns = sm_now_ns() - t_start;
 out:

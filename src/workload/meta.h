@@ -14,6 +14,23 @@
 #define SM_META_MAX_THREADS 64u
 #define SM_META_MAX_FILES 10000000ull
 
+/*
+ * The other processes of an MPI job (mpi/job_meta.c), NULL alone. Every
+ * phase starts at a vote of all of them (vote: v 1 from a process that
+ * failed or was stopped; *any the largest; 0, or -errno when the others
+ * are lost), and with shared the processes work in one directory: rank
+ * 0 makes it, and its name reaches the others by bcast (rank 0's buf to
+ * every process's, n bytes; 0 or -errno). Each process's files are
+ * plan->first on (its own numbers); it lists every file of the set.
+ */
+struct sm_meta_peers {
+	unsigned rank, ranks;
+	int shared;
+	int (*vote)(void *arg, int v, int *any);
+	int (*bcast)(void *arg, void *buf, size_t n);
+	void *arg;
+};
+
 /* The name of file i in the run's directory ("frame000042.tst"). */
 void sm_meta_file_name(char *buf, size_t len, uint64_t i);
 
@@ -30,6 +47,11 @@ void sm_meta_file_name(char *buf, size_t len, uint64_t i);
  * list counts in its phase and the first is said in res->head.error,
  * the phases going on. A file or directory left behind (something not
  * the run's in its directory) is a warning, cleaned 0.
+ * With plan->peers every phase starts when every process has come to it
+ * (a vote: one that failed or was stopped stops all at the next phase,
+ * -ECANCELED on the others, res->head.error saying so), each operation's
+ * end is kept in its phase's done_at, and with shared rank 0 makes the
+ * directory and removes it once every process has removed its files.
  * Returns 0 when every phase ran without error; -EINTR when stopped;
  * else the first failure (-errno). Allocates only before the phases;
  * prints nothing.

@@ -159,12 +159,125 @@ static void test_sequence(SM_UNUSED void **state)
 	free(r);
 }
 
+/* One process's peers: every vote is its own, the broadcast is its own buffer. */
+static int votes;
+
+static int self_vote(SM_UNUSED void *arg, int v, int *any)
+{
+	votes++;
+	*any = v;
+	return 0;
+}
+
+static int self_bcast(SM_UNUSED void *arg, SM_UNUSED void *buf, SM_UNUSED size_t n)
+{
+	return 0;
+}
+
+/* A run with peers in a shared directory: a vote before each phase and
+ * after the cleanup, each operation's end kept, its files numbered from
+ * plan.first, the whole set listed. */
+static void test_peers(SM_UNUSED void **state)
+{
+	const char *dir = t_scratch("meta-peers");
+	const struct sm_meta_peers peers = { .rank = 0, .ranks = 1, .shared = 1, .vote = self_vote,
+					     .bcast = self_bcast };
+	struct sm_meta_plan plan = { .dir = dir, .files = 40, .threads = 2, .size = 100, .first = 0,
+				     .peers = &peers };
+	struct sm_meta_result *r = calloc(1, sizeof(*r));
+
+	assert_non_null(r);
+	votes = 0;
+	sm_result_head_begin(&r->head, "meta", 0, NULL);
+	assert_int_equal(sm_meta_run(&plan, r), 0);
+	assert_int_equal(votes, 1 + SM_META_NPHASES + 1);   /* the directory, each phase, the cleanup */
+	assert_true(r->shared && r->set_files == 40 && r->cleaned);
+	for (int p = 0; p < SM_META_NPHASES; p++) {
+		const struct sm_meta_phase_fig *f = &r->ph[p];
+
+		assert_true(f->ran);
+		assert_int_equal(f->done_at.count, f->op.lat.count);
+		assert_true(f->done_at.max <= f->duration_ns);
+		assert_int_equal(f->first_done_ns, f->duration_ns);
+	}
+	assert_int_equal(entries(dir), 0);
+	free(r);
+}
+
+/* A job's merge: sums, the longest span, the first-done figures from the
+ * ranks' operation ends; its JSON read back the same. */
+static void test_merge(SM_UNUSED void **state)
+{
+	struct sm_meta_result *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b)), *c = calloc(1, sizeof(*c));
+	struct sm_jerr e = { "" };
+	cJSON *doc;
+	char *text;
+
+	assert_true(a && b && c);
+	sm_meta_result_init(a);
+	sm_meta_result_init(b);
+	sm_result_head_begin(&a->head, "meta", 0, NULL);
+	a->plan.threads = b->plan.threads = 1;
+	a->plan.files = b->plan.files = 100;
+	a->plan.dir = a->dir;
+	/* rank 0: 100 stats ending 1, 2, ... 100 us; rank 1: 50 ending 4, 8, ... 200 us */
+	a->ph[SM_META_STAT].ran = b->ph[SM_META_STAT].ran = 1;
+	for (uint64_t k = 1; k <= 100; k++) {
+		sm_hist_add(&a->ph[SM_META_STAT].op.lat, 1000);
+		sm_hist_add(&a->ph[SM_META_STAT].done_at, k * 1000);
+	}
+	for (uint64_t k = 1; k <= 50; k++) {
+		sm_hist_add(&b->ph[SM_META_STAT].op.lat, 4000);
+		sm_hist_add(&b->ph[SM_META_STAT].done_at, k * 4000);
+	}
+	a->ph[SM_META_STAT].op.count = 100;
+	b->ph[SM_META_STAT].op.count = 50;
+	a->ph[SM_META_STAT].duration_ns = a->ph[SM_META_STAT].first_done_ns = 100000;
+	b->ph[SM_META_STAT].duration_ns = b->ph[SM_META_STAT].first_done_ns = 200000;
+	a->created = b->created = 100;
+	a->cleaned = b->cleaned = 1;
+	assert_int_equal(sm_meta_merge(a, b), 0);
+	a->ranks = 2;
+	sm_meta_analyse(a);
+	assert_int_equal(a->ph[SM_META_STAT].op.count, 150);
+	assert_int_equal(a->ph[SM_META_STAT].duration_ns, 200000);       /* last-done */
+	assert_int_equal(a->ph[SM_META_STAT].first_done_ns, 100000);     /* first-done */
+	assert_int_equal(a->ph[SM_META_STAT].first_done_count, 125);     /* 100 + 25 by 100 us */
+	assert_true(a->ph[SM_META_STAT].per_s == 150 / 200e-6);
+	assert_true(a->ph[SM_META_STAT].first_done_per_s == 125 / 100e-6);
+	assert_int_equal(a->created, 200);
+	assert_int_equal(a->cleaned, 1);
+	/* the whole-job document read back */
+	doc = sm_meta_json(a);
+	assert_non_null(doc);
+	text = cJSON_Print(doc);   /* read back as report reads a file */
+	assert_non_null(text);
+	cJSON_Delete(doc);
+	if (sm_json_parse_text(text, "meta.json", &doc, &e))
+		fail_msg("%s", e.msg);
+	free(text);
+	if (sm_meta_from_json(doc, c, &e))
+		fail_msg("%s", e.msg);
+	sm_meta_analyse(c);
+	assert_int_equal(c->ranks, 2);
+	assert_int_equal(c->ph[SM_META_STAT].first_done_count, 125);
+	assert_int_equal(c->ph[SM_META_STAT].done_at.count, 150);
+	cJSON_Delete(doc);
+	sm_meta_from_json_release(c);
+	sm_result_head_release(&a->head);
+	free(a);
+	free(b);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_size0_and_json),
 		cmocka_unit_test(test_sequence),
+		cmocka_unit_test(test_peers),
+		cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
