@@ -92,7 +92,7 @@ static const struct sm_feature features[] = {
 	{ "xxhash", "--verify checksums, frame headers, the fileio seal", xxhash_detail, 0 },
 	{ "json", "--json and stormark report", cjson_detail, 0 },
 #ifdef SM_HAVE_MPI
-	{ "mpi", "frames, fileio and run as one job under mpirun or srun (docs/mpi.md)", mpi_detail, 0 },
+	{ "mpi", "frames, fileio, run, streams and meta as one job under mpirun or srun (docs/mpi.md)", mpi_detail, 0 },
 #endif
 };
 

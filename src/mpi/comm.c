@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The MPI transport of a many-host run: every wait polls a non-blocking
  * MPI call against a deadline, so a rank that never comes gives a timeout,
- * never a hang. Built without SM_HAVE_MPI, only the launch detection. */
+ * never a hang. Built as its own module (stormark-mpi.so, linked with the
+ * MPI library), which the binary loads only when mpirun or srun started it
+ * (comm_load.c): a plain start never loads MPI. */
 #include "mpi/comm.h"
 
 #include <errno.h>
@@ -13,47 +15,6 @@
 #include "core/clock.h"
 #include "core/compiler.h"
 
-const char *sm_mpi_launched(void)
-{
-	const char *s;
-
-	if (getenv("OMPI_COMM_WORLD_SIZE"))
-		return "mpirun";
-	if (getenv("PMIX_RANK"))
-		return "pmix";
-	if (getenv("PMI_SIZE"))
-		return "pmi";
-	/* a one-task srun (or a shell inside an allocation) is no MPI job */
-	s = getenv("SLURM_NTASKS");
-	if (getenv("SLURM_PROCID") && s && atoi(s) > 1)
-		return "srun";
-	return NULL;
-}
-
-#ifndef SM_HAVE_MPI
-
-int sm_mpi_built(void) { return 0; }
-void sm_mpi_library(char *buf, size_t len) { snprintf(buf, len, "none"); }
-int sm_mpi_init(struct sm_mpi_proc *d) { memset(d, 0, sizeof(*d)); return -ENOTSUP; }
-void sm_mpi_end(SM_UNUSED struct sm_mpi_proc *d, SM_UNUSED int abort_job, SM_UNUSED int code) { }
-int sm_mpi_barrier(SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
-int sm_mpi_max(SM_UNUSED int v, SM_UNUSED int *out, SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
-int sm_mpi_max_u64(SM_UNUSED const uint64_t *v, SM_UNUSED uint64_t *out, SM_UNUSED unsigned n,
-		   SM_UNUSED uint64_t deadline_ns)
-{
-	return -ENOTSUP;
-}
-int sm_mpi_bcast(SM_UNUSED void *buf, SM_UNUSED size_t n, SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
-int sm_mpi_gather(SM_UNUSED const void *buf, SM_UNUSED size_t n, SM_UNUSED uint64_t deadline_ns,
-		  SM_UNUSED char ***out, SM_UNUSED size_t **len)
-{
-	return -ENOTSUP;
-}
-int sm_mpi_wall_arm(SM_UNUSED void (*on_wall)(void)) { return -ENOTSUP; }
-int sm_mpi_wall_done(SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
-
-#else
-
 #include <mpi.h>
 #include <pthread.h>
 #include <sched.h>
@@ -64,8 +25,6 @@ int sm_mpi_wall_done(SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
 #define TAG_WALL 7002
 
 static int g_rank, g_size;
-
-int sm_mpi_built(void) { return 1; }
 
 void sm_mpi_library(char *buf, size_t len)
 {
@@ -358,4 +317,17 @@ int sm_mpi_wall_done(uint64_t deadline_ns)
 	return rc;
 }
 
-#endif
+/* The module's one exported symbol: its calls, for comm_load.c. */
+__attribute__((visibility("default"))) const struct sm_mpi_module sm_mpi_module = {
+	.abi = SM_MPI_MODULE_ABI,
+	.library = sm_mpi_library,
+	.init = sm_mpi_init,
+	.end = sm_mpi_end,
+	.barrier = sm_mpi_barrier,
+	.max = sm_mpi_max,
+	.max_u64 = sm_mpi_max_u64,
+	.bcast = sm_mpi_bcast,
+	.gather = sm_mpi_gather,
+	.wall_arm = sm_mpi_wall_arm,
+	.wall_done = sm_mpi_wall_done,
+};

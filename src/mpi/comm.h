@@ -12,6 +12,31 @@
 /* 1 when this build has MPI support (SM_HAVE_MPI), else 0. */
 int sm_mpi_built(void);
 
+/* Where the MPI calls come from: MPI is built as a module of its own
+ * (stormark-mpi.so, linked with the MPI library: comm.c) that the binary
+ * loads the first time a call below needs it (comm_load.c), so a run
+ * that is no MPI job never loads the MPI library, whose loading cost a
+ * millisecond at every start. The module's one symbol, "sm_mpi_module". */
+#define SM_MPI_MODULE_ABI 1
+struct sm_mpi_proc;
+struct sm_mpi_module {
+	int abi;                   /* SM_MPI_MODULE_ABI: the binary and module agree */
+	void (*library)(char *buf, size_t len);
+	int (*init)(struct sm_mpi_proc *d);
+	void (*end)(struct sm_mpi_proc *d, int abort_job, int code);
+	int (*barrier)(uint64_t deadline_ns);
+	int (*max)(int v, int *out, uint64_t deadline_ns);
+	int (*max_u64)(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns);
+	int (*bcast)(void *buf, size_t n, uint64_t deadline_ns);
+	int (*gather)(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len);
+	int (*wall_arm)(void (*on_wall)(void));
+	int (*wall_done)(uint64_t deadline_ns);
+};
+
+/* Why the module could not be loaded ("" when it was, or was not tried):
+ * sm_mpi_init() then returns -ELIBACC. */
+const char *sm_mpi_load_error(void);
+
 /* The MPI library's name and version on one line ("Open MPI v4.1.4"), or
  * "none"; callable before MPI starts (MPI_Get_library_version). */
 void sm_mpi_library(char *buf, size_t len);
@@ -35,7 +60,8 @@ struct sm_mpi_proc {
 
 /* Start MPI (threads: a stonewall listener runs beside the main thread)
  * and fill d. Returns 0, -ENOTSUP (no MPI in this build, or the library
- * gives no thread support) or -EIO (MPI failed to start). */
+ * gives no thread support), -ELIBACC (the MPI module cannot be loaded:
+ * sm_mpi_load_error() says why) or -EIO (MPI failed to start). */
 int sm_mpi_init(struct sm_mpi_proc *d);
 
 /* End MPI; nothing may follow but exit. With abort, the job is torn down

@@ -175,7 +175,8 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 	if (rc) {
 		free(st);
 		sm_error("mpi: cannot start MPI under %s: %s", launcher,
-			 rc == -ENOTSUP ? "the library gives no thread support" : "MPI_Init failed");
+			 rc == -ENOTSUP ? "the library gives no thread support" :
+			 rc == -ELIBACC ? sm_mpi_load_error() : "MPI_Init failed");
 		return SM_EXIT_FAIL;
 	}
 	st->wait_ns = (uint64_t)(secs * 1e9);

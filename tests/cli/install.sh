@@ -12,6 +12,11 @@ check "binary" test -x "$P/bin/stormark"
 check "frametest link to it" test "$(readlink "$P/bin/frametest")" = stormark
 check "the installed binary runs" sh -c "'$P/bin/stormark' --version | grep -q '^stormark [0-9.]* (features: '"
 check "frametest name runs" sh -c "'$P/bin/frametest' --list-options | grep -qx -- '-w size'"
+if "$STORMARK" --version | head -1 | grep -q ' mpi[ )]'; then
+  # the MPI module where the installed binary looks for it, and found there
+  check "the MPI module installed" test -f "$P/libexec/stormark/stormark-mpi.so"
+  check "the installed binary loads it" sh -c "'$P/bin/stormark' --version | grep -E '^  mpi ' | grep -vq 'cannot be loaded'"
+fi
 check "man page" cmp -s "$P/share/man/man1/stormark.1" "$SM_SOURCE_DIR/docs/stormark.1"
 check "frametest man page points to it" grep -qx '.so man1/stormark.1' "$P/share/man/man1/frametest.1"
 C=$P/share/bash-completion/completions

@@ -18,6 +18,21 @@ if [ "${SM_HAVE_MPI:-1}" = 0 ] || ! "$STORMARK" --version | head -1 | grep -q ' 
   expect_usage "started by mpirun without MPI" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" frames -w 64 -n 1 "$T_DIR"
   finish
 fi
+# MPI is a module of its own (stormark-mpi.so beside the binary): a plain
+# start never loads the MPI library, and a binary without its module says
+# so under mpirun instead of running alone
+"$STORMARK" time -o /dev/null -- sleep 1 >/dev/null 2>&1 &
+bg=$!
+sleep 0.3
+check "a plain start does not load the MPI library" sh -c "! grep -Eq 'libmpi|stormark-mpi' /proc/$bg/maps"
+wait $bg
+check "the MPI module is beside the binary" test -f "$(dirname "$STORMARK")/stormark-mpi.so"
+mkdir -p "$T_DIR/alone"
+cp "$STORMARK" "$T_DIR/alone/stormark"
+expect_rc 1 "no module: a job cannot start" env OMPI_COMM_WORLD_SIZE=2 "$T_DIR/alone/stormark" frames -w 64 -n 1 "$T_DIR"
+check "no module: the reason names it" grep -q "cannot start MPI under mpirun: .*stormark-mpi.so" "$T_DIR/out"
+check "no module: --version says so" sh -c "'$T_DIR/alone/stormark' --version -v 2>&1 | grep -q 'MPI module cannot be loaded' ||
+  '$T_DIR/alone/stormark' --version | grep -q 'MPI module cannot be loaded'"
 command -v mpirun >/dev/null || skip "mpirun is not installed (scripts/deps.sh installs openmpi-bin)"
 command -v python3 >/dev/null || skip "python3 reads the JSON"
 if [ "${SM_SANITIZER:-none}" != none ]; then
