@@ -112,6 +112,29 @@ expect_rc() {
   if [ "$got" = "$want" ]; then ok; else fail "$d: exit $got, wanted $want"; sed 's/^/  | /' "$T_DIR/out" | head -20 >&2; fi
 }
 
+# expect_rc_says RC PATTERNS DESC ARGS...: as expect_rc, and $T_DIR/out
+# holds every line of PATTERNS (each an extended regex); RC may be a
+# regex too ("1|2"). For a failing MPI job: mpirun, aborting the job on a
+# rank's failure, now and then drops what the ranks wrote just before
+# (seen in CI), so the run is tried up to 3 times for the lines.
+says_all() {
+  local p
+  while IFS= read -r p; do
+    [ -z "$p" ] || grep -Eq -- "$p" "$T_DIR/out" || return 1
+  done <<<"$1"
+}
+expect_rc_says() {
+  local want=$1 pats=$2 d=$3 got try; shift 3
+  for try in 1 2 3; do
+    "$@" >"$T_DIR/out" 2>&1; got=$?
+    [[ "$got" =~ ^($want)$ ]] || break
+    says_all "$pats" && break
+  done
+  if ! [[ "$got" =~ ^($want)$ ]]; then fail "$d: exit $got, wanted $want"; sed 's/^/  | /' "$T_DIR/out" | head -20 >&2
+  elif ! says_all "$pats"; then fail "$d: not every line said (3 tries): $pats"; sed 's/^/  | /' "$T_DIR/out" | head -20 >&2
+  else ok; fi
+}
+
 # expect_usage DESC ARGS...: exit 2 with exactly one line on stderr, nothing on stdout.
 expect_usage() {
   local d=$1; shift
