@@ -46,8 +46,22 @@ static int dev_of(const char *sysdir, struct sm_diskdev *out)
 	snprintf(path, sizeof(path), "%s/dev", sysdir);
 	if (read_small(path, buf, sizeof(buf)) < 0 || sscanf(buf, "%u:%u", &ma, &mi) != 2)
 		return -ENODEV;
-	if (!realpath(sysdir, real))
-		return -errno;
+	/* the device's name is the last part of the link's target (or of the
+	 * path, for a partition's parent "X/.."): one readlink, not the
+	 * realpath walk of every component */
+	{
+		ssize_t k;
+		size_t sl = strlen(sysdir);
+
+		if (sl > 3 && !strcmp(sysdir + sl - 3, "/..")) {
+			if (!realpath(sysdir, real))
+				return -errno;
+		} else if ((k = readlink(sysdir, real, sizeof(real) - 1)) > 0) {
+			real[k] = '\0';
+		} else if (!realpath(sysdir, real)) {
+			return -errno;
+		}
+	}
 	base = strrchr(real, '/');
 	snprintf(out->name, sizeof(out->name), "%s", base ? base + 1 : real);
 	out->major = ma;
@@ -82,10 +96,19 @@ int sm_diskstat_parse(const char *text, const struct sm_diskdev *dev,
 	memset(out, 0, sizeof(*out));
 	while (line && *line) {
 		unsigned ma, mi;
-		char name[64];
+		char name[64], *end;
 		unsigned long long f[17];
 		int n;
 
+		/* the device's numbers first: the other lines' 20 fields are
+		 * never converted (a run reads the file twice) */
+		if (strtoul(line, &end, 10) != dev->major || end == line ||
+		    strtoul(end, &end, 10) != dev->minor) {
+			line = strchr(line, '\n');
+			if (line)
+				line++;
+			continue;
+		}
 		memset(f, 0, sizeof(f));
 		n = sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu"
 			   " %llu %llu %llu %llu %llu %llu",

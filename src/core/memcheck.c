@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 
 #define NO_LIMIT (1ULL << 62)   /* v1 reports "unlimited" as ~2^63 */
 
@@ -76,10 +79,31 @@ static uint64_t keyed_sum(const char *path, const char *k1, const char *k2, int 
 		if (!strcmp(key, k1) || (k2 && !strcmp(key, k2))) {
 			sum += v;
 			(*found)++;
+			if (!k2 || *found == 2)
+				break;   /* (MemAvailable is the third of /proc/meminfo's 50-odd lines) */
 		}
 	}
 	fclose(f);
 	return sum;
+}
+
+/* The usual mount point of the memory hierarchy (v1: /sys/fs/cgroup/memory,
+ * v2: /sys/fs/cgroup) when it is a cgroup file system holding cg, this
+ * process's directory; 1 with mnt and rel filled, else 0 (then mountinfo
+ * says where it is: a subtree's mount in a container, another place). */
+static int known_mount(int ver, const char *cg, char *mnt, size_t mlen, char *rel, size_t rlen)
+{
+	const char *m = ver == 1 ? "/sys/fs/cgroup/memory" : "/sys/fs/cgroup";
+	char dir[1100];
+	struct statfs sf;
+	struct stat st;
+
+	if (statfs(m, &sf) || sf.f_type != (ver == 1 ? CGROUP_SUPER_MAGIC : CGROUP2_SUPER_MAGIC))
+		return 0;
+	if (snprintf(dir, sizeof(dir), "%s%s/%s", m, cg, ver == 1 ? "memory.usage_in_bytes" : "cgroup.procs") >=
+	    (int)sizeof(dir) || stat(dir, &st))
+		return 0;
+	return (size_t)snprintf(mnt, mlen, "%s", m) < mlen && (size_t)snprintf(rel, rlen, "%s", cg) < rlen;
 }
 
 /* Find the memory cgroup: its hierarchy's mount point into mnt and this
@@ -115,6 +139,11 @@ static int find_cgroup(const char *root, char *mnt, size_t mlen, char *rel, size
 	fclose(f);
 	if (!have_v1 && !have_v2)
 		return 0;
+	/* where systemd and the container runtimes mount it, when the
+	 * process's own directory is there: no mountinfo to read (its kernel
+	 * text was a third of the check's time) */
+	if (!root[0] && known_mount(have_v1 ? 1 : 2, have_v1 ? v1 : v2, mnt, mlen, rel, rlen))
+		return have_v1 ? 1 : 2;
 	if (rooted(path, sizeof(path), root, "/proc/self/mountinfo") || !(f = fopen(path, "r")))
 		return 0;
 	while (!ver && fgets(line, sizeof(line), f)) {
