@@ -258,6 +258,23 @@ static void matrix(FILE *f, const struct sm_streams_result *res, int md)
 }
 
 /* The confirmation of a capture cell in words: "" when none was due. */
+/* The tool's own CPU at the largest step that ran (a live result; saved
+ * ones from before it was measured have none): where the tool, not the
+ * storage, would become the limit (docs/streams.md). */
+static void tool_cpu(FILE *f, const struct sm_streams_cell *c)
+{
+	const struct sm_streams_step *big = NULL;
+
+	for (unsigned k = 0; k < c->nsteps; k++)
+		if (c->steps[k].cpu_ns && c->steps[k].duration_ns && (!big || c->steps[k].n > big->n))
+			big = &c->steps[k];
+	if (!big)
+		return;
+	wrapf(f, 4, "  tool CPU at %u stream%s: %.0f%% of one core, %.1f us per stream per second",
+	      big->n, big->n == 1 ? "" : "s", 100.0 * (double)big->cpu_ns / (double)big->duration_ns,
+	      (double)big->cpu_ns / 1e3 / big->n / ((double)big->duration_ns / 1e9));
+}
+
 static char *confirm_words(char *buf, size_t len, const struct sm_streams_cell *c)
 {
 	char cl[400];
@@ -369,6 +386,7 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 			}
 			wrapf(f, 4, "  steps:%s", steps);
 		}
+		tool_cpu(f, c);
 		if (c->confirm != SM_CONFIRM_NONE)
 			wrapf(f, 4, "  sustained: %s", confirm_words(conf, sizeof(conf), c));
 		if (c->note[0])

@@ -69,6 +69,8 @@ static cJSON *step_json(const struct sm_streams_step *s, unsigned ngroups)
 	sm_json_add_double(o, "delivered_bytes_per_s", s->delivered_bytes_per_s);
 	sm_json_add_u64(o, "dropped", s->dropped);
 	sm_json_add_u64(o, "worst_p99_9_sched_ns", s->worst_p999_ns);
+	if (s->cpu_ns)   /* the tool's own CPU in the step (absent when not measured) */
+		sm_json_add_u64(o, "cpu_ns", s->cpu_ns);
 	for (unsigned i = 0; i < s->n; i++)
 		cJSON_AddItemToArray(a, stream_json(&s->streams[i]));
 	cJSON_AddItemToObject(o, "per_stream", a);

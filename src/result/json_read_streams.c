@@ -84,6 +84,8 @@ static int read_step(const cJSON *o, struct sm_streams_step *s, unsigned ngroups
 	    sm_jget_u64(o, "worst_p99_9_sched_ns", &s->worst_p999_ns, e) ||
 	    !(a = sm_jget_arr(o, "per_stream", e)))
 		return -EINVAL;
+	if (cJSON_GetObjectItemCaseSensitive(o, "cpu_ns") && sm_jget_u64(o, "cpu_ns", &s->cpu_ns, e))
+		return -EINVAL;   /* (absent in results saved before it was measured) */
 	if (s->n > SM_STREAMS_MAX || (unsigned)cJSON_GetArraySize(a) != s->n)
 		return sm_jerr_set(e, "a step of %u streams lists %d of them", s->n, cJSON_GetArraySize(a));
 	s->streams = calloc(s->n ? s->n : 1, sizeof(*s->streams));

@@ -16,7 +16,7 @@
 #include "result/verdict.h"
 
 /* Most concurrent streams one step may run (--max-streams at most this). */
-#define SM_STREAMS_MAX 256
+#define SM_STREAMS_MAX 1024
 
 /* What one stream of a step did (one client, its own pacing model). */
 struct sm_stream_fig {
@@ -64,6 +64,11 @@ struct sm_streams_step {
 				     * storage delivered; at saturation, its limit) */
 	uint64_t dropped;           /* analysis: all n streams */
 	uint64_t worst_p999_ns;     /* analysis: the largest stream p99.9 */
+	uint64_t cpu_ns;            /* the tool's own CPU while the step ran: this
+				     * process's user + system time, every thread and
+				     * io_uring's workers (the kernel's copies are
+				     * here; an MPI job: every rank's); 0 when not
+				     * measured (saved before) */
 	struct sm_stream_fig *streams;   /* n of them */
 	/* A mix's streams in this step (0 and NULL without a mix): group by
 	 * group in the mix's order, stream i of the step being mix stream i

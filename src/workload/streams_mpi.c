@@ -39,7 +39,7 @@ enum { PREP_OK = 0, PREP_NOSPACE = 1, PREP_STOPPED = 2, PREP_FAILED = 3 };
 struct reply {
 	uint32_t magic, m, nsec;
 	int32_t rc, complete, ran;
-	uint64_t duration_ns, schedule_ns, bytes;
+	uint64_t duration_ns, schedule_ns, bytes, cpu_ns;
 	char err[400];
 };
 
@@ -162,6 +162,7 @@ static int serve_order(struct sm_streams_search *x, const struct order *o, int f
 		r->duration_ns = st.duration_ns;
 		r->schedule_ns = st.schedule_ns;
 		r->bytes = st.bytes;
+		r->cpu_ns = st.cpu_ns;
 		if (st.streams)
 			memcpy(r + 1, st.streams, (size_t)st.n * sizeof(*st.streams));
 		free(st.streams);
@@ -233,6 +234,7 @@ static int merge(struct sm_streams_search *x, const struct order *o, char **out,
 		}
 		st->complete &= r->complete;
 		st->bytes += r->bytes;
+		st->cpu_ns += r->cpu_ns;   /* every rank's: the job's CPU for its streams */
 		if (r->duration_ns > st->duration_ns)
 			st->duration_ns = r->duration_ns;
 		if (r->schedule_ns > st->schedule_ns)

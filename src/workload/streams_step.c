@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* Longest sleep while requests are in flight: completions are looked for
@@ -621,11 +622,23 @@ static int loop(struct step *s)
 	return rc;
 }
 
+/* This process's CPU so far, user + system, in ns (RUSAGE_SELF counts
+ * every thread, io_uring's worker threads among them). */
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * SM_NS_PER_S +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000u;
+}
+
 int sm_streams_step_run(const struct sm_streams_step_plan *sp, struct sm_streams_step *out,
 			char *notice, size_t notice_len, char *err, size_t errlen)
 {
 	struct step s = { .sp = sp };
-	uint64_t span = 0;
+	uint64_t span = 0, cpu0;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -655,7 +668,9 @@ int sm_streams_step_run(const struct sm_streams_step_plan *sp, struct sm_streams
 		goto out;
 	for (unsigned i = 0; i < s.n; i++)
 		s.st[i].fig = &out->streams[i];
+	cpu0 = cpu_ns();
 	rc = loop(&s);
+	out->cpu_ns = cpu_ns() - cpu0;
 	if (sp->esetup && !sp->esetup->reported)
 		sm_engine_describe(&s.eng, sp->esetup);
 	for (unsigned i = 0; i < s.n; i++) {

@@ -44,6 +44,11 @@ check "each stream scheduled 25 frames (1 s at 25 fps)" \
   jqe '[.streams[].steps[].per_stream[].scheduled == 25] | all' "$J"
 check "text report has the table" grep -q '^custom-2mib ' "$T_DIR/report.txt"
 check "text report has the detail" grep -q 'custom-2mib at 25 fps, playback' "$T_DIR/report.txt"
+# the tool's own CPU per step, and the text's line for the largest step
+# (its figures from that step's cpu_ns and duration_ns)
+check "every step has the tool's CPU" jqe '[.streams[].steps[] | .cpu_ns > 0] | all' "$J"
+want=$(jq -r '.streams[1].steps | max_by(.streams) | "tool CPU at \(.streams) stream\(if .streams == 1 then "" else "s" end): \(.cpu_ns / .duration_ns * 100 | round)% of one core"' "$J")
+check "the text gives the largest step's CPU ($want)" sh -c "grep -c '^  $want, [0-9.]* us per stream per second\$' '$T_DIR/report.txt' | grep -q '^[12]\$'"
 check "test directory removed" test -z "$(ls -A "$D")"
 # --time 8 leaves the capture cell 4 s, not the 10 s a sustained step needs
 check "short --time: the capture answer could not be checked for a cliff" \

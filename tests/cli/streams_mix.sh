@@ -27,14 +27,14 @@ bad() {
 }
 bad "an unknown format" "stormark streams: bad --mix group '2xfoo@25:play': no stream format 'foo'" \
   --mix "1xprores-hq-hd@25:play,2xfoo@25:play"
-bad "a count of 0" "bad --mix group '0xdpx-2k@24:capture': the count is not 1 to 256" --mix 0xdpx-2k@24:capture
+bad "a count of 0" "bad --mix group '0xdpx-2k@24:capture': the count is not 1 to 1024" --mix 0xdpx-2k@24:capture
 bad "no count" "bad --mix group 'dpx-2k@24:play': expected COUNTxFORMAT@FPS:play|capture" --mix dpx-2k@24:play
 bad "no such rate" "bad --mix group '1xdpx-2k@26:play': no frame rate '26'" --mix 1xdpx-2k@26:play
 bad "a rate the vendor names not" "bad --mix group '1xxavc-s-i-uhd@25:play': 'xavc-s-i-uhd' has no published rate at 25 fps" \
   --mix 1xxavc-s-i-uhd@25:play
 bad "no direction" "bad --mix group '1xdpx-2k@24:record': 'record' is neither play nor capture" --mix 1xdpx-2k@24:record
 bad "an empty group" "bad --mix group an empty group" --mix "1xdpx-2k@24:play,,1xdpx-2k@24:play"
-bad "too many streams" "the mix would have 257 streams, at most 256" --mix "200xdpx-hd@25:play,57xdpx-hd@25:play"
+bad "too many streams" "the mix would have 1025 streams, at most 1024" --mix "1000xdpx-hd@25:play,25xdpx-hd@25:play"
 printf '# the editing room\n2xprores-hq-hd@25:play\n\n1xdpx-2k@24:jump   # ingest\n' >"$T_DIR/bad.mix"
 bad "a file's bad line" "bad --mix group in '$T_DIR/bad.mix' line 4: '1xdpx-2k@24:jump': 'jump' is neither play nor capture" \
   --mix "@$T_DIR/bad.mix"
