@@ -205,6 +205,8 @@ static cJSON *mix_json(const struct sm_streams_mix *m)
 		cJSON_AddBoolToObject(t, "complete", m->step.complete);
 		sm_json_add_u64(t, "duration_ns", m->step.duration_ns);
 		sm_json_add_u64(t, "schedule_ns", m->step.schedule_ns);
+		if (m->step.cpu_ns)   /* the tool's own CPU in the step */
+			sm_json_add_u64(t, "cpu_ns", m->step.cpu_ns);
 		a = cJSON_CreateArray();
 		for (unsigned i = 0; i < m->step.nmix; i++)
 			cJSON_AddItemToArray(a, stream_json(&m->step.mix_streams[i]));

@@ -90,6 +90,11 @@ void sm_streams_mix_report(FILE *f, const struct sm_streams_result *res, int md)
 	row(f, md, nw, "total", m->nstreams, &m->step.mix_total, m->needed);
 	if (md)
 		fputc('\n', f);
+	if (m->step.cpu_ns && m->step.duration_ns)   /* a live result's (docs/streams.md) */
+		fprintf(f, "Tool CPU: %.0f%% of one core, %.1f us per stream per second.\n%s",
+			100.0 * (double)m->step.cpu_ns / (double)m->step.duration_ns,
+			(double)m->step.cpu_ns / 1e3 / m->nstreams / ((double)m->step.duration_ns / 1e9),
+			md ? "\n" : "");
 	if (m->held)
 		fprintf(f, "The mix holds: every group held.\n\n");
 	else if (md)

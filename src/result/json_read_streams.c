@@ -284,6 +284,8 @@ static int read_mix(const cJSON *doc, struct sm_streams_mix *m, struct sm_jerr *
 	    sm_jget_u64(st, "duration_ns", &m->step.duration_ns, e) ||
 	    sm_jget_u64(st, "schedule_ns", &m->step.schedule_ns, e) || !(p = sm_jget_arr(st, "per_stream", e)))
 		return -EINVAL;
+	if (cJSON_GetObjectItemCaseSensitive(st, "cpu_ns") && sm_jget_u64(st, "cpu_ns", &m->step.cpu_ns, e))
+		return -EINVAL;   /* (absent in results saved before it was measured) */
 	if ((unsigned)cJSON_GetArraySize(p) != m->nstreams)
 		return sm_jerr_set(e, "the mix's step lists %d of its %u streams", cJSON_GetArraySize(p),
 				   m->nstreams);

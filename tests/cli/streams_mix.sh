@@ -51,6 +51,8 @@ echo "mix $MIX: exit $rc, held $held; groups [group, held, drops, p99.9 ns, move
 check "exit 0 when it holds, 1 when not (exit $rc, held $held)" \
   sh -c "[ '$rc' = 0 -a '$held' = true ] || [ '$rc' = 1 -a '$held' = false ]"
 check "no error line" test ! -s "$T_DIR/m.err"
+check "the mix's step has the tool's CPU" jqe '.mix.step.cpu_ns > 0' "$J"
+check "the text says it" grep -Eq '^Tool CPU: [0-9]+% of one core, [0-9.]+ us per stream per second\.$' "$T_DIR/m.txt"
 check "the mix's groups as planned" jqe --arg m "$MIX" '.mix | .spec == $m and .streams == 2 and .measured and
   ([.groups[] | [.group, .kind, .direction, .streams]] == [["1xprores-proxy-hd@25:play", "file", "playback", 1],
    ["1xv210-sd-ntsc@23.976:capture", "sequence", "capture", 1]])' "$J"
