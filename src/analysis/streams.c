@@ -267,3 +267,16 @@ void sm_streams_confirm_judge(struct sm_streams_cell *c, const struct sm_streams
 			 (unsigned long long)st->dropped, b);
 	}
 }
+
+int sm_streams_step_cpu(const struct sm_streams_step *st, unsigned n, double *core,
+			double *us_per_stream_s)
+{
+	double secs = (double)st->duration_ns / 1e9;
+
+	*core = *us_per_stream_s = 0;
+	if (!st->cpu_ns || !st->duration_ns || !n)
+		return 0;
+	*core = (double)st->cpu_ns / (double)st->duration_ns;
+	*us_per_stream_s = (double)st->cpu_ns / 1e3 / n / secs;
+	return 1;
+}

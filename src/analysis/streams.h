@@ -48,6 +48,13 @@ unsigned sm_streams_headroom(unsigned raw, double sustained, double rate);
  * (sustained <= 0: base + raw x rate). base 0 is sm_streams_headroom. */
 unsigned sm_streams_headroom_beside(unsigned raw, double sustained, double rate, double base);
 
+/* The tool's own CPU in step st of n streams (its cpu_ns over its
+ * duration_ns): *core the share of one core, *us_per_stream_s the us of
+ * CPU per stream per second. Returns 1, or 0 when the step has no CPU
+ * figure (a result saved before it was measured) or no span. */
+int sm_streams_step_cpu(const struct sm_streams_step *st, unsigned n, double *core,
+			double *us_per_stream_s);
+
 /*
  * The next n to try. Without a guess (guess <= 1): doubling from 1 until a
  * step fails or `cap` holds, then bisection between the largest n held

@@ -40,11 +40,12 @@
 
 static int open_counter(int tp_id, pid_t pid, int on_exec);
 
-static int read_id(const char *path)
+/* The tracepoint id in path (relative to dirfd, or AT_FDCWD). */
+static int read_id_at(int dirfd, const char *path)
 {
 	char buf[32];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
@@ -54,6 +55,11 @@ static int read_id(const char *path)
 		return -EIO;
 	buf[n] = '\0';
 	return atoi(buf) > 0 ? atoi(buf) : -EINVAL;
+}
+
+static int read_id(const char *path)
+{
+	return read_id_at(AT_FDCWD, path);
 }
 
 /* The id from any tracefs (or debugfs/tracing) mount in mountinfo. */
@@ -91,34 +97,24 @@ static int id_from_mounts(void)
 static int id_from_fsmount(void)
 {
 #if defined(SYS_fsopen) && defined(SYS_fsconfig) && defined(SYS_fsmount)
-	char buf[32];
-	ssize_t n;
-	int fs, mnt, fd;
+	int fs, mnt, rc;
 
 	fs = (int)syscall(SYS_fsopen, "tracefs", 1 /* FSOPEN_CLOEXEC */);
 	if (fs < 0)
 		return -errno;
 	if (syscall(SYS_fsconfig, fs, 6 /* FSCONFIG_CMD_CREATE */, NULL, NULL, 0)) {
-		n = -errno;
+		rc = -errno;
 		close(fs);
-		return (int)n;
+		return rc;
 	}
 	mnt = (int)syscall(SYS_fsmount, fs, 1 /* FSMOUNT_CLOEXEC */, 0);
-	n = mnt < 0 ? -errno : 0;
+	rc = mnt < 0 ? -errno : 0;
 	close(fs);
 	if (mnt < 0)
-		return (int)n;
-	fd = openat(mnt, TP_REL, O_RDONLY | O_CLOEXEC);
-	n = fd < 0 ? -errno : 0;
+		return rc;
+	rc = read_id_at(mnt, TP_REL);
 	close(mnt);
-	if (fd < 0)
-		return (int)n;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	return atoi(buf) > 0 ? atoi(buf) : -EINVAL;
+	return rc;
 #else
 	return -ENOSYS;
 #endif

@@ -2,6 +2,7 @@
 /* `stormark streams` as text and markdown. */
 #include "report/streams.h"
 #include "report/cliff.h"
+#include "analysis/streams.h"
 #include "analysis/verdict.h"
 #include "core/units.h"
 
@@ -264,15 +265,15 @@ static void matrix(FILE *f, const struct sm_streams_result *res, int md)
 static void tool_cpu(FILE *f, const struct sm_streams_cell *c)
 {
 	const struct sm_streams_step *big = NULL;
+	double core, us;
 
 	for (unsigned k = 0; k < c->nsteps; k++)
-		if (c->steps[k].cpu_ns && c->steps[k].duration_ns && (!big || c->steps[k].n > big->n))
+		if (c->steps[k].cpu_ns && (!big || c->steps[k].n > big->n))
 			big = &c->steps[k];
-	if (!big)
+	if (!big || !sm_streams_step_cpu(big, big->n, &core, &us))
 		return;
 	wrapf(f, 4, "  tool CPU at %u stream%s: %.0f%% of one core, %.1f us per stream per second",
-	      big->n, big->n == 1 ? "" : "s", 100.0 * (double)big->cpu_ns / (double)big->duration_ns,
-	      (double)big->cpu_ns / 1e3 / big->n / ((double)big->duration_ns / 1e9));
+	      big->n, big->n == 1 ? "" : "s", 100.0 * core, us);
 }
 
 static char *confirm_words(char *buf, size_t len, const struct sm_streams_cell *c)

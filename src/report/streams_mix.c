@@ -3,6 +3,7 @@
  * p99.9 from schedule and the rate it moved, then the total, as text,
  * markdown and csv (docs/streams.md, "Mixes"). */
 #include "report/streams.h"
+#include "analysis/streams.h"
 #include "core/units.h"
 
 #include <string.h>
@@ -48,6 +49,7 @@ void sm_streams_mix_report(FILE *f, const struct sm_streams_result *res, int md)
 	const struct sm_streams_mix *m = &res->mix;
 	char name[96], list[600] = "";
 	unsigned failed = 0;
+	double core, us;
 	int nw = (int)strlen("group");   /* the text table's name column */
 
 	if (!m->ngroups)
@@ -90,11 +92,9 @@ void sm_streams_mix_report(FILE *f, const struct sm_streams_result *res, int md)
 	row(f, md, nw, "total", m->nstreams, &m->step.mix_total, m->needed);
 	if (md)
 		fputc('\n', f);
-	if (m->step.cpu_ns && m->step.duration_ns)   /* a live result's (docs/streams.md) */
-		fprintf(f, "Tool CPU: %.0f%% of one core, %.1f us per stream per second.\n%s",
-			100.0 * (double)m->step.cpu_ns / (double)m->step.duration_ns,
-			(double)m->step.cpu_ns / 1e3 / m->nstreams / ((double)m->step.duration_ns / 1e9),
-			md ? "\n" : "");
+	if (sm_streams_step_cpu(&m->step, m->nstreams, &core, &us))   /* a live result's */
+		fprintf(f, "Tool CPU: %.0f%% of one core, %.1f us per stream per second.\n%s", 100.0 * core,
+			us, md ? "\n" : "");
 	if (m->held)
 		fprintf(f, "The mix holds: every group held.\n\n");
 	else if (md)

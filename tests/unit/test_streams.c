@@ -619,6 +619,21 @@ static void test_mix_judge(SM_UNUSED void **state)
  * direction and n streams'; the issue's ground truth, prores-hq-hd at 25
  * fps (23 MB/s) beside two of them, under 100 MiB/s: 2 more raw, 1 more
  * with headroom (1.2 x 4 x 23 MB/s = 110 MB/s > 104.9 MB/s). */
+/* The tool's CPU in a step: 0.5 s of CPU over a 2 s step of 100 streams
+ * is a quarter of one core, 2500 us per stream per second; none without
+ * a figure. */
+static void test_step_cpu(SM_UNUSED void **state)
+{
+	struct sm_streams_step st = { .n = 100, .duration_ns = 2000000000, .cpu_ns = 500000000 };
+	double core, us;
+
+	assert_int_equal(sm_streams_step_cpu(&st, st.n, &core, &us), 1);
+	assert_true(core == 0.25 && us == 2500);
+	st.cpu_ns = 0;
+	assert_int_equal(sm_streams_step_cpu(&st, st.n, &core, &us), 0);
+	assert_true(core == 0 && us == 0);
+}
+
 static void test_headroom_beside(SM_UNUSED void **state)
 {
 	double mib = 1048576.0;
@@ -646,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_cell),     cmocka_unit_test(test_confirm),
 		cmocka_unit_test(test_sequences), cmocka_unit_test(test_mix_parse),
 		cmocka_unit_test(test_mix_judge), cmocka_unit_test(test_headroom_beside),
+		cmocka_unit_test(test_step_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
