@@ -10,7 +10,8 @@ T_PASSES=0
 
 # A scratch directory under the build tree (on the real disk, so O_DIRECT
 # works; /tmp may be tmpfs), removed when the script exits.
-T_DIR=$(mktemp -d "$SM_BUILD_DIR/test-XXXXXX")
+T_DIR=$(mktemp -d "$SM_BUILD_DIR/test-XXXXXX") ||
+  { echo "FAIL: cannot make a scratch directory under '$SM_BUILD_DIR'" >&2; exit 1; }
 # At exit: the results the test left are checked (below); a violation makes
 # the test fail, otherwise its exit status stays what it was.
 t_cleanup() {
