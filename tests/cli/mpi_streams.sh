@@ -71,12 +71,9 @@ fi
 # ---- a rank that cannot start; --stonewall -------------------------------
 E=$T_DIR/e; mkdir -p "$E"; : >"$E/rank.1"   # rank 1's directory is a file
 # mpirun exits with the first failing rank's code: rank 1's 2 or rank 0's 1
-"${MPI[@]}" -np 2 "$STORMARK" streams --rate-mib 1 --play --step 1 --time 4 --max-streams 2 "$E" \
-  >"$T_DIR/out" 2>&1
-rc=$?
-check "a rank that cannot start stops the job (exit $rc)" test "$rc" = 1 -o "$rc" = 2
-check "its reason is said" grep -q "rank.1' is not a directory" "$T_DIR/out"
-check "rank 0 says a rank could not start" grep -q "a rank could not start" "$T_DIR/out"
+expect_rc_says "1|2" "rank.1' is not a directory
+a rank could not start" "a rank that cannot start stops the job, its reason and rank 0's said" \
+  "${MPI[@]}" -np 2 "$STORMARK" streams --rate-mib 1 --play --step 1 --time 4 --max-streams 2 "$E"
 check "nothing ran" test -z "$(ls -A "$E/rank.0")"
 "${MPI[@]}" -np 2 "$STORMARK" streams --stonewall --rate-mib 1 --step 1 --time 4 "$D" >"$T_DIR/out" 2>&1
 check "--stonewall with streams: a usage error" grep -q "does not apply to streams" "$T_DIR/out"
