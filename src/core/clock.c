@@ -17,9 +17,12 @@ int sm_sleep_until_ns(uint64_t deadline_ns)
 
 void sm_utc_iso8601(char *buf, unsigned len)
 {
-	time_t now = time(NULL);
+	/* CLOCK_REALTIME, not time(): glibc's time() reads the coarse clock,
+	 * which can lag the second `date` shows by a tick. */
+	struct timespec ts;
 	struct tm tm;
 
-	gmtime_r(&now, &tm);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
