@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: the command line of `frametest` and `stormark frames`
- * (cmd/frames_opts.c over core/opt.c), parsed, resolved into a plan,
+ * (args/frames_opts.c over core/opt.c), parsed, resolved into a plan,
  * echoed as the "Test parameters" line and validated, as cmd_frames()
  * does before it touches a file. The first line of an input is argv[0]:
  * "frametest" selects the frametest name (its help, its defaults). */
 #include "cmd/cmd.h"
-#include "cmd/frames_opts.h"
+#include "args/frames_opts.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: the command line of `sysbench` and `stormark fileio`. The
  * first line of an input is argv[0]: "sysbench" reads it as sysbench 1.0.20
- * does (cmd/sysbench_args.c) and hands what passes to the fileio option
- * table (cmd/fileio_opts.c over core/opt.c), as cmd_sysbench() does;
+ * does (args/sysbench_args.c) and hands what passes to the fileio option
+ * table (args/fileio_opts.c over core/opt.c), as cmd_sysbench() does;
  * anything else is read as stormark fileio. Nothing is prepared or run. */
 #include "cmd/cmd.h"
-#include "cmd/fileio_opts.h"
-#include "cmd/sysbench_args.h"
+#include "args/fileio_opts.h"
+#include "args/sysbench_args.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

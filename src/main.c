@@ -7,7 +7,7 @@
 #include "cmd/cmd.h"
 #include "cmd/emit.h"
 #include "cmd/features.h"
-#include "cmd/out_opts.h"
+#include "args/out_opts.h"
 #include "core/formats.h"
 #include "engine/engine.h"
 #include "mpi/job.h"

@@ -74,11 +74,6 @@ int sm_cmd_parse(const char *prog, const char *help_hint, const struct sm_opt *o
  * known. */
 int sm_check_memory(const char *prog, uint64_t need, const char *what);
 
-/* 0 when files can be created in directory dir (it is writable and not on
- * a read-only file system), else -errno (-EROFS, -EACCES...). Creates
- * nothing, so a test that would write there is refused before it starts. */
-int sm_dir_check_writable(const char *dir);
-
 /* The live progress line of run, streams and time on stderr:
  * "[ 12/60 s] what: 4 s in, 48 s left", redrawn in place; nothing when on
  * is 0 (--quiet, not a terminal, a rank that does not report).

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/out_opts.h"
+#include "args/out_opts.h"
 #include "core/clock.h"
 #include "core/memcheck.h"
 #include "core/opt.h"
@@ -33,12 +33,6 @@ int sm_cmd_parse(const char *prog, const char *help_hint, const struct sm_opt *o
 	if (rc)
 		return sm_usage_error(prog, help_hint, "%s", msg);
 	return -1;
-}
-
-int sm_dir_check_writable(const char *dir)
-{
-	/* access() also says EROFS for root, who may write anywhere else */
-	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
 
 int sm_check_memory(const char *prog, uint64_t need, const char *what)

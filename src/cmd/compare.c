@@ -4,8 +4,8 @@
  * Welch's t-test (analysis/compare.c); rendered by report/compare.c. */
 #include "cmd/cmd.h"
 #include "cmd/emit.h"
-#include "cmd/out_opts.h"
-#include "cmd/save.h"
+#include "args/out_opts.h"
+#include "args/save.h"
 #include "analysis/compare.h"
 #include "report/compare.h"
 #include "report/csv.h"

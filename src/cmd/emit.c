@@ -56,15 +56,6 @@ int sm_out_flush(FILE *f)
 	return rc;
 }
 
-unsigned sm_render_layouts(const struct sm_render *r, int saved)
-{
-	unsigned have = 0;
-
-	for (const struct sm_layout_row *row = r->rows; row->layout; row++)
-		have |= saved || !(row->flags & SM_ROW_SAVED) ? SM_LAYOUT_BIT(row->layout) : SM_OUT_HTML_FILE;
-	return have;
-}
-
 /*
  * Every file the emit step writes besides stdout (--json=FILE, --html
  * FILE) is opened and closed by these two: written under a temporary name

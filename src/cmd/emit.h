@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "cmd/out_opts.h"
-#include "cmd/save.h"
+#include "args/out_opts.h"
+#include "args/save.h"
 #include "report/render.h"
 
 struct cJSON;
@@ -22,11 +22,6 @@ struct sm_hdb;
 struct sm_job;
 struct sm_job_kind;
 
-/* The layouts of r as sm_out_resolve() takes them (SM_LAYOUT_BIT()s): all
- * of them for `report` (saved 1), else those of a live result, plus
- * SM_OUT_HTML_FILE for --html FILE when r has a layout that needs a saved
- * document (SM_ROW_SAVED). */
-unsigned sm_render_layouts(const struct sm_render *r, int saved);
 
 /* One emit: what a command fills before its run. */
 struct sm_emit {

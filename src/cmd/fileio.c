@@ -7,8 +7,8 @@
 #include "mpi/job.h"
 #include "analysis/fileio.h"
 #include "cmd/emit.h"
-#include "cmd/fileio_opts.h"
-#include "cmd/sysbench_args.h"
+#include "args/fileio_opts.h"
+#include "args/sysbench_args.h"
 #include "core/clock.h"
 #include "core/compiler.h"
 #include "core/fsx.h"
@@ -706,7 +706,7 @@ int cmd_fileio(int argc, char **argv, struct sm_job *job)
 }
 
 /* The `sysbench` program name: `sysbench [options] fileio [options]
- * command` read as sysbench 1.0.20 reads it (cmd/sysbench_args.c), then
+ * command` read as sysbench 1.0.20 reads it (args/sysbench_args.c), then
  * run as fileio. Returns the exit code. */
 int cmd_sysbench(int argc, char **argv, struct sm_job *job)
 {

@@ -4,9 +4,9 @@
  * when run as `frametest`, plus long options) is parsed in frames_opts.c. */
 #include "cmd/cmd.h"
 #include "mpi/job.h"
-#include "cmd/frames_opts.h"
+#include "args/frames_opts.h"
 #include "cmd/emit.h"
-#include "cmd/out_opts.h"
+#include "args/out_opts.h"
 #include "core/worker.h"
 #include "report/formats.h"
 #include "report/frametest.h"

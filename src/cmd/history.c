@@ -13,10 +13,10 @@
 #include "analysis/compare.h"
 #include "result/json.h"
 #include "result/json_read.h"
-#include "cmd/out_opts.h"
+#include "args/out_opts.h"
 #include "report/history.h"
 #include "report/table.h"
-#include "cmd/save.h"
+#include "args/save.h"
 #include "core/opt.h"
 #include "cmd/history_trend.h"
 

@@ -6,8 +6,8 @@
  * and its render table. docs/meta.md. */
 #include "cmd/cmd.h"
 #include "cmd/emit.h"
-#include "cmd/out_opts.h"
-#include "cmd/save.h"
+#include "args/out_opts.h"
+#include "args/save.h"
 #include "analysis/meta.h"
 #include "core/compiler.h"
 #include "core/opt.h"

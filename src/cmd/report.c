@@ -5,7 +5,7 @@
 #include "cmd/cmd.h"
 #include "cmd/emit.h"
 #include "analysis/check.h"
-#include "cmd/out_opts.h"
+#include "args/out_opts.h"
 #include "mpi/job.h"
 #include "result/json_read.h"
 

@@ -5,8 +5,8 @@
  * analysis/time.c, the reports report/timeit.c and its render table. */
 #include "cmd/cmd.h"
 #include "cmd/emit.h"
-#include "cmd/out_opts.h"
-#include "cmd/save.h"
+#include "args/out_opts.h"
+#include "args/save.h"
 #include "core/compiler.h"
 #include "core/memcheck.h"
 #include "core/opt.h"

@@ -390,3 +390,9 @@ int sm_rmdir_settle(const char *path)
 	}
 	return -ENOTEMPTY;
 }
+
+int sm_dir_check_writable(const char *dir)
+{
+	/* access() also says EROFS for root, who may write anywhere else */
+	return access(dir, W_OK | X_OK) ? -errno : 0;
+}

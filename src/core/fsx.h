@@ -90,4 +90,9 @@ int sm_rmdir_settle(const char *path);
  * file in the root). Returns 0 or -ENAMETOOLONG. */
 int sm_parent_dir(const char *path, char *out, size_t len);
 
+/* 0 when files can be created in directory dir (it is writable and not on
+ * a read-only file system), else -errno (-EROFS, -EACCES...). Creates
+ * nothing, so a test that would write there is refused before it starts. */
+int sm_dir_check_writable(const char *dir);
+
 #endif

@@ -656,3 +656,12 @@ const struct sm_render sm_render_meta = {
 	.read = meta_read, .release = meta_release, .head = meta_head, .json = meta_json,
 	.saved_table = 1,
 };
+
+unsigned sm_render_layouts(const struct sm_render *r, int saved)
+{
+	unsigned have = 0;
+
+	for (const struct sm_layout_row *row = r->rows; row->layout; row++)
+		have |= saved || !(row->flags & SM_ROW_SAVED) ? SM_LAYOUT_BIT(row->layout) : SM_OUT_HTML_FILE;
+	return have;
+}

@@ -22,6 +22,9 @@ enum sm_layout {
 	SM_LAYOUT_CSV, SM_LAYOUT_MARKDOWN, SM_LAYOUT_JSON, SM_LAYOUT_HTML, SM_LAYOUT_OPENMETRICS,
 };
 #define SM_LAYOUT_BIT(l) (1u << (l))
+/* In sm_out_resolve()'s have (args/out_opts.h): the command writes --html
+ * FILE (the HTML layout bit says so too, for `report`). */
+#define SM_OUT_HTML_FILE (1u << 30)
 
 /* The layout of that name, or 0 when it is not a layout name. */
 enum sm_layout sm_layout_find(const char *name);
@@ -93,6 +96,12 @@ extern const struct sm_render sm_render_time, sm_render_run, sm_render_frames, s
 
 /* The render table of command ("frames"), or NULL. */
 const struct sm_render *sm_render_find(const char *command);
+
+/* The layouts of r as sm_out_resolve() takes them (SM_LAYOUT_BIT()s): all
+ * of them for `report` (saved 1), else those of a live result, plus
+ * SM_OUT_HTML_FILE for --html FILE when r has a layout that needs a saved
+ * document (SM_ROW_SAVED). */
+unsigned sm_render_layouts(const struct sm_render *r, int saved);
 
 /* r's row of layout l, or NULL. */
 const struct sm_layout_row *sm_render_row(const struct sm_render *r, enum sm_layout l);

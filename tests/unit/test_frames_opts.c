@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "cmd/cmd.h"
-#include "cmd/frames_opts.h"
+#include "args/frames_opts.h"
 #include "workload/memneed.h"
 #include "core/compiler.h"
 #include "core/fsx.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the output flags' resolution (cmd/out_opts.c): layouts a
+/* Tests of the output flags' resolution (args/out_opts.c): layouts a
  * command has, has not, or that do not exist; --json with and without a
  * FILE; the combinations refused. */
-#include "cmd/out_opts.h"
+#include "args/out_opts.h"
 
 #include <errno.h>
 #include <string.h>

@@ -2,11 +2,10 @@
 /* Option parsing of `stormark frames` / `frametest`: one option table (the
  * help is printed from it), resolution into a plan, and the "Test
  * parameters" line. */
-#include "cmd/frames_opts.h"
-#include "cmd/emit.h"
-#include "cmd/save.h"
+#include "args/frames_opts.h"
+#include "args/save.h"
 
-#include "cmd/cmd.h"
+#include "core/msg.h"
 #include "core/clock.h"
 #include "core/compiler.h"
 #include "core/fsx.h"

@@ -2,13 +2,13 @@
 /* --save KEY and --db PATH, the same in frames, fileio, run and time: the
  * options and their checks before any work (the emit step, cmd/emit.c,
  * opens the database before the work and stores the result). */
-#ifndef SM_CMD_SAVE_H
-#define SM_CMD_SAVE_H
+#ifndef SM_ARGS_SAVE_H
+#define SM_ARGS_SAVE_H
 
 #include <stddef.h>
 
 #include "core/opt.h"
-#include "cmd/out_opts.h"
+#include "args/out_opts.h"
 
 /* As given; strings point into argv. */
 struct sm_save_opts {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The output flags shared by the commands: the layouts' resolution
  * against what a command can render, and the report file. */
-#include "cmd/out_opts.h"
+#include "args/out_opts.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -2,10 +2,9 @@
 /* stormark fileio's command line: one core/opt table with sysbench
  * 1.0.20's option names, forms and defaults, and stormark's additions; the
  * help is printed from it. */
-#include "cmd/cmd.h"
-#include "cmd/fileio_opts.h"
-#include "cmd/emit.h"
-#include "cmd/save.h"
+#include "args/fileio_opts.h"
+#include "args/save.h"
+#include "core/msg.h"
 #include "core/clock.h"
 #include "core/compiler.h"
 #include "core/opt.h"

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* stormark fileio's command line: sysbench 1.0.20's options (and its
  * deprecated aliases) plus stormark's, parsed into a plan. */
-#ifndef SM_CMD_FILEIO_OPTS_H
-#define SM_CMD_FILEIO_OPTS_H
+#ifndef SM_ARGS_FILEIO_OPTS_H
+#define SM_ARGS_FILEIO_OPTS_H
 
 #include <stdio.h>
 
-#include "cmd/out_opts.h"
-#include "cmd/uring_opts.h"
-#include "cmd/save.h"
+#include "args/out_opts.h"
+#include "args/uring_opts.h"
+#include "args/save.h"
 #include "report/sysbench.h"
 #include "workload/fileio.h"
 #include "workload/fileio_steady.h"

@@ -2,17 +2,13 @@
 /* The output flags every command takes, with one meaning everywhere
  * (docs/options.md): --json[=FILE], --format LAYOUT, -o/--output FILE,
  * --html FILE, --quiet. */
-#ifndef SM_CMD_OUT_OPTS_H
-#define SM_CMD_OUT_OPTS_H
+#ifndef SM_ARGS_OUT_OPTS_H
+#define SM_ARGS_OUT_OPTS_H
 
 #include <stddef.h>
 
 #include "core/opt.h"
 #include "report/render.h"   /* the layouts */
-
-/* In sm_out_resolve()'s have: the command writes --html FILE (the HTML
- * layout bit says so too, for `report`). */
-#define SM_OUT_HTML_FILE (1u << 30)
 
 /* Output flags as given, and resolved by sm_out_resolve(). Strings point
  * into argv. */

@@ -2,8 +2,8 @@
 /* --sqpoll, --iopoll and --submit-batch, one meaning in every command that runs the uring
  * engine (fileio, frames, run, streams): the option entries and the check
  * before any work. */
-#ifndef SM_CMD_URING_OPTS_H
-#define SM_CMD_URING_OPTS_H
+#ifndef SM_ARGS_URING_OPTS_H
+#define SM_ARGS_URING_OPTS_H
 
 #include "core/opt.h"
 #include "engine/engine.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* --sqpoll, --iopoll and --submit-batch: engine flags and the check before
  * a run. */
-#include "cmd/uring_opts.h"
-#include "cmd/cmd.h"
+#include "args/uring_opts.h"
+#include "core/msg.h"
 #include "engine/engine.h"
 #include "engine/uring.h"
 

@@ -12,10 +12,10 @@
  * verbosity; after it they obey --verbosity. Numbers are read as sysbench
  * reads them: integers whole (no unit, no fraction), sizes as digits and
  * one of K M G T (anything else makes the size 0). */
-#include "cmd/sysbench_args.h"
+#include "args/sysbench_args.h"
+#include "core/msg.h"
 #include "report/sysbench.h"
-#include "cmd/cmd.h"
-#include "cmd/fileio_opts.h"
+#include "args/fileio_opts.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* --save KEY and --db PATH of frames, fileio, run and time: checked before
  * the work (cmd/emit.c opens the database before it and stores the result). */
-#include "cmd/save.h"
-#include "cmd/cmd.h"
-#include "cmd/out_opts.h"
+#include "args/save.h"
+#include "args/out_opts.h"
 #include "store/history_db.h"
 
 #include <errno.h>

@@ -4,8 +4,8 @@
  * the same messages (FATAL and WARNING lines on stdout, parse errors on
  * stderr) in the same order, and exit 1. What passes becomes an argument
  * vector in stormark fileio's own forms. */
-#ifndef SM_CMD_SYSBENCH_ARGS_H
-#define SM_CMD_SYSBENCH_ARGS_H
+#ifndef SM_ARGS_SYSBENCH_ARGS_H
+#define SM_ARGS_SYSBENCH_ARGS_H
 
 #define SM_SB_MAX_ARGS 128
 

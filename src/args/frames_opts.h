@@ -2,15 +2,15 @@
 /* The command line of `stormark frames` and `frametest`: parsed, checked
  * and resolved into a frames plan, and echoed as frametest's "Test
  * parameters" line. Kept apart from the command so it can be unit-tested. */
-#ifndef SM_CMD_FRAMES_OPTS_H
-#define SM_CMD_FRAMES_OPTS_H
+#ifndef SM_ARGS_FRAMES_OPTS_H
+#define SM_ARGS_FRAMES_OPTS_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cmd/out_opts.h"
-#include "cmd/uring_opts.h"
-#include "cmd/save.h"
+#include "args/out_opts.h"
+#include "args/uring_opts.h"
+#include "args/save.h"
 #include "workload/frames.h"
 
 /* The largest frame accepted, in bytes (frametest's own limit is about
