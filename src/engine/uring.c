@@ -97,7 +97,8 @@ struct uring {
 	unsigned ring_reqs;            /* requests whose completion is in the ring */
 	int broken;
 	int fixed_bufs;                /* cfg.bufs registered */
-	int fixed_files;               /* cfg.fds registered */
+	int fixed_files;               /* cfg.fds registered (as reported) */
+	int files_held;                /* ... and not unregistered yet */
 	/* Copies of cfg.bufs / cfg.fds, which callers may free after init:
 	 * prep() checks each request against them. */
 	char **buf_base;
@@ -238,6 +239,9 @@ static void thread_gone(void *arg)
 	pthread_mutex_lock(&owned_mu);
 	for (struct uring *u = o->head; u; u = u->next) {
 		drain(u);
+		/* only this thread may (a single-issuer ring): see uring_exit */
+		if (u->files_held && io_uring_unregister_files(&u->ring) == 0)
+			u->files_held = 0;
 		if (u->ring_fd_registered && io_uring_unregister_ring_fd(&u->ring) == 1)
 			u->ring_fd_registered = 0;
 		u->orphaned = 1;
@@ -333,6 +337,13 @@ static void uring_exit(struct sm_engine *e)
 	 * drained it when it ended (thread_gone). */
 	if (on_owner(u))
 		drain(u);
+	/* The registered files are let go now (by the thread that drove the
+	 * ring, when it ended: thread_gone): a ring closed with them is torn
+	 * down by a kernel worker after we return (or exit), and until then
+	 * a removed file's space is not freed, so a removal right after the
+	 * run would not give it back at once. */
+	if (u->files_held && on_owner(u))
+		io_uring_unregister_files(&u->ring);
 	io_uring_queue_exit(&u->ring);
 	sm_done_fifo_release(&u->ready);
 	free(u->buf_base);
@@ -419,6 +430,7 @@ static int uring_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 		}
 		memcpy(u->fds, cfg->fds, cfg->nfds * sizeof(*u->fds));
 		u->fixed_files = io_uring_register_files(&u->ring, cfg->fds, cfg->nfds) == 0;
+		u->files_held = u->fixed_files;
 		u->nfds = cfg->nfds;
 	}
 	rc = 0;
@@ -438,7 +450,7 @@ static void prep(const struct uring *u, struct io_uring_sqe *sqe, struct sm_io *
 	int fd = io->fd;
 	unsigned flags = 0;
 
-	if (u->fixed_files && io->file_index >= 0 && (unsigned)io->file_index < u->nfds &&
+	if (u->files_held && io->file_index >= 0 && (unsigned)io->file_index < u->nfds &&
 	    u->fds[io->file_index] == io->fd && io->op != SM_OP_OPEN && io->op != SM_OP_CLOSE) {
 		fd = io->file_index;
 		flags = IOSQE_FIXED_FILE;
