@@ -32,5 +32,7 @@ int sm_sleep_until_ns(uint64_t deadline_ns);
 
 /* Wall-clock time as an ISO 8601 UTC string ("2026-12-02T10:00:00Z") in buf. */
 void sm_utc_iso8601(char *buf, unsigned len);
+/* The same for s seconds since the epoch (UTC). */
+void sm_utc_iso8601_at(char *buf, unsigned len, int64_t s);
 
 #endif

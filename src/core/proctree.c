@@ -156,6 +156,7 @@ struct sm_proc_launcher {
 	int asked;              /* 's' sent, the next child's pid not read */
 	int thread_on;          /* thr runs and must be joined */
 	int usable;             /* spawn through it (it has not failed) */
+	int last;               /* the run under way is the last one */
 	pthread_t thr;
 	int stop_wr;            /* closing it ends thr */
 	/* for thr and the child it starts */
@@ -219,14 +220,21 @@ static void *launcher_thread(void *arg)
 
 static int launcher_put(struct sm_proc_launcher *l, char c);
 
-/* Stop the launcher and its thread; l->why is kept. */
-static void launcher_stop(struct sm_proc_launcher *l)
+/* Tell the launcher and its thread to end, without waiting for them. */
+static void launcher_end(struct sm_proc_launcher *l)
 {
 	if (l->fd >= 0)
 		close(l->fd);   /* end of file: the launcher exits */
 	if (l->stop_wr >= 0)
 		close(l->stop_wr);   /* the thread reaps it and ends */
 	l->fd = l->stop_wr = -1;
+	l->usable = 0;
+}
+
+/* Stop the launcher and its thread; l->why is kept. */
+static void launcher_stop(struct sm_proc_launcher *l)
+{
+	launcher_end(l);
 	if (l->thread_on)
 		pthread_join(l->thr, NULL);
 	l->thread_on = 0;
@@ -326,6 +334,12 @@ void sm_proc_launcher_free(struct sm_proc_launcher *l)
 		return;
 	launcher_stop(l);
 	free(l);
+}
+
+void sm_proc_launcher_last(struct sm_proc_launcher *l)
+{
+	if (l)
+		l->last = 1;
 }
 
 const char *sm_proc_launcher_why(const struct sm_proc_launcher *l)
@@ -714,9 +728,15 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 	}
 	*end_ns = sm_now_ns();
 	t->maxrss_not_own = !p->own_rss;
-	/* the tree is done: the launcher may start the next run's child */
-	if (p->launcher && p->launcher->usable && !p->launcher->asked)
-		p->launcher->asked = !launcher_put(p->launcher, 's');
+	/* the tree is done: the launcher may start the next run's child; after
+	 * the last run it is told to end instead (its end of file), so that it
+	 * and its thread end while the report is made, not after it */
+	if (p->launcher && p->launcher->usable && !p->launcher->asked) {
+		if (p->launcher->last)
+			launcher_end(p->launcher);
+		else
+			p->launcher->asked = !launcher_put(p->launcher, 's');
+	}
 	if (t->io_missing && p->io_start_ok) {
 		struct sm_proc_io end;
 

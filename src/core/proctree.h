@@ -62,6 +62,11 @@ const char *sm_proc_launcher_why(const struct sm_proc_launcher *l);
 /* Tell the launcher to exit, reap it and join its thread; NULL is fine. */
 void sm_proc_launcher_free(struct sm_proc_launcher *l);
 
+/* The next run is the last: when its tree is done, the launcher is told
+ * to end (not to start another child), so that it ends while the caller
+ * reports; sm_proc_launcher_free() then only waits for what is over. */
+void sm_proc_launcher_last(struct sm_proc_launcher *l);
+
 /* A spawned command held at a gate until sm_proc_release(). */
 struct sm_proc {
 	pid_t pid;

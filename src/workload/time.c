@@ -228,6 +228,8 @@ static int loop(struct runner *rn, struct sm_time_result *r, struct sm_time_run 
 	}
 	for (unsigned i = 0; i < p->runs; i++) {
 		tell(p, "run", i, p->runs, t0);
+		if (i + 1 == p->runs)
+			sm_proc_launcher_last(rn->launch);
 		code = one_run(rn, &runs[r->nruns]);
 		if (code)
 			return code;

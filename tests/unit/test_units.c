@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -277,6 +278,42 @@ static void test_fmt(SM_UNUSED void **state)
 	assert_string_equal(small, "1.25 ");
 }
 
+/* The UTC stamp of every command's head against glibc's gmtime_r() and
+ * strftime(): days around leap days and century years (1900, 2000 and
+ * 2100 included), before 1970, and a sweep of the years people run in. */
+static void utc_like_gmtime(int64_t s)
+{
+	char got[40], want[40];
+	time_t t = (time_t)s;
+	struct tm tm;
+
+	sm_utc_iso8601_at(got, sizeof(got), s);
+	assert_non_null(gmtime_r(&t, &tm));
+	strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (strcmp(got, want))
+		fail_msg("%lld: '%s', gmtime says '%s'", (long long)s, got, want);
+}
+
+static void test_utc_iso8601(SM_UNUSED void **state)
+{
+	static const int64_t at[] = {
+		0, -1, 86399, 86400, -86400, -86401, 68169599, 68169600,   /* 1972-02-29 */
+		951782399, 951782400, 951868800, 951868799,                /* 2000-02-29 */
+		4107542399, 4107542400, 4107628800,                        /* 2100-02-28, 03-01 */
+		-2203977600, -2203891200, 1796531244, 253402300799,        /* 1900-03-01, 9999-12-31 */
+	};
+	char buf[40];
+
+	for (unsigned i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+		utc_like_gmtime(at[i]);
+	/* every 7 h 13 min 1 s from 1950 to 2150 */
+	for (int64_t s = -631152000; s < 5680281600; s += 26881)
+		utc_like_gmtime(s);
+	sm_utc_iso8601(buf, sizeof(buf));
+	assert_int_equal(strlen(buf), 20);
+	assert_int_equal(buf[19], 'Z');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_parse_duration),
 		cmocka_unit_test(test_parse_positive_double),
 		cmocka_unit_test(test_fmt),
+		cmocka_unit_test(test_utc_iso8601),
 	};
 
 	return cmocka_run_group_tests_name("units", tests, NULL, NULL);
