@@ -10,6 +10,7 @@
 #include "core/compiler.h"
 #include "core/memcheck.h"
 #include "core/opt.h"
+#include "core/proctree.h"
 #include "store/history_db.h"
 #include "workload/time.h"
 
@@ -22,6 +23,7 @@
 #define PROG "stormark time"
 #define HINT "stormark time --help"
 #define MAX_RUNS 100000u
+#define TINY_NEED (64u << 10)
 
 struct time_opts {
 	unsigned runs, warmup;
@@ -136,6 +138,8 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	struct sm_emit e = { .r = &sm_render_time, .prog = PROG, .job = job, .store = store, .end = end };
 	char msg[SM_MSG_MAX];
 	int rc, code = SM_EXIT_OK, status;
+	struct sm_proc_launcher *launcher;
+	uint64_t need;
 
 	rc = parse(argc, argv, &o);
 	if (rc >= 0)
@@ -144,17 +148,27 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 		sm_error("--drop-caches needs root (it writes /proc/sys/vm/drop_caches)");
 		return SM_EXIT_FAIL;
 	}
-	/* the record of every run is kept for the statistics (up to MAX_RUNS) */
-	code = sm_check_memory(PROG, sm_mem_mul(o.runs + 1, sizeof(*runs)) + sizeof(*r),
-			       "the records of --runs");
-	if (code)
+	/* the launcher starts now, while the checks below are made (it
+	 * touches no file; a refusal below ends it); it ends during the report */
+	launcher = sm_proc_launcher_new(o.cmd_argv, o.shell);
+	/* the record of every run is kept for the statistics (up to MAX_RUNS);
+	 * a need under TINY_NEED (-n up to about 200) is not checked: stormark's
+	 * own start took more than that, and the check's reads of /proc and the
+	 * cgroup files were a fifth of `time`'s own cost */
+	need = sm_mem_mul(o.runs + 1, sizeof(*runs)) + sizeof(*r);
+	code = need < TINY_NEED ? 0 : sm_check_memory(PROG, need, "the records of --runs");
+	if (code) {
+		sm_proc_launcher_free(launcher);
 		return code;
+	}
 	/* the history is opened before running, so a bad database fails fast */
 	e.out = &o.out;
 	e.save = &o.save;
 	code = sm_emit_open(&e);
-	if (code)
+	if (code) {
+		sm_proc_launcher_free(launcher);
 		return code;
+	}
 	r = calloc(1, sizeof(*r));
 	runs = calloc(o.runs, sizeof(*runs));
 	if (!r || !runs) {
@@ -165,7 +179,7 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	plan = (struct sm_time_plan){
 		.cmd_argc = o.cmd_argc, .cmd_argv = o.cmd_argv, .shell = o.shell, .prepare = o.prepare,
 		.warmup = o.warmup, .runs = o.runs, .drop_caches = o.drop_caches,
-		.no_syscalls = o.no_syscalls, .env = sm_emit_wants_doc(&e),
+		.no_syscalls = o.no_syscalls, .env = sm_emit_wants_doc(&e), .launcher = launcher,
 	};
 	/* run i of N on a terminal, redrawn as the runs go (cmd.h) */
 	pc.on = !o.out.quiet && isatty(STDERR_FILENO);
@@ -184,6 +198,7 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	}
 out:
 	sm_emit_close(&e);
+	sm_proc_launcher_free(launcher);
 	free(runs);
 	free(r);
 	return code;

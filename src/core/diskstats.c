@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* /proc/diskstats snapshots for the whole disk under a path. */
+/* Counters of the whole disk under a path: /proc/diskstats, or the disk's
+ * own sysfs stat file (one line, read again with one pread). */
 #include "core/diskstats.h"
 
 #include <errno.h>
@@ -88,6 +89,43 @@ int sm_diskdev_resolve(unsigned maj, unsigned min, struct sm_diskdev *out)
 	return dev_of(dir, out);
 }
 
+/* Fields of a device's counters, from reads on (the 14th of a
+ * /proc/diskstats line, the 1st of the sysfs stat file): reads, merged,
+ * sectors, ms, writes, merged, sectors, ms, in flight, io ms, weighted ms,
+ * then discards x4 (4.18+), flushes x2 (5.5+). Takes n of them (at least
+ * 11) into out. */
+static void fill(const unsigned long long *f, int n, struct sm_diskstat *out)
+{
+	out->rd_ios = f[0];
+	out->rd_bytes = f[2] * 512;
+	out->wr_ios = f[4];
+	out->wr_bytes = f[6] * 512;
+	out->io_ticks_ms = f[9];
+	out->flush_ios = n >= 16 ? f[15] : 0;
+}
+
+/* Up to 17 numbers from s into f; returns how many. */
+static int numbers(const char *s, unsigned long long *f)
+{
+	int n = 0;
+	char *end;
+
+	while (n < 17) {
+		unsigned long long v;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s < '0' || *s > '9')
+			break;
+		v = strtoull(s, &end, 10);
+		if (end == s)
+			break;
+		f[n++] = v;
+		s = end;
+	}
+	return n;
+}
+
 int sm_diskstat_parse(const char *text, const struct sm_diskdev *dev,
 		      struct sm_diskstat *out)
 {
@@ -95,13 +133,12 @@ int sm_diskstat_parse(const char *text, const struct sm_diskdev *dev,
 
 	memset(out, 0, sizeof(*out));
 	while (line && *line) {
-		unsigned ma, mi;
-		char name[64], *end;
+		char *end;
 		unsigned long long f[17];
 		int n;
 
 		/* the device's numbers first: the other lines' 20 fields are
-		 * never converted (a run reads the file twice) */
+		 * never converted */
 		if (strtoul(line, &end, 10) != dev->major || end == line ||
 		    strtoul(end, &end, 10) != dev->minor) {
 			line = strchr(line, '\n');
@@ -109,22 +146,14 @@ int sm_diskstat_parse(const char *text, const struct sm_diskdev *dev,
 				line++;
 			continue;
 		}
-		memset(f, 0, sizeof(f));
-		n = sscanf(line, "%u %u %63s %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu"
-			   " %llu %llu %llu %llu %llu %llu",
-			   &ma, &mi, name, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6],
-			   &f[7], &f[8], &f[9], &f[10], &f[11], &f[12], &f[13], &f[14], &f[15],
-			   &f[16]);
-		if (n >= 14 && ma == dev->major && mi == dev->minor) {
-			/* fields: reads, merged, sectors, ms, writes, merged,
-			 * sectors, ms, in flight, io ms, weighted ms, then
-			 * discards x4 (4.18+), flushes x2 (5.5+) */
-			out->rd_ios = f[0];
-			out->rd_bytes = f[2] * 512;
-			out->wr_ios = f[4];
-			out->wr_bytes = f[6] * 512;
-			out->io_ticks_ms = f[9];
-			out->flush_ios = n >= 19 ? f[15] : 0;
+		/* then the name, then the counters */
+		while (*end == ' ' || *end == '\t')
+			end++;
+		while (*end && *end != ' ' && *end != '\t' && *end != '\n')
+			end++;
+		n = numbers(end, f);
+		if (n >= 11) {
+			fill(f, n, out);
 			return 0;
 		}
 		line = strchr(line, '\n');
@@ -132,6 +161,42 @@ int sm_diskstat_parse(const char *text, const struct sm_diskdev *dev,
 			line++;
 	}
 	return -ENODEV;
+}
+
+int sm_diskstat_parse_stat(const char *text, struct sm_diskstat *out)
+{
+	unsigned long long f[17];
+	int n = numbers(text, f);
+
+	memset(out, 0, sizeof(*out));
+	if (n < 11)
+		return -EINVAL;
+	fill(f, n, out);
+	return 0;
+}
+
+int sm_diskstat_open(const struct sm_diskdev *dev)
+{
+	char path[96];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", dev->major, dev->minor);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int sm_diskstat_pread(int fd, struct sm_diskstat *out)
+{
+	char buf[512];
+	ssize_t n;
+
+	do {
+		n = pread(fd, buf, sizeof(buf) - 1, 0);   /* sysfs makes it anew at offset 0 */
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return sm_diskstat_parse_stat(buf, out);
 }
 
 int sm_diskstat_read(const struct sm_diskdev *dev, struct sm_diskstat *out)

@@ -33,6 +33,18 @@ int sm_diskstat_read(const struct sm_diskdev *dev, struct sm_diskstat *out);
 int sm_diskstat_parse(const char *text, const struct sm_diskdev *dev,
 		      struct sm_diskstat *out);
 
+/* The same counters from the disk's sysfs stat file (its text, without
+ * the major, minor and name /proc/diskstats puts first). Returns 0 or
+ * -EINVAL. */
+int sm_diskstat_parse_stat(const char *text, struct sm_diskstat *out);
+
+/* That file of dev (/sys/dev/block/MAJ:MIN/stat) opened, to take each
+ * snapshot with sm_diskstat_pread() (one system call: no open, no walk of
+ * every disk's line as /proc/diskstats makes). Returns the descriptor or
+ * -errno. */
+int sm_diskstat_open(const struct sm_diskdev *dev);
+int sm_diskstat_pread(int fd, struct sm_diskstat *out);
+
 /* d = b - a, field by field (counters that went backwards give 0). */
 void sm_diskstat_delta(const struct sm_diskstat *a, const struct sm_diskstat *b,
 		       struct sm_diskstat *d);

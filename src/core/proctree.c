@@ -728,15 +728,6 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 	}
 	*end_ns = sm_now_ns();
 	t->maxrss_not_own = !p->own_rss;
-	/* the tree is done: the launcher may start the next run's child; after
-	 * the last run it is told to end instead (its end of file), so that it
-	 * and its thread end while the report is made, not after it */
-	if (p->launcher && p->launcher->usable && !p->launcher->asked) {
-		if (p->launcher->last)
-			launcher_end(p->launcher);
-		else
-			p->launcher->asked = !launcher_put(p->launcher, 's');
-	}
 	if (t->io_missing && p->io_start_ok) {
 		struct sm_proc_io end;
 
@@ -753,6 +744,17 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 			t->io_missing = 0;
 			t->io_from_self = 1;
 		}
+	}
+	/* the tree is done: the launcher may start the next run's child; after
+	 * the last run it is told to end instead (its end of file), so that it
+	 * and its thread end while the report is made, not after it. After the
+	 * sums above: the thread's last read and the launcher, once reaped,
+	 * would count in them */
+	if (p->launcher && p->launcher->usable && !p->launcher->asked) {
+		if (p->launcher->last)
+			launcher_end(p->launcher);
+		else
+			p->launcher->asked = !launcher_put(p->launcher, 's');
 	}
 	return main_done ? 0 : -ECHILD;
 }

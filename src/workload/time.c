@@ -12,6 +12,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analysis/time.h"
 #include "core/clock.h"
@@ -49,6 +50,7 @@ struct runner {
 	int perf_ok;
 	struct sm_diskdev disk;
 	int disk_ok;
+	int disk_fd;                /* its sysfs stat file, or -1: /proc/diskstats */
 	struct sm_proc_launcher *launch;  /* starts the command (max RSS its own) */
 };
 
@@ -61,6 +63,11 @@ static void say(struct runner *rn, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(rn->msg, rn->len, fmt, ap);
 	va_end(ap);
+}
+
+static int disk_read(const struct runner *rn, struct sm_diskstat *d)
+{
+	return rn->disk_fd >= 0 ? sm_diskstat_pread(rn->disk_fd, d) : sm_diskstat_read(&rn->disk, d);
 }
 
 /* One run of the command; 0 with *run filled, or the exit code to return
@@ -96,6 +103,10 @@ static int one_run(struct runner *rn, struct sm_time_run *run)
 		say(rn, "stopped by signal %d (%s)", rc, strsignal(rc));
 		return 128 + rc;
 	}
+	/* the disk's counters before the command: read while the launcher
+	 * makes the run's process, not after (system-wide counters) */
+	if (rn->disk_ok)
+		have_d = !disk_read(rn, &d0);
 	rc = sm_proc_spawn(&p, rn->launch, rn->p->cmd_argv, rn->p->shell);
 	if (rc) {
 		say(rn, "cannot start '%s': %s", rn->p->cmd_argv[0], strerror(-rc));
@@ -103,8 +114,6 @@ static int one_run(struct runner *rn, struct sm_time_run *run)
 	}
 	if (rn->perf_ok && sm_perfsys_attach(&rn->perf, p.pid))
 		rn->perf_ok = 0;   /* the reason is in rn->perf.why */
-	if (rn->disk_ok)
-		have_d = !sm_diskstat_read(&rn->disk, &d0);
 	t0 = sm_now_ns();
 	exec_err = sm_proc_release(&p);
 	rc = sm_proc_wait_tree(&p, &t, &status, &t1);
@@ -120,7 +129,7 @@ static int one_run(struct runner *rn, struct sm_time_run *run)
 	}
 	if (rn->perf_ok && sm_perfsys_read(&rn->perf, &sc, &fl))
 		rn->perf_ok = 0;
-	if (have_d && !sm_diskstat_read(&rn->disk, &d1))
+	if (have_d && !disk_read(rn, &d1))
 		sm_diskstat_delta(&d0, &d1, &dd);
 	else
 		have_d = 0;
@@ -138,7 +147,8 @@ static void setup(struct runner *rn, struct sm_time_result *r)
 
 	/* when it cannot run, runs are started directly and max RSS is not
 	 * measured (sm_proc_launcher_why says why) */
-	rn->launch = sm_proc_launcher_new(rn->p->cmd_argv, rn->p->shell);
+	rn->launch = rn->p->launcher ? rn->p->launcher
+				     : sm_proc_launcher_new(rn->p->cmd_argv, rn->p->shell);
 	if (rn->p->no_syscalls)
 		snprintf(rn->perf.why, sizeof(rn->perf.why), "disabled with --no-syscalls");
 	else if (sm_perfsys_probe(&rn->perf) == 0)
@@ -151,6 +161,7 @@ static void setup(struct runner *rn, struct sm_time_result *r)
 		rc = sm_diskdev_resolve(major(st.st_dev), minor(st.st_dev), &rn->disk);
 	if (!rc) {
 		rn->disk_ok = 1;
+		rn->disk_fd = sm_diskstat_open(&rn->disk);
 	} else if (rc == -ENODEV) {
 		memset(&fs, 0, sizeof(fs));
 		sm_fs_info(".", &fs);
@@ -248,7 +259,7 @@ static int loop(struct runner *rn, struct sm_time_result *r, struct sm_time_run 
 int sm_time_measure(const struct sm_time_plan *plan, struct sm_time_result *r, struct sm_time_run *runs,
 		    int *status, char *msg, size_t len)
 {
-	struct runner rn = { .p = plan, .msg = msg, .len = len };
+	struct runner rn = { .p = plan, .msg = msg, .len = len, .disk_fd = -1 };
 	uint64_t start = sm_now_ns();
 	int rc;
 
@@ -272,7 +283,10 @@ int sm_time_measure(const struct sm_time_plan *plan, struct sm_time_result *r, s
 	rc = loop(&rn, r, runs, status);
 	if (rc < 0)
 		finish(&rn, r, runs, start);
-	sm_proc_launcher_free(rn.launch);
+	if (!plan->launcher)
+		sm_proc_launcher_free(rn.launch);
 	sm_perfsys_release(&rn.perf);
+	if (rn.disk_fd >= 0)
+		close(rn.disk_fd);
 	return rc;
 }

@@ -24,6 +24,11 @@ struct sm_time_plan {
 	void *progress_arg;
 	int no_syscalls;            /* count no system calls (no perf counter) */
 	int env;                    /* collect the whole environment (else the kernel only) */
+	/* the launcher of the runs (core/proctree.h), started by the caller
+	 * as soon as the command is known so that its start overlaps the
+	 * checks before the run, and freed by the caller after the report so
+	 * that its end overlaps the report; NULL: started and freed here */
+	struct sm_proc_launcher *launcher;
 };
 
 /* The command line as one string (the history's name of it), or NULL

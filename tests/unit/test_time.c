@@ -194,6 +194,20 @@ static void test_diskstat_parse(SM_UNUSED void **state)
 	assert_int_equal(s.flush_ios, 0);
 	assert_int_equal(s.wr_bytes, 16 * 512);
 	assert_int_equal(sm_diskstat_parse(text, &none, &s), -ENODEV);
+	/* the sysfs stat file: the same counters without major, minor, name */
+	assert_int_equal(sm_diskstat_parse_stat("   29007     6203  2378834     8774     4892     5781   514952"
+						"     1618        0     6056    12486     4108       52   105328"
+						"     1890      882      202\n", &d), 0);
+	assert_int_equal(d.rd_ios, 29007);
+	assert_int_equal(d.rd_bytes, 2378834ULL * 512);
+	assert_int_equal(d.wr_ios, 4892);
+	assert_int_equal(d.wr_bytes, 514952ULL * 512);
+	assert_int_equal(d.io_ticks_ms, 6056);
+	assert_int_equal(d.flush_ios, 882);
+	assert_int_equal(sm_diskstat_parse_stat("10 0 80 1 2 0 16 1 0 3 4\n", &d), 0);
+	assert_int_equal(d.flush_ios, 0);
+	assert_int_equal(d.wr_bytes, 16 * 512);
+	assert_int_equal(sm_diskstat_parse_stat("10 0 80\n", &d), -EINVAL);
 	memset(&a, 0, sizeof(a));
 	a.wr_bytes = 100;
 	a.rd_ios = 99999;   /* went backwards: clamps to 0 */
