@@ -194,8 +194,13 @@ static void *launcher_thread(void *arg)
 
 #if SM_TSAN_BUILD
 	/* a copy of our memory (core/tsan.h says why); a failed exec is
-	 * then only seen as the launcher's end of file */
-	pid = (pid_t)syscall(SYS_clone, CLONE_VFORK | SIGCHLD, NULL, NULL, NULL, 0);
+	 * then only seen as the launcher's end of file. fork(), which the
+	 * sanitizer intercepts, not a raw clone: the sanitizer takes its own
+	 * locks around it, while a raw clone could copy one held by another
+	 * thread at that moment, and the child then spun on it for ever (a
+	 * TSan pass hung so once the launcher began while the main thread
+	 * still checked the outputs) */
+	pid = fork();
 	if (pid == 0)
 		launch_child(l);
 #else
