@@ -141,16 +141,29 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	struct sm_proc_launcher *launcher;
 	uint64_t need;
 
+	/* the launcher starts first, with our arguments, while they are
+	 * parsed and checked (its start is the longest part of time's own
+	 * cost, and it touches no file); it is told which of them is the
+	 * command once they are parsed, and ended by a refusal. It ends
+	 * during the report, and is dropped, not waited for: the process ends
+	 * right after */
+	launcher = sm_proc_launcher_start(argv);
 	rc = parse(argc, argv, &o);
-	if (rc >= 0)
+	if (rc >= 0) {
+		sm_proc_launcher_drop(launcher);
 		return rc;
+	}
 	if (o.drop_caches && geteuid() != 0) {
+		sm_proc_launcher_drop(launcher);
 		sm_error("--drop-caches needs root (it writes /proc/sys/vm/drop_caches)");
 		return SM_EXIT_FAIL;
 	}
-	/* the launcher starts now, while the checks below are made (it
-	 * touches no file; a refusal below ends it); it ends during the report */
-	launcher = sm_proc_launcher_new(o.cmd_argv, o.shell);
+	if (sm_proc_launcher_command(launcher, o.cmd_argv, o.shell) == -EINVAL) {
+		/* the command is not the tail of our arguments: this one ends
+		 * (and is reaped: a child of ours must not end during a run) */
+		sm_proc_launcher_free(launcher);
+		launcher = sm_proc_launcher_new(o.cmd_argv, o.shell);
+	}
 	/* the record of every run is kept for the statistics (up to MAX_RUNS);
 	 * a need under TINY_NEED (-n up to about 200) is not checked: stormark's
 	 * own start took more than that, and the check's reads of /proc and the
@@ -158,7 +171,7 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	need = sm_mem_mul(o.runs + 1, sizeof(*runs)) + sizeof(*r);
 	code = need < TINY_NEED ? 0 : sm_check_memory(PROG, need, "the records of --runs");
 	if (code) {
-		sm_proc_launcher_free(launcher);
+		sm_proc_launcher_drop(launcher);
 		return code;
 	}
 	/* the history is opened before running, so a bad database fails fast */
@@ -166,7 +179,7 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	e.save = &o.save;
 	code = sm_emit_open(&e);
 	if (code) {
-		sm_proc_launcher_free(launcher);
+		sm_proc_launcher_drop(launcher);
 		return code;
 	}
 	r = calloc(1, sizeof(*r));
@@ -198,7 +211,7 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	}
 out:
 	sm_emit_close(&e);
-	sm_proc_launcher_free(launcher);
+	sm_proc_launcher_drop(launcher);
 	free(runs);
 	free(r);
 	return code;

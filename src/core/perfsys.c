@@ -21,12 +21,17 @@
 #define TP_REL "events/raw_syscalls/sys_enter/id"
 
 /*
- * Why an anchor: when the last perf event on a tracepoint is closed, the
- * kernel unregisters its probe and waits for an RCU grace period (20-40 ms
- * measured here) while holding the lock every perf_event_open of a
- * tracepoint takes. One disabled event on stormark itself, open from the
- * probe to the end, keeps every per-run close cheap; the final close
- * happens in a background process, after the report is out.
+ * Why a counter is kept: when the last perf event on a tracepoint is
+ * closed, the kernel unregisters its probe and waits for an RCU grace
+ * period (20-40 ms measured here) while holding the lock every
+ * perf_event_open of a tracepoint takes. One event kept open from the
+ * first run to the end keeps every per-run close cheap, and its own final
+ * close happens in a background process, after the report is out. With
+ * `time`'s launcher (src/launch/launch.c) that is the first run's counter,
+ * handed to the launcher, which holds it and lingers; without one, it is
+ * the anchor below: a disabled event on stormark itself (one more
+ * tracepoint lookup, 25-100 us here), closed by a clone of ours that
+ * lingers (sm_perfsys_release).
  *
  * Why that process lingers (SM_PERFSYS_LINGER_MS) before it closes: an
  * invocation that started while the previous one's slow close was under
@@ -208,8 +213,13 @@ int sm_perfsys_probe(struct sm_perfsys *ps)
 		return id;
 	}
 	ps->tp_id = id;
-	ps->fd_anchor = open_counter(id, 0, 0);
 	return 0;
+}
+
+void sm_perfsys_anchor(struct sm_perfsys *ps)
+{
+	if (ps->tp_id >= 0 && ps->fd_anchor < 0)
+		ps->fd_anchor = open_counter(ps->tp_id, 0, 0);
 }
 
 static int open_counter(int tp_id, pid_t pid, int on_exec)
@@ -298,7 +308,6 @@ int sm_perfsys_read(struct sm_perfsys *ps, uint64_t *all, uint64_t *flush)
 		*flush = UINT64_MAX;
 	if (rc)
 		snprintf(ps->why, sizeof(ps->why), "reading the perf counter failed");
-	sm_perfsys_close(ps);
 	return rc;
 }
 

@@ -21,13 +21,19 @@ struct sm_perfsys {
  * anyone else). Returns 0, or -errno with ps->why set. */
 int sm_perfsys_probe(struct sm_perfsys *ps);
 
+/* Open the anchor (perfsys.c says why), once the probe has found the
+ * tracepoint, when no other holder keeps a counter open: before the
+ * first sm_perfsys_close() of a run. */
+void sm_perfsys_anchor(struct sm_perfsys *ps);
+
 /* Attach counters to pid, disabled until it calls exec, inherited by every
  * descendant it creates. The flush counter is optional (its failure leaves
  * fd_flush at -1). Returns 0, or -errno with ps->why set. */
 int sm_perfsys_attach(struct sm_perfsys *ps, pid_t pid);
 
-/* Read the counters (after the tree has ended) and close them. *flush is
- * UINT64_MAX when that counter was not available. Returns 0 or -errno. */
+/* Read the counters (after the tree has ended); sm_perfsys_close() closes
+ * them. *flush is UINT64_MAX when that counter was not available. Returns
+ * 0 or -errno. */
 int sm_perfsys_read(struct sm_perfsys *ps, uint64_t *all, uint64_t *flush);
 
 /* Close the per-run counters, if open. */

@@ -9,10 +9,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -141,36 +141,39 @@ static int launcher_file(void)
 }
 
 /*
- * The launcher's state. Its parent is a thread of ours that does nothing
- * else: the command's process, which the launcher starts with
- * CLONE_PARENT, is that thread's child too, while the orphans of the tree
- * are handed to the main thread (the kernel gives them to the first live
- * thread of a subreaper). So once the command's process is reaped, a
- * waitid() with __WNOTHREAD sees the rest of the tree and not the
- * launcher, and says ECHILD when the tree is done.
+ * The launcher's state. It is our child, started at once (a vfork-like
+ * clone, or a fork in a ThreadSanitizer build), and the command's process,
+ * which it starts with CLONE_PARENT, is our child too, as are the orphans
+ * of the tree (we are their subreaper). Once the command's process is
+ * reaped, the tree is done when no child of ours but the launcher is
+ * left: the kernel's list of our children (/proc/self/task/TID/children)
+ * says so, and while one is left a waitid() waits for its end. (A thread
+ * as the launcher's parent, with __WNOTHREAD waits, did the same and cost
+ * `time` about 0.1 ms more, most of it while the launcher's exec shared
+ * our memory with our running thread.)
  */
 struct sm_proc_launcher {
 	pid_t pid;              /* the launcher, 0 when there is none */
+	pid_t pending;          /* a child it started that no run took, or 0 */
 	int fd;                 /* our end of the socket pair, -1 without */
 	int ready;              /* its first int (its pid) has been read */
 	int asked;              /* 's' sent, the next child's pid not read */
-	int thread_on;          /* thr runs and must be joined */
 	int usable;             /* spawn through it (it has not failed) */
 	int last;               /* the run under way is the last one */
-	pthread_t thr;
-	int stop_wr;            /* closing it ends thr */
-	/* for thr and the child it starts */
-	int file_fd, sock_fd, stop_rd, exec_errno;
-	char **argv;            /* launch FD SHELL COMMAND... */
-	char fd_s[16], shell_s[2];
+	int quick_end;          /* our caller waits for its end: no lingering */
+	/* for the child that becomes the launcher */
+	int file_fd, sock_fd, exec_errno;
+	char **argv;            /* launch FD ARGS... */
+	int nargs;              /* how many ARGS */
+	char fd_s[16];
 	char *stack;
 	char why[160];
 };
 
 /*
- * The child that becomes the launcher. Its parent thread is suspended
- * until it execs (CLONE_VFORK), so they never run at the same time. If the
- * exec fails it leaves the errno in l->exec_errno (our memory) and exits.
+ * The child that becomes the launcher. Its parent is suspended until it
+ * execs (CLONE_VFORK), so they never run at the same time. If the exec
+ * fails it leaves the errno in l->exec_errno (our memory) and exits.
  */
 static int launch_child(void *argp)
 {
@@ -184,74 +187,29 @@ static int launch_child(void *argp)
 	_exit(127);
 }
 
-/* The launcher's parent thread: starts it, then waits for the end of the
- * invocation and reaps it. Every signal is blocked here. */
-static void *launcher_thread(void *arg)
-{
-	struct sm_proc_launcher *l = arg;
-	pid_t pid;
-	char c;
-
-#if SM_TSAN_BUILD
-	/* a copy of our memory (core/tsan.h says why); a failed exec is
-	 * then only seen as the launcher's end of file. fork(), which the
-	 * sanitizer intercepts, not a raw clone: the sanitizer takes its own
-	 * locks around it, while a raw clone could copy one held by another
-	 * thread at that moment, and the child then spun on it for ever (a
-	 * TSan pass hung so once the launcher began while the main thread
-	 * still checked the outputs) */
-	pid = fork();
-	if (pid == 0)
-		launch_child(l);
-#else
-	pid = clone(launch_child, l->stack + SPAWN_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, l);
-#endif
-	if (pid < 0)
-		l->exec_errno = errno;
-	/* the child has its copy; without the launcher, the reader sees EOF */
-	close(l->sock_fd);
-	l->sock_fd = -1;
-	if (pid > 0) {
-		while (read(l->stop_rd, &c, 1) < 0 && errno == EINTR)
-			;
-		/* the launcher (or the child that failed to become it) and the
-		 * child it had started for a run that did not come, which ends
-		 * at the launcher's end of file */
-		while (waitpid(-1, NULL, __WNOTHREAD) > 0 || errno == EINTR)
-			;
-	}
-	return NULL;
-}
-
 static int launcher_put(struct sm_proc_launcher *l, char c);
+static int launcher_get(struct sm_proc_launcher *l, int *v);
 
-/* Tell the launcher and its thread to end, without waiting for them. */
+/* Tell the launcher to end (its end of file), without waiting for it;
+ * at once, not after its lingering second, for a caller that waits. */
 static void launcher_end(struct sm_proc_launcher *l)
 {
+	if (l->fd >= 0 && l->quick_end)
+		launcher_put(l, 'q');
 	if (l->fd >= 0)
-		close(l->fd);   /* end of file: the launcher exits */
-	if (l->stop_wr >= 0)
-		close(l->stop_wr);   /* the thread reaps it and ends */
-	l->fd = l->stop_wr = -1;
+		close(l->fd);
+	l->fd = -1;
 	l->usable = 0;
 }
 
-/* Stop the launcher and its thread; l->why is kept. */
-static void launcher_stop(struct sm_proc_launcher *l)
+/* What the launcher's start used. */
+static void launcher_release(struct sm_proc_launcher *l)
 {
-	launcher_end(l);
-	if (l->thread_on)
-		pthread_join(l->thr, NULL);
-	l->thread_on = 0;
-	l->usable = 0;
-	l->pid = 0;
 	if (l->sock_fd >= 0)
 		close(l->sock_fd);
-	if (l->stop_rd >= 0)
-		close(l->stop_rd);
 	if (l->file_fd >= 0)
 		close(l->file_fd);
-	l->sock_fd = l->stop_rd = l->file_fd = -1;
+	l->sock_fd = l->file_fd = -1;
 	if (l->stack && l->stack != MAP_FAILED)
 		munmap(l->stack, SPAWN_STACK);
 	l->stack = NULL;
@@ -259,25 +217,91 @@ static void launcher_stop(struct sm_proc_launcher *l)
 	l->argv = NULL;
 }
 
-struct sm_proc_launcher *sm_proc_launcher_new(char *const argv[], int shell)
+static void reap(pid_t pid)
+{
+	while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* Stop the launcher and reap it, and the child it started for a run that
+ * did not come (it ends at the launcher's end); l->why is kept. */
+static void launcher_stop(struct sm_proc_launcher *l)
+{
+	int v;
+
+	if (l->fd >= 0 && l->asked && !launcher_get(l, &v)) {
+		if (!l->ready) {   /* its pid came first */
+			l->ready = 1;
+			if (launcher_get(l, &v))
+				v = 0;
+		}
+		if (v > 0)
+			l->pending = v;
+	}
+	l->asked = 0;
+	launcher_end(l);
+	reap(l->pid);
+	reap(l->pending);
+	l->pid = l->pending = 0;
+	launcher_release(l);
+}
+
+/* The kernel's list of our children (the calling thread's) says whether
+ * one other than the launcher is left: 1 yes, 0 no, -errno. */
+static int children_besides(pid_t launcher)
+{
+	char path[64], buf[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/children", (long)syscall(SYS_gettid));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	buf[n] = '\0';
+	for (char *p = buf, *end; *p; p = end) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (v != (long)launcher)
+			return 1;
+	}
+	return n == (ssize_t)sizeof(buf) - 1;   /* more than we read: not only it */
+}
+
+struct sm_proc_launcher *sm_proc_launcher_start(char *const argv[])
 {
 	struct sm_proc_launcher *l = calloc(1, sizeof(*l));
-	int sv[2] = { -1, -1 }, stop[2] = { -1, -1 }, argc = 0, rc;
-	sigset_t all, old;
+	int sv[2] = { -1, -1 }, argc = 0, rc;
+	pid_t pid;
 
 	if (!l)
 		return NULL;
-	l->fd = l->file_fd = l->sock_fd = l->stop_rd = l->stop_wr = -1;
+	l->fd = l->file_fd = l->sock_fd = -1;
 	if (!sm_launch_elf_size) {
 		snprintf(l->why, sizeof(l->why), "stormark was built without its launcher for "
 			 "this processor");
 		return l;
 	}
+	/* the tree's end is read from this list (the struct says why) */
+	rc = children_besides(0);
+	if (rc < 0) {
+		snprintf(l->why, sizeof(l->why), "cannot read the list of our children "
+			 "(/proc/self/task/TID/children): %s", strerror(-rc));
+		return l;
+	}
 	while (argv[argc])
 		argc++;
-	l->argv = calloc((size_t)argc + 4, sizeof(*l->argv));
+	l->argv = calloc((size_t)argc + 3, sizeof(*l->argv));
+#if !SM_TSAN_BUILD
 	l->stack = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+#endif
 	if (!l->argv || l->stack == MAP_FAILED) {
 		rc = -ENOMEM;
 		goto fail;
@@ -291,41 +315,40 @@ struct sm_proc_launcher *sm_proc_launcher_new(char *const argv[], int shell)
 			 strerror(-rc));
 		return l;
 	}
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) || pipe2(stop, O_CLOEXEC)) {
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
 		rc = -errno;
-		for (int i = 0; i < 2; i++) {
-			if (sv[i] >= 0)
-				close(sv[i]);
-			if (stop[i] >= 0)
-				close(stop[i]);
-		}
 		goto fail;
 	}
 	snprintf(l->fd_s, sizeof(l->fd_s), "%d", sv[1]);
-	l->shell_s[0] = shell ? '1' : '0';
 	l->argv[0] = "stormark-launch";
 	l->argv[1] = l->fd_s;
-	l->argv[2] = l->shell_s;
 	for (int i = 0; i < argc; i++)
-		l->argv[3 + i] = argv[i];
+		l->argv[2 + i] = argv[i];
+	l->nargs = argc;
 	l->fd = sv[0];
 	l->sock_fd = sv[1];
-	l->stop_rd = stop[0];
-	l->stop_wr = stop[1];
-	/* the thread (and so the launcher) starts with every signal blocked;
-	 * the child unblocks them before its exec */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = -pthread_create(&l->thr, NULL, launcher_thread, l);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+#if SM_TSAN_BUILD
+	/* a copy of our memory (core/tsan.h says why); a failed exec is
+	 * then only seen as the launcher's end of file */
+	pid = fork();
+	if (pid == 0)
+		launch_child(l);
+#else
+	/* we are suspended until it has exec'd (about 0.1 ms) */
+	pid = clone(launch_child, l->stack + SPAWN_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, l);
+#endif
+	rc = pid < 0 ? -errno : 0;
+	close(l->sock_fd);   /* the launcher has its copy */
+	l->sock_fd = -1;
 	if (rc)
 		goto fail;
-	l->thread_on = 1;
-	l->usable = 1;
-	/* The child for the first run, asked for now so that it is ready when
-	 * the run comes (the next one is asked for when a run ends); the first
-	 * spawn reads the launcher's pid, or EOF if it did not start. */
-	l->asked = !launcher_put(l, 's');
+	l->pid = pid;
+	if (l->exec_errno) {
+		rc = -l->exec_errno;
+		launcher_stop(l);   /* reaps the child that did not become it */
+		snprintf(l->why, sizeof(l->why), "cannot run the launcher: %s", strerror(-rc));
+		return l;
+	}
 	return l;
 fail:
 	launcher_stop(l);
@@ -333,12 +356,111 @@ fail:
 	return l;
 }
 
+int sm_proc_launcher_command(struct sm_proc_launcher *l, char *const cmd[], int shell)
+{
+	char msg[7];
+	int32_t at = -1;
+	ssize_t n;
+
+	if (!l || l->fd < 0)
+		return -ENOENT;   /* l->why says why */
+	/* where cmd is among the arguments the launcher was given: the same
+	 * strings, to their end */
+	for (int i = 0; i < l->nargs && at < 0; i++) {
+		int k = 0;
+
+		while (i + k < l->nargs && cmd[k] && cmd[k] == l->argv[2 + i + k])
+			k++;
+		if (k > 0 && !cmd[k] && i + k == l->nargs)
+			at = i;
+	}
+	if (at < 0)
+		return -EINVAL;
+	/* 'c' with the index and the shell flag, then 's': the child for the
+	 * first run, asked for now so that it is ready when the run comes
+	 * (the next one is asked for when a run ends); the first spawn reads
+	 * the launcher's pid, or EOF if it did not start */
+	msg[0] = 'c';
+	memcpy(msg + 1, &at, sizeof(at));
+	msg[5] = shell ? '1' : '0';
+	msg[6] = 's';
+	do {
+		n = send(l->fd, msg, sizeof(msg), MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(msg))
+		return n < 0 ? -errno : -EIO;
+	l->usable = 1;
+	l->asked = 1;
+	return 0;
+}
+
+struct sm_proc_launcher *sm_proc_launcher_new(char *const argv[], int shell)
+{
+	struct sm_proc_launcher *l = sm_proc_launcher_start(argv);
+	int rc;
+
+	if (l)
+		l->quick_end = 1;   /* freed with sm_proc_launcher_free() */
+	rc = sm_proc_launcher_command(l, argv, shell);
+
+	if (rc && rc != -ENOENT) {
+		launcher_stop(l);
+		snprintf(l->why, sizeof(l->why), "cannot start the launcher: %s", strerror(-rc));
+	}
+	return l;
+}
+
 void sm_proc_launcher_free(struct sm_proc_launcher *l)
 {
 	if (!l)
 		return;
+	/* we wait for its end: it must not wait a second for a counter it
+	 * holds (launch.c) */
+	l->quick_end = 1;
 	launcher_stop(l);
 	free(l);
+}
+
+/*
+ * Not waited for: the launcher has been told to end (end of file), while
+ * we go on to exit (waiting for it took about 70 us of `time`'s own
+ * cost). At our exit it may still run (a second longer when it holds a
+ * counter); given to init, it exits at its end of file all the same, as
+ * does a child it started for a run that did not come.
+ */
+void sm_proc_launcher_drop(struct sm_proc_launcher *l)
+{
+	if (!l)
+		return;
+	launcher_end(l);
+	launcher_release(l);
+	free(l);
+}
+
+int sm_proc_launcher_hold(struct sm_proc_launcher *l, int fd)
+{
+	char c = 'h';
+	struct iovec iov = { &c, 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
+			     .msg_control = u.buf, .msg_controllen = sizeof(u.buf) };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	ssize_t n;
+
+	if (!l || !l->usable || l->fd < 0 || fd < 0)
+		return -ENOENT;
+	memset(u.buf, 0, sizeof(u.buf));
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	do {
+		n = sendmsg(l->fd, &mh, MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	return n == 1 ? 0 : n < 0 ? -errno : -EIO;
 }
 
 void sm_proc_launcher_last(struct sm_proc_launcher *l)
@@ -346,6 +468,7 @@ void sm_proc_launcher_last(struct sm_proc_launcher *l)
 	if (l)
 		l->last = 1;
 }
+
 
 const char *sm_proc_launcher_why(const struct sm_proc_launcher *l)
 {
@@ -390,10 +513,8 @@ static int spawn_launched(struct sm_proc *p, struct sm_proc_launcher *l)
 
 	if (!l->ready) {
 		rc = launcher_get(l, &v);
-		if (!rc) {
-			l->pid = v;
+		if (!rc)
 			l->ready = 1;
-		}
 	}
 	if (!rc && !l->asked)
 		rc = launcher_put(l, 's');
@@ -401,15 +522,9 @@ static int spawn_launched(struct sm_proc *p, struct sm_proc_launcher *l)
 	if (!rc)
 		rc = launcher_get(l, &v);
 	if (rc) {
-		int ready = l->ready;
-
-		launcher_stop(l);   /* joins the thread: exec_errno is final */
-		if (!ready && l->exec_errno)
-			snprintf(l->why, sizeof(l->why), "cannot run the launcher: %s",
-				 strerror(l->exec_errno));
-		else
-			snprintf(l->why, sizeof(l->why), "the launcher stopped: %s",
-				 strerror(rc == -EPIPE ? EPIPE : -rc));
+		launcher_stop(l);
+		snprintf(l->why, sizeof(l->why), "the launcher stopped: %s",
+			 strerror(rc == -EPIPE ? EPIPE : -rc));
 		return -EAGAIN;
 	}
 	if (v <= 0)
@@ -429,14 +544,25 @@ int sm_proc_spawn(struct sm_proc *p, struct sm_proc_launcher *l, char *const arg
 
 	memset(p, 0, sizeof(*p));
 	p->gate_fd = p->err_fd = -1;
+	/* the sums the kernel keeps for our reaped children, before this run:
+	 * read before the launcher is waited for (nothing is reaped until the
+	 * run), and outside the caller's timed window */
+	if (l && !l->usable && l->pid) {
+		/* one that cannot serve must not end during the run (a child
+		 * of ours, it would count as the command's) */
+		launcher_stop(l);
+	}
+	p->io_start_ok = !sm_proc_children_io(&p->io_start);
 	if (l && l->usable) {
 		rc = spawn_launched(p, l);
 		if (!rc)
-			goto started;
+			return 0;
 		if (rc != -EAGAIN)
 			return rc;
-		/* the launcher does not run here: start the command directly */
+		/* the launcher does not run here (stopped and reaped, which
+		 * moved the sums): start the command directly */
 		rc = 0;
+		p->io_start_ok = !sm_proc_children_io(&p->io_start);
 	}
 	if (pipe2(gate, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) {
 		rc = -errno;
@@ -475,9 +601,6 @@ int sm_proc_spawn(struct sm_proc *p, struct sm_proc_launcher *l, char *const arg
 	p->err_fd = err[0];
 	p->stack = stack;
 	p->arg = a;
-started:
-	/* before the gate opens, and outside the caller's timed window */
-	p->io_start_ok = !sm_proc_children_io(&p->io_start);
 	return 0;
 out:
 	for (int i = 0; i < 2; i++) {
@@ -681,13 +804,22 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 		int status;
 		pid_t got;
 
-		/* Until the command's process is reaped, wait for the children
-		 * of every thread (it may be the launcher thread's); then only
-		 * for the main thread's, which every orphan of the tree is
-		 * handed to, and not for the launcher, which never ends while
-		 * it serves us: ECHILD then says that the tree is done. */
+		/* Once the command's process is reaped, the tree is done when
+		 * no child but the launcher (which never ends while it serves
+		 * us) is left; without a launcher, ECHILD says so. */
+		if (main_done && lp) {
+			int more = children_besides(lp);
+
+			if (!more)
+				break;
+			if (more < 0) {
+				/* the list is unreadable: end the launcher, whose
+				 * end the wait below then sees */
+				launcher_end(p->launcher);
+			}
+		}
 		memset(&si, 0, sizeof(si));
-		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT | (main_done ? __WNOTHREAD : 0)) < 0) {
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
 			if (errno == EINTR) {
 				int sig = pending_signal;
 
@@ -701,17 +833,14 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 			return -errno;
 		}
 		if (lp && si.si_pid == lp) {
-			/* the launcher died (killed): not part of the tree; no
-			 * more runs through it (its thread, which may be the
-			 * parent of this run's command, is joined at the end) */
+			/* the launcher died (killed, or ended above): not part
+			 * of the tree; no more runs through it */
 			while (waitpid(lp, &status, 0) < 0 && errno == EINTR)
 				;
-			close(p->launcher->fd);
-			p->launcher->fd = -1;
-			p->launcher->usable = 0;
-			p->launcher->pid = 0;
 			snprintf(p->launcher->why, sizeof(p->launcher->why),
 				 "the launcher ended during a run");
+			launcher_end(p->launcher);
+			p->launcher->pid = 0;
 			lp = 0;
 			continue;
 		}
@@ -751,10 +880,10 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 		}
 	}
 	/* the tree is done: the launcher may start the next run's child; after
-	 * the last run it is told to end instead (its end of file), so that it
-	 * and its thread end while the report is made, not after it. After the
-	 * sums above: the thread's last read and the launcher, once reaped,
-	 * would count in them */
+	 * the last run it is told to end instead (its end of file). After the
+	 * sums above: once it has ended, the launcher is reaped during the next
+	 * wait, which would add its own I/O to the kernel's sums for our
+	 * children */
 	if (p->launcher && p->launcher->usable && !p->launcher->asked) {
 		if (p->launcher->last)
 			launcher_end(p->launcher);

@@ -41,8 +41,9 @@ struct sm_proc_io {
  * for one invocation and starts every run of one command. A command
  * started by it has had no memory but its own, so its rusage peak RSS is
  * its own; started directly, it would include stormark's (the kernel
- * counts the memory a process had before its exec). It starts a thread,
- * whose child it is (core/proctree.c says why).
+ * counts the memory a process had before its exec). It is our child; a
+ * run's tree is told from it by the kernel's list of our children
+ * (core/proctree.c says how).
  */
 struct sm_proc_launcher;
 
@@ -56,16 +57,44 @@ struct sm_proc_launcher;
  */
 struct sm_proc_launcher *sm_proc_launcher_new(char *const argv[], int shell);
 
+/*
+ * The same in two steps, so that the launcher starts before the command
+ * is known: sm_proc_launcher_start() with the caller's arguments (args,
+ * NULL-terminated, left unchanged until the launcher is freed), and once
+ * they are parsed, sm_proc_launcher_command() with the command, which
+ * must be the last elements of args themselves (the same pointers), and
+ * the shell flag. Until then nothing can be spawned through it. command
+ * returns 0; -EINVAL when cmd is not the tail of args (the caller then
+ * drops this launcher and takes sm_proc_launcher_new()); or another
+ * -errno (the launcher then does not run; why says why when it never
+ * started).
+ */
+struct sm_proc_launcher *sm_proc_launcher_start(char *const args[]);
+int sm_proc_launcher_command(struct sm_proc_launcher *l, char *const cmd[], int shell);
+
+/* Give the launcher a descriptor to keep (a copy; the caller may close
+ * its own at once) until LINGER_S after its end, when the caller drops it
+ * (src/launch/launch.c). Returns 0, or -errno when it cannot take it. */
+int sm_proc_launcher_hold(struct sm_proc_launcher *l, int fd);
+
 /* Why the launcher is not used ("" while it is); l may be NULL. */
 const char *sm_proc_launcher_why(const struct sm_proc_launcher *l);
 
-/* Tell the launcher to exit, reap it and join its thread; NULL is fine. */
+/* Tell the launcher to exit at once and reap it; NULL is fine. */
 void sm_proc_launcher_free(struct sm_proc_launcher *l);
+
+/* The same for a caller about to exit, without waiting: the launcher
+ * exits at its end of file (a second later when it holds a counter,
+ * sm_proc_launcher_hold()), given to init. Not for a caller that goes on:
+ * it would be left unreaped, or, reaped during a later wait, add its own
+ * I/O to the process's sums for its reaped children. */
+void sm_proc_launcher_drop(struct sm_proc_launcher *l);
 
 /* The next run is the last: when its tree is done, the launcher is told
  * to end (not to start another child), so that it ends while the caller
- * reports; sm_proc_launcher_free() then only waits for what is over. */
+ * reports. */
 void sm_proc_launcher_last(struct sm_proc_launcher *l);
+
 
 /* A spawned command held at a gate until sm_proc_release(). */
 struct sm_proc {

@@ -12,22 +12,37 @@
  * its own.
  *
  * How: stormark execs this program once per invocation (from a memfd,
- * core/proctree.c) as
- *     launch FD SHELL COMMAND [ARGS...]
- * with FD its end of a socket pair. It writes its pid as an int (it is
- * running), then serves one request per run:
+ * core/proctree.c), as soon as it starts, before its options are parsed:
+ *     launch FD ARGS...
+ * with FD its end of a socket pair and ARGS stormark's. Once they are
+ * parsed, stormark sends 'c', the index in ARGS of the command's first
+ * word (an int) and the shell flag ('1': "sh -c" the command's first
+ * word); the command runs to the end of ARGS. Then it serves one request
+ * per run, and writes its pid as an int before its first answer (in the
+ * same write):
  *   stormark sends 's'; the launcher starts a child with CLONE_VM |
  *   CLONE_PARENT (so the child is not the launcher's but its parent's)
  *   and writes the child's pid as an int (-errno if the clone failed).
- *   The child waits on a word in memory; when stormark sends 'g' the
- *   launcher sets it (at end of file, or if the launcher dies, the child
- *   gives up and exits 125), and the child resets the signals this program
- *   ignores and execs COMMAND as execvp does (or "sh -c COMMAND" when
- *   SHELL is 1). When the child has exec'd or exited (the kernel clears
- *   its CLONE_CHILD_CLEARTID word), the launcher writes an int: 0, or the
- *   errno of the failed exec (the child then exits 127 when the command
- *   was not found, else 126). Before its exec the child makes no read or
- *   write call, which the command's figures would count.
+ *   The child itself takes stormark's next byte from the socket: at 'g'
+ *   it resets the signals this program ignores and execs COMMAND as
+ *   execvp does (or "sh -c COMMAND" when the shell flag is set); at
+ *   anything else or end of file it gives up and exits 125. It receives
+ *   it with recvmsg, which the kernel does not count in a process's read
+ *   calls and bytes (/proc/PID/io), and makes no other I/O call before
+ *   its exec: the command's figures are its own. (Taken by the child, the
+ *   'g' wakes one process, not the launcher and then the child.) When the
+ *   child has exec'd or exited (the kernel clears its CLONE_CHILD_CLEARTID
+ *   word), the launcher writes an int: 0, or the errno of the failed exec
+ *   (the child then exits 127 when the command was not found, else 126).
+ *   stormark sends 'h' with descriptors (SCM_RIGHTS): the launcher keeps
+ *   them, close-on-exec, so that no command ever holds one. They are the
+ *   system-call counter of the first run (src/core/perfsys.c says why it
+ *   is kept): at end of file the launcher then closes every other file,
+ *   moves to /, and exits LINGER_S later, so that stormark, which does not
+ *   wait for it, never waits for the counter's last close either, and an
+ *   invocation that follows within that second finds the probe in place.
+ *   'q' (quit) drops that wait: it is for a caller that waits for the
+ *   launcher's end.
  * At end of file on FD the launcher exits. FD is close-on-exec, so the
  * command never holds it.
  *
@@ -141,9 +156,6 @@ void launch_main(long *sp);
  * (and this program waits, suspended, until the child has exec'd). */
 struct job {
 	int fd, shell;
-	volatile int state;     /* 1 wait, 2 exec, 0 give up: set by the launcher,
-				 * and to 0 by the kernel if it dies (its
-				 * set_tid_address word) */
 	volatile int exec_errno;   /* set by the child when its exec failed */
 	volatile int ctid;      /* cleared by the kernel when the child has
 				 * exec'd or exited (CLONE_CHILD_CLEARTID) */
@@ -151,6 +163,10 @@ struct job {
 };
 
 static struct job job;
+/* the descriptors given with 'h' (at most HELD_MAX are kept) */
+#define HELD_MAX 4
+static int held[HELD_MAX], nheld, quit;
+#define LINGER_S 1   /* SM_PERFSYS_LINGER_MS in src/core/perfsys.c */
 /* the child's stack until it execs; the pre-exec work needs little */
 static char child_stack[16384] __attribute__((aligned(16)));
 /* room for one "DIR/FILE" candidate of the PATH search */
@@ -178,14 +194,17 @@ static void futex_wait(volatile int *w, int v)
 	sys4(SYS_futex, (long)w, 0 /* FUTEX_WAIT */, v, 0);
 }
 
-static void futex_wake(volatile int *w)
-{
-	sys4(SYS_futex, (long)w, 1 /* FUTEX_WAKE */, 1, 0);
-}
+/* Our pid, written with the first answer (one write, so that stormark,
+ * waiting for both, wakes once); 0 once written. */
+static int pid_unsaid;
 
 static int put_int(int v)
 {
-	return sys(SYS_write, job.fd, (long)&v, sizeof(v)) == sizeof(v) ? 0 : -1;
+	int two[2] = { pid_unsaid, v };
+	long n = pid_unsaid ? 2 * (long)sizeof(int) : (long)sizeof(int);
+
+	pid_unsaid = 0;
+	return sys(SYS_write, job.fd, (long)(two + (n == sizeof(int))), n) == n ? 0 : -1;
 }
 
 static size_t slen(const char *s)
@@ -298,18 +317,162 @@ static long exec_path(char **argv, char **envp)
 	return saw_eacces ? -EACCES : -ENOENT;
 }
 
+/* The kernel's struct msghdr, iovec and cmsghdr (the same on x86_64 and
+ * aarch64). */
+struct kiovec {
+	void *base;
+	unsigned long len;
+};
+
+struct kmsghdr {
+	void *name;
+	int namelen;
+	struct kiovec *iov;
+	unsigned long iovlen;
+	void *control;
+	unsigned long controllen;
+	int flags;
+};
+
+struct kcmsghdr {
+	unsigned long len;
+	int level, type;
+};
+
+#define K_SOL_SOCKET 1
+#define K_SCM_RIGHTS 1
+#define K_MSG_CMSG_CLOEXEC 0x40000000
+
+/* Read exactly len bytes; 0, or -1 at end of file or on an error. */
+static int get_all(char *buf, long len)
+{
+	while (len > 0) {
+		long n = sys(SYS_read, job.fd, (long)buf, len);
+
+		if (n == -EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* The arguments after FD, and how many */
+static char **args;
+static long nargs;
+
+/* 'c': the command's index in args and the shell flag. 0, or -1. */
+static int get_command(void)
+{
+	char b[5];
+	int at;
+
+	if (get_all(b, sizeof(b)))
+		return -1;
+	for (int i = 0; i < 4; i++)   /* stormark's int, in our common byte order */
+		((char *)&at)[i] = b[i];
+	if (at < 0 || at >= nargs)
+		return -1;
+	job.argv = args + at;
+	job.shell = b[4] == '1';
+	return 0;
+}
+
+/* The next request byte ('s', 'g', 'q'); 'h' and its descriptors, and
+ * 'c' and its command, are taken here. -1 at end of file or on an error. */
+static int get_req(void)
+{
+	for (;;) {
+		unsigned long cbuf[(sizeof(struct kcmsghdr) + HELD_MAX * sizeof(int)) /
+				   sizeof(unsigned long) + 1];
+		char req;
+		struct kiovec iov = { &req, 1 };
+		struct kmsghdr mh = { 0, 0, &iov, 1, cbuf, sizeof(cbuf), 0 };
+		const struct kcmsghdr *cm = (const struct kcmsghdr *)cbuf;
+		long n = sys(SYS_recvmsg, job.fd, (long)&mh, K_MSG_CMSG_CLOEXEC);
+
+		if (n == -EINTR)
+			continue;
+		if (n != 1)
+			return -1;
+		if (mh.controllen >= sizeof(*cm) && cm->level == K_SOL_SOCKET &&
+		    cm->type == K_SCM_RIGHTS) {
+			const int *fds = (const int *)(cm + 1);
+			unsigned long nfd = (cm->len - sizeof(*cm)) / sizeof(int);
+
+			for (unsigned long i = 0; i < nfd; i++) {
+				if (nheld < HELD_MAX)
+					held[nheld++] = fds[i];
+				else
+					sys(SYS_close, fds[i], 0, 0);
+			}
+		}
+		if (req == 'q')
+			quit = 1;
+		if (req == 'c' && get_command())
+			return -1;
+		if (req != 'h' && req != 'q' && req != 'c')
+			return req;
+	}
+}
+
+/* Close lo..hi (close_range: Linux 5.9; one by one, up to 1024, before). */
+static void close_between(unsigned lo, unsigned hi)
+{
+	if (sys(SYS_close_range, lo, hi, 0) == -ENOSYS)
+		for (unsigned fd = lo; fd <= hi && fd < 1024; fd++)
+			sys(SYS_close, fd, 0, 0);
+}
+
+/* The end: with descriptors held, first close every other file (a pipe
+ * or terminal of stormark's caller must not wait for us), leave the
+ * directory, and wait LINGER_S; the held ones close as we exit. */
+static void finish(int code)
+{
+	if (nheld && !quit) {
+		struct { long sec, nsec; } ts = { LINGER_S, 0 };
+		unsigned lo = 0;
+
+		for (int i = 0; i < nheld; i++)   /* ascending order, for the gaps */
+			for (int j = i + 1; j < nheld; j++)
+				if (held[j] < held[i]) {
+					int t = held[i];
+
+					held[i] = held[j];
+					held[j] = t;
+				}
+		for (int i = 0; i < nheld; i++) {
+			if ((unsigned)held[i] > lo)
+				close_between(lo, (unsigned)held[i] - 1);
+			lo = (unsigned)held[i] + 1;
+		}
+		close_between(lo, ~0U);
+		sys(SYS_chdir, (long)"/", 0, 0);
+		sys(SYS_nanosleep, (long)&ts, 0, 0);
+	}
+	sys(SYS_exit_group, code, 0, 0);
+}
+
 /* The command's process until its exec: it makes no read or write (they
  * would be counted as the command's), it only waits for the word. */
 static int child(void *unused)
 {
+	char go;
+	struct kiovec iov = { &go, 1 };
+	struct kmsghdr mh = { 0, 0, &iov, 1, 0, 0, 0 };
 	long r;
-	int v;
 
 	(void)unused;
-	while ((v = job.state) == 1)
-		futex_wait(&job.state, 1);
-	if (v != 2)
-		return 125;   /* stormark or the launcher went away first */
+	do {
+		r = sys(SYS_recvmsg, job.fd, (long)&mh, 0);
+	} while (r == -EINTR);
+	if (r != 1 || go != 'g') {
+		if (r == 1 && go == 'q')
+			quit = 1;   /* the launcher's, in our shared memory */
+		return 125;   /* stormark went away first, or stops */
+	}
 	set_signals(0 /* SIG_DFL */);
 	if (job.shell) {
 		char *sh_argv[] = { "sh", "-c", job.argv[0], NULL };
@@ -326,24 +489,19 @@ void launch_main(long *sp)
 {
 	long argc = sp[0], pid;
 	char **argv = (char **)(sp + 1);
-	char req;
 
 	job.envp = argv + argc + 1;
-	if (argc < 4)
+	if (argc < 3)
 		sys(SYS_exit_group, 125, 0, 0);
 	job.fd = to_int(argv[1]);
-	job.shell = argv[2][0] == '1';
-	job.argv = argv + 3;
+	args = argv + 2;
+	nargs = argc - 2;
 	if (job.fd < 0)
 		sys(SYS_exit_group, 125, 0, 0);
 	sys(SYS_fcntl, job.fd, F_SETFD, FD_CLOEXEC);
 	set_signals(1 /* SIG_IGN */);
-	/* however this program ends, a child still waiting gives up */
-	sys(SYS_set_tid_address, (long)&job.state, 0, 0);
-	if (put_int((int)sys(SYS_getpid, 0, 0, 0)))
-		sys(SYS_exit_group, 125, 0, 0);
-	while (sys(SYS_read, job.fd, (long)&req, 1) == 1 && req == 's') {
-		job.state = 1;
+	pid_unsaid = (int)sys(SYS_getpid, 0, 0, 0);
+	while (get_req() == 's' && job.argv) {
 		job.exec_errno = 0;
 		job.ctid = 1;
 		/* the child is our parent's (CLONE_PARENT), in our memory */
@@ -353,17 +511,13 @@ void launch_main(long *sp)
 			put_int((int)pid);
 			break;
 		}
-		if (put_int((int)pid) || sys(SYS_read, job.fd, (long)&req, 1) != 1 || req != 'g') {
-			job.state = 0;
-			futex_wake(&job.state);
-			break;
-		}
-		job.state = 2;
-		futex_wake(&job.state);
+		if (put_int((int)pid))
+			break;   /* the child gives up at stormark's end */
+		/* the child takes stormark's 'g', and execs or gives up */
 		for (int v; (v = job.ctid) != 0;)
 			futex_wait(&job.ctid, v);   /* returns at once if it changed */
 		if (put_int(job.exec_errno))
 			break;
 	}
-	sys(SYS_exit_group, 0, 0, 0);
+	finish(0);
 }

@@ -47,6 +47,7 @@ struct runner {
 	char *msg;                  /* the line to say when a run fails */
 	size_t len;
 	struct sm_perfsys perf;
+	int kept;                   /* a counter stays open to the end (perfsys.c) */
 	int perf_ok;
 	struct sm_diskdev disk;
 	int disk_ok;
@@ -68,6 +69,17 @@ static void say(struct runner *rn, const char *fmt, ...)
 static int disk_read(const struct runner *rn, struct sm_diskstat *d)
 {
 	return rn->disk_fd >= 0 ? sm_diskstat_pread(rn->disk_fd, d) : sm_diskstat_read(&rn->disk, d);
+}
+
+/* Close the run's counters; first, if none is kept yet (the launcher
+ * could not take one), the anchor, so that this close stays cheap. */
+static void close_counters(struct runner *rn)
+{
+	if (rn->perf.fd_all >= 0 && !rn->kept) {
+		sm_perfsys_anchor(&rn->perf);
+		rn->kept = rn->perf.fd_anchor >= 0;
+	}
+	sm_perfsys_close(&rn->perf);
 }
 
 /* One run of the command; 0 with *run filled, or the exit code to return
@@ -116,19 +128,24 @@ static int one_run(struct runner *rn, struct sm_time_run *run)
 		rn->perf_ok = 0;   /* the reason is in rn->perf.why */
 	t0 = sm_now_ns();
 	exec_err = sm_proc_release(&p);
+	/* the first counter goes to the launcher, which keeps it to the end
+	 * (core/perfsys.c says why); sent while the command runs */
+	if (rn->perf_ok && !rn->kept && !sm_proc_launcher_hold(rn->launch, rn->perf.fd_all))
+		rn->kept = 1;
 	rc = sm_proc_wait_tree(&p, &t, &status, &t1);
 	if (exec_err) {
-		sm_perfsys_close(&rn->perf);
+		close_counters(rn);
 		say(rn, "cannot run '%s': %s", rn->p->cmd_argv[0], strerror(-exec_err));
 		return exec_err == -ENOENT ? 127 : 126;
 	}
 	if (rc) {
-		sm_perfsys_close(&rn->perf);
+		close_counters(rn);
 		say(rn, "waiting for '%s' failed: %s", rn->p->cmd_argv[0], strerror(-rc));
 		return SM_EXIT_FAIL;
 	}
 	if (rn->perf_ok && sm_perfsys_read(&rn->perf, &sc, &fl))
 		rn->perf_ok = 0;
+	close_counters(rn);
 	if (have_d && !disk_read(rn, &d1))
 		sm_diskstat_delta(&d0, &d1, &dd);
 	else
@@ -153,6 +170,12 @@ static void setup(struct runner *rn, struct sm_time_result *r)
 		snprintf(rn->perf.why, sizeof(rn->perf.why), "disabled with --no-syscalls");
 	else if (sm_perfsys_probe(&rn->perf) == 0)
 		rn->perf_ok = 1;
+	/* without the launcher, the anchor keeps the counter's probe in place
+	 * (core/perfsys.c); opened now, outside every run */
+	if (rn->perf_ok && sm_proc_launcher_why(rn->launch)[0]) {
+		sm_perfsys_anchor(&rn->perf);
+		rn->kept = rn->perf.fd_anchor >= 0;
+	}
 	/* st_dev is what sm_fs_info reports as the device number; stat is
 	 * enough on the fast path, sm_fs_info names the file system when
 	 * there is no block device */

@@ -42,6 +42,33 @@ sleep 2
 $S time --csv -o cold.csv -- "${DDN[@]}" || fail "cold invocation failed"
 check "a cold invocation counts the same ($(col cold.csv syscalls) = $k1)" [ "$(col cold.csv syscalls)" = "$k1" ]
 
+# --- the counter kept to the end (src/core/perfsys.c) is held by the
+# launcher, close-on-exec: no run of the command sees it, nor the launcher's
+# socket, runs after the first included (their processes are made after
+# the launcher took it)
+$S time -n 3 -o /dev/null --shell -- 'ls -l /proc/$$/fd >>fds.txt'
+check "three runs listed their files" [ "$(grep -c ' 0 -> ' fds.txt)" = 3 ]
+check "no run of the command holds a perf event or a socket" \
+  bash -c '! grep -Eq "perf_event|socket:" fds.txt'
+
+# --- after stormark has ended, its launcher keeps the counter a second
+# longer, holding nothing else (a pipe of stormark's caller must not wait
+# for it); found by this test's mark in its environment
+export SM_TIME_SYSCALLS_MARK="time_syscalls.$$"
+$S time -o /dev/null -- true >linger.out 2>&1
+held=""
+for p in $(pgrep -f '^stormark-launch '); do
+  tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "SM_TIME_SYSCALLS_MARK=$SM_TIME_SYSCALLS_MARK" &&
+    held="$held$(ls -l "/proc/$p/fd" 2>/dev/null | awk 'NR > 1 { print $NF }' | sort | uniq -c | tr -s ' ')"
+done
+unset SM_TIME_SYSCALLS_MARK
+if [ -n "$held" ]; then
+  check "the lingering launcher holds one perf event and nothing else ($held)" \
+    [ "$held" = " 1 anon_inode:[perf_event]" ]
+else
+  echo "note: the launcher had ended before it was looked at"
+fi
+
 # --- flush calls: exactly those of the command
 $S time --csv -o f0.csv -- dd if=/dev/zero of=f.dat bs=4k count=4 status=none
 $S time --csv -o f1.csv -- dd if=/dev/zero of=f.dat bs=4k count=4 conv=fsync status=none
