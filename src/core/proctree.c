@@ -163,6 +163,7 @@ struct sm_proc_launcher {
 	int quick_end;          /* our caller waits for its end: no lingering */
 	/* for the child that becomes the launcher */
 	int file_fd, sock_fd, exec_errno;
+	int children_fd;        /* our list of children (children_open) */
 	char **argv;            /* launch FD ARGS... */
 	int nargs;              /* how many ARGS */
 	char fd_s[16];
@@ -209,7 +210,9 @@ static void launcher_release(struct sm_proc_launcher *l)
 		close(l->sock_fd);
 	if (l->file_fd >= 0)
 		close(l->file_fd);
-	l->sock_fd = l->file_fd = -1;
+	if (l->children_fd >= 0)
+		close(l->children_fd);
+	l->sock_fd = l->file_fd = l->children_fd = -1;
 	if (l->stack && l->stack != MAP_FAILED)
 		munmap(l->stack, SPAWN_STACK);
 	l->stack = NULL;
@@ -246,22 +249,28 @@ static void launcher_stop(struct sm_proc_launcher *l)
 	launcher_release(l);
 }
 
-/* The kernel's list of our children (the calling thread's) says whether
- * one other than the launcher is left: 1 yes, 0 no, -errno. */
-static int children_besides(pid_t launcher)
+/* The kernel's list of the calling thread's children, opened once (the
+ * path's lookup in /proc costs more than a read) and read from its start
+ * each time: it is made anew at every read. Returns the fd or -errno. */
+static int children_open(void)
 {
-	char path[64], buf[512];
-	ssize_t n;
+	char path[64];
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%ld/children", (long)syscall(SYS_gettid));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Whether the list (children_open) names a child other than the
+ * launcher: 1 yes, 0 no, -errno. */
+static int children_besides(int fd, pid_t launcher)
+{
+	char buf[512];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
 	if (n < 0)
-		return -EIO;
+		return -errno;
 	buf[n] = '\0';
 	for (char *p = buf, *end; *p; p = end) {
 		long v = strtol(p, &end, 10);
@@ -282,17 +291,21 @@ struct sm_proc_launcher *sm_proc_launcher_start(char *const argv[])
 
 	if (!l)
 		return NULL;
-	l->fd = l->file_fd = l->sock_fd = -1;
+	l->fd = l->file_fd = l->sock_fd = l->children_fd = -1;
 	if (!sm_launch_elf_size) {
 		snprintf(l->why, sizeof(l->why), "stormark was built without its launcher for "
 			 "this processor");
 		return l;
 	}
 	/* the tree's end is read from this list (the struct says why) */
-	rc = children_besides(0);
+	l->children_fd = children_open();
+	rc = l->children_fd < 0 ? l->children_fd : children_besides(l->children_fd, 0);
 	if (rc < 0) {
 		snprintf(l->why, sizeof(l->why), "cannot read the list of our children "
 			 "(/proc/self/task/TID/children): %s", strerror(-rc));
+		if (l->children_fd >= 0)
+			close(l->children_fd);
+		l->children_fd = -1;
 		return l;
 	}
 	while (argv[argc])
@@ -808,7 +821,7 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 		 * no child but the launcher (which never ends while it serves
 		 * us) is left; without a launcher, ECHILD says so. */
 		if (main_done && lp) {
-			int more = children_besides(lp);
+			int more = children_besides(p->launcher->children_fd, lp);
 
 			if (!more)
 				break;
