@@ -380,8 +380,9 @@ static int get_command(void)
 	return 0;
 }
 
-/* The next request byte ('s', 'g', 'q'); 'h' and its descriptors, and
- * 'c' and its command, are taken here. -1 at end of file or on an error. */
+/* The next request byte ('s'); 'h' and its descriptors, 'c' and its
+ * command, and 'q' are taken here ('g' is the child's). -1 at end of file
+ * or on an error. */
 static int get_req(void)
 {
 	for (;;) {
