@@ -154,7 +154,6 @@ static int launcher_file(void)
  */
 struct sm_proc_launcher {
 	pid_t pid;              /* the launcher, 0 when there is none */
-	pid_t pending;          /* a child it started that no run took, or 0 */
 	int fd;                 /* our end of the socket pair, -1 without */
 	int ready;              /* its first int (its pid) has been read */
 	int asked;              /* 's' sent, the next child's pid not read */
@@ -230,22 +229,23 @@ static void reap(pid_t pid)
  * did not come (it ends at the launcher's end); l->why is kept. */
 static void launcher_stop(struct sm_proc_launcher *l)
 {
-	int v;
+	int v = 0;
 
-	if (l->fd >= 0 && l->asked && !launcher_get(l, &v)) {
-		if (!l->ready) {   /* its pid came first */
+	if (l->fd >= 0 && l->asked) {
+		int got = !launcher_get(l, &v);
+
+		if (got && !l->ready) {   /* its pid came first */
 			l->ready = 1;
-			if (launcher_get(l, &v))
-				v = 0;
+			got = !launcher_get(l, &v);
 		}
-		if (v > 0)
-			l->pending = v;
+		if (!got)
+			v = 0;
 	}
 	l->asked = 0;
 	launcher_end(l);
 	reap(l->pid);
-	reap(l->pending);
-	l->pid = l->pending = 0;
+	reap(v);   /* the unused child's pid, or 0 */
+	l->pid = 0;
 	launcher_release(l);
 }
 
