@@ -16,6 +16,7 @@ T_DIR=$(mktemp -d "$SM_BUILD_DIR/test-XXXXXX") ||
 # the test fail, otherwise its exit status stays what it was.
 t_cleanup() {
   local bad=0
+  t_stall_stop 2>/dev/null
   t_cgroup_release 2>/dev/null
   t_check_dir || bad=1
   rm -rf "$T_DIR"
@@ -202,6 +203,36 @@ t_cgroup_throttle_also() {
   [ -n "$T_CGROUP" ] || return 1
   devno=$(t_disk_devno "$3") || return 1
   echo "$devno $2" >"$T_CGROUP/blkio.throttle.${1}_bps_device" 2>/dev/null
+}
+# t_stall_start DIR RATE STALL_S EVERY_S: the stall injector. The cgroup
+# t_cgroup_throttle made throttles reads and writes of the disk under DIR to
+# RATE bytes/s, except for STALL_S seconds out of every EVERY_S, when both
+# drop to a trickle (4096 B/s): cgroup v1 holds queued requests until the
+# limit changes, so nothing completes for the whole stall
+# (docs/methodology.md). The loop runs in the background until
+# t_stall_stop (called at exit too) kills it by its pid.
+T_STALL_PID=""
+t_stall_start() {
+  local devno
+  [ -n "$T_CGROUP" ] || return 1
+  devno=$(t_disk_devno "$1") || return 1
+  echo "$devno $2" >"$T_CGROUP/blkio.throttle.read_bps_device" || return 1
+  echo "$devno $2" >"$T_CGROUP/blkio.throttle.write_bps_device" || return 1
+  ( trap 'exit 0' TERM
+    while :; do
+      sleep "$(awk -v a="$4" -v b="$3" 'BEGIN { print a - b }')"
+      echo "$devno 4096" >"$T_CGROUP/blkio.throttle.read_bps_device"
+      echo "$devno 4096" >"$T_CGROUP/blkio.throttle.write_bps_device"
+      sleep "$3"
+      echo "$devno $2" >"$T_CGROUP/blkio.throttle.read_bps_device"
+      echo "$devno $2" >"$T_CGROUP/blkio.throttle.write_bps_device"
+    done ) &
+  T_STALL_PID=$!
+}
+t_stall_stop() {
+  [ -n "$T_STALL_PID" ] || return 0
+  kill "$T_STALL_PID" 2>/dev/null; wait "$T_STALL_PID" 2>/dev/null
+  T_STALL_PID=""
 }
 # t_cgroup_exec CMD...: run CMD inside $T_CGROUP.
 t_cgroup_exec() { sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$T_CGROUP" "$@"; }

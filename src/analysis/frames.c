@@ -103,6 +103,16 @@ static void overall(const struct sm_frames_result *r, struct sm_frames_figures *
 	rt->wall_per_frame_ns = o->frames ? (double)o->t_ns / (double)o->frames : 0;
 }
 
+uint64_t sm_frames_stall_threshold(const struct sm_frames_result *r)
+{
+	uint64_t t;
+
+	if (r->plan.fps > 0 && r->plan.queue)
+		return (uint64_t)((double)r->plan.queue * 1e9 / r->plan.fps);
+	t = 2 * sm_hist_percentile(&r->frame.lat, 50);
+	return t > SM_STALL_UNPACED_MIN_NS ? t : SM_STALL_UNPACED_MIN_NS;
+}
+
 void sm_frames_analyse(struct sm_frames_result *r)
 {
 	struct sm_frames_figures *f = &r->fig;
@@ -117,6 +127,8 @@ void sm_frames_analyse(struct sm_frames_result *r)
 	f->slowest_bytes_per_s = sm_per_s(f->frame_bytes, r->slowest_ns);
 	f->paced_bytes_per_s = r->paced_fps * f->frame_bytes;
 	overall(r, f);
+	if (r->stalls.measured)
+		sm_stalls_count(&r->stalls, sm_frames_stall_threshold(r));
 	memset(&r->cliff, 0, sizeof(r->cliff));
 	if (r->plan.kind == SM_FRAMES_WRITE)
 		sm_frames_cliff(r->series, r->nseries, &r->cliff);

@@ -6,8 +6,14 @@
 
 #include "result/frames.h"
 
+/* The buffer a frames test's stalls are counted against: paced, its queue
+ * of frames at its rate; unpaced, twice its median frame time, at least
+ * SM_STALL_UNPACED_MIN_NS (a gap its own frames do not explain). */
+uint64_t sm_frames_stall_threshold(const struct sm_frames_result *r);
+
 /* Fill r->fig from r's counts, duration, fastest/slowest frame and paced
- * rate, and for a write test r->cliff from its per-second series (whole
+ * rate, r->stalls' count against sm_frames_stall_threshold(), and for a
+ * write test r->cliff from its per-second series (whole
  * seconds only: the last, partial sample is left out; docs/cliff.md). Call
  * it when a run ends and after a saved result is read back. Never fails
  * (without memory for the rates, the cliff says it did not look). */

@@ -355,6 +355,7 @@ void sm_json_frames(cJSON *doc, const struct sm_frames_result *r)
 	frames_json(cJSON_AddObjectToObject(doc, "frames"), r);
 	if (p->kind == SM_FRAMES_WRITE)
 		cJSON_AddItemToObject(doc, "cliff", sm_json_cliff(&r->cliff));
+	sm_json_add_stalls(doc, &r->stalls);
 	sm_json_doc_finish(doc, &r->head);
 }
 

@@ -10,6 +10,7 @@
 #include "core/buf.h"
 #include "core/framemap.h"
 #include "core/hist.h"
+#include "core/stall.h"
 #include "core/verify.h"
 #include "result/cliff.h"
 #include "result/result.h"
@@ -207,6 +208,12 @@ struct sm_frames_result {
 	int log_cut;                 /* -x FILE could not be written whole (the live
 				      * run's own: not in the JSON) */
 	struct sm_frames_figures fig;    /* derived: sm_frames_analyse() */
+	/* Times no frame completed (core/stall.h): gaps found by the
+	 * sampler, counted against the buffer by sm_frames_analyse()
+	 * (paced: queue x interval; unpaced: twice the median frame time,
+	 * at least SM_STALL_UNPACED_MIN_NS). measured 0 in a result saved
+	 * before stalls were looked for. */
+	struct sm_stalls stalls;
 	struct sm_cliff cliff;       /* write tests: a fall of the write rate over the
 				      * series, derived by sm_frames_analyse()
 				      * (docs/cliff.md); zero for reads */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared JSON building blocks. */
 #include "result/json.h"
+#include "core/stall.h"
 #include "result/cliff.h"
 #include "result/frames.h"
 #include "core/clock.h"
@@ -282,6 +283,27 @@ cJSON *sm_json_cliff(const struct sm_cliff *c)
 		cJSON_AddNullToObject(o, "bytes_at");
 	}
 	return o;
+}
+
+void sm_json_add_stalls(cJSON *o, const struct sm_stalls *s)
+{
+	cJSON *l;
+
+	if (!s->measured)
+		return;
+	sm_json_add_u64(o, "stalls", s->count);
+	sm_json_add_u64(o, "stall_longest_ns", s->longest_ns);
+	sm_json_add_u64(o, "stall_threshold_ns", s->threshold_ns);
+	cJSON_AddBoolToObject(o, "stalls_capped", s->count_capped);
+	sm_json_add_u64(o, "stall_gaps", s->gaps);
+	l = cJSON_AddArrayToObject(o, "stall_list");
+	for (unsigned i = 0; i < s->nkept; i++) {
+		cJSON *g = cJSON_CreateArray();
+
+		cJSON_AddItemToArray(g, cJSON_CreateNumber((double)s->kept[i].at_ns));
+		cJSON_AddItemToArray(g, cJSON_CreateNumber((double)s->kept[i].len_ns));
+		cJSON_AddItemToArray(l, g);
+	}
 }
 
 cJSON *sm_json_frames_series(const struct sm_frames_snap *s, unsigned n)

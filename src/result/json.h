@@ -41,6 +41,15 @@ cJSON *sm_json_opstat(const struct sm_opstat *s, int with_buckets);
 struct sm_cliff;
 cJSON *sm_json_cliff(const struct sm_cliff *c);
 
+/* A test's stalls (core/stall.h), added to o when measured: "stalls" (gaps
+ * longer than the buffer), "stall_longest_ns", "stall_threshold_ns",
+ * "stalls_capped" (the count is a lower bound), "stall_gaps" (gaps of at
+ * least SM_STALL_FLOOR_NS) and "stall_list" ([[at_ns, len_ns], ...], the
+ * longest first, at most SM_STALL_KEEP); read back by
+ * sm_json_read_stalls(). Nothing is added when not measured. */
+struct sm_stalls;
+void sm_json_add_stalls(cJSON *o, const struct sm_stalls *s);
+
 /* A frames series (cumulative per-second samples, struct sm_frames_snap,
  * n of them) as stored: {"interval_ns": 1 s, and per sample the change
  * since the sample before: "duration_ns", "bytes", "items", "dropped",

@@ -2,6 +2,7 @@
 /* Reading a saved result back: typed members, the common head (loading
  * and parsing: json_load.c). */
 #include "result/json_read.h"
+#include "core/stall.h"
 #include "result/cliff.h"
 
 #include <errno.h>
@@ -328,6 +329,42 @@ int sm_json_read_head(const cJSON *doc, struct sm_result_head *h, struct sm_jerr
 			return -ENOMEM;
 		h->argc++;
 	}
+	return 0;
+}
+
+int sm_json_read_stalls(const cJSON *o, struct sm_stalls *s, struct sm_jerr *e)
+{
+	const cJSON *l, *g;
+	uint64_t threshold = 0;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (!cJSON_GetObjectItemCaseSensitive(o, "stall_longest_ns"))
+		return 0;
+	s->period_ns = SM_STALL_PERIOD_NS;
+	rc |= sm_jget_u64(o, "stall_longest_ns", &s->longest_ns, e);
+	rc |= sm_jget_u64(o, "stall_threshold_ns", &threshold, e);
+	rc |= sm_jget_u64(o, "stall_gaps", &s->gaps, e);
+	l = rc ? NULL : sm_jget_arr(o, "stall_list", e);
+	if (!l)
+		return -EINVAL;
+	cJSON_ArrayForEach(g, l) {
+		const cJSON *a = cJSON_GetArrayItem(g, 0), *b = cJSON_GetArrayItem(g, 1);
+
+		if (!cJSON_IsArray(g) || cJSON_GetArraySize(g) != 2 || !cJSON_IsNumber(a) ||
+		    !cJSON_IsNumber(b) || a->valuedouble < 0 ||
+		    b->valuedouble < (double)SM_STALL_FLOOR_NS || s->nkept == SM_STALL_KEEP ||
+		    (s->nkept && b->valuedouble > (double)s->kept[s->nkept - 1].len_ns))
+			return sm_jerr_set(e, "'stall_list' is not a list of [at_ns, len_ns] "
+				       "gaps of at least the floor, longest first");
+		s->kept[s->nkept].at_ns = (uint64_t)a->valuedouble;
+		s->kept[s->nkept].len_ns = (uint64_t)b->valuedouble;
+		s->nkept++;
+	}
+	if (s->nkept > s->gaps)
+		return sm_jerr_set(e, "'stall_list' holds more gaps than 'stall_gaps'");
+	s->measured = 1;
+	sm_stalls_count(s, threshold);
 	return 0;
 }
 

@@ -110,6 +110,13 @@ const cJSON *sm_jget_arr(const cJSON *obj, const char *key, struct sm_jerr *e);
 struct sm_cliff;
 int sm_json_read_cliff(const cJSON *o, struct sm_cliff *c, struct sm_jerr *e);
 
+/* A test's stalls (sm_json_add_stalls()) from o into *s: zeroed, measured
+ * 0, when o has no "stall_longest_ns" (a result saved before stalls were
+ * looked for). Returns 0, or -EINVAL with e set (a list out of order, a
+ * gap under the floor, more than SM_STALL_KEEP). */
+struct sm_stalls;
+int sm_json_read_stalls(const cJSON *o, struct sm_stalls *s, struct sm_jerr *e);
+
 /* The "verify" object of doc, if any, into *st and *run_id (both zeroed
  * when doc has none). Returns 0, or -EINVAL with the reason in e. */
 int sm_json_read_verify(const cJSON *doc, struct sm_verify_stats *st, uint64_t *run_id, struct sm_jerr *e);

@@ -202,6 +202,8 @@ int sm_frames_from_json(const cJSON *doc, struct sm_frames_result *r, struct sm_
 	if (sm_json_read_verify(doc, &r->verify, &r->plan.verify_run, e))
 		return -EINVAL;
 	r->plan.verify = cJSON_GetObjectItemCaseSensitive(doc, "verify") != NULL;
+	if (sm_json_read_stalls(doc, &r->stalls, e))
+		return -EINVAL;
 	return sm_json_read_frames_series(sm_jget_obj(doc, "series", e), &r->series, &r->nseries, e);
 }
 

@@ -4,6 +4,7 @@
  * frame-time histograms the -h window starts from. */
 #include "workload/frames_int.h"
 #include "core/clock.h"
+#include "core/stall.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -145,7 +146,8 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 			      sm_frames_progress_fn progress, void *arg)
 {
 	struct sm_frames_snap s, prev;
-	uint64_t t0, tick, next_prog, t_end = 0, t_first = 0;
+	struct sm_stall_det det;
+	uint64_t t0, tick, next_prog, next_stall, t_end = 0, t_first = 0;
 	unsigned cap = 0;
 
 	if (p->pause_ns)
@@ -158,12 +160,19 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 	if (sh->paced)
 		sm_pace_start(&sh->pace, t0);
 	tick = t0 + SM_NS_PER_S;
+	/* the stall detector reads the frames done every SM_STALL_PERIOD_NS:
+	 * a hundred relaxed reads of the workers' counters a second */
+	sm_stall_det_init(&det);
+	next_stall = t0 + SM_STALL_PERIOD_NS;
 	next_prog = t0 + p->update_ns;
 	memset(&prev, 0, sizeof(prev));
 	if (!progress || !p->update_ns)
 		next_prog = UINT64_MAX;
 	while (atomic_load(&sh->finished) < p->threads) {
 		uint64_t wake = tick < next_prog ? tick : next_prog, now;
+
+		if (next_stall < wake)
+			wake = next_stall;
 		struct timespec ts = { .tv_sec = (time_t)(wake / SM_NS_PER_S),
 				       .tv_nsec = (long)(wake % SM_NS_PER_S) };
 
@@ -172,6 +181,11 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 		if (now < wake)
 			continue;
 		pthread_mutex_unlock(&sh->mu);
+		if (now >= next_stall) {
+			sm_stall_det_feed(&det, now - t0,
+					  sm_series_total(sh->live, -1, C_FRAMES));
+			next_stall = now + SM_STALL_PERIOD_NS;
+		}
 		if (now >= tick) {
 			snap_take(sh, tick - t0, &s);
 			series_push(res, &cap, &s);
@@ -205,9 +219,11 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 	 * (the threads take a while to wake): the samples, taken on the
 	 * gate's seconds, move back by the difference. A paced schedule
 	 * keeps the gate as its start (a camera does not wait). */
+	sm_stall_det_end(&det, t_end > t0 ? t_end - t0 : 0, &res->stalls);
 	if (t_first > t0) {
 		uint64_t d = t_first - t0;
 
+		sm_stalls_shift(&res->stalls, d);
 		for (unsigned i = 0; i < res->nseries; i++)
 			res->series[i].t_ns = res->series[i].t_ns > d ? res->series[i].t_ns - d : 0;
 		ring_shift(sh, d);
