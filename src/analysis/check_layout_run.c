@@ -12,10 +12,10 @@
 
 #define MIB 1048576.0
 
-/* A verdict name's rank (not-realtime 0, marginal 1, realtime 2), or -1. */
+/* A verdict name's rank (enum sm_verdict: not-realtime 0 ... realtime 3), or -1. */
 static int vrank(const char *s)
 {
-	for (int v = 0; s && v < 3; v++)
+	for (int v = 0; s && v < SM_VERDICT_COUNT; v++)
 		if (!strcmp(s, sm_verdict_name((enum sm_verdict)v)))
 			return v;
 	return -1;
@@ -26,15 +26,18 @@ static int vrank(const char *s)
  * escapes the star. */
 static const char *mark(const cJSON *cell, int md, char *buf, size_t len)
 {
-	static const char *const word[] = { "no", "~", "yes" };
-	int v = vrank(ck_str(cell, "verdict")), cliff = 0;
+	static const char *const word[SM_VERDICT_COUNT] = { "no", "?", "~", "yes" };
+	int v = vrank(ck_str(cell, "verdict")), cliff = 0, stall = 0;
+	const cJSON *basis = cJSON_GetObjectItemCaseSensitive(cell, "basis"), *b;
 	const char *how = ck_str(cell, "how");
 
 	if (v < 0 || !how)
 		return NULL;
 	ck_bool(cell, "cliff", &cliff);
-	snprintf(buf, len, "%s%s%s", word[v], !strcmp(how, "paced") ? (md ? "\\*" : "*") : "",
-		 cliff ? "!" : "");
+	cJSON_ArrayForEach(b, basis)
+		stall |= cJSON_IsString(b) && !strcmp(b->valuestring, "stall");
+	snprintf(buf, len, "%s%s%s%s", word[v], !strcmp(how, "paced") ? (md ? "\\*" : "*") : "",
+		 cliff ? "!" : "", stall ? "#" : "");
 	return buf;
 }
 

@@ -82,17 +82,18 @@ static void ck_frame_tests(const cJSON *doc, struct sm_check *c)
 	}
 }
 
-/* A verdict name's rank (not-realtime 0, marginal 1, realtime 2), or -1. */
+/* A verdict name's rank (enum sm_verdict: not-realtime 0 ... realtime 3), or -1. */
 static int vrank(const char *s)
 {
-	for (int v = 0; s && v < 3; v++)
+	for (int v = 0; s && v < SM_VERDICT_COUNT; v++)
 		if (!strcmp(s, sm_verdict_name((enum sm_verdict)v)))
 			return v;
 	return -1;
 }
 
-static const char *const legend[] = { "no: below the need", "~: under 20% headroom",
-				      "yes: at least 20% headroom" };
+static const char *const legend[SM_VERDICT_COUNT] = {
+	"no: below the need", "?: unconfirmed", "~: under 20% headroom",
+	"yes: at least 20% headroom" };
 
 /* The cell's paced run as read: 1 when every figure is there. */
 static int paced_of(const cJSON *p, struct sm_paced *pc)
@@ -116,6 +117,19 @@ static int paced_of(const cJSON *p, struct sm_paced *pc)
 	return 1;
 }
 
+/* The enum sm_verdict_basis bits a cell's "basis" names (0 without one). */
+static unsigned basis_of(const cJSON *cell)
+{
+	const cJSON *b;
+	unsigned bits = 0;
+
+	cJSON_ArrayForEach(b, ck_at(cell, "basis"))
+		for (unsigned bit = 1; bit <= SM_BASIS_ALL; bit <<= 1)
+			if (cJSON_IsString(b) && !strcmp(b->valuestring, sm_verdict_basis_name(bit)))
+				bits |= bit;
+	return bits;
+}
+
 /* The verdict and how a cell's computed class and paced run give
  * (sm_verdict_cell_settle(), docs/run.md: a paced run confirms a class or
  * lowers it, a hold does not decide a computed no), and the paced run's
@@ -132,6 +146,7 @@ static void ck_how(const cJSON *cell, const char *name, int fin, int comp, const
 
 	memset(&vc, 0, sizeof(vc));
 	vc.computed = (enum sm_verdict)comp;
+	vc.basis = basis_of(cell);
 	c->evaluated++;
 	if (po && !paced_of(po, &pc)) {
 		sm_check_fail(c, "verdict.how", "%s: its paced object lacks the run's figures", name);
@@ -202,6 +217,18 @@ static void ck_cell(const cJSON *cell, const char *name, double frame_bytes, str
 	}
 	if (fin < 0 || comp < 0 || !how)
 		return;
+	/* a stall past the buffers: not real time, whatever the rate */
+	if (basis_of(cell) & SM_BASIS_STALL) {
+		double st = 0, buf = 0;
+
+		c->evaluated++;
+		ck_num(cell, "stall_ns", &st);
+		ck_num(cell, "buffer_ns", &buf);
+		if (fin != SM_VERDICT_NOT_REALTIME || !(st > buf))
+			sm_check_fail(c, "verdict.stall", "%s: a stall of %.0f ms against %.0f ms of "
+				      "buffers, yet verdict %s", name, st / 1e6, buf / 1e6,
+				      ck_str(cell, "verdict"));
+	}
 	ck_how(cell, name, fin, comp, how, c);
 	/* the legend: a cell's class is what its sustained rate gives; a paced
 	 * run confirms it or lowers it */
@@ -269,11 +296,24 @@ static void ck_model(const cJSON *doc, struct sm_check *c)
 	if (was) {
 		size_t i = 0;
 
+		unsigned *basis = calloc(n, sizeof(*basis));
+		uint64_t *stall = calloc(n, sizeof(*stall));
+
+		if (!basis || !stall) {
+			free(basis);
+			free(stall);
+			free(was);
+			sm_run_from_json_release(res);
+			free(res);
+			return;
+		}
 		for (unsigned r = 0; r < res->nrows; r++)
 			for (int d = 0; d < 2; d++)
 				for (unsigned k = 0; k < res->plan.nrates; k++, i++) {
 					was[i] = res->rows[r].cell[d][k].measured;
 					was[n + i] = res->rows[r].cell[d][k].burst_measured;
+					basis[i] = res->rows[r].cell[d][k].basis;
+					stall[i] = res->rows[r].cell[d][k].stall_ns;
 				}
 		sm_run_compute_verdicts(res);
 		i = 0;
@@ -294,7 +334,50 @@ static void ck_model(const cJSON *doc, struct sm_check *c)
 					ck_near(c, "verdict.model", an, was[n + i],
 						"the rate model's over the burst rates", cell->burst_measured,
 						1e-9);
+					if (!res->sustained_basis)
+						continue;
+					/* what the verdict rests on: the stalls and series of
+					 * the frame tests give the same basis */
+					snprintf(an, sizeof(an), "%s %s at %s fps basis",
+						 res->rows[r].fmt.name, sm_direction_name((enum sm_direction)d),
+						 res->plan.rates[k]->name);
+					ck_eq(c, "verdict.basis", an, basis[i],
+					      "the basis the frame tests' stalls and seconds give",
+					      cell->basis);
+					snprintf(an, sizeof(an), "%s %s at %s fps stall_ns",
+						 res->rows[r].fmt.name, sm_direction_name((enum sm_direction)d),
+						 res->plan.rates[k]->name);
+					ck_eq(c, "verdict.stall", an, (double)stall[i],
+					      "the longest stall of its direction past its buffer",
+					      (double)cell->stall_ns);
 				}
+		/* the Summary's claims: no kept-up cell needs more than the
+		 * sustained 2K test of its direction reports */
+		for (unsigned r = 0; res->sustained_basis && r < res->nrows; r++)
+			for (int d = 0; d < 2; d++)
+				for (unsigned si = 0; si < SM_RUN_NSIZES; si++) {
+					const struct sm_run_frametest *t = &res->sizes[si].t[d];
+
+					if (strcmp(res->sizes[si].preset, SM_RUN_SUSTAINED_PRESET) || !t->measured)
+						continue;
+					for (unsigned k = 0; k < res->plan.nrates; k++) {
+						const struct sm_verdict_cell *cell = &res->rows[r].cell[d][k];
+						char an[160];
+
+						if (cell->final < SM_VERDICT_MARGINAL)
+							continue;
+						snprintf(an, sizeof(an), "%s %s at %s fps needed_bytes_per_s",
+							 res->rows[r].fmt.name,
+							 sm_direction_name((enum sm_direction)d),
+							 res->plan.rates[k]->name);
+						ck_le(c, "verdict.sustained", an, cell->needed,
+						      "the sustained 2K test's bytes_per_s",
+						      t->cliff.found && d == SM_DIR_CAPTURE
+						      ? t->cliff.sustained_bytes_per_s : t->bytes_per_s);
+					}
+				}
+		free(basis);
+		free(stall);
 		free(was);
 	}
 	sm_run_from_json_release(res);

@@ -60,6 +60,27 @@ void sm_frames_cliff(const struct sm_frames_snap *series, unsigned n, struct sm_
 	free(rate);
 }
 
+double sm_frames_worst_second(const struct sm_frames_snap *series, unsigned n)
+{
+	uint64_t t = 0, bytes = 0;
+	double worst = -1;
+
+	/* whole seconds as sm_frames_cliff() takes them */
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t dt = series[i].t_ns - t;
+
+		if (dt >= SM_NS_PER_S * 9 / 10) {
+			double r = (double)(series[i].bytes - bytes) * 1e9 / (double)dt;
+
+			if (worst < 0 || r < worst)
+				worst = r;
+		}
+		t = series[i].t_ns;
+		bytes = series[i].bytes;
+	}
+	return worst;
+}
+
 void sm_frames_window_rates(const struct sm_frames_result *r, unsigned secs,
 			    struct sm_frames_snap *snap, struct sm_frames_rates *rates)
 {

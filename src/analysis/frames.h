@@ -25,6 +25,11 @@ void sm_frames_analyse(struct sm_frames_result *r);
  * *out says whether it looked. */
 void sm_frames_cliff(const struct sm_frames_snap *series, unsigned n, struct sm_cliff *out);
 
+/* The bytes per second of the slowest whole second of a series (the
+ * intervals sm_frames_cliff() looks at), or -1 when no interval lasted
+ * one. Pure. */
+double sm_frames_worst_second(const struct sm_frames_snap *series, unsigned n);
+
 /* The frame and data rates of s, a stretch of a run (its t_ns is the
  * length): per second, 0 when t_ns is 0; and its per-frame means (open,
  * I/O, close, wall time per frame), 0 when s has no frames. Pure; never

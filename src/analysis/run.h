@@ -18,6 +18,14 @@
  * burst rates, and cliff = 1 where that alone would have computed a better
  * verdict. Needs res->sizes, res->rows[].fmt and res->plan.rates. */
 void sm_run_compute_verdicts(struct sm_run_result *res);
+/* With res->sustained_basis, a computed verdict also rests on sustained
+ * data (docs/run.md, "What a verdict rests on"): no point claims more bytes
+ * per second than the 2K test of its direction (after a cliff, the
+ * sustained write), and each cell gets its buffer (plan.queue frames at the
+ * rate), its worst-second rate and the basis bits it lacks, then is settled
+ * (a stall past the buffer: not real time; a short write, a second under
+ * the need or a frame larger than any measured: unconfirmed until a paced
+ * run holds). Without it (a result saved before), as before. */
 
 /* sizes[] index of the run's sustained write (the SM_RUN_SUSTAINED_PRESET
  * write test) when it was measured, else -1. */

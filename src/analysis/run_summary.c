@@ -58,6 +58,12 @@ static void settle_cells(struct sm_run_result *res, struct sm_run_derived *d)
 				int v = sm_verdict_cell_outcome(c);
 
 				sm_verdict_cell_settle(c);
+				d->unconfirmed += c->final == SM_VERDICT_UNCONFIRMED;
+				if (c->basis & SM_BASIS_STALL) {
+					d->stall_cells[dir]++;
+					if (c->stall_ns > d->stall_ns[dir])
+						d->stall_ns[dir] = c->stall_ns;
+				}
 				if (v < 0)
 					continue;
 				if (!d->paced_cells++ || p->length_ns < d->paced_min_ns)

@@ -63,8 +63,14 @@ void sm_verdict_cell_settle(struct sm_verdict_cell *c)
 
 	c->final = c->computed;
 	c->how = SM_HOW_COMPUTED;
-	if (v < 0)
+	if (c->basis & SM_BASIS_STALL) {
+		/* the storage stopped for longer than the buffers last: frames
+		 * drop whatever the mean rate (a paced run that held did not
+		 * meet the stall) */
+		c->final = SM_VERDICT_NOT_REALTIME;
+		c->how = v == SM_VERDICT_NOT_REALTIME ? SM_HOW_PACED : SM_HOW_COMPUTED;
 		return;
+	}
 	if (v == SM_VERDICT_NOT_REALTIME) {
 		c->final = SM_VERDICT_NOT_REALTIME;
 		c->how = SM_HOW_PACED;
@@ -72,9 +78,16 @@ void sm_verdict_cell_settle(struct sm_verdict_cell *c)
 	}
 	if (c->computed == SM_VERDICT_NOT_REALTIME)
 		return;
-	if ((enum sm_verdict)v < c->final)
-		c->final = (enum sm_verdict)v;
-	c->how = SM_HOW_PACED;
+	if (v >= 0) {
+		/* a paced run with these buffers held: it confirms the class
+		 * (or lowers it), whatever the computed basis lacked */
+		if ((enum sm_verdict)v < c->final)
+			c->final = (enum sm_verdict)v;
+		c->how = SM_HOW_PACED;
+		return;
+	}
+	if (c->basis & (SM_BASIS_SHORT | SM_BASIS_DIP | SM_BASIS_EXTRAPOLATED))
+		c->final = SM_VERDICT_UNCONFIRMED;
 }
 
 int sm_verdict_cell_confirm(struct sm_verdict_cell *c, const struct sm_paced *p)

@@ -50,18 +50,22 @@ void sm_verdict_cell_init(struct sm_verdict_cell *c, double measured, double nee
 int sm_verdict_cell_outcome(const struct sm_verdict_cell *c);
 
 /*
- * final and how from computed and the paced run the cell carries. A paced
- * run confirms that a cell holds or lowers it; it never raises the class
- * the sustained rate gives (yes means at least 20% headroom by that rate,
- * which a few seconds without a drop cannot show):
- *   no paced run                    final = computed, how COMPUTED
+ * final and how from computed, the basis and the paced run the cell
+ * carries. A paced run confirms that a cell holds or lowers it; it never
+ * raises the class the sustained rate gives (yes means at least 20%
+ * headroom by that rate, which a few seconds without a drop cannot show):
+ *   a stall past the buffers        final = NOT_REALTIME (how PACED when its
+ *    (basis SM_BASIS_STALL)          paced run dropped too, else COMPUTED)
  *   dropped                         final = NOT_REALTIME, how PACED
- *   held, computed NOT_REALTIME     final = NOT_REALTIME, how COMPUTED (the
- *                                   run was shorter than the shortfall
+ *   computed NOT_REALTIME           final = NOT_REALTIME, how COMPUTED (a run
+ *                                   that held was shorter than the shortfall
  *                                   takes to fill the buffers)
- *   held or held-tight, otherwise   final = the lower of computed and the
+ *   held or held-tight              final = the lower of computed and the
  *                                   run's outcome, how PACED (a marginal
  *                                   cell held stays marginal: "~*")
+ *   no paced run, basis lacking     final = UNCONFIRMED, how COMPUTED
+ *    (short, dip, extrapolated)
+ *   no paced run                    final = computed, how COMPUTED
  * Idempotent; a reader of a saved result calls it (sm_run_analyse).
  */
 void sm_verdict_cell_settle(struct sm_verdict_cell *c);

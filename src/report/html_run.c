@@ -185,7 +185,7 @@ static void verdicts(FILE *f, const struct sm_run_result *res)
 		return;
 	}
 	sm_html_note(f, NULL, "%s Each cell says how it was decided: computed from the measured "
-		     "sustained rate, or by a paced run.", sm_report_verdict_legend(buf, sizeof(buf)));
+		     "sustained rate, or by a paced run.", sm_report_verdict_legend(buf, sizeof(buf), res));
 	fputs("<table id=\"verdict-table\"><tr><th>format</th><th>MiB/frame</th>", f);
 	for (int d = 0; d < 2; d++)
 		for (unsigned k = 0; k < nr; k++)

@@ -175,7 +175,7 @@ static void md_escaped(FILE *f, const char *s)
 static void md_verdicts(FILE *f, const struct sm_run_result *res)
 {
 	unsigned nr = res->plan.nrates;
-	char note[1024];
+	char note[2048];
 
 	fprintf(f, "\n## Real-time verdicts\n\n");
 	if (!res->derived.verdicts_ready) {
@@ -185,7 +185,7 @@ static void md_verdicts(FILE *f, const struct sm_run_result *res)
 			   : "None: the frame tests did not finish.\n");
 		return;
 	}
-	md_escaped(f, sm_report_verdict_legend(note, sizeof(note)));
+	md_escaped(f, sm_report_verdict_legend(note, sizeof(note), res));
 	fprintf(f, "\n\n| format | MiB/frame |");
 	for (int d = 0; d < 2; d++)
 		for (unsigned k = 0; k < nr; k++)

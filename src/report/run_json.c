@@ -39,6 +39,7 @@ static cJSON *frametest_json(const struct sm_run_frametest *t, int write)
 	sm_json_add_u64(lat, "max", t->max_ns);
 	if (write)
 		cJSON_AddItemToObject(o, "cliff", sm_json_cliff(&t->cliff));
+	sm_json_add_stalls(o, &t->stalls);
 	if (t->nseries)   /* none in a result read from a JSON saved before it was kept */
 		cJSON_AddItemToObject(o, "series", sm_json_frames_series(t->series, t->nseries));
 	return o;
@@ -59,6 +60,16 @@ static cJSON *cell_json(const struct sm_verdict_cell *c, const struct sm_fps *ra
 	cJSON_AddBoolToObject(o, "near_limit", c->near_limit);
 	sm_json_add_double(o, "burst_measured_bytes_per_s", c->burst_measured);
 	cJSON_AddBoolToObject(o, "cliff", c->cliff);
+	if (c->basis_known) {   /* what the computed verdict lacks (docs/run.md) */
+		cJSON *b = cJSON_AddArrayToObject(o, "basis");
+
+		for (unsigned bit = 1; bit <= SM_BASIS_ALL; bit <<= 1)
+			if (c->basis & bit)
+				cJSON_AddItemToArray(b, cJSON_CreateString(sm_verdict_basis_name(bit)));
+		sm_json_add_double(o, "worst_measured_bytes_per_s", c->worst_measured);
+		sm_json_add_u64(o, "buffer_ns", c->buffer_ns);
+		sm_json_add_u64(o, "stall_ns", c->stall_ns);
+	}
 	if (sm_verdict_cell_outcome(c) >= 0) {
 		cJSON *p = cJSON_AddObjectToObject(o, "paced");
 

@@ -274,7 +274,7 @@ static void verdicts_cliff_note(FILE *f, const struct sm_run_result *res)
 void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
 {
 	unsigned nr = res->plan.nrates;
-	char note[1024];
+	char note[2048];
 
 	fprintf(f, "\nReal-time verdicts\n");
 	if (!res->derived.verdicts_ready) {
@@ -284,7 +284,7 @@ void sm_run_text_verdicts(FILE *f, const struct sm_run_result *res, int colour)
 			   : "  none: the frame tests did not finish\n");
 		return;
 	}
-	sm_text_wrap(f, sm_report_verdict_legend(note, sizeof(note)), 78, 2);
+	sm_text_wrap(f, sm_report_verdict_legend(note, sizeof(note), res), 78, 2);
 	fprintf(f, "  %-16s %6s  %-*s %s\n", "", "MiB/", (int)(nr * 5), "capture at fps",
 		"playback at fps");
 	fprintf(f, "  %-16s %6s ", "format", "frame");
@@ -395,6 +395,20 @@ void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len)
 	if (res->notice[0])
 		add(buf, len, &pos, "io_uring was not available, so the queued block tests "
 			"ran one I/O at a time. ");
+	for (int d = 0; dv->verdicts_ready && d < 2; d++)
+		if (dv->stall_cells[d])
+			add(buf, len, &pos, "A %s test completed nothing for %.2f s, longer than %u "
+			    "frames of buffers last at %u of the table's %s cells (#), so those are not "
+			    "real time whatever the mean rate. ", d == SM_DIR_CAPTURE ? "write" : "read",
+			    (double)dv->stall_ns[d] / 1e9, res->plan.queue, dv->stall_cells[d],
+			    d == SM_DIR_CAPTURE ? "capture" : "playback");
+	if (dv->verdicts_ready && dv->unconfirmed)
+		add(buf, len, &pos, "%u verdict%s %s unconfirmed (?): the rates say %s up, but the "
+		    "run's evidence (a burst, a second under the need, a write too short to look for "
+		    "a cliff, or frames larger than any measured) does not bear %s out and no paced "
+		    "run confirmed %s. ", dv->unconfirmed, dv->unconfirmed == 1 ? "" : "s",
+		    dv->unconfirmed == 1 ? "is" : "are", dv->unconfirmed == 1 ? "it keeps" : "they keep",
+		    dv->unconfirmed == 1 ? "it" : "them", dv->unconfirmed == 1 ? "it" : "them");
 	if (res->near_unconfirmed)
 		add(buf, len, &pos, "%u near-limit verdict%s could not be checked by a paced run "
 			"in the time given (try a longer --time). ", res->near_unconfirmed,

@@ -12,17 +12,17 @@
 
 char *sm_report_verdict_mark(char *buf, size_t len, const struct sm_verdict_cell *c)
 {
-	static const char *const word[] = { "no", "~", "yes" };
+	static const char *const word[SM_VERDICT_COUNT] = { "no", "?", "~", "yes" };
 
-	snprintf(buf, len, "%s%s%s", word[c->final], c->how == SM_HOW_PACED ? "*" : "",
-		 c->cliff ? "!" : "");
+	snprintf(buf, len, "%s%s%s%s", word[c->final], c->how == SM_HOW_PACED ? "*" : "",
+		 c->cliff ? "!" : "", c->basis & SM_BASIS_STALL ? "#" : "");
 	return buf;
 }
 
 /* The words of each mark: [final][how]. */
 #define HR_PCT_S "20"
 #define HELD_LITTLE "held with little headroom"
-static const char *const meaning[3][2] = {
+static const char *const meaning[SM_VERDICT_COUNT][2] = {
 	[SM_VERDICT_REALTIME] = { "real time with at least " HR_PCT_S "% headroom",
 				  "real time with at least " HR_PCT_S "% headroom, and a paced run "
 				  "held it" },
@@ -30,6 +30,11 @@ static const char *const meaning[3][2] = {
 				  HELD_LITTLE ": a paced run held it, with less than " HR_PCT_S
 				  "% headroom by the sustained rate or more than half its buffers "
 				  "used" },
+	[SM_VERDICT_UNCONFIRMED] = { "unconfirmed: the rates say it keeps up, but the run's "
+				     "evidence does not bear it out (a burst, a second under the "
+				     "need, a write too short to look for a cliff, or larger frames "
+				     "than any measured) and no paced run confirmed it",
+				     "unconfirmed" },
 	[SM_VERDICT_NOT_REALTIME] = { "not real time",
 				      "not real time: a paced run dropped frames" },
 };
@@ -41,14 +46,24 @@ const char *sm_report_verdict_meaning(const struct sm_verdict_cell *c)
 	return meaning[c->final][c->how == SM_HOW_PACED];
 }
 
-char *sm_report_verdict_legend(char *buf, size_t len)
+char *sm_report_verdict_legend(char *buf, size_t len, const struct sm_run_result *res)
 {
+	const struct sm_run_derived *d = &res->derived;
+	char unconf[400] = "", stall[200] = "";
+
+	/* the marks the table holds, and only those */
+	if (d->unconfirmed)
+		snprintf(unconf, sizeof(unconf), " ? = %s.", meaning[SM_VERDICT_UNCONFIRMED][0]);
+	if (d->stall_cells[0] || d->stall_cells[1])
+		snprintf(stall, sizeof(stall), " # = a stall: the storage completed nothing for "
+			 "longer than %u frames of buffers last at the rate, so frames drop "
+			 "whatever the mean rate.", res->plan.queue);
 	snprintf(buf, len, "yes = %s by the sustained rate; ~ = %s; no = %s. * = checked by a "
 		 "paced run at that rate (or one that settles it): yes* = held, ~* = %s, no* = "
-		 "dropped frames; a paced run confirms or lowers a verdict, never raises it. "
+		 "dropped frames; a paced run confirms or lowers a verdict, never raises it.%s%s "
 		 "Capture writes frames as they arrive, playback reads them in time for display.",
 		 meaning[SM_VERDICT_REALTIME][0], meaning[SM_VERDICT_MARGINAL][0],
-		 meaning[SM_VERDICT_NOT_REALTIME][0], HELD_LITTLE);
+		 meaning[SM_VERDICT_NOT_REALTIME][0], HELD_LITTLE, unconf, stall);
 	return buf;
 }
 

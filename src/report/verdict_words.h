@@ -21,8 +21,10 @@ char *sm_report_verdict_mark(char *buf, size_t len, const struct sm_verdict_cell
  * string). */
 const char *sm_report_verdict_meaning(const struct sm_verdict_cell *c);
 
-/* The legend of the table, one paragraph without a trailing newline. */
-char *sm_report_verdict_legend(char *buf, size_t len);
+/* The legend of res's table, one paragraph without a trailing newline:
+ * the "?" and "#" marks only when the table has such cells (needs
+ * res->derived). */
+char *sm_report_verdict_legend(char *buf, size_t len, const struct sm_run_result *res);
 
 /*
  * The note on the paced runs under the table, one paragraph: how many

@@ -52,7 +52,7 @@ static int read_frametest(const cJSON *o, struct sm_run_frametest *t, struct sm_
 	rc |= sm_jget_u64(lat, "max", &t->max_ns, e);
 	if (!rc && cJSON_GetObjectItemCaseSensitive(o, "cliff"))   /* write tests */
 		rc |= sm_json_read_cliff(cJSON_GetObjectItemCaseSensitive(o, "cliff"), &t->cliff, e);
-	if (rc)
+	if (rc || sm_json_read_stalls(o, &t->stalls, e))
 		return -EINVAL;
 	/* kept since the HTML rate chart (docs/run.md); older results have none */
 	if (cJSON_GetObjectItemCaseSensitive(o, "series"))
@@ -80,7 +80,7 @@ static const char *verdict_name(int v) { return sm_verdict_name((enum sm_verdict
 static const char *how_name(int v) { return sm_verdict_how_name((enum sm_verdict_how)v); }
 static const char *phase_name(int v) { return sm_run_phase_name((enum sm_run_phase)v); }
 
-static int read_cell(const cJSON *o, struct sm_verdict_cell *c, struct sm_jerr *e)
+static int read_cell(const cJSON *o, struct sm_verdict_cell *c, int *basis_seen, struct sm_jerr *e)
 {
 	int rc = 0, v;
 
@@ -95,10 +95,30 @@ static int read_cell(const cJSON *o, struct sm_verdict_cell *c, struct sm_jerr *
 		rc |= sm_jget_bool(o, "cliff", &c->cliff, e);
 		rc |= sm_jget_double(o, "burst_measured_bytes_per_s", &c->burst_measured, e);
 	}
-	if ((v = by_name(o, "verdict", verdict_name, 3, e)) < 0)
+	/* written since verdicts rest on sustained data (docs/run.md) */
+	if (cJSON_GetObjectItemCaseSensitive(o, "basis")) {
+		const cJSON *b;
+
+		c->basis_known = 1;
+		*basis_seen = 1;
+		cJSON_ArrayForEach(b, sm_jget_arr(o, "basis", e)) {
+			unsigned bit;
+
+			for (bit = 1; bit <= SM_BASIS_ALL; bit <<= 1)
+				if (cJSON_IsString(b) && !strcmp(b->valuestring, sm_verdict_basis_name(bit)))
+					break;
+			if (bit > SM_BASIS_ALL)
+				return sm_jerr_set(e, "'basis' holds an unknown value");
+			c->basis |= bit;
+		}
+		rc |= sm_jget_double(o, "worst_measured_bytes_per_s", &c->worst_measured, e);
+		rc |= sm_jget_u64(o, "buffer_ns", &c->buffer_ns, e);
+		rc |= sm_jget_u64(o, "stall_ns", &c->stall_ns, e);
+	}
+	if ((v = by_name(o, "verdict", verdict_name, SM_VERDICT_COUNT, e)) < 0)
 		return -EINVAL;
 	c->final = (enum sm_verdict)v;
-	if ((v = by_name(o, "computed", verdict_name, 3, e)) < 0)
+	if ((v = by_name(o, "computed", verdict_name, SM_VERDICT_COUNT, e)) < 0)
 		return -EINVAL;
 	c->computed = (enum sm_verdict)v;
 	if ((v = by_name(o, "how", how_name, 2, e)) < 0)
@@ -215,7 +235,7 @@ static int read_verdicts(const cJSON *a, struct sm_run_result *res, struct sm_je
 				return sm_jerr_set(e, "verdict row '%s' has %d cells, not %u", name,
 						   cJSON_GetArraySize(cells), res->plan.nrates);
 			cJSON_ArrayForEach(c, cells)
-				if (read_cell(c, &res->rows[r].cell[d][k++], e))
+				if (read_cell(c, &res->rows[r].cell[d][k++], &res->sustained_basis, e))
 					return -EINVAL;
 		}
 		r++;

@@ -78,6 +78,9 @@ struct sm_run_frametest {
 	struct sm_cliff cliff;      /* write tests: a fall of the write rate over the
 				     * test's series (docs/cliff.md), from the frames
 				     * run; all 0 for reads */
+	struct sm_stalls stalls;    /* times no frame completed (core/stall.h), from
+				     * the frames run; measured 0 in a result saved
+				     * before they were looked for */
 	/* The test's per-second series as the frames run sampled it (one
 	 * cumulative sample a second, then the end of the test; time since
 	 * the test's start): the HTML report's rate-over-time chart. Owned
@@ -164,6 +167,9 @@ struct sm_run_derived {
 	unsigned held_below_need;   /* cells a paced run held whose sustained rate is
 				     * under the need: not real time (the run does
 				     * not raise them) */
+	unsigned unconfirmed;       /* cells left UNCONFIRMED ("?") */
+	unsigned stall_cells[2];    /* [direction]: cells a stall ruled out ("#") */
+	uint64_t stall_ns[2];       /* [direction]: the longest such stall */
 };
 
 /* The frame size whose write test is the run's sustained write. */
@@ -235,6 +241,10 @@ struct sm_run_result {
 				     * each cell the worst rank's (docs/mpi.md); 0 for
 				     * a run alone */
 	int error;                  /* -errno that stopped the run, or 0 (text in head.error) */
+	int sustained_basis;        /* verdicts rest on sustained data (docs/run.md, "What a
+				     * verdict rests on": the 2K cap and each cell's basis);
+				     * set by the run, and by the reader of a result whose
+				     * cells carry "basis"; 0 for a result saved before */
 };
 
 #endif

@@ -2,6 +2,8 @@
 /* Names of verdicts, how they were decided, and directions (JSON, text). */
 #include "result/verdict.h"
 
+#include <stddef.h>
+
 const char *sm_verdict_name(enum sm_verdict v)
 {
 	switch (v) {
@@ -9,8 +11,26 @@ const char *sm_verdict_name(enum sm_verdict v)
 		return "realtime";
 	case SM_VERDICT_MARGINAL:
 		return "marginal";
+	case SM_VERDICT_UNCONFIRMED:
+		return "unconfirmed";
 	default:
 		return "not-realtime";
+	}
+}
+
+const char *sm_verdict_basis_name(unsigned bit)
+{
+	switch (bit) {
+	case SM_BASIS_SHORT:
+		return "short";
+	case SM_BASIS_DIP:
+		return "dip";
+	case SM_BASIS_EXTRAPOLATED:
+		return "extrapolated";
+	case SM_BASIS_STALL:
+		return "stall";
+	default:
+		return NULL;
 	}
 }
 

@@ -7,11 +7,30 @@
 
 #include <stdint.h>
 
+/* Ordered: a lower value claims less. UNCONFIRMED is never computed from
+ * rates: it is what a cell whose rates say real time (or marginal) shows
+ * when the run's evidence does not bear it out (enum sm_verdict_basis) and
+ * no paced run confirmed it. */
 enum sm_verdict {
 	SM_VERDICT_NOT_REALTIME = 0,
+	SM_VERDICT_UNCONFIRMED,
 	SM_VERDICT_MARGINAL,
 	SM_VERDICT_REALTIME,
+	SM_VERDICT_COUNT
 };
+
+/* What a computed verdict lacks to rest on sustained data (docs/run.md,
+ * "What a verdict rests on"); bits of sm_verdict_cell.basis. */
+enum sm_verdict_basis {
+	SM_BASIS_SHORT = 1,        /* capture: the sustained write was too short to
+				    * look for a cliff */
+	SM_BASIS_DIP = 2,          /* some whole second of the frame tests it leans
+				    * on ran below the need (or none lasted a second) */
+	SM_BASIS_EXTRAPOLATED = 4, /* a frame larger than any the run measured */
+	SM_BASIS_STALL = 8,        /* a test of its direction stopped for longer than
+				    * the cell's buffer: not real time */
+};
+#define SM_BASIS_ALL 15u
 
 /* How a verdict was reached. */
 enum sm_verdict_how {
@@ -63,6 +82,17 @@ struct sm_verdict_cell {
 				    * computed verdict: a cliff downgraded it, and no
 				    * paced run (shorter than the cliff took to come)
 				    * may raise it again */
+	/* What the computed verdict rests on (set with it by
+	 * sm_run_compute_verdicts(); all 0 in a result saved before these
+	 * rules, which then settle as they did). */
+	int basis_known;           /* the fields below were worked out */
+	unsigned basis;            /* enum sm_verdict_basis bits it lacks */
+	uint64_t buffer_ns;        /* the buffers the verdict assumes: queue frames at
+				    * the rate */
+	uint64_t stall_ns;         /* with SM_BASIS_STALL: the longest stall of the
+				    * direction's frame tests, longer than buffer_ns */
+	double worst_measured;     /* bytes/s the model gives from each test's slowest
+				    * whole second; 0 when a test had none */
 };
 
 /* A measured point: the highest sustained frame rate at one frame size. */
@@ -71,7 +101,7 @@ struct sm_rate_point {
 	double fps;
 };
 
-/* "realtime", "marginal", "not-realtime"; "computed", "paced";
+/* "realtime", "marginal", "unconfirmed", "not-realtime"; "computed", "paced";
  * "capture", "playback". */
 const char *sm_verdict_name(enum sm_verdict v);
 /* What a paced run showed, by its sm_verdict_paced() outcome v: "held"
@@ -80,5 +110,8 @@ const char *sm_verdict_name(enum sm_verdict v);
 const char *sm_paced_outcome_name(enum sm_verdict v);
 const char *sm_verdict_how_name(enum sm_verdict_how h);
 const char *sm_direction_name(enum sm_direction d);
+/* "short", "dip", "extrapolated", "stall" for one bit of enum
+ * sm_verdict_basis; NULL for anything else. */
+const char *sm_verdict_basis_name(unsigned bit);
 
 #endif

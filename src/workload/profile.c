@@ -164,6 +164,7 @@ int sm_run_verdicts(struct sm_run_result *res, sm_run_progress_fn progress, void
 	int rc = prof_init(&x, res, progress, arg);
 
 	res->reached = SM_PHASE_VERDICTS;
+	res->sustained_basis = 1;
 	sm_run_compute_verdicts(res);
 	if (!rc && res->plan.hooks)   /* an MPI job: rank 0's table becomes the job's */
 		rc = res->plan.hooks->verdicts(res->plan.hooks->arg, res);

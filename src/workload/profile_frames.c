@@ -108,6 +108,7 @@ void sm_run_frametest_from(const struct sm_frames_result *fr, struct sm_run_fram
 	t->max_ns = h->count ? h->max : 0;
 	t->direct = fr->plan.direct;
 	t->cliff = fr->cliff;   /* derived by the frames run for write tests */
+	t->stalls = fr->stalls;
 	free(t->series);
 	t->series = NULL;
 	t->nseries = 0;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/compiler.h"
+#include "result/run.h"
 
 static char scratch[PATH_MAX];
 static pid_t owner;   /* the process that made it: a forked child leaves it */
@@ -80,4 +81,28 @@ void t_skip(const char *fmt, ...)
 	va_end(ap);
 	printf("\n");
 	exit(T_SKIP);
+}
+
+void t_run_steady(struct sm_run_frametest *t, double bytes_per_s, unsigned long long frame_bytes,
+		  unsigned secs)
+{
+	struct sm_frames_snap *s = calloc(secs, sizeof(*s));
+	double frames = bytes_per_s / (double)frame_bytes;
+
+	if (!s) {
+		fprintf(stderr, "t_run_steady: out of memory\n");
+		exit(1);
+	}
+	for (unsigned i = 0; i < secs; i++) {
+		s[i].t_ns = (i + 1) * 1000000000ull;
+		s[i].frames = (uint64_t)(frames * (i + 1) + 0.5);
+		s[i].bytes = (uint64_t)(bytes_per_s * (i + 1));
+	}
+	free(t->series);
+	t->series = s;
+	t->nseries = secs;
+	memset(&t->stalls, 0, sizeof(t->stalls));
+	t->stalls.measured = 1;
+	t->stalls.period_ns = SM_STALL_PERIOD_NS;
+	t->stalls.threshold_ns = SM_STALL_UNPACED_MIN_NS;
 }

@@ -27,4 +27,12 @@ int t_rm_rf(const char *path);
 /* Say why on stdout and exit with T_SKIP. */
 void t_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* Give a run's frame test a sustained basis (docs/run.md, "What a verdict
+ * rests on"): a series of secs whole seconds at bytes_per_s in frames of
+ * frame_bytes (allocated into t, freed with the result), stalls looked for
+ * and none found. */
+struct sm_run_frametest;
+void t_run_steady(struct sm_run_frametest *t, double bytes_per_s, unsigned long long frame_bytes,
+		  unsigned secs);
+
 #endif

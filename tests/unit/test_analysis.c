@@ -12,6 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "helpers.h"
+
 #include "analysis/paced.h"
 #include "analysis/run.h"
 #include "analysis/verdict.h"
@@ -174,6 +176,9 @@ static void set_ratio(struct sm_run_result *res, unsigned r, int d, unsigned k, 
 
 static void free_table(struct sm_run_result *res)
 {
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int d = 0; d < 2; d++)
+			free(res->sizes[i].t[d].series);
 	free(res->rows);
 	free(res);
 }
@@ -293,12 +298,19 @@ static void test_compute_verdicts(SM_UNUSED void **state)
 	struct sm_run_result *res = table(1, rates, 2);
 	const struct sm_verdict_cell *c;
 
-	/* one measured size, the row's own: 20 fps write, 50 fps read */
+	/* one measured size, the row's own: 20 fps write, 50 fps read, each
+	 * steady over 15 s, the write looked for a cliff */
+	snprintf(res->sizes[0].preset, sizeof(res->sizes[0].preset), "2k");
 	res->sizes[0].frame_bytes = res->rows[0].fmt.frame_bytes;
 	res->sizes[0].t[SM_DIR_CAPTURE].measured = 1;
 	res->sizes[0].t[SM_DIR_CAPTURE].fps = 20;
+	res->sizes[0].t[SM_DIR_CAPTURE].cliff.looked = 1;
+	t_run_steady(&res->sizes[0].t[SM_DIR_CAPTURE], 20.0 * (double)res->sizes[0].frame_bytes,
+		     res->sizes[0].frame_bytes, 15);
 	res->sizes[0].t[SM_DIR_PLAYBACK].measured = 1;
 	res->sizes[0].t[SM_DIR_PLAYBACK].fps = 50;
+	t_run_steady(&res->sizes[0].t[SM_DIR_PLAYBACK], 50.0 * (double)res->sizes[0].frame_bytes,
+		     res->sizes[0].frame_bytes, 15);
 	res->rows[0].cell[SM_DIR_CAPTURE][0].how = SM_HOW_PACED;   /* reset by the computation */
 	sm_run_compute_verdicts(res);
 	c = &res->rows[0].cell[SM_DIR_CAPTURE][0];
@@ -478,6 +490,110 @@ static void test_analyse(SM_UNUSED void **state)
 	free_table(res);
 }
 
+
+/* What a verdict rests on (docs/run.md): one 2K size at 25x what dpx-2k at
+ * 24 fps needs, steady, the write looked for a cliff: real time. Then one
+ * change at a time: a 1 s stall in the write rules capture out ("#") and
+ * leaves playback; a write too short to look for a cliff, a second under
+ * the need, or a frame larger than any measured leave the cell
+ * unconfirmed ("?") until a paced run with those buffers holds; no cell
+ * claims more than the 2K test's bytes per second. */
+static void test_verdict_basis(SM_UNUSED void **state)
+{
+	static const char *const rates[] = { "24", "60" };
+	struct sm_run_result *res = table(2, rates, 2);
+	struct sm_run_size *two = &res->sizes[0];
+	double fb, bw;
+	struct sm_paced held = { .scheduled = 240, .done = 240, .interval_ns = 41666667,
+				 .queue = 8, .complete = 1, .p999_sched_ns = 50000000 };
+	const struct sm_verdict_cell *c;
+
+	assert_int_equal(sm_format_find("dpx-8k-uhd", &res->rows[1].fmt), 0);
+	res->plan.queue = 8;
+	res->sustained_basis = 1;
+	fb = (double)res->rows[0].fmt.frame_bytes;
+	bw = 25 * 24 * fb;
+	snprintf(two->preset, sizeof(two->preset), "2k");
+	two->frame_bytes = (uint64_t)fb;
+	for (int d = 0; d < 2; d++) {
+		two->t[d].measured = 1;
+		two->t[d].fps = bw / fb;
+		two->t[d].bytes_per_s = bw;
+		t_run_steady(&two->t[d], bw, two->frame_bytes, 15);
+	}
+	two->t[SM_DIR_CAPTURE].cliff.looked = 1;
+	sm_run_compute_verdicts(res);
+	c = &res->rows[0].cell[SM_DIR_CAPTURE][0];
+	assert_int_equal(c->final, SM_VERDICT_REALTIME);
+	assert_int_equal(c->basis, 0);
+	assert_int_equal(c->buffer_ns, 333333333);
+	/* dpx-8k-uhd is larger than any frame measured */
+	c = &res->rows[1].cell[SM_DIR_PLAYBACK][0];
+	assert_true(c->basis & SM_BASIS_EXTRAPOLATED);
+	assert_true(c->computed == SM_VERDICT_NOT_REALTIME || c->final == SM_VERDICT_UNCONFIRMED);
+
+	/* a one-second stall in the write: capture is not real time at any
+	 * rate, however fast; playback is untouched */
+	sm_stalls_add(&two->t[SM_DIR_CAPTURE].stalls, 5000000000ull, 1000000000ull);
+	sm_run_compute_verdicts(res);
+	for (unsigned k = 0; k < 2; k++) {
+		c = &res->rows[0].cell[SM_DIR_CAPTURE][k];
+		assert_true(c->ratio > 9);
+		assert_int_equal(c->final, SM_VERDICT_NOT_REALTIME);
+		assert_true(c->basis & SM_BASIS_STALL);
+		assert_int_equal(c->stall_ns, 1000000000ull);
+		/* and a paced run that held does not bring it back */
+		assert_int_equal(sm_verdict_cell_confirm(&res->rows[0].cell[SM_DIR_CAPTURE][k], &held), 1);
+		assert_int_equal(c->final, SM_VERDICT_NOT_REALTIME);
+	}
+	assert_int_equal(res->rows[0].cell[SM_DIR_PLAYBACK][0].final, SM_VERDICT_REALTIME);
+	/* no candidate for a cell a stall decided */
+	{
+		struct sm_run_cand cand[8];
+
+		for (unsigned i = 0, n = sm_run_candidates(res, 1, cand); i < n; i++)
+			assert_false(cand[i].row == 0 && cand[i].dir == SM_DIR_CAPTURE);
+	}
+	memset(&two->t[SM_DIR_CAPTURE].stalls, 0, sizeof(two->t[SM_DIR_CAPTURE].stalls));
+
+	/* too short to look for a cliff: unconfirmed, until a paced run holds */
+	two->t[SM_DIR_CAPTURE].cliff.looked = 0;
+	sm_run_compute_verdicts(res);
+	c = &res->rows[0].cell[SM_DIR_CAPTURE][0];
+	assert_int_equal(c->computed, SM_VERDICT_REALTIME);
+	assert_int_equal(c->final, SM_VERDICT_UNCONFIRMED);
+	assert_int_equal(c->basis, SM_BASIS_SHORT);
+	assert_int_equal(res->rows[0].cell[SM_DIR_PLAYBACK][0].final, SM_VERDICT_REALTIME);
+	assert_int_equal(sm_verdict_cell_confirm(&res->rows[0].cell[SM_DIR_CAPTURE][0], &held), 1);
+	assert_int_equal(c->final, SM_VERDICT_REALTIME);
+	assert_int_equal(c->how, SM_HOW_PACED);
+	two->t[SM_DIR_CAPTURE].cliff.looked = 1;
+
+	/* one second of the read under what 60 fps needs */
+	two->t[SM_DIR_PLAYBACK].series[7].bytes -= (uint64_t)(bw * 0.99);
+	for (unsigned i = 8; i < 15; i++)
+		two->t[SM_DIR_PLAYBACK].series[i].bytes -= (uint64_t)(bw * 0.99);
+	sm_run_compute_verdicts(res);
+	c = &res->rows[0].cell[SM_DIR_PLAYBACK][1];
+	assert_true(c->worst_measured < c->needed);
+	assert_int_equal(c->final, SM_VERDICT_UNCONFIRMED);
+	assert_int_equal(c->basis, SM_BASIS_DIP);
+
+	/* the 2K test's rate caps every point: a faster HD test does not let
+	 * a capture cell claim more than it */
+	snprintf(res->sizes[1].preset, sizeof(res->sizes[1].preset), "hd");
+	res->sizes[1].frame_bytes = (uint64_t)(fb / 2);
+	res->sizes[1].t[SM_DIR_CAPTURE].measured = 1;
+	res->sizes[1].t[SM_DIR_CAPTURE].fps = 4 * bw / (fb / 2);
+	res->sizes[1].t[SM_DIR_CAPTURE].bytes_per_s = 4 * bw;
+	t_run_steady(&res->sizes[1].t[SM_DIR_CAPTURE], 4 * bw, res->sizes[1].frame_bytes, 15);
+	sm_run_compute_verdicts(res);
+	for (unsigned r = 0; r < res->nrows; r++)
+		for (unsigned k = 0; k < 2; k++)
+			assert_true(res->rows[r].cell[SM_DIR_CAPTURE][k].measured <= bw * (1 + 1e-9));
+	free_table(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_propagate),
 		cmocka_unit_test(test_compute_verdicts),
 		cmocka_unit_test(test_verdicts_cliff),
+		cmocka_unit_test(test_verdict_basis),
 		cmocka_unit_test(test_analyse),
 	};
 
