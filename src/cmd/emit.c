@@ -16,6 +16,7 @@
 #include "core/outfile.h"
 #include "mpi/job.h"
 #include "report/cliff.h"
+#include "report/stall.h"
 #include "report/dist.h"
 #include "result/cliff.h"
 #include "result/dist.h"
@@ -182,6 +183,7 @@ static void notices(const struct sm_emit *e, const struct sm_layout_row *row, co
 {
 	const struct sm_result_head *h = e->r->head(res);
 	const struct sm_cliff *c = e->r->cliff ? e->r->cliff(res) : NULL;
+	const struct sm_stalls *st = e->r->stalls ? e->r->stalls(res) : NULL;
 
 	for (unsigned i = 0; (row->flags & SM_ROW_WARN) && i < h->warnings.count; i++)
 		fprintf(stderr, "%s: warning: %s\n", e->prog, h->warnings.item[i].message);
@@ -190,6 +192,11 @@ static void notices(const struct sm_emit *e, const struct sm_layout_row *row, co
 
 		/* stormark's notice under every name: a peer's layout stays the peer's */
 		fprintf(stderr, "stormark: cliff: %s\n", sm_report_cliff_words(words, sizeof(words), c));
+	}
+	if ((row->flags & SM_ROW_CLIFF) && st && st->measured && st->count) {
+		char words[256];
+
+		fprintf(stderr, "stormark: stall: %s\n", sm_report_stall_words(words, sizeof(words), st));
 	}
 	if (row->note)
 		row->note(stderr, res);

@@ -5,6 +5,7 @@
 #include "analysis/frames.h"
 #include "core/units.h"
 #include "report/cliff.h"
+#include "report/stall.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,11 @@ static void summary(FILE *f, const struct sm_frames_result *r)
 
 		sm_html_kv(f, "cliff", "%s", sm_report_cliff_words(words, sizeof(words), &r->cliff));
 	}
+	if (r->stalls.measured) {
+		char words[256];
+
+		sm_html_kv(f, "stalls", "%s", sm_report_stall_words(words, sizeof(words), &r->stalls));
+	}
 	if (r->plan.fps > 0) {
 		sm_html_kv(f, "paced rate", "%.2f frames/s over the schedule (%llu frames)", r->paced_fps,
 			   (unsigned long long)r->paced_frames);
@@ -89,8 +95,9 @@ void sm_html_cliff_mark(struct sm_html_mark *m, const struct sm_cliff *c)
 
 void sm_html_chart_frames_rate(FILE *f, const char *id, const char *title,
 			       const struct sm_frames_snap *s, size_t n, int fps,
-			       const struct sm_html_mark *mark)
+			       const struct sm_html_mark *mark, const struct sm_stalls *stalls)
 {
+	double sf[SM_STALL_KEEP], st[SM_STALL_KEEP];
 	double *x = calloc(n ? n : 1, sizeof(double)), *y = calloc(n ? n : 1, sizeof(double));
 	struct sm_html_xy c = { 0 };
 	struct sm_frames_snap zero = { 0 }, d;
@@ -120,6 +127,11 @@ void sm_html_chart_frames_rate(FILE *f, const char *id, const char *title,
 		c.mark_x = mark->t_s;
 		c.mark_label = mark->label;
 	}
+	if (stalls) {
+		c.nspans = sm_report_stall_spans(stalls, sf, st);
+		c.span_from = sf;
+		c.span_to = st;
+	}
 	sm_html_chart_xy(f, &c);
 out:
 	free(x);
@@ -132,9 +144,9 @@ static void rates(FILE *f, const struct sm_frames_result *r, const struct sm_htm
 	sm_html_section(f, "rates", "Rate over the run");
 	if (r->plan.kind != SM_FRAMES_EMPTY)
 		sm_html_chart_frames_rate(f, "chart-throughput", "Data rate per second", r->series,
-					  r->nseries, 0, mark);
+					  r->nseries, 0, mark, &r->stalls);
 	sm_html_chart_frames_rate(f, "chart-fps", "Frame rate per second", r->series, r->nseries, 1,
-				  mark);
+				  mark, &r->stalls);
 	sm_html_section_end(f);
 }
 

@@ -569,6 +569,18 @@ void sm_html_chart_xy(FILE *f, const struct sm_html_xy *c)
 	y_axis(f, ymax, c->ylabel);
 	x_axis(f, x0, x1);
 	frame_box(f);
+	for (unsigned i = 0; i < c->nspans; i++) {
+		double a = c->span_from[i] < x0 ? x0 : c->span_from[i];
+		double b = c->span_to[i] > x1 ? x1 : c->span_to[i];
+
+		if (b <= a)
+			continue;
+		fprintf(f, "<rect class=\"stall\" x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" "
+			   "height=\"%.0f\" fill=\"#c33\" fill-opacity=\"0.2\"><title>stall: "
+			   "nothing completed for %.2f s from %.2f s</title></rect>\n",
+			PX0 + (a - x0) / (x1 - x0) * PW, PY0, (b - a) / (x1 - x0) * PW, PB - PY0,
+			c->span_to[i] - c->span_from[i], c->span_from[i]);
+	}
 	for (unsigned k = 0; k < c->nlines; k++)
 		draw_band(f, c->n, c->x, c->y[k], c->y[k], c->y[k], NULL, x0, x1, ymax, colour[k], 1);
 	top_band(f, c->nlines, c->name, NULL);

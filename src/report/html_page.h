@@ -66,6 +66,10 @@ struct sm_html_xy {
 	const char *name[SM_HTML_MAXLINES];
 	double mark_x;
 	const char *mark_label;     /* NULL: no mark */
+	/* shaded spans [span_from[i], span_to[i]) on the x axis: the stalls,
+	 * times nothing completed (docs/methodology.md) */
+	unsigned nspans;
+	const double *span_from, *span_to;
 };
 void sm_html_chart_xy(FILE *f, const struct sm_html_xy *c);
 
@@ -73,10 +77,12 @@ void sm_html_chart_xy(FILE *f, const struct sm_html_xy *c);
  * second apart, then the end of the test; struct sm_frames_snap) as an xy
  * chart: per sample the rate since the one before, in MiB/s (fps 0) or
  * frames/s (fps 1), over seconds since the start; mark (NULL or unset:
- * none) marks a cliff. frames' rate charts and run's. */
+ * none) marks a cliff, stalls (NULL: none) shade each stall past its
+ * threshold. frames' rate charts and run's. */
+struct sm_stalls;
 void sm_html_chart_frames_rate(FILE *f, const char *id, const char *title,
 			       const struct sm_frames_snap *s, size_t n, int fps,
-			       const struct sm_html_mark *mark);
+			       const struct sm_html_mark *mark, const struct sm_stalls *stalls);
 
 /* A latency histogram on a log time axis (counts per pixel column of the
  * histogram's buckets), p50, p99 and p99.9 marked. An empty h says so. */

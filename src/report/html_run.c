@@ -5,6 +5,7 @@
 #include "analysis/verdict.h"
 #include "core/units.h"
 #include "report/cliff.h"
+#include "report/stall.h"
 #include "report/run_text.h"
 #include "report/verdict_words.h"
 
@@ -120,7 +121,8 @@ static void rate_chart(FILE *f, const struct sm_run_result *res, unsigned i, int
 	snprintf(title, sizeof(title), "%s %s%s (%s frames): data rate per second", s->preset,
 		 sustained ? "sustained " : "", dir ? "read" : "write",
 		 sm_fmt_bytes(a, sizeof(a), (double)s->frame_bytes));
-	sm_html_chart_frames_rate(f, id, title, t->series, t->nseries, 0, sustained ? &mark : NULL);
+	sm_html_chart_frames_rate(f, id, title, t->series, t->nseries, 0, sustained ? &mark : NULL,
+				  &t->stalls);
 }
 
 /* The rate over time of every frame test, the sustained write first: a
@@ -144,6 +146,10 @@ static void rates(FILE *f, const struct sm_run_result *res)
 	sm_html_note(f, "muted", "Each frame test's data rate, second by second (the last point is the end "
 		     "of the test; frames/s = MiB/s / frame size). The 2k write is the sustained write, "
 		     "where a cliff is looked for (docs/cliff.md)%s", si >= 0 ? ":" : ".");
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int d = 0; d < 2; d++)
+			if (sm_report_run_stall_line(words, sizeof(words), res, i, d)[0])
+				sm_html_note(f, "warn", "%s (shaded on its chart).", words);
 	if (si >= 0) {
 		sm_html_note(f, res->sizes[si].t[SM_DIR_CAPTURE].cliff.found ? "warn" : NULL, "%s",
 			     sm_report_cliff_words(words, sizeof(words),

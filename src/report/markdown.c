@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Markdown renderings of time, run, fileio and frames results. */
 #include "report/markdown.h"
+#include "report/stall.h"
 #include "report/cliff.h"
 #include "analysis/paced.h"
 #include "report/steady.h"
@@ -160,6 +161,13 @@ static void md_frames(FILE *f, const struct sm_run_result *res)
 			sm_report_cliff_words(words, sizeof(words),
 					      &res->sizes[res->derived.sustained_size].t[0].cliff));
 	}
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int dd = 0; dd < 2; dd++) {
+			char line[320];
+
+			if (sm_report_run_stall_line(line, sizeof(line), res, i, dd)[0])
+				fprintf(f, "\n%c%s.\n", 'S', line + 1);
+		}
 }
 
 /* Text with its '*' escaped (markdown would read emphasis): the marks. */
@@ -401,6 +409,12 @@ void sm_md_frames(FILE *f, const struct sm_frames_result *r)
 
 		fprintf(f, "\nCliff: %s (docs/cliff.md).\n",
 			sm_report_cliff_words(words, sizeof(words), &r->cliff));
+	}
+	if (r->stalls.measured) {
+		char words[256];
+
+		fprintf(f, "\nStalls: %s (docs/methodology.md).\n",
+			sm_report_stall_words(words, sizeof(words), &r->stalls));
 	}
 	fprintf(f, "\n## Times\n\n| op | count | errors | mean | p50 | p95 | p99 | p99.9 | max |\n"
 		   "|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");

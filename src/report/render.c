@@ -323,6 +323,11 @@ static const struct sm_cliff *frames_cliff(const void *res)
 	return &((const struct sm_frames_result *)res)->cliff;
 }
 
+static const struct sm_stalls *frames_stalls(const void *res)
+{
+	return &((const struct sm_frames_result *)res)->stalls;
+}
+
 /* frametest's lines in its order, then stormark's: paced figures, the
  * verdict, --verify (last: scripts read frametest's by position). */
 static int frames_ft(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UNUSED struct sm_jerr *e)
@@ -388,6 +393,7 @@ const struct sm_render sm_render_frames = {
 	.command = "frames", .dflt = SM_LAYOUT_FRAMETEST, .rows = frames_rows,
 	.size = sizeof(struct sm_frames_result), .read = frames_read, .release = frames_release,
 	.head = frames_head, .json = frames_json, .json_tail = frames_json_tail, .cliff = frames_cliff,
+	.stalls = frames_stalls,
 	.saved_table = 1,
 };
 

@@ -13,6 +13,7 @@
 
 struct cJSON;
 struct sm_cliff;
+struct sm_stalls;
 struct sm_jerr;
 struct sm_result_head;
 
@@ -84,6 +85,7 @@ struct sm_render {
 	struct cJSON *(*json)(const void *res);
 	void (*json_tail)(struct cJSON *doc, const void *res);
 	const struct sm_cliff *(*cliff)(const void *res);   /* NULL: none */
+	const struct sm_stalls *(*stalls)(const void *res); /* NULL: none */
 	/* 1: a saved job's host and rank table follows the rows that have one
 	 * (SM_ROW_TABLE). run and streams also print parts no reader takes
 	 * back yet (each rank's best formats, the streams' spread), so their

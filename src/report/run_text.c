@@ -5,6 +5,7 @@
 #include "report/steady.h"
 #include "analysis/verdict.h"
 #include "report/cliff.h"
+#include "report/stall.h"
 #include "report/verdict_words.h"
 #include "core/units.h"
 
@@ -192,6 +193,13 @@ void sm_run_text_frames(FILE *f, const struct sm_run_result *res)
 					       &res->sizes[res->derived.sustained_size].t[0].cliff));
 		sm_text_wrap(f, line, 78, 2);
 	}
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int d = 0; d < 2; d++) {
+			char line[320];
+
+			if (sm_report_run_stall_line(line, sizeof(line), res, i, d)[0])
+				sm_text_wrap(f, line, 78, 2);
+		}
 	if (res->meta.measured) {
 		char line[400];
 
