@@ -62,6 +62,9 @@ static int parse(int argc, char **argv, struct meta_opts *o)
 				  "threads, the files split between them (default 1; list: one)"),
 		SM_OPT_SIZE_RANGE(0, "size", o->plan.size, 1, 0, MAX_SIZE, "BYTES",
 				  "bytes written into each file at create (default 0; K, M, G suffixes)"),
+		SM_OPT_FLAG_SET(0, "warm", o->plan.warm, 1,
+				"keep the caches: stat, probe and list a second browse's way (default: "
+				"the page, dentry and inode caches dropped before each, as root)"),
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,
 				"let the directory be a file system's root (a mount point, or /)"),
 		SM_OPT_FLAG_SET(0, "shared-dir", o->shared_dir, 1,

@@ -75,6 +75,29 @@ static void first_done(const struct sm_meta_phase_fig *ph, char *rate, size_t rl
 	sm_fmt_ns(at, alen, (double)ph->first_done_ns);
 }
 
+/* What the caches held for the reading phases, one sentence: "" for a
+ * result saved before it was said. Returns buf. */
+static char *caches_words(char *buf, size_t len, const struct sm_meta_result *r)
+{
+	int dropped = 0, warm = 0;
+
+	for (int p = 0; p < SM_META_NPHASES; p++) {
+		dropped += r->ph[p].caches == SM_META_CACHES_DROPPED;
+		warm += r->ph[p].caches == SM_META_CACHES_WARM;
+	}
+	buf[0] = '\0';
+	if (dropped && !warm)
+		snprintf(buf, len, "caches: dropped (page, dentry, inode) before stat, probe and "
+			 "list: a first browse's figures, cold");
+	else if (warm && !dropped)
+		snprintf(buf, len, "caches: warm for stat, probe and list: a second browse's "
+			 "figures (a first one, cold, is slower)");
+	else if (warm)
+		snprintf(buf, len, "caches: dropped before some reading phases, warm for others "
+			 "(the run was stopping)");
+	return buf;
+}
+
 /* The outcome: an error, an interruption, and the cleanup. */
 static void outcome(FILE *f, const struct sm_meta_result *r, const char *pre)
 {
@@ -128,6 +151,8 @@ void sm_meta_text(FILE *f, const struct sm_meta_result *r)
 	}
 	if (sequence(buf, sizeof(buf), r))
 		fprintf(f, "%s\n", buf);
+	if (caches_words(buf, sizeof(buf), r)[0])
+		fprintf(f, "%s\n", buf);
 	outcome(f, r, "");
 }
 
@@ -171,6 +196,8 @@ void sm_md_meta(FILE *f, const struct sm_meta_result *r)
 	}
 	if (sequence(buf, sizeof(buf), r))
 		fprintf(f, "%s\n\n", buf);   /* no period: it would stick to the unit */
+	if (caches_words(buf, sizeof(buf), r)[0])
+		fprintf(f, "%s.\n\n", buf);
 	outcome(f, r, "- ");
 }
 
@@ -233,6 +260,8 @@ void sm_html_meta(FILE *f, const struct sm_meta_result *r)
 	}
 	fputs("</table>\n", f);
 	if (sequence(buf, sizeof(buf), r))
+		sm_html_note(f, "note", "%s.", buf);
+	if (caches_words(buf, sizeof(buf), r)[0])
 		sm_html_note(f, "note", "%s.", buf);
 	sm_html_section_end(f);
 	if (r->ranks) {

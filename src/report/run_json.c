@@ -192,6 +192,8 @@ void sm_json_run(cJSON *doc, const struct sm_run_result *res)
 		sm_json_add_u64(o, "sequence_frames", m->seq_frames);
 		sm_json_add_double(o, "sequence_list_ns", m->seq_list_ns);
 		sm_json_add_double(o, "sequence_probe_ns", m->seq_probe_ns);
+		if (m->caches)   /* docs/meta.md: dropped (root) or warm */
+			cJSON_AddStringToObject(o, "caches", sm_meta_caches_name(m->caches));
 		if (m->ranks) {   /* an MPI job: the slowest rank's line */
 			sm_json_add_u64(o, "rank", m->rank);
 			sm_json_add_u64(o, "ranks", m->ranks);

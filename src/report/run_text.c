@@ -221,10 +221,13 @@ void sm_run_meta_words(char *buf, size_t len, const struct sm_run_result *res)
 	if (m->ranks)   /* an MPI job: every rank ran it at once; the slowest rank's line */
 		snprintf(who, sizeof(who), "rank %u's, the slowest of %u ranks running it at once; ",
 			 m->rank, m->ranks);
-	snprintf(buf, len, "metadata (%s%llu files of %llu bytes, one thread): stat %.0f/s, header "
+	snprintf(buf, len, "metadata (%s%llu files of %llu bytes, one thread%s): stat %.0f/s, header "
 		 "probe %.0f/s, listing %.0f entries/s: a sequence of %llu frames is listed in %s, "
 		 "every frame stat'ed and its header read in %s", who,
-		 (unsigned long long)m->files, (unsigned long long)m->size_bytes, m->stat_per_s,
+		 (unsigned long long)m->files, (unsigned long long)m->size_bytes,
+		 m->caches == SM_META_CACHES_DROPPED ? ", caches dropped" :
+		 m->caches == SM_META_CACHES_WARM ? ", warm caches" : "",
+		 m->stat_per_s,
 		 m->probe_per_s, m->list_per_s, (unsigned long long)m->seq_frames,
 		 sm_fmt_ns(b, sizeof(b), m->seq_list_ns), sm_fmt_ns(c, sizeof(c), m->seq_probe_ns));
 }

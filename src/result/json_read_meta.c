@@ -22,6 +22,18 @@ static int read_phase(const cJSON *o, const char *name, struct sm_meta_phase_fig
 	if (f->op.lat.count != f->op.count - f->op.errors || f->op.errors > f->op.count)
 		return sm_jerr_set(e, "meta.ops.%s: its latency histogram does not count its "
 				   "operations less its errors", name);
+	if (cJSON_GetObjectItemCaseSensitive(o, "caches")) {   /* since cold metadata */
+		char c[16];
+
+		if (sm_jget_str(o, "caches", c, sizeof(c), e))
+			return -EINVAL;
+		if (!strcmp(c, "dropped"))
+			f->caches = SM_META_CACHES_DROPPED;
+		else if (!strcmp(c, "warm"))
+			f->caches = SM_META_CACHES_WARM;
+		else
+			return sm_jerr_set(e, "meta.ops.%s.caches is neither dropped nor warm", name);
+	}
 	f->first_done_ns = f->duration_ns;
 	if (cJSON_GetObjectItemCaseSensitive(o, "done_at_ns")) {   /* a run with peers */
 		if (sm_json_read_lat(sm_jget_obj(o, "done_at_ns", e), &f->done_at, e) ||
@@ -62,6 +74,8 @@ int sm_meta_from_json(const cJSON *doc, struct sm_meta_result *r, struct sm_jerr
 	rc |= sm_jget_str(m, "data_dir", r->data_dir, sizeof(r->data_dir), e);
 	rc |= sm_jget_u64(m, "created", &r->created, e);
 	rc |= sm_jget_bool(m, "cleaned", &r->cleaned, e);
+	if (cJSON_GetObjectItemCaseSensitive(params, "warm"))
+		rc |= sm_jget_bool(params, "warm", &r->plan.warm, e);
 	if (rc)
 		return -EINVAL;
 	if (threads < 1 || threads > 4096)

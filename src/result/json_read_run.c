@@ -338,6 +338,15 @@ int sm_run_from_json(const cJSON *doc, struct sm_run_result *res, struct sm_jerr
 		rc |= sm_jget_u64(m, "sequence_frames", &t->seq_frames, e);
 		rc |= sm_jget_double(m, "sequence_list_ns", &t->seq_list_ns, e);
 		rc |= sm_jget_double(m, "sequence_probe_ns", &t->seq_probe_ns, e);
+		if (cJSON_GetObjectItemCaseSensitive(m, "caches")) {   /* since cold metadata */
+			char c[16] = "";
+
+			rc |= sm_jget_str(m, "caches", c, sizeof(c), e);
+			t->caches = !strcmp(c, "dropped") ? SM_META_CACHES_DROPPED :
+				    !strcmp(c, "warm") ? SM_META_CACHES_WARM : SM_META_CACHES_NONE;
+			if (!rc && !t->caches)
+				return sm_jerr_set(e, "'run.meta.caches' is neither dropped nor warm");
+		}
 		if (cJSON_GetObjectItemCaseSensitive(m, "ranks")) {   /* an MPI job's */
 			uint64_t rk = 0, n = 0;
 

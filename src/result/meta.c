@@ -18,6 +18,11 @@ const char *sm_meta_phase_name(enum sm_meta_phase p)
 	return (unsigned)p < SM_META_NPHASES ? phase_names[p] : "?";
 }
 
+const char *sm_meta_caches_name(enum sm_meta_caches c)
+{
+	return c == SM_META_CACHES_DROPPED ? "dropped" : c == SM_META_CACHES_WARM ? "warm" : "";
+}
+
 void sm_meta_result_init(struct sm_meta_result *r)
 {
 	memset(r->ph, 0, sizeof(r->ph));
@@ -45,6 +50,11 @@ cJSON *sm_meta_json(const struct sm_meta_result *r)
 	sm_json_add_u64(p, "threads", r->plan.threads);
 	sm_json_add_u64(p, "size_bytes", r->plan.size);
 	sm_json_add_u64(p, "probe_bytes", SM_META_PROBE_BYTES);
+	for (int k = 0; k < SM_META_NPHASES; k++)
+		if (r->ph[k].caches) {   /* said since cold metadata (docs/meta.md) */
+			cJSON_AddBoolToObject(p, "warm", r->plan.warm);
+			break;
+		}
 	m = cJSON_AddObjectToObject(doc, "meta");
 	cJSON_AddStringToObject(m, "data_dir", r->data_dir);
 	sm_json_add_u64(m, "created", r->created);
@@ -67,6 +77,8 @@ cJSON *sm_meta_json(const struct sm_meta_result *r)
 			break;
 		sm_json_add_u64(o, "duration_ns", f->duration_ns);
 		sm_json_add_double(o, "per_s", f->per_s);
+		if (f->caches)   /* stat, probe, list (docs/meta.md) */
+			cJSON_AddStringToObject(o, "caches", sm_meta_caches_name(f->caches));
 		if (f->done_at.count) {   /* a run with peers: what the job's merge needs */
 			cJSON_AddItemToObject(o, "done_at_ns", sm_json_lat(&f->done_at, 1));
 			sm_json_add_u64(o, "first_done_ns", f->first_done_ns);

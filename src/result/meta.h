@@ -30,7 +30,18 @@ struct sm_meta_plan {
 	uint64_t first;             /* the number of the run's first file (an MPI
 				     * job's shared directory: rank x files), else 0 */
 	const struct sm_meta_peers *peers;   /* an MPI job (workload/meta.h); NULL alone */
+	int warm;                   /* --warm: keep the caches (default: drop them
+				     * before the stat, probe and list phases) */
 };
+
+/* What the caches held when a phase began (docs/meta.md). */
+enum sm_meta_caches {
+	SM_META_CACHES_NONE = 0,    /* create, delete: not a read of what is there */
+	SM_META_CACHES_DROPPED,     /* page, dentry and inode caches dropped before it */
+	SM_META_CACHES_WARM,        /* kept: --warm, or they could not be dropped */
+};
+/* "", "dropped", "warm". */
+const char *sm_meta_caches_name(enum sm_meta_caches c);
 
 /*
  * One phase. Who fills it: the workload (op, duration_ns, ran), then
@@ -41,6 +52,7 @@ struct sm_meta_plan {
  */
 struct sm_meta_phase_fig {
 	int ran;                    /* 1: the phase was measured */
+	enum sm_meta_caches caches; /* stat, probe, list: dropped or warm */
 	struct sm_opstat op;        /* operations, errors, latency of each */
 	uint64_t duration_ns;       /* the phase's span: all its threads released
 				     * together until the last one is done (an MPI

@@ -13,6 +13,7 @@
 #include "result/blockio.h"
 #include "result/cliff.h"
 #include "result/frames.h"
+#include "result/meta.h"
 #include "result/result.h"
 #include "result/steady.h"
 #include "result/verdict.h"
@@ -113,6 +114,9 @@ struct sm_run_meta {
 				     * ran it at once), 0 alone */
 	unsigned rank;              /* then the rank whose line this is: the slowest,
 				     * the longest seq_probe_ns */
+	enum sm_meta_caches caches; /* what the caches held for its stat, probe and list
+				     * (dropped as root, else warm); NONE in a result
+				     * saved before it was said */
 };
 
 /* Files and bytes per file of run's metadata line. */

@@ -358,6 +358,27 @@ static int run_phase(struct run *r, enum sm_meta_phase p, struct thr *thr, unsig
 	return err;
 }
 
+/* Before phase p: the page, dentry and inode caches dropped (stat, probe
+ * and list read what the create left, which the caches hold) unless the
+ * plan asks warm or the run is stopping. Returns what the caches hold at
+ * the phase's start; a drop that fails (not root) leaves them warm, its
+ * -errno in *err (the first one kept). */
+static enum sm_meta_caches cold_caches(struct run *r, enum sm_meta_phase p, int stop, int *err)
+{
+	int rc;
+
+	if (p != SM_META_STAT && p != SM_META_PROBE && p != SM_META_LIST)
+		return SM_META_CACHES_NONE;
+	if (r->plan->warm || stop || *err)
+		return SM_META_CACHES_WARM;
+	rc = sm_drop_caches();
+	if (rc) {
+		*err = rc;
+		return SM_META_CACHES_WARM;
+	}
+	return SM_META_CACHES_DROPPED;
+}
+
 /* With peers, every process at the start of phase `what` (stop: 1 from
  * one that failed or was stopped); alone, stop itself. Returns 1 to stop
  * (*rc and the error set when it is another process's stop or a lost
@@ -476,7 +497,7 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 	struct run r = { .plan = plan, .res = res, .dfd = -1, .timeline = peers != NULL };
 	struct thr *thr = NULL;
 	uint64_t t_start;
-	int rc = 0, stop = 0;
+	int rc = 0, stop = 0, drop_err = 0;
 
 	sm_meta_result_init(res);
 	res->plan = *plan;
@@ -520,6 +541,7 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 	}
 	stop = rc != 0;
 	for (int p = 0; p < SM_META_NPHASES; p++) {
+		enum sm_meta_caches caches;
 		char what[32];
 		int err;
 
@@ -528,7 +550,18 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 		snprintf(what, sizeof(what), "the %s phase", sm_meta_phase_name((enum sm_meta_phase)p));
 		if (sync_phase(&r, stop, what, &rc))
 			break;
+		/* a read of what is there starts cold, as a first browse does,
+		 * unless asked warm or the caches cannot be dropped (not root);
+		 * with peers after every process has ended the phase before
+		 * (the drop's sync would slow a create still going on) and
+		 * with a second vote, so that all start the phase together
+		 * (docs/meta.md) */
+		caches = cold_caches(&r, (enum sm_meta_phase)p, stop, &drop_err);
+		if (peers && caches != SM_META_CACHES_NONE && !plan->warm &&
+		    sync_phase(&r, stop, what, &rc))
+			break;
 		err = run_phase(&r, (enum sm_meta_phase)p, thr, plan->threads);
+		res->ph[p].caches = caches;
 		if (p == SM_META_CREATE)
 			for (uint64_t i = 0; i < plan->files; i++)
 				res->created += r.made[i];
@@ -543,6 +576,13 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 			stop = 1;   /* a full disk: what was made is removed below */
 	}
 	res->head.duration_ns = sm_now_ns() - t_start;
+	if (drop_err)
+		sm_warn(&res->head.warnings, "meta_warm", "the stat, probe and list phases ran on warm "
+			"caches: they could not be dropped (%s; it needs root), so the figures are a "
+			"second browse's, not a first one's", strerror(-drop_err));
+	else if (plan->warm)
+		sm_warn(&res->head.warnings, "meta_warm", "the stat, probe and list phases ran on warm "
+			"caches (--warm): the figures are a second browse's, not a first one's");
 out:
 	if (res->data_dir[0])
 		clean(&r);

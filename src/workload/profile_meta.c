@@ -53,6 +53,10 @@ int sm_prof_meta(struct sm_prof *x)
 	m->probe_per_s = r->ph[SM_META_PROBE].per_s;
 	m->list_per_s = r->ph[SM_META_LIST].per_s;
 	m->delete_per_s = r->ph[SM_META_DELETE].per_s;
+	m->caches = r->ph[SM_META_STAT].caches;
+	for (unsigned i = 0; i < r->head.warnings.count; i++)   /* not root: say so */
+		if (!strcmp(r->head.warnings.item[i].code, "meta_warm"))
+			sm_warn(&res->head.warnings, "meta_warm", "%s", r->head.warnings.item[i].message);
 	m->seq_frames = SM_RUN_META_SEQ_FRAMES;
 	m->measured = sm_meta_sequence_ns(r, m->seq_frames, &m->seq_list_ns, &m->seq_probe_ns);
 	free(r);

@@ -97,12 +97,14 @@ R=$T_DIR/r
 mkdir "$R"
 expect_rc 0 "run --time 4" "$S" run "$R" --time 4 --quiet --no-confirm --formats dpx-hd --fps 24 \
   --json="$T_DIR/run.json"
-check "run: the metadata line" grep -q "^  metadata (2000 files of 4096 bytes, one thread): stat" "$T_DIR/out"
+# cold as root (docs/meta.md), said in the line
+if [ "$(id -u)" = 0 ]; then caches="caches dropped"; else caches="warm caches"; fi
+check "run: the metadata line" grep -q "^  metadata (2000 files of 4096 bytes, one thread, $caches): stat" "$T_DIR/out"
 # the line is wrapped at 78 columns
 check "run: a sequence of 100000 frames" grep -q "a sequence of 100000 frames is listed in .*, every frame stat'ed and its header read in " \
   <(tr -s ' \n' ' ' <"$T_DIR/out")
 check "run.meta in the JSON" test "$(json "$T_DIR/run.json" "sorted(d['run']['meta'])")" = \
-  "['create_per_s', 'delete_per_s', 'files', 'list_per_s', 'probe_per_s', 'sequence_frames', 'sequence_list_ns', 'sequence_probe_ns', 'size_bytes', 'stat_per_s']"
+  "['caches', 'create_per_s', 'delete_per_s', 'files', 'list_per_s', 'probe_per_s', 'sequence_frames', 'sequence_list_ns', 'sequence_probe_ns', 'size_bytes', 'stat_per_s']"
 check "run: its test directory removed" test -z "$(ls -A "$R")"
 "$S" report "$T_DIR/run.json" >"$T_DIR/run.re"
 check "run: report prints the metadata line again" grep -q "^  metadata (2000 files" "$T_DIR/run.re"
@@ -137,6 +139,39 @@ if mount -t tmpfs -o size=1m tmpfs "$M" 2>/dev/null; then
   umount "$M"
 else
   echo "note: cannot mount a tmpfs here: the full-disk case is not run"
+fi
+
+# ---- cold metadata: the caches dropped before stat, probe and list ----
+# (docs/meta.md). As root they are dropped and each reading phase says so;
+# --warm keeps them and says the figures are warm; without root they cannot
+# be dropped, and the run says why.
+if [ "$(id -u)" = 0 ]; then
+  "$S" meta -n 300 --size 8k --json="$T_DIR/cold.json" "$D" >"$T_DIR/cold.out" 2>"$T_DIR/cold.err"
+  check "cold: exit 0" test $? = 0
+  check "cold: stat, probe and list on dropped caches" test "$(json "$T_DIR/cold.json" \
+    "[d['meta']['ops'][p].get('caches') for p in ('create', 'stat', 'probe', 'list', 'delete')]")" = \
+    "[None, 'dropped', 'dropped', 'dropped', None]"
+  check "cold: said under the table" grep -q "^caches: dropped (page, dentry, inode) before stat, probe and list" "$T_DIR/cold.out"
+  check "cold: no warning" test ! -s "$T_DIR/cold.err"
+fi
+"$S" meta -n 300 --size 8k --warm --json="$T_DIR/warm.json" "$D" >"$T_DIR/warm.out" 2>"$T_DIR/warm.err"
+check "--warm: exit 0" test $? = 0
+check "--warm: stat, probe and list warm" test "$(json "$T_DIR/warm.json" \
+  "[d['meta']['ops'][p]['caches'] for p in ('stat', 'probe', 'list')] + [d['params']['warm']]")" = \
+  "['warm', 'warm', 'warm', True]"
+check "--warm: said under the table" grep -q "^caches: warm for stat, probe and list" "$T_DIR/warm.out"
+check "--warm: a warning in the JSON" test "$(json "$T_DIR/warm.json" "[w['code'] for w in d['warnings']]")" = "['meta_warm']"
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+  U="$T_DIR/nobody"
+  mkdir -p "$U" && chmod 777 "$U" && chmod o+x "$T_DIR"
+  (cd / && env TSAN_OPTIONS="$(printf '%s' "${TSAN_OPTIONS:-}" | sed 's/suppressions=[^ :]*//')" \
+     setpriv --reuid=65534 --regid=65534 --clear-groups "$S" meta -n 300 --size 8k \
+     --json="$U/u.json" "$U") >"$T_DIR/u.out" 2>"$T_DIR/u.err"
+  check "not root: exit 0" test $? = 0
+  check "not root: stat, probe and list warm" test "$(json "$U/u.json" \
+    "[d['meta']['ops'][p]['caches'] for p in ('stat', 'probe', 'list')]")" = "['warm', 'warm', 'warm']"
+  check "not root: the warning says why" grep -q "warm caches: they could not be dropped (Permission denied; it needs root)" "$T_DIR/u.out"
+  rm -rf "$U"
 fi
 
 # ---- a signal: the partial report, the files removed, exit 130 ----
