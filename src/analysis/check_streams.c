@@ -89,8 +89,9 @@ static int ck_step(const cJSON *st, const char *name, double interval, double qu
 
 /* What a cell's steps say, as the rule reads them. */
 struct search {
-	double lo;         /* most streams of a held step, 0 when none held */
-	double hi;         /* fewest streams of a failed step, 0 when none failed */
+	double lo;         /* the answer by the trials (sm_streams_trials) */
+	double hi;         /* its first failure, 0 when none failed */
+	struct sm_streams_trials tr;
 	int judged;        /* a complete step answered */
 	int failed_one;    /* a complete step of one stream failed */
 	int faulted;       /* a transfer failed (a stream's error) */
@@ -118,6 +119,9 @@ static void steps_of(const cJSON *cell, const char *name, double queue, struct s
 	double interval = 0, rate = 0;
 	int k = 0;
 
+	unsigned ns[512], nk = 0;
+	int hs[512];
+
 	memset(out, 0, sizeof(*out));
 	ck_num(cell, "interval_ns", &interval);
 	rate = moved_rate(cell);
@@ -135,13 +139,18 @@ static void steps_of(const cJSON *cell, const char *name, double queue, struct s
 		if (held < 0)
 			continue;
 		out->judged = 1;
-		if (held && n > out->lo)
-			out->lo = n;
-		if (!held && (out->hi == 0 || n < out->hi))
-			out->hi = n;
+		if (nk < 512 && n >= 0 && n < 1e6) {
+			ns[nk] = (unsigned)n;
+			hs[nk++] = held;
+		}
 		if (!held && n == 1)
 			out->failed_one = 1;
 	}
+	/* the answer and its first failure by the trials, as the search
+	 * decided them (analysis/streams.c) */
+	sm_streams_trials(ns, hs, nk, &out->tr);
+	out->lo = out->tr.lo;
+	out->hi = out->tr.first_fail;
 }
 
 /* The cell's answers follow from its steps (sm_streams_cell_finish()). */
@@ -179,14 +188,36 @@ static void answers(const cJSON *cell, const char *name, const struct search *r,
 			      sm_streams_headroom((unsigned)ms, sus, rate));
 		}
 	}
-	/* the aggregate is the held answer's step's rate, the sustained rate
-	 * at least that (unless capped at first_failed x rate) */
+	/* the trials at the answer and at its first failure, and the range */
+	if (ck_at(cell, "trials")) {
+		snprintf(an, sizeof(an), "%s max_streams_high", name);
+		if (ck_num(cell, "max_streams_high", &v))
+			ck_eq(c, "streams.trials", an, v, "the most streams held in any trial", r->tr.high);
+		snprintf(an, sizeof(an), "%s trials.at_answer", name);
+		if (ck_num(cell, "trials.at_answer", &v))
+			ck_eq(c, "streams.trials", an, v, "the complete steps at max_streams",
+			      r->tr.lo_trials);
+		snprintf(an, sizeof(an), "%s trials.held_at_answer", name);
+		if (ck_num(cell, "trials.held_at_answer", &v))
+			ck_eq(c, "streams.trials", an, v, "those that held (all of them)", r->tr.lo_held);
+		snprintf(an, sizeof(an), "%s trials.at_failed", name);
+		if (ck_num(cell, "trials.at_failed", &v))
+			ck_eq(c, "streams.trials", an, v, "the complete steps at first_failed",
+			      r->tr.fail_trials);
+		snprintf(an, sizeof(an), "%s trials.held_at_failed", name);
+		if (ck_num(cell, "trials.held_at_failed", &v))
+			ck_eq(c, "streams.trials", an, v, "those that held", r->tr.fail_held);
+	}
+	/* the aggregate is the least rate of the held trials at the answer,
+	 * the sustained rate at least that (unless capped at first_failed x
+	 * rate) */
 	cJSON_ArrayForEach(st, ck_at(cell, "steps")) {
 		double n = 0, x = 0;
-		int held = 0;
+		int held = 0, complete = 0;
 
 		if (ck_num(st, "streams", &n) && n == r->lo && ck_bool(st, "held", &held) && held &&
-		    ck_num(st, "bytes_per_s", &x))
+		    ck_bool(st, "complete", &complete) && complete && ck_num(st, "bytes_per_s", &x) &&
+		    (agg == 0 || x < agg))
 			agg = x;
 	}
 	snprintf(an, sizeof(an), "%s aggregate_bytes_per_s", name);
@@ -212,7 +243,8 @@ static void measured(const cJSON *cell, const char *name, const struct search *r
 		return;
 	c->evaluated++;
 	if (cJSON_IsNull(ms)) {
-		if (r->judged)
+		/* steps that held none, of more than one stream, answer nothing */
+		if (r->judged && (r->lo > 0 || r->failed_one))
 			sm_check_fail(c, "streams.not-measured", "%s: max_streams is null (not measured), "
 				      "yet a complete step answered", name);
 		if (!why || !why[0])

@@ -177,38 +177,104 @@ void sm_streams_update(unsigned n, int held, unsigned *lo, unsigned *hi)
 	}
 }
 
+void sm_streams_trials(const unsigned *n, const int *held, unsigned k,
+		       struct sm_streams_trials *out)
+{
+	unsigned prev = 0;
+
+	memset(out, 0, sizeof(*out));
+	/* walk the distinct n upward (a search has a few dozen steps) */
+	for (;;) {
+		unsigned cur = 0, t = 0, h = 0;
+
+		for (unsigned i = 0; i < k; i++)
+			if (n[i] > prev && (!cur || n[i] < cur))
+				cur = n[i];
+		if (!cur)
+			break;
+		for (unsigned i = 0; i < k; i++)
+			if (n[i] == cur) {
+				t++;
+				h += held[i] != 0;
+			}
+		if (h)
+			out->high = cur;
+		if (!out->first_fail) {
+			if (h == t) {
+				out->lo = cur;
+				out->lo_held = h;
+				out->lo_trials = t;
+			} else {
+				out->first_fail = cur;
+				out->fail_held = h;
+				out->fail_trials = t;
+			}
+		}
+		prev = cur;
+	}
+	if (out->high < out->lo)
+		out->high = out->lo;
+}
+
+unsigned sm_streams_next_trial(const struct sm_streams_trials *t, unsigned trials)
+{
+	if (t->first_fail && t->first_fail > t->lo + 1)
+		return t->lo + (t->first_fail - t->lo) / 2;
+	if (t->lo && t->lo_trials < trials)
+		return t->lo;
+	if (t->first_fail && t->fail_trials < trials)
+		return t->first_fail;
+	return 0;
+}
+
 void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap)
 {
-	unsigned lo = 0, hi = 0;
+	struct sm_streams_trials tr;
+	unsigned *n = calloc(c->nsteps ? c->nsteps : 1, sizeof(*n)), k = 0, lo, hi;
+	int *held = calloc(c->nsteps ? c->nsteps : 1, sizeof(*held));
+	double fail_delivered = -1;
 
 	c->agg_bytes_per_s = 0;
 	c->measured = 0;
 	/* a step cut short (a signal) answers nothing: neither held nor failed */
-	for (unsigned k = 0; k < c->nsteps; k++)
-		if (c->steps[k].complete) {
-			sm_streams_update(c->steps[k].n, c->steps[k].held, &lo, &hi);
-			c->measured = 1;
+	for (unsigned i = 0; n && held && i < c->nsteps; i++)
+		if (c->steps[i].complete) {
+			n[k] = c->steps[i].n;
+			held[k++] = c->steps[i].held;
 		}
+	sm_streams_trials(n, held, k, &tr);
+	free(n);
+	free(held);
+	lo = tr.lo;
+	hi = tr.first_fail;
 	c->max_raw = lo;
 	c->first_fail = hi;
+	c->max_high = tr.high;
+	c->raw_held = tr.lo_held;
+	c->raw_trials = tr.lo_trials;
+	c->fail_held = tr.fail_held;
+	c->fail_trials = tr.fail_trials;
 	c->at_cap = hi == 0 && lo >= cap && cap > 0;
+	/* "0" only where a step of one stream ran and failed */
+	c->measured = lo > 0 || hi == 1;
 	c->sustained_bytes_per_s = 0;
-	for (unsigned k = 0; k < c->nsteps; k++) {
-		const struct sm_streams_step *s = &c->steps[k];
+	for (unsigned i = 0; i < c->nsteps; i++) {
+		const struct sm_streams_step *s = &c->steps[i];
 
 		if (!s->complete)
 			continue;
-		if (s->n == lo && s->held) {
+		/* what every held trial at the answer moved */
+		if (s->n == lo && s->held && (c->agg_bytes_per_s == 0 || s->bytes_per_s < c->agg_bytes_per_s))
 			c->agg_bytes_per_s = s->bytes_per_s;
-			if (s->bytes_per_s > c->sustained_bytes_per_s)
-				c->sustained_bytes_per_s = s->bytes_per_s;
-		}
 		/* only a failure right above the answer bounds the capacity: a
 		 * failure further up (a search cut short) says little of it */
-		if (s->n == hi && hi == lo + 1 && !s->held && s->complete &&
-		    s->delivered_bytes_per_s > c->sustained_bytes_per_s)
-			c->sustained_bytes_per_s = s->delivered_bytes_per_s;
+		if (s->n == hi && hi == lo + 1 && !s->held &&
+		    (fail_delivered < 0 || s->delivered_bytes_per_s < fail_delivered))
+			fail_delivered = s->delivered_bytes_per_s;
 	}
+	c->sustained_bytes_per_s = c->agg_bytes_per_s;
+	if (fail_delivered > c->sustained_bytes_per_s)
+		c->sustained_bytes_per_s = fail_delivered;
 	/* the storage did not hold first_fail streams: whatever it delivered
 	 * then (read-ahead bursts, a latency failure), its capacity is
 	 * counted as no more than first_fail streams' rate */

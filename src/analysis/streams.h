@@ -75,12 +75,36 @@ unsigned sm_streams_guess(double sustained, double rate, unsigned cap);
 /* After a step of n streams: update lo/hi. */
 void sm_streams_update(unsigned n, int held, unsigned *lo, unsigned *hi);
 
+/* Trials of a search: for each distinct n, how many complete steps ran
+ * (trials) and held. */
+struct sm_streams_trials {
+	unsigned lo;               /* largest n such that every trial of every n up to
+				    * it held (0: none) */
+	unsigned first_fail;       /* smallest n with a trial that failed, 0: none */
+	unsigned high;             /* largest n held in any trial (>= lo) */
+	unsigned lo_held, lo_trials;       /* at lo (0, 0 when lo is 0) */
+	unsigned fail_held, fail_trials;   /* at first_fail (0, 0 when none) */
+};
+
+/* The trials of k steps (n[i] streams, held[i]; complete steps only) into
+ * *out. Pure; never fails. */
+void sm_streams_trials(const unsigned *n, const int *held, unsigned k,
+		       struct sm_streams_trials *out);
+
+/* The next step the boundary needs after the search (0: none): an untested
+ * n between lo and first_fail when they are more than one apart (a trial
+ * moved the answer down), else lo or first_fail while it has fewer than
+ * `trials` trials. */
+unsigned sm_streams_next_trial(const struct sm_streams_trials *t, unsigned trials);
+
 /* Fill a cell's answer from its complete steps (a step a signal cut short
- * answers nothing; one a fault stopped is not kept): measured (at least
- * one), max_raw (largest n held), first
- * failure, at_cap (held at cap), agg_bytes_per_s, sustained_bytes_per_s
- * (the larger of the held step's rate at max_raw and, when first_fail is
- * max_raw + 1, what the storage delivered in that step, but no more than
+ * answers nothing; one a fault stopped is not kept) by sm_streams_trials:
+ * measured (an answer above 0, a step of one stream that failed, or the
+ * cap held; "0" is only ever a failed step of one stream), max_raw (lo),
+ * first failure, max_high and the trials at both, at_cap (held at cap),
+ * agg_bytes_per_s (the least of the held trials' rates at max_raw),
+ * sustained_bytes_per_s (the larger of that and, when first_fail is
+ * max_raw + 1, the least its failed trials delivered, but no more than
  * first_fail x rate, and beside a mix base_rate + first_fail x rate),
  * max_headroom from those (sm_streams_headroom_beside with base_rate). */
 void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap);

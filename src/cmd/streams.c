@@ -308,6 +308,8 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 				      "length of one paced step (default 5)"),
 		SM_OPT_UINT_RANGE(0, "max-streams", o->plan.max_streams, 1, SM_STREAMS_MAX, "N",
 				  "cap of the search (default 64)"),
+		SM_OPT_UINT_RANGE(0, "trials", o->plan.trials, 1, 20, "N",
+				  "each step of the answer's boundary run N times (default 3)"),
 		SM_OPT_UINT_RANGE(0, "queue", o->plan.queue, 1, 1024, "N",
 				  "buffers per stream, frames' -q (default 8)"),
 		SM_OPT_UINT_RANGE(0, "prebuffer", o->plan.prebuffer, 1, 1024, "N",
@@ -334,6 +336,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	o->plan.time_ns = 600 * SM_NS_PER_S;
 	o->plan.step_ns = 5 * SM_NS_PER_S;
 	o->plan.max_streams = 64;
+	o->plan.trials = 3;
 	o->plan.queue = 8;
 	o->plan.prebuffer = 5;
 	o->plan.depth = 1;

@@ -58,10 +58,30 @@ char *sm_report_streams_answer(char *buf, size_t len, const struct sm_streams_ce
 {
 	if (!c->measured)
 		snprintf(buf, len, "not measured");
+	else if (c->max_high > c->max_raw)   /* it moved between trials: a range */
+		snprintf(buf, len, "%u to %u (%u%s)%s", c->max_raw, c->max_high, c->max_headroom,
+			 c->lowered ? "!" : "", c->searched ? "" : "?");
 	else
 		snprintf(buf, len, "%s%u (%s%u%s)%s", c->at_cap ? ">=" : "", c->max_raw,
 			 c->at_cap && !c->lowered ? ">=" : "", c->max_headroom, c->lowered ? "!" : "",
 			 c->searched ? "" : "?");
+	return buf;
+}
+
+char *sm_report_streams_trials(char *buf, size_t len, const struct sm_streams_cell *c)
+{
+	size_t pos = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	if (!c->measured || !c->trials_known || (!c->raw_trials && !c->fail_trials))
+		return buf;
+	if (c->raw_trials)
+		n = snprintf(buf, len, "%u held %u/%u", c->max_raw, c->raw_held, c->raw_trials);
+	pos = n > 0 && (size_t)n < len ? (size_t)n : 0;
+	if (c->fail_trials)
+		snprintf(buf + pos, len - pos, "%s%u failed %u/%u", pos ? "; " : "", c->first_fail,
+			 c->fail_trials - c->fail_held, c->fail_trials);
 	return buf;
 }
 
@@ -367,6 +387,13 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 			c->at_cap ? "at least " : "", c->max_raw, c->max_raw == 1 ? "" : "s",
 			c->at_cap && !c->lowered ? "at least " : "", c->max_headroom,
 			c->lowered ? "!" : "", SM_VERDICT_HEADROOM_PCT, agg);
+		{
+			char tw[96];
+
+			if (sm_report_streams_trials(tw, sizeof(tw), c)[0])
+				wrapf(f, 4, "  trials: %s%s", tw, c->max_high > c->max_raw ?
+				      " (the answer moved between trials: a range)" : "");
+		}
 		fprintf(f, "  drops per stream at %u: ", c->max_raw);
 		drops(f, at);
 		fprintf(f, "; at %u: ", c->max_raw + 1);

@@ -42,6 +42,10 @@ void sm_csv_streams_mix(FILE *f, const struct sm_streams_result *res);
  * finish), "0 (0)", "not measured" (no step judged: a fault, the budget, no
  * room; the cell's note says why). Returns buf. */
 char *sm_report_streams_answer(char *buf, size_t len, const struct sm_streams_cell *c);
+/* ... and "2 to 3 (2)" when the answer moved between trials (max_high).
+ * The trials of the boundary (docs/streams.md, "Trials"): "2 held 3/3; 3
+ * failed 3/3"; "" for a cell without an answer. Returns buf. */
+char *sm_report_streams_trials(char *buf, size_t len, const struct sm_streams_cell *c);
 
 /* The step of n streams in cell c (the last one run with that n), or NULL. */
 const struct sm_streams_step *sm_streams_step_at(const struct sm_streams_cell *c, unsigned n);

@@ -71,6 +71,7 @@ static cJSON *step_json(const struct sm_streams_step *s, unsigned ngroups)
 	sm_json_add_u64(o, "worst_p99_9_sched_ns", s->worst_p999_ns);
 	if (s->cpu_ns)   /* the tool's own CPU in the step (absent when not measured) */
 		sm_json_add_u64(o, "cpu_ns", s->cpu_ns);
+	sm_json_add_stalls(o, &s->stalls);
 	for (unsigned i = 0; i < s->n; i++)
 		cJSON_AddItemToArray(a, stream_json(&s->streams[i]));
 	cJSON_AddItemToObject(o, "per_stream", a);
@@ -127,6 +128,15 @@ static cJSON *cell_json(const struct sm_streams_cell *c, const struct sm_streams
 		cJSON_AddStringToObject(o, "not_measured", c->note);
 	}
 	cJSON_AddNumberToObject(o, "first_failed", c->first_fail);
+	if (c->measured && c->trials_known) {   /* the boundary's trials (docs/streams.md) */
+		cJSON *t = cJSON_AddObjectToObject(o, "trials");
+
+		cJSON_AddNumberToObject(o, "max_streams_high", c->max_high);
+		sm_json_add_u64(t, "held_at_answer", c->raw_held);
+		sm_json_add_u64(t, "at_answer", c->raw_trials);
+		sm_json_add_u64(t, "held_at_failed", c->fail_held);
+		sm_json_add_u64(t, "at_failed", c->fail_trials);
+	}
 	cJSON_AddBoolToObject(o, "at_cap", c->at_cap);
 	cJSON_AddBoolToObject(o, "searched", c->searched);
 	cJSON_AddStringToObject(o, "note", c->note);
@@ -207,6 +217,7 @@ static cJSON *mix_json(const struct sm_streams_mix *m)
 		sm_json_add_u64(t, "schedule_ns", m->step.schedule_ns);
 		if (m->step.cpu_ns)   /* the tool's own CPU in the step */
 			sm_json_add_u64(t, "cpu_ns", m->step.cpu_ns);
+		sm_json_add_stalls(t, &m->step.stalls);
 		a = cJSON_CreateArray();
 		for (unsigned i = 0; i < m->step.nmix; i++)
 			cJSON_AddItemToArray(a, stream_json(&m->step.mix_streams[i]));
@@ -224,6 +235,8 @@ void sm_json_streams(cJSON *doc, const struct sm_streams_result *res)
 	sm_json_add_u64(p, "time_ns", res->time_ns);
 	sm_json_add_u64(p, "step_ns", res->step_ns);
 	cJSON_AddNumberToObject(p, "max_streams", res->max_streams);
+	if (res->trials)   /* absent in a result saved before the trials */
+		cJSON_AddNumberToObject(p, "trials", res->trials);
 	cJSON_AddNumberToObject(p, "queue", res->queue);
 	cJSON_AddNumberToObject(p, "prebuffer", res->prebuffer);
 	cJSON_AddNumberToObject(p, "depth", res->depth);

@@ -86,6 +86,8 @@ static int read_step(const cJSON *o, struct sm_streams_step *s, unsigned ngroups
 		return -EINVAL;
 	if (cJSON_GetObjectItemCaseSensitive(o, "cpu_ns") && sm_jget_u64(o, "cpu_ns", &s->cpu_ns, e))
 		return -EINVAL;   /* (absent in results saved before it was measured) */
+	if (sm_json_read_stalls(o, &s->stalls, e))
+		return -EINVAL;
 	if (s->n > SM_STREAMS_MAX || (unsigned)cJSON_GetArraySize(a) != s->n)
 		return sm_jerr_set(e, "a step of %u streams lists %d of them", s->n, cJSON_GetArraySize(a));
 	s->streams = calloc(s->n ? s->n : 1, sizeof(*s->streams));
@@ -132,10 +134,29 @@ static int read_answer(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr
 	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(o, "max_streams")))
 		return 0;
 	c->measured = 1;
-	return sm_jget_uint(o, "max_streams", &c->max_raw, e) ||
-	       sm_jget_uint(o, "max_streams_headroom", &c->max_headroom, e) ||
-	       sm_jget_double(o, "aggregate_bytes_per_s", &c->agg_bytes_per_s, e) ||
-	       sm_jget_double(o, "sustained_bytes_per_s", &c->sustained_bytes_per_s, e) ? -EINVAL : 0;
+	if (sm_jget_uint(o, "max_streams", &c->max_raw, e) ||
+	    sm_jget_uint(o, "max_streams_headroom", &c->max_headroom, e) ||
+	    sm_jget_double(o, "aggregate_bytes_per_s", &c->agg_bytes_per_s, e) ||
+	    sm_jget_double(o, "sustained_bytes_per_s", &c->sustained_bytes_per_s, e))
+		return -EINVAL;
+	c->max_high = c->max_raw;
+	if (cJSON_GetObjectItemCaseSensitive(o, "trials")) {   /* since the boundary's trials */
+		const cJSON *t = sm_jget_obj(o, "trials", e);
+
+		if (!t || sm_jget_uint(o, "max_streams_high", &c->max_high, e) ||
+		    sm_jget_uint(t, "held_at_answer", &c->raw_held, e) ||
+		    sm_jget_uint(t, "at_answer", &c->raw_trials, e) ||
+		    sm_jget_uint(t, "held_at_failed", &c->fail_held, e) ||
+		    sm_jget_uint(t, "at_failed", &c->fail_trials, e))
+			return -EINVAL;
+		if (c->raw_held > c->raw_trials || c->fail_held > c->fail_trials ||
+		    c->max_high < c->max_raw)
+			return sm_jerr_set(e, "a cell's trials hold more than they ran");
+		c->trials_known = 1;
+	} else {   /* one step each */
+		c->raw_held = c->raw_trials = c->max_raw > 0;
+	}
+	return 0;
 }
 
 /* "sequence" or "file" (absent in results from before frame sequences:
@@ -195,6 +216,8 @@ static int read_cell(const cJSON *o, struct sm_streams_cell *c, unsigned ngroups
 	    !(a = sm_jget_arr(o, "steps", e)))
 		return -EINVAL;
 	c->fps = strtod(c->fps_name, NULL);
+	if (!cJSON_GetObjectItemCaseSensitive(o, "trials"))   /* saved before them: one step each */
+		c->fail_trials = c->first_fail > 0;
 	if (cJSON_GetObjectItemCaseSensitive(o, "beside_mix_bytes_per_s") &&
 	    sm_jget_double(o, "beside_mix_bytes_per_s", &c->base_rate, e))
 		return -EINVAL;
@@ -286,6 +309,8 @@ static int read_mix(const cJSON *doc, struct sm_streams_mix *m, struct sm_jerr *
 		return -EINVAL;
 	if (cJSON_GetObjectItemCaseSensitive(st, "cpu_ns") && sm_jget_u64(st, "cpu_ns", &m->step.cpu_ns, e))
 		return -EINVAL;   /* (absent in results saved before it was measured) */
+	if (sm_json_read_stalls(st, &m->step.stalls, e))
+		return -EINVAL;
 	if ((unsigned)cJSON_GetArraySize(p) != m->nstreams)
 		return sm_jerr_set(e, "the mix's step lists %d of its %u streams", cJSON_GetArraySize(p),
 				   m->nstreams);
@@ -339,12 +364,14 @@ int sm_streams_from_json(const cJSON *doc, struct sm_streams_result *res, struct
 	res->plan.dir = dir;
 	if (sm_jget_u64(p, "time_ns", &res->time_ns, e) || sm_jget_u64(p, "step_ns", &res->step_ns, e) ||
 	    sm_jget_uint(p, "max_streams", &res->max_streams, e) ||
+	    (cJSON_GetObjectItemCaseSensitive(p, "trials") && sm_jget_uint(p, "trials", &res->trials, e)) ||
 	    sm_jget_uint(p, "queue", &res->queue, e) || sm_jget_uint(p, "prebuffer", &res->prebuffer, e) ||
 	    sm_jget_uint(p, "depth", &res->depth, e) || !(a = sm_jget_arr(doc, "streams", e)))
 		return -EINVAL;
 	res->plan.time_ns = res->time_ns;
 	res->plan.step_ns = res->step_ns;
 	res->plan.max_streams = res->max_streams;
+	res->plan.trials = res->trials ? res->trials : 1;   /* 0: saved before the trials */
 	res->plan.queue = res->queue;
 	res->plan.prebuffer = res->prebuffer;
 	res->plan.depth = res->depth;

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/stall.h"
+
 #include "core/formats.h"
 #include "core/sformats.h"
 #include "result/cliff.h"
@@ -64,6 +66,10 @@ struct sm_streams_step {
 				     * storage delivered; at saturation, its limit) */
 	uint64_t dropped;           /* analysis: all n streams */
 	uint64_t worst_p999_ns;     /* analysis: the largest stream p99.9 */
+	/* Times no frame of the step completed (core/stall.h), counted
+	 * against the shortest buffer of its streams (queue x interval);
+	 * measured 0 in a result saved before they were looked for. */
+	struct sm_stalls stalls;
 	uint64_t cpu_ns;            /* the tool's own CPU while the step ran: this
 				     * process's user + system time, every thread and
 				     * io_uring's workers (the kernel's copies are
@@ -123,7 +129,19 @@ struct sm_streams_cell {
 				     * room, a stop before it: note says why), and
 				     * max_raw, max_headroom, agg and sustained are
 				     * no figure (null in the JSON), not 0 */
-	unsigned max_raw;           /* largest n held (0: not even one) */
+	unsigned max_raw;           /* largest n held in every trial, every n below it
+				     * too (0: not even one) */
+	/* analysis (sm_streams_trials over the complete steps): each step of
+	 * the boundary is repeated (--trials): how many trials held at
+	 * max_raw and at first_fail, and max_high, the largest n held in any
+	 * trial: above max_raw when the answer moved between trials (a range,
+	 * "2-3"). */
+	unsigned raw_held, raw_trials;
+	unsigned fail_held, fail_trials;
+	unsigned max_high;
+	int trials_known;           /* the search ran trials (0 in a result saved
+				     * before them: the fields above are then one
+				     * step each, and not written) */
 	unsigned max_headroom;      /* largest n with 20% headroom (run's rule) */
 	unsigned first_fail;        /* smallest n that failed, 0: none failed */
 	int at_cap;                 /* held at --max-streams: the answer is "at least",
@@ -207,6 +225,9 @@ struct sm_streams_plan {
 	uint64_t time_ns;           /* --time: budget for the whole search */
 	uint64_t step_ns;           /* --step: length of one paced step */
 	unsigned max_streams;       /* --max-streams: cap of the search */
+	unsigned trials;            /* --trials: each step of the boundary (the
+				     * answer, and the failure above it) repeated
+				     * this many times (default 3) */
 	unsigned queue;             /* buffers per stream (frames' -q) */
 	unsigned prebuffer;         /* playback pre-buffer (frames' -b) */
 	unsigned depth;             /* requests in flight per stream */
@@ -230,6 +251,7 @@ struct sm_streams_result {
 				     * command's arrays: not valid after it) */
 	uint64_t time_ns, step_ns;       /* copies of plan for the reporters */
 	unsigned max_streams, queue, prebuffer, depth;
+	unsigned trials;                 /* plan.trials; 0 in a result saved before them */
 	char data_dir[4096];             /* the test directory */
 	unsigned ncells;
 	struct sm_streams_cell *cells;

@@ -280,6 +280,48 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 			return rc;
 		sm_streams_update(n, c->steps[c->nsteps - 1].held, &lo, &hi);
 	}
+	/* the boundary repeated: the step at the answer and the one that
+	 * failed above it, --trials times each (docs/streams.md, "Trials") */
+	for (;;) {
+		struct sm_streams_trials tr;
+		char what[160];
+
+		sm_streams_cell_finish(c, p->max_streams);
+		tr.lo = c->max_raw;
+		tr.first_fail = c->first_fail;
+		tr.high = c->max_high;
+		tr.lo_held = c->raw_held;
+		tr.lo_trials = c->raw_trials;
+		tr.fail_held = c->fail_held;
+		tr.fail_trials = c->fail_trials;
+		n = sm_streams_next_trial(&tr, p->trials);
+		if (!n || n > p->max_streams)
+			break;
+		if (sm_stopped())
+			return -EINTR;
+		if (sm_now_ns() + p->step_ns > deadline) {
+			snprintf(c->note, sizeof(c->note),
+				 "the trials stopped before another step of %u stream%s: its %.0f s would "
+				 "end past this cell's share of --time (%.1f s); %.0f of %.0f s used in all",
+				 n, n == 1 ? "" : "s", (double)p->step_ns / 1e9,
+				 (double)(share - reserve) / 1e9,
+				 (double)(sm_now_ns() - x->t_start) / 1e9, (double)p->time_ns / 1e9);
+			return 0;
+		}
+		snprintf(what, sizeof(what), "%s %s fps %s: %u stream%s, a %.0f s trial", c->format,
+			 c->fps_name, sm_direction_name(c->dir), n, n == 1 ? "" : "s",
+			 (double)p->step_ns / 1e9);
+		if (x->progress)
+			x->progress(what, NULL, sm_now_ns() - x->t_start, p->time_ns, x->arg);
+		rc = one_step(x, c, n, p->step_ns, NULL, NULL, 0);
+		if (rc == -ENOSPC && !x->res->error) {
+			snprintf(c->note, sizeof(c->note), "no room for the %s of %u playback streams%s",
+				 c->sequence ? "frames" : "files", n, x->res->mix.ngroups ? " beside the mix" : "");
+			return 0;
+		}
+		if (rc)
+			return rc;
+	}
 	c->searched = 1;
 	return 0;
 }
@@ -508,6 +550,7 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 	res->time_ns = plan->time_ns;
 	res->step_ns = plan->step_ns;
 	res->max_streams = plan->max_streams;
+	res->trials = plan->trials;
 	res->queue = plan->queue;
 	res->prebuffer = plan->prebuffer;
 	res->depth = plan->depth;
@@ -564,8 +607,13 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 		rc = search_cell(&x, c, now + share - reserve, share, reserve,
 				 sm_streams_guess(sus - c->base_rate, c->rate, plan->max_streams));
 		sm_streams_cell_finish(c, plan->max_streams);
+		c->trials_known = 1;
 		if (c->at_cap && c->note[0] == '\0')
 			c->searched = 1;
+		/* steps ran, but none of one stream failed and none held: no
+		 * answer, not "0" */
+		if (!c->measured && !c->note[0] && c->nsteps)
+			snprintf(c->note, sizeof(c->note), "no step held and none of one stream ran");
 		if (!rc)
 			rc = confirm_cell(&x, c, now + share);
 	}

@@ -75,6 +75,9 @@ struct step {
 	struct sm_pump pump;        /* every engine call of the loop */
 	uint64_t t0, last_done;
 	uint64_t next_tick;         /* sp->tick's next due time */
+	uint64_t next_stall;        /* the stall detector's next sample */
+	uint64_t frames_done;       /* frames completed, all streams */
+	struct sm_stall_det det;
 	unsigned inflight;          /* frames in flight, all streams */
 	int stopping;               /* a stop or a fault: no new frame, no new transfer */
 	int fault;                  /* -errno of the first failed request: the step
@@ -415,6 +418,7 @@ static void end_frame(struct step *s, struct stream *t, struct req *q, uint64_t 
 		return;
 	}
 	t->fig->done++;
+	s->frames_done++;
 	if (t->pace.kind == SM_PACE_PLAYBACK) {
 		/* as frames does (workload/frames_slot.c): the buffer of frame
 		 * seq is free by the schedule when frame seq - q is shown */
@@ -571,6 +575,8 @@ static int loop(struct step *s)
 
 	s->t0 = sm_now_ns();
 	s->next_tick = s->t0 + SM_NS_PER_S;
+	sm_stall_det_init(&s->det);
+	s->next_stall = s->t0 + SM_STALL_PERIOD_NS;
 	for (unsigned i = 0; i < n; i++)
 		sm_pace_start(&s->st[i].pace, s->t0);
 	for (;;) {
@@ -580,6 +586,10 @@ static int loop(struct step *s)
 
 		if (s->sp->tick && now >= s->next_tick)
 			tick(s, now);
+		if (now >= s->next_stall) {   /* the loop wakes at least every 10 ms */
+			sm_stall_det_feed(&s->det, now - s->t0, s->frames_done);
+			s->next_stall = now + SM_STALL_PERIOD_NS;
+		}
 
 		if (sm_stopped() && !s->stopping) {
 			s->stopping = 1;
@@ -632,6 +642,18 @@ static uint64_t cpu_ns(void)
 		return 0;
 	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * SM_NS_PER_S +
 	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000u;
+}
+
+/* The shortest buffer of the step's streams: queue frames at the fastest
+ * rate of its groups (a stall longer than it drops frames of that group). */
+static uint64_t stall_buffer(const struct sm_streams_step_plan *sp)
+{
+	double fps = 0;
+
+	for (unsigned k = 0; k < sp->ngroups; k++)
+		if (sp->groups[k].n && sp->groups[k].fps > fps)
+			fps = sp->groups[k].fps;
+	return fps > 0 ? (uint64_t)((double)sp->queue * 1e9 / fps) : 0;
 }
 
 int sm_streams_step_run(const struct sm_streams_step_plan *sp, struct sm_streams_step *out,
@@ -690,6 +712,8 @@ int sm_streams_step_run(const struct sm_streams_step_plan *sp, struct sm_streams
 	}
 	out->duration_ns = s.last_done > s.t0 ? s.last_done - s.t0 : 0;
 	out->schedule_ns = span;
+	sm_stall_det_end(&s.det, out->duration_ns, &out->stalls);
+	sm_stalls_count(&out->stalls, stall_buffer(sp));
 	out->complete = rc == 0;
 	if (rc && rc != -EINTR && s.fault == rc)
 		snprintf(err, errlen, "%s", s.fault_msg);

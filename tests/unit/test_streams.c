@@ -650,6 +650,98 @@ static void test_headroom_beside(SM_UNUSED void **state)
 	assert_int_equal(sm_streams_headroom_beside(2, 40e6, 23e6, 46e6), 0);
 }
 
+/* The boundary's trials: the answer is the largest n whose every trial,
+ * and every trial below it, held; a trial that fails at the answer moves it
+ * down and makes the cell a range (max_high); the next trial the search
+ * needs fills the gap, then brings the answer and its failure to --trials
+ * each; "0" only from a failed step of one stream. */
+static void test_trials(SM_UNUSED void **state)
+{
+	unsigned n[] = { 1, 2, 4, 3, 3, 4, 3, 4 };
+	int held[] = { 1, 1, 0, 1, 1, 0, 1, 0 };
+	struct sm_streams_trials t;
+	struct sm_streams_step steps[8];
+	struct sm_streams_cell c = { .rate = 25, .steps = steps };
+
+	/* the search alone: 3 held once, 4 failed once */
+	sm_streams_trials(n, held, 4, &t);
+	assert_int_equal(t.lo, 3);
+	assert_int_equal(t.first_fail, 4);
+	assert_int_equal(t.high, 3);
+	assert_int_equal(t.lo_trials, 1);
+	assert_int_equal(sm_streams_next_trial(&t, 3), 3);
+	/* 3 held 2/2: its third trial, then the failure's */
+	sm_streams_trials(n, held, 5, &t);
+	assert_int_equal(t.lo_held, 2);
+	assert_int_equal(sm_streams_next_trial(&t, 3), 3);
+	sm_streams_trials(n, held, 7, &t);   /* 3 held 3/3, 4 failed 2/2 */
+	assert_int_equal(t.lo_trials, 3);
+	assert_int_equal(sm_streams_next_trial(&t, 3), 4);
+	/* all of them: 3 held 3/3, 4 failed 3/3: settled */
+	sm_streams_trials(n, held, 8, &t);
+	assert_int_equal(t.lo, 3);
+	assert_int_equal(t.lo_held, 3);
+	assert_int_equal(t.lo_trials, 3);
+	assert_int_equal(t.fail_held, 0);
+	assert_int_equal(t.fail_trials, 3);
+	assert_int_equal(sm_streams_next_trial(&t, 3), 0);
+	assert_int_equal(sm_streams_next_trial(&t, 4), 3);
+	/* one trial at 3 failed: the answer moves down to 2 (held 1/1) with
+	 * 3 its failure, held 2/3: a range 2 to 3, and 2 needs its trials */
+	held[4] = 0;
+	sm_streams_trials(n, held, 8, &t);
+	assert_int_equal(t.lo, 2);
+	assert_int_equal(t.first_fail, 3);
+	assert_int_equal(t.high, 3);
+	assert_int_equal(t.fail_held, 2);
+	assert_int_equal(t.fail_trials, 3);
+	assert_int_equal(sm_streams_next_trial(&t, 3), 2);
+	/* a failure two above the answer leaves a gap to test first */
+	{
+		unsigned n2[] = { 1, 2, 4 };
+		int h2[] = { 1, 1, 0 };
+
+		sm_streams_trials(n2, h2, 3, &t);
+		assert_int_equal(t.lo, 2);
+		assert_int_equal(t.first_fail, 4);
+		assert_int_equal(sm_streams_next_trial(&t, 3), 3);
+	}
+	/* the cell's answer from the same rule, the aggregate the least of
+	 * the held trials at the answer */
+	for (unsigned i = 0; i < 8; i++) {
+		memset(&steps[i], 0, sizeof(steps[i]));
+		steps[i].n = n[i];
+		steps[i].held = held[i];
+		steps[i].complete = 1;
+		steps[i].bytes_per_s = 25.0 * n[i] - i;
+		steps[i].delivered_bytes_per_s = 25.0 * n[i] - i;
+	}
+	c.nsteps = 8;
+	sm_streams_cell_finish(&c, 64);
+	assert_int_equal(c.max_raw, 2);
+	assert_int_equal(c.max_high, 3);
+	assert_int_equal(c.raw_held, 1);
+	assert_int_equal(c.raw_trials, 1);
+	assert_int_equal(c.first_fail, 3);
+	assert_int_equal(c.fail_held, 2);
+	assert_true(c.measured);
+	assert_true(c.agg_bytes_per_s == 49);
+	/* failing trials at 3 delivered 75 - 4 = 71 at least: the least */
+	assert_true(c.sustained_bytes_per_s == 71);
+	/* no step held and none of one stream ran: not measured, never "0" */
+	c.nsteps = 1;
+	steps[0].n = 4;
+	steps[0].held = 0;
+	sm_streams_cell_finish(&c, 64);
+	assert_false(c.measured);
+	/* a step of one stream that failed: "0" is the answer */
+	steps[0].n = 1;
+	sm_streams_cell_finish(&c, 64);
+	assert_true(c.measured);
+	assert_int_equal(c.max_raw, 0);
+	assert_int_equal(c.first_fail, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -661,7 +753,7 @@ int main(void)
 		cmocka_unit_test(test_cell),     cmocka_unit_test(test_confirm),
 		cmocka_unit_test(test_sequences), cmocka_unit_test(test_mix_parse),
 		cmocka_unit_test(test_mix_judge), cmocka_unit_test(test_headroom_beside),
-		cmocka_unit_test(test_step_cpu),
+		cmocka_unit_test(test_step_cpu), cmocka_unit_test(test_trials),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
