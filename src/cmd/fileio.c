@@ -465,8 +465,8 @@ static int begin_result(struct sm_fileio_opts *o, struct sm_fileio_result *r, in
 	if (!sm_fileio_sealing(cfg) && sm_fileio_mode_writes(cfg->mode) && cfg->mode != SM_FIO_SEQWR &&
 	    o->verbosity >= 1 && sm_fileio_set_sealed(cfg))
 		fprintf(stderr, "stormark: warning: the test files carry --validate/--verify trailers; this run "
-			"writes blocks without them, which a later --verify run reports (--validate skips "
-			"them)\n");
+			"writes blocks without them, which a later --validate or --verify run reports as "
+			"damaged\n");
 	return 0;
 }
 
