@@ -67,9 +67,13 @@ check "json: warning page_cache" test "$(json "$T_DIR/r.json" "[w['code'] for w 
 
 # --report-interval, --histogram, --percentile
 "$SB" fileio $SMALL --file-test-mode=rndrw --time=3 --report-interval=1 run >"$T_DIR/ri.txt" 2>/dev/null
-# sysbench prints 2 (none at the time limit); a loaded machine may delay one
+# sysbench prints 2 or 3 (the line of the time limit when its reporter
+# ticks before the run has ended: 3 of 12 rndrd runs, 7 of 8 rndwr runs of
+# sysbench 1.0.20 here); stormark prints it whenever the run went to its
+# limit; a loaded machine may delay one (tests/cli/fileio_series.sh checks
+# the lines against the series)
 n=$(grep -c '^\[ [0-9]s \] ' "$T_DIR/ri.txt")
-check "report-interval: 1-2 lines in 3 s, like sysbench" test "$n" -ge 1 -a "$n" -le 2
+check "report-interval: 1-3 lines in 3 s, like sysbench" test "$n" -ge 1 -a "$n" -le 3
 check "report-interval: sysbench's line" grep -Eq '^\[ 1s \] reads: [0-9]+\.[0-9]{2} MiB/s writes: [0-9]+\.[0-9]{2} MiB/s fsyncs: [0-9]+\.[0-9]{2}/s latency \(ms,95%\): [0-9]+\.[0-9]{3}$' "$T_DIR/ri.txt"
 check "report-interval: same shape as sysbench" diff <(shape "$G/run-report-interval.txt" | grep -v '^\[ Ns \]') <(shape "$T_DIR/ri.txt" | grep -v '^\[ Ns \]')
 "$SB" fileio $SMALL --file-test-mode=rndrd --time=1 --histogram run >"$T_DIR/h.txt" 2>/dev/null
