@@ -2,9 +2,15 @@
 # SPDX-License-Identifier: MIT
 # Install the Debian packages stormark needs to build, test and benchmark.
 # Does nothing when they are all present. Usage: scripts/deps.sh [--bench]
+# [--list]; --list prints the packages, one a line, and installs nothing
+# (tests/cli/deps.sh checks that every library the build links comes from
+# one of them).
 set -eu
 pkgs="build-essential cmake pkg-config liburing-dev libcjson-dev libsqlite3-dev
       libcmocka-dev time python3 jq python3-jsonschema libxxhash-dev"
+# SQLite's static archive (SM_STATIC_DEPS) needs zlib (-lz), which
+# libsqlite3-dev does not pull in.
+pkgs="$pkgs zlib1g-dev"
 # Peers that the tests compare against (GNU time, sysbench; python3 and jq
 # read the JSON in the end-to-end tests, python3-jsonschema checks it against
 # docs/stormark.schema.json) and that benchmarks use.
@@ -25,7 +31,19 @@ pkgs="$pkgs chromium"
 # The OpenMetrics test parses every --format openmetrics output with
 # Prometheus' own parser (tests/cli/openmetrics.sh).
 pkgs="$pkgs python3-prometheus-client"
-if [ "${1:-}" = "--bench" ]; then pkgs="$pkgs fio hyperfine"; fi
+list=0
+for a in "$@"; do
+  case $a in
+    --bench) pkgs="$pkgs fio hyperfine" ;;
+    --list) list=1 ;;
+    *) echo "deps.sh: unknown option '$a' (usage: scripts/deps.sh [--bench] [--list])" >&2; exit 2 ;;
+  esac
+done
+if [ "$list" = 1 ]; then
+  # shellcheck disable=SC2086
+  printf '%s\n' $pkgs
+  exit 0
+fi
 
 missing=""
 for p in $pkgs; do

@@ -20,6 +20,11 @@
 #define MAX_THREADS 1024
 #define MAX_BACKLOG 1024
 
+const char *sm_fileio_msg_prog(const struct sm_fileio_opts *o)
+{
+	return o->sb ? "stormark" : o->prog;
+}
+
 int sm_fileio_bad(const struct sm_fileio_opts *o, const char *fmt, ...)
 {
 	char msg[SM_MSG_MAX];
@@ -28,8 +33,7 @@ int sm_fileio_bad(const struct sm_fileio_opts *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return sm_usage_error(o->prog, !strcmp(o->prog, "sysbench") ? "sysbench fileio help"
-								      : "stormark help fileio",
+	return sm_usage_error(sm_fileio_msg_prog(o), o->sb ? "sysbench fileio help" : "stormark help fileio",
 			      "%s", msg);
 }
 
@@ -322,6 +326,11 @@ static unsigned table(struct sm_fileio_opts *o, struct sm_opt *t, unsigned cap)
 			tab[i].seen = &o->fsync_freq_set;
 		if (tab[i].long_name && !strcmp(tab[i].long_name, "time"))
 			tab[i].seen = &o->time_set;
+		/* sysbench's own durations are whole seconds under its name
+		 * (a unit is refused there as sysbench refuses it) */
+		if (o->sb && tab[i].long_name && (!strcmp(tab[i].long_name, "time") ||
+		    !strcmp(tab[i].long_name, "max-time") || !strcmp(tab[i].long_name, "report-interval")))
+			tab[i].expected = "a non-negative whole number of seconds";
 		if (tab[i].long_name && !strcmp(tab[i].long_name, "steady-round"))
 			tab[i].seen = &o->steady_round_set;
 		if (tab[i].long_name && !strcmp(tab[i].long_name, "steady-rounds"))
@@ -389,7 +398,7 @@ int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 			return sm_fileio_bad(o, "unknown command '%s': prepare, run, cleanup or help", argv[i]);
 		o->command = argv[i];
 	}
-	if (sm_out_resolve(&o->out, o->prog, sm_render_layouts(&sm_render_fileio, 0), sm_render_fileio.dflt,
+	if (sm_out_resolve(&o->out, sm_fileio_msg_prog(o), sm_render_layouts(&sm_render_fileio, 0), sm_render_fileio.dflt,
 			   msg, sizeof(msg)))
 		return sm_fileio_bad(o, "%s", msg);
 	if (o->save.key && o->command && strcmp(o->command, "run"))

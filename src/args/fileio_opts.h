@@ -55,7 +55,13 @@ void sm_fileio_list_options(FILE *f);
  * stderr. */
 int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv);
 
-/* Report a usage error for o->prog (one line on stderr); returns 2. */
+/* The name stormark's own lines begin with: o->prog, or "stormark" under
+ * the sysbench name (a refusal there is stormark's, not sysbench's:
+ * docs/compat.md). */
+const char *sm_fileio_msg_prog(const struct sm_fileio_opts *o);
+
+/* Report a usage error (one line on stderr, beginning with
+ * sm_fileio_msg_prog()); returns 2. */
 int sm_fileio_bad(const struct sm_fileio_opts *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

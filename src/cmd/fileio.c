@@ -368,7 +368,7 @@ static int check_run(struct sm_fileio_opts *o)
 
 	if (rc)
 		return rc;
-	rc = sm_uring_opts_check(o->prog, &o->uring, cfg->io_mode == SM_FIO_IO_ASYNC,
+	rc = sm_uring_opts_check(sm_fileio_msg_prog(o), &o->uring, cfg->io_mode == SM_FIO_IO_ASYNC,
 				 "--file-io-mode=async", !!(cfg->extra_flags & SM_FIO_FLAG_DIRECT),
 				 "add --file-extra-flags=direct", cfg->dir);
 	if (rc)
@@ -465,8 +465,8 @@ static int begin_result(struct sm_fileio_opts *o, struct sm_fileio_result *r, in
 	if (!sm_fileio_sealing(cfg) && sm_fileio_mode_writes(cfg->mode) && cfg->mode != SM_FIO_SEQWR &&
 	    o->verbosity >= 1 && sm_fileio_set_sealed(cfg))
 		fprintf(stderr, "stormark: warning: the test files carry --validate/--verify trailers; this run "
-			"writes blocks without them, which a later --verify run reports (--validate skips "
-			"them)\n");
+			"writes blocks without them, which a later --validate or --verify run reports as "
+			"damaged\n");
 	return 0;
 }
 
@@ -676,11 +676,11 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 		uint64_t need = sm_fileio_mem_need(&o.cfg, !strcmp(o.command, "prepare"), what,
 						   sizeof(what));
 
-		rc = sm_check_memory(o.prog, need, what);
+		rc = sm_check_memory(sm_fileio_msg_prog(&o), need, what);
 		if (rc)
 			return rc;
 	}
-	e.prog = o.prog;
+	e.prog = sm_fileio_msg_prog(&o);
 	rc = sm_emit_redirect(&e);   /* -o FILE: the report goes there */
 	if (rc)
 		return rc;

@@ -277,7 +277,12 @@ int cmd_frames(int argc, char **argv, struct sm_job *job)
 		     !strcmp(strrchr(argv[0], '/') + 1, "frametest"));
 	int rc, code;
 
-	sm_signals_install();
+	/* under frametest's name an inherited ignored SIGINT stays ignored,
+	 * as frametest leaves it (a background job of a script) */
+	if (compat)
+		sm_signals_install_keep_int();
+	else
+		sm_signals_install();
 	rc = sm_frames_opts_parse(argc, argv, compat, &o);
 	if (rc == SM_FRAMES_OPTS_HELP) {
 		sm_frames_opts_usage(stdout, compat);

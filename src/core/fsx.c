@@ -396,3 +396,35 @@ int sm_dir_check_writable(const char *dir)
 	/* access() also says EROFS for root, who may write anywhere else */
 	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
+
+int sm_write_all(int fd, const void *buf, size_t len, int64_t off, size_t *done)
+{
+	size_t at = 0;
+	int still = 0, rc = 0;
+
+	while (at < len) {
+		const char *p = (const char *)buf + at;
+		ssize_t n = off < 0 ? write(fd, p, len - at) : pwrite(fd, p, len - at, (off_t)(off + (int64_t)at));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		if (n == 0) {
+			/* nothing moved and nothing said: once more for the
+			 * reason, rather than a guess */
+			if (still++) {
+				rc = -EIO;
+				break;
+			}
+			continue;
+		}
+		still = 0;
+		at += (size_t)n;
+	}
+	if (done)
+		*done = at;
+	return rc;
+}

@@ -95,4 +95,15 @@ int sm_parent_dir(const char *path, char *out, size_t len);
  * nothing, so a test that would write there is refused before it starts. */
 int sm_dir_check_writable(const char *dir);
 
+/*
+ * Write all len bytes of buf to fd: at offset off (pwrite), or at the file
+ * position when off < 0 (write). A short write is continued from where it
+ * stopped, so the error that stopped it is the system's own (a write cut
+ * short by EIO is not taken for a full disk); a write that moves nothing
+ * without an error is tried once more for its errno. EINTR is retried.
+ * *done (when not NULL) gets the bytes written. Returns 0, or -errno
+ * (-EIO when a write moved nothing twice and said nothing).
+ */
+int sm_write_all(int fd, const void *buf, size_t len, int64_t off, size_t *done);
+
 #endif

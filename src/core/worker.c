@@ -14,7 +14,7 @@ static void on_signal(int sig)
 	sm_stop_signal = sig;
 }
 
-void sm_signals_install(void)
+static void install(int with_int)
 {
 	struct sigaction sa;
 
@@ -22,11 +22,28 @@ void sm_signals_install(void)
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = 0;
-	sigaction(SIGINT, &sa, NULL);
+	if (with_int)
+		sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	/* a closed terminal or ssh session stops a run like Ctrl-C: the
 	 * report is printed and what the run created is cleaned up */
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+void sm_signals_install(void)
+{
+	install(1);
+}
+
+int sm_signals_install_keep_int(void)
+{
+	struct sigaction sa;
+	int ignored = !sigaction(SIGINT, NULL, &sa) && sa.sa_handler == SIG_IGN;
+
+	/* SIGINT is left as it is when ignored: never replaced, so none can
+	 * be taken by the handler in between */
+	install(!ignored);
+	return ignored;
 }
 
 void sm_start_init(struct sm_start *s)

@@ -19,6 +19,13 @@ extern _Atomic int sm_stop_signal;
  * (without SA_RESTART, so blocking waits wake up). Idempotent. */
 void sm_signals_install(void);
 
+/* As sm_signals_install(), except that a SIGINT the process started with
+ * ignored (a background job of a script: `trap '' INT`) stays ignored, as
+ * frametest leaves it. Call it before anything installs a SIGINT handler
+ * (it looks at the disposition it finds). Returns 1 when SIGINT was
+ * ignored and left so, else 0. */
+int sm_signals_install_keep_int(void);
+
 /* Sleep until due_ns (CLOCK_MONOTONIC) in slices of at most 100 ms, so a
  * stop request is seen within that. Returns 0 at due_ns; 1 when the stop
  * flag was set, or at deadline_ns (UINT64_MAX: none) when that comes

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/compiler.h"
+#include "core/fsx.h"
 
 #define CSV_BUF (64 * 1024)
 #define CSV_LINE_MAX (2 * PATH_MAX + 512)   /* a quoted path and a dozen numbers */
@@ -32,22 +33,13 @@ struct writer {
 
 static void flush(struct writer *w)
 {
-	size_t done = 0;
-
 	/* a short write is continued: the next one says why (EIO, ENOSPC) */
-	while (done < w->len && !w->err) {
-		ssize_t n = write(w->fd, w->buf + done, w->len - done);
+	if (w->len && !w->err) {
+		int none = 0;
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			int none = 0;
-
-			w->err = n < 0 ? -errno : -EIO;
+		w->err = sm_write_all(w->fd, w->buf, w->len, -1, NULL);
+		if (w->err)
 			atomic_compare_exchange_strong(&w->csv->err, &none, w->err);
-			break;
-		}
-		done += (size_t)n;
 	}
 	w->len = 0;
 }
@@ -126,7 +118,6 @@ static int writer_close(void *arg)
 
 int sm_frames_csv_open(struct sm_frames_csv *c, const char *path)
 {
-	ssize_t n;
 	int rc;
 
 	memset(c, 0, sizeof(*c));
@@ -141,11 +132,9 @@ int sm_frames_csv_open(struct sm_frames_csv *c, const char *path)
 		rc = -errno;
 		goto fail;
 	}
-	n = write(c->fd, header, sizeof(header) - 1);
-	if (n != (ssize_t)(sizeof(header) - 1)) {
-		rc = n < 0 ? -errno : -ENOSPC;
+	rc = sm_write_all(c->fd, header, sizeof(header) - 1, -1, NULL);
+	if (rc)
 		goto fail;
-	}
 	c->sink.name = c->path;
 	c->sink.open = writer_open;
 	c->sink.record = writer_record;

@@ -472,7 +472,7 @@ static int fileio_sb(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UN
 
 	if (r->histogram)
 		sm_sb_histogram(f, &r->events_lat);
-	sm_sb_report(f, &r->cfg, r, &r->pct);
+	sm_sb_report(f, r, &r->pct);
 	fileio_verify(f, r);
 	return 0;
 }
@@ -512,10 +512,19 @@ static int fileio_html(FILE *f, const void *res, const cJSON *doc, struct sm_jer
 	return rc < 0 ? rc : 0;
 }
 
+/* Beside sysbench's layout, on stderr: what its Latency means in async mode. */
+static void fileio_sb_note(FILE *f, const void *res)
+{
+	const struct sm_fileio_result *r = res;
+
+	sm_sb_async_note(f, r, &r->pct);
+}
+
 static const struct sm_layout_row fileio_rows[] = {
-	/* sysbench's layout stays sysbench's: a cliff is stormark's notice */
+	/* sysbench's layout stays sysbench's: a cliff and the async note are
+	 * stormark's notices */
 	{ .layout = SM_LAYOUT_SYSBENCH, .render = fileio_sb, .replay = fileio_sb_replay,
-	  .flags = SM_ROW_TABLE | SM_ROW_CLIFF },
+	  .note = fileio_sb_note, .flags = SM_ROW_TABLE | SM_ROW_CLIFF },
 	{ .layout = SM_LAYOUT_TEXT, .render = fileio_text, .replay = fileio_ticks_replay, .flags = SM_ROW_TABLE },
 	{ .layout = SM_LAYOUT_CSV, .render = fileio_csv },
 	{ .layout = SM_LAYOUT_MARKDOWN, .render = fileio_md, .flags = SM_ROW_TABLE },

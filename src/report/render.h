@@ -48,7 +48,7 @@ struct sm_layout_row {
 	 * it ran (sysbench's banner and interval lines); NULL: nothing. */
 	sm_render_fn replay;
 	/* A notice on stderr beside this layout (frames' verdict beside its
-	 * JSON); NULL: none. */
+	 * JSON, fileio's async note beside sysbench's layout); NULL: none. */
 	void (*note)(FILE *f, const void *res);
 	unsigned flags;   /* SM_ROW_* */
 };

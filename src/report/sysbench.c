@@ -181,18 +181,16 @@ static void lat_line(FILE *f, const char *label, double v)
 	fprintf(f, "         %s%*.2f\n", label, 44 - (int)strlen(label), v);
 }
 
-/* After sysbench's block, one line: in async mode sysbench 1.0.20 times
- * each event's submission (its Latency block above is that, 0.02 ms where
- * the reads took 11.9 ms), so the requests' own times are said beside it,
- * at the first asked percentile (95 without one). */
-static void async_note(FILE *f, const struct sm_fileio_result *r, const struct sm_pct_list *pct)
+void sm_sb_async_note(FILE *f, const struct sm_fileio_result *r, const struct sm_pct_list *pct)
 {
 	static const char *const name[3] = { "read", "write", "fsync" };
 	double p = pct->n ? pct->p[0] : 95;
 	const char *sep = "";
 
-	fprintf(f, "async I/O: the Latency above is each request's submission, as sysbench times it; "
-		"issue to completion, p%g:", p);
+	if (r->cfg.io_mode != SM_FIO_IO_ASYNC)
+		return;
+	fprintf(f, "stormark: note: async I/O: the Latency above is each request's submission, as "
+		"sysbench times it; issue to completion, p%g:", p);
 	for (int k = 0; k < 3; k++) {
 		if (!r->ops[k].count)
 			continue;
@@ -203,8 +201,7 @@ static void async_note(FILE *f, const struct sm_fileio_result *r, const struct s
 	fprintf(f, "\n");
 }
 
-void sm_sb_report(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_fileio_result *r,
-		  const struct sm_pct_list *pct)
+void sm_sb_report(FILE *f, const struct sm_fileio_result *r, const struct sm_pct_list *pct)
 {
 	const struct sm_fileio_figures *g = &r->fig;
 	const struct sm_hist *h = &r->events_lat;
@@ -244,8 +241,6 @@ void sm_sb_report(FILE *f, const struct sm_fileio_cfg *cfg, const struct sm_file
 	fprintf(f, "    execution time (avg/stddev):   %.4f/%3.2f\n", g->thread_busy_mean_s,
 		g->thread_busy_sd_s);
 	fprintf(f, "\n");
-	if (cfg->io_mode == SM_FIO_IO_ASYNC)
-		async_note(f, r, pct);
 	/* stormark's name only (the options do not exist under sysbench's):
 	 * the report above is the steady window's */
 	if (r->steady.on || r->precond.on) {

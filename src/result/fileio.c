@@ -28,11 +28,22 @@ uint64_t sm_fileio_request_size(const struct sm_fileio_cfg *cfg)
 	return cfg->merged ? cfg->block_size * cfg->merged : cfg->block_size;
 }
 
+int sm_fileio_tick_whole(const struct sm_fileio_cfg *cfg, const struct sm_fileio_tick *t, int last)
+{
+	uint64_t iv = cfg->report_interval_ns ? cfg->report_interval_ns : SM_NS_PER_S;
+
+	if (t->t_ns % iv == 0)
+		return 1;
+	/* the run's last tick when the run went to its time limit and the
+	 * limit is a whole number of intervals: it covers the last of them
+	 * (up to the run's end, its closing fsyncs included) */
+	return last && cfg->time_ns && cfg->time_ns % iv == 0 && t->t_ns >= cfg->time_ns &&
+	       t->interval_ns <= t->t_ns && t->t_ns - t->interval_ns == cfg->time_ns - iv;
+}
+
 int sm_fileio_tick_partial(const struct sm_fileio_result *r, unsigned i)
 {
-	uint64_t iv = r->cfg.report_interval_ns ? r->cfg.report_interval_ns : SM_NS_PER_S;
-
-	return r->series[i].t_ns % iv != 0;
+	return !sm_fileio_tick_whole(&r->cfg, &r->series[i], i + 1 == r->nseries);
 }
 
 int sm_fileio_mode_writes(enum sm_fileio_mode m)

@@ -86,11 +86,18 @@ uint64_t sm_fileio_request_size(const struct sm_fileio_cfg *cfg);
 int sm_fileio_mode_writes(enum sm_fileio_mode m);
 
 struct sm_fileio_result;
+struct sm_fileio_tick;
 
 /* 1 when series tick i of r is the run's last, partial interval (it ends
  * off the whole intervals since the start; sysbench prints no line for
- * it), else 0. */
+ * it), else 0. The last tick of a run that went to its time limit, when
+ * the limit is a whole number of intervals, is not partial: it covers
+ * the last interval, whose line sysbench prints as the run ends. */
 int sm_fileio_tick_partial(const struct sm_fileio_result *r, unsigned i);
+
+/* The same for a tick t of a run of cfg (last: it is the run's last
+ * tick): 1 when it is a whole interval, whose line is printed. */
+int sm_fileio_tick_whole(const struct sm_fileio_cfg *cfg, const struct sm_fileio_tick *t, int last);
 
 /* Name of a test mode ("rndrw") and sysbench's description ("random r/w"). */
 const char *sm_fileio_mode_name(enum sm_fileio_mode m);

@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 #include "core/clock.h"
 #include "core/rng.h"
+#include "core/fsx.h"
 #include "core/seal.h"
 #include "core/worker.h"
 
@@ -413,7 +414,7 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 		uint64_t left = cfg->file_size - off;
 		uint64_t blocks = (left + cfg->block_size - 1) / cfg->block_size;
 		uint64_t len = blocks * cfg->block_size < chunk ? blocks * cfg->block_size : chunk;
-		uint64_t done = 0;
+		size_t done = 0;
 
 		sm_buf_stamp(buf, len, cfg->data, cfg->seed, (uint64_t)i << 32 | n++);
 		if (sm_fileio_sealing(cfg)) {
@@ -424,18 +425,11 @@ static int prep_file(struct prep_ctx *c, unsigned i, unsigned char *buf, uint64_
 			atomic_fetch_add(&c->sealed, sm_verify_seal_range(buf, len, cfg->block_size, &id));
 			atomic_fetch_add(&c->seal_ns, sm_now_ns() - t0);
 		}
-		while (done < len) {
-			ssize_t w = pwrite(fd, buf + done, len - done, (off_t)(off + done));
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				rc = w < 0 ? -errno : -ENOSPC;
-				*in_write = 1;
-				atomic_fetch_add(&c->written, done);
-				goto out;
-			}
-			done += (uint64_t)w;
+		rc = sm_write_all(fd, buf, (size_t)len, (int64_t)off, &done);
+		if (rc) {
+			*in_write = 1;
+			atomic_fetch_add(&c->written, done);
+			goto out;
 		}
 		atomic_fetch_add(&c->written, len);
 		off += len;

@@ -151,8 +151,9 @@ void sm_fileio_vseal(const struct sm_fileio_vctx *v, void *buf, unsigned file, u
 void sm_fileio_vwritten(struct sm_fileio_vctx *v, unsigned file, uint64_t off, uint64_t len, uint64_t event);
 
 /* Check each block of a read of len bytes at (file, off); problems go to
- * st (--validate: a block no run of this one wrote that has no trailer is
- * only counted as unchecked). Returns the number of problems found in this
+ * st (--validate: a block no run of this one wrote that has no trailer, in
+ * a file whose set is not known because its blocks carry none, is only
+ * counted as unchecked; in a file of a known set it is damage). Returns the number of problems found in this
  * read, the first of them in *first when first is not NULL. */
 unsigned sm_fileio_vcheck(const struct sm_fileio_vctx *v, const void *buf, unsigned file, uint64_t off,
 			  uint64_t len, struct sm_verify_stats *st, struct sm_verify_problem *first);

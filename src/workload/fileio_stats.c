@@ -172,6 +172,10 @@ void sm_fileio_series_close(struct sm_fileio_reporter *rp, uint64_t end_ns)
 	t->lat_pct_ns = rp->pct > 0 ? sm_hist_percentile(h, rp->pct) : 0;
 	t->lat_max_ns = h->count ? h->max : 0;
 	free(h);
+	/* a run that went to its time limit ends on a whole interval: its
+	 * line is printed as the run ends, as sysbench's reporter does */
+	if (rp->cfg->report_interval_ns && rp->fn && sm_fileio_tick_whole(rp->cfg, t, 1))
+		rp->fn(t, rp->arg);
 }
 
 int sm_fileio_result_init(struct sm_fileio_result *r, const struct sm_fileio_cfg *cfg)

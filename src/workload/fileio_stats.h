@@ -67,7 +67,10 @@ void sm_fileio_reporter_join(struct sm_fileio_reporter *rp);
  * (sm_fileio_stats_collect()): the series' last tick, the partial
  * interval from the last whole one to end_ns (the run's duration), with
  * its own interval_ns, so that the series adds up to the totals exactly.
- * Nothing when the run ended on a tick or the series is full.
+ * Nothing when the run ended on a tick or the series is full. When the run
+ * went to a time limit of whole report intervals, that tick is the last
+ * whole interval (sm_fileio_tick_whole()) and the reporter's callback
+ * gets it, as it got the others.
  */
 void sm_fileio_series_close(struct sm_fileio_reporter *rp, uint64_t end_ns);
 

@@ -345,9 +345,12 @@ unsigned sm_fileio_vcheck(const struct sm_fileio_vctx *v, const void *buf, unsig
 		}
 		k = sm_verify_check((const unsigned char *)buf + o, (uint32_t)b, &expect, v->run, &found);
 
-		if (!cfg->verify && !last && (k == SM_VK_NOHDR || k == SM_VK_ZERO)) {
-			/* --validate on a block no validating run wrote: it
-			 * cannot be checked, which is not corruption */
+		if (!cfg->verify && !last && !v->set[file] && (k == SM_VK_NOHDR || k == SM_VK_ZERO)) {
+			/* --validate on a file whose blocks carry no trailer
+			 * (prepared without --validate): it cannot be checked,
+			 * which is not corruption. In a file prepared with
+			 * --validate (its set is known) every block has one,
+			 * so a block without one is damage. */
 			st->unchecked++;
 			continue;
 		}

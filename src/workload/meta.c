@@ -19,6 +19,7 @@
 
 #include "core/buf.h"
 #include "core/clock.h"
+#include "core/fsx.h"
 #include "core/worker.h"
 
 /* Bytes written per call: a file of --size bytes is written from one
@@ -99,16 +100,16 @@ static int create_one(struct thr *t, uint64_t i, const char *name)
 	}
 	t->run->made[i] = 1;
 	while (left) {
-		size_t n = left < CHUNK ? (size_t)left : CHUNK;
-		ssize_t w = write(fd, t->buf, n);
+		size_t n = left < CHUNK ? (size_t)left : CHUNK, w = 0;
+		int err = sm_write_all(fd, t->buf, n, -1, &w);
 
-		if (w <= 0) {
-			fail_at(t, w < 0 ? -errno : -ENOSPC, i, "cannot write");
+		t->op.bytes += w;
+		if (err) {
+			fail_at(t, err, i, "cannot write");
 			close(fd);
 			return -1;
 		}
-		left -= (uint64_t)w;
-		t->op.bytes += (uint64_t)w;
+		left -= n;
 	}
 	if (close(fd)) {
 		fail_at(t, -errno, i, "cannot close");

@@ -84,10 +84,10 @@ static int write_play(struct sm_streams_search *x, const char *path, uint64_t ch
 		return fail(x, -errno, from ? "cannot open '%s'" : "cannot create '%s'", path);
 	while (off < bytes && !sm_stopped()) {
 		size_t len = bytes - off < chunk ? (size_t)(bytes - off) : (size_t)chunk;
-		ssize_t w = pwrite(fd, buf, len, (off_t)off);
+		int err = sm_write_all(fd, buf, len, (int64_t)off, NULL);
 
-		if (w != (ssize_t)len) {
-			rc = fail(x, w < 0 ? -errno : -ENOSPC, "cannot write '%s'", path);
+		if (err) {
+			rc = fail(x, err, "cannot write '%s'", path);
 			break;
 		}
 		off += len;
@@ -224,8 +224,7 @@ static int write_frames(struct sm_streams_search *x, struct sm_streams_seqset *s
 	for (uint64_t k = from; k < to && !rc; k++) {
 		struct sm_frame_hdr h = { .dir_id = s->dir_id, .index = k, .frame_bytes = s->frame_bytes,
 					  .run_tag = x->run_tag };
-		int fd;
-		ssize_t w;
+		int fd, err;
 
 		if (sm_stopped())
 			return -EINTR;
@@ -237,9 +236,9 @@ static int write_frames(struct sm_streams_search *x, struct sm_streams_seqset *s
 		if (fd < 0)
 			return fail(x, -errno, "cannot create '%s'", path);
 		*made = k + 1;
-		w = pwrite(fd, buf, s->frame_bytes, 0);
-		if (w != (ssize_t)s->frame_bytes)
-			rc = fail(x, w < 0 ? -errno : -ENOSPC, "cannot write '%s'", path);
+		err = sm_write_all(fd, buf, s->frame_bytes, 0, NULL);
+		if (err)
+			rc = fail(x, err, "cannot write '%s'", path);
 		if (close(fd) && !rc)
 			rc = fail(x, -errno, "cannot write '%s'", path);
 		if (rc) {

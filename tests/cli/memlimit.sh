@@ -44,7 +44,7 @@ refused "fileio run async backlog (fake)" "^stormark fileio: fileio's I/O buffer
   --file-async-backlog=8 --file-test-mode=seqwr -o "$T_DIR/report.txt" run
 refused "fileio prepare (fake)" "^stormark fileio: fileio prepare's write buffers \(64.0 MiB x 1 thread.*$AV" \
   "$S" fileio --file-total-size=64M --file-block-size=64M prepare
-refused "sysbench prepare (fake)" "^sysbench: fileio prepare's write buffers.*$AV" \
+refused "sysbench prepare (fake)" "^stormark: fileio prepare's write buffers.*$AV" \
   "$SB" fileio --file-total-size=64M --file-block-size=64M prepare
 refused "run (fake)" "^stormark run: the frame tests' buffers \(48.7 MiB x 4 threads\).*$AV" \
   "$S" run "$W" --time 5 --quiet -o "$T_DIR/report.txt"
@@ -125,7 +125,7 @@ LIM="need [0-9.]+ [KMGT]iB of memory, but only [0-9.]+ [KM]iB is free under the 
 
 refused "cgroup: fileio prepare 1 GiB blocks x 2 threads" "^stormark fileio: fileio prepare's write buffers \(1.00 GiB x 2 threads\) $LIM" \
   t_cgroup_exec "$S" fileio --file-total-size=2G --file-num=2 --file-block-size=1G --threads=2 prepare
-refused "cgroup: sysbench prepare 1 GiB blocks" "^sysbench: fileio prepare's write buffers \(1.00 GiB x 1 thread\) $LIM" \
+refused "cgroup: sysbench prepare 1 GiB blocks" "^stormark: fileio prepare's write buffers \(1.00 GiB x 1 thread\) $LIM" \
   t_cgroup_exec "$SB" fileio --file-total-size=1G --file-num=1 --file-block-size=1G prepare
 refused "cgroup: fileio run 1 MiB x 4 threads x 64 in flight" "^stormark fileio: fileio's I/O buffers \(1.00 MiB x 4 threads x 64 requests in flight\) $LIM" \
   t_cgroup_exec "$S" fileio --file-total-size=64M --file-block-size=1M --threads=4 --file-io-mode=async \

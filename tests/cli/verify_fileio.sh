@@ -5,7 +5,8 @@
 # stale block where the set is learnt from) put into files written
 # with --verify is found with the right file, offset and kind, in text and
 # JSON; untouched data and runs without --verify raise no false alarm;
-# --validate never reports blocks it cannot check as corrupt, and finds a
+# --validate never reports blocks of a set prepared without it as corrupt,
+# finds a block without a trailer in a set prepared with it, and finds a
 # lost write.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON report"
@@ -176,7 +177,7 @@ check "says why" grep -q "not prepared with --verify" "$T_DIR/usage.err"
 expect_rc 0 "prepare --verify over it writes it again" "$STORMARK" fileio $S --verify prepare
 run_verify 0 "then it verifies"
 expect_rc 0 "a write run without --verify" "$STORMARK" fileio $S --file-test-mode=rndwr --events=50 --time=0 run
-check "warns that --verify will report its blocks" grep -q "which a later --verify run reports" "$T_DIR/out"
+check "warns that --verify will report its blocks" grep -q "which a later --validate or --verify run reports" "$T_DIR/out"
 expect_usage "--verify with a block below 128 bytes" "$STORMARK" fileio $S --file-block-size=64 --verify prepare
 expect_usage "--verify with a tiny set for the requests in flight" "$STORMARK" fileio --file-total-size=64K --file-num=1 \
   --file-block-size=4096 --verify --threads=16 --file-test-mode=rndrd --events=10 --time=0 run
@@ -194,8 +195,17 @@ check "validate: prepare says the reused files cannot be checked" grep -q "not p
 expect_rc 0 "validate: run on the reused set" "$STORMARK" fileio $S --validate --file-test-mode=rndrd --events=2000 --time=0 run
 fresh --validate
 expect_rc 0 "validate: a run without --validate rewrites blocks" "$STORMARK" fileio $S --file-test-mode=rndwr --events=500 --time=0 run
-expect_rc 0 "validate: then seqrd --validate passes" "$STORMARK" fileio $S --validate $SEQRD run
-check "validate: and names what it skipped" grep -q "not checked" "$T_DIR/out"
+check "validate: that run says a later --validate reports them" grep -q "which a later --validate or --verify run reports as damaged" "$T_DIR/out"
+# the set was prepared with --validate: every block had a trailer, and one
+# without is damage (as real sysbench, which finds no checksum there)
+expect_rc 1 "validate: then seqrd --validate finds the rewritten blocks" "$STORMARK" fileio $S --validate $SEQRD run
+check "validate: names the first of them" grep -q "validation failed: block at offset [0-9]* of 'test_file.[01]'" "$T_DIR/out"
+check "validate: none called unchecked" sh -c "! grep -q 'not checked' '$T_DIR/out'"
+fresh --validate
+put test_file.1 3 </dev/zero
+expect_rc 1 "validate: a zeroed block in a set prepared with --validate" "$STORMARK" fileio $S --validate $SEQRD \
+  --json="$T_DIR/v.json" run
+found "validate: zeroed block" test_file.1 12288 zeroed
 fresh --validate
 flip_byte test_file.0 $((1024 * 1024 + 5))
 expect_rc 1 "validate: a flipped byte in a sealed block is found" "$STORMARK" fileio $S --validate $SEQRD run

@@ -240,7 +240,8 @@ static void test_reproducible_threads(SM_UNUSED void **state)
 /* The run's checks on blocks: a sealed read passes, damage is named at its
  * block, a write the map says happened but the block lacks is a lost write,
  * and --validate leaves blocks without a trailer unchecked (never an alarm)
- * where --verify reports them. */
+ * in a file whose blocks carry none, where --verify reports them; in a file
+ * of a known set --validate reports them too. */
 static void test_vseal_vcheck(SM_UNUSED void **state)
 {
 	struct sm_fileio_cfg cfg;
@@ -291,6 +292,14 @@ static void test_vseal_vcheck(SM_UNUSED void **state)
 	assert_int_equal(first.kind, SM_VK_ZERO);
 	cfg.verify = 0;
 	cfg.validate = 1;
+	/* --validate in a file of a known set (prepared with --validate):
+	 * every block had a trailer, zeros are damage */
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(sm_fileio_vcheck(&v, b, 0, 0, 4096, &st, &first), 1);
+	assert_int_equal(first.kind, SM_VK_ZERO);
+	assert_int_equal(st.unchecked, 0);
+	/* in a file whose blocks carry no trailer (set not known), unchecked */
+	set[0] = 0;
 	memset(&st, 0, sizeof(st));
 	assert_int_equal(sm_fileio_vcheck(&v, b, 0, 0, 4096, &st, &first), 0);
 	assert_int_equal(st.unchecked, 1);
