@@ -578,7 +578,7 @@ static int parse(int argc, char **argv, struct history_opts *o)
 	if (o->db_arg && check_db(o->db_arg, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	db = (struct sm_out_file){ "--db", o->db_arg ? o->db_arg : sm_hdb_default_path(dflt, sizeof(dflt))
-					   ? NULL : dflt, 0 };
+					   ? NULL : dflt, 0, 0 };
 	if (sm_out_apart(&o->out, &db, 1, NULL, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	return -1;

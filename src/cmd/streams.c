@@ -370,6 +370,12 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	rc = settle(o);
 	if (rc)
 		return rc;
+	if (o->mix_arg && o->mix_arg[0] == '@') {
+		const struct sm_out_file mix = { "the --mix file", o->mix_arg + 1, 0, 0 };
+
+		if (sm_out_apart(&o->out, &mix, 1, NULL, msg, sizeof(msg)))
+			return sm_usage_error(PROG, HINT, "%s", msg);
+	}
 	o->plan.formats = o->formats;
 	o->plan.nformats = o->nformats;
 	o->plan.rates = o->rates;
