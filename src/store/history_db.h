@@ -48,8 +48,11 @@ struct sm_hdb_key {
 int sm_hdb_default_path(char *buf, size_t len);
 
 /*
- * Open the database at path. With create, missing parent directories and
- * the file are created; without, a missing file is -ENOENT. The schema is
+ * Open the database at path. With create, a missing file is checked to be
+ * creatable (its nearest existing directory writable) but created, with
+ * its missing parent directories, only by the first save, so a command
+ * that saves nothing leaves no empty database behind; without create, a
+ * missing file is -ENOENT. The schema is
  * checked (created when empty) inside a transaction; a file that is not a
  * stormark history database is refused, never rewritten. Waits up to
  * busy_ms for a lock. Returns 0 with *out set, or a negative code with a

@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: MIT
+# What a command leaves behind when it stored nothing or was stopped
+# (docs/history.md, docs/options.md): no empty history database (nor its
+# directories) for a --save whose command never produced a result.
+. "$SM_SOURCE_DIR/tests/lib.sh"
+S=$STORMARK
+cd "$T_DIR" || exit 1
+
+# ---- --save with nothing to save creates no database
+expect_rc 127 "time of a missing command" "$S" time --save k --db a.db -o /dev/null -- ./no-such-command
+check "time of a missing command: no database" test ! -e a.db
+expect_rc 1 "time whose --prepare fails" "$S" time --save k --db b.db --prepare false -o /dev/null -- true
+check "a failed --prepare: no database" test ! -e b.db
+expect_rc 1 "fileio run of files never prepared" "$S" fileio --save k --db c.db --file-total-size=1M \
+  --file-num=2 --file-test-mode=seqrd --time=1 run
+check "fileio run refused: no database" test ! -e c.db
+XDG_DATA_HOME=$T_DIR/xdg expect_rc 127 "the default history, a missing command" \
+  "$S" time --save k -o /dev/null -- ./no-such-command
+check "the default history: neither database nor directory" test ! -e xdg
+# a save still creates it, and its directories
+XDG_DATA_HOME=$T_DIR/xdg expect_rc 0 "the default history, a run" "$S" time --save k -o /dev/null -- true
+check "the default history is created by the save" test -s xdg/stormark/history.db
+expect_rc 0 "a save to a new --db" "$S" time --save k --db d.db -o /dev/null -- true
+"$S" history --db d.db >h.txt 2>&1
+check "the new database holds the run" grep -Eq "^k +time +1 " h.txt
+# a database that cannot be created is still refused before the run
+mkdir -p ro && chmod 555 ro
+if ! touch ro/probe 2>/dev/null; then
+  "$S" time --save k --db ro/h.db -o /dev/null -- touch ran 2>/dev/null
+  check "an uncreatable --db is refused (exit $?)" [ $? != 0 ]
+  check "an uncreatable --db: the command did not run" test ! -e ran
+fi
+chmod 755 ro
+finish
