@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # What a command leaves behind when it stored nothing or was stopped
 # (docs/history.md, docs/options.md): no empty history database (nor its
-# directories) for a --save whose command never produced a result.
+# directories) for a --save whose command never produced a result; no
+# temporary report file after a signal.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 S=$STORMARK
 cd "$T_DIR" || exit 1
@@ -31,4 +32,37 @@ if ! touch ro/probe 2>/dev/null; then
   check "an uncreatable --db: the command did not run" test ! -e ran
 fi
 chmod 755 ro
+
+# ---- a signal while a report file is being written removes its temporary
+# file: `history KEY -o F` waits for a history another process holds, its
+# report's temporary file already open (the wait is the test's, not a time)
+if /usr/bin/python3 -c "import sqlite3" 2>/dev/null; then
+  "$S" time --quiet --save k --db hl.db -o /dev/null -- true || fail "a run saved for the lock"
+  /usr/bin/python3 -c "
+import os, sqlite3, time
+c = sqlite3.connect('hl.db', isolation_level=None)
+c.execute('BEGIN EXCLUSIVE')
+open('locked', 'w').close()
+for _ in range(600):
+    if os.path.exists('done'):
+        break
+    time.sleep(0.05)
+c.execute('COMMIT')" &
+  lp=$!
+  for _ in $(seq 600); do [ -e locked ] && break; sleep 0.05; done
+  for sig in TERM HUP INT; do
+    # INT: a background job of a script ignores it; stormark sets its own
+    # handler only where the action is the default, so the job gets one
+    (trap - INT; exec "$S" history --db hl.db k -o "out_$sig.txt") 2>/dev/null & hp=$!
+    for _ in $(seq 600); do compgen -G ".out_$sig.txt.*" >/dev/null && break; sleep 0.01; done
+    compgen -G ".out_$sig.txt.*" >/dev/null || fail "SIG$sig: the temporary report file was never seen"
+    kill -"$sig" "$hp"; wait "$hp"; rc=$?
+    check "history -o F, SIG$sig: dies of the signal (exit $rc)" [ "$rc" -gt 128 ]
+    check "history -o F, SIG$sig: no temporary file left ($(ls -A | grep "^\.out_" | tr '\n' ' '))" \
+      sh -c '! ls -A | grep -q "^\.out_"'
+    check "history -o F, SIG$sig: no report file" test ! -e "out_$sig.txt"
+  done
+  touch done
+  wait "$lp"
+fi
 finish
