@@ -492,6 +492,7 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	sm_progress_clear(&pc);
 	code = sm_emit(&e, res, rc);   /* rank 0 reports the job */
 out:
+	sm_job_unplace(job);   /* an MPI job's DIR/rank.N, made and emptied */
 	sm_streams_result_release(res);
 	sm_streams_mix_release(&o->mix);
 	free(res);
