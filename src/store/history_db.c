@@ -623,6 +623,29 @@ void sm_hdb_results_free(struct sm_hdb_result *rows, unsigned n)
 	free(rows);
 }
 
+int sm_hdb_each_result(struct sm_hdb *h, const char *key,
+		       void (*fn)(const char *json, size_t len, void *arg), void *arg,
+		       char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!h->db || h->version < 2)
+		return 0;   /* none yet; schema 1 kept no whole results */
+	rc = sqlite3_prepare_v2(h->db, "SELECT json FROM results WHERE key = ? ORDER BY id", -1, &st,
+				NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *json = (const char *)sqlite3_column_text(st, 0);
+
+			fn(json ? json : "", json ? (size_t)sqlite3_column_bytes(st, 0) : 0, arg);
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : fail(h->db, rc, "cannot read", err, errlen);
+}
+
 int sm_hdb_load_results(struct sm_hdb *h, const char *key, struct sm_hdb_result **rows,
 			unsigned *n, char *err, size_t errlen)
 {

@@ -90,6 +90,14 @@ int sm_hdb_save_result(struct sm_hdb *db, const char *key, const char *command,
 int sm_hdb_key_command(struct sm_hdb *db, const char *key, char *cmd, size_t len,
 		       char *err, size_t errlen);
 
+/* Each result saved under key, oldest first, handed to fn as its JSON
+ * text (len bytes, valid during the call only), one at a time, so that
+ * what loading them all would take can be counted first. Returns 0 or
+ * negative with err. */
+int sm_hdb_each_result(struct sm_hdb *db, const char *key,
+		       void (*fn)(const char *json, size_t len, void *arg), void *arg,
+		       char *err, size_t errlen);
+
 /* The whole results saved under key, oldest first, into a new array
  * (sm_hdb_results_free; *n is 0 for an unknown key and for time runs saved
  * by schema 1). Returns 0 or negative with err. */

@@ -86,6 +86,26 @@ refused "compare of a 1 MB result (fake)" "^stormark compare: $TREE need [0-9.]+
   "$S" compare "$T_DIR/mid.json" "$T_DIR/mid.json" -o "$T_DIR/report.txt"
 refused "report - of a 1 MB result (fake)" "^stormark report: reading '-' \([0-9.]+ [KM]iB of JSON, [0-9]+ values\) need" \
   "$S" report - <"$T_DIR/mid.json"
+# history --json KEY and KEY --html load every result of the key: three
+# such results under one key (put in the database directly) are refused
+# before any of them is parsed; a key that fits still runs
+"$S" time --quiet --save t --db "$T_DIR/hist.db" -o /dev/null -- true || fail "a history for the big key"
+python3 - "$T_DIR/hist.db" "$T_DIR/mid.json" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+text = open(sys.argv[2]).read()
+for i in range(3):
+    c.execute("INSERT INTO results(key, command, saved_at, json) VALUES('big', 'frames', "
+              "'2026-01-0%dT00:00:00Z', ?)" % (i + 1), (text,))
+c.commit()
+PY
+HK="^stormark history: reading key 'big' of '$T_DIR/hist.db' \(3 results, [0-9.]+ [KM]iB of JSON\)"
+refused "history --json KEY of 3 MB of results (fake)" "$HK to write it as JSON need [0-9.]+ MiB of memory, but only 40.0 MiB" \
+  "$S" history --db "$T_DIR/hist.db" --json big -o "$T_DIR/report.txt"
+refused "history KEY --html of 3 MB of results (fake)" "$HK to draw its trend page need [0-9.]+ MiB of memory, but only 40.0 MiB" \
+  "$S" history --db "$T_DIR/hist.db" big --html "$T_DIR/report.html" -o "$T_DIR/report.txt"
+check "history KEY --html refused: no page" test ! -e "$T_DIR/report.html"
+expect_rc 0 "history --json of a small key fits (fake)" "$S" history --db "$T_DIR/hist.db" --json t -o /dev/null
 # time: nothing is run (the command would create a file)
 printf 'MemTotal: 1000000 kB\nMemAvailable: 1024 kB\n' >"$FAKE/proc/meminfo"
 refused "time -n 1000 (fake 1 MiB)" "^stormark time: the records of --runs need .* but only 1.00 MiB is available" \
