@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,6 @@ static void arm(void)
 /* o->tmp into a free slot (none free: it is not removed on a signal) */
 static void tmp_register(struct sm_outfile *o)
 {
-	arm();
 	for (int i = 0; i < MAX_TMPS; i++)
 		if (!tmps[i]) {
 			tmps[i] = o->tmp;
@@ -142,6 +142,7 @@ int sm_outfile_open(struct sm_outfile *o, const char *path)
 {
 	char dir[PATH_MAX], real[PATH_MAX];
 	const char *slash, *base;
+	sigset_t hold, was;
 	struct stat st;
 	int exists, fd;
 
@@ -172,7 +173,18 @@ int sm_outfile_open(struct sm_outfile *o, const char *path)
 		snprintf(dir, sizeof(dir), ".");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", slash == o->path ? 1 : (int)(slash - o->path), o->path);
+	/* the signals held while the file is made and registered, so that
+	 * none falls between the two */
+	arm();
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &hold, &was);
 	fd = make_tmp(o->tmp, sizeof(o->tmp), dir, base);
+	if (fd >= 0)
+		tmp_register(o);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	if (fd < 0 && exists && (fd == -EACCES || fd == -EPERM)) {
 		/* a file one may write in a directory one may not: in place */
 		o->tmp[0] = '\0';
@@ -184,7 +196,6 @@ int sm_outfile_open(struct sm_outfile *o, const char *path)
 		o->tmp[0] = '\0';
 		return fd;
 	}
-	tmp_register(o);
 	if (exists) {
 		/* the replaced file's permissions (and owner, where one may) */
 		if (geteuid() == 0 && (st.st_uid != 0 || st.st_gid != 0))
