@@ -65,4 +65,16 @@ c.execute('COMMIT')" &
   touch done
   wait "$lp"
 fi
+# ---- a streams run killed (SIGKILL, the OOM killer) cannot remove its
+# test directory: the next run in that directory names it and leaves it
+mkdir -p sd/.stormark-streams-Ab12Cd/f000 sd/.stormark-streams-Ab12Cd/f001
+expect_rc 0 "streams beside an earlier run's test directory" "$S" streams --rate-mib 1 --play --step 1 \
+  --time 2 --max-streams 1 --json=sd.json sd
+# (lines joined: the text report wraps its warnings)
+check "streams names the earlier test directory" sh -c 'tr -s " \n" "  " <"$0" |
+  grep -q "1 test directory of an earlier streams run that did not end is in .*sd.: .\.stormark-streams-Ab12Cd."' \
+  "$T_DIR/out"
+check "the JSON's warning names it" [ "$(json sd.json "[w['code'] for w in d['warnings']].count('data_dir_leftover')")" = 1 ]
+check "the earlier directory is left as it was" test -d sd/.stormark-streams-Ab12Cd/f001
+check "nothing else left" [ "$(ls -A sd)" = .stormark-streams-Ab12Cd ]
 finish
