@@ -2,7 +2,8 @@
 # What a command leaves behind when it stored nothing or was stopped
 # (docs/history.md, docs/options.md): no empty history database (nor its
 # directories) for a --save whose command never produced a result; no
-# temporary report file after a signal.
+# temporary report file after a signal; and the test directory a killed
+# streams run could not remove is named by the next run, not removed.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 S=$STORMARK
 cd "$T_DIR" || exit 1
