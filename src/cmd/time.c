@@ -43,7 +43,9 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		"max RSS, page faults, context switches, system calls, read and write\n"
 		"calls, logical bytes and bytes that reached storage; and, labelled as\n"
 		"system-wide, the counters of the disk under the current directory.\n"
-		"The exit status is the command's (128 + signal when it was killed).\n\n");
+		"The exit status is the command's (128 + signal when it was killed).\n"
+		"SIGTERM or SIGHUP ends a series (-n): the runs measured are reported and\n"
+		"saved, marked interrupted, exit 130.\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nThe output flags mean the same in every command: docs/options.md.\n"
 		"See 'stormark history' and docs/time.md.\n");
