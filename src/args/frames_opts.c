@@ -479,7 +479,7 @@ static int resolve(struct sm_frames_opts *o)
 {
 	struct sm_frames_plan *p = &o->plan;
 	int rc = check_conflicts(o);
-	const struct sm_out_file csv = { "-x", p->csv_path, 1 };
+	const struct sm_out_file csv = { "-x", p->csv_path, 1, 0 };
 	const struct sm_out_area area = { p->path, frame_name, "a frame file the run writes" };
 	char msg[SM_MSG_MAX];
 

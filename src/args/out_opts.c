@@ -106,19 +106,26 @@ static int canon(const char *path, char *out, size_t len)
 	       ? -ENAMETOOLONG : 0;
 }
 
+/* 1 when f exists, its identity in *st: the file at its path, or for an
+ * is_stdin input the file open as standard input */
+static int file_stat(const struct sm_out_file *f, struct stat *st)
+{
+	return f->is_stdin ? !fstat(STDIN_FILENO, st) : !stat(f->path, st);
+}
+
 /* 1 when a and b are one file (sm_out_apart()); both_out: two outputs, which
  * /dev/null or a FIFO may take together */
-static int same_file(const char *a, const char *b, int both_out)
+static int same_file(const struct sm_out_file *a, const struct sm_out_file *b, int both_out)
 {
 	char ca[PATH_MAX + 256], cb[PATH_MAX + 256];
 	struct stat sa, sb;
-	int ea = !stat(a, &sa), eb = !stat(b, &sb);
+	int ea = file_stat(a, &sa), eb = file_stat(b, &sb);
 
 	if (ea && eb)
 		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !(both_out && !S_ISREG(sa.st_mode));
-	if (ea || eb)
+	if (ea || eb || a->is_stdin || b->is_stdin)
 		return 0;
-	return !canon(a, ca, sizeof(ca)) && !canon(b, cb, sizeof(cb)) && !strcmp(ca, cb);
+	return !canon(a->path, ca, sizeof(ca)) && !canon(b->path, cb, sizeof(cb)) && !strcmp(ca, cb);
 }
 
 /* 1 when path is one of area's names */
@@ -142,24 +149,29 @@ int sm_out_apart(const struct sm_out_opts *o, const struct sm_out_file *files, u
 	unsigned k = 0;
 
 	if (o->output && strcmp(o->output, "-"))
-		all[k++] = (struct sm_out_file){ "-o/--output", o->output, 1 };
+		all[k++] = (struct sm_out_file){ "-o/--output", o->output, 1, 0 };
 	if (o->json_file)
-		all[k++] = (struct sm_out_file){ "--json", o->json_file, 1 };
+		all[k++] = (struct sm_out_file){ "--json", o->json_file, 1, 0 };
 	if (o->html)
-		all[k++] = (struct sm_out_file){ "--html", o->html, 1 };
+		all[k++] = (struct sm_out_file){ "--html", o->html, 1, 0 };
 	for (unsigned i = 0; i < n && k < sizeof(all) / sizeof(all[0]); i++)
-		if (files[i].path && *files[i].path && strcmp(files[i].path, "-"))
+		if (files[i].is_stdin ? !files[i].written
+		    : files[i].path && *files[i].path && strcmp(files[i].path, "-"))
 			all[k++] = files[i];
 	for (unsigned i = 0; i < k; i++) {
 		if (!all[i].written)
 			continue;
 		for (unsigned j = 0; j < k; j++) {
-			if (j == i || (all[j].written && j < i) || !same_file(all[i].path, all[j].path,
-									all[j].written))
+			if (j == i || (all[j].written && j < i) || !same_file(&all[i], &all[j], all[j].written))
 				continue;
-			snprintf(msg, len, "cannot write %s '%s': it is %s%s '%s'; an output never replaces "
-				 "an input or another output", all[i].what, all[i].path,
-				 all[j].what[0] == '-' ? "the file of " : "", all[j].what, all[j].path);
+			if (all[j].is_stdin)
+				snprintf(msg, len, "cannot write %s '%s': it is %s, read from standard input; "
+					 "an output never replaces an input or another output", all[i].what,
+					 all[i].path, all[j].what);
+			else
+				snprintf(msg, len, "cannot write %s '%s': it is %s%s '%s'; an output never "
+					 "replaces an input or another output", all[i].what, all[i].path,
+					 all[j].what[0] == '-' ? "the file of " : "", all[j].what, all[j].path);
 			return -EINVAL;
 		}
 		if (in_area(all[i].path, area)) {

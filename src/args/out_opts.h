@@ -69,11 +69,14 @@ int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum s
 		   char *msg, size_t len);
 
 /* A file a command names besides its -o, --json=FILE and --html: one it
- * reads, or another it writes (--db, -x). */
+ * reads (a result, --db, a --mix @FILE, standard input), or another it
+ * writes (--db with --save, -x). */
 struct sm_out_file {
 	const char *what;   /* how the message names it: "the input", "--db", "-x" */
-	const char *path;   /* NULL or "-": none */
+	const char *path;   /* NULL or "-": none (but see is_stdin) */
 	int written;        /* the command writes it (two inputs may be one file) */
+	int is_stdin;       /* an input read from standard input: the file behind fd 0
+			     * is the one compared, path ("-") only names it */
 };
 
 /* The files a run creates by name in a directory: those whose path below
@@ -89,7 +92,8 @@ struct sm_out_area {
  * FILE, --json=FILE and --html FILE against each other, and every file
  * the command writes (those, and files[] marked written) against every
  * other of files[] and against area's names. Two paths are one file when
- * both exist with the same st_dev and st_ino, or when neither exists and
+ * both exist with the same st_dev and st_ino (an is_stdin input: the
+ * file open as standard input), or when neither exists and
  * their resolved directories and names agree; /dev/null and a FIFO may
  * take two outputs. sm_out_resolve() checks o's own three; a command
  * calls this once its inputs are known, before any work. Returns 0, or

@@ -53,6 +53,6 @@ int sm_save_apart(const struct sm_save_opts *s, const struct sm_out_opts *o, con
 	for (unsigned i = 0; i < n && k + 1 < sizeof(files) / sizeof(files[0]); i++)
 		files[k++] = more[i];
 	if (s->key && (s->db || !sm_hdb_default_path(dflt, sizeof(dflt))))
-		files[k++] = (struct sm_out_file){ "--db", s->db ? s->db : dflt, 1 };
+		files[k++] = (struct sm_out_file){ "--db", s->db ? s->db : dflt, 1, 0 };
 	return sm_out_apart(o, files, k, area, msg, len);
 }

@@ -106,11 +106,11 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 					      "characters, no control characters", s, SM_SAVE_KEY_MAX);
 		if (o->is_file[i] && sm_path_problem(s))
 			return sm_usage_error(PROG, HINT, "file '%s' %s", s, sm_path_problem(s));
-		in[i] = (struct sm_out_file){ "the input", o->is_file[i] ? s : NULL, 0 };
+		in[i] = (struct sm_out_file){ "the input", o->is_file[i] ? s : NULL, 0, 0 };
 	}
 	if (!o->is_file[0] || !o->is_file[1])   /* a key is read from the history */
 		in[2] = (struct sm_out_file){ "--db", o->db ? o->db : sm_hdb_default_path(dflt, sizeof(dflt))
-						     ? NULL : dflt, 0 };
+						     ? NULL : dflt, 0, 0 };
 	if (sm_out_apart(&o->out, in, 3, NULL, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	return -1;

@@ -18,6 +18,7 @@
 #include "report/table.h"
 #include "args/save.h"
 #include "core/opt.h"
+#include "core/units.h"
 #include "cmd/history_trend.h"
 
 #include <errno.h>
@@ -578,7 +579,7 @@ static int parse(int argc, char **argv, struct history_opts *o)
 	if (o->db_arg && check_db(o->db_arg, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	db = (struct sm_out_file){ "--db", o->db_arg ? o->db_arg : sm_hdb_default_path(dflt, sizeof(dflt))
-					   ? NULL : dflt, 0 };
+					   ? NULL : dflt, 0, 0 };
 	if (sm_out_apart(&o->out, &db, 1, NULL, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	return -1;
@@ -680,6 +681,90 @@ static int print_keys(const char *path)
 	return SM_EXIT_OK;
 }
 
+/* What a key's results take once loaded, counted from their texts. */
+struct key_tally {
+	uint64_t text, tree, out;
+	unsigned n;
+};
+
+static void tally_one(const char *json, size_t len, void *arg)
+{
+	struct key_tally *t = arg;
+	struct sm_json_shape s;
+
+	sm_json_shape_of(json, len, &s);
+	t->text += len + 1;
+	t->tree += s.tree_bytes;
+	t->out += s.out_bytes;
+	t->n++;
+}
+
+/* What one measured run of a time key takes beside the results: its row,
+ * and in the --json document its object and printed text, or for the
+ * trend page its figures as compare and the trend hold them. Measured
+ * (max RSS of 800-run keys, docs/history.md): about 8 and 16 KiB. */
+#define ROW_JSON_BYTES (10u << 10)
+#define ROW_HTML_BYTES (20u << 10)
+
+/* key's measured runs (time), 0 when they cannot be counted */
+static unsigned key_rows(struct sm_hdb *db, const char *key)
+{
+	struct sm_hdb_key *keys = NULL;
+	unsigned n = 0, runs = 0;
+	char err[256];
+
+	if (sm_hdb_keys(db, &keys, &n, err, sizeof(err)))
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(keys[i].key, key) && !strcmp(keys[i].command, "time"))
+			runs = keys[i].runs;
+	free(keys);
+	return runs;
+}
+
+/*
+ * Before key's results are loaded whole (--json KEY: every result parsed
+ * into one document and printed; KEY --html: every result parsed, its
+ * figures taken): the memory that takes, counted from the stored texts one
+ * at a time, against the memory available. Each result's text is held
+ * beside its tree; the printed document is built in a buffer grown by
+ * doubling (twice its size); the trend page holds what compare reads from
+ * each tree (half a tree more, measured); a time key's measured runs add
+ * ROW_JSON_BYTES or ROW_HTML_BYTES each. No database, or no SQLite, is
+ * left to the steps after to say. Returns 0 or the exit code after one
+ * line (a database locked or damaged: SM_EXIT_FAIL).
+ */
+static int key_memory(const char *path, const char *key, int json, int html)
+{
+	struct key_tally t = { 0 };
+	struct sm_hdb *db = NULL;
+	char err[256], what[4400], a[32];
+	uint64_t need = 0, rows;
+	int rc;
+
+	rc = sm_hdb_open(path, 0, BUSY_MS, &db, err, sizeof(err));
+	if (rc == -ENOENT || rc == -ENOTSUP)
+		return 0;   /* said by the steps after */
+	if (!rc)
+		rc = sm_hdb_each_result(db, key, tally_one, &t, err, sizeof(err));
+	if (rc) {
+		/* locked past the busy wait, damaged: as the steps after say it */
+		sm_hdb_close(db);
+		sm_error("cannot use history database '%s': %s", path, err);
+		return SM_EXIT_FAIL;
+	}
+	rows = key_rows(db, key);
+	sm_hdb_close(db);
+	if (json)
+		need = t.text + t.tree + 2 * t.out + rows * ROW_JSON_BYTES;
+	if (html && t.text + t.tree + t.tree / 2 + rows * ROW_HTML_BYTES > need)
+		need = t.text + t.tree + t.tree / 2 + rows * ROW_HTML_BYTES;
+	snprintf(what, sizeof(what), "reading key '%s' of '%s' (%u result%s, %s of JSON) %s", key, path,
+		 t.n, t.n == 1 ? "" : "s", sm_fmt_bytes(a, sizeof(a), (double)t.text),
+		 json ? "to write it as JSON" : "to draw its trend page");
+	return sm_check_memory(PROG, need, what);
+}
+
 /* The command with the line as typed in given (what the trend page shows)
  * and argv a copy of it that the parser may reorder. */
 static int history(int argc, char **argv, char **given, struct sm_job *job)
@@ -688,7 +773,7 @@ static int history(int argc, char **argv, char **given, struct sm_job *job)
 	char path[4096], err[256], cmd[32] = "";
 	struct sm_hdb *db = NULL;
 	enum sm_table_style st;
-	int rc, first;
+	int rc, first, json;
 
 	rc = parse(argc, argv, &o);
 	if (rc >= 0)
@@ -705,6 +790,12 @@ static int history(int argc, char **argv, char **given, struct sm_job *job)
 	if (o.list_keys)
 		return print_keys(path);
 	if (o.out.html && (rc = sm_history_trend_key(path, argv[first], cmd, sizeof(cmd))))
+		return rc;
+	/* a key's results loaded whole: their memory checked before -o
+	 * creates its file */
+	json = o.out.json_file || o.out.layout == SM_LAYOUT_JSON;
+	if (first < argc && (json || o.out.html) &&
+	    (rc = key_memory(path, argv[first], json, o.out.html != NULL)))
 		return rc;
 	rc = sm_out_redirect(&o.out, job);
 	if (rc) {

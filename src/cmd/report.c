@@ -225,7 +225,7 @@ int cmd_report(int argc, char **argv, struct sm_job *job)
 		goto out;
 	}
 	snprintf(what, sizeof(what), "a %s result", cmdname);
-	input = (struct sm_out_file){ "the input", e.name, 0 };
+	input = (struct sm_out_file){ "the input", e.name, 0, !strcmp(e.name, "-") };
 	if (sm_out_resolve(&out, what, sm_render_layouts(e.r, 1), e.r->dflt, msg, sizeof(msg)) ||
 	    sm_out_apart(&out, &input, 1, NULL, msg, sizeof(msg))) {
 		code = sm_usage_error(PROG, HINT, "%s", msg);

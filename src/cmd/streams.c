@@ -373,6 +373,12 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	rc = settle(o);
 	if (rc)
 		return rc;
+	if (o->mix_arg && o->mix_arg[0] == '@') {
+		const struct sm_out_file mix = { "the --mix file", o->mix_arg + 1, 0, 0 };
+
+		if (sm_out_apart(&o->out, &mix, 1, NULL, msg, sizeof(msg)))
+			return sm_usage_error(PROG, HINT, "%s", msg);
+	}
 	o->plan.formats = o->formats;
 	o->plan.nformats = o->nformats;
 	o->plan.rates = o->rates;
@@ -489,6 +495,7 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	sm_progress_clear(&pc);
 	code = sm_emit(&e, res, rc);   /* rank 0 reports the job */
 out:
+	sm_job_unplace(job);   /* an MPI job's DIR/rank.N, made and emptied */
 	sm_streams_result_release(res);
 	sm_streams_mix_release(&o->mix);
 	free(res);

@@ -43,7 +43,9 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		"max RSS, page faults, context switches, system calls, read and write\n"
 		"calls, logical bytes and bytes that reached storage; and, labelled as\n"
 		"system-wide, the counters of the disk under the current directory.\n"
-		"The exit status is the command's (128 + signal when it was killed).\n\n");
+		"The exit status is the command's (128 + signal when it was killed).\n"
+		"SIGTERM or SIGHUP ends a series (-n): the runs measured are reported and\n"
+		"saved, marked interrupted, exit 130.\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nThe output flags mean the same in every command: docs/options.md.\n"
 		"See 'stormark history' and docs/time.md.\n");
@@ -122,10 +124,24 @@ static int store(struct sm_hdb *db, const char *key, const void *res, const char
 	return rc;
 }
 
-/* The exit status is the command's (128 + signal when it was killed). */
+/* How the series ended, said after its report. */
+struct ending {
+	int status;          /* the exit code (sm_time_measure()'s *status) */
+	const char *msg;     /* the line to say after the report, "" none */
+};
+
+/* The exit status is the command's (128 + signal when it was killed), or
+ * SM_EXIT_INTERRUPTED when a signal stopped the series; an interrupted
+ * series says so after its report. */
 static int end(struct sm_emit *e, SM_UNUSED void *res, SM_UNUSED int rc)
 {
-	return *(const int *)e->arg;
+	const struct ending *how = e->arg;
+
+	if (how->msg[0]) {
+		sm_out_flush(stdout);   /* the report before what stderr says of it */
+		sm_error("%s", how->msg);
+	}
+	return how->status;
 }
 
 int cmd_time(int argc, char **argv, struct sm_job *job)
@@ -203,10 +219,13 @@ int cmd_time(int argc, char **argv, struct sm_job *job)
 	sm_result_head_begin(&r->head, "time", argc, argv);
 	code = sm_time_measure(&plan, r, runs, &status, msg, sizeof(msg));
 	sm_progress_clear(&pc);
-	if (msg[0])
+	if (msg[0] && !(code < 0 && r->head.interrupted))
 		sm_error("%s", msg);
 	if (code < 0) {
-		e.arg = &status;   /* the command's exit status is time's */
+		/* the command's exit status is time's */
+		struct ending how = { status, r->head.interrupted ? msg : "" };
+
+		e.arg = &how;
 		code = sm_emit(&e, r, 0);
 	}
 out:

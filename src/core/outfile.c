@@ -6,12 +6,78 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/*
+ * The temporary files being written, removed when a signal ends the
+ * process before they are renamed into place (git's tempfile.c does the
+ * same): slots point to an open sm_outfile's tmp, and the handler, set
+ * only for a signal whose action is still the default (a command with its
+ * own stop flag, or an inherited ignore, is left alone), unlinks them and
+ * dies of the signal as it would have. Only the process that registered a
+ * name removes it (a child that inherited the handler does not).
+ */
+#define MAX_TMPS 16
+static const char *volatile tmps[MAX_TMPS];
+static volatile pid_t tmps_owner;
+
+static void on_fatal(int sig)
+{
+	int saved = errno;
+
+	if (getpid() == tmps_owner)
+		for (int i = 0; i < MAX_TMPS; i++)
+			if (tmps[i])
+				unlink(tmps[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	errno = saved;
+}
+
+/* the handler for SIGINT, SIGTERM and SIGHUP where they still have their
+ * default action; once per process */
+static void arm(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static pid_t armed;
+	struct sigaction sa, old;
+
+	if (armed == getpid())
+		return;
+	armed = getpid();
+	tmps_owner = armed;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal;
+	sigemptyset(&sa.sa_mask);
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL &&
+		    !(old.sa_flags & SA_SIGINFO))
+			sigaction(sigs[i], &sa, NULL);
+}
+
+/* o->tmp into a free slot (none free: it is not removed on a signal) */
+static void tmp_register(struct sm_outfile *o)
+{
+	for (int i = 0; i < MAX_TMPS; i++)
+		if (!tmps[i]) {
+			tmps[i] = o->tmp;
+			return;
+		}
+}
+
+static void tmp_unregister(const struct sm_outfile *o)
+{
+	for (int i = 0; i < MAX_TMPS; i++)
+		if (tmps[i] == o->tmp)
+			tmps[i] = NULL;
+}
 
 /* 1 when st is /dev/null's device */
 static int is_dev_null(const struct stat *st)
@@ -76,6 +142,7 @@ int sm_outfile_open(struct sm_outfile *o, const char *path)
 {
 	char dir[PATH_MAX], real[PATH_MAX];
 	const char *slash, *base;
+	sigset_t hold, was;
 	struct stat st;
 	int exists, fd;
 
@@ -106,7 +173,18 @@ int sm_outfile_open(struct sm_outfile *o, const char *path)
 		snprintf(dir, sizeof(dir), ".");
 	else
 		snprintf(dir, sizeof(dir), "%.*s", slash == o->path ? 1 : (int)(slash - o->path), o->path);
+	/* the signals held while the file is made and registered, so that
+	 * none falls between the two */
+	arm();
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &hold, &was);
 	fd = make_tmp(o->tmp, sizeof(o->tmp), dir, base);
+	if (fd >= 0)
+		tmp_register(o);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	if (fd < 0 && exists && (fd == -EACCES || fd == -EPERM)) {
 		/* a file one may write in a directory one may not: in place */
 		o->tmp[0] = '\0';
@@ -147,6 +225,7 @@ int sm_outfile_close(struct sm_outfile *o, int err)
 		rc = -errno;
 	if (rc)
 		unlink(o->tmp);
+	tmp_unregister(o);
 	o->tmp[0] = '\0';
 	return rc;
 }

@@ -36,7 +36,10 @@ struct sm_outfile {
  * is followed: its target is the file replaced, the link stays. An
  * existing file in a directory where no new file can be created is
  * truncated and written in place. Returns 0, or -errno with nothing
- * created (-EINVAL: a kind sm_outfile_kind_problem() refuses).
+ * created (-EINVAL: a kind sm_outfile_kind_problem() refuses). Until
+ * sm_outfile_close(), a SIGINT, SIGTERM or SIGHUP that still has its
+ * default action (the process has no handler of its own) removes the
+ * temporary file before it ends the process; o must stay where it is.
  */
 int sm_outfile_open(struct sm_outfile *o, const char *path);
 

@@ -22,12 +22,25 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The signal caught while the command runs, to forward (the stop flag). */
-static volatile sig_atomic_t pending_signal;
+/* What the handlers of sm_proc_forward_signals() share with the loop (the
+ * stop flag): caught_signal is the last signal caught, kept until
+ * sm_proc_take_signal() takes it, whether it was forwarded or not;
+ * forward_pid the running command's process while sm_proc_wait_tree()
+ * waits for it (0: none), which the handler signals itself, so that no
+ * signal can fall between a check and the wait; pending_signal a signal
+ * caught while forward_pid was 0, forwarded when the wait begins. */
+static volatile sig_atomic_t caught_signal, pending_signal, forward_pid;
 
 static void on_forward(int sig)
 {
-	pending_signal = sig;
+	int saved = errno;
+
+	caught_signal = sig;
+	if (forward_pid > 0)
+		kill((pid_t)forward_pid, sig);
+	else
+		pending_signal = sig;
+	errno = saved;
 }
 
 int sm_proc_forward_signals(void)
@@ -47,8 +60,9 @@ int sm_proc_forward_signals(void)
 
 int sm_proc_take_signal(void)
 {
-	int sig = pending_signal;
+	int sig = caught_signal;
 
+	caught_signal = 0;
 	pending_signal = 0;
 	return sig;
 }
@@ -811,6 +825,13 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 	pid_t lp = p->launcher ? p->launcher->pid : 0;
 	int main_done = 0;
 
+	/* from here the handler forwards; a signal caught before, since the
+	 * command was started, is forwarded now */
+	forward_pid = p->pid;
+	if (pending_signal) {
+		kill(p->pid, pending_signal);
+		pending_signal = 0;
+	}
 	for (;;) {
 		siginfo_t si;
 		struct rusage ru;
@@ -833,18 +854,15 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 		}
 		memset(&si, 0, sizeof(si));
 		if (waitid(P_ALL, 0, &si, WEXITED | WNOWAIT) < 0) {
-			if (errno == EINTR) {
-				int sig = pending_signal;
-
-				pending_signal = 0;
-				if (sig && !main_done)
-					kill(p->pid, sig);
-				continue;
-			}
+			if (errno == EINTR)
+				continue;   /* the handler forwarded the signal */
 			if (errno == ECHILD)
 				break;
+			forward_pid = 0;
 			return -errno;
 		}
+		if (si.si_pid == p->pid)
+			forward_pid = 0;   /* a zombie until reaped below: the pid is still its */
 		if (lp && si.si_pid == lp) {
 			/* the launcher died (killed, or ended above): not part
 			 * of the tree; no more runs through it */
@@ -863,8 +881,10 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 		do {
 			got = wait4(si.si_pid, &status, 0, &ru);
 		} while (got < 0 && errno == EINTR);
-		if (got < 0)
+		if (got < 0) {
+			forward_pid = 0;
 			return -errno;
+		}
 		add_rusage(t, &ru);
 		t->reaped++;
 		if (got == p->pid) {
@@ -873,6 +893,7 @@ int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 			spawn_free(p);
 		}
 	}
+	forward_pid = 0;   /* ECHILD: no command left to forward to */
 	*end_ns = sm_now_ns();
 	t->maxrss_not_own = !p->own_rss;
 	if (t->io_missing && p->io_start_ok) {

@@ -137,19 +137,24 @@ int sm_proc_release(struct sm_proc *p);
  * Reap every descendant until none is left, reading /proc/PID/io of each
  * before it is reaped, and add them into *t. main_status gets the wait
  * status of p->pid; *end_ns the monotonic time the last one was reaped.
- * Signals caught by sm_proc_forward_signals() are passed on to p->pid.
- * Frees what sm_proc_spawn() kept for the child. Returns 0 or -errno.
+ * Signals caught by sm_proc_forward_signals() are passed on to p->pid until
+ * it ends (one caught since the spawn, when the wait begins). Frees what
+ * sm_proc_spawn() kept for the child. Returns 0 or -errno.
  */
 int sm_proc_wait_tree(struct sm_proc *p, struct sm_proc_totals *t,
 		      int *main_status, uint64_t *end_ns);
 
 /* Ignore SIGINT and SIGQUIT (the terminal delivers them to the command),
- * and catch SIGTERM and SIGHUP to forward them to the running command.
+ * and catch SIGTERM and SIGHUP to forward them to the running command:
+ * the handler signals the command sm_proc_wait_tree() waits for, and one
+ * caught before that wait begins is forwarded when it does.
  * Returns 0 or -errno. */
 int sm_proc_forward_signals(void);
 
-/* The signal caught by the handlers of sm_proc_forward_signals() while no
- * command was running to take it (0 if none); clears it. */
+/* The last signal the handlers of sm_proc_forward_signals() caught since
+ * the previous call, forwarded to a command or not (0 if none); clears it,
+ * and drops one still waiting to be forwarded. A caller running commands
+ * one after another asks after each, so that no signal goes unseen. */
 int sm_proc_take_signal(void);
 
 /* Run "sh -c cmd" to completion (used for --prepare), reaping whatever it

@@ -60,6 +60,10 @@ static const char *null_place(SM_UNUSED struct sm_job *j, const char *path, SM_U
 	return path;
 }
 
+static void null_unplace(SM_UNUSED struct sm_job *j)
+{
+}
+
 static const char *null_log(SM_UNUSED struct sm_job *j, const char *path)
 {
 	return path;
@@ -101,7 +105,7 @@ static int null_finish(SM_UNUSED struct sm_job *j, int code)
 }
 
 static const struct sm_job_ops null_ops = {
-	null_place, null_log, null_first, null_begin, null_after, null_merge, null_text, null_json, null_finish,
+	null_place, null_unplace, null_log, null_first, null_begin, null_after, null_merge, null_text, null_json, null_finish,
 };
 
 void sm_job_alone(struct sm_job *j)
@@ -197,9 +201,17 @@ static const char *mpi_place(struct sm_job *j, const char *path, int is_dir, int
 	if (is_dir && j->shared)
 		return path;
 	snprintf(j->st->path, sizeof(j->st->path), "%s%srank.%d", path, is_dir ? "/" : ".", j->rank);
-	if (is_dir && mkdir_it)
-		(void)mkdir(j->st->path, 0777);   /* an error is the command's own to report */
+	if (is_dir && mkdir_it && !mkdir(j->st->path, 0777))   /* an error is the command's own */
+		snprintf(j->st->made, sizeof(j->st->made), "%s", j->st->path);
 	return j->st->path;
+}
+
+static void mpi_unplace(struct sm_job *j)
+{
+	if (!j->st || !j->st->made[0])
+		return;
+	(void)rmdir(j->st->made);   /* it fails, and the directory stays, with anything in it */
+	j->st->made[0] = '\0';
 }
 
 static const char *mpi_log(struct sm_job *j, const char *path)
@@ -800,5 +812,5 @@ static int mpi_finish(struct sm_job *j, int code)
 }
 
 static const struct sm_job_ops mpi_ops = {
-	mpi_place, mpi_log, mpi_first, mpi_begin, mpi_after, mpi_merge, mpi_text, mpi_json, mpi_finish,
+	mpi_place, mpi_unplace, mpi_log, mpi_first, mpi_begin, mpi_after, mpi_merge, mpi_text, mpi_json, mpi_finish,
 };

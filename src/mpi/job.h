@@ -23,6 +23,7 @@ extern const struct sm_job_kind sm_job_frames, sm_job_fileio, sm_job_run, sm_job
 /* The hooks; the null job's leave everything as it is (job.c). */
 struct sm_job_ops {
 	const char *(*place)(struct sm_job *j, const char *path, int is_dir, int mkdir_it);
+	void (*unplace)(struct sm_job *j);
 	const char *(*log)(struct sm_job *j, const char *path);
 	int (*first)(struct sm_job *j, uint64_t per_rank, uint64_t max, uint64_t *first);
 	int (*begin)(struct sm_job *j, uint64_t *set_id);
@@ -76,6 +77,15 @@ static inline int sm_job_finish(struct sm_job *j, int code)
 static inline const char *sm_job_place(struct sm_job *j, const char *path, int is_dir, int mkdir_it)
 {
 	return j->ops->place(j, path, is_dir, mkdir_it);
+}
+
+/* The end of a command that leaves nothing in its place: the directory
+ * DIR/rank.N that sm_job_place() made (not one that was there) removed
+ * when it is empty; one with files in it stays. The null job does
+ * nothing. */
+static inline void sm_job_unplace(struct sm_job *j)
+{
+	j->ops->unplace(j);
 }
 
 /* This rank's per-I/O log (-x FILE): FILE.rank.N; path itself (or NULL)

@@ -30,6 +30,7 @@ struct sm_job_state {
 	uint64_t t0_ns;             /* the start barrier's exit */
 	uint64_t done_ns;           /* from t0 to the end of this rank's run */
 	char path[4096], csv[4096]; /* this rank's directory (file), its -x file */
+	char made[4096];            /* the directory mpi_place() created, "" none */
 	struct sm_dist_result res;  /* rank 0, once gathered */
 	struct cJSON **docs;        /* rank 0: each rank's own result document */
 	const struct sm_job_kind *kind;   /* what was merged: its text and JSON */

@@ -45,6 +45,8 @@ void sm_md_time(FILE *f, const struct sm_time_result *r)
 	for (int i = 0; i < r->cmd_argc; i++)
 		fprintf(f, "%s%s", i ? " " : "", r->cmd_argv[i]);
 	fprintf(f, "`\n\n%u run%s", r->nruns, r->nruns == 1 ? "" : "s");
+	if (r->head.interrupted && r->nruns < r->runs_requested)
+		fprintf(f, " of %u (interrupted by a signal)", r->runs_requested);
 	if (r->warmup)
 		fprintf(f, " after %u warm-up run%s", r->warmup, r->warmup == 1 ? "" : "s");
 	fprintf(f, ", started %s, kernel %s\n\n", r->head.started_at, r->head.env.kernel);

@@ -132,6 +132,8 @@ void sm_time_print_text(FILE *f, const struct sm_time_result *r)
 	fprintf(f, "stormark time: ");
 	print_cmdline(f, r);
 	fprintf(f, "\n%u run%s", r->nruns, r->nruns == 1 ? "" : "s");
+	if (r->head.interrupted && r->nruns < r->runs_requested)
+		fprintf(f, " of %u (interrupted by a signal)", r->runs_requested);
 	if (r->warmup)
 		fprintf(f, " after %u warm-up run%s", r->warmup, r->warmup == 1 ? "" : "s");
 	if (r->nruns == 1) {

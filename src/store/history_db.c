@@ -14,15 +14,19 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 struct sm_hdb {
-	sqlite3 *db;
+	sqlite3 *db;   /* NULL while a database opened to create is not created yet */
+	char *path;    /* that database's path, until its first write creates it */
+	unsigned busy_ms;
 	int version;   /* the file's schema: 1 (read as it is) or 2 */
 	/* sm_hdb_wait_always(): said once after a second of one wait */
 	void (*notice)(void *arg);
 	void *notice_arg;
 	unsigned waited;   /* naps of the current wait */
 	int noticed;
+	int forever;       /* sm_hdb_wait_always() was called */
 };
 
 /* Schema 1 (stormark time only, kept as it was): runs and figures. */
@@ -176,26 +180,61 @@ void sm_hdb_wait_always(struct sm_hdb *h, void (*notice)(void *arg), void *arg)
 		return;
 	h->notice = notice;
 	h->notice_arg = arg;
-	sqlite3_busy_handler(h->db, busy_forever, h);
+	h->forever = 1;
+	if (h->db)
+		sqlite3_busy_handler(h->db, busy_forever, h);
 }
 
-int sm_hdb_open(const char *path, int create, unsigned busy_ms, struct sm_hdb **out,
-		char *err, size_t errlen)
+/* 0 when the missing file path could be created: its nearest existing
+ * ancestor is a directory this process can write into; else -errno with
+ * err set. Nothing is created. */
+static int can_create(const char *path, char *err, size_t errlen)
 {
-	struct sm_hdb *h;
+	char dir[4096], *slash;
 	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (;;) {
+		slash = strrchr(dir, '/');
+		if (!slash) {
+			snprintf(dir, sizeof(dir), ".");
+			break;
+		}
+		if (slash == dir) {
+			dir[1] = '\0';   /* "/" */
+			break;
+		}
+		*slash = '\0';
+		if (!stat(dir, &st))
+			break;
+		if (errno != ENOENT)
+			break;   /* answered by the check below */
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "cannot create it: '%s' is not a directory", dir);
+		return -ENOTDIR;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		int e = errno;
+
+		snprintf(err, errlen, "cannot create it in '%s': %s", dir, strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/* Open h->path's SQLite file (creating it with missing parent directories
+ * when make is set), its busy wait and schema (check_schema()'s create).
+ * 0, or -errno with err. */
+static int open_file(struct sm_hdb *h, int make, int create, char *err, size_t errlen)
+{
 	int rc, flags = SQLITE_OPEN_READWRITE;
 
-	*out = NULL;
-	if (stat(path, &st)) {
-		if (!create) {
-			snprintf(err, errlen, "no history yet (the file does not exist)");
-			return -ENOENT;
-		}
+	if (make) {
 		/* create missing parent directories (the default path often has none) */
 		char dir[4096], *slash;
 
-		snprintf(dir, sizeof(dir), "%s", path);
+		snprintf(dir, sizeof(dir), "%s", h->path);
 		slash = strrchr(dir, '/');
 		if (slash && slash != dir) {
 			*slash = '\0';
@@ -207,23 +246,69 @@ int sm_hdb_open(const char *path, int create, unsigned busy_ms, struct sm_hdb **
 			}
 		}
 		flags |= SQLITE_OPEN_CREATE;
+	}
+	rc = sqlite3_open_v2(h->path, &h->db, flags, NULL);
+	if (rc != SQLITE_OK)
+		return fail(h->db, rc, "cannot open", err, errlen);
+	sqlite3_busy_timeout(h->db, (int)h->busy_ms);
+	if (h->forever)
+		sqlite3_busy_handler(h->db, busy_forever, h);
+	sqlite3_exec(h->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+	return check_schema(h->db, create, &h->version, err, errlen);
+}
+
+/* A database opened to create: created now, by its first write. 0, or
+ * -errno with err. */
+static int created(struct sm_hdb *h, char *err, size_t errlen)
+{
+	int rc;
+
+	if (h->db)
+		return 0;
+	rc = open_file(h, 1, 1, err, errlen);
+	if (rc) {
+		sqlite3_close(h->db);
+		h->db = NULL;
+	}
+	return rc;
+}
+
+int sm_hdb_open(const char *path, int create, unsigned busy_ms, struct sm_hdb **out,
+		char *err, size_t errlen)
+{
+	struct sm_hdb *h;
+	struct stat st;
+	int rc, missing = 0;
+
+	*out = NULL;
+	if (stat(path, &st)) {
+		if (!create) {
+			snprintf(err, errlen, "no history yet (the file does not exist)");
+			return -ENOENT;
+		}
+		rc = can_create(path, err, errlen);
+		if (rc)
+			return rc;
+		missing = 1;
 	} else if (!S_ISREG(st.st_mode)) {
 		snprintf(err, errlen, "not a regular file");
 		return -EINVAL;
 	}
 	h = calloc(1, sizeof(*h));
-	if (!h) {
+	if (!h || !(h->path = strdup(path))) {
+		free(h);
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	rc = sqlite3_open_v2(path, &h->db, flags, NULL);
-	if (rc != SQLITE_OK) {
-		rc = fail(h->db, rc, "cannot open", err, errlen);
-		goto out;
+	h->busy_ms = busy_ms;
+	if (missing) {
+		/* created by the first write: a command that stores nothing
+		 * leaves no empty database (and no directories) behind */
+		h->version = SM_HDB_SCHEMA;
+		*out = h;
+		return 0;
 	}
-	sqlite3_busy_timeout(h->db, (int)busy_ms);
-	sqlite3_exec(h->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
-	rc = check_schema(h->db, create, &h->version, err, errlen);
+	rc = open_file(h, 0, create, err, errlen);
 	if (rc)
 		goto out;
 	*out = h;
@@ -238,6 +323,7 @@ void sm_hdb_close(struct sm_hdb *h)
 	if (!h)
 		return;
 	sqlite3_close(h->db);
+	free(h->path);
 	free(h);
 }
 
@@ -266,7 +352,13 @@ static int key_command_sql(struct sm_hdb *h, const char *key, char *cmd, size_t 
 int sm_hdb_key_command(struct sm_hdb *h, const char *key, char *cmd, size_t len,
 		       char *err, size_t errlen)
 {
-	int rc = key_command_sql(h, key, cmd, len);
+	int rc;
+
+	if (!h->db) {   /* not created yet: no key holds anything */
+		cmd[0] = '\0';
+		return 0;
+	}
+	rc = key_command_sql(h, key, cmd, len);
 
 	return rc == SQLITE_OK ? 0 : fail(h->db, rc, "cannot read", err, errlen);
 }
@@ -312,8 +404,10 @@ static int put_result(struct sm_hdb *h, const char *key, const char *command, co
  * busy). */
 static int write_begin(struct sm_hdb *h, char *when, char *err, size_t errlen)
 {
-	int rc;
+	int rc = created(h, err, errlen);
 
+	if (rc)
+		return rc;
 	if (h->version < 2) {
 		snprintf(err, errlen, "the database was opened read-only (schema 1)");
 		return -EROFS;
@@ -527,6 +621,29 @@ void sm_hdb_results_free(struct sm_hdb_result *rows, unsigned n)
 	for (unsigned i = 0; rows && i < n; i++)
 		free(rows[i].json);
 	free(rows);
+}
+
+int sm_hdb_each_result(struct sm_hdb *h, const char *key,
+		       void (*fn)(const char *json, size_t len, void *arg), void *arg,
+		       char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!h->db || h->version < 2)
+		return 0;   /* none yet; schema 1 kept no whole results */
+	rc = sqlite3_prepare_v2(h->db, "SELECT json FROM results WHERE key = ? ORDER BY id", -1, &st,
+				NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *json = (const char *)sqlite3_column_text(st, 0);
+
+			fn(json ? json : "", json ? (size_t)sqlite3_column_bytes(st, 0) : 0, arg);
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : fail(h->db, rc, "cannot read", err, errlen);
 }
 
 int sm_hdb_load_results(struct sm_hdb *h, const char *key, struct sm_hdb_result **rows,

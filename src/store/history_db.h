@@ -48,8 +48,11 @@ struct sm_hdb_key {
 int sm_hdb_default_path(char *buf, size_t len);
 
 /*
- * Open the database at path. With create, missing parent directories and
- * the file are created; without, a missing file is -ENOENT. The schema is
+ * Open the database at path. With create, a missing file is checked to be
+ * creatable (its nearest existing directory writable) but created, with
+ * its missing parent directories, only by the first save, so a command
+ * that saves nothing leaves no empty database behind; without create, a
+ * missing file is -ENOENT. The schema is
  * checked (created when empty) inside a transaction; a file that is not a
  * stormark history database is refused, never rewritten. Waits up to
  * busy_ms for a lock. Returns 0 with *out set, or a negative code with a
@@ -85,6 +88,14 @@ int sm_hdb_save_result(struct sm_hdb *db, const char *key, const char *command,
 /* The command whose runs key holds into cmd ("" for an unknown key).
  * Returns 0 or negative with err. */
 int sm_hdb_key_command(struct sm_hdb *db, const char *key, char *cmd, size_t len,
+		       char *err, size_t errlen);
+
+/* Each result saved under key, oldest first, handed to fn as its JSON
+ * text (len bytes, valid during the call only), one at a time, so that
+ * what loading them all would take can be counted first. Returns 0 or
+ * negative with err. */
+int sm_hdb_each_result(struct sm_hdb *db, const char *key,
+		       void (*fn)(const char *json, size_t len, void *arg), void *arg,
 		       char *err, size_t errlen);
 
 /* The whole results saved under key, oldest first, into a new array

@@ -57,6 +57,13 @@ int sm_hdb_key_command(SM_UNUSED struct sm_hdb *db, SM_UNUSED const char *key, c
 	return refuse(err, errlen);
 }
 
+int sm_hdb_each_result(SM_UNUSED struct sm_hdb *db, SM_UNUSED const char *key,
+		       SM_UNUSED void (*fn)(const char *json, size_t len, void *arg), SM_UNUSED void *arg,
+		       char *err, size_t errlen)
+{
+	return refuse(err, errlen);
+}
+
 int sm_hdb_load_results(SM_UNUSED struct sm_hdb *db, SM_UNUSED const char *key, struct sm_hdb_result **rows,
 			unsigned *n, char *err, size_t errlen)
 {

@@ -127,7 +127,7 @@ uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, siz
 	const struct sm_streams_mix *mix = plan->mix;
 	unsigned streams = (plan->max_streams ? plan->max_streams : 1) + (mix ? mix->nstreams : 0);
 	const char *big = NULL, *big_r = NULL;
-	uint64_t chunk = 0, own = 0, need;
+	uint64_t chunk = 0, own = 0, need, requests, per_req;
 	char a[32], b[32];
 
 	for (unsigned i = 0; i < plan->nformats; i++)
@@ -165,11 +165,15 @@ uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, siz
 	need = add_sat(buf_bytes(chunk), sm_mem_mul(stream_bytes(plan), streams));
 	if (!own)
 		return need;
-	/* alias buffers: the frame once (a memory file behind all of them)
-	 * and each request's first page */
+	/* alias buffers: the frame once (a memory file behind all of them),
+	 * each request's first page, and each request's mapping of the whole
+	 * frame: its page tables, 8 bytes per 4 KiB page, which the kernel
+	 * fills as the request is written from it and charges to the process
+	 * (1024 requests of an 8K frame: 250 MiB) */
+	requests = sm_mem_mul(plan->depth ? plan->depth : 1, streams);
+	per_req = add_sat(SM_BUF_ALIGN, (own + 4095) / 4096 * 8);
 	snprintf(what + strlen(what), len - strlen(what), ", and the captured frames' buffers (one %s "
-		 "frame shared, %s a request)", sm_fmt_bytes(a, sizeof(a), (double)own),
-		 sm_fmt_bytes(b, sizeof(b), (double)SM_BUF_ALIGN));
-	return add_sat(need, add_sat(own, sm_mem_mul((uint64_t)SM_BUF_ALIGN * (plan->depth ? plan->depth : 1),
-						     streams)));
+		 "frame shared, %s a request with its page tables)", sm_fmt_bytes(a, sizeof(a), (double)own),
+		 sm_fmt_bytes(b, sizeof(b), (double)per_req));
+	return add_sat(need, add_sat(own, sm_mem_mul(per_req, requests)));
 }

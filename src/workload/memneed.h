@@ -37,7 +37,8 @@ uint64_t sm_run_mem_need(const struct sm_run_plan *plan, char *what, size_t len)
  * plan; the playback files are written from a buffer of the same size,
  * freed before the step starts) and each of --max-streams streams' own
  * statistics, pacing model and requests; for a frame-sequence capture,
- * the frames' alias buffers too (one frame, a page a request); with a
+ * the frames' alias buffers too (one frame, a page a request, and each
+ * request's page tables over the whole frame); with a
  * mix, its groups' chunks and streams too. Call with plan->formats,
  * rates, capture, depth, max_streams and mix set. */
 uint64_t sm_streams_mem_need(const struct sm_streams_plan *plan, char *what, size_t len);

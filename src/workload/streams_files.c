@@ -12,6 +12,7 @@
 #include "core/seal.h"
 #include "core/worker.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -466,6 +467,41 @@ int sm_streams_local_step(struct sm_streams_search *x, struct sm_streams_order_g
 
 /* ---- the test directory ---------------------------------------------------- */
 
+/* The test directories of earlier streams runs left in the run's
+ * directory (a run killed, by the kernel's OOM killer or SIGKILL, cannot
+ * remove its own): named in a warning, up to three of them, and left
+ * alone (another run may still be using one). */
+static void name_leftovers(struct sm_streams_search *x)
+{
+	static const char prefix[] = ".stormark-streams-";
+	char names[600] = "";
+	unsigned n = 0;
+	size_t used = 0;
+	struct dirent *e;
+	DIR *d = opendir(x->plan->dir);
+
+	if (!d)
+		return;   /* the directory's own problem is said when it is used */
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (strncmp(e->d_name, prefix, sizeof(prefix) - 1) ||
+		    strlen(e->d_name) != sizeof(prefix) - 1 + 6 ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode))
+			continue;
+		if (n++ < 3 && used < sizeof(names))
+			used += (size_t)snprintf(names + used, sizeof(names) - used, "%s'%s'",
+						 used ? ", " : "", e->d_name);
+	}
+	closedir(d);
+	if (n)
+		sm_warn(&x->res->head.warnings, "data_dir_leftover",
+			"%u test director%s of an earlier streams run that did not end %s in '%s': "
+			"%s%s; not this run's, so left alone: remove %s once no run uses %s",
+			n, n == 1 ? "y" : "ies", n == 1 ? "is" : "are", x->plan->dir, names,
+			n > 3 ? " and more" : "", n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+}
+
 int sm_streams_setup_dir(struct sm_streams_search *x)
 {
 	struct sm_streams_result *res = x->res;
@@ -478,6 +514,7 @@ int sm_streams_setup_dir(struct sm_streams_search *x)
 		return fail(x, -ENOMEM, "out of memory for %s", "the paths");
 	x->run_tag = sm_hash64(sm_now_ns() ^ (uint64_t)getpid(), 0x57e) | 1;
 	sm_env_collect(&res->head.env, x->plan->dir);
+	name_leftovers(x);   /* before this run's own is made */
 	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-streams-XXXXXX", x->plan->dir);
 	if (!mkdtemp(res->data_dir)) {
 		int rc = -errno;

@@ -53,6 +53,7 @@ struct runner {
 	int disk_ok;
 	int disk_fd;                /* its sysfs stat file, or -1: /proc/diskstats */
 	struct sm_proc_launcher *launch;  /* starts the command (max RSS its own) */
+	int signal;                 /* SIGTERM or SIGHUP came between runs: the series stops */
 };
 
 /* The line the command will say, as the printers take it. */
@@ -111,7 +112,9 @@ static int one_run(struct runner *rn, struct sm_time_run *run)
 	}
 	rc = sm_proc_take_signal();
 	if (rc) {
-		/* SIGTERM or SIGHUP came between runs: nobody to forward it to */
+		/* SIGTERM or SIGHUP came between runs (or during a warm-up run
+		 * that still ended well): nobody to forward it to */
+		rn->signal = rc;
 		say(rn, "stopped by signal %d (%s)", rc, strsignal(rc));
 		return 128 + rc;
 	}
@@ -239,6 +242,18 @@ static void tell(const struct sm_time_plan *p, const char *kind, unsigned i, uns
 	p->progress(what, sm_now_ns() - t0, 0, p->progress_arg);
 }
 
+/* The series stopped by signal sig after r's runs: they are reported,
+ * marked interrupted, and the exit code is 130 (interrupted). Returns
+ * -1 (report). */
+static int interrupted(struct runner *rn, struct sm_time_result *r, int sig, int *status)
+{
+	r->head.interrupted = 1;
+	*status = sm_exit_code(0, 1);   /* 130 */
+	say(rn, "interrupted by signal %d (%s) after %u of %u runs: the report covers those", sig,
+	    strsignal(sig), r->nruns, rn->p->runs);
+	return -1;
+}
+
 /* The warm-up runs, then the measured ones. Returns -1 to report, or the
  * exit code (rn->msg says why). */
 static int loop(struct runner *rn, struct sm_time_result *r, struct sm_time_run *runs, int *status)
@@ -261,20 +276,33 @@ static int loop(struct runner *rn, struct sm_time_result *r, struct sm_time_run 
 		}
 	}
 	for (unsigned i = 0; i < p->runs; i++) {
+		int sig;
+
 		tell(p, "run", i, p->runs, t0);
 		if (i + 1 == p->runs)
 			sm_proc_launcher_last(rn->launch);
 		code = one_run(rn, &runs[r->nruns]);
+		if (code && rn->signal && r->nruns)
+			return interrupted(rn, r, rn->signal, status);
 		if (code)
 			return code;
 		r->nruns++;
+		/* a signal during the run was forwarded to it; whether or not
+		 * the command died of it, the series ends here */
+		sig = sm_proc_take_signal();
 		if (runs[r->nruns - 1].exit_code) {
 			*status = runs[r->nruns - 1].exit_code;
-			if (i + 1 < p->runs)
+			r->head.interrupted = sig != 0;
+			if (sig)
+				say(rn, "interrupted by signal %d (%s) during run %u of %u, which was "
+				    "forwarded to the command", sig, strsignal(sig), i + 1, p->runs);
+			else if (i + 1 < p->runs)
 				say(rn, "run %u of '%s' ended with status %d; stopping", i + 1,
 				    p->cmd_argv[0], *status);
 			break;
 		}
+		if (sig)
+			return interrupted(rn, r, sig, status);
 	}
 	return -1;
 }

@@ -45,7 +45,9 @@ char *sm_time_cmdline(int argc, char *const *argv);
  * the run that stopped it); else the exit code to return at once, nothing
  * to report (the process tree could not be set up, a run could not start
  * or be waited for, --prepare or a warm-up run failed, a signal came
- * between runs).
+ * before the first measured run). A SIGTERM or SIGHUP later stops the
+ * series: the runs measured are reported with r->head.interrupted set and
+ * *status 130, or the status of the run the forwarded signal ended.
  */
 int sm_time_measure(const struct sm_time_plan *plan, struct sm_time_result *r, struct sm_time_run *runs,
 		    int *status, char *msg, size_t len);

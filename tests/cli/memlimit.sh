@@ -54,13 +54,24 @@ refused "streams --rate-mib 1000 (fake)" "^stormark streams: the stream buffer \
   "$S" streams --rate-mib 1000 --time 2 --step 1 -o "$T_DIR/report.txt" "$W"
 # a sequence capture: the shared 5.28 MiB frame buffer (6 MiB in huge
 # pages), one stream's figures and the reserve fit in 40 MiB; its
-# frames' own buffers (the frame again, a page a request) do not
-refused "streams dpx16-hd720 capture (fake)" "^stormark streams: the stream buffer \(one 5.28 MiB chunk of dpx16-hd720 at 24 fps, shared by the streams\) and the figures of 1 stream, and the captured frames' buffers \(one 5.28 MiB frame shared, 4.00 KiB a request\) $AV" \
+# frames' own buffers (the frame again, a page a request and the page
+# tables of a request's mapping of the frame: 8 bytes a 4 KiB page) do not
+refused "streams dpx16-hd720 capture (fake)" "^stormark streams: the stream buffer \(one 5.28 MiB chunk of dpx16-hd720 at 24 fps, shared by the streams\) and the figures of 1 stream, and the captured frames' buffers \(one 5.28 MiB frame shared, 14.6 KiB a request with its page tables\) $AV" \
   "$S" streams --video-format dpx16-hd720 --fps 24 --capture --max-streams 1 --time 2 --step 1 -o "$T_DIR/report.txt" "$W"
 # a mix: its groups' chunks and streams count (no format searched: the
 # mix's own, which alone fit in nothing but the reserve)
-refused "streams --mix (fake)" "^stormark streams: the stream buffer \(one 5.28 MiB chunk of dpx16-hd720 at 24 fps, shared by the streams\) and the figures of 3 streams, and the captured frames' buffers \(one 5.28 MiB frame shared, 4.00 KiB a request\) $AV" \
+refused "streams --mix (fake)" "^stormark streams: the stream buffer \(one 5.28 MiB chunk of dpx16-hd720 at 24 fps, shared by the streams\) and the figures of 3 streams, and the captured frames' buffers \(one 5.28 MiB frame shared, 14.6 KiB a request with its page tables\) $AV" \
   "$S" streams --mix '1xprores-proxy-hd@25:play,1xdpx16-hd720@24:capture' --max-streams 1 --step 1 -o "$T_DIR/report.txt" "$W"
+# a mix of captured frames: each request maps the whole frame, and its
+# page tables (8 bytes per 4 KiB page, 63 KiB for a 31.6 MiB frame) count:
+# 256 requests' 16 MiB of them (measured: VmPTE) do not fit in what the
+# rest leaves of 112 MiB (the rest, 70 MiB and the reserve, would)
+printf 'MemTotal: 1000000 kB\nMemAvailable: 114688 kB\n' >"$FAKE/proc/meminfo"
+refused "streams --mix of captured frames counts their page tables (fake 112 MiB)" \
+  "^stormark streams: .*, and the captured frames' buffers \(one 31.6 MiB frame shared, 67.3 KiB a request with its page tables\) need 8[0-9.]+ MiB of memory, but only 112 MiB is available" \
+  "$S" streams --mix 32xdpx-uhd@24:capture --depth 8 --capture --rate-mib 1 --max-streams 1 --time 1 --step 1 \
+  -o "$T_DIR/report.txt" "$W"
+printf 'MemTotal: 1000000 kB\nMemAvailable: 40960 kB\n' >"$FAKE/proc/meminfo"
 # report and compare: the parsed tree of a saved result, counted from its
 # text (a series of 60000 seconds of small numbers: 1 MB of JSON, 2.7
 # million values, ~50 MiB once parsed)
@@ -86,6 +97,26 @@ refused "compare of a 1 MB result (fake)" "^stormark compare: $TREE need [0-9.]+
   "$S" compare "$T_DIR/mid.json" "$T_DIR/mid.json" -o "$T_DIR/report.txt"
 refused "report - of a 1 MB result (fake)" "^stormark report: reading '-' \([0-9.]+ [KM]iB of JSON, [0-9]+ values\) need" \
   "$S" report - <"$T_DIR/mid.json"
+# history --json KEY and KEY --html load every result of the key: three
+# such results under one key (put in the database directly) are refused
+# before any of them is parsed; a key that fits still runs
+"$S" time --quiet --save t --db "$T_DIR/hist.db" -o /dev/null -- true || fail "a history for the big key"
+python3 - "$T_DIR/hist.db" "$T_DIR/mid.json" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+text = open(sys.argv[2]).read()
+for i in range(3):
+    c.execute("INSERT INTO results(key, command, saved_at, json) VALUES('big', 'frames', "
+              "'2026-01-0%dT00:00:00Z', ?)" % (i + 1), (text,))
+c.commit()
+PY
+HK="^stormark history: reading key 'big' of '$T_DIR/hist.db' \(3 results, [0-9.]+ [KM]iB of JSON\)"
+refused "history --json KEY of 3 MB of results (fake)" "$HK to write it as JSON need [0-9.]+ MiB of memory, but only 40.0 MiB" \
+  "$S" history --db "$T_DIR/hist.db" --json big -o "$T_DIR/report.txt"
+refused "history KEY --html of 3 MB of results (fake)" "$HK to draw its trend page need [0-9.]+ MiB of memory, but only 40.0 MiB" \
+  "$S" history --db "$T_DIR/hist.db" big --html "$T_DIR/report.html" -o "$T_DIR/report.txt"
+check "history KEY --html refused: no page" test ! -e "$T_DIR/report.html"
+expect_rc 0 "history --json of a small key fits (fake)" "$S" history --db "$T_DIR/hist.db" --json t -o /dev/null
 # time: nothing is run (the command would create a file)
 printf 'MemTotal: 1000000 kB\nMemAvailable: 1024 kB\n' >"$FAKE/proc/meminfo"
 refused "time -n 1000 (fake 1 MiB)" "^stormark time: the records of --runs need .* but only 1.00 MiB is available" \

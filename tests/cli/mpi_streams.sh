@@ -47,7 +47,9 @@ check "playback: a step holds when every stream does, its drops their sum" \
   jqe '[.streams[0].steps[] | (.dropped == ([.per_stream[].dropped] | add))
         and (if .held then ([.per_stream[] | .dropped == 0 and .done == .scheduled] | all) else true end)]
        | all' "$J"
-check "playback: a directory per rank, emptied" test -d "$D/rank.2" -a -z "$(find "$D" -mindepth 2)"
+# each rank made its DIR/rank.N and removes it, empty, at the end
+check "playback: nothing left, the ranks' directories included ($(ls -A "$D" | tr '\n' ' '))" \
+  test -z "$(ls -A "$D")"
 
 # ---- capture, 2 ranks (no time left for the sustained step) -------------
 J=$T_DIR/cap.json
@@ -59,7 +61,13 @@ check "capture: every step has its N streams' figures" \
   jqe '[.streams[0].steps[] | (.per_stream | length) == .streams] | all' "$J"
 check "capture: the first step's stream wrote (rank 0)" \
   jqe '.streams[0].steps[0].per_stream[0].done > 0 and .mpi.ranks[0].items > 0' "$J"
-check "capture: nothing left behind" test -z "$(find "$D" -mindepth 2)"
+check "capture: nothing left behind ($(ls -A "$D" | tr '\n' ' '))" test -z "$(ls -A "$D")"
+# a DIR/rank.N that was there before stays (stormark did not make it)
+mkdir -p "$D/rank.1"
+expect_rc 0 "capture with rank 1's directory there" "${MPI[@]}" -np 2 "$STORMARK" streams --rate-mib 1 \
+  --capture --step 1 --time 2 --max-streams 1 --json="$T_DIR/cap2.json" "$D"
+check "the directory that was there stays, the one made is gone" test -d "$D/rank.1" -a ! -e "$D/rank.0"
+rmdir "$D/rank.1"
 
 if python3 -c 'import jsonschema' 2>/dev/null; then
   for j in play cap; do
@@ -74,7 +82,7 @@ E=$T_DIR/e; mkdir -p "$E"; : >"$E/rank.1"   # rank 1's directory is a file
 expect_rc_says "1|2" "rank.1' is not a directory
 a rank could not start" "a rank that cannot start stops the job, its reason and rank 0's said" \
   "${MPI[@]}" -np 2 "$STORMARK" streams --rate-mib 1 --play --step 1 --time 4 --max-streams 2 "$E"
-check "nothing ran" test -z "$(ls -A "$E/rank.0")"
+check "nothing ran, rank 0's directory removed" test ! -e "$E/rank.0"
 "${MPI[@]}" -np 2 "$STORMARK" streams --stonewall --rate-mib 1 --step 1 --time 4 "$D" >"$T_DIR/out" 2>&1
 check "--stonewall with streams: a usage error" grep -q "does not apply to streams" "$T_DIR/out"
 finish

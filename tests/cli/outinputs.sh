@@ -9,7 +9,8 @@ mkdir -p w
 "$S" time --quiet --json=a.json --save k --db h.db true >/dev/null 2>&1 || fail "time --save for inputs"
 cp a.json b.json
 ln -s a.json link.json
-sums() { sha256sum a.json b.json h.db; ls -A w; }
+printf '1xprores-proxy-hd@25:play\n' >m.mix
+sums() { sha256sum a.json b.json h.db m.mix; ls -A w; }
 BEFORE=$(sums)
 
 # refused DESC CMD...: exit 2, one line, no file changed, nothing in w/
@@ -24,6 +25,15 @@ refused "report IN -o IN" "$S" report a.json -o a.json
 refused "report IN -o ./IN" "$S" report a.json -o ./a.json
 refused "report IN -o LINK-TO-IN" "$S" report a.json -o link.json
 refused "report IN --html IN" "$S" report a.json --html a.json
+refused "streams --mix @M -o M" "$S" streams --mix @m.mix --time 1 --step 1 -o m.mix w
+refused "streams --mix @M --html M" "$S" streams --mix @m.mix --time 1 --step 1 --html m.mix w
+refused "streams --mix @M --json=./M" "$S" streams --mix @m.mix --time 1 --step 1 --json=./m.mix w
+refused "streams --mix @M -o LINK-TO-M" "$S" streams --mix @m.mix --time 1 --step 1 \
+  -o "$(ln -s m.mix mlink && echo mlink)" w
+rm -f mlink
+# standard input's file is an input of `report -`
+refused "report - -o IN < IN" sh -c '"$0" report - -o a.json <a.json' "$S"
+refused "report - --html LINK-TO-IN < IN" sh -c '"$0" report - --html link.json <a.json' "$S"
 refused "compare A B -o A" "$S" compare a.json b.json -o a.json
 refused "compare A B --html A" "$S" compare a.json b.json --html a.json
 refused "compare A B --json=B" "$S" compare a.json b.json --json=b.json
@@ -55,9 +65,14 @@ refused "meta --save --db H -o H" "$S" meta -n 20 --save k --db h.db -o h.db w
 # the line names both
 "$S" report a.json --html a.json 2>err.txt
 check "the line names the input" grep -q "cannot write --html 'a.json': it is the input 'a.json'" err.txt
+"$S" report - -o a.json <a.json 2>err.txt
+check "the line names standard input" grep -q "cannot write -o/--output 'a.json': it is the input, read from standard input" err.txt
+"$S" streams --mix @m.mix -o m.mix w 2>err.txt
+check "the line names the mix file" grep -q "cannot write -o/--output 'm.mix': it is the --mix file 'm.mix'" err.txt
 
 # what stays allowed: two outputs to /dev/null, a frame-like name elsewhere
 expect_rc 0 "--json and --html both to /dev/null" "$S" time --quiet --json=/dev/null --html /dev/null true
 expect_rc 0 "compare a file with itself" "$S" compare a.json a.json
+expect_rc 0 "report - from a pipe to a file" sh -c 'cat a.json | "$0" report - -o r.txt' "$S"
 expect_rc 0 "report -o a name like a frame outside the test directory" "$S" report a.json -o frame000001.tst
 finish
