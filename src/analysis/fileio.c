@@ -44,6 +44,20 @@ void sm_fileio_analyse(struct sm_fileio_result *r)
 	}
 	mean_sd(r->thread_events, r->nthreads, 1.0, &f->thread_events_mean, &f->thread_events_sd);
 	mean_sd(r->thread_busy_ns, r->nthreads, 1e-9, &f->thread_busy_mean_s, &f->thread_busy_sd_s);
+	if (r->stalls.measured)
+		sm_stalls_count(&r->stalls, sm_fileio_stall_threshold(r));
+}
+
+uint64_t sm_fileio_stall_threshold(const struct sm_fileio_result *r)
+{
+	uint64_t t = 0;
+
+	/* a gap the run's own requests explain: twice the median time of its
+	 * slowest kind (an fsync can take far longer than a read) */
+	for (int i = 0; i < 3; i++)
+		if (r->ops[i].lat.count && 2 * sm_hist_percentile(&r->ops[i].lat, 50) > t)
+			t = 2 * sm_hist_percentile(&r->ops[i].lat, 50);
+	return t > SM_STALL_UNPACED_MIN_NS ? t : SM_STALL_UNPACED_MIN_NS;
 }
 
 int sm_fileio_steady_warning(struct sm_fileio_result *r)

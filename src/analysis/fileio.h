@@ -9,6 +9,10 @@
 /* Fill r->fig from r's counts, duration and per-thread arrays. Call it
  * when a run ends and after a saved result is read back. Never fails. */
 void sm_fileio_analyse(struct sm_fileio_result *r);
+/* The buffer fileio's stalls are counted against (it has no rate of its
+ * own): twice the median request time of its slowest kind, at least
+ * SM_STALL_UNPACED_MIN_NS. sm_fileio_analyse() counts them with it. */
+uint64_t sm_fileio_stall_threshold(const struct sm_fileio_result *r);
 
 /* The methodology warnings of a run of cfg in env, before it starts, into
  * w: buffered I/O on a set that fits in free RAM (the page cache is

@@ -3,6 +3,7 @@
 #include "report/fileio.h"
 #include "core/clock.h"
 #include "report/cliff.h"
+#include "report/stall.h"
 #include "report/steady.h"
 #include "report/verify.h"
 #include "result/json.h"
@@ -91,6 +92,8 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 	sm_steady_text(f, &r->steady, &r->precond, 0);
 	if (sm_fileio_mode_writes(cfg->mode) && !r->steady.on)
 		fprintf(f, "cliff:    %s\n", sm_report_cliff_words(a_long, sizeof(a_long), &r->cliff));
+	if (r->stalls.measured)
+		fprintf(f, "stalls:   %s\n", sm_report_stall_words(a_long, sizeof(a_long), &r->stalls));
 	if (r->notice[0])
 		fprintf(f, "note:     %s\n", r->notice);
 	for (unsigned i = 0; i < w->count; i++)
@@ -243,6 +246,7 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 	cJSON_AddStringToObject(fio, "engine_notice", r->notice);
 	if (sm_fileio_mode_writes(cfg->mode) && !r->steady.on)
 		cJSON_AddItemToObject(doc, "cliff", sm_json_cliff(&r->cliff));
+	sm_json_add_stalls(doc, &r->stalls);
 	if (r->steady.on)
 		cJSON_AddItemToObject(doc, "steady", sm_steady_json(&r->steady));
 	if (r->precond.on)

@@ -423,6 +423,11 @@ static cJSON *fileio_json(const void *res)
 	return sm_fileio_json(res);
 }
 
+static const struct sm_stalls *fileio_stalls(const void *res)
+{
+	return &((const struct sm_fileio_result *)res)->stalls;
+}
+
 static const struct sm_cliff *fileio_cliff(const void *res)
 {
 	return &((const struct sm_fileio_result *)res)->cliff;
@@ -537,7 +542,8 @@ static const struct sm_layout_row fileio_rows[] = {
 const struct sm_render sm_render_fileio = {
 	.command = "fileio", .dflt = SM_LAYOUT_SYSBENCH, .rows = fileio_rows,
 	.size = sizeof(struct sm_fileio_result), .read = fileio_read, .release = fileio_release,
-	.head = fileio_head, .json = fileio_json, .cliff = fileio_cliff, .saved_table = 1,
+	.head = fileio_head, .json = fileio_json, .cliff = fileio_cliff,
+	.stalls = fileio_stalls, .saved_table = 1,
 };
 
 /* ---- streams -------------------------------------------------------- */

@@ -10,6 +10,7 @@
 
 #include "core/buf.h"
 #include "core/hist.h"
+#include "core/stall.h"
 #include "core/verify.h"
 #include "result/cliff.h"
 #include "result/result.h"
@@ -193,6 +194,12 @@ struct sm_fileio_result {
 	uint64_t *wsec;
 	unsigned nwsec, wsec_cap;
 	struct sm_cliff cliff;
+	/* Times no request completed (core/stall.h): found by the reporter
+	 * thread every 10 ms, counted against twice the slowest kind's median
+	 * request time, at least SM_STALL_UNPACED_MIN_NS, by
+	 * sm_fileio_analyse(); measured 0 with --steady and in a result saved
+	 * before. */
+	struct sm_stalls stalls;
 	char engine[16];
 	char notice[200];          /* engine fallback, if any */
 	int failed;                /* I/O error or validation failure (head.error says which) */

@@ -178,6 +178,8 @@ int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_
 	if (cJSON_GetObjectItemCaseSensitive(doc, "cliff") &&
 	    sm_json_read_cliff(cJSON_GetObjectItemCaseSensitive(doc, "cliff"), &r->cliff, e))
 		return -EINVAL;
+	if (sm_json_read_stalls(doc, &r->stalls, e))
+		return -EINVAL;
 	se = cJSON_GetObjectItemCaseSensitive(doc, "series");
 	return se ? read_series(se, r, e) : 0;
 }

@@ -64,7 +64,7 @@ static void *run_reporter(void *argp)
 {
 	struct sm_fileio_reporter *rp = argp;
 	struct sm_fileio_result *r = rp->r;
-	uint64_t iv = rp->cfg->report_interval_ns, t0, next, step;
+	uint64_t iv = rp->cfg->report_interval_ns, t0, next, step, next_stall;
 	uint64_t tiv = iv ? iv : SM_NS_PER_S;   /* the series' interval */
 
 	step = tiv % SM_NS_PER_S == 0 ? SM_NS_PER_S : tiv;
@@ -72,20 +72,32 @@ static void *run_reporter(void *argp)
 		return NULL;
 	t0 = rp->start->t0_ns;
 	next = t0 + step;
+	next_stall = t0 + SM_STALL_PERIOD_NS;
 	for (;;) {
-		struct timespec ts = { (time_t)(next / SM_NS_PER_S), (long)(next % SM_NS_PER_S) };
+		uint64_t wake = next < next_stall ? next : next_stall, now;
+		struct timespec ts = { (time_t)(wake / SM_NS_PER_S), (long)(wake % SM_NS_PER_S) };
 		struct sm_fileio_tick t;
 		int done;
 
 		pthread_mutex_lock(rp->mu);
-		while (*rp->running && sm_now_ns() < next)
+		while (*rp->running && sm_now_ns() < wake)
 			if (pthread_cond_timedwait(rp->cv, rp->mu, &ts) == ETIMEDOUT)
 				break;
 		done = *rp->running == 0;
 		pthread_mutex_unlock(rp->mu);
 		if (done)
 			break;
-		if (sm_now_ns() < next)
+		now = sm_now_ns();
+		if (now >= next_stall) {
+			/* the stall detector: every request completed so far,
+			 * read from the workers' own counters */
+			sm_stall_det_feed(&rp->det, now - t0,
+					  sm_series_total(rp->stats, -1, C_COUNT + ST_READ) +
+					  sm_series_total(rp->stats, -1, C_COUNT + ST_WRITE) +
+					  sm_series_total(rp->stats, -1, C_COUNT + ST_FSYNC));
+			next_stall = now + SM_STALL_PERIOD_NS;
+		}
+		if (now < next)
 			continue;
 		if (rp->cfg->time_ns && next - t0 >= rp->cfg->time_ns)
 			break;
@@ -117,6 +129,7 @@ int sm_fileio_reporter_start(struct sm_fileio_reporter *rp)
 	rp->h = sm_hist_new();
 	if (!rp->h)
 		return -ENOMEM;
+	sm_stall_det_init(&rp->det);
 	rc = pthread_create(&rp->tid, NULL, run_reporter, rp);
 	if (rc) {
 		free(rp->h);
@@ -141,6 +154,8 @@ void sm_fileio_series_close(struct sm_fileio_reporter *rp, uint64_t end_ns)
 	struct sm_fileio_tick *t;
 	struct sm_hist *h;
 
+	/* the gaps in completions, up to the run's end (the thread is joined) */
+	sm_stall_det_end(&rp->det, end_ns, &r->stalls);
 	if (end_ns <= last || r->nseries >= r->series_cap)
 		return;
 	for (unsigned i = 0; i < r->nseries; i++) {

@@ -8,6 +8,7 @@
 #include <pthread.h>
 
 #include "core/series.h"
+#include "core/stall.h"
 #include "core/worker.h"
 #include "workload/fileio.h"
 
@@ -54,6 +55,8 @@ struct sm_fileio_reporter {
 	sm_fileio_tick_fn fn;
 	void *arg;
 	struct sm_hist *h;         /* private: the interval's event times */
+	struct sm_stall_det det;   /* private: the gaps in completions (the thread's,
+				    * then sm_fileio_series_close()'s) */
 	pthread_t tid;
 };
 

@@ -6,7 +6,8 @@
 # all. Then:
 # - a frames write of 9 s names its stalls: at least two, the longest
 #   1.5 s (to within the detector's period and the throttle's timing),
-#   in the JSON and on stderr beside frametest's report;
+#   in the JSON and on stderr beside frametest's report; a fileio seqwr of
+#   8 s too, beside sysbench's;
 # - `run` finds no real-time cell for any format, however little each
 #   needs (dpx-sd-pal at 24 fps needs a fifth of the throttle): every cell
 #   is "no#", each naming its stall, the Summary names the stalls, and
@@ -31,6 +32,20 @@ check "frames: the stall said beside frametest's report" grep -q "^stormark: sta
 check "frames: frametest's report unchanged on stdout" sh -c "! grep -q stall '$T_DIR/f.out'"
 "$STORMARK" report "$T_DIR/f.json" --format markdown >"$T_DIR/f.md" 2>/dev/null
 check "frames: markdown names the stalls" grep -q "^Stalls: completed nothing for" "$T_DIR/f.md"
+
+# ---- fileio: the stalls named beside sysbench's report -----------------------
+FI="$T_DIR/fio"
+mkdir -p "$FI"
+(cd "$FI" && "$STORMARK" fileio --file-total-size=64M --file-num=1 prepare >/dev/null 2>&1)
+(cd "$FI" && t_cgroup_exec "$STORMARK" fileio --file-total-size=64M --file-num=1 --file-test-mode=seqwr \
+  --file-block-size=1M --file-extra-flags=direct --time=8 --json="$T_DIR/fio.json" run \
+  >"$T_DIR/fio.out" 2>"$T_DIR/fio.err")
+check "fileio: exit 0" test $? = 0
+check "fileio: stalls past the threshold, the longest the injected 1.5 s" jq -e >/dev/null \
+  '.stalls >= 1 and .stall_longest_ns >= 1300000000 and .stall_longest_ns <= 1800000000' "$T_DIR/fio.json"
+check "fileio: said on stderr" grep -q "^stormark: stall: completed nothing for 1\.[3-8]" "$T_DIR/fio.err"
+check "fileio: sysbench's report unchanged on stdout" sh -c "! grep -q stall '$T_DIR/fio.out'"
+(cd "$FI" && "$STORMARK" fileio --file-total-size=64M --file-num=1 cleanup >/dev/null 2>&1)
 
 # ---- run: no real-time cell ------------------------------------------------
 D="$T_DIR/d"
