@@ -234,6 +234,20 @@ static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsi
 	return rc;
 }
 
+/* What the next step of n streams is expected to take: the step, and the
+ * setup (playback files, frames) the last step of this cell took beyond
+ * its own length, scaled to n streams. So a deadline check counts what
+ * the step costs, not its schedule alone (docs/streams.md, "Budget"). */
+static uint64_t step_cost(const struct sm_streams_plan *p, uint64_t last_wall, unsigned last_n,
+			  unsigned n)
+{
+	uint64_t setup = last_wall > p->step_ns ? last_wall - p->step_ns : 0;
+
+	if (!last_n)
+		return p->step_ns;
+	return p->step_ns + (uint64_t)((double)setup * (double)n / (double)last_n);
+}
+
 /* The search of one cell within its deadline: its share of what was left
  * of --time (share ns from its start), less `reserve` kept for its
  * sustained confirmation. */
@@ -241,7 +255,8 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 		       uint64_t share, uint64_t reserve, unsigned guess)
 {
 	const struct sm_streams_plan *p = x->plan;
-	unsigned lo = 0, hi = 0, n;
+	unsigned lo = 0, hi = 0, n, last_n = 0;
+	uint64_t last_wall = 0, t, cost;
 	int rc = 0;
 
 	while ((n = sm_streams_next(lo, hi, p->max_streams, c->nsteps > 0, guess))) {
@@ -249,7 +264,7 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 
 		if (sm_stopped())
 			return -EINTR;
-		if (sm_now_ns() + p->step_ns > deadline) {
+		if (sm_now_ns() + (cost = step_cost(p, last_wall, last_n, n)) > deadline) {
 			/* this cell's share, not --time, ran out: say which, and
 			 * how much of --time the whole search had used */
 			char kept[64] = "";
@@ -260,7 +275,7 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 			snprintf(c->note, sizeof(c->note),
 				 "stopped before the step of %u stream%s: its %.0f s would end past this "
 				 "cell's share of --time (%.1f s%s); %.0f of %.0f s used in all", n,
-				 n == 1 ? "" : "s", (double)p->step_ns / 1e9,
+				 n == 1 ? "" : "s", (double)cost / 1e9,
 				 (double)(share - reserve) / 1e9, kept,
 				 (double)(sm_now_ns() - x->t_start) / 1e9, (double)p->time_ns / 1e9);
 			return 0;
@@ -270,7 +285,10 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 			 (double)p->step_ns / 1e9);
 		if (x->progress)
 			x->progress(what, NULL, sm_now_ns() - x->t_start, p->time_ns, x->arg);
+		t = sm_now_ns();
 		rc = one_step(x, c, n, p->step_ns, NULL, NULL, 0);
+		last_wall = sm_now_ns() - t;
+		last_n = n;
 		if (rc == -ENOSPC && !x->res->error) {
 			snprintf(c->note, sizeof(c->note), "no room for the %s of %u playback streams%s",
 				 c->sequence ? "frames" : "files", n, x->res->mix.ngroups ? " beside the mix" : "");
@@ -299,11 +317,11 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 			break;
 		if (sm_stopped())
 			return -EINTR;
-		if (sm_now_ns() + p->step_ns > deadline) {
+		if (sm_now_ns() + (cost = step_cost(p, last_wall, last_n, n)) > deadline) {
 			snprintf(c->note, sizeof(c->note),
 				 "the trials stopped before another step of %u stream%s: its %.0f s would "
 				 "end past this cell's share of --time (%.1f s); %.0f of %.0f s used in all",
-				 n, n == 1 ? "" : "s", (double)p->step_ns / 1e9,
+				 n, n == 1 ? "" : "s", (double)cost / 1e9,
 				 (double)(share - reserve) / 1e9,
 				 (double)(sm_now_ns() - x->t_start) / 1e9, (double)p->time_ns / 1e9);
 			return 0;
@@ -313,7 +331,10 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 			 (double)p->step_ns / 1e9);
 		if (x->progress)
 			x->progress(what, NULL, sm_now_ns() - x->t_start, p->time_ns, x->arg);
+		t = sm_now_ns();
 		rc = one_step(x, c, n, p->step_ns, NULL, NULL, 0);
+		last_wall = sm_now_ns() - t;
+		last_n = n;
 		if (rc == -ENOSPC && !x->res->error) {
 			snprintf(c->note, sizeof(c->note), "no room for the %s of %u playback streams%s",
 				 c->sequence ? "frames" : "files", n, x->res->mix.ngroups ? " beside the mix" : "");

@@ -58,15 +58,23 @@ static void dir_of(struct sm_streams_search *x, unsigned slot, const char *kind,
 
 /* ---- single-file playback ------------------------------------------------ */
 
-/* Remove the playback files (stormark's own, created O_EXCL here). */
-static void drop_play(struct sm_streams_search *x)
+/* Remove the playback files from `from` on (stormark's own, created
+ * O_EXCL here); all of them from 0. */
+static void drop_play_from(struct sm_streams_search *x, unsigned from)
 {
-	for (unsigned i = 0; i < x->nplay; i++) {
+	for (unsigned i = from; i < x->nplay; i++) {
 		path_of(x, 0, "play", i);
 		unlink(x->paths[0]);
 	}
-	x->nplay = 0;
-	x->play_bytes = 0;
+	if (from < x->nplay)
+		x->nplay = from;
+	if (!x->nplay)
+		x->play_bytes = 0;
+}
+
+static void drop_play(struct sm_streams_search *x)
+{
+	drop_play_from(x, 0);
 }
 
 /* Write playback file `path` from `from` up to `bytes` (whole 4 KiB
@@ -130,6 +138,19 @@ static int ensure_play(struct sm_streams_search *x, unsigned n, uint64_t chunk, 
 		return 0;
 	if (no_room(x, need))
 		drop_unused_sets(x);
+	if (no_room(x, need) && x->nplay > n) {
+		/* the files an earlier, larger step kept and this one does not
+		 * read would be grown for nothing: they go first */
+		drop_play_from(x, n);
+		need = (double)(n > x->nplay ? n - x->nplay : 0) * (double)size +
+		       (double)x->nplay * (double)(size - x->play_bytes);
+	}
+	if (no_room(x, need) && x->nplay) {
+		/* then every kept file: written again at this size, if room */
+		drop_play(x);
+		size = bytes;
+		need = (double)n * (double)size;
+	}
 	if (no_room(x, need))
 		return -ENOSPC;
 	buf = sm_buf_alloc(chunk, 4096);
