@@ -27,6 +27,17 @@ void sm_run_compute_verdicts(struct sm_run_result *res);
  * the need or a frame larger than any measured: unconfirmed until a paced
  * run holds). Without it (a result saved before), as before. */
 
+/* An MPI job's table (each cell the worst rank's) against what the job
+ * measured together: job[d][i] is the bytes per second all ranks moved
+ * together in frame test i (res->sizes[i]) of direction d (0: not
+ * measured), so each of `ranks` clients had a share of job / ranks. A
+ * cell whose measured rate is above the rate model over those shares is
+ * brought down to it (ratio, computed, near_limit again) and settled:
+ * no client's verdict exceeds what the job measured together. Returns the
+ * cells lowered. */
+unsigned sm_run_cap_to_job(struct sm_run_result *res, const double job[2][SM_RUN_NSIZES],
+			   unsigned ranks);
+
 /* sizes[] index of the run's sustained write (the SM_RUN_SUSTAINED_PRESET
  * write test) when it was measured, else -1. */
 int sm_run_sustained(const struct sm_run_result *res);

@@ -162,6 +162,51 @@ void sm_run_compute_verdicts(struct sm_run_result *res)
 	}
 }
 
+unsigned sm_run_cap_to_job(struct sm_run_result *res, const double job[2][SM_RUN_NSIZES],
+			   unsigned ranks)
+{
+	unsigned lowered = 0;
+
+	if (!ranks)
+		return 0;
+	for (int d = 0; d < 2; d++) {
+		struct sm_rate_point pts[SM_RUN_NSIZES];
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+			if (job[d][i] > 0 && res->sizes[i].frame_bytes) {
+				pts[n].frame_bytes = res->sizes[i].frame_bytes;
+				pts[n].fps = job[d][i] / ranks / (double)res->sizes[i].frame_bytes;
+				n++;
+			}
+		if (!n)
+			continue;
+		for (unsigned r = 0; r < res->nrows; r++) {
+			double share = sm_rate_model_fps(pts, n, res->rows[r].fmt.frame_bytes) *
+				       (double)res->rows[r].fmt.frame_bytes;
+
+			for (unsigned k = 0; k < res->plan.nrates; k++) {
+				struct sm_verdict_cell *c = &res->rows[r].cell[d][k];
+
+				if (!(share < c->measured))
+					continue;
+				c->measured = share;
+				c->ratio = c->needed > 0 ? share / c->needed : 0;
+				c->computed = sm_verdict_compute(share, c->needed);
+				c->near_limit = sm_verdict_near_limit(share, c->needed);
+				if (c->worst_measured > share)
+					c->worst_measured = share;
+				if (c->burst_measured > share)
+					c->burst_measured = share;
+				c->cliff = sm_verdict_compute(c->burst_measured, c->needed) > c->computed;
+				sm_verdict_cell_settle(c);
+				lowered++;
+			}
+		}
+	}
+	return lowered;
+}
+
 static int cand_cmp(const void *a, const void *b)
 {
 	const struct sm_run_cand *p = a, *q = b;

@@ -157,17 +157,29 @@ static int paced_worse(const struct sm_paced *a, const struct sm_paced *b)
  * everywhere), rank 0's own table kept aside. */
 static int h_verdicts(void *arg, struct sm_run_result *res)
 {
-	size_t one = sizeof(res->rows[0].cell), n = res->nrows * one;
+	/* each rank's cells, then per frame test and direction the bytes it
+	 * moved and the time it took (the job's rate together, below) */
+	size_t one = sizeof(res->rows[0].cell), nc = res->nrows * one;
+	size_t nt = (size_t)SM_RUN_NSIZES * 2 * 2 * sizeof(double), n = nc + nt;
 	char *buf = malloc(n ? n : 1), **out = NULL;
 	size_t *len = NULL;
 	struct sm_job *j = arg;
 	struct sm_job_run *g = j->st->run;
 	int v, rc = vote(j, 0, &v, "the verdicts");
+	double job[2][SM_RUN_NSIZES] = { { 0 } }, span[2][SM_RUN_NSIZES] = { { 0 } };
 
 	if (!buf)
 		return rc ? rc : -ENOMEM;
 	for (unsigned r = 0; r < res->nrows; r++)
 		memcpy(buf + r * one, res->rows[r].cell, one);
+	for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+		for (int d = 0; d < 2; d++) {
+			const struct sm_run_frametest *t = &res->sizes[i].t[d];
+			double f[2] = { t->measured ? (double)t->bytes : 0,
+					t->measured ? (double)t->duration_ns : 0 };
+
+			memcpy(buf + nc + ((size_t)i * 2 + (size_t)d) * sizeof(f), f, sizeof(f));
+		}
 	if (!rc)
 		rc = sm_mpi_gather(buf, n, sm_now_ns() + j->st->wait_ns, &out, &len);
 	free(buf);
@@ -181,17 +193,40 @@ static int h_verdicts(void *arg, struct sm_run_result *res)
 	g->own = calloc(res->nrows + 1, sizeof(*g->own));
 	if (g->own)
 		memcpy(g->own, res->rows, res->nrows * sizeof(*g->own));
-	for (int k = 1; k < j->size; k++) {
+	for (int k = 0; k < j->size; k++) {
+		/* every rank's bytes over the longest rank's time: all started
+		 * each test together (a barrier) */
+		for (unsigned i = 0; out[k] && len[k] == n && i < SM_RUN_NSIZES; i++)
+			for (int d = 0; d < 2; d++) {
+				double f[2];
+
+				memcpy(f, out[k] + nc + ((size_t)i * 2 + (size_t)d) * sizeof(f), sizeof(f));
+				job[d][i] += f[0];
+				if (f[1] > span[d][i])
+					span[d][i] = f[1];
+			}
+		if (!k)
+			continue;
 		if (out[k] && len[k] == n) {
 			for (unsigned r = 0; r < res->nrows; r++)
 				for (int d = 0; d < 2; d++)
 					for (unsigned q = 0; q < res->plan.nrates; q++) {
 						struct sm_verdict_cell *c = &res->rows[r].cell[d][q], o;
 
+						unsigned basis;
+						uint64_t stall;
+
 						memcpy(&o, out[k] + r * one + (d * SM_RUN_MAXRATES + q) * sizeof(o),
 						       sizeof(o));
+						/* a stall or a lacking basis on any client is the
+						 * job's (docs/run.md) */
+						basis = c->basis | o.basis;
+						stall = c->stall_ns > o.stall_ns ? c->stall_ns : o.stall_ns;
 						if (o.measured < c->measured)
 							*c = o;
+						c->basis = basis;
+						c->stall_ns = stall;
+						sm_verdict_cell_settle(c);
 					}
 		} else if (out[k]) {
 			sm_warn(&res->head.warnings, "mpi_verdicts", "rank %d sent a verdict table of another "
@@ -202,6 +237,13 @@ static int h_verdicts(void *arg, struct sm_run_result *res)
 	free(out[0]);
 	free(out);
 	free(len);
+	/* no client's verdict above what the job measured together */
+	for (int d = 0; d < 2; d++)
+		for (unsigned i = 0; i < SM_RUN_NSIZES; i++)
+			job[d][i] = span[d][i] > 0 ? job[d][i] * 1e9 / span[d][i] : 0;
+	if (sm_run_cap_to_job(res, (const double (*)[SM_RUN_NSIZES])job, (unsigned)j->size))
+		sm_warn(&res->head.warnings, "mpi_job_rate", "some clients' verdicts were lowered to "
+			"their share of what the job's %d ranks moved together (docs/mpi.md)", j->size);
 	return 0;
 }
 
