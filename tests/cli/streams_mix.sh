@@ -90,6 +90,36 @@ check "report: the text as live" cmp -s "$T_DIR/m.txt" "$T_DIR/r.txt"
 check "report: the JSON as live" cmp -s "$J" "$T_DIR/r.json"
 "$STORMARK" report "$J" --format html >"$T_DIR/r.html"
 check "report: the HTML as live" cmp -s "$T_DIR/m.html" "$T_DIR/r.html"
+# the groups table read as a browser parses it (an open cell ends at the
+# next cell or row): 7 cells a row, no markup
+# in a cell's text, and the drops and held cells are the JSON's
+mix_cells() {
+  python3 -c '
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    rows, tab, cell = [], False, None
+    def close(self):
+        if self.cell is not None: self.rows[-1].append(self.cell); self.cell = None
+    def handle_starttag(self, t, a):
+        if t == "table": self.tab = dict(a).get("id") == "mix-table"
+        elif self.tab and t == "tr": self.close(); self.rows.append([])
+        elif self.tab and t == "td": self.close(); self.cell = ""
+    def handle_endtag(self, t):
+        if t == "table": self.close(); self.tab = False
+        elif self.tab and t in ("td", "tr"): self.close()
+    def handle_data(self, d):
+        if self.cell is not None: self.cell += d
+p = P(); p.feed(open(sys.argv[1]).read())
+for r in p.rows[1:]: print("|".join(r))
+' "$1"
+}
+mix_cells "$T_DIR/r.html" >"$T_DIR/r.cells"
+check "html: a row per group and the total" test "$(wc -l <"$T_DIR/r.cells")" = 3
+check "html: 7 cells in each row" test "$(awk -F'|' 'NF != 7' "$T_DIR/r.cells" | wc -l)" = 0
+check "html: no markup in a cell" sh -c "! grep -q '[<>]' '$T_DIR/r.cells'"
+check "html: group, streams, held and drops as the JSON" test "$(cut -d'|' -f1-4 "$T_DIR/r.cells" | head -2)" = \
+  "$(jq -r '.mix.groups[] | [.group, .streams, (if .held then "yes" else "no (\(.streams_held) of \(.streams))" end), .dropped] | map(tostring) | join("|")' "$J")"
+check "html: the moved rate ends in /s" test "$(cut -d'|' -f6 "$T_DIR/r.cells" | grep -c '/s$')" = 3
 expect_rc 0 "markdown" "$STORMARK" report "$J" --format markdown
 check "markdown: the groups table" grep -q '^| 1xv210-sd-ntsc@23.976:capture | 1 | ' "$T_DIR/out"
 expect_rc 0 "csv" "$STORMARK" report "$J" --format csv
@@ -122,6 +152,8 @@ check "failed: the verdict names the group" \
 check "failed: the group's row" grep -Eq '^1xv210-sd-ntsc@23.976:capture +1  no \(0 of 1\) +7 ' "$T_DIR/out"
 expect_rc 0 "a failed mix: html" "$STORMARK" report "$T_DIR/no.json" --format html
 check "failed: the html says so" grep -q '<td class="v-no">the mix does not hold</td>' "$T_DIR/out"
+mix_cells "$T_DIR/out" >"$T_DIR/no.cells"
+check "failed: the html row of the failed group" grep -qx '1xv210-sd-ntsc@23.976:capture|1|no (0 of 1)|7|.*' "$T_DIR/no.cells"
 
 # ---- no room for the mix: not measured, exit 1 ---------------------------------------
 T="$T_DIR/small"
