@@ -7,6 +7,8 @@
 #include "core/formats.h"
 #include "core/sformats.h"
 
+#include <stdint.h>
+
 void sm_report_video_formats(FILE *out)
 {
 	struct sm_format f;
@@ -22,9 +24,12 @@ void sm_report_video_formats(FILE *out)
 			(unsigned long long)f.frame_bytes, f.family->desc);
 }
 
+/* The frame rates every layout of streams --list shows. */
+static const char *const show[] = { "23.976", "24", "25", "29.97", "30", "50", "59.94", "60" };
+#define NSHOW (sizeof(show) / sizeof(show[0]))
+
 void sm_report_stream_formats(FILE *f)
 {
-	static const char *const show[] = { "23.976", "24", "25", "29.97", "30", "50", "59.94", "60" };
 
 	fprintf(f, "%-22s %-26s", "format", "codec");
 	for (unsigned k = 0; k < 8; k++)
@@ -78,4 +83,102 @@ void sm_report_stream_formats(FILE *f)
 			fprintf(f, " %8.2f", sm_sformat_rate(&sf, sm_fps_find(show[k])) / 1048576.0);
 		fputc('\n', f);
 	}
+}
+
+/* Format i of the whole catalogue (compressed first, then the sequences)
+ * into *sf, its bytes per frame into *frame (0: compressed). Returns 0, or
+ * -ERANGE past the end. */
+static int catalogue_at(unsigned i, struct sm_sformat *sf, uint64_t *frame)
+{
+	struct sm_format fmt;
+
+	if (i < sm_sformat_count()) {
+		*frame = 0;
+		return sm_sformat_at(i, sf);
+	}
+	if (sm_format_at(i - sm_sformat_count(), &fmt))
+		return -1;
+	sm_sformat_sequence(&fmt, sf);
+	*frame = sf->bytes_per_frame;
+	return 0;
+}
+
+void sm_report_stream_formats_table(FILE *f, enum sm_table_style style)
+{
+	static const char *const md_rate[NSHOW] = { "23.976", "24", "25", "29.97", "30", "50", "59.94", "60" };
+	static const char *const csv_rate[NSHOW] = {
+		"23.976 fps (bytes/s)", "24 fps (bytes/s)", "25 fps (bytes/s)", "29.97 fps (bytes/s)",
+		"30 fps (bytes/s)", "50 fps (bytes/s)", "59.94 fps (bytes/s)", "60 fps (bytes/s)",
+	};
+	struct sm_table_col cols[4 + NSHOW] = {
+		{ "kind", 0, 1, "" }, { "format", 0, 1, "" }, { "codec", 0, 1, "" },
+		{ style == SM_TABLE_CSV ? "bytes per frame" : "frame bytes", 0, 0, "" },
+	};
+	struct sm_table t = { f, style, cols, 4 + NSHOW };
+	struct sm_sformat sf;
+	uint64_t frame;
+	char cell[NSHOW + 1][32];
+	const char *row[4 + NSHOW];
+
+	for (unsigned k = 0; k < NSHOW; k++)
+		cols[4 + k] = (struct sm_table_col){ style == SM_TABLE_CSV ? csv_rate[k] : md_rate[k], 0, 0, "" };
+	sm_table_title(&t, "stream formats: rate per stream at each frame rate");
+	sm_table_head(&t);
+	for (unsigned i = 0; catalogue_at(i, &sf, &frame) == 0; i++) {
+		row[0] = frame ? "sequence" : "compressed";
+		row[1] = sf.name;
+		row[2] = sf.codec;
+		snprintf(cell[NSHOW], sizeof(cell[NSHOW]), "%llu", (unsigned long long)frame);
+		row[3] = frame ? cell[NSHOW] : "";
+		for (unsigned k = 0; k < NSHOW; k++) {
+			double rate = sm_sformat_rate(&sf, sm_fps_find(show[k]));
+
+			if (rate <= 0)
+				snprintf(cell[k], sizeof(cell[k]), "%s", style == SM_TABLE_CSV ? "" : "-");
+			else if (style == SM_TABLE_CSV)
+				snprintf(cell[k], sizeof(cell[k]), "%.0f", rate);
+			else
+				snprintf(cell[k], sizeof(cell[k]), "%.2f", rate / 1048576.0);
+			row[4 + k] = cell[k];
+		}
+		sm_table_row(&t, row);
+	}
+	sm_table_note(&t, "MiB/s per stream; -: no rate published at that frame rate; a sequence "
+		      "format is one file per frame, at any rate");
+}
+
+cJSON *sm_report_stream_formats_json(void)
+{
+	cJSON *doc = cJSON_CreateObject(), *all = cJSON_AddArrayToObject(doc, "formats");
+	struct sm_sformat sf;
+	uint64_t frame;
+
+	if (!doc || !all)
+		goto fail;
+	for (unsigned i = 0; catalogue_at(i, &sf, &frame) == 0; i++) {
+		cJSON *o = cJSON_CreateObject(), *rates;
+
+		if (!o || !cJSON_AddItemToArray(all, o) || !cJSON_AddStringToObject(o, "name", sf.name) ||
+		    !cJSON_AddStringToObject(o, "kind", frame ? "sequence" : "compressed") ||
+		    !cJSON_AddStringToObject(o, "codec", sf.codec) ||
+		    !(frame ? cJSON_AddNumberToObject(o, "bytes_per_frame", (double)frame)
+			    : cJSON_AddNullToObject(o, "bytes_per_frame")) ||
+		    !(rates = cJSON_AddArrayToObject(o, "rates")))
+			goto fail;
+		for (unsigned k = 0; k < NSHOW; k++) {
+			double rate = sm_sformat_rate(&sf, sm_fps_find(show[k]));
+			cJSON *r;
+
+			if (rate <= 0)
+				continue;   /* none published at this rate */
+			r = cJSON_CreateObject();
+			if (!r || !cJSON_AddItemToArray(rates, r) || !cJSON_AddStringToObject(r, "fps", show[k]) ||
+			    !cJSON_AddNumberToObject(r, "bytes_per_s", rate))
+				goto fail;
+		}
+	}
+	return doc;
+fail:
+	cJSON_Delete(doc);
+	return NULL;
 }
