@@ -137,6 +137,14 @@ if command -v chromium >/dev/null || command -v chromium-browser >/dev/null; the
   h_clean m
 fi
 
+# ---- a group given twice is one group: one OpenMetrics series per group -------------
+"$STORMARK" streams "$D" --mix '1xprores-proxy-hd@25:play,1xprores-proxy-hd@25:playback' --step 1 --quiet \
+  --format openmetrics >"$T_DIR/dup.om" 2>"$T_DIR/dup.err"
+check "a group twice: exit 0" test $? = 0
+check "a group twice: one group of 2 streams" \
+  grep -q '^stormark_streams_mix_group_held{.*mix="2xprores-proxy-hd@25:play",group="2xprores-proxy-hd@25:play",' "$T_DIR/dup.om"
+check "a group twice: no series repeated" test -z "$(grep -v '^#' "$T_DIR/dup.om" | sed 's/} .*/}/' | sort | uniq -d)"
+
 # ---- the same mix from a file --------------------------------------------------------
 printf '# the edit suite\n1xprores-proxy-hd@25:play\n\n1xv210-sd-ntsc@23.976:capture  # ingest\n' >"$T_DIR/ok.mix"
 "$STORMARK" streams "$D" --mix "@$T_DIR/ok.mix" --step 1 --quiet --json="$T_DIR/f.json" >/dev/null 2>&1
