@@ -77,8 +77,11 @@ if python3 -c 'import jsonschema' 2>/dev/null; then
 fi
 # the text: a row per group, the total, the verdict
 yn() { jq -r "if $1 then \"yes\" else \"no\" end" "$J"; }
-check "text: the group rows" grep -Eq "^1xprores-proxy-hd@25:play +1  $(yn '.mix.groups[0].held')" "$T_DIR/m.txt"
-check "text: the total row" grep -Eq "^total +2  $(yn '.mix.held')" "$T_DIR/m.txt"
+# at 80 columns a group's name stands on its line, its figures on the next
+figs() { grep -A1 -x -- "$1" "$2" | sed -n 2p; }
+check "text: the group rows" grep -Eq "^ +1  $(yn '.mix.groups[0].held')" <(figs 1xprores-proxy-hd@25:play "$T_DIR/m.txt")
+check "text: the total row" grep -Eq "^ +2  $(yn '.mix.held')" <(figs total "$T_DIR/m.txt")
+check "text: every line fits 80 columns" awk 'length($0) > 79 { bad = 1 } END { exit bad }' "$T_DIR/m.txt"
 if [ "$held" = true ]; then
   check "text: the verdict" grep -qx "The mix holds: every group held." "$T_DIR/m.txt"
 fi
@@ -157,7 +160,7 @@ jq '.mix.held = false | .mix.total.held = false | .mix.total.streams_held = 1 |
 expect_rc 0 "a failed mix: text" "$STORMARK" report "$T_DIR/no.json" --format text
 check "failed: the verdict names the group" \
   grep -qx 'The mix does not hold: 1 of 2 groups failed (1xv210-sd-ntsc@23.976:capture).' "$T_DIR/out"
-check "failed: the group's row" grep -Eq '^1xv210-sd-ntsc@23.976:capture +1  no \(0 of 1\) +7 ' "$T_DIR/out"
+check "failed: the group's row" grep -Eq '^ +1  no \(0 of 1\) +7 ' <(figs 1xv210-sd-ntsc@23.976:capture "$T_DIR/out")
 expect_rc 0 "a failed mix: html" "$STORMARK" report "$T_DIR/no.json" --format html
 check "failed: the html says so" grep -q '<td class="v-no">the mix does not hold</td>' "$T_DIR/out"
 mix_cells "$T_DIR/out" >"$T_DIR/no.cells"
