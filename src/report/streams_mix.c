@@ -83,7 +83,12 @@ void sm_streams_mix_report(FILE *f, const struct sm_streams_result *res, int md)
 	if (md)
 		fputc('\n', f);
 	if (!m->ran) {
-		fprintf(f, "Not measured: %s\n\n", m->note[0] ? m->note : "it did not run");
+		if (md)
+			fprintf(f, "Not measured: %s\n\n", m->note[0] ? m->note : "it did not run");
+		else {
+			sm_streams_wrapf(f, 2, "Not measured: %s", m->note[0] ? m->note : "it did not run");
+			fputc('\n', f);
+		}
 		return;
 	}
 	if (md)
