@@ -41,9 +41,10 @@ static void usage(FILE *f)
 	fprintf(f, "  %-9s %s\n", "help", "help on a command: stormark help frames");
 	fprintf(f, "\nWith no command, 'stormark' runs 'stormark run' on the current directory.\n"
 		   "Run as 'frametest' it takes frametest's command line; as 'sysbench',\n"
-		   "sysbench's 'fileio' test. Under mpirun or srun, frames, fileio and\n"
-		   "run run as one job across the ranks (--stonewall, --mpi-wait=SECS,\n"
-		   "--mpi-files=own|shared: DIR/rank.N or one set in DIR; docs/mpi.md).\n"
+		   "sysbench's 'fileio' test. Under mpirun or srun, frames, fileio, run,\n"
+		   "streams and meta run as one job across the ranks (--stonewall,\n"
+		   "--mpi-wait=SECS; each rank in DIR/rank.N, or one set in DIR with\n"
+		   "--mpi-files=shared, meta's --shared-dir; docs/mpi.md).\n"
 		   "See stormark(1) and docs/.\n");
 }
 

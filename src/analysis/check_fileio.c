@@ -115,9 +115,11 @@ static void ck_counts(const cJSON *doc, struct sm_check *c)
 		for (unsigned k = 0; k < sizeof(rates) / sizeof(rates[0]); k++) {
 			char cn[32];
 
-			snprintf(cn, sizeof(cn), "ops.%s.count", rates[k].kind);
+			/* of the operations that completed */
+			snprintf(cn, sizeof(cn), "ops.%s.count - errors", rates[k].kind);
 			if (ck_num(doc, rates[k].key, &v))
-				ck_rate(c, "fileio.rate", rates[k].key, v, cn, op(doc, rates[k].kind, "count"),
+				ck_rate(c, "fileio.rate", rates[k].key, v, cn,
+					op(doc, rates[k].kind, "count") - op(doc, rates[k].kind, "errors"),
 					"duration_ns", dur);
 		}
 		if (ck_num(doc, "fileio.events", &events) && ck_num(doc, "fileio.events_per_s", &v))

@@ -21,10 +21,11 @@ static double op(const cJSON *doc, const char *kind, const char *field)
 }
 
 /* The figures every layout shows per op: its count, count and bytes per
- * second of the run (event: the events, and the reads' and writes' bytes). */
+ * second of the run (event: the events, and the reads' and writes' bytes);
+ * done: the ops that completed (count - errors), whose rate is shown. */
 struct oprow {
 	const char *name, *lat;
-	double count, bytes;
+	double count, done, bytes;
 };
 
 static void oprows(const cJSON *doc, struct oprow *r)
@@ -36,12 +37,14 @@ static void oprows(const cJSON *doc, struct oprow *r)
 		r[i].name = k[i];
 		r[i].lat = i == 0 ? "ops.read.lat_ns" : i == 1 ? "ops.write.lat_ns" : "ops.fsync.lat_ns";
 		r[i].count = op(doc, k[i], "count");
+		r[i].done = r[i].count - op(doc, k[i], "errors");
 		r[i].bytes = op(doc, k[i], "bytes");
 	}
 	ck_num(doc, "fileio.events", &ev);
 	r[3].name = "event";
 	r[3].lat = "fileio.event_lat_ns";
 	r[3].count = ev;
+	r[3].done = ev;
 	r[3].bytes = r[0].bytes + r[1].bytes;
 }
 
@@ -64,7 +67,7 @@ static void table(struct ck_lay *L, const char *from, int md)
 		if (n < 3)
 			continue;
 		ck_lay_val(L, label, &s[0], "its count", r[i].count);
-		ck_lay_val(L, label, &s[1], "its count / duration_ns", ck_per_s(r[i].count, dur));
+		ck_lay_val(L, label, &s[1], "its count - errors / duration_ns", ck_per_s(r[i].done, dur));
 		ck_lay_val(L, label, &s[2], "its bytes / duration_ns (MiB/s)",
 			   ck_per_s(r[i].bytes, dur) / MIB);
 		if (n >= 9 && ck_at(L->doc, r[i].lat))
@@ -250,7 +253,7 @@ static void csv(struct ck_lay *L)
 		if (ck_csv_get(L->text, row, "bytes", &s) == 1)
 			ck_lay_val(L, r[i].name, &s, "its bytes", r[i].bytes);
 		if (ck_csv_get(L->text, row, "count_per_s", &s) == 1)
-			ck_lay_val(L, r[i].name, &s, "its count / duration_ns", ck_per_s(r[i].count, dur));
+			ck_lay_val(L, r[i].name, &s, "its count - errors / duration_ns", ck_per_s(r[i].done, dur));
 		if (ck_csv_get(L->text, row, "bytes_per_s", &s) == 1)
 			ck_lay_val(L, r[i].name, &s, "its bytes / duration_ns", ck_per_s(r[i].bytes, dur));
 		for (int k = 0; k < 6; k++) {

@@ -148,6 +148,12 @@ static void detail(struct ck_lay *L)
 		 * rate, what the schedule moves when it is not the rate ("moved:
 		 * R"), the largest chunk */
 		q = strchr(at, '\n');
+		/* a name too long for the layout's width goes on in lines
+		 * indented by 4 (wrapped), the last ending in ':' */
+		while (q && !strncmp(q + 1, "    ", 4)) {
+			at = q + 1;
+			q = strchr(at, '\n');
+		}
 		n = q && q > at && q[-1] == ':' ? (int)ck_numbers(q + 1, s, 8) : 0;
 		L->c->evaluated++;
 		if (n < 2)

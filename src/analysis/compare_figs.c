@@ -50,23 +50,28 @@ static int num(const cJSON *o, const char *key, double *v)
 	return 1;
 }
 
-/* A numeric figure at key of o, when present. Returns 0, -ENOMEM, or
+/* A numeric figure v, named name. Returns 0, -ENOMEM, or
  * -EINVAL for a number no run measures (negative, infinite, or from 2^64
  * up: every figure is a count, a size, a time or a rate of them): the
  * readers of report recompute most of these figures and never look at
  * the stored ones, so this is where a damaged one is caught. */
-static int fig(struct sm_cmp_run *r, const cJSON *o, const char *key, const char *name,
-	       const char *label, enum sm_cmp_unit unit, int better)
+static int fig_v(struct sm_cmp_run *r, double v, const char *name, const char *label, enum sm_cmp_unit unit,
+		 int better)
 {
-	double v;
-
-	if (!num(o, key, &v))
-		return 0;
 	if (!isfinite(v) || v < 0 || v >= 18446744073709551616.0) {
 		snprintf(r->bad, sizeof(r->bad), "%s", name);
 		return -EINVAL;
 	}
 	return run_add(r, name, label, unit, better, v, NULL);
+}
+
+/* fig_v() of the number at key of o, when present. */
+static int fig(struct sm_cmp_run *r, const cJSON *o, const char *key, const char *name,
+	       const char *label, enum sm_cmp_unit unit, int better)
+{
+	double v;
+
+	return num(o, key, &v) ? fig_v(r, v, name, label, unit, better) : 0;
 }
 
 static const struct { const char *key, *label; } lat_stats[] = {
@@ -148,10 +153,16 @@ static int fileio_figs(struct sm_cmp_run *r, const cJSON *doc)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(doc, "totals");
 	const cJSON *f = cJSON_GetObjectItemCaseSensitive(doc, "fileio");
+	double rd, wr;
 	int rc = fig(r, t, "bytes_per_s", "totals.bytes_per_s", "throughput", SM_CU_BPS, 1);
 
 	if (!rc)
-		rc = fig(r, t, "items_per_s", "totals.items_per_s", "IOPS (all events)", SM_CU_RATE, 1);
+		rc = fig(r, t, "items_per_s", "totals.items_per_s", "events/s (reads, writes, fsyncs)",
+			 SM_CU_RATE, 1);
+	/* IOPS: the reads and writes per second; an fsync moves no data and is
+	 * no I/O operation of the storage's figure (sysbench counts it an event) */
+	if (!rc && num(f, "reads_per_s", &rd) && num(f, "writes_per_s", &wr))
+		rc = fig_v(r, rd + wr, "fileio.iops", "IOPS (reads and writes)", SM_CU_RATE, 1);
 	if (!rc)
 		rc = fig(r, f, "reads_per_s", "fileio.reads_per_s", "reads/s", SM_CU_RATE, 1);
 	if (!rc)

@@ -32,7 +32,11 @@ static void mean_sd(const uint64_t *v, unsigned n, double scale, double *mean, d
 void sm_fileio_analyse(struct sm_fileio_result *r)
 {
 	struct sm_fileio_figures *f = &r->fig;
-	const uint64_t count[4] = { r->ops[0].count, r->ops[1].count, r->ops[2].count, r->events };
+	/* the operations that completed: a failed one (the write that met a
+	 * full disk) is no read or write done, so a run that failed at its
+	 * first does not print a rate beside zero events */
+	const uint64_t count[4] = { r->ops[0].count - r->ops[0].errors, r->ops[1].count - r->ops[1].errors,
+				    r->ops[2].count - r->ops[2].errors, r->events };
 	const uint64_t bytes[4] = { r->ops[0].bytes, r->ops[1].bytes, r->ops[2].bytes,
 				    r->ops[0].bytes + r->ops[1].bytes };
 

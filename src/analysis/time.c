@@ -4,6 +4,7 @@
 #include "analysis/time.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,7 +106,10 @@ out:
 
 static void hint_io(const struct sm_time_run *runs, unsigned n, struct sm_warnings *w)
 {
-	struct sm_tf_stat rc, wc, rb, wb, srb, swb, fl, dfl;
+	struct sm_tf_stat rc, wc, rb, wb, srb, swb, fl, dfl, dwb;
+	double written;
+	const char *where;
+	char dev[128];
 
 	sm_tf_stats(runs, n, SM_TF_READ_CALLS, &rc);
 	sm_tf_stats(runs, n, SM_TF_WRITE_CALLS, &wc);
@@ -115,6 +119,7 @@ static void hint_io(const struct sm_time_run *runs, unsigned n, struct sm_warnin
 	sm_tf_stats(runs, n, SM_TF_STORAGE_WRITE_BYTES, &swb);
 	sm_tf_stats(runs, n, SM_TF_FLUSH_CALLS, &fl);
 	sm_tf_stats(runs, n, SM_TF_DISK_FLUSHES, &dfl);
+	sm_tf_stats(runs, n, SM_TF_DISK_WRITE_BYTES, &dwb);
 	if (!rc.n)
 		return;   /* no I/O figures at all */
 
@@ -134,16 +139,34 @@ static void hint_io(const struct sm_time_run *runs, unsigned n, struct sm_warnin
 			"such as /dev/zero), not from storage",
 			srb.mean / MIB, rb.mean / MIB);
 	if ((wb.mean >= MIB || swb.mean >= MIB) && wb.mean + swb.mean >= rb.mean) {
+		/* Where the data may wait. The device taking (system-wide) at
+		 * least 90% of the bytes written during the run is what direct
+		 * I/O (dd oflag=direct) does: the page cache is then not to
+		 * blame, only the device's write cache. Buffered writes not
+		 * written back leave the device's count far below. Without
+		 * device figures both are possible. */
+		written = wb.mean > swb.mean ? wb.mean : swb.mean;
+		if (dwb.n && dwb.mean >= 0.9 * written) {
+			snprintf(dev, sizeof(dev), "the device took %.1f MiB of writes during the run (system-wide), "
+				 "as direct I/O does", dwb.mean / MIB);
+			where = "; the data may still be in the device's write cache";
+		} else if (dwb.n) {
+			snprintf(dev, sizeof(dev), "the device took %.1f MiB of writes during the run (system-wide)",
+				 dwb.mean / MIB);
+			where = "; the data may still be in the page cache, or in the device's write cache";
+		} else {
+			dev[0] = '\0';
+			where = ": buffered writes may still be in the page cache, and any write (direct I/O "
+				"too) in the device's write cache";
+		}
 		if (fl.n && fl.max == 0)
 			sm_warn(w, "not_flushed",
-				"the command wrote %.1f MiB and made no fsync/fdatasync/sync call: "
-				"written data may still be in the page cache or the device's cache",
-				(wb.mean > swb.mean ? wb.mean : swb.mean) / MIB);
+				"the command wrote %.1f MiB and made no fsync/fdatasync/sync call%s%s%s",
+				written / MIB, dev[0] ? "; " : "", dev, where);
 		else if (!fl.n && dfl.n && dfl.max == 0)
 			sm_warn(w, "not_flushed",
-				"the command wrote %.1f MiB and the device saw no flush "
-				"(system-wide): written data may still be in a cache",
-				(wb.mean > swb.mean ? wb.mean : swb.mean) / MIB);
+				"the command wrote %.1f MiB and the device saw no flush (system-wide)%s%s%s",
+				written / MIB, dev[0] ? "; " : "", dev, where);
 	}
 }
 

@@ -12,7 +12,7 @@ static const char *const frames_heads[] = {
 	"totals.items_per_s", "totals.bytes_per_s", "ops.frame.p99", "frames.dropped", NULL,
 };
 static const char *const fileio_heads[] = {
-	"totals.bytes_per_s", "totals.items_per_s", "fileio.event.p99", NULL,
+	"totals.bytes_per_s", "fileio.iops", "fileio.event.p99", NULL,
 };
 static const char *const time_heads[] = { "time.wall_ns", "time.user_ns", "time.sys_ns", NULL };
 

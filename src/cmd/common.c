@@ -46,33 +46,49 @@ int sm_check_memory(const char *prog, uint64_t need, const char *what)
 }
 
 /* Format p's line as it stands now (p->mu held) into line (of len bytes),
- * cut to the terminal's width so that a redraw never wraps onto a second
- * line; returns its length. */
+ * fitted to the terminal's width so that a redraw never wraps onto a
+ * second line: the label (p->what) is shortened first, ending in "...",
+ * so that the figures and the times ("4 s in, 48 s left") stay whole; a
+ * terminal too narrow even for those cuts the line's end. Returns its
+ * length. */
 static size_t progress_format(const struct sm_progress *p, char *line, size_t len)
 {
 	uint64_t now = sm_now_ns();
 	double el = (double)(now - p->base_ns) / 1e9, in = (double)(now - p->phase_ns) / 1e9;
 	double bud = (double)p->budget_ns / 1e9;
-	char left[48] = "", fig[100] = "";
+	char head[48], tail[200], what[sizeof(p->what)];
 	struct winsize ws;
-	size_t n, cols = 80;
+	size_t n, cols = 80, fixed;
 	int k;
 
-	if (p->budget_ns && el < bud)
-		snprintf(left, sizeof(left), ", %.0f s left", bud - el);
-	if (p->figures[0])
-		snprintf(fig, sizeof(fig), "%s, ", p->figures);
-	/* the test's figures first: a narrow terminal cuts the times */
 	if (p->budget_ns)
-		k = snprintf(line, len, "\r\033[K[%3.0f/%.0f s] %s: %s%.0f s in%s", el, bud, p->what,
-			     fig, in, left);
+		snprintf(head, sizeof(head), "[%3.0f/%.0f s] ", el, bud);
 	else
-		k = snprintf(line, len, "\r\033[K[%3.0f s] %s: %s%.0f s in", el, p->what, fig, in);
+		snprintf(head, sizeof(head), "[%3.0f s] ", el);
+	/* the test's figures first, then the times */
+	k = snprintf(tail, sizeof(tail), "%s%s%.0f s in", p->figures, p->figures[0] ? ", " : "", in);
+	if (p->budget_ns && el < bud && k >= 0 && (size_t)k < sizeof(tail))
+		snprintf(tail + k, sizeof(tail) - (size_t)k, ", %.0f s left", bud - el);
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1)
+		cols = ws.ws_col;
+	snprintf(what, sizeof(what), "%s", p->what);
+	fixed = strlen(head) + 2 + strlen(tail);   /* 2: ": " */
+	if (fixed + strlen(what) > cols - 1) {
+		size_t room = fixed < cols - 1 ? cols - 1 - fixed : 0;
+
+		if (room > 3) {
+			size_t cut = room - 3;
+
+			while (cut && strchr(" :,", what[cut - 1]))   /* no "capture: ..." */
+				cut--;
+			snprintf(what + cut, sizeof(what) - cut, "...");
+		} else
+			what[room] = '\0';
+	}
+	k = snprintf(line, len, "\r\033[K%s%s: %s", head, what, tail);
 	if (k < 0)
 		return 0;
 	n = (size_t)k < len ? (size_t)k : len - 1;
-	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col > 1)
-		cols = ws.ws_col;
 	if (n > 4 + cols - 1)   /* "\r\033[K" takes no column */
 		n = 4 + cols - 1;
 	return n;

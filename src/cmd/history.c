@@ -200,7 +200,8 @@ static int list_keys_csv(struct sm_hdb *db, const char *path)
 								&runs_[0], "totals.bytes_per_s"));
 					if (rate)
 						snprintf(rate, sizeof(fr), "%s", sm_history_csv_cell(tmp,
-								sizeof(tmp), &runs_[0], "totals.items_per_s"));
+								sizeof(tmp), &runs_[0],
+								rate == io ? "fileio.iops" : "totals.items_per_s"));
 				}
 			}
 			sm_cmp_runs_free(runs_, nr);
@@ -276,7 +277,7 @@ static const struct column frames_cols[] = {
 };
 static const struct column fileio_cols[] = {
 	{ "totals.bytes_per_s", "throughput", "throughput (MiB/s)" },
-	{ "totals.items_per_s", "IOPS", "IOPS (/s)" },
+	{ "fileio.iops", "IOPS", "IOPS (/s)" },   /* reads and writes, no fsync */
 	{ "fileio.reads_per_s", "reads/s", "reads (/s)" },
 	{ "fileio.writes_per_s", "writes/s", "writes (/s)" },
 	{ "fileio.event.p95", "event p95", "event p95 (ms)" },

@@ -18,6 +18,7 @@
 #include "core/worker.h"
 #include "engine/engine.h"
 #include "report/formats.h"
+#include "result/json.h"
 #include "workload/memneed.h"
 #include "workload/streams.h"
 #include "workload/streams_mix.h"
@@ -322,7 +323,8 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,
 				"let the directory be a file system's root (a mount point, or /)"),
 		SM_OPT_FLAG_SET(0, "list", o->list, 1,
-				"list the stream formats, compressed and frame sequences, and their rates"),
+				"list the stream formats, compressed and frame sequences, and their rates "
+				"(--format text, markdown, csv or json; --json[=FILE], -o FILE)"),
 		SM_OPT_HEAD("\nOutput:"),
 		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json or openmetrics"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
@@ -360,8 +362,14 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (o->list) {
-		sm_report_stream_formats(stdout);
-		return 1;
+		/* the catalogue is no measurement: no HTML page or metrics of it */
+		if (o->out.html)
+			return sm_usage_error(PROG, HINT, "--list writes no HTML report (the format tables "
+					      "take --format text, markdown, csv or json, and --json=FILE)");
+		if (o->out.layout == SM_LAYOUT_OPENMETRICS)
+			return sm_usage_error(PROG, HINT, "--list has no OpenMetrics layout: the format "
+					      "tables are no measurement (--format text, markdown, csv or json)");
+		return 0;   /* listed by cmd_streams(), once -o is resolved */
 	}
 	if (first < argc)
 		o->plan.dir = argv[first++];
@@ -413,6 +421,39 @@ static int end(struct sm_emit *e, void *arg, int rc)
 	return SM_EXIT_OK;
 }
 
+/* --list: the format tables in the layout asked for (-o FILE, --format,
+ * --json[=FILE] as for a report). Returns the exit code. */
+static int list(const struct streams_opts *o, const struct sm_job *job)
+{
+	const char *to = o->out.json_file ? o->out.json_file : "-";
+	int rc = sm_out_redirect(&o->out, job);
+
+	if (rc) {
+		sm_error("cannot create '%s': %s", o->out.output, strerror(-rc));
+		return SM_EXIT_FAIL;
+	}
+	if (o->out.json_file || o->out.layout == SM_LAYOUT_JSON) {
+		cJSON *doc = sm_report_stream_formats_json();
+
+		rc = doc ? sm_json_write(doc, to) : -ENOMEM;
+		cJSON_Delete(doc);
+		if (rc && !strcmp(to, "-") && rc != -ENOMEM) {
+			sm_out_stdout_failed(rc);   /* said once, by sm_out_finish() */
+			return SM_EXIT_FAIL;
+		}
+		if (rc) {
+			sm_error("cannot write '%s': %s", strcmp(to, "-") ? to : "standard output", strerror(-rc));
+			return SM_EXIT_FAIL;
+		}
+	}
+	if (o->out.layout == SM_LAYOUT_TEXT)
+		sm_report_stream_formats(stdout);
+	else if (o->out.layout == SM_LAYOUT_MARKDOWN || o->out.layout == SM_LAYOUT_CSV)
+		sm_report_stream_formats_table(stdout, o->out.layout == SM_LAYOUT_CSV ? SM_TABLE_CSV
+											: SM_TABLE_MARKDOWN);
+	return SM_EXIT_OK;
+}
+
 int cmd_streams(int argc, char **argv, struct sm_job *job)
 {
 	struct streams_opts *o = calloc(1, sizeof(*o));
@@ -432,6 +473,10 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	rc = parse(argc, argv, o);
 	if (rc) {
 		code = rc == 1 ? SM_EXIT_OK : rc;
+		goto out;
+	}
+	if (o->list) {
+		code = list(o, job);
 		goto out;
 	}
 	if (job->stonewall) {

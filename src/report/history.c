@@ -101,7 +101,8 @@ void sm_history_headline(const cJSON *doc, const char *command, char *buf, size_
 		snprintf(buf, len, "%s, %s", sm_history_cell(a, sizeof(a), &runs[0], "totals.items_per_s"),
 			 sm_history_cell(b, sizeof(b), &runs[0], "totals.bytes_per_s"));
 	else if (!strcmp(command, "fileio")) {
-		const struct sm_cmp_fig *io = sm_cmp_find(&runs[0], "totals.items_per_s");
+		/* reads and writes: an fsync is no I/O of the IOPS figure */
+		const struct sm_cmp_fig *io = sm_cmp_find(&runs[0], "fileio.iops");
 
 		/* IOPS is a rate already: "11253.3 IOPS", not "11253.3/s IOPS" */
 		if (io)

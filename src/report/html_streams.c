@@ -341,9 +341,15 @@ static void mix_row(FILE *f, const char *name, unsigned streams, const struct sm
 		fputs("yes", f);
 	else
 		fprintf(f, "no (%u of %u)", g->streams_held, streams);
-	sm_html_printf(f, "</td><td>%llu</td><td>%s</td><td>%s/s</td><td>%s/s</td></tr>\n",
-		       (unsigned long long)g->dropped, sm_fmt_ns(p, sizeof(p), (double)g->worst_p999_ns),
-		       sm_fmt_bytes(a, sizeof(a), g->bytes_per_s), sm_fmt_bytes(b, sizeof(b), needed));
+	/* the markup printed as is, only the figures' text escaped (an escaped
+	 * format would print its own tags in the held cell) */
+	fprintf(f, "</td><td>%llu</td><td>", (unsigned long long)g->dropped);
+	sm_html_text(f, sm_fmt_ns(p, sizeof(p), (double)g->worst_p999_ns));
+	fputs("</td><td>", f);
+	sm_html_printf(f, "%s/s", sm_fmt_bytes(a, sizeof(a), g->bytes_per_s));
+	fputs("</td><td>", f);
+	sm_html_printf(f, "%s/s", sm_fmt_bytes(b, sizeof(b), needed));
+	fputs("</td></tr>\n", f);
 }
 
 /* The mix run alone: per group held or not, its drops, p99.9 from

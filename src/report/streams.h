@@ -50,8 +50,8 @@ char *sm_report_streams_trials(char *buf, size_t len, const struct sm_streams_ce
 /* The step of n streams in cell c (the last one run with that n), or NULL. */
 const struct sm_streams_step *sm_streams_step_at(const struct sm_streams_cell *c, unsigned n);
 
-/* The text layout's width: every line of it fits a window of 100 columns. */
-#define SM_STREAMS_TEXT_WIDTH 100
+/* The text layout's width: every line of it fits a window of 80 columns. */
+#define SM_STREAMS_TEXT_WIDTH 79
 
 /* Write the text of fmt as one paragraph wrapped at word ends to
  * SM_STREAMS_TEXT_WIDTH columns, continuation lines indented by indent

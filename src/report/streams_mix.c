@@ -18,8 +18,19 @@ static char *held_words(char *buf, size_t len, const struct sm_streams_group_fig
 	return buf;
 }
 
-/* The text table's columns after the group's name (width nw). */
+/* The text table's columns after the group's name (width nw), MIX_FIGS
+ * columns wide. When the name and the figures do not fit 79 columns
+ * together, each name stands on a line of its own and its figures go on
+ * the next, under the header's (nw is then 0). */
 #define MIX_ROW "%-*s  %7s  %-12s  %5s  %-11s  %11s  %11s\n"
+#define MIX_FIGS 69
+
+/* The name column's width: the longest name, or 0 when names go on lines
+ * of their own. */
+static int name_width(int longest)
+{
+	return longest + MIX_FIGS <= SM_STREAMS_TEXT_WIDTH ? longest : 0;
+}
 
 static void row(FILE *f, int md, int nw, const char *name, unsigned streams,
 		const struct sm_streams_group_fig *g, double needed)
@@ -40,7 +51,9 @@ static void row(FILE *f, int md, int nw, const char *name, unsigned streams,
 		snprintf(d, sizeof(d), "%llu", (unsigned long long)g->dropped);
 		snprintf(mv, sizeof(mv), "%s/s", moved);
 		snprintf(nd, sizeof(nd), "%s/s", need);
-		fprintf(f, MIX_ROW, nw, name, n, held, d, p, mv, nd);
+		if (!nw)
+			fprintf(f, "%s\n", name);
+		fprintf(f, MIX_ROW, nw, nw ? name : "", n, held, d, p, mv, nd);
 	}
 }
 
@@ -66,18 +79,27 @@ void sm_streams_mix_report(FILE *f, const struct sm_streams_result *res, int md)
 		if (strlen(name) > (size_t)nw)
 			nw = (int)strlen(name);
 	}
+	nw = name_width(nw);
 	if (md)
 		fputc('\n', f);
 	if (!m->ran) {
-		fprintf(f, "Not measured: %s\n\n", m->note[0] ? m->note : "it did not run");
+		if (md)
+			fprintf(f, "Not measured: %s\n\n", m->note[0] ? m->note : "it did not run");
+		else {
+			sm_streams_wrapf(f, 2, "Not measured: %s", m->note[0] ? m->note : "it did not run");
+			fputc('\n', f);
+		}
 		return;
 	}
 	if (md)
 		fputs("| group | streams | held | drops | p99.9 from schedule | moved | needed |\n"
 		      "|---|---|---|---|---|---|---|\n", f);
-	else
-		fprintf(f, MIX_ROW, nw, "group", "streams", "held", "drops", "p99.9 sched", "moved",
+	else {
+		if (!nw)
+			fputs("group\n", f);
+		fprintf(f, MIX_ROW, nw, nw ? "group" : "", "streams", "held", "drops", "p99.9 sched", "moved",
 			"needed");
+	}
 	for (unsigned k = 0; k < m->ngroups; k++) {
 		const struct sm_streams_group_fig *g = &m->step.mix_groups[k];
 

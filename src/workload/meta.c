@@ -20,6 +20,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/fsx.h"
+#include "core/rng.h"
 #include "core/worker.h"
 
 /* Bytes written per call: a file of --size bytes is written from one
@@ -52,6 +53,7 @@ struct run {
 	int timeline;               /* 1: the operations' ends kept (peers) */
 	uint64_t lo, hi;            /* file numbers of the set listed: [lo, hi) */
 	int lost;                   /* the peers did not come to a vote */
+	uint64_t seed;              /* this run's: with a file's number, its stamps */
 };
 
 void sm_meta_file_name(char *buf, size_t len, uint64_t i)
@@ -91,7 +93,7 @@ static void fail_at(struct thr *t, int err, uint64_t i, const char *what)
 static int create_one(struct thr *t, uint64_t i, const char *name)
 {
 	const struct sm_meta_plan *plan = t->run->plan;
-	uint64_t left = plan->size;
+	uint64_t left = plan->size, chunks = (plan->size + CHUNK - 1) / CHUNK;
 	int fd = openat(t->run->dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 
 	if (fd < 0) {
@@ -99,9 +101,15 @@ static int create_one(struct thr *t, uint64_t i, const char *name)
 		return -1;
 	}
 	t->run->made[i] = 1;
-	while (left) {
+	for (uint64_t c = 0; left; c++) {
 		size_t n = left < CHUNK ? (size_t)left : CHUNK, w = 0;
-		int err = sm_write_all(fd, t->buf, n, -1, &w);
+		int err;
+
+		/* each file's data its own (a stamp per 4 KiB block naming the
+		 * run, the file and the block), so a deduplicating or
+		 * compressing store keeps every file, as it would frames */
+		sm_buf_stamp(t->buf, n, SM_DATA_RANDOM, t->run->seed, i * chunks + c);
+		err = sm_write_all(fd, t->buf, n, -1, &w);
 
 		t->op.bytes += w;
 		if (err) {
@@ -495,7 +503,8 @@ static void clean(struct run *r)
 int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 {
 	const struct sm_meta_peers *peers = plan->peers;
-	struct run r = { .plan = plan, .res = res, .dfd = -1, .timeline = peers != NULL };
+	struct run r = { .plan = plan, .res = res, .dfd = -1, .timeline = peers != NULL,
+			 .seed = sm_hash64(sm_now_ns(), (uint64_t)getpid()) };
 	struct thr *thr = NULL;
 	uint64_t t_start;
 	int rc = 0, stop = 0, drop_err = 0;

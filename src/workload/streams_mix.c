@@ -101,10 +101,29 @@ static int parse_group(char *s, struct sm_streams_group *g, char *why, size_t le
 	return 0;
 }
 
+/* A group of the same format, frame rate and direction as one already in
+ * mix is that group: its streams are added to it (one group, one row and
+ * one series in every layout, not two under one name). Returns 1 when g
+ * was merged so, 0 when it is a group of its own. */
+static int merge(struct sm_streams_mix *mix, const struct sm_streams_group *g)
+{
+	for (unsigned k = 0; k < mix->ngroups; k++) {
+		struct sm_streams_group *h = &mix->groups[k];
+
+		if (!strcmp(h->format, g->format) && !strcmp(h->fps_name, g->fps_name) && h->dir == g->dir) {
+			h->count += g->count;
+			h->needed = h->count * h->rate;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int sm_streams_mix_parse(const char *text, int file, struct sm_streams_mix *mix, char *err, size_t errlen,
 			 unsigned *line)
 {
 	char *copy = strdup(text), *p, *next, why[200], name[200];
+	struct sm_streams_group one;
 	unsigned ln = 1, total = 0;
 	int rc = 0;
 
@@ -138,20 +157,23 @@ int sm_streams_mix_parse(const char *text, int file, struct sm_streams_mix *mix,
 			rc = -EINVAL;
 			break;
 		}
-		if (mix->ngroups == SM_STREAMS_MAX_GROUPS) {
-			snprintf(err, errlen, "'%s': more than %d groups", g, SM_STREAMS_MAX_GROUPS);
-			*line = here;
-			rc = -EINVAL;
-			break;
-		}
 		snprintf(name, sizeof(name), "%s", g);   /* parse_group cuts g up */
-		if (parse_group(g, &mix->groups[mix->ngroups], why, sizeof(why))) {
+		if (parse_group(g, &one, why, sizeof(why))) {
 			snprintf(err, errlen, "'%s': %s", name, why);
 			*line = here;
 			rc = -EINVAL;
 			break;
 		}
-		total += mix->groups[mix->ngroups++].count;
+		total += one.count;
+		if (!merge(mix, &one)) {
+			if (mix->ngroups == SM_STREAMS_MAX_GROUPS) {
+				snprintf(err, errlen, "'%s': more than %d groups", name, SM_STREAMS_MAX_GROUPS);
+				*line = here;
+				rc = -EINVAL;
+				break;
+			}
+			mix->groups[mix->ngroups++] = one;
+		}
 		if (total > SM_STREAMS_MAX) {
 			snprintf(err, errlen, "'%s': the mix would have %u streams, at most %d",
 				 name, total, SM_STREAMS_MAX);

@@ -84,4 +84,18 @@ for io in sync async mmap; do
 		check "$d: the space of its files comes back" space_back
 	done
 done
+
+# ---- run: the disk full before the first write ------------------------------
+# the one write that failed is no write done: no rate beside zero events
+dd if=/dev/zero of="$D/fill" bs=1M count=8 2>/dev/null
+"$STORMARK" fileio --file-dir="$D" --file-total-size=16M --file-num=2 --file-test-mode=seqwr --time=10 \
+	--json="$T_DIR/z.json" run >"$T_DIR/o" 2>"$T_DIR/e"
+check "full from the start: exit 1" test $? = 1
+check "full from the start: zero events" grep -Eq '^ +total number of events: +0$' "$T_DIR/o"
+check "full from the start: writes/s 0.00" grep -Eq '^ +writes/s: +0\.00$' "$T_DIR/o"
+check "full from the start: the JSON's rates are 0" jq -e \
+	'.fileio.events == 0 and .fileio.writes_per_s == 0 and .fileio.events_per_s == 0 and .ops.write.errors == 1' \
+	"$T_DIR/z.json" >/dev/null
+check "full from the start: report --check passes" "$STORMARK" report --check "$T_DIR/z.json"
+rm -f "$D"/test_file.* "$D/fill"
 finish

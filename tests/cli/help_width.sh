@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Every help stormark prints fits an 80-column terminal (no line over 79
-# characters), and each option's description is wrapped once, by the one
+# characters), as do streams' text report and its --list (at the end),
+# and each option's description is wrapped once, by the one
 # wrapper of src/core/opt.c: its continuation lines hang under its first
 # at the description's column, and no line of it ends where the next
 # line's first word would still have fitted (a line broken by hand in the
@@ -112,4 +113,15 @@ check "the checker: a wrapped line that is full is not" sh -c "! grep -q \"befor
 printf '%s\n' "  -x       $(printf 'word %.0s' $(seq 1 16))" >wide.help
 "$PY" check.py wide.help >wide.out 2>&1
 check "the checker: a line over 79 columns is found" grep -q "columns:" wide.out
+
+# ---- the reports that fit 80 columns too (issue 30 item 8): streams'
+# text report (every saved streams result of tests/golden) and its --list
+fits() { awk 'length($0) > 79 { print FILENAME ": " length($0) ": " $0; bad = 1 } END { exit bad }' "$1"; }
+"$S" streams --list >list.txt
+check "streams --list: no line over 79 columns" fits list.txt
+for j in "$SM_SOURCE_DIR"/tests/golden/streams/*.json; do
+  n=$(basename "$j" .json)
+  "$S" report "$j" --format text >"streams-$n.txt" 2>/dev/null
+  check "streams report $n: no line over 79 columns" fits "streams-$n.txt"
+done
 finish

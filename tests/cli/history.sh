@@ -102,6 +102,17 @@ check "csv with no database yet: the same header, no row" cmp -s none.csv <(head
 check "csv: a row per key" [ "$(($(wc -l <list.csv) - 1))" = "$($S history --db "$DB" --json | jq '.keys | length')" ]
 check "csv: the frames key, its rates as numbers" grep -Eq '^fw,frames,3,[0-9]{4}-[^,]+,[0-9]+(\.[0-9]+)?,[0-9]+(\.[0-9]+)?,,,$' list.csv
 check "csv: the fileio key, MiB/s and IOPS as numbers" grep -Eq '^fio,fileio,1,[^,]+,,[0-9.]+,[0-9.]+,,$' list.csv
+# IOPS are the reads and writes per second: the run's fsyncs (rndrw's
+# periodic ones) are events, not I/O operations
+$S history --db "$DB" --json fio | jq '.results[0].result.fileio' >fio-fig.json
+check "fileio: the saved run has fsyncs" jq -e '.fsyncs_per_s > 0' fio-fig.json >/dev/null
+iops=$(jq '.reads_per_s + .writes_per_s' fio-fig.json | awk '{ printf "%.3f", $1 }')
+check "csv: the fileio key's IOPS are reads + writes per second" \
+  test "$(grep '^fio,fileio,' list.csv | cut -d, -f7)" = "$iops"
+$S history --db "$DB" fio --format csv >fio.csv
+check "csv: the fileio table's IOPS are reads + writes per second" test "$(sed -n 2p fio.csv | cut -d, -f4)" = "$iops"
+check "list: the fileio headline's IOPS are reads + writes per second" \
+  grep -Eq "^fio +fileio +1 .*, $(awk -v v="$iops" 'BEGIN { printf "%.1f", v }') IOPS\$" list5.txt
 check "csv: a time key's trimmed mean wall time in seconds" grep -Eq '^a,time,3,[^,]+,,,,[0-9]+\.[0-9]+,$' list.csv
 check "csv: a run key's directory" grep -Eq '^rn,run,1,[^,]+,,,,,.*/rd$' list.csv
 $S history --db "$DB" --format markdown >list.md

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # make install (cmake --install, which `make install PREFIX=DIR` runs) puts
-# the binary, its frametest link, the man pages, the bash completion and
+# the binary, its frametest link, the sysbench link off the PATH
+# (libexec/stormark/bin), the man pages, the bash completion and
 # the documents (docs/*.md, the schemas, the README) under the prefix given
 # at install time, and nothing outside it.
 . "$SM_SOURCE_DIR/tests/lib.sh"
@@ -12,6 +13,12 @@ check "binary" test -x "$P/bin/stormark"
 check "frametest link to it" test "$(readlink "$P/bin/frametest")" = stormark
 check "the installed binary runs" sh -c "'$P/bin/stormark' --version | grep -q '^stormark [0-9.]* (features: '"
 check "frametest name runs" sh -c "'$P/bin/frametest' --list-options | grep -qx -- '-w size'"
+# the sysbench name: off the PATH (bin/sysbench would hide the real one),
+# in libexec/stormark/bin for a script's PATH (README.md)
+check "no sysbench in bin/" test ! -e "$P/bin/sysbench"
+check "the sysbench link in libexec/stormark/bin" test -L "$P/libexec/stormark/bin/sysbench"
+check "sysbench name runs stormark's fileio" sh -c \
+  "PATH='$P/libexec/stormark/bin':\$PATH sysbench --version | grep -q '^sysbench 1.0.20 (stormark '"
 if "$STORMARK" --version | head -1 | grep -q ' mpi[ )]'; then
   # the MPI module where the installed binary looks for it, and found there
   check "the MPI module installed" test -f "$P/libexec/stormark/stormark-mpi.so"

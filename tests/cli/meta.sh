@@ -61,6 +61,24 @@ check "--html = report --format html" cmp -s "$T_DIR/live.html" "$T_DIR/re.html"
 check "the html has the rates chart" grep -q 'meta-rates' "$T_DIR/live.html"
 check "csv: a row per phase" test "$(grep -cE '^(create|stat|probe|list|delete),50,0,' "$T_DIR/live.csv")" = 5
 
+# ---- each file's data its own: no 4 KiB block written twice ----
+# (a deduplicating store would otherwise keep one copy of every file);
+# the data as written, seen by strace: the files are gone at the end
+if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; then
+  for k in 1 2; do
+    strace -f -qq -e trace=write -s 9000 -xx -o "$T_DIR/w$k.tr" "$S" meta -n 4 --size 8k --quiet "$D" \
+      >/dev/null 2>&1 || fail "meta under strace, run $k"
+  done
+  # each write of a file's 8 KiB, cut into its two 4 KiB blocks (\xNN: 4 characters a byte)
+  cat "$T_DIR/w1.tr" "$T_DIR/w2.tr" | grep '= 8192$' | sed 's/.*write([0-9]*, "\([^"]*\)".*/\1/' |
+    awk '{ print substr($0, 1, 16384); print substr($0, 16385) }' >"$T_DIR/blocks"
+  check "size 8k: 4 files written whole in each of 2 runs" test "$(wc -l <"$T_DIR/blocks")" = 16
+  check "size 8k: every 4 KiB block of the 8 files differs" test "$(sort -u "$T_DIR/blocks" | wc -l)" = 16
+  check "DIR as it was" test "$(listing)" = "$before"
+else
+  echo "strace cannot run here: the data of each file is not checked"
+fi
+
 # ---- size 0: no probe ----
 expect_rc 0 "meta -n 100 (size 0)" "$S" meta -n 100 --json="$T_DIR/z.json" "$D"
 check "size 0: probe skipped, said" grep -q '^probe    skipped' "$T_DIR/out"

@@ -21,7 +21,7 @@ J=$T_DIR/m.json
 rc=$?
 check "exit 0 when the mix holds, 1 when not (exit $rc)" \
   sh -c "[ '$rc' = 0 -a \"\$(jq .mix.held '$J')\" = true ] || [ '$rc' = 1 -a \"\$(jq .mix.held '$J')\" = false ]"
-check "the mix table" grep -q '^1xv210-sd-ntsc@23.976:capture ' "$T_DIR/out"
+check "the mix table" grep -qx '1xv210-sd-ntsc@23.976:capture' "$T_DIR/out"
 check "the rank table" grep -q "MPI job: 2 ranks on 1 host, 2 reported" "$T_DIR/out"
 check "the mix's streams per rank and host" grep -q "^The mix's streams per rank and host (stream i on rank i mod 2):" "$T_DIR/out"
 check "the mix alone: its 3 streams over 2 ranks, 2 + 1" \

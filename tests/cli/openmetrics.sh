@@ -38,6 +38,13 @@ live "frames write" f
 check "frames: direction write" grep -q 'stormark_frames_throughput_bytes_per_second{command="frames",host="[^"]*",direction="write"} ' f.om
 $S frames -r -n 10 --format openmetrics --json=fr.json fr >fr.om 2>/dev/null || rm -f fr.om
 live "frames read" fr
+# a paced read: the frame rate is the one the report prints, the
+# schedule's, not the I/O's over the run
+$S frames -r -f 10 -n 10 --format openmetrics --json=fp.json fr >fp.om 2>/dev/null || rm -f fp.om
+live "frames paced read" fp
+check "frames paced: the rate is the report's Overall frame rate" test \
+  "$(sed -n 's/^stormark_frames_rate_frames_per_second{.*} \(.*\)/\1/p' fp.om | xargs printf '%.2f')" = \
+  "$($S report fp.json | sed -n 's/^Overall frame rate \.* \([0-9.]*\) fps.*/\1/p')"
 mkdir fv
 $S frames --video-format dpx-hd --fps 48 --capture -n 6 --format openmetrics --json=fv.json fv >fv.om 2>/dev/null
 [ -s fv.om ] || fail "frames --video-format: no report"

@@ -3,7 +3,8 @@
 # The progress line (docs/options.md): on a terminal, run, streams and time
 # keep stderr alive - the longest silence on the terminal is at most 2 s,
 # through run's 5 s sustained write of --time 20 and every streams step -
-# each redraw fits the terminal's 80 columns and the line is wiped before
+# each redraw fits the terminal's 80 columns (the label shortened, the
+# figures and times whole) and the line is wiped before
 # the report; with stderr a file or a pipe, or with --quiet, no progress
 # byte is written. The terminal is a pseudo-terminal of 80x24 made by
 # tests/pty_silence.py, which notes when each byte arrives. (frametest's
@@ -54,10 +55,14 @@ check "run: no escape byte on stdout" bash -c '! grep -q $'"'"'\e'"'"' run.out'
 on_tty streams "$S" streams --rate-mib 8 --step 3 --time 9 --max-streams 2 --capture d
 check "streams: a step's streams and length are named" \
   grep -q "1 stream, a 3 s step: " <(lines streams)
-# once a second the step's rate and drops so far (the line is cut at 80
-# columns: the figures come first)
-check "streams: a step shows its rate and drops so far" \
-  grep -Eq "a 3 s step: [0-9]+ MiB/s, [0-9]+ drop" <(lines streams)
+# once a second the step's rate and drops so far; at 80 columns the label
+# is shortened ("..."), the figures and the times stay whole
+check "streams: a step shows its rate and drops so far, and the time left" \
+  grep -Eq ": [0-9]+ MiB/s, [0-9]+ dropped, [0-9]+ s in, [0-9]+ s left$" <(lines streams)
+check "streams: a label too long for the line is shortened, not the times" \
+  grep -Eq "^\[ *[0-9]+/[0-9]+ s\] .*[^ :,]\.\.\.: [0-9]+ MiB/s" <(lines streams)
+check "streams: no redraw ends in a cut word ('s lef')" \
+  awk '/^\[ *[0-9]+(\/[0-9]+)? s\]/ && !/ s (in|left)$/ { bad = 1 } END { exit bad }' <(lines streams)
 
 # time -n 5 -- sleep 1, every stream on the terminal as a person has it
 on_tty time --all "$S" time -n 5 -- sleep 1

@@ -13,17 +13,43 @@ J="$T_DIR/s.json"
 jqe() { jq -e "$@" >/dev/null; }
 
 expect_rc 0 "--list" "$STORMARK" streams --list
-check "--list names ProRes and DNxHR formats" grep -q '^prores-hq-uhd .*Apple ProRes 422 HQ' "$T_DIR/out"
+check "--list names ProRes and DNxHR formats" grep -q '^prores-hq-uhd ' "$T_DIR/out"
+check "--list: the codec of a family" grep -q 'prores-hq = Apple ProRes 422 HQ[;]*$' "$T_DIR/out"
+check "--list: every line fits 80 columns" awk 'length($0) > 79 { bad = 1 } END { exit bad }' "$T_DIR/out"
 check "--list: dnxhr-444-4k-dci" grep -q '^dnxhr-444-4k-dci ' "$T_DIR/out"
 # Sony XAVC S-I UHD: "60p 600M", "50p 500M" (Sony's Help Guides), none at
 # 24, 25 or 30 (columns 23.976 24 25 29.97 30 50 59.94 60, in MiB/s).
 check "--list: xavc-s-i-uhd at 500/600 Mbit/s, '-' where Sony publishes none" \
-  grep -Eq '^xavc-s-i-uhd +Sony XAVC S-I \(AVC Intra\) +- +- +- +- +- +59\.60 +71\.53 +71\.53$' "$T_DIR/out"
+  grep -Eq '^xavc-s-i-uhd +- +- +- +- +- +59\.60 +71\.53 +71\.53$' "$T_DIR/out"
 check "--list: XAVC S 4K 30p/25p 100M, 24p 100M" \
   grep -Eq '^xavc-s-100-uhd .* 11\.92 +11\.92 +11\.92 +11\.92 +11\.92 +- +- +-$' "$T_DIR/out"
-check "--list: an HEVC camera original" grep -q '^xavc-hs-200-uhd .*(HEVC)' "$T_DIR/out"
+check "--list: an HEVC camera original" grep -q 'xavc-hs-200 = Sony XAVC HS 200M (HEVC)' "$T_DIR/out"
 check "--list: XAVC S-I DCI 4K" grep -q '^xavc-s-i-4k-dci ' "$T_DIR/out"
 check "--list: no third-party-only setting" sh -c "! grep -q '^xavc-[a-z-]*422' '$T_DIR/out'"
+# --list in every layout of a report: --format, --json[=FILE], -o
+n=$(grep -v "^format " "$T_DIR/out" | grep -Ec '^[a-z0-9][a-z0-9-]* +([0-9.]+|-)( +([0-9.]+|-)){7}$')   # a row per format
+expect_rc 0 "--list --format csv" "$STORMARK" streams --list --format csv
+check "--list csv: the header" grep -q '^kind,format,codec,bytes per frame,23.976 fps (bytes/s),' "$T_DIR/out"
+check "--list csv: a row per format" test "$(($(wc -l <"$T_DIR/out") - 1))" = "$n"
+check "--list csv: xavc-s-i-uhd, empty where none is published" \
+  grep -Eq '^compressed,xavc-s-i-uhd,Sony XAVC S-I \(AVC Intra\),,,,,,,62500000,75000000,75000000$' "$T_DIR/out"
+check "--list csv: a sequence with its frame bytes" grep -Eq '^sequence,dpx-hd,DPX 10-bit RGB,8298496,' "$T_DIR/out"
+expect_rc 0 "--list --format markdown" "$STORMARK" streams --list --format markdown
+check "--list markdown: a table row" grep -Eq '^\| compressed \| xavc-s-i-uhd \| .* \| - \| 59\.60 \| 71\.53 \| 71\.53 \|$' "$T_DIR/out"
+"$STORMARK" streams --list --json >"$T_DIR/list.json" 2>"$T_DIR/list.err"
+check "--list --json: exit 0, JSON only" sh -c "jq -e . '$T_DIR/list.json' >/dev/null && test ! -s '$T_DIR/list.err'"
+check "--list --json: every format, its kind" jqe --argjson n "$n" \
+  '(.formats | length) == $n and ([.formats[].kind] | unique) == ["compressed", "sequence"]' "$T_DIR/list.json"
+check "--list --json: published rates only" jqe \
+  '.formats[] | select(.name == "xavc-s-i-uhd") | [.rates[].fps] == ["50", "59.94", "60"] and .rates[0].bytes_per_s == 62500000' \
+  "$T_DIR/list.json"
+expect_rc 0 "--list --json=FILE -o FILE" "$STORMARK" streams --list --json="$T_DIR/list2.json" -o "$T_DIR/list.txt"
+check "--list --json=FILE: the same JSON" cmp -s "$T_DIR/list.json" "$T_DIR/list2.json"
+check "--list -o FILE: the text there, nothing on stdout" \
+  sh -c "grep -q '^prores-hq-uhd ' '$T_DIR/list.txt' && test ! -s '$T_DIR/out'"
+expect_usage "--list --format openmetrics" "$STORMARK" streams --list --format openmetrics
+expect_usage "--list --html" "$STORMARK" streams --list --html "$T_DIR/list.html"
+check "--list --html: nothing written" test ! -e "$T_DIR/list.html"
 expect_rc 0 "--help" "$STORMARK" streams --help
 check "--help names --video-format" grep -q -- '--video-format' "$T_DIR/out"
 

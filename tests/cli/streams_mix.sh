@@ -77,8 +77,11 @@ if python3 -c 'import jsonschema' 2>/dev/null; then
 fi
 # the text: a row per group, the total, the verdict
 yn() { jq -r "if $1 then \"yes\" else \"no\" end" "$J"; }
-check "text: the group rows" grep -Eq "^1xprores-proxy-hd@25:play +1  $(yn '.mix.groups[0].held')" "$T_DIR/m.txt"
-check "text: the total row" grep -Eq "^total +2  $(yn '.mix.held')" "$T_DIR/m.txt"
+# at 80 columns a group's name stands on its line, its figures on the next
+figs() { grep -A1 -x -- "$1" "$2" | sed -n 2p; }
+check "text: the group rows" grep -Eq "^ +1  $(yn '.mix.groups[0].held')" <(figs 1xprores-proxy-hd@25:play "$T_DIR/m.txt")
+check "text: the total row" grep -Eq "^ +2  $(yn '.mix.held')" <(figs total "$T_DIR/m.txt")
+check "text: every line fits 80 columns" awk 'length($0) > 79 { bad = 1 } END { exit bad }' "$T_DIR/m.txt"
 if [ "$held" = true ]; then
   check "text: the verdict" grep -qx "The mix holds: every group held." "$T_DIR/m.txt"
 fi
@@ -90,6 +93,36 @@ check "report: the text as live" cmp -s "$T_DIR/m.txt" "$T_DIR/r.txt"
 check "report: the JSON as live" cmp -s "$J" "$T_DIR/r.json"
 "$STORMARK" report "$J" --format html >"$T_DIR/r.html"
 check "report: the HTML as live" cmp -s "$T_DIR/m.html" "$T_DIR/r.html"
+# the groups table read as a browser parses it (an open cell ends at the
+# next cell or row): 7 cells a row, no markup
+# in a cell's text, and the drops and held cells are the JSON's
+mix_cells() {
+  python3 -c '
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    rows, tab, cell = [], False, None
+    def close(self):
+        if self.cell is not None: self.rows[-1].append(self.cell); self.cell = None
+    def handle_starttag(self, t, a):
+        if t == "table": self.tab = dict(a).get("id") == "mix-table"
+        elif self.tab and t == "tr": self.close(); self.rows.append([])
+        elif self.tab and t == "td": self.close(); self.cell = ""
+    def handle_endtag(self, t):
+        if t == "table": self.close(); self.tab = False
+        elif self.tab and t in ("td", "tr"): self.close()
+    def handle_data(self, d):
+        if self.cell is not None: self.cell += d
+p = P(); p.feed(open(sys.argv[1]).read())
+for r in p.rows[1:]: print("|".join(r))
+' "$1"
+}
+mix_cells "$T_DIR/r.html" >"$T_DIR/r.cells"
+check "html: a row per group and the total" test "$(wc -l <"$T_DIR/r.cells")" = 3
+check "html: 7 cells in each row" test "$(awk -F'|' 'NF != 7' "$T_DIR/r.cells" | wc -l)" = 0
+check "html: no markup in a cell" sh -c "! grep -q '[<>]' '$T_DIR/r.cells'"
+check "html: group, streams, held and drops as the JSON" test "$(cut -d'|' -f1-4 "$T_DIR/r.cells" | head -2)" = \
+  "$(jq -r '.mix.groups[] | [.group, .streams, (if .held then "yes" else "no (\(.streams_held) of \(.streams))" end), .dropped] | map(tostring) | join("|")' "$J")"
+check "html: the moved rate ends in /s" test "$(cut -d'|' -f6 "$T_DIR/r.cells" | grep -c '/s$')" = 3
 expect_rc 0 "markdown" "$STORMARK" report "$J" --format markdown
 check "markdown: the groups table" grep -q '^| 1xv210-sd-ntsc@23.976:capture | 1 | ' "$T_DIR/out"
 expect_rc 0 "csv" "$STORMARK" report "$J" --format csv
@@ -107,6 +140,14 @@ if command -v chromium >/dev/null || command -v chromium-browser >/dev/null; the
   h_clean m
 fi
 
+# ---- a group given twice is one group: one OpenMetrics series per group -------------
+"$STORMARK" streams "$D" --mix '1xprores-proxy-hd@25:play,1xprores-proxy-hd@25:playback' --step 1 --quiet \
+  --format openmetrics >"$T_DIR/dup.om" 2>"$T_DIR/dup.err"
+check "a group twice: exit 0" test $? = 0
+check "a group twice: one group of 2 streams" \
+  grep -q '^stormark_streams_mix_group_held{.*mix="2xprores-proxy-hd@25:play",group="2xprores-proxy-hd@25:play",' "$T_DIR/dup.om"
+check "a group twice: no series repeated" test -z "$(grep -v '^#' "$T_DIR/dup.om" | sed 's/} .*/}/' | sort | uniq -d)"
+
 # ---- the same mix from a file --------------------------------------------------------
 printf '# the edit suite\n1xprores-proxy-hd@25:play\n\n1xv210-sd-ntsc@23.976:capture  # ingest\n' >"$T_DIR/ok.mix"
 "$STORMARK" streams "$D" --mix "@$T_DIR/ok.mix" --step 1 --quiet --json="$T_DIR/f.json" >/dev/null 2>&1
@@ -119,9 +160,11 @@ jq '.mix.held = false | .mix.total.held = false | .mix.total.streams_held = 1 |
 expect_rc 0 "a failed mix: text" "$STORMARK" report "$T_DIR/no.json" --format text
 check "failed: the verdict names the group" \
   grep -qx 'The mix does not hold: 1 of 2 groups failed (1xv210-sd-ntsc@23.976:capture).' "$T_DIR/out"
-check "failed: the group's row" grep -Eq '^1xv210-sd-ntsc@23.976:capture +1  no \(0 of 1\) +7 ' "$T_DIR/out"
+check "failed: the group's row" grep -Eq '^ +1  no \(0 of 1\) +7 ' <(figs 1xv210-sd-ntsc@23.976:capture "$T_DIR/out")
 expect_rc 0 "a failed mix: html" "$STORMARK" report "$T_DIR/no.json" --format html
 check "failed: the html says so" grep -q '<td class="v-no">the mix does not hold</td>' "$T_DIR/out"
+mix_cells "$T_DIR/out" >"$T_DIR/no.cells"
+check "failed: the html row of the failed group" grep -qx '1xv210-sd-ntsc@23.976:capture|1|no (0 of 1)|7|.*' "$T_DIR/no.cells"
 
 # ---- no room for the mix: not measured, exit 1 ---------------------------------------
 T="$T_DIR/small"

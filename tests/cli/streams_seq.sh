@@ -17,14 +17,17 @@ FRAME=933888
 jqe() { jq -e "$@" >/dev/null; }
 
 expect_rc 0 "--list" "$STORMARK" streams --list
-check "--list: the compressed formats first" grep -q '^prores-hq-uhd .*Apple ProRes 422 HQ' "$T_DIR/out"
+check "--list: the compressed formats first" test "$(grep -n '^prores-hq-uhd ' "$T_DIR/out" | cut -d: -f1)" -lt \
+  "$(grep -n '^sequence format ' "$T_DIR/out" | cut -d: -f1)"
 check "--list: then the sequence formats" grep -q '^sequence format ' "$T_DIR/out"
 # dpx-sd-pal: 1,662,976 B a frame, 38.06 MiB/s at 24 fps, 39.65 at 25
-check "--list: dpx-sd-pal, its frame and rates" \
-  grep -Eq '^dpx-sd-pal +DPX 10-bit RGB, 1662976 B +38\.02 +38\.06 +39\.65 ' "$T_DIR/out"
+check "--list: dpx-sd-pal, its rates" grep -Eq '^dpx-sd-pal +38\.02 +38\.06 +39\.65 ' "$T_DIR/out"
+check "--list: the sequences' codecs" grep -q 'dpx = DPX 10-bit RGB;' "$T_DIR/out"
+check "--list --format csv: dpx-sd-pal's frame" sh -c \
+  "'$STORMARK' streams --list --format csv | grep -q '^sequence,dpx-sd-pal,DPX 10-bit RGB,1662976,'"
 check "--list: every format of frames --list-formats" test \
   "$("$STORMARK" frames --list-formats | awk '/^video formats/ { s = 1; next } s && / bytes\/frame / { print $1 }' | sort | tr '\n' ' ')" = \
-  "$(awk '/^sequence format/ { s = 1; next } s && NF { print $1 }' "$T_DIR/out" | sort | tr '\n' ' ')"
+  "$(awk '/^sequence format/ { s = 1; next } s && /^[a-z0-9-]+ +[0-9]/ { print $1 }' "$T_DIR/out" | sort | tr '\n' ' ')"
 
 # ---- a playback and a capture search of one stream -----------------------------
 expect_rc 0 "v210-sd-ntsc both ways" "$STORMARK" streams "$D" --video-format v210-sd-ntsc --fps 23.976 \
@@ -37,8 +40,8 @@ check "every frame moved whole: bytes = frames done x the frame" \
   jqe "[.streams[].steps[].per_stream[] | .bytes == .done * $FRAME] | all" "$J"
 check "a held step moved every frame" \
   jqe '[.streams[].steps[] | select(.held) | .per_stream[] | .done == .scheduled] | all' "$J"
-check "the text says it is a sequence" \
-  grep -q '^v210-sd-ntsc at 23.976 fps, playback (10-bit 4:2:2 YCbCr (v210), a sequence: one file per frame)' "$T_DIR/s.txt"
+check "the text says it is a sequence" sh -c "tr '\n' ' ' <'$T_DIR/s.txt' | tr -s ' ' |
+  grep -q 'v210-sd-ntsc at 23.976 fps, playback (10-bit 4:2:2 YCbCr (v210), a sequence: one file per frame)'"
 check "nothing left behind" test -z "$(ls -A "$D")"
 expect_rc 0 "csv of it" "$STORMARK" report "$J" --format csv
 check "csv: kind sequence" test "$(tail -n +2 "$T_DIR/out" | awk -F, '{ print $NF }' | sort -u)" = sequence

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <setjmp.h>
@@ -527,6 +528,19 @@ static void test_mix_parse(SM_UNUSED void **state)
 	assert_int_equal(sm_streams_mix_parse("1XXAVC-S-100-UHD@25:Playback", 0, &m, err, sizeof(err), &line), 0);
 	assert_string_equal(m.spec, "1xxavc-s-100-uhd@25:play");
 	sm_streams_mix_release(&m);
+	/* a group given twice (same format, rate and direction; "playback"
+	 * is "play") is one group of both counts, in the place of its first:
+	 * one row and one series per group name in every layout */
+	assert_int_equal(sm_streams_mix_parse("2xprores-hq-hd@25:play,1xdpx-sd-pal@24:capture,"
+					      "3xprores-hq-hd@25:playback,1xprores-hq-hd@25:capture",
+					      0, &m, err, sizeof(err), &line), 0);
+	assert_int_equal(m.ngroups, 3);
+	assert_int_equal(m.nstreams, 7);
+	assert_string_equal(m.spec, "5xprores-hq-hd@25:play,1xdpx-sd-pal@24:capture,1xprores-hq-hd@25:capture");
+	assert_int_equal(m.groups[0].count, 5);
+	assert_true(m.groups[0].needed == 5 * 23000000.0);
+	assert_true(m.needed == 6 * 23000000.0 + 39911424.0);
+	sm_streams_mix_release(&m);
 	/* a file: a group a line, comments and empty lines */
 	assert_int_equal(sm_streams_mix_parse("# editors\n4xprores-hq-uhd@25:play\n\n2xdpx-2k@24:capture  # ingest\n",
 					      1, &m, err, sizeof(err), &line), 0);
@@ -556,9 +570,15 @@ static void test_mix_parse(SM_UNUSED void **state)
 	assert_int_equal(parse_err("1xdpx-2k@24:play\n# two\n1xdpx-2k@24:jump\n", 1, err, &line), -EINVAL);
 	assert_int_equal(line, 3);
 	assert_string_equal(err, "'1xdpx-2k@24:jump': 'jump' is neither play nor capture");
+	/* 33 groups, each of its own (the same one 33 times is one group) */
 	big[0] = '\0';
-	for (int i = 0; i < 33; i++)
-		strcat(big, "1xdpx-hd@25:play,");
+	for (int i = 0; i < 33; i++) {
+		static const char *const fmt[] = { "dpx-hd", "dpx-2k", "dpx-uhd", "dpx-sd-pal" };
+		static const char *const fps[] = { "24", "25", "30", "50", "60" };
+
+		snprintf(big + strlen(big), sizeof(big) - strlen(big), "1x%s@%s:%s,", fmt[i / 10],
+			 fps[i / 2 % 5], i % 2 ? "capture" : "play");
+	}
 	big[strlen(big) - 1] = '\0';
 	assert_int_equal(parse_err(big, 0, err, &line), -EINVAL);
 	assert_non_null(strstr(err, "more than 32 groups"));

@@ -343,6 +343,31 @@ static void test_hints(SM_UNUSED void **state)
 	sm_time_hints(r, 1, 0, &w);
 	assert_true(has(&w, "not_flushed"));
 
+	/* where unflushed data may wait: direct writes (the device took them
+	 * during the run) are no page cache's; buffered ones (the device took
+	 * few) may be; without device figures either */
+	memset(r, 0, sizeof(r));
+	r[0].v[SM_TF_WRITE_CALLS] = 64;
+	r[0].v[SM_TF_WRITE_BYTES] = 64.0 * 1048576;
+	r[0].v[SM_TF_STORAGE_WRITE_BYTES] = 64.0 * 1048576;
+	r[0].v[SM_TF_READ_CALLS] = 1;
+	r[0].v[SM_TF_DISK_WRITE_BYTES] = 65.0 * 1048576;
+	memset(&w, 0, sizeof(w));
+	sm_time_hints(r, 1, 0, &w);
+	assert_true(has(&w, "not_flushed"));
+	assert_null(strstr(text(&w, "not_flushed"), "page cache"));
+	assert_non_null(strstr(text(&w, "not_flushed"), "device's write cache"));
+	assert_non_null(strstr(text(&w, "not_flushed"), "65.0 MiB of writes"));
+	r[0].v[SM_TF_DISK_WRITE_BYTES] = 1048576;
+	memset(&w, 0, sizeof(w));
+	sm_time_hints(r, 1, 0, &w);
+	assert_non_null(strstr(text(&w, "not_flushed"), "may still be in the page cache"));
+	r[0].missing = SM_TF_BIT(SM_TF_DISK_WRITE_BYTES);
+	memset(&w, 0, sizeof(w));
+	sm_time_hints(r, 1, 0, &w);
+	assert_non_null(strstr(text(&w, "not_flushed"), "buffered writes may still be in the page cache"));
+	assert_non_null(strstr(text(&w, "not_flushed"), "(direct I/O too)"));
+
 	/* first run slow, then an outlier among six runs */
 	memset(r, 0, sizeof(r));
 	memset(&w, 0, sizeof(w));
