@@ -28,7 +28,7 @@ fault() {
 	rc=$?
 	ff_umount "$M"
 	if [ $rc = 1 ]; then ok; else fail "$d: exit $rc, wanted 1"; sed 's/^/  | /' "$T_DIR/e" | head -5 >&2; fi
-	grep -v '^stormark: \(warning\|note\): ' "$T_DIR/e" >"$T_DIR/e1"
+	grep -v '^stormark: \(warning\|note\|stall\|cliff\): ' "$T_DIR/e" >"$T_DIR/e1"
 	check "$d: one error line" test "$(wc -l <"$T_DIR/e1")" = 1
 	if grep -Eq "^stormark: .*'$M/\.stormark-run-[A-Za-z0-9]{6}/$fre'.*: $err\$" "$T_DIR/e1"; then ok
 	else fail "$d: the error names the file"; sed 's/^/  | /' "$T_DIR/e1" >&2; fi
@@ -60,7 +60,7 @@ CASES=$((CASES + 1))
 "$STORMARK" run "$T" --force --time 1 --quiet --no-confirm >"$T_DIR/o" 2>"$T_DIR/e"
 rc=$?
 check "tmpfs 16 MiB: exit 0 or 1 (got $rc)" test $rc = 0 -o $rc = 1
-[ $rc = 1 ] && check "tmpfs 16 MiB: one error line" test "$(grep -vc '^stormark: \(warning\|note\): ' "$T_DIR/e")" = 1
+[ $rc = 1 ] && check "tmpfs 16 MiB: one error line" test "$(grep -vc '^stormark: \(warning\|note\|stall\|cliff\): ' "$T_DIR/e")" = 1
 check "tmpfs 16 MiB: the test directory removed" test "$(ls -A "$T")" = keep.txt
 check "tmpfs 16 MiB: the user's file is intact" grep -qx "not stormark's" "$T/keep.txt"
 
