@@ -101,7 +101,11 @@ for i, row in enumerate(d["run"]["verdicts"]):
             own = [r["run"]["verdicts"][i][dr][k] for r in ranks]
             # (a rank's document went through one more print and parse: 15 digits)
             low = min(o["measured_bytes_per_s"] for o in own)
-            assert abs(cell["measured_bytes_per_s"] - low) <= 1e-12 * low, (row["format"], dr, k)
+            # ... or lower: a client's share of what the job moved together
+            # (docs/mpi.md), said by a warning
+            assert cell["measured_bytes_per_s"] <= low * (1 + 1e-12), (row["format"], dr, k)
+            if cell["measured_bytes_per_s"] < low * (1 - 1e-12):
+                assert any(w["code"] == "mpi_job_rate" for w in d["warnings"]), (row["format"], dr, k)
             if cell["how"] == "paced" and "paced" in cell and all("paced" in o for o in own) and \
                all(o["paced"]["interval_ns"] == cell["paced"]["interval_ns"] for o in own):
                 assert cell["paced"]["dropped"] == max(o["paced"]["dropped"] for o in own)
