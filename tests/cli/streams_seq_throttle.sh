@@ -55,8 +55,8 @@ one() {
   check "$kind: every held step dropped nothing and moved whole frames" \
     jqe "[.streams[0].steps[] | select(.held) | .dropped == 0 and
          ([.per_stream[] | .bytes == .done * $FRAME and .done == .scheduled] | all)] | all" "$J"
-  check "$kind: 3 streams (114 MiB/s) failed" \
-    jqe '[.streams[0].steps[] | select(.streams == 3) | .held == false] | (length == 1 and all)' "$J"
+  check "$kind: 3 streams (114 MiB/s) failed, every trial" \
+    jqe '[.streams[0].steps[] | select(.streams == 3) | .held == false] | (length >= 1 and all)' "$J"
   check "$kind: nothing left behind" test -z "$(ls -A "$D")"
 }
 one read --play 3
