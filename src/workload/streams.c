@@ -248,6 +248,25 @@ static uint64_t step_cost(const struct sm_streams_plan *p, uint64_t last_wall, u
 	return p->step_ns + (uint64_t)((double)setup * (double)n / (double)last_n);
 }
 
+/* The next trial of cell c's boundary (sm_streams_next_trial on its steps
+ * so far), or 0 when it has them all (or the next is past the cap). */
+static unsigned next_trial(struct sm_streams_cell *c, const struct sm_streams_plan *p)
+{
+	struct sm_streams_trials tr;
+	unsigned n;
+
+	sm_streams_cell_finish(c, p->max_streams);
+	tr.lo = c->max_raw;
+	tr.first_fail = c->first_fail;
+	tr.high = c->max_high;
+	tr.lo_held = c->raw_held;
+	tr.lo_trials = c->raw_trials;
+	tr.fail_held = c->fail_held;
+	tr.fail_trials = c->fail_trials;
+	n = sm_streams_next_trial(&tr, p->trials);
+	return n <= p->max_streams ? n : 0;
+}
+
 /* The search of one cell within its deadline: its share of what was left
  * of --time (share ns from its start), less `reserve` kept for its
  * sustained confirmation. */
@@ -255,13 +274,20 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 		       uint64_t share, uint64_t reserve, unsigned guess)
 {
 	const struct sm_streams_plan *p = x->plan;
-	unsigned lo = 0, hi = 0, n, last_n = 0;
+	unsigned lo = 0, hi = 0, n = 0, last_n = 0;
 	uint64_t last_wall = 0, t, cost;
-	int rc = 0;
+	int rc = 0, trial = 0;
 
-	while ((n = sm_streams_next(lo, hi, p->max_streams, c->nsteps > 0, guess))) {
+	for (;;) {
 		char what[160];
 
+		/* the search, then its boundary repeated: the step at the
+		 * answer and the one that failed above it, --trials times each
+		 * (docs/streams.md, "Trials") */
+		if (!trial && !(n = sm_streams_next(lo, hi, p->max_streams, c->nsteps > 0, guess)))
+			trial = 1;
+		if (trial && !(n = next_trial(c, p)))
+			break;
 		if (sm_stopped())
 			return -EINTR;
 		if (sm_now_ns() + (cost = step_cost(p, last_wall, last_n, n)) > deadline) {
@@ -273,16 +299,16 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 				snprintf(kept, sizeof(kept), ", %.0f s more kept for its sustained check",
 					 (double)reserve / 1e9);
 			snprintf(c->note, sizeof(c->note),
-				 "stopped before the step of %u stream%s: its %.0f s would end past this "
-				 "cell's share of --time (%.1f s%s); %.0f of %.0f s used in all", n,
-				 n == 1 ? "" : "s", (double)cost / 1e9,
-				 (double)(share - reserve) / 1e9, kept,
+				 "%s the step of %u stream%s: its %.0f s would end past this cell's "
+				 "share of --time (%.1f s%s); %.0f of %.0f s used in all",
+				 trial ? "the trials stopped before another" : "stopped before", n,
+				 n == 1 ? "" : "s", (double)cost / 1e9, (double)(share - reserve) / 1e9, kept,
 				 (double)(sm_now_ns() - x->t_start) / 1e9, (double)p->time_ns / 1e9);
 			return 0;
 		}
-		snprintf(what, sizeof(what), "%s %s fps %s: %u stream%s, a %.0f s step", c->format,
+		snprintf(what, sizeof(what), "%s %s fps %s: %u stream%s, a %.0f s %s", c->format,
 			 c->fps_name, sm_direction_name(c->dir), n, n == 1 ? "" : "s",
-			 (double)p->step_ns / 1e9);
+			 (double)p->step_ns / 1e9, trial ? "trial" : "step");
 		if (x->progress)
 			x->progress(what, NULL, sm_now_ns() - x->t_start, p->time_ns, x->arg);
 		t = sm_now_ns();
@@ -296,52 +322,8 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 		}
 		if (rc)
 			return rc;
-		sm_streams_update(n, c->steps[c->nsteps - 1].held, &lo, &hi);
-	}
-	/* the boundary repeated: the step at the answer and the one that
-	 * failed above it, --trials times each (docs/streams.md, "Trials") */
-	for (;;) {
-		struct sm_streams_trials tr;
-		char what[160];
-
-		sm_streams_cell_finish(c, p->max_streams);
-		tr.lo = c->max_raw;
-		tr.first_fail = c->first_fail;
-		tr.high = c->max_high;
-		tr.lo_held = c->raw_held;
-		tr.lo_trials = c->raw_trials;
-		tr.fail_held = c->fail_held;
-		tr.fail_trials = c->fail_trials;
-		n = sm_streams_next_trial(&tr, p->trials);
-		if (!n || n > p->max_streams)
-			break;
-		if (sm_stopped())
-			return -EINTR;
-		if (sm_now_ns() + (cost = step_cost(p, last_wall, last_n, n)) > deadline) {
-			snprintf(c->note, sizeof(c->note),
-				 "the trials stopped before another step of %u stream%s: its %.0f s would "
-				 "end past this cell's share of --time (%.1f s); %.0f of %.0f s used in all",
-				 n, n == 1 ? "" : "s", (double)cost / 1e9,
-				 (double)(share - reserve) / 1e9,
-				 (double)(sm_now_ns() - x->t_start) / 1e9, (double)p->time_ns / 1e9);
-			return 0;
-		}
-		snprintf(what, sizeof(what), "%s %s fps %s: %u stream%s, a %.0f s trial", c->format,
-			 c->fps_name, sm_direction_name(c->dir), n, n == 1 ? "" : "s",
-			 (double)p->step_ns / 1e9);
-		if (x->progress)
-			x->progress(what, NULL, sm_now_ns() - x->t_start, p->time_ns, x->arg);
-		t = sm_now_ns();
-		rc = one_step(x, c, n, p->step_ns, NULL, NULL, 0);
-		last_wall = sm_now_ns() - t;
-		last_n = n;
-		if (rc == -ENOSPC && !x->res->error) {
-			snprintf(c->note, sizeof(c->note), "no room for the %s of %u playback streams%s",
-				 c->sequence ? "frames" : "files", n, x->res->mix.ngroups ? " beside the mix" : "");
-			return 0;
-		}
-		if (rc)
-			return rc;
+		if (!trial)
+			sm_streams_update(n, c->steps[c->nsteps - 1].held, &lo, &hi);
 	}
 	c->searched = 1;
 	return 0;
