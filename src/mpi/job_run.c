@@ -539,9 +539,10 @@ static int run_end(struct sm_job *j, struct sm_run_result *res, int failed)
 	/* the closing vote: a failed rank stops the others at their next test */
 	(void)vote(j, failed ? VOTE_STOP : 0, &out, "the end");
 	j->st->done_ns = g->busy_ns;
-	if (g->own) {   /* rank 0's own table in its own document */
+	if (g->own) {   /* rank 0's own table in its own document, its summary its own */
 		job = res->rows;
 		res->rows = g->own;
+		sm_run_analyse(res);
 	}
 	doc = sm_json_doc_new(&res->head);
 	if (doc) {
@@ -553,8 +554,10 @@ static int run_end(struct sm_job *j, struct sm_run_result *res, int failed)
 		cJSON_AddItemToObject(m, "steps", g->steps ? g->steps : cJSON_CreateArray());
 		g->steps = NULL;
 	}
-	if (job)
+	if (job) {
 		res->rows = job;
+		sm_run_analyse(res);
+	}
 	cJSON_Delete(g->steps);
 	g->steps = NULL;
 	rc = sm_job_collect(j, doc, failed, res->head.error);
