@@ -110,7 +110,11 @@ for i, row in enumerate(d["run"]["verdicts"]):
                all(o["paced"]["interval_ns"] == cell["paced"]["interval_ns"] for o in own):
                 assert cell["paced"]["dropped"] == max(o["paced"]["dropped"] for o in own)
                 paced += 1
-assert d["run"]["paced_runs"] >= 1 and paced >= 1, (d["run"]["paced_runs"], paced)
+# (a stall past the buffers on any rank rules its direction's cells out,
+# and none of them is offered a paced run: a shared disk can stall both)
+stalled = all("stall" in c.get("basis", []) for row in d["run"]["verdicts"]
+              for dr in ("capture", "playback") for c in row[dr])
+assert stalled or (d["run"]["paced_runs"] >= 1 and paced >= 1), (d["run"]["paced_runs"], paced)
 # the tests a rank fell behind in: its own rate below 80% of the median rank's
 tests = [(c["test"] + " " + w, [r["run"]["classic"][i][w].get("bytes_per_s", 0) for r in ranks])
          for i, c in enumerate(d["run"]["classic"]) for w in ("read", "write")]
