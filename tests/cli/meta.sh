@@ -179,14 +179,16 @@ check "--warm: stat, probe and list warm" test "$(json "$T_DIR/warm.json" \
   "['warm', 'warm', 'warm', True]"
 check "--warm: said under the table" grep -q "^caches: warm for stat, probe and list" "$T_DIR/warm.out"
 check "--warm: a warning in the JSON" test "$(json "$T_DIR/warm.json" "[w['code'] for w in d['warnings']]")" = "['meta_warm']"
-if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
-  U="$T_DIR/nobody"
-  mkdir -p "$U" && chmod 777 "$U" && chmod o+x "$T_DIR"
+# Not root: the binary and the run's directory go where nobody can reach
+# them (the clone, and so $T_DIR, may be in a directory closed to others).
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] &&
+   U=$(mktemp -d /tmp/stormark-meta-nobody-XXXXXX); then
+  chmod 755 "$U" && cp "$S" "$U/stormark" && mkdir "$U/d" && chmod 777 "$U/d"
   (cd / && env TSAN_OPTIONS="$(printf '%s' "${TSAN_OPTIONS:-}" | sed 's/suppressions=[^ :]*//')" \
-     setpriv --reuid=65534 --regid=65534 --clear-groups "$S" meta -n 300 --size 8k \
-     --json="$U/u.json" "$U") >"$T_DIR/u.out" 2>"$T_DIR/u.err"
+     setpriv --reuid=65534 --regid=65534 --clear-groups "$U/stormark" meta -n 300 --size 8k \
+     --json="$U/d/u.json" "$U/d") >"$T_DIR/u.out" 2>"$T_DIR/u.err"
   check "not root: exit 0" test $? = 0
-  check "not root: stat, probe and list warm" test "$(json "$U/u.json" \
+  check "not root: stat, probe and list warm" test "$(json "$U/d/u.json" \
     "[d['meta']['ops'][p]['caches'] for p in ('stat', 'probe', 'list')]")" = "['warm', 'warm', 'warm']"
   check "not root: the warning says why" grep -q "warm caches: they could not be dropped (Permission denied; it needs root)" "$T_DIR/u.out"
   rm -rf "$U"
