@@ -92,6 +92,13 @@ void sm_run_classic_figures(struct sm_run_classic *c, int w)
 	f->bytes_per_s = sm_blockio_bytes_per_s(r);
 	f->iops = sm_blockio_iops(r);
 	f->p99_ns = sm_hist_percentile(&r->op.lat, 99);
+	if (r->stalls.measured) {
+		/* a gap its own requests do not explain (as fileio's: twice
+		 * the median request, at least 100 ms) */
+		uint64_t th = 2 * sm_hist_percentile(&r->op.lat, 50);
+
+		sm_stalls_count(&c->res[w].stalls, th > SM_STALL_UNPACED_MIN_NS ? th : SM_STALL_UNPACED_MIN_NS);
+	}
 }
 
 void sm_run_analyse(struct sm_run_result *res)

@@ -69,6 +69,22 @@ void sm_stall_det_end(struct sm_stall_det *d, uint64_t end_ns, struct sm_stalls 
 	*out = d->out;
 }
 
+void sm_stalls_merge(struct sm_stalls *dst, const struct sm_stalls *src, uint64_t offset_ns)
+{
+	if (!src->measured)
+		return;
+	if (!dst->measured) {
+		dst->measured = 1;
+		dst->period_ns = src->period_ns;
+	}
+	for (unsigned i = 0; i < src->nkept; i++)
+		sm_stalls_add(dst, src->kept[i].at_ns + offset_ns, src->kept[i].len_ns);
+	/* the gaps src counted but did not keep (each at least the floor) */
+	dst->gaps += src->gaps - src->nkept;
+	if (src->longest_ns > dst->longest_ns)
+		dst->longest_ns = src->longest_ns;
+}
+
 void sm_stalls_shift(struct sm_stalls *s, uint64_t d)
 {
 	for (unsigned i = 0; i < s->nkept; i++)

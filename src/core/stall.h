@@ -81,4 +81,10 @@ void sm_stalls_count(struct sm_stalls *s, uint64_t threshold_ns);
 /* Record one gap of len_ns at at_ns (the detector's and a reader's way in). */
 void sm_stalls_add(struct sm_stalls *s, uint64_t at_ns, uint64_t len_ns);
 
+/* Add src's gaps to dst, each at_ns + offset_ns (src's test began that long
+ * after dst's): the longest of both, every gap counted, the longest kept.
+ * dst is measured when either is. Count and threshold are left to
+ * sm_stalls_count(). */
+void sm_stalls_merge(struct sm_stalls *dst, const struct sm_stalls *src, uint64_t offset_ns);
+
 #endif

@@ -497,6 +497,9 @@ static int merge(struct sm_job *j, struct sm_run_result *res)
 			c->measured[w] = cop[i][w].count > 0;
 			c->res[w].op = cop[i][w];
 			c->res[w].duration_ns = cwin[i][w].end - cwin[i][w].start;
+			/* each rank's stalls are in its own document: none is
+			 * the job's (its ranks' clocks do not line up to 10 ms) */
+			memset(&c->res[w].stalls, 0, sizeof(c->res[w].stalls));
 			sm_run_classic_figures(c, w);
 		}
 	for (unsigned s = 0; s < SM_RUN_NSIZES; s++)

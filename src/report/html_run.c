@@ -63,6 +63,13 @@ static void classic(FILE *f, const struct sm_run_result *res)
 	fputs("</table>\n", f);
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
 		for (int w = 0; w < 2; w++) {
+			char words[320];
+
+			if (sm_report_run_classic_stall_line(words, sizeof(words), res, i, w)[0])
+				sm_html_note(f, "warn", "%s.", words);
+		}
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
+		for (int w = 0; w < 2; w++) {
 			const struct sm_run_classic *c = &res->classic[i];
 
 			if (!c->label[0] || !c->measured[w])

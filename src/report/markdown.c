@@ -118,6 +118,13 @@ static void md_classic(FILE *f, const struct sm_run_result *res)
 		}
 		fputs("|\n", f);
 	}
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
+		for (int w = 0; w < 2; w++) {
+			char line[320];
+
+			if (sm_report_run_classic_stall_line(line, sizeof(line), res, i, w)[0])
+				fprintf(f, "\n%c%s.\n", 'S', line + 1);
+		}
 	if (res->plan.steady || res->precond.on) {
 		fputc('\n', f);
 		sm_run_text_steady(f, res, "- ");

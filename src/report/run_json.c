@@ -17,6 +17,7 @@ static cJSON *blockio_json(const struct sm_blockio_result *r, const struct sm_ru
 	sm_json_add_double(o, "bytes_per_s", fig->bytes_per_s);
 	sm_json_add_double(o, "iops", fig->iops);
 	cJSON_AddItemToObject(o, "op", sm_json_opstat(&r->op, 1));
+	sm_json_add_stalls(o, &r->stalls);
 	if (st->on)   /* --steady: the figures above are the window's */
 		cJSON_AddItemToObject(o, "steady", sm_steady_json(st));
 	return o;

@@ -143,6 +143,13 @@ void sm_run_text_classic(FILE *f, const struct sm_run_result *res)
 	if (res->derived.queued_fallback)
 		fprintf(f, "  note: %s; QD>1 rows ran one I/O at a time\n",
 			res->notice[0] ? res->notice : "a synchronous engine was used");
+	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
+		for (int w = 0; w < 2; w++) {
+			char line[320];
+
+			if (sm_report_run_classic_stall_line(line, sizeof(line), res, i, w)[0])
+				sm_text_wrap(f, line, 78, 2);
+		}
 	sm_run_text_steady(f, res, "  ");
 }
 

@@ -20,7 +20,7 @@ char *sm_report_stall_words(char *buf, size_t len, const struct sm_stalls *s)
 		return buf;
 	}
 	snprintf(buf, len, "completed nothing for %.2f s at %.1f s, the longest of %s%llu stall%s "
-		 "longer than %s (its buffers)", (double)s->longest_ns / 1e9,
+		 "longer than %s", (double)s->longest_ns / 1e9,
 		 s->nkept ? (double)s->kept[0].at_ns / 1e9 : 0.0, s->count_capped ? "at least " : "",
 		 (unsigned long long)s->count, s->count == 1 && !s->count_capped ? "" : "s", th);
 	return buf;
@@ -37,6 +37,20 @@ unsigned sm_report_stall_spans(const struct sm_stalls *s, double *from, double *
 			n++;
 		}
 	return n;
+}
+
+char *sm_report_run_classic_stall_line(char *buf, size_t len, const struct sm_run_result *res,
+				       unsigned i, int w)
+{
+	const struct sm_run_classic *c = &res->classic[i];
+	char words[256];
+
+	buf[0] = '\0';
+	if (!c->label[0] || !c->measured[w] || !c->res[w].stalls.measured || !c->res[w].stalls.count)
+		return buf;
+	snprintf(buf, len, "stall: the block test %s %s %s", c->label, w ? "write" : "read",
+		 sm_report_stall_words(words, sizeof(words), &c->res[w].stalls));
+	return buf;
 }
 
 char *sm_report_run_stall_line(char *buf, size_t len, const struct sm_run_result *res,

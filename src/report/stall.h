@@ -20,10 +20,17 @@ char *sm_report_stall_words(char *buf, size_t len, const struct sm_stalls *s);
  * from[i], to[i] (each array SM_STALL_KEEP long). Returns how many. */
 unsigned sm_report_stall_spans(const struct sm_stalls *s, double *from, double *to);
 
+struct sm_run_result;
+/* run's classic (block) test i in direction w (1: write) with stalls past
+ * its threshold (twice its median request, at least 100 ms), one
+ * sentence: "stall: the block test seq 1 MiB QD8 write completed nothing
+ * for ..."; "" otherwise. */
+char *sm_report_run_classic_stall_line(char *buf, size_t len, const struct sm_run_result *res,
+				       unsigned i, int w);
+
 /* run's frame test i (res->sizes[i]) in direction d with its stalls past
  * its threshold, one sentence: "stall: the hd write completed nothing for
  * ..."; "" when it has none (or none was looked for). Returns buf. */
-struct sm_run_result;
 char *sm_report_run_stall_line(char *buf, size_t len, const struct sm_run_result *res,
 			       unsigned i, int d);
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "core/stall.h"
 #include "result/result.h"
 
 struct sm_engine_ops;
@@ -41,6 +42,11 @@ struct sm_blockio_result {
 	struct sm_engine_setup engine_setup;  /* what the engine was granted */
 	int interrupted;           /* sm_stopped() ended it */
 	int error;                 /* first failed I/O (-errno), or 0 */
+	/* the gaps between one batch of completions and the next (the
+	 * longest time nothing completed, core/stall.h), at_ns from the first
+	 * submission; count and threshold are set by the analysis
+	 * (sm_run_classic_figures) */
+	struct sm_stalls stalls;
 };
 
 /* Bytes/s and I/Os per second of a result (0 when it has no duration). */

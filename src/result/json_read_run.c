@@ -29,6 +29,8 @@ static int read_blockio(const cJSON *o, struct sm_blockio_result *r,
 		return -EINVAL;
 	if (sm_jget_u64(sm_jget_obj(op, "lat_ns", e), "p99", &fig->p99_ns, e))
 		return -EINVAL;
+	if (sm_json_read_stalls(o, &r->stalls, e))
+		return -EINVAL;
 	fig->valid = r->op.lat.count > 0;
 	return 0;
 }

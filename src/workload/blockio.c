@@ -41,6 +41,7 @@ struct run {
 	struct sm_rng rng;
 	uint64_t nblocks, seq, issued, run_id;
 	uint64_t end, last;        /* the run's deadline; the latest completion */
+	uint64_t prev_done;        /* the previous batch of completions (0: none yet) */
 	uint64_t t0, next_tick;    /* the first submission; plan->tick's next due time */
 	int failed;                /* an I/O failed: issue nothing more */
 };
@@ -192,6 +193,11 @@ static void on_done(void *ctx, struct sm_io **done, unsigned n)
 	struct sm_blockio_result *res = r->res;
 	uint64_t now = sm_now_ns();
 
+	/* a stall: how long nothing completed before this batch (the time
+	 * before the first completion is that request's own) */
+	if (r->prev_done && now > r->prev_done)
+		sm_stalls_add(&res->stalls, r->prev_done - r->t0, now - r->prev_done);
+	r->prev_done = now;
 	for (unsigned i = 0; i < n; i++) {
 		struct sm_io *io = done[i];
 
@@ -257,6 +263,8 @@ static int loop(struct run *r, struct sm_blockio_result *res)
 	if (r->pump.err)
 		fail(r, r->pump.err);
 	res->duration_ns = r->last - t0;
+	res->stalls.measured = 1;
+	res->stalls.period_ns = SM_STALL_PERIOD_NS;   /* as read back from JSON */
 	if (res->error)
 		return res->error;
 	if (sm_stopped()) {

@@ -98,6 +98,8 @@ static int classic_steady(struct sm_prof *x, struct sm_blockio_plan *b, struct s
 		const struct sm_blockio_result *r = &ring[(k - 1) % win];
 
 		sm_opstat_merge(&dst->op, &r->op);
+		/* the window's rounds back to back, as their durations add */
+		sm_stalls_merge(&dst->stalls, &r->stalls, dst->duration_ns);
 		dst->duration_ns += r->duration_ns;
 		dst->interrupted |= r->interrupted;
 		if (r->error && !dst->error)

@@ -12,7 +12,8 @@
 # - `run` finds no real-time cell for any format, however little each
 #   needs (dpx-sd-pal at 24 fps needs a fifth of the throttle): every cell
 #   is "no#", each naming its stall, the Summary names the stalls, and
-#   the HTML shades them on the rate charts.
+#   the HTML shades them on the rate charts; the block tests name theirs
+#   (a 1 s test meets one in 3.5 s, or more).
 . "$SM_SOURCE_DIR/tests/lib.sh"
 RATE=$((200 * 1024 * 1024))
 t_cgroup_throttle write "$RATE" "$T_DIR" || skip "cannot set up a blkio throttle (cgroup v1 blkio not writable here)"
@@ -63,6 +64,10 @@ check "run: dpx-sd-pal at 24 fps needs a fifth of the throttle" jq -e >/dev/null
   .run.verdicts[] | select(.format == "dpx-sd-pal") | .capture[0].needed_bytes_per_s < $r / 4' "$J"
 check "run: the frame tests name their stalls" jq -e >/dev/null '
   [.run.frames[] | .write, .read | select(. != null) | .stalls] | add >= 4' "$J"
+check "run: the block tests name theirs too, one of them the injected stall" jq -e >/dev/null '
+  [.run.classic[] | .read, .write | select(. != null)] as $t |
+  ([$t[] | .stalls] | add) >= 2 and ([$t[] | .stall_longest_ns] | max) >= 1000000000' "$J"
+check "run: a block test's stall said under the classic table" grep -q "^  stall: the block test .* completed nothing for" "$T_DIR/run.out"
 check "run: the table marks them" grep -Eq '^  dpx-sd-pal +1\.6 +no\*?# +no\*?# ' "$T_DIR/run.out"
 jq -r .run.summary "$J" >"$T_DIR/summary"
 check "run: the Summary names the stall" grep -q "completed nothing for [12]\.[0-9][0-9] s, longer than 8" "$T_DIR/summary"

@@ -29,6 +29,9 @@ static struct {
 	uint64_t off[REC_MAX];
 	size_t len[REC_MAX];
 	int fixed_ok;        /* every request named a registered buffer/file */
+	unsigned reaps;      /* reap calls so far */
+	unsigned stall_at;   /* this reap call sleeps stall_us first (0: none) */
+	unsigned stall_us;
 } rec;
 
 struct rec_priv {
@@ -78,6 +81,8 @@ static int rec_reap(struct sm_engine *e, struct sm_io **out, SM_UNUSED unsigned 
 {
 	struct rec_priv *p = e->priv;
 
+	if (++rec.reaps == rec.stall_at)
+		usleep(rec.stall_us);
 	return sm_done_fifo_pop(&p->f, out, max);
 }
 
@@ -159,6 +164,39 @@ static void test_counts_sequential(SM_UNUSED void **state)
 	}
 	assert_true(sm_blockio_iops(&r) > 0);
 	assert_true(sm_blockio_bytes_per_s(&r) > 0);
+}
+
+/* A reap that takes 300 ms: the time nothing completed is a stall, at
+ * least as long, found where it was (the test asserts no upper bound: the
+ * machine may add its own delay). */
+static void test_stall_found(SM_UNUSED void **state)
+{
+	struct sm_blockio_plan p;
+	struct sm_blockio_result r;
+
+	reset_rec();
+	rec.stall_at = 40;
+	rec.stall_us = 300000;
+	sm_blockio_plan_defaults(&p);
+	p.path = path;
+	p.file_bytes = 8 << 20;
+	p.block = 1 << 20;
+	p.depth = 4;
+	p.max_ios = 400;
+	p.duration_ns = 60 * SM_NS_PER_S;
+	p.ops = &rec_ops;
+	p.direct = 0;
+	assert_int_equal(sm_blockio_run(&p, &r), 0);
+	assert_true(r.stalls.measured);
+	assert_true(r.stalls.nkept >= 1);
+	assert_true(r.stalls.gaps >= 1);
+	assert_true(r.stalls.kept[0].len_ns >= 300000000ull);
+	assert_true(r.stalls.longest_ns == r.stalls.kept[0].len_ns);
+	assert_true(r.stalls.kept[0].at_ns <= r.duration_ns);
+	/* counted against a threshold by the analysis, not the workload */
+	assert_int_equal(r.stalls.count, 0);
+	sm_stalls_count(&r.stalls, SM_STALL_UNPACED_MIN_NS);
+	assert_true(r.stalls.count >= 1);
 }
 
 static void test_random_offsets(SM_UNUSED void **state)
@@ -363,6 +401,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_sequential),
+		cmocka_unit_test(test_stall_found),
 		cmocka_unit_test(test_random_offsets),
 		cmocka_unit_test(test_depth_one_and_duration),
 		cmocka_unit_test(test_null_engine),

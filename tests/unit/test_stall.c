@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "core/compiler.h"
@@ -94,6 +95,41 @@ static void test_short_gaps_and_nothing(SM_UNUSED void **state)
 	assert_int_equal(s.longest_ns, 0);
 }
 
+/* Two rounds' stalls back to back: the second's moved by the first's
+ * length, every gap counted, the longest kept, an unmeasured one ignored. */
+static void test_merge(SM_UNUSED void **state)
+{
+	struct sm_stalls a, b, none, dst;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&none, 0, sizeof(none));
+	memset(&dst, 0, sizeof(dst));
+	a.measured = b.measured = 1;
+	sm_stalls_add(&a, 100000000ull, 200000000ull);
+	sm_stalls_add(&a, 900000000ull, 60000000ull);
+	sm_stalls_add(&b, 50000000ull, 700000000ull);
+	for (int i = 0; i < SM_STALL_KEEP + 3; i++)   /* 19 gaps, 16 kept */
+		sm_stalls_add(&b, 2000000000ull + (uint64_t)i * 100000000ull, 51000000ull);
+	assert_int_equal(b.gaps, SM_STALL_KEEP + 4);
+	assert_int_equal(b.nkept, SM_STALL_KEEP);
+	sm_stalls_merge(&dst, &none, 0);
+	assert_false(dst.measured);
+	sm_stalls_merge(&dst, &a, 0);
+	sm_stalls_merge(&dst, &b, 5000000000ull);
+	assert_true(dst.measured);
+	assert_int_equal(dst.gaps, 2 + SM_STALL_KEEP + 4);
+	assert_int_equal(dst.nkept, SM_STALL_KEEP);
+	assert_int_equal(dst.longest_ns, 700000000ull);
+	assert_int_equal(dst.kept[0].len_ns, 700000000ull);
+	assert_int_equal(dst.kept[0].at_ns, 5050000000ull);
+	assert_int_equal(dst.kept[1].len_ns, 200000000ull);
+	assert_int_equal(dst.kept[1].at_ns, 100000000ull);
+	assert_int_equal(dst.kept[2].len_ns, 60000000ull);
+	sm_stalls_count(&dst, 150000000ull);
+	assert_int_equal(dst.count, 2);
+}
+
 static void test_kept_and_capped(SM_UNUSED void **state)
 {
 	struct sm_stalls s = { 0 };
@@ -124,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_start_and_end),
 		cmocka_unit_test(test_short_gaps_and_nothing),
 		cmocka_unit_test(test_kept_and_capped),
+		cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
