@@ -54,6 +54,7 @@ const struct sm_check_inv sm_check_invs[] = {
 	{ "streams.held", "a step held exactly when the rule says (complete, every stream done without drop or error, p99.9 within the buffers)" },
 	{ "streams.moved-rate", "a cell's moved rate is its published rate (a result saved before the byte schedule: chunk_bytes x fps), and a step that kept its schedule moved each stream that rate within 1%" },
 	{ "streams.answer", "a cell's answers (most held, first failed, at cap, aggregate, headroom) follow from its steps" },
+	{ "streams.consistent", "a higher rate of a format and direction holds no more streams than a lower rate whose search failed above its answer; a bound names a lower rate's cell with that answer, and the cell's own trials' answer is kept beside it" },
 	{ "streams.not-measured", "a step a transfer failed in is not judged; a cell no complete step answered is not measured (null answers, a reason), and 0 streams needs a failed step of one" },
 	/* MPI jobs */
 	{ "mpi.sum", "the job's and each host's bytes, items and rank counts are their ranks'" },

@@ -158,21 +158,30 @@ static void answers(const cJSON *cell, const char *name, const struct search *r,
 		    struct sm_check *c)
 {
 	const cJSON *st;
-	double rate = 0, v, hr, ms, ff, sus, agg = 0;
-	int at_cap;
+	double rate = 0, v, hr, ms, ff, sus, agg = 0, want = r->lo, bound = 0;
+	int at_cap, bounded = 0;
 	char an[200];
 
 	ck_num(cell, "rate_bytes_per_s", &rate);
+	/* bounded by a lower rate's answer (docs/streams.md, "Consistent
+	 * answers"): the answer is that, its own trials' answer kept beside */
+	if (ck_bool(cell, "consistency.bounded", &bounded) && bounded &&
+	    ck_num(cell, "consistency.bound_streams", &bound) && bound < want)
+		want = bound;
+	snprintf(an, sizeof(an), "%s consistency.own_max_streams", name);
+	if (ck_num(cell, "consistency.own_max_streams", &v))
+		ck_eq(c, "streams.consistent", an, v, "the most streams of its own held trials", r->lo);
 	snprintf(an, sizeof(an), "%s max_streams", name);
 	if (ck_num(cell, "max_streams", &ms))
-		ck_eq(c, "streams.answer", an, ms, "the most streams of a held step", r->lo);
+		ck_eq(c, "streams.answer", an, ms, bounded ? "the lower rate's answer that bounds it"
+			  : "the most streams of a held step", want);
 	snprintf(an, sizeof(an), "%s first_failed", name);
 	if (ck_num(cell, "first_failed", &ff))
 		ck_eq(c, "streams.answer", an, ff, "the fewest streams of a failed step", r->hi);
 	snprintf(an, sizeof(an), "%s at_cap", name);
 	if (ck_bool(cell, "at_cap", &at_cap))
 		ck_eq(c, "streams.answer", an, at_cap, "held at --max-streams with no failure",
-		      r->hi == 0 && r->lo >= cap && cap > 0);
+		      r->hi == 0 && want >= cap && cap > 0);
 	if (ck_num(cell, "max_streams_headroom", &hr) && ck_num(cell, "max_streams", &ms)) {
 		snprintf(an, sizeof(an), "%s max_streams_headroom", name);
 		ck_le(c, "streams.answer", an, hr, "max_streams", ms);
@@ -304,6 +313,77 @@ static void ck_cell(const cJSON *cell, int idx, double queue, double cap, struct
 	measured(cell, name, &r, c);
 }
 
+/* The cell's rate in frames per second, from its "fps" name; 0 if none. */
+static double fps_of(const cJSON *cell)
+{
+	const char *s = ck_str(cell, "fps");
+	double v = 0;
+
+	return s && sscanf(s, "%lf", &v) == 1 ? v : 0;
+}
+
+static int same_kind(const cJSON *a, const cJSON *b)
+{
+	static const char *const keys[] = { "format", "direction", "kind" };
+
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *x = ck_str(a, keys[i]), *y = ck_str(b, keys[i]);
+
+		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
+			return 0;
+	}
+	return 1;
+}
+
+/* Answers that hold across rates: of two cells of one format, kind and
+ * direction, the higher rate holds no more streams than the lower one
+ * where the lower one's search found a failure; a bound names a lower
+ * rate's cell with that answer (results with trials: the search settles
+ * contradictions since then). */
+static void ck_consistent(const cJSON *cells, struct sm_check *c)
+{
+	const cJSON *a, *b;
+	int ia = 0;
+
+	cJSON_ArrayForEach(a, cells) {
+		double ma, bound;
+		int ib = 0, bounded = 0, found = 0;
+		const char *bf = ck_str(a, "consistency.bound_fps");
+
+		ia++;
+		if (!ck_at(a, "trials") || !ck_num(a, "max_streams", &ma))
+			continue;
+		ck_bool(a, "consistency.bounded", &bounded);
+		cJSON_ArrayForEach(b, cells) {
+			double mb, fb;
+
+			ib++;
+			if (a == b || !same_kind(a, b) || !ck_at(b, "trials") || !ck_num(b, "max_streams", &mb))
+				continue;
+			if (bounded && bf && !strcmp(bf, ck_str(b, "fps") ? ck_str(b, "fps") : "") &&
+			    ck_num(a, "consistency.bound_streams", &bound) && bound == mb)
+				found = 1;
+			if (fps_of(b) >= fps_of(a) || !ck_num(b, "first_failed", &fb) || fb == 0)
+				continue;
+			c->evaluated++;
+			if (ma > mb)
+				sm_check_fail(c, "streams.consistent", "streams[%d] (%s %s at %s fps) holds %g "
+					      "streams, more than the %g of streams[%d] at the lower rate of %s "
+					      "fps, which failed above them", ia - 1, ck_str(a, "format"),
+					      ck_str(a, "direction"), ck_str(a, "fps"), ma, mb, ib - 1,
+					      ck_str(b, "fps"));
+		}
+		if (bounded) {
+			c->evaluated++;
+			if (!found)
+				sm_check_fail(c, "streams.consistent", "streams[%d] (%s %s at %s fps) is bounded "
+					      "by %s fps, but no cell at that rate has its bound_streams", ia - 1,
+					      ck_str(a, "format"), ck_str(a, "direction"), ck_str(a, "fps"),
+					      bf ? bf : "?");
+		}
+	}
+}
+
 void ck_streams(const cJSON *doc, struct sm_check *c)
 {
 	const cJSON *cells = ck_at(doc, "streams"), *cell;
@@ -319,4 +399,5 @@ void ck_streams(const cJSON *doc, struct sm_check *c)
 	ck_num(doc, "params.max_streams", &cap);
 	cJSON_ArrayForEach(cell, cells)
 		ck_cell(cell, i++, queue, cap, c);
+	ck_consistent(cells, c);
 }

@@ -280,9 +280,36 @@ void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap)
 	 * counted as no more than first_fail streams' rate */
 	if (hi && c->sustained_bytes_per_s > c->base_rate + (double)hi * c->rate)
 		c->sustained_bytes_per_s = c->base_rate + (double)hi * c->rate;
+	/* bounded by a lower rate's answer: the answer and its headroom no
+	 * more than it (the measures above stay those of its own trials) */
+	c->own_raw = lo;
+	if (c->bounded && lo > c->bound_n) {
+		lo = c->max_raw = c->bound_n;
+		c->at_cap = 0;
+	}
 	c->max_headroom = c->base_rate > 0 ?
 		sm_streams_headroom_beside(lo, c->sustained_bytes_per_s, c->rate, c->base_rate) :
 		sm_streams_headroom(lo, c->sustained_bytes_per_s, c->rate);
+}
+
+int sm_streams_lower_bound(const struct sm_streams_cell *cells, unsigned n, unsigned j)
+{
+	const struct sm_streams_cell *c = &cells[j];
+	int best = -1;
+
+	if (!c->measured)
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		const struct sm_streams_cell *l = &cells[i];
+
+		if (i == j || !l->measured || !l->first_fail || l->fps >= c->fps || l->dir != c->dir ||
+		    l->sequence != c->sequence || strcmp(l->format, c->format) ||
+		    l->base_rate != c->base_rate || l->max_raw >= c->own_raw)
+			continue;
+		if (best < 0 || l->max_raw < cells[best].max_raw)
+			best = (int)i;
+	}
+	return best;
 }
 
 void sm_streams_confirm_judge(struct sm_streams_cell *c, const struct sm_streams_step *st,

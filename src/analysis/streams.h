@@ -110,6 +110,16 @@ unsigned sm_streams_next_trial(const struct sm_streams_trials *t, unsigned trial
 void sm_streams_cell_finish(struct sm_streams_cell *c, unsigned cap);
 
 /*
+ * The cell that contradicts cell j's answer, if any: of the measured cells
+ * of the same format, kind, direction (and mix) at a lower fps whose
+ * search found a failure, the one with the fewest streams, when that is
+ * fewer than j's own trials held (own_raw). A lower rate needs less of the
+ * storage, so it cannot hold fewer streams than a higher one. Returns its
+ * index, or -1.
+ */
+int sm_streams_lower_bound(const struct sm_streams_cell *cells, unsigned n, unsigned j);
+
+/*
  * Judge capture cell c's sustained confirmation step st (judged already by
  * sm_streams_step_judge; st->n the answer it confirms) and the cliff cl
  * looked for in its per-second write rate: records them in c (confirm =

@@ -76,12 +76,29 @@ char *sm_report_streams_trials(char *buf, size_t len, const struct sm_streams_ce
 	buf[0] = '\0';
 	if (!c->measured || !c->trials_known || (!c->raw_trials && !c->fail_trials))
 		return buf;
-	if (c->raw_trials)
-		n = snprintf(buf, len, "%u held %u/%u", c->max_raw, c->raw_held, c->raw_trials);
+	if (c->raw_trials)   /* the cell's own trials (a bound lowers the answer, not them) */
+		n = snprintf(buf, len, "%u held %u/%u", c->own_raw, c->raw_held, c->raw_trials);
 	pos = n > 0 && (size_t)n < len ? (size_t)n : 0;
 	if (c->fail_trials)
 		snprintf(buf + pos, len - pos, "%s%u failed %u/%u", pos ? "; " : "", c->first_fail,
 			 c->fail_trials - c->fail_held, c->fail_trials);
+	return buf;
+}
+
+char *sm_report_streams_consistency(char *buf, size_t len, const struct sm_streams_cell *c)
+{
+	buf[0] = '\0';
+	if (!c->measured || (!c->bounded && !c->rechecks))
+		return buf;
+	if (!c->bounded)
+		snprintf(buf, len, "run again at the count a lower rate failed at: %u step%s, the last failed",
+			 c->rechecks, c->rechecks == 1 ? "" : "s");
+	else if (c->rechecks)
+		snprintf(buf, len, "at most %u, as at %s fps, which failed %u: %u held again here %u/%u",
+			 c->bound_n, c->bound_fps, c->bound_n + 1, c->bound_n + 1, c->rechecks, c->rechecks);
+	else
+		snprintf(buf, len, "at most %u, as at %s fps, which failed %u (no time was left to run "
+			 "%u again here)", c->bound_n, c->bound_fps, c->bound_n + 1, c->bound_n + 1);
 	return buf;
 }
 
@@ -363,7 +380,13 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 			drops(f, at);
 			fputs(" | ", f);
 			drops(f, over);
-			fprintf(f, " | %s | %s |\n", confirm_words(conf, sizeof(conf), c), c->note);
+			{
+				char cw[200];
+
+				sm_report_streams_consistency(cw, sizeof(cw), c);
+				fprintf(f, " | %s | %s%s%s |\n", confirm_words(conf, sizeof(conf), c), c->note,
+					c->note[0] && cw[0] ? "; " : "", cw);
+			}
 			continue;
 		}
 		/* the cell's name on a line, its rate and chunk on the next */
@@ -388,11 +411,13 @@ static void detail(FILE *f, const struct sm_streams_result *res, int md)
 			c->at_cap && !c->lowered ? "at least " : "", c->max_headroom,
 			c->lowered ? "!" : "", SM_VERDICT_HEADROOM_PCT, agg);
 		{
-			char tw[96];
+			char tw[200];
 
 			if (sm_report_streams_trials(tw, sizeof(tw), c)[0])
-				wrapf(f, 4, "  trials: %s%s", tw, c->max_high > c->max_raw ?
+				wrapf(f, 4, "  trials: %s%s", tw, c->max_high > c->own_raw ?
 				      " (the answer moved between trials: a range)" : "");
+			if (sm_report_streams_consistency(tw, sizeof(tw), c)[0])
+				wrapf(f, 4, "  consistent: %s", tw);
 		}
 		fprintf(f, "  drops per stream at %u: ", c->max_raw);
 		drops(f, at);

@@ -47,6 +47,11 @@ char *sm_report_streams_answer(char *buf, size_t len, const struct sm_streams_ce
  * failed 3/3"; "" for a cell without an answer. Returns buf. */
 char *sm_report_streams_trials(char *buf, size_t len, const struct sm_streams_cell *c);
 
+/* How a contradiction with a lower rate was settled (docs/streams.md,
+ * "Consistent answers"), one sentence: "at most 2, as at 25 fps, which
+ * failed 3: 3 held again here 3/3"; "" when there was none. Returns buf. */
+char *sm_report_streams_consistency(char *buf, size_t len, const struct sm_streams_cell *c);
+
 /* The step of n streams in cell c (the last one run with that n), or NULL. */
 const struct sm_streams_step *sm_streams_step_at(const struct sm_streams_cell *c, unsigned n);
 

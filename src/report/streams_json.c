@@ -137,6 +137,17 @@ static cJSON *cell_json(const struct sm_streams_cell *c, const struct sm_streams
 		sm_json_add_u64(t, "held_at_failed", c->fail_held);
 		sm_json_add_u64(t, "at_failed", c->fail_trials);
 	}
+	if (c->measured && (c->bounded || c->rechecks)) {   /* docs/streams.md, "Consistent answers" */
+		cJSON *k = cJSON_AddObjectToObject(o, "consistency");
+
+		sm_json_add_u64(k, "rechecks", c->rechecks);
+		cJSON_AddBoolToObject(k, "bounded", c->bounded);
+		cJSON_AddNumberToObject(k, "own_max_streams", c->own_raw);
+		if (c->bounded) {
+			cJSON_AddStringToObject(k, "bound_fps", c->bound_fps);
+			cJSON_AddNumberToObject(k, "bound_streams", c->bound_n);
+		}
+	}
 	cJSON_AddBoolToObject(o, "at_cap", c->at_cap);
 	cJSON_AddBoolToObject(o, "searched", c->searched);
 	cJSON_AddStringToObject(o, "note", c->note);

@@ -156,6 +156,21 @@ static int read_answer(const cJSON *o, struct sm_streams_cell *c, struct sm_jerr
 	} else {   /* one step each */
 		c->raw_held = c->raw_trials = c->max_raw > 0;
 	}
+	c->own_raw = c->max_raw;
+	if (cJSON_GetObjectItemCaseSensitive(o, "consistency")) {   /* docs/streams.md */
+		const cJSON *k = sm_jget_obj(o, "consistency", e);
+
+		if (!k || sm_jget_uint(k, "rechecks", &c->rechecks, e) ||
+		    sm_jget_bool(k, "bounded", &c->bounded, e) ||
+		    sm_jget_uint(k, "own_max_streams", &c->own_raw, e))
+			return -EINVAL;
+		if (c->bounded && (sm_jget_str(k, "bound_fps", c->bound_fps, sizeof(c->bound_fps), e) ||
+				   sm_jget_uint(k, "bound_streams", &c->bound_n, e)))
+			return -EINVAL;
+		if (c->bounded ? c->bound_n != c->max_raw || c->own_raw <= c->max_raw
+			       : c->own_raw != c->max_raw)
+			return sm_jerr_set(e, "a cell's consistency does not match its answer");
+	}
 	return 0;
 }
 

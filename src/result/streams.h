@@ -142,6 +142,15 @@ struct sm_streams_cell {
 	int trials_known;           /* the search ran trials (0 in a result saved
 				     * before them: the fields above are then one
 				     * step each, and not written) */
+	/* Consistent answers (docs/streams.md): a lower rate of the same
+	 * format and direction held fewer streams and failed right above
+	 * them, and this cell's own steps at that count held again when they
+	 * were run again (rechecks of them): its answer is bounded by the
+	 * lower rate's, bound_n at bound_fps. own_raw is the answer of its own
+	 * trials (max_raw when not bounded). */
+	int bounded;
+	unsigned bound_n, own_raw, rechecks;
+	char bound_fps[16];
 	unsigned max_headroom;      /* largest n with 20% headroom (run's rule) */
 	unsigned first_fail;        /* smallest n that failed, 0: none failed */
 	int at_cap;                 /* held at --max-streams: the answer is "at least",

@@ -543,10 +543,99 @@ static int run_mix(struct sm_streams_search *x)
 	return rc;
 }
 
+/* Two cells of one format, kind and direction at different rates: answers
+ * that may contradict each other, and time kept to settle them. */
+static int rates_to_settle(const struct sm_streams_result *res)
+{
+	for (unsigned i = 0; i < res->ncells; i++)
+		for (unsigned j = i + 1; j < res->ncells; j++)
+			if (res->cells[i].dir == res->cells[j].dir &&
+			    res->cells[i].sequence == res->cells[j].sequence &&
+			    res->cells[i].fps != res->cells[j].fps &&
+			    !strcmp(res->cells[i].format, res->cells[j].format))
+				return 1;
+	return 0;
+}
+
+/*
+ * Answers that contradict each other: more streams of a format at a higher
+ * rate than a lower rate held, where the lower one failed right above its
+ * answer. The higher rate's step at the count the lower one failed at runs
+ * again, up to --trials times, until one fails; if every one held (or no
+ * time was left to run one), its answer is bounded by the lower rate's and
+ * says so (docs/streams.md, "Consistent answers"). Cells are settled from
+ * the lowest rate up, so each bound is final.
+ */
+static int settle_cells(struct sm_streams_search *x)
+{
+	const struct sm_streams_plan *p = x->plan;
+	struct sm_streams_result *res = x->res;
+	unsigned *order = malloc((res->ncells ? res->ncells : 1) * sizeof(*order));
+	int rc = 0;
+
+	if (!order)
+		return fail(x, -ENOMEM, "out of memory for %s", "the search");
+	for (unsigned k = 0; k < res->ncells; k++) {   /* by rate, lowest first */
+		unsigned at = k;
+
+		while (at > 0 && res->cells[order[at - 1]].fps > res->cells[k].fps) {
+			order[at] = order[at - 1];
+			at--;
+		}
+		order[at] = k;
+	}
+	for (unsigned k = 0; !rc && k < res->ncells; k++) {
+		struct sm_streams_cell *c = &res->cells[order[k]];
+		int i = sm_streams_lower_bound(res->cells, res->ncells, order[k]);
+		unsigned m;
+
+		if (i < 0)
+			continue;
+		m = res->cells[i].max_raw + 1;
+		for (unsigned t = 0; t < p->trials; t++) {
+			char what[160];
+
+			if (sm_stopped()) {
+				rc = -EINTR;
+				break;
+			}
+			if (sm_now_ns() + p->step_ns > x->deadline)
+				break;
+			snprintf(what, sizeof(what), "%s %s fps %s: %u stream%s again, as %s fps failed them",
+				 c->format, c->fps_name, sm_direction_name(c->dir), m, m == 1 ? "" : "s",
+				 res->cells[i].fps_name);
+			if (x->progress)
+				x->progress(what, NULL, sm_now_ns() - x->t_start, p->time_ns, x->arg);
+			rc = one_step(x, c, m, p->step_ns, NULL, NULL, 0);
+			if (rc == -ENOSPC && !res->error) {
+				rc = 0;
+				break;
+			}
+			if (rc)
+				break;
+			c->rechecks++;
+			if (!c->steps[c->nsteps - 1].held)
+				break;
+		}
+		sm_streams_cell_finish(c, p->max_streams);
+		if (rc)
+			break;
+		if ((i = sm_streams_lower_bound(res->cells, res->ncells, order[k])) >= 0) {
+			c->bounded = 1;
+			c->bound_n = res->cells[i].max_raw;
+			snprintf(c->bound_fps, sizeof(c->bound_fps), "%s", res->cells[i].fps_name);
+			sm_streams_cell_finish(c, p->max_streams);
+		}
+	}
+	free(order);
+	return rc;
+}
+
 int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result *res,
 		   sm_streams_progress_fn progress, void *arg)
 {
 	struct sm_streams_search x = { .plan = plan, .res = res, .progress = progress, .arg = arg };
+	uint64_t settle = 0;
 	int rc;
 
 	res->plan = *plan;
@@ -566,6 +655,11 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 		rc = make_cells(&x);
 	if (!rc && res->mix.ngroups)
 		rc = run_mix(&x);
+	/* a tenth of --time (at most --trials steps) kept to settle answers
+	 * that contradict each other */
+	if (!rc && rates_to_settle(res))
+		settle = plan->trials * plan->step_ns < plan->time_ns / 10 ? plan->trials * plan->step_ns
+									  : plan->time_ns / 10;
 	/* beside a mix that does not hold on its own, no stream more fits:
 	 * nothing to search */
 	for (unsigned i = 0; !rc && res->mix.ngroups && !res->mix.held && i < res->ncells; i++)
@@ -573,7 +667,7 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 			 res->mix.ran ? "does not hold on its own" : "could not be measured on its own");
 	for (unsigned i = 0; !rc && (!res->mix.ngroups || res->mix.held) && i < res->ncells; i++) {
 		struct sm_streams_cell *c = &res->cells[i];
-		uint64_t now = sm_now_ns(), left = x.deadline > now ? x.deadline - now : 0;
+		uint64_t now = sm_now_ns(), left = x.deadline > now + settle ? x.deadline - settle - now : 0;
 		int skip = 0;
 
 		/* auto: a heavier format of the same rate and direction held
@@ -620,6 +714,8 @@ int sm_streams_run(const struct sm_streams_plan *plan, struct sm_streams_result 
 		if (!rc)
 			rc = confirm_cell(&x, c, now + share);
 	}
+	if (!rc && (!res->mix.ngroups || res->mix.held))
+		rc = settle_cells(&x);
 	if (rc == -EINTR || sm_stopped()) {
 		rc = -EINTR;
 		res->head.interrupted = 1;

@@ -446,6 +446,43 @@ static void test_streams(SM_UNUSED void **state)
 	cJSON_ReplaceItemInObject((cJSON *)ck_at(doc, "streams.0"), "max_streams", cJSON_CreateNull());
 	expect(doc, "streams.not-measured", "streams.answer", NULL);
 	cJSON_Delete(doc);
+	/* answers across rates (docs/streams.md, "Consistent answers"): the
+	 * cell again at 50 fps (half the frame, the same rate) holding both
+	 * its steps, with trials: 2 at 50 fps where 25 fps failed 2 is
+	 * contradictory; bounded by the 25 fps cell, consistent; a bound
+	 * naming no cell with its answer, not */
+	{
+		cJSON *cells, *k;
+
+		doc = doc_of(streams_json);
+		cells = (cJSON *)ck_at(doc, "streams");
+		cJSON_AddItemToArray(cells, cJSON_Duplicate(ck_at(doc, "streams.0"), 1));
+		cJSON_ReplaceItemInObject((cJSON *)ck_at(doc, "streams.1"), "fps", cJSON_CreateString("50"));
+		set(doc, "streams.1.frame_bytes", 20000);
+		set(doc, "streams.1.chunk_bytes", 20000);
+		set(doc, "streams.1.interval_ns", 20000000);
+		cJSON_AddItemToObject((cJSON *)ck_at(doc, "streams.0"), "trials", cJSON_CreateObject());
+		cJSON_AddItemToObject((cJSON *)ck_at(doc, "streams.1"), "trials", cJSON_CreateObject());
+		expect(doc, NULL);
+		set(doc, "streams.0.first_failed", 0);   /* as if its search found no failure */
+		set(doc, "streams.1.max_streams", 2);
+		expect(doc, "streams.answer", NULL);
+		set(doc, "streams.0.first_failed", 2);
+		expect(doc, "streams.answer", "streams.consistent", NULL);
+		set(doc, "streams.1.max_streams", 1);
+		k = cJSON_AddObjectToObject((cJSON *)ck_at(doc, "streams.1"), "consistency");
+		cJSON_AddBoolToObject(k, "bounded", 1);
+		cJSON_AddStringToObject(k, "bound_fps", "25");
+		cJSON_AddNumberToObject(k, "bound_streams", 1);
+		cJSON_AddNumberToObject(k, "own_max_streams", 1);
+		expect(doc, NULL);
+		set(doc, "streams.1.consistency.own_max_streams", 2);
+		expect(doc, "streams.consistent", NULL);
+		set(doc, "streams.1.consistency.own_max_streams", 1);
+		cJSON_ReplaceItemInObject(k, "bound_fps", cJSON_CreateString("24"));
+		expect(doc, "streams.consistent", NULL);
+		cJSON_Delete(doc);
+	}
 	/* a stream that moves more than its published rate */
 	doc = doc_of(streams_json);
 	set(doc, "streams.0.steps.0.bytes_per_s", 1030000);

@@ -762,6 +762,67 @@ static void test_trials(SM_UNUSED void **state)
 	assert_int_equal(c.first_fail, 1);
 }
 
+/* Answers across rates: a higher rate of the same format and direction
+ * that held more streams than a lower one that failed above its answer is
+ * bounded by it; other formats, directions, a lower rate without a failure
+ * (its answer only a lower bound) do not bound it; the lowest of several
+ * lower answers does. */
+static void test_consistent(SM_UNUSED void **state)
+{
+	struct sm_streams_step s25[2] = {
+		{ .n = 2, .held = 1, .complete = 1, .bytes_per_s = 50, .delivered_bytes_per_s = 50 },
+		{ .n = 3, .held = 0, .complete = 1, .bytes_per_s = 60, .delivered_bytes_per_s = 60 },
+	};
+	struct sm_streams_step s50[2] = {
+		{ .n = 3, .held = 1, .complete = 1, .bytes_per_s = 150, .delivered_bytes_per_s = 150 },
+		{ .n = 4, .held = 0, .complete = 1, .bytes_per_s = 160, .delivered_bytes_per_s = 160 },
+	};
+	struct sm_streams_step s24[1] = {
+		{ .n = 1, .held = 1, .complete = 1, .bytes_per_s = 24, .delivered_bytes_per_s = 24 },
+	};
+	struct sm_streams_cell c[4] = {
+		{ .format = "f", .fps = 25, .rate = 25, .nsteps = 2, .steps = s25 },
+		{ .format = "f", .fps = 50, .rate = 50, .nsteps = 2, .steps = s50 },
+		{ .format = "g", .fps = 24, .rate = 24, .nsteps = 1, .steps = s24 },
+		{ .format = "f", .fps = 24, .rate = 24, .nsteps = 1, .steps = s24,
+		  .dir = SM_DIR_CAPTURE },
+	};
+
+	for (unsigned i = 0; i < 4; i++)
+		sm_streams_cell_finish(&c[i], 64);
+	assert_int_equal(c[0].max_raw, 2);
+	assert_int_equal(c[1].max_raw, 3);
+	assert_int_equal(c[1].own_raw, 3);
+	assert_int_equal(sm_streams_lower_bound(c, 4, 1), 0);
+	assert_int_equal(sm_streams_lower_bound(c, 4, 0), -1);   /* a higher rate never bounds */
+	assert_int_equal(sm_streams_lower_bound(c, 4, 2), -1);   /* another format */
+	assert_int_equal(sm_streams_lower_bound(c, 4, 3), -1);   /* another direction */
+	c[1].bounded = 1;
+	c[1].bound_n = 2;
+	sm_streams_cell_finish(&c[1], 64);
+	assert_int_equal(c[1].max_raw, 2);
+	assert_int_equal(c[1].own_raw, 3);
+	assert_int_equal(c[1].max_high, 3);      /* shown as a range: 2 to 3 */
+	assert_true(c[1].agg_bytes_per_s == 150);   /* its own trials' measure */
+	assert_int_equal(c[1].max_headroom, 2);   /* 160 >= 1.2 x 2 x 50 */
+	assert_true(c[1].max_raw <= c[0].max_raw);   /* settled */
+	/* a lower rate whose search found no failure bounds nothing */
+	c[1].bounded = 0;
+	sm_streams_cell_finish(&c[1], 64);
+	c[0].nsteps = 1;
+	sm_streams_cell_finish(&c[0], 64);
+	assert_int_equal(sm_streams_lower_bound(c, 4, 1), -1);
+	/* of two lower rates, the fewer streams */
+	c[0].nsteps = 2;
+	sm_streams_cell_finish(&c[0], 64);
+	c[2].format[0] = 'f';
+	s24[0].held = 0;
+	sm_streams_cell_finish(&c[2], 64);   /* f at 24: 1 stream failed, "0" */
+	assert_int_equal(c[2].max_raw, 0);
+	assert_int_equal(sm_streams_lower_bound(c, 4, 1), 2);
+	assert_int_equal(sm_streams_lower_bound(c, 4, 0), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -774,6 +835,7 @@ int main(void)
 		cmocka_unit_test(test_sequences), cmocka_unit_test(test_mix_parse),
 		cmocka_unit_test(test_mix_judge), cmocka_unit_test(test_headroom_beside),
 		cmocka_unit_test(test_step_cpu), cmocka_unit_test(test_trials),
+		cmocka_unit_test(test_consistent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
