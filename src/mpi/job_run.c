@@ -19,6 +19,7 @@
 #include "core/compiler.h"
 #include "core/msg.h"
 #include "mpi/job_int.h"
+#include "mpi/job_meta.h"
 #include "core/clock.h"
 #include "report/frametest.h"
 #include "report/run_dist.h"
@@ -309,6 +310,7 @@ void sm_job_run_hooks(struct sm_job *j, struct sm_run_plan *plan, struct sm_run_
 	g->hooks = (struct sm_run_hooks){
 		.arg = j, .leader = j->rank == 0, .begin = h_begin, .classic = h_classic,
 		.frames = h_frames, .verdicts = h_verdicts, .next_paced = h_next, .paced = h_paced,
+		.meta_peers = sm_job_meta_peers(j, 0),
 	};
 	plan->hooks = &g->hooks;
 }

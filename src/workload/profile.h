@@ -98,6 +98,11 @@ struct sm_run_hooks {
 	/* After that paced run (row, rate, d): this rank's outcome in pc;
 	 * on rank 0 pc becomes the job's, the worst rank's (docs/mpi.md). */
 	int (*paced)(void *arg, unsigned row, unsigned rate, enum sm_direction d, struct sm_paced *pc);
+	/* The metadata line's phases, all ranks in step (each in its own
+	 * directory): the caches are dropped before stat, probe and list
+	 * only once every rank has ended the phase before, as `meta` under
+	 * MPI does (workload/meta.h); NULL: alone. */
+	const struct sm_meta_peers *meta_peers;
 };
 
 /* A paced run's code in next_paced(): its row, rate and direction. */

@@ -29,6 +29,8 @@ int sm_prof_meta(struct sm_prof *x)
 	/* an MPI job: every rank starts it at once (a barrier, as each test) */
 	if (x->plan->hooks && (rc = x->plan->hooks->begin(x->plan->hooks->arg, "metadata")))
 		return rc;
+	if (x->plan->hooks)
+		plan.peers = x->plan->hooks->meta_peers;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return sm_prof_fail(x, -ENOMEM, "cannot allocate the metadata test in '%s'",
