@@ -43,6 +43,9 @@ const struct sm_check_inv sm_check_invs[] = {
 	{ "verdict.legend", "a verdict's class is what its sustained rate gives (yes: ratio >= 1.2, ~: >= 1.0): a paced run confirms or lowers it, never raises it" },
 	{ "verdict.share", "the near-limit cells left unconfirmed are at most the near-limit cells" },
 	{ "verdict.model", "each cell's sustained and burst rates are the rate model's over the frame tests" },
+	{ "verdict.basis", "a cell's basis (what it lacks: short, dip, extrapolated, stall) and its stall_ns are what the frame tests' lengths, stalls and seconds give" },
+	{ "verdict.stall", "a cell whose basis names a stall is not real time, and its stall_ns is longer than its buffer_ns" },
+	{ "verdict.sustained", "a real-time or marginal cell needs no more than the sustained 2K test of its direction moved (after a cliff, the rate after it)" },
 	/* meta */
 	{ "meta.count", "a complete meta run ran every phase (the probe exactly when the files have bytes), each counting every file, created them all and removed them; a partial one counts no more than the files" },
 	{ "meta.rate", "a meta phase's per_s is its count over its own duration_ns" },

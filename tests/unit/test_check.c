@@ -384,6 +384,19 @@ static void test_verdicts(SM_UNUSED void **state)
 	set(doc, "run.near_limit_unconfirmed", 2);
 	expect(doc, "verdict.how", "verdict.share", NULL);
 	cJSON_Delete(doc);
+	/* a stall past the buffers: not real time, whatever the rate */
+	doc = doc_of(run_json);
+	cell = (cJSON *)ck_at(doc, "run.verdicts.0.capture.0");
+	cJSON_AddItemToObject(cell, "basis", cJSON_Parse("[\"stall\"]"));
+	cJSON_AddNumberToObject(cell, "stall_ns", 1e9);
+	cJSON_AddNumberToObject(cell, "buffer_ns", 3e8);
+	expect(doc, "verdict.stall", "verdict.how", NULL);
+	cJSON_ReplaceItemInObject(cell, "verdict", cJSON_CreateString("not-realtime"));
+	expect(doc, NULL);
+	/* ... and the stall it names is longer than the buffers */
+	set(doc, "run.verdicts.0.capture.0.stall_ns", 2e8);
+	expect(doc, "verdict.stall", NULL);
+	cJSON_Delete(doc);
 }
 
 /* ---- time ---- */
