@@ -326,7 +326,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 				"list the stream formats, compressed and frame sequences, and their rates "
 				"(--format text, markdown, csv or json; --json[=FILE], -o FILE)"),
 		SM_OPT_HEAD("\nOutput:"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json or openmetrics"),
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json, openmetrics or prometheus (docs/openmetrics.md)"),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),
 		SM_OPT_END,
@@ -366,8 +366,8 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 		if (o->out.html)
 			return sm_usage_error(PROG, HINT, "--list writes no HTML report (the format tables "
 					      "take --format text, markdown, csv or json, and --json=FILE)");
-		if (o->out.layout == SM_LAYOUT_OPENMETRICS)
-			return sm_usage_error(PROG, HINT, "--list has no OpenMetrics layout: the format "
+		if (o->out.layout == SM_LAYOUT_OPENMETRICS || o->out.layout == SM_LAYOUT_PROMETHEUS)
+			return sm_usage_error(PROG, HINT, "--list has no metrics layout: the format "
 					      "tables are no measurement (--format text, markdown, csv or json)");
 		return 0;   /* listed by cmd_streams(), once -o is resolved */
 	}
