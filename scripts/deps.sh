@@ -31,6 +31,9 @@ pkgs="$pkgs chromium"
 # The OpenMetrics test parses every --format openmetrics output with
 # Prometheus' own parser (tests/cli/openmetrics.sh).
 pkgs="$pkgs python3-prometheus-client"
+# The real consumers of --format prometheus: node_exporter's textfile
+# collector, promtool and a Prometheus server (tests/cli/prometheus_clients.sh).
+pkgs="$pkgs prometheus-node-exporter prometheus"
 list=0
 for a in "$@"; do
   case $a in

@@ -1,19 +1,28 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-# openmetrics_check.py OUT DOC.json: OUT, stormark's --format openmetrics of
-# the result DOC.json, read with Prometheus' own OpenMetrics parser
-# (python3-prometheus-client), then held against the document: "# EOF" last,
-# each family's unit the end of its name, no sample twice, the common labels
-# (command, host, key) on every sample, and the headline figures of the
-# result's command equal to the document's (in base units: ns / 1e9 as
-# seconds). One line per problem on stdout; exit 1 when any.
+# openmetrics_check.py [--prometheus] OUT DOC.json: OUT, stormark's --format
+# openmetrics (or, with --prometheus, --format prometheus) of the result
+# DOC.json, read with Prometheus' own parser of that format
+# (python3-prometheus-client), then held against the document: OpenMetrics'
+# "# EOF" last (the Prometheus format has none, nor UNIT lines), each
+# family's unit the end of its name, no sample twice, the common labels
+# (command, host, key, dir, device) on every sample, no verdict as a label,
+# and the headline figures of the result's command equal to the document's
+# (in base units: ns / 1e9 as seconds). One line per problem on stdout;
+# exit 1 when any.
 import json
 import sys
 
-from prometheus_client.openmetrics.parser import text_string_to_metric_families
+args = sys.argv[1:]
+prom = bool(args) and args[0] == '--prometheus'
+if prom:
+    args = args[1:]
+    from prometheus_client.parser import text_string_to_metric_families
+else:
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families
 
-text = open(sys.argv[1], encoding='utf-8').read()
-doc = json.load(open(sys.argv[2]))
+text = open(args[0], encoding='utf-8').read()
+doc = json.load(open(args[1]))
 bad = []
 NS = 1e9
 
@@ -22,7 +31,13 @@ def problem(msg):
     bad.append(msg)
 
 
-if not text.endswith('# EOF\n') or text.count('# EOF') != 1:
+if prom:
+    if '# EOF' in text or '# UNIT' in text:
+        problem('the Prometheus format has no "# EOF" and no "# UNIT"')
+    # the Prometheus format has no info type: the info family is a gauge
+    if '# TYPE stormark_result_info gauge\n' not in text:
+        problem('stormark_result_info is not a gauge')
+elif not text.endswith('# EOF\n') or text.count('# EOF') != 1:
     problem('"# EOF" is not the last line, alone')
 try:
     fams = list(text_string_to_metric_families(text))
@@ -34,11 +49,15 @@ samples = {}   # (name, frozenset(labels)) -> value
 for f in fams:
     if f.unit and not f.name.endswith('_' + f.unit):
         problem('%s: unit %s is not the end of its name' % (f.name, f.unit))
-    if f.type not in ('gauge', 'info'):
+    if f.type not in ('gauge', 'info', 'summary'):
         problem('%s: type %s' % (f.name, f.type))
     if not f.samples:
         problem('%s: a family with no sample' % f.name)
     for s in f.samples:
+        if f.type != 'summary' and 'quantile' in s.labels:
+            problem('%s: a quantile label outside a summary' % s.name)
+        if 'verdict' in s.labels:
+            problem('%s: a verdict as a label' % s.name)
         k = (s.name, frozenset(s.labels.items()))
         if k in samples:
             problem('%s%s: twice' % (s.name, s.labels))
@@ -57,6 +76,8 @@ for i, a in enumerate(argv[1:], 1):
         key = argv[i + 1]
         break
 host = doc['environment'].get('host') or None
+tested = doc.get('params', {}).get('dir') or doc.get('params', {}).get('path') or None
+device = doc['environment'].get('device') or None
 for (name, labels) in samples:
     lab = dict(labels)
     if lab.get('command') != doc['command']:
@@ -65,7 +86,11 @@ for (name, labels) in samples:
         problem('%s%s: host label is not %r' % (name, lab, host))
     if lab.get('key') != key:
         problem('%s%s: key label is not %r' % (name, lab, key))
-    if '_seconds' in name and not name.endswith(('_seconds', '_seconds_info')):
+    if lab.get('dir') != tested:
+        problem('%s%s: dir label is not %r' % (name, lab, tested))
+    if lab.get('device') != device:
+        problem('%s%s: device label is not %r' % (name, lab, device))
+    if '_seconds' in name and not name.endswith(('_seconds', '_seconds_info', '_seconds_sum', '_seconds_count')):
         problem('%s: seconds not at the end' % name)
 
 
@@ -120,6 +145,10 @@ if cmd == 'frames':
     for key_, q in QS:
         want('stormark_frames_frame_time_seconds', ns(lat[key_]), direction=d, quantile=q)
     want('stormark_frames_frame_time_mean_seconds', ns(lat['mean']), direction=d)
+    if 'histogram' in lat:   # the summary's sum and count, from the histogram
+        want('stormark_frames_frame_time_seconds_sum', ns(lat['histogram']['sum']), direction=d)
+        want('stormark_frames_frame_time_seconds_count', sum(c[1] for c in lat['histogram']['counts']),
+             direction=d)
     want('stormark_frames_dropped_frames', doc['frames']['dropped'], direction=d)
     want('stormark_frames_scheduled_frames', doc['frames']['scheduled'], direction=d)
     cliff(doc.get('cliff'), direction=d)
@@ -141,6 +170,7 @@ elif cmd == 'fileio':
     cliff(doc.get('cliff'), mode=m)
     steady(doc.get('steady'), mode=m)
 elif cmd == 'run':
+    VERDICTS = ['not-realtime', 'unconfirmed', 'marginal', 'realtime']
     r = doc['run']
     for c in r['classic']:
         for d in ('read', 'write'):
@@ -165,8 +195,8 @@ elif cmd == 'run':
             for c in v[side]:
                 cells += 1
                 lab = dict(format=v['format'], direction=d, fps=c['fps'])
-                want('stormark_run_verdict_ratio', c['ratio'], verdict=c['verdict'], **lab)
-                want('stormark_run_verdict_realtime', int(c['verdict'] == 'realtime'), verdict=c['verdict'], **lab)
+                want('stormark_run_verdict_ratio', c['ratio'], **lab)
+                want('stormark_run_verdict', VERDICTS.index(c['verdict']), **lab)
                 want('stormark_run_verdict_needed_bytes_per_second', c['needed_bytes_per_s'], **lab)
     if cells == 0 and r['verdicts']:
         problem('no verdict cell checked')
@@ -178,6 +208,15 @@ elif cmd == 'streams':
         want('stormark_streams_max_headroom_streams', c['max_streams_headroom'], **lab)
         want('stormark_streams_stream_rate_bytes_per_second', c['rate_bytes_per_s'], **lab)
         want('stormark_streams_sustained_bytes_per_second', c.get('sustained_bytes_per_s'), **lab)
+        if c['max_streams'] is not None:   # a capped answer is ">= N": at_cap says so
+            want('stormark_streams_at_cap', int(c['at_cap']), **lab)
+        want('stormark_streams_max_high_streams', c.get('max_streams_high'), **lab)
+        t = c.get('trials')
+        if t:
+            want('stormark_streams_trials', t['at_answer'], step='answer', **lab)
+            want('stormark_streams_held_trials', t['held_at_answer'], step='answer', **lab)
+            want('stormark_streams_trials', t['at_failed'], step='failed', **lab)
+            want('stormark_streams_held_trials', t['held_at_failed'], step='failed', **lab)
         cliff(c.get('cliff'), **lab)
     if 'mix' in doc:
         want('stormark_streams_mix_held', int(doc['mix']['held']))
@@ -196,6 +235,17 @@ elif cmd == 'time':
         for stat in ('mean', 'stddev', 'median', 'min', 'max'):
             if st.get(stat) is not None:
                 want('stormark_time_' + name, st[stat] / scale, stat=stat)
+    for fig, name, lab in (('syscalls', 'syscalls', {}), ('read_calls', 'io_calls', {'op': 'read'}),
+                           ('write_calls', 'io_calls', {'op': 'write'}),
+                           ('minor_faults', 'page_faults', {'kind': 'minor'}),
+                           ('major_faults', 'page_faults', {'kind': 'major'}),
+                           ('voluntary_ctxsw', 'context_switches', {'kind': 'voluntary'}),
+                           ('involuntary_ctxsw', 'context_switches', {'kind': 'involuntary'}),
+                           ('disk_read_ios', 'disk_ios', {'op': 'read'})):
+        st = t['stats'].get(fig) or {}
+        for stat in ('mean', 'max'):
+            if st.get(stat) is not None:
+                want('stormark_time_' + name, st[stat], stat=stat, **lab)
 elif cmd == 'meta':
     for ph, o in doc['meta']['ops'].items():
         want('stormark_meta_ops_per_second', o['per_s'], phase=ph)

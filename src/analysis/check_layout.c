@@ -136,7 +136,8 @@ unsigned sm_check_layout(const cJSON *doc, const char *layout, const char *text,
 		ck_lay_meta(&L);
 	/* frames' frametest and fileio's text layouts end with the job's table */
 	if ((!strcmp(cmd, "frames") && !strcmp(layout, "frametest")) ||
-	    (!strcmp(cmd, "fileio") && strcmp(layout, "csv") && strcmp(layout, "openmetrics")))
+	    (!strcmp(cmd, "fileio") && strcmp(layout, "csv") && strcmp(layout, "openmetrics") &&
+	     strcmp(layout, "prometheus")))
 		ck_lay_dist(&L);
 	return c->n + c->dropped - before;
 }

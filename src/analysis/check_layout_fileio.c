@@ -289,6 +289,6 @@ void ck_lay_fileio(struct ck_lay *L)
 		markdown(L);
 	else if (!strcmp(L->layout, "csv"))
 		csv(L);
-	if (strcmp(L->layout, "csv") && strcmp(L->layout, "openmetrics"))
+	if (strcmp(L->layout, "csv") && strcmp(L->layout, "openmetrics") && strcmp(L->layout, "prometheus"))
 		verify(L);
 }

@@ -77,8 +77,8 @@ void ck_lay_meta(struct ck_lay *L)
 	const cJSON *ops = ck_at(L->doc, "meta.ops"), *op;
 	int csv = !strcmp(L->layout, "csv"), md = !strcmp(L->layout, "markdown");
 
-	if (!strcmp(L->layout, "openmetrics"))
-		return;   /* its figures: tests/openmetrics_check.py holds them to the JSON */
+	if (!strcmp(L->layout, "openmetrics") || !strcmp(L->layout, "prometheus"))
+		return;   /* their figures: tests/openmetrics_check.py holds them to the JSON */
 	cJSON_ArrayForEach(op, ops) {
 		if (!op->string)
 			continue;

@@ -177,6 +177,34 @@ static int fileio_figs(struct sm_cmp_run *r, const cJSON *doc)
 	return rc ? rc : ops_figs(r, doc);
 }
 
+/* streams: each cell's answer, the most streams that held, and the rate
+ * sustained there (docs/streams.md); higher is better. */
+static int streams_figs(struct sm_cmp_run *r, const cJSON *doc)
+{
+	const cJSON *c;
+	char n[160], l[160];
+	int rc = 0;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "streams")) {
+		const char *fmt = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "format"));
+		const char *fps = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "fps"));
+		const char *dir = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "direction"));
+
+		if (!fmt || !fps || !dir)
+			continue;
+		snprintf(n, sizeof(n), "streams.%s@%s:%s.max_streams", fmt, fps, dir);
+		snprintf(l, sizeof(l), "%s @%s %s streams", fmt, fps, dir);
+		rc = fig(r, c, "max_streams", n, l, SM_CU_COUNT, 1);
+		snprintf(n, sizeof(n), "streams.%s@%s:%s.sustained_bytes_per_s", fmt, fps, dir);
+		snprintf(l, sizeof(l), "%s @%s %s sustained", fmt, fps, dir);
+		if (!rc)
+			rc = fig(r, c, "sustained_bytes_per_s", n, l, SM_CU_BPS, 1);
+		if (rc)
+			break;
+	}
+	return rc;
+}
+
 /* meta: each phase's rate and latency (docs/meta.md). */
 static int meta_figs(struct sm_cmp_run *r, const cJSON *doc)
 {
@@ -358,6 +386,8 @@ int sm_cmp_doc_figures(const cJSON *doc, struct sm_cmp_run **runs, unsigned *n, 
 			rc = run_figs(a, doc);
 		else if (!strcmp(cmd, "meta"))
 			rc = meta_figs(a, doc);
+		else if (!strcmp(cmd, "streams"))
+			rc = streams_figs(a, doc);
 		else {
 			snprintf(why, len, "unknown command '%s'", cmd);
 			rc = -EINVAL;

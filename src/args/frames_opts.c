@@ -95,7 +95,7 @@ static int format_cb(const struct sm_opt *opt, const char *arg, char *exp, size_
 		return 0;
 	}
 	if (sm_format_find(arg, &f)) {
-		snprintf(exp, len, "%s", old ? "a report layout (frametest, csv, markdown, json or openmetrics) or a "
+		snprintf(exp, len, "%s", old ? "a report layout (frametest, csv, markdown, json, openmetrics or prometheus) or a "
 			 "video format name (see --list-formats)" : "a video format name (see --list-formats)");
 		return -EINVAL;
 	}
@@ -197,8 +197,8 @@ static unsigned stormark_part(struct sm_frames_opts *o, struct sm_opt *t)
 		SM_SAVE_OPTS(o->save),
 		SM_OUT_JSON_OPT(o->json, 1),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, o, "LAYOUT",
-			    "report layout: frametest (default), csv, markdown, json or "
-			    "openmetrics"),
+			    "report layout: frametest (default), csv, markdown, json, "
+			    "openmetrics or prometheus (docs/openmetrics.md)"),
 		SM_OPT_STR(0, "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
 		SM_OUT_HTML_OPT(o->out.html),
 		SM_OPT_FLAG_SET(0, "quiet", p->quiet, 1, "no progress line"),

@@ -538,7 +538,7 @@ static int test_ok(const char *test, const char *cmd, int vb)
 }
 
 /* 1 when stormark's output flags among argv make the report a document a
- * parser reads whole (--format=json or openmetrics, --json or --json=-, the
+ * parser reads whole (--format=json, openmetrics or prometheus, --json or --json=-, the
  * last --format counting): sysbench's banner stays off stdout then. */
 static int parsed_report(int argc, char **argv)
 {
@@ -553,7 +553,8 @@ static int parsed_report(int argc, char **argv)
 		else if (!strcmp(argv[i], "--json=-"))
 			json = 1;
 	}
-	return json || (format && (!strcmp(format, "json") || !strcmp(format, "openmetrics")));
+	return json || (format && (!strcmp(format, "json") || !strcmp(format, "openmetrics") ||
+				   !strcmp(format, "prometheus")));
 }
 
 int sm_sb_args(int argc, char **argv, struct sm_sb_args *out)

@@ -36,9 +36,10 @@ static void usage(FILE *f, const struct sm_opt *opts)
 	fprintf(f,
 		"usage: stormark history [--db PATH] [--json[=FILE]] [KEY [KEY2]]\n"
 		"       stormark history [--db PATH] KEY --html FILE\n\n"
-		"Runs saved with --save KEY (frames, fileio run, run, time). With no KEY:\n"
-		"every key, its command, its number of runs and the newest run's headline\n"
-		"(time: the trimmed mean wall time, the fastest and slowest 10%% dropped).\n"
+		"Runs saved with --save KEY (frames, fileio run, run, time, meta,\n"
+		"streams). With no KEY: every key, its command, its number of runs and\n"
+		"the newest run's headline (time: the trimmed mean wall time, the\n"
+		"fastest and slowest 10%% dropped).\n"
 		"With KEY: its runs in a table for its command. With two time keys: the\n"
 		"two compared figure by figure ('stormark compare' compares any two keys).\n"
 		"--json exports the keys, or a key's runs with every saved result whole.\n"

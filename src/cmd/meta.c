@@ -70,7 +70,7 @@ static int parse(int argc, char **argv, struct meta_opts *o)
 		SM_OPT_FLAG_SET(0, "shared-dir", o->shared_dir, 1,
 				"under mpirun: every rank's files in one directory (default DIR/rank.N each)"),
 		SM_OPT_HEAD("\nOutput:"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json or openmetrics"),
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json, openmetrics or prometheus (docs/openmetrics.md)"),
 		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),

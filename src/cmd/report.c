@@ -29,8 +29,10 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		   "text (stormark's own), csv, markdown, json; frames: frametest\n"
 		   "(default), csv, markdown, json; streams and meta: text (default),\n"
 		   "csv, markdown, json; and html for every one (a self-contained page\n"
-		   "with charts, docs/report.md) and openmetrics (Prometheus' text\n"
-		   "format, docs/openmetrics.md). --check renders nothing:\n"
+		   "with charts, docs/report.md), openmetrics (OpenMetrics 1.0) and\n"
+		   "prometheus (Prometheus' text format 0.0.4, for node_exporter's\n"
+		   "textfile collector and Pushgateway; docs/openmetrics.md).\n"
+		   "--check renders nothing:\n"
 		   "it checks each file's invariants and its layouts against it, one line\n"
 		   "per violation.\n\n");
 	sm_opt_usage(f, opts, 0);

@@ -217,7 +217,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,
 				"let the directory be a file system's root (a mount point, or /)"),
 		SM_OPT_HEAD("\nOutput:"),
-		SM_OUT_OPTS(o->out, 'o', 1, "text (default), csv, markdown, json or openmetrics"),
+		SM_OUT_OPTS(o->out, 'o', 1, "text (default), csv, markdown, json, openmetrics or prometheus (docs/openmetrics.md)"),
 		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),

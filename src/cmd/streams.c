@@ -10,6 +10,7 @@
 #include "mpi/job_streams.h"
 #include "cmd/emit.h"
 #include "args/out_opts.h"
+#include "args/save.h"
 #include "args/uring_opts.h"
 #include "core/clock.h"
 #include "core/fsx.h"
@@ -44,6 +45,7 @@ static const char *const default_formats[] = {
 struct streams_opts {
 	struct sm_streams_plan plan;
 	struct sm_out_opts out;
+	struct sm_save_opts save;
 	struct sm_sformat formats[MAX_FORMATS + 1];
 	unsigned nformats;
 	const struct sm_fps *rates[MAX_RATES];
@@ -326,7 +328,8 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 				"list the stream formats, compressed and frame sequences, and their rates "
 				"(--format text, markdown, csv or json; --json[=FILE], -o FILE)"),
 		SM_OPT_HEAD("\nOutput:"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json or openmetrics"),
+		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json, openmetrics or prometheus (docs/openmetrics.md)"),
+		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),
 		SM_OPT_END,
@@ -366,11 +369,17 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 		if (o->out.html)
 			return sm_usage_error(PROG, HINT, "--list writes no HTML report (the format tables "
 					      "take --format text, markdown, csv or json, and --json=FILE)");
-		if (o->out.layout == SM_LAYOUT_OPENMETRICS)
-			return sm_usage_error(PROG, HINT, "--list has no OpenMetrics layout: the format "
+		if (o->out.layout == SM_LAYOUT_OPENMETRICS || o->out.layout == SM_LAYOUT_PROMETHEUS)
+			return sm_usage_error(PROG, HINT, "--list has no metrics layout: the format "
 					      "tables are no measurement (--format text, markdown, csv or json)");
+		if (o->save.key)
+			return sm_usage_error(PROG, HINT, "--list has nothing to --save: the format tables "
+					      "are no measurement");
 		return 0;   /* listed by cmd_streams(), once -o is resolved */
 	}
+	if (sm_save_check(&o->save, msg, sizeof(msg)) ||
+	    sm_save_apart(&o->save, &o->out, NULL, 0, NULL, msg, sizeof(msg)))
+		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (first < argc)
 		o->plan.dir = argv[first++];
 	if (first < argc)
@@ -521,6 +530,10 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	if (abs_dir)
 		o->plan.dir = abs_dir;
 	e.out = &o->out;
+	e.save = &o->save;
+	code = sm_emit_open(&e);   /* --save: a bad history fails before the search */
+	if (code)
+		goto out;
 	code = sm_emit_redirect(&e);   /* -o FILE: the report goes there */
 	if (code)
 		goto out;
@@ -540,6 +553,7 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	sm_progress_clear(&pc);
 	code = sm_emit(&e, res, rc);   /* rank 0 reports the job */
 out:
+	sm_emit_close(&e);
 	sm_job_unplace(job);   /* an MPI job's DIR/rank.N, made and emptied */
 	sm_streams_result_release(res);
 	sm_streams_mix_release(&o->mix);

@@ -64,7 +64,7 @@ static int parse(int argc, char **argv, struct time_opts *o)
 		SM_OPT_FLAG_SET(0, "shell", o->shell, 1, "run COMMAND with sh -c (one string)"),
 		SM_OPT_FLAG_SET(0, "no-syscalls", o->no_syscalls, 1,
 				"do not count all system calls (no perf counter)"),
-		SM_OUT_OPTS(o->out, 'o', 1, "text (default), timeit, csv, markdown, json or openmetrics"),
+		SM_OUT_OPTS(o->out, 'o', 1, "text (default), timeit, csv, markdown, json, openmetrics or prometheus (docs/openmetrics.md)"),
 		SM_OPT_FLAG_SET(0, "csv", o->csv, 1, "the same as --format csv"),
 		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* A result document as OpenMetrics text exposition: every figure a gauge
- * in its base unit (seconds, bytes), the unit as the name's suffix, the
- * families and labels of docs/openmetrics.md. */
+/* A result document as metrics text: OpenMetrics 1.0 or the Prometheus
+ * text format 0.0.4, from the one table of families below. Every figure
+ * is a gauge in its base unit (seconds, bytes), the unit as the name's
+ * suffix, a time's quantiles a summary; the families and labels of
+ * docs/openmetrics.md. */
 #include "report/openmetrics.h"
 
 #include <cjson/cJSON.h>
@@ -22,11 +24,12 @@ enum fam {
 	F_FI_BPS, F_FI_OPS, F_FI_BYTES, F_FI_ERRS, F_FI_LAT, F_FI_LAT_MEAN, F_FI_EVLAT,
 	F_RUN_BLK_BPS, F_RUN_BLK_IOPS, F_RUN_BLK_LAT,
 	F_RUN_FR_BPS, F_RUN_FR_FPS, F_RUN_FR_FT,
-	F_RUN_V_RATIO, F_RUN_V_RT, F_RUN_V_NEED, F_RUN_V_MEAS,
-	F_ST_MAX, F_ST_HEAD, F_ST_RATE, F_ST_SUST, F_ST_AGG,
+	F_RUN_V_RATIO, F_RUN_V, F_RUN_V_NEED, F_RUN_V_MEAS,
+	F_ST_MAX, F_ST_HEAD, F_ST_HIGH, F_ST_AT_CAP, F_ST_TRIALS, F_ST_TRIALS_HELD, F_ST_RATE, F_ST_SUST, F_ST_AGG,
 	F_ST_MIX_HELD, F_ST_MIX_BPS, F_ST_MIX_DROP, F_ST_MIXG_HELD,
 	F_TIME_RUNS, F_TIME_WALL, F_TIME_USER, F_TIME_SYS, F_TIME_CPU, F_TIME_RSS,
-	F_TIME_RD, F_TIME_WR, F_TIME_SRD, F_TIME_SWR, F_TIME_DRD, F_TIME_DWR,
+	F_TIME_RD, F_TIME_WR, F_TIME_SRD, F_TIME_SWR, F_TIME_SCWR, F_TIME_DRD, F_TIME_DWR,
+	F_TIME_SYSCALLS, F_TIME_CALLS, F_TIME_FAULTS, F_TIME_CTXSW, F_TIME_DISK_IOS, F_TIME_PROCS,
 	F_META_OPS, F_META_COUNT, F_META_ERRS, F_META_DUR, F_META_LAT, F_META_LAT_MEAN,
 	F_RUN_META_OPS, F_RUN_META_SEQ,
 	NFAM
@@ -37,7 +40,7 @@ struct family {
 };
 
 static const struct family fams[NFAM] = {
-	[F_RESULT] = { "stormark_result", "info", NULL, "the result: stormark's version, kernel, file system, device, engine" },
+	[F_RESULT] = { "stormark_result", "info", NULL, "the result: stormark's version, kernel, file system, mount point, engine" },
 	[F_STARTED] = { "stormark_result_started_timestamp_seconds", "gauge", "seconds", "when the run started (Unix time)" },
 	[F_DURATION] = { "stormark_result_duration_seconds", "gauge", "seconds", "how long the run took" },
 	[F_INTERRUPTED] = { "stormark_result_interrupted", "gauge", NULL, "1 when the run was stopped before its end" },
@@ -54,7 +57,7 @@ static const struct family fams[NFAM] = {
 	[F_FR_BPS] = { "stormark_frames_throughput_bytes_per_second", "gauge", "bytes_per_second", "frames: bytes moved per second" },
 	[F_FR_FPS] = { "stormark_frames_rate_frames_per_second", "gauge", "frames_per_second", "frames: frames moved per second" },
 	[F_FR_BYTES] = { "stormark_frames_transferred_bytes", "gauge", "bytes", "frames: bytes moved" },
-	[F_FR_FT] = { "stormark_frames_frame_time_seconds", "gauge", "seconds", "frames: a frame's time, by quantile (0: fastest, 1: slowest)" },
+	[F_FR_FT] = { "stormark_frames_frame_time_seconds", "summary", "seconds", "frames: a frame's time, by quantile (0: fastest, 1: slowest)" },
 	[F_FR_FT_MEAN] = { "stormark_frames_frame_time_mean_seconds", "gauge", "seconds", "frames: a frame's mean time" },
 	[F_FR_SCHED] = { "stormark_frames_scheduled_frames", "gauge", "frames", "frames: frames scheduled" },
 	[F_FR_MOVED] = { "stormark_frames_transferred_frames", "gauge", "frames", "frames: frames moved" },
@@ -63,21 +66,25 @@ static const struct family fams[NFAM] = {
 	[F_FI_OPS] = { "stormark_fileio_ops_per_second", "gauge", "ops_per_second", "fileio: operations per second, by op (all: every event)" },
 	[F_FI_BYTES] = { "stormark_fileio_transferred_bytes", "gauge", "bytes", "fileio: bytes moved, by op" },
 	[F_FI_ERRS] = { "stormark_fileio_op_errors", "gauge", NULL, "fileio: operations that failed, by op" },
-	[F_FI_LAT] = { "stormark_fileio_latency_seconds", "gauge", "seconds", "fileio: an operation's latency, by op and quantile" },
+	[F_FI_LAT] = { "stormark_fileio_latency_seconds", "summary", "seconds", "fileio: an operation's latency, by op and quantile" },
 	[F_FI_LAT_MEAN] = { "stormark_fileio_latency_mean_seconds", "gauge", "seconds", "fileio: an operation's mean latency, by op" },
-	[F_FI_EVLAT] = { "stormark_fileio_event_latency_seconds", "gauge", "seconds", "fileio: an event's latency (sysbench's), by quantile" },
+	[F_FI_EVLAT] = { "stormark_fileio_event_latency_seconds", "summary", "seconds", "fileio: an event's latency (sysbench's), by quantile" },
 	[F_RUN_BLK_BPS] = { "stormark_run_block_throughput_bytes_per_second", "gauge", "bytes_per_second", "run: a block test's bytes per second" },
 	[F_RUN_BLK_IOPS] = { "stormark_run_block_ops_per_second", "gauge", "ops_per_second", "run: a block test's operations per second" },
-	[F_RUN_BLK_LAT] = { "stormark_run_block_latency_seconds", "gauge", "seconds", "run: a block test's latency, by quantile" },
+	[F_RUN_BLK_LAT] = { "stormark_run_block_latency_seconds", "summary", "seconds", "run: a block test's latency, by quantile" },
 	[F_RUN_FR_BPS] = { "stormark_run_frames_throughput_bytes_per_second", "gauge", "bytes_per_second", "run: a frame test's bytes per second" },
 	[F_RUN_FR_FPS] = { "stormark_run_frames_rate_frames_per_second", "gauge", "frames_per_second", "run: a frame test's frames per second" },
-	[F_RUN_FR_FT] = { "stormark_run_frames_frame_time_seconds", "gauge", "seconds", "run: a frame test's frame time, by quantile" },
+	[F_RUN_FR_FT] = { "stormark_run_frames_frame_time_seconds", "summary", "seconds", "run: a frame test's frame time, by quantile" },
 	[F_RUN_V_RATIO] = { "stormark_run_verdict_ratio", "gauge", "ratio", "run: a verdict cell's measured over needed bytes per second" },
-	[F_RUN_V_RT] = { "stormark_run_verdict_realtime", "gauge", NULL, "run: 1 when a verdict cell is realtime, 0 when marginal or not-realtime" },
+	[F_RUN_V] = { "stormark_run_verdict", "gauge", NULL, "run: a verdict cell's verdict: 3 realtime, 2 marginal, 1 unconfirmed, 0 not-realtime" },
 	[F_RUN_V_NEED] = { "stormark_run_verdict_needed_bytes_per_second", "gauge", "bytes_per_second", "run: what a verdict cell's format needs" },
 	[F_RUN_V_MEAS] = { "stormark_run_verdict_measured_bytes_per_second", "gauge", "bytes_per_second", "run: what a verdict cell was judged on" },
 	[F_ST_MAX] = { "stormark_streams_max_streams", "gauge", "streams", "streams: the most streams that held" },
 	[F_ST_HEAD] = { "stormark_streams_max_headroom_streams", "gauge", "streams", "streams: the most streams that held with the headroom kept" },
+	[F_ST_HIGH] = { "stormark_streams_max_high_streams", "gauge", "streams", "streams: the most streams that held in some trial (above max_streams when the answer moved between trials)" },
+	[F_ST_AT_CAP] = { "stormark_streams_at_cap", "gauge", NULL, "streams: 1 when the answer is --max-streams, the search's cap (the volume may hold more), else 0" },
+	[F_ST_TRIALS] = { "stormark_streams_trials", "gauge", NULL, "streams: the trials run, at the answer (step=answer) and at the first failure (step=failed)" },
+	[F_ST_TRIALS_HELD] = { "stormark_streams_held_trials", "gauge", NULL, "streams: the trials that held, by step as stormark_streams_trials" },
 	[F_ST_RATE] = { "stormark_streams_stream_rate_bytes_per_second", "gauge", "bytes_per_second", "streams: one stream's rate" },
 	[F_ST_SUST] = { "stormark_streams_sustained_bytes_per_second", "gauge", "bytes_per_second", "streams: the rate sustained at the most streams" },
 	[F_ST_AGG] = { "stormark_streams_aggregate_bytes_per_second", "gauge", "bytes_per_second", "streams: the streams' rate together at the most streams" },
@@ -95,25 +102,32 @@ static const struct family fams[NFAM] = {
 	[F_TIME_WR] = { "stormark_time_write_bytes", "gauge", "bytes", "time: bytes written by system calls, by statistic" },
 	[F_TIME_SRD] = { "stormark_time_storage_read_bytes", "gauge", "bytes", "time: bytes the storage layer read, by statistic" },
 	[F_TIME_SWR] = { "stormark_time_storage_write_bytes", "gauge", "bytes", "time: bytes the storage layer wrote, by statistic" },
+	[F_TIME_SCWR] = { "stormark_time_storage_cancelled_write_bytes", "gauge", "bytes", "time: bytes written whose write-out was cancelled (the file truncated or removed first), by statistic" },
 	[F_TIME_DRD] = { "stormark_time_disk_read_bytes", "gauge", "bytes", "time: bytes the disk read, by statistic" },
 	[F_TIME_DWR] = { "stormark_time_disk_write_bytes", "gauge", "bytes", "time: bytes the disk wrote, by statistic" },
+	[F_TIME_SYSCALLS] = { "stormark_time_syscalls", "gauge", NULL, "time: system calls made, by statistic" },
+	[F_TIME_CALLS] = { "stormark_time_io_calls", "gauge", NULL, "time: I/O system calls, by op (read, write, flush) and statistic" },
+	[F_TIME_FAULTS] = { "stormark_time_page_faults", "gauge", NULL, "time: page faults, by kind (minor, major) and statistic" },
+	[F_TIME_CTXSW] = { "stormark_time_context_switches", "gauge", NULL, "time: context switches, by kind (voluntary, involuntary) and statistic" },
+	[F_TIME_DISK_IOS] = { "stormark_time_disk_ios", "gauge", NULL, "time: the disk's requests, by op (read, write, flush) and statistic" },
+	[F_TIME_PROCS] = { "stormark_time_processes", "gauge", NULL, "time: processes the command ran, by statistic" },
 	[F_META_OPS] = { "stormark_meta_ops_per_second", "gauge", "ops_per_second", "meta: a phase's operations per second over its span, by phase (create, stat, probe, list, delete)" },
 	[F_META_COUNT] = { "stormark_meta_operations", "gauge", NULL, "meta: a phase's operations, by phase" },
 	[F_META_ERRS] = { "stormark_meta_op_errors", "gauge", NULL, "meta: a phase's operations that failed, by phase" },
 	[F_META_DUR] = { "stormark_meta_phase_duration_seconds", "gauge", "seconds", "meta: a phase's span, by phase" },
-	[F_META_LAT] = { "stormark_meta_latency_seconds", "gauge", "seconds", "meta: an operation's latency, by phase and quantile" },
+	[F_META_LAT] = { "stormark_meta_latency_seconds", "summary", "seconds", "meta: an operation's latency, by phase and quantile" },
 	[F_META_LAT_MEAN] = { "stormark_meta_latency_mean_seconds", "gauge", "seconds", "meta: an operation's mean latency, by phase" },
 	[F_RUN_META_OPS] = { "stormark_run_meta_ops_per_second", "gauge", "ops_per_second", "run: the metadata line's operations per second, by phase" },
 	[F_RUN_META_SEQ] = { "stormark_run_meta_sequence_seconds", "gauge", "seconds", "run: how long listing (list), or stat'ing and probing (probe), a sequence of 100,000 frames takes here" },
 };
 
 /* The samples of each family, collected before any is printed: a family's
- * samples are printed together, as the format requires. */
+ * samples are printed together, as both formats require. */
 struct om {
 	FILE *mem[NFAM];
 	char *buf[NFAM];
 	size_t len[NFAM];
-	const char *common[3][2];   /* command, key, host (value NULL: absent) */
+	const char *common[5][2];   /* command, key, host, dir, device (value NULL: absent) */
 	int oom;
 };
 
@@ -198,12 +212,13 @@ static void put_label(FILE *f, int *n, const char *k, const char *v)
 	fputc('"', f);
 }
 
-/* One sample of family fam: the common labels, then the pairs of name and
- * value that follow (a NULL value: no such label), ended by a NULL name. */
-static void sample(struct om *m, enum fam fam, double v, ...)
+/* One sample of family fam, its name ending in suffix ("_sum" and
+ * "_count" of a summary, "" else): the common labels, then the pairs of
+ * name and value in ap (a NULL value: no such label), ended by a NULL
+ * name. */
+static void vsample(struct om *m, enum fam fam, const char *suffix, double v, va_list ap)
 {
 	FILE *f;
-	va_list ap;
 	const char *k;
 	int n = 0;
 
@@ -215,19 +230,36 @@ static void sample(struct om *m, enum fam fam, double v, ...)
 	fputs(fams[fam].name, f);
 	if (!strcmp(fams[fam].type, "info"))
 		fputs("_info", f);
+	fputs(suffix, f);
 	fputc('{', f);
-	for (unsigned i = 0; i < 3; i++)
+	for (unsigned i = 0; i < sizeof(m->common) / sizeof(m->common[0]); i++)
 		put_label(f, &n, m->common[i][0], m->common[i][1]);
-	va_start(ap, v);
 	while ((k = va_arg(ap, const char *))) {
 		const char *val = va_arg(ap, const char *);
 
 		put_label(f, &n, k, val);
 	}
-	va_end(ap);
 	fputs("} ", f);
 	put_value(f, v);
 	fputc('\n', f);
+}
+
+static void sample(struct om *m, enum fam fam, double v, ...)
+{
+	va_list ap;
+
+	va_start(ap, v);
+	vsample(m, fam, "", v, ap);
+	va_end(ap);
+}
+
+static void sample_sfx(struct om *m, enum fam fam, const char *suffix, double v, ...)
+{
+	va_list ap;
+
+	va_start(ap, v);
+	vsample(m, fam, suffix, v, ap);
+	va_end(ap);
 }
 
 /* ---- reading the document ------------------------------------------- */
@@ -268,6 +300,14 @@ static const char *nstr(const cJSON *o, const char *key)
 	return s && *s ? s : NULL;
 }
 
+/* The number o.key, NAN when the document does not have it. */
+static double numv(const cJSON *o, const char *key)
+{
+	double v;
+
+	return num(o, key, &v) ? v : NAN;
+}
+
 /* The sample of o.key over scale (a unit's conversion), when the document has the figure. */
 #define PUT(m, fam, o, key, scale, ...)                                              \
 	do {                                                                         \
@@ -278,19 +318,39 @@ static const char *nstr(const cJSON *o, const char *key)
 
 #define NS 1e9
 
-/* The stored quantiles of a latency object (lat_ns, frame_ns), in seconds:
- * min and max as quantiles 0 and 1. */
-static void quantiles(struct om *m, enum fam fam, const cJSON *lat, const char *k1, const char *v1,
+/* The stored quantiles of a latency object (lat_ns, frame_ns), in seconds,
+ * as a summary: min and max as quantiles 0 and 1; its _sum and _count
+ * from the object's histogram when it has one, else _count alone from
+ * count (the operations timed; NAN: not known). */
+static void quantiles(struct om *m, enum fam fam, const cJSON *lat, double count, const char *k1, const char *v1,
 		      const char *k2, const char *v2, const char *k3, const char *v3)
 {
 	static const struct { const char *key, *q; } qs[] = {
 		{ "min", "0" }, { "p50", "0.5" }, { "p90", "0.9" }, { "p95", "0.95" }, { "p99", "0.99" },
 		{ "p99_9", "0.999" }, { "p99_99", "0.9999" }, { "max", "1" },
 	};
+	const cJSON *h = at(lat, "histogram"), *c;
+	double sum, v;
+	int any = 0;
 
-	for (unsigned i = 0; i < sizeof(qs) / sizeof(qs[0]); i++)
+	for (unsigned i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		if (!num(lat, qs[i].key, &v))
+			continue;
+		any = 1;
 		/* the quantile first: a NULL name ends the pairs */
-		PUT(m, fam, lat, qs[i].key, NS, "quantile", qs[i].q, k1, v1, k2, v2, k3, v3, NULL);
+		sample(m, fam, v / NS, "quantile", qs[i].q, k1, v1, k2, v2, k3, v3, NULL);
+	}
+	if (!any)
+		return;
+	if (num(h, "sum", &sum) && cJSON_IsArray(at(h, "counts"))) {
+		count = 0;
+		cJSON_ArrayForEach(c, at(h, "counts"))   /* [value, how many] */
+			if (cJSON_IsArray(c) && cJSON_IsNumber(cJSON_GetArrayItem(c, 1)))
+				count += cJSON_GetArrayItem(c, 1)->valuedouble;
+		sample_sfx(m, fam, "_sum", sum / NS, k1, v1, k2, v2, k3, v3, NULL);
+	}
+	if (!isnan(count))
+		sample_sfx(m, fam, "_count", count, k1, v1, k2, v2, k3, v3, NULL);
 }
 
 /* "play" for playback: the direction label's words are read, write,
@@ -345,7 +405,7 @@ static void frames(struct om *m, const cJSON *doc)
 	else
 		PUT(m, F_FR_FPS, t, "items_per_s", 1, "direction", dir, "format", fmt, NULL);
 	PUT(m, F_FR_BYTES, t, "bytes", 1, "direction", dir, "format", fmt, NULL);
-	quantiles(m, F_FR_FT, at(frame, "lat_ns"), "direction", dir, "format", fmt, NULL, NULL);
+	quantiles(m, F_FR_FT, at(frame, "lat_ns"), numv(frame, "count"), "direction", dir, "format", fmt, NULL, NULL);
 	PUT(m, F_FR_FT_MEAN, at(frame, "lat_ns"), "mean", NS, "direction", dir, "format", fmt, NULL);
 	PUT(m, F_FR_SCHED, fr, "scheduled", 1, "direction", dir, "format", fmt, NULL);
 	PUT(m, F_FR_MOVED, fr, "transferred", 1, "direction", dir, "format", fmt, NULL);
@@ -370,12 +430,25 @@ static void fileio(struct om *m, const cJSON *doc)
 			continue;
 		PUT(m, F_FI_BYTES, op, "bytes", 1, "mode", mode, "op", op->string, NULL);
 		PUT(m, F_FI_ERRS, op, "errors", 1, "mode", mode, "op", op->string, NULL);
-		quantiles(m, F_FI_LAT, at(op, "lat_ns"), "mode", mode, "op", op->string, NULL, NULL);
+		quantiles(m, F_FI_LAT, at(op, "lat_ns"), numv(op, "count"), "mode", mode, "op", op->string, NULL, NULL);
 		PUT(m, F_FI_LAT_MEAN, at(op, "lat_ns"), "mean", NS, "mode", mode, "op", op->string, NULL);
 	}
-	quantiles(m, F_FI_EVLAT, at(fi, "event_lat_ns"), "mode", mode, NULL, NULL, NULL, NULL);
+	quantiles(m, F_FI_EVLAT, at(fi, "event_lat_ns"), numv(fi, "events"), "mode", mode, NULL, NULL, NULL, NULL);
 	cliff(m, at(doc, "cliff"), "mode", mode, NULL, NULL, NULL, NULL, NULL, NULL);
 	steady(m, at(doc, "steady"), "mode", mode, NULL, NULL);
+}
+
+/* A verdict as the number of F_RUN_V (its legend is the family's help):
+ * the better the verdict, the larger, so a drop is a fall of the value;
+ * -1 for a word this table does not know. */
+static int verdict_code(const char *v)
+{
+	static const char *const words[] = { "not-realtime", "unconfirmed", "marginal", "realtime" };
+
+	for (int i = 0; v && i < (int)(sizeof(words) / sizeof(words[0])); i++)
+		if (!strcmp(v, words[i]))
+			return i;
+	return -1;
 }
 
 static void run_verdicts(struct om *m, const cJSON *v)
@@ -390,11 +463,11 @@ static void run_verdicts(struct om *m, const cJSON *v)
 			const char *fps = str(cell, "fps"), *verdict = str(cell, "verdict");
 			const char *dir = direction(sides[s]);
 
-			PUT(m, F_RUN_V_RATIO, cell, "ratio", 1, "format", fmt, "direction", dir, "fps", fps,
-			    "verdict", verdict, NULL);
-			if (verdict)
-				sample(m, F_RUN_V_RT, !strcmp(verdict, "realtime"), "format", fmt, "direction", dir,
-				       "fps", fps, "verdict", verdict, NULL);
+			int code = verdict_code(verdict);
+
+			PUT(m, F_RUN_V_RATIO, cell, "ratio", 1, "format", fmt, "direction", dir, "fps", fps, NULL);
+			if (code >= 0)
+				sample(m, F_RUN_V, code, "format", fmt, "direction", dir, "fps", fps, NULL);
 			PUT(m, F_RUN_V_NEED, cell, "needed_bytes_per_s", 1, "format", fmt, "direction", dir,
 			    "fps", fps, NULL);
 			PUT(m, F_RUN_V_MEAS, cell, "measured_bytes_per_s", 1, "format", fmt, "direction", dir,
@@ -419,7 +492,7 @@ static void run(struct om *m, const cJSON *doc)
 
 			PUT(m, F_RUN_BLK_BPS, s, "bytes_per_s", 1, "test", test, "direction", dirs[d], NULL);
 			PUT(m, F_RUN_BLK_IOPS, s, "iops", 1, "test", test, "direction", dirs[d], NULL);
-			quantiles(m, F_RUN_BLK_LAT, at(at(s, "op"), "lat_ns"), "test", test, "direction", dirs[d],
+			quantiles(m, F_RUN_BLK_LAT, at(at(s, "op"), "lat_ns"), numv(at(s, "op"), "count"), "test", test, "direction", dirs[d],
 				  NULL, NULL);
 			steady(m, at(s, "steady"), "test", test, "direction", dirs[d]);
 		}
@@ -438,7 +511,7 @@ static void run(struct om *m, const cJSON *doc)
 			    "direction", dirs[d], NULL);
 			PUT(m, F_RUN_FR_FPS, s, "fps", 1, "preset", preset, "threads", threads,
 			    "direction", dirs[d], NULL);
-			quantiles(m, F_RUN_FR_FT, at(s, "frame_ns"), "preset", preset, "threads", threads,
+			quantiles(m, F_RUN_FR_FT, at(s, "frame_ns"), numv(s, "frames"), "preset", preset, "threads", threads,
 				  "direction", dirs[d]);
 			cliff(m, at(s, "cliff"), "preset", preset, "threads", threads, "direction", dirs[d], NULL, NULL);
 		}
@@ -471,7 +544,7 @@ static void meta(struct om *m, const cJSON *doc)
 		PUT(m, F_META_COUNT, p, "count", 1, "phase", ph, NULL);
 		PUT(m, F_META_ERRS, p, "errors", 1, "phase", ph, NULL);
 		PUT(m, F_META_DUR, p, "duration_ns", NS, "phase", ph, NULL);
-		quantiles(m, F_META_LAT, at(p, "lat_ns"), "phase", ph, NULL, NULL, NULL, NULL);
+		quantiles(m, F_META_LAT, at(p, "lat_ns"), numv(p, "count"), "phase", ph, NULL, NULL, NULL, NULL);
 		PUT(m, F_META_LAT_MEAN, at(p, "lat_ns"), "mean", NS, "phase", ph, NULL);
 	}
 }
@@ -487,6 +560,13 @@ static void streams(struct om *m, const cJSON *doc)
 #define CELL "format", fmt, "fps", fps, "direction", dir, "kind", kind
 		PUT(m, F_ST_MAX, c, "max_streams", 1, CELL, NULL);
 		PUT(m, F_ST_HEAD, c, "max_streams_headroom", 1, CELL, NULL);
+		PUT(m, F_ST_HIGH, c, "max_streams_high", 1, CELL, NULL);
+		if (at(c, "max_streams") && !cJSON_IsNull(at(c, "max_streams")))
+			PUT(m, F_ST_AT_CAP, c, "at_cap", 1, CELL, NULL);
+		PUT(m, F_ST_TRIALS, at(c, "trials"), "at_answer", 1, CELL, "step", "answer", NULL);
+		PUT(m, F_ST_TRIALS_HELD, at(c, "trials"), "held_at_answer", 1, CELL, "step", "answer", NULL);
+		PUT(m, F_ST_TRIALS, at(c, "trials"), "at_failed", 1, CELL, "step", "failed", NULL);
+		PUT(m, F_ST_TRIALS_HELD, at(c, "trials"), "held_at_failed", 1, CELL, "step", "failed", NULL);
 		PUT(m, F_ST_RATE, c, "rate_bytes_per_s", 1, CELL, NULL);
 		PUT(m, F_ST_SUST, c, "sustained_bytes_per_s", 1, CELL, NULL);
 		PUT(m, F_ST_AGG, c, "aggregate_bytes_per_s", 1, CELL, NULL);
@@ -506,12 +586,21 @@ static void streams(struct om *m, const cJSON *doc)
 
 static void time_cmd(struct om *m, const cJSON *doc)
 {
-	static const struct { const char *key; enum fam fam; double scale; } figs[] = {
-		{ "wall_ns", F_TIME_WALL, NS }, { "user_ns", F_TIME_USER, NS }, { "sys_ns", F_TIME_SYS, NS },
-		{ "cpu_pct", F_TIME_CPU, 100 }, { "max_rss_bytes", F_TIME_RSS, 1 },
-		{ "read_bytes", F_TIME_RD, 1 }, { "write_bytes", F_TIME_WR, 1 },
-		{ "storage_read_bytes", F_TIME_SRD, 1 }, { "storage_write_bytes", F_TIME_SWR, 1 },
-		{ "disk_read_bytes", F_TIME_DRD, 1 }, { "disk_write_bytes", F_TIME_DWR, 1 },
+	static const struct { const char *key; enum fam fam; double scale; const char *k, *v; } figs[] = {
+		{ "wall_ns", F_TIME_WALL, NS, NULL, NULL }, { "user_ns", F_TIME_USER, NS, NULL, NULL }, { "sys_ns", F_TIME_SYS, NS, NULL, NULL },
+		{ "cpu_pct", F_TIME_CPU, 100, NULL, NULL }, { "max_rss_bytes", F_TIME_RSS, 1, NULL, NULL },
+		{ "read_bytes", F_TIME_RD, 1, NULL, NULL }, { "write_bytes", F_TIME_WR, 1, NULL, NULL },
+		{ "storage_read_bytes", F_TIME_SRD, 1, NULL, NULL }, { "storage_write_bytes", F_TIME_SWR, 1, NULL, NULL },
+		{ "cancelled_write_bytes", F_TIME_SCWR, 1, NULL, NULL },
+		{ "disk_read_bytes", F_TIME_DRD, 1, NULL, NULL }, { "disk_write_bytes", F_TIME_DWR, 1, NULL, NULL },
+		{ "syscalls", F_TIME_SYSCALLS, 1, NULL, NULL }, { "processes", F_TIME_PROCS, 1, NULL, NULL },
+		{ "read_calls", F_TIME_CALLS, 1, "op", "read" }, { "write_calls", F_TIME_CALLS, 1, "op", "write" },
+		{ "flush_calls", F_TIME_CALLS, 1, "op", "flush" },
+		{ "minor_faults", F_TIME_FAULTS, 1, "kind", "minor" }, { "major_faults", F_TIME_FAULTS, 1, "kind", "major" },
+		{ "voluntary_ctxsw", F_TIME_CTXSW, 1, "kind", "voluntary" },
+		{ "involuntary_ctxsw", F_TIME_CTXSW, 1, "kind", "involuntary" },
+		{ "disk_read_ios", F_TIME_DISK_IOS, 1, "op", "read" }, { "disk_write_ios", F_TIME_DISK_IOS, 1, "op", "write" },
+		{ "disk_flushes", F_TIME_DISK_IOS, 1, "op", "flush" },
 	};
 	static const char *const stats[] = { "mean", "stddev", "median", "min", "max" };
 	const cJSON *t = at(doc, "time"), *runs = at(t, "runs");
@@ -522,7 +611,7 @@ static void time_cmd(struct om *m, const cJSON *doc)
 		const cJSON *s = at(at(t, "stats"), figs[i].key);
 
 		for (unsigned k = 0; k < sizeof(stats) / sizeof(stats[0]); k++)
-			PUT(m, figs[i].fam, s, stats[k], figs[i].scale, "stat", stats[k], NULL);
+			PUT(m, figs[i].fam, s, stats[k], figs[i].scale, "stat", stats[k], figs[i].k, figs[i].v, NULL);
 	}
 }
 
@@ -574,8 +663,7 @@ static void head(struct om *m, const cJSON *doc)
 	double v;
 
 	sample(m, F_RESULT, 1, "version", str(at(doc, "tool"), "version"), "kernel", str(env, "kernel"),
-	       "fs_type", str(env, "fs_type"), "device", str(env, "device"),
-	       "mount_point", str(env, "mount_point"), "engine", str(env, "engine"), NULL);
+	       "fs_type", str(env, "fs_type"), "mount_point", str(env, "mount_point"), "engine", str(env, "engine"), NULL);
 	if (utc_seconds(str(doc, "started_at"), &v))
 		sample(m, F_STARTED, v, NULL);
 	PUT(m, F_DURATION, doc, "duration_ns", NS, NULL);
@@ -590,7 +678,56 @@ static void head(struct om *m, const cJSON *doc)
 	}
 }
 
-int sm_openmetrics(FILE *f, const cJSON *doc)
+/* The tested directory as the result names it: frames' params.path, the
+ * other commands' params.dir; NULL for time (a command, no directory). */
+static const char *tested_dir(const cJSON *doc)
+{
+	const cJSON *p = at(doc, "params");
+
+	return nstr(p, "dir") ? nstr(p, "dir") : nstr(p, "path");
+}
+
+/* A HELP text as the Prometheus format escapes it (backslash, line feed);
+ * OpenMetrics escapes the double quote too. */
+static void put_help(FILE *f, const char *s, int om)
+{
+	for (; *s; s++)
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else if (*s == '"' && om)
+			fputs("\\\"", f);
+		else
+			fputc(*s, f);
+}
+
+/* One family's metadata lines. OpenMetrics: TYPE, UNIT, HELP under the
+ * family's name. Prometheus 0.0.4: HELP and TYPE, no UNIT; no info type,
+ * so an info family is the gauge NAME_info of value 1. */
+static void family_head(FILE *f, const struct family *fm, enum sm_metrics_format fmt)
+{
+	if (fmt == SM_METRICS_OPENMETRICS) {
+		fprintf(f, "# TYPE %s %s\n", fm->name, fm->type);
+		if (fm->unit)
+			fprintf(f, "# UNIT %s %s\n", fm->name, fm->unit);
+		fprintf(f, "# HELP %s ", fm->name);
+		put_help(f, fm->help, 1);
+		fputc('\n', f);
+		return;
+	}
+	if (!strcmp(fm->type, "info")) {
+		fprintf(f, "# HELP %s_info ", fm->name);
+		put_help(f, fm->help, 0);
+		fprintf(f, "\n# TYPE %s_info gauge\n", fm->name);
+		return;
+	}
+	fprintf(f, "# HELP %s ", fm->name);
+	put_help(f, fm->help, 0);
+	fprintf(f, "\n# TYPE %s %s\n", fm->name, fm->type);
+}
+
+int sm_metrics(FILE *f, const cJSON *doc, enum sm_metrics_format fmt)
 {
 	struct om m;
 	const char *cmd = str(doc, "command");
@@ -603,6 +740,10 @@ int sm_openmetrics(FILE *f, const cJSON *doc)
 	m.common[1][1] = save_key(at(doc, "argv"));
 	m.common[2][0] = "host";
 	m.common[2][1] = nstr(at(doc, "environment"), "host");
+	m.common[3][0] = "dir";
+	m.common[3][1] = tested_dir(doc);
+	m.common[4][0] = "device";
+	m.common[4][1] = nstr(at(doc, "environment"), "device");
 	head(&m, doc);
 	if (!cmd)
 		;
@@ -628,17 +769,19 @@ int sm_openmetrics(FILE *f, const cJSON *doc)
 	for (unsigned i = 0; i < NFAM; i++) {
 		if (rc || !m.mem[i] || !m.buf[i])
 			continue;
-		fprintf(f, "# TYPE %s %s\n", fams[i].name, fams[i].type);
-		if (fams[i].unit)
-			fprintf(f, "# UNIT %s %s\n", fams[i].name, fams[i].unit);
-		fprintf(f, "# HELP %s %s\n", fams[i].name, fams[i].help);
+		family_head(f, &fams[i], fmt);
 		fwrite(m.buf[i], 1, m.len[i], f);
 	}
 	for (unsigned i = 0; i < NFAM; i++)
 		free(m.buf[i]);
 	if (m.oom)
 		rc = -ENOMEM;
-	if (!rc)
+	if (!rc && fmt == SM_METRICS_OPENMETRICS)
 		fputs("# EOF\n", f);
 	return rc;
+}
+
+int sm_openmetrics(FILE *f, const cJSON *doc)
+{
+	return sm_metrics(f, doc, SM_METRICS_OPENMETRICS);
 }

@@ -34,7 +34,7 @@ static const char *const names[] = {
 	[SM_LAYOUT_FRAMETEST] = "frametest", [SM_LAYOUT_SYSBENCH] = "sysbench",
 	[SM_LAYOUT_TIMEIT] = "timeit", [SM_LAYOUT_TEXT] = "text", [SM_LAYOUT_CSV] = "csv",
 	[SM_LAYOUT_MARKDOWN] = "markdown", [SM_LAYOUT_JSON] = "json", [SM_LAYOUT_HTML] = "html",
-	[SM_LAYOUT_OPENMETRICS] = "openmetrics",
+	[SM_LAYOUT_OPENMETRICS] = "openmetrics", [SM_LAYOUT_PROMETHEUS] = "prometheus",
 };
 #define NNAMES (sizeof(names) / sizeof(names[0]))
 
@@ -107,10 +107,20 @@ static int openmetrics(FILE *f, SM_UNUSED const void *res, const cJSON *doc, str
 {
 	if (!doc)
 		return sm_jerr_set(e, "the OpenMetrics layout needs the result's document");
-	return sm_openmetrics(f, doc);
+	return sm_metrics(f, doc, SM_METRICS_OPENMETRICS);
 }
 
-#define OPENMETRICS_ROW { .layout = SM_LAYOUT_OPENMETRICS, .render = openmetrics, .flags = SM_ROW_DOC }
+/* The Prometheus text format, the same families (SM_ROW_DOC). */
+static int prometheus(FILE *f, SM_UNUSED const void *res, const cJSON *doc, struct sm_jerr *e)
+{
+	if (!doc)
+		return sm_jerr_set(e, "the Prometheus layout needs the result's document");
+	return sm_metrics(f, doc, SM_METRICS_PROMETHEUS);
+}
+
+/* Both metrics layouts of every command. */
+#define OPENMETRICS_ROW { .layout = SM_LAYOUT_OPENMETRICS, .render = openmetrics, .flags = SM_ROW_DOC }, \
+	{ .layout = SM_LAYOUT_PROMETHEUS, .render = prometheus, .flags = SM_ROW_DOC }
 
 /* ---- time ----------------------------------------------------------- */
 

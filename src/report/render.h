@@ -21,6 +21,7 @@ struct sm_result_head;
 enum sm_layout {
 	SM_LAYOUT_FRAMETEST = 1, SM_LAYOUT_SYSBENCH, SM_LAYOUT_TIMEIT, SM_LAYOUT_TEXT,
 	SM_LAYOUT_CSV, SM_LAYOUT_MARKDOWN, SM_LAYOUT_JSON, SM_LAYOUT_HTML, SM_LAYOUT_OPENMETRICS,
+	SM_LAYOUT_PROMETHEUS,
 };
 #define SM_LAYOUT_BIT(l) (1u << (l))
 /* In sm_out_resolve()'s have (args/out_opts.h): the command writes --html
@@ -63,7 +64,8 @@ struct sm_layout_row {
 #define SM_ROW_CLIFF (1u << 2)
 /* The result's warnings go to stderr beside this layout. */
 #define SM_ROW_WARN (1u << 3)
-/* The layout is rendered from the document alone (OpenMetrics): a live
+/* The layout is rendered from the document alone (OpenMetrics,
+ * Prometheus): a live
  * run builds its document and reads it back as `report` reads a file, so
  * both print the same bytes. */
 #define SM_ROW_DOC (1u << 4)

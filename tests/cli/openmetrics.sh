@@ -15,13 +15,15 @@ cd "$T_DIR" || exit 1
   skip "python3-prometheus-client is missing (scripts/deps.sh installs it)"
 CHECK="$SM_SOURCE_DIR/tests/openmetrics_check.py"
 
-# parsed DESC OUT DOC.json: OUT passes openmetrics_check.py against DOC
+# parsed DESC OUT DOC.json [--prometheus]: OUT passes openmetrics_check.py
+# against DOC (in the Prometheus text format with --prometheus)
 parsed() {
-  if "$PY" "$CHECK" "$2" "$3" >chk.out 2>&1; then ok
+  if "$PY" "$CHECK" ${4:+"$4"} "$2" "$3" >chk.out 2>&1; then ok
   else fail "$1: $(head -5 chk.out | tr '\n' ';')"; fi
 }
 # live DESC NAME: NAME.om (a live run's report, exit 0) parses and is what
-# `report NAME.json --format openmetrics` prints
+# `report NAME.json --format openmetrics` prints; the same result in the
+# Prometheus format parses too, with the same figures
 live() {
   local d=$1 n=$2
   check "$d: exit 0 and a report" test -s "$n.om"
@@ -29,13 +31,16 @@ live() {
   $S report "$n.json" --format openmetrics >"$n.rep" 2>rep.err
   if cmp -s "$n.om" "$n.rep"; then ok
   else fail "$d: live and report differ"; diff "$n.om" "$n.rep" | head -5 >&2; fi
+  $S report "$n.json" --format prometheus >"$n.prom" 2>rep.err
+  parsed "$d (prometheus)" "$n.prom" "$n.json" --prometheus
 }
 
 # ---- each command, small and short, live
 mkdir fr
 $S frames -w 1024 -n 10 --format openmetrics --json=f.json fr >f.om 2>/dev/null || rm -f f.om
 live "frames write" f
-check "frames: direction write" grep -q 'stormark_frames_throughput_bytes_per_second{command="frames",host="[^"]*",direction="write"} ' f.om
+check "frames: direction write, the directory tested" \
+  grep -q 'stormark_frames_throughput_bytes_per_second{command="frames",host="[^"]*",dir="fr",\(device="[^"]*",\)\?direction="write"} ' f.om
 $S frames -r -n 10 --format openmetrics --json=fr.json fr >fr.om 2>/dev/null || rm -f fr.om
 live "frames read" fr
 # a paced read: the frame rate is the one the report prints, the
@@ -70,9 +75,11 @@ mkdir rd
 $S run rd --time 2 --quiet --engine null --no-confirm --formats dpx-hd,dpx-4k --fps 24,60 \
   --format openmetrics --json r.json >r.om 2>/dev/null || rm -f r.om
 live "run" r
-check "run: a verdict cell with its class" \
-  grep -q '^stormark_run_verdict_ratio{.*format="dpx-4k",direction="play",fps="60",verdict="' r.om
-check "run: four verdict cells 0/1" test "$(grep -c '^stormark_run_verdict_realtime{' r.om)" = 8
+check "run: a verdict cell's ratio" \
+  grep -q '^stormark_run_verdict_ratio{.*format="dpx-4k",direction="play",fps="60"} ' r.om
+check "run: eight verdict cells, each verdict a value (0 to 3)" \
+  test "$(grep -c '^stormark_run_verdict{.*} [0-3]$' r.om)" = 8
+check "run: no verdict as a label" bash -c "! grep -q 'verdict=' r.om"
 
 mkdir sd
 $S streams sd --rate-mib 2 --step 1 --time 2 --max-streams 1 --quiet --format openmetrics \
@@ -114,12 +121,20 @@ check "-o: the report" cmp -s f.om prom/stormark.prom
 check "-o: no temporary file left" test "$(ls -A prom)" = stormark.prom
 $S time --format openmetrics -o prom/stormark.prom -- true 2>/dev/null
 check "-o live: ends with # EOF" test "$(tail -1 prom/stormark.prom)" = "# EOF"
+# a live run in the Prometheus format prints what report prints of its JSON
+$S time --format prometheus --json=tp.json -o prom/stormark.prom -- true 2>/dev/null
+$S report tp.json --format prometheus >tp.prom
+check "-o live prometheus: report's bytes" cmp -s tp.prom prom/stormark.prom
+check "-o live prometheus: no # EOF" bash -c "! grep -q '# EOF' prom/stormark.prom"
 
 # ---- every golden rendered again
 for g in "$SM_SOURCE_DIR"/tests/golden/*/*.json; do
   n=$(basename "$(dirname "$g")")-$(basename "$g" .json)
   if $S report "$g" --format openmetrics >"g-$n.om" 2>/dev/null; then parsed "golden $n" "g-$n.om" "$g"
   else fail "golden $n: report exit $?"; fi
+  if $S report "$g" --format prometheus >"g-$n.prom" 2>/dev/null; then
+    parsed "golden $n (prometheus)" "g-$n.prom" "$g" --prometheus
+  else fail "golden $n: report --format prometheus exit $?"; fi
 done
 
 # ---- the checker itself fails on a figure that is not the document's,
@@ -130,10 +145,17 @@ sed '$d' f.om >bad2.om
 check "checker: no # EOF is caught" bash -c "! '$PY' '$CHECK' bad2.om f.json >/dev/null"
 sed 's/^# UNIT stormark_frames_transferred_bytes bytes$/# UNIT stormark_frames_transferred_bytes seconds/' f.om >bad3.om
 check "checker: a unit not in the name is caught" bash -c "! '$PY' '$CHECK' bad3.om f.json >/dev/null"
+sed 's/^\(stormark_frames_rate_frames_per_second{[^}]*\)}/\1,verdict="x"}/' f.prom >bad4.prom
+check "checker: a verdict label is caught" bash -c "! '$PY' '$CHECK' --prometheus bad4.prom f.json >/dev/null"
+sed 's/,dir="fr"//' f.prom >bad5.prom
+check "checker: a sample without the directory is caught" \
+  bash -c "! '$PY' '$CHECK' --prometheus bad5.prom f.json >/dev/null"
 
 # ---- commands without a result
 expect_usage "history refuses openmetrics" $S history --format openmetrics
 expect_usage "compare refuses openmetrics" $S compare --format openmetrics f.json f.json
 check "--help lists it" bash -c "'$S' frames --help | grep -q openmetrics"
+check "--help lists prometheus" bash -c "'$S' frames --help | grep -q prometheus"
+expect_usage "history refuses prometheus" $S history --format prometheus
 
 finish

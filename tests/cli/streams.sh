@@ -161,4 +161,20 @@ if jq -e '.streams[0].at_cap and (.streams[0].confirmation.lowered | not)' "$J" 
   check "at the cap: '>=N (>=M)' in the table" grep -Eq '^custom-2mib +>=2 \(>=[0-9]+\)' "$T_DIR/report.txt"
   check "at the cap: 'at least M with 20% headroom'" grep -Eq '^  held at least 2 streams, at least [0-9]+ with 20% headroom' "$T_DIR/report.txt"
 fi
+
+# --save (issue 31): the result kept in the history under its key, the key
+# the metrics' label; history lists it, compare reads its cells; --list
+# has nothing to save
+if "$STORMARK" --version | head -1 | grep -q ' sqlite[ )]'; then
+  expect_rc 0 "--save" "$STORMARK" streams "$D" --rate-mib 2 --step 1 --time 2 --max-streams 1 --quiet \
+    --save s1 --db "$T_DIR/h.db" --format prometheus -o "$T_DIR/save.prom"
+  n=$(grep -vc '^#' "$T_DIR/save.prom")
+  check "--save: the key on every sample" \
+    test "${n:-0}" -gt 0 -a "${n:-0}" = "$(grep -c '{command="streams",key="s1",' "$T_DIR/save.prom")"
+  check "--save: history lists the streams key" grep -Eq '^s1 +streams +1 ' <("$STORMARK" history --db "$T_DIR/h.db")
+  check "--save: history shows the key's run" grep -Eq '^ +1 +[0-9T:-]+Z' <("$STORMARK" history s1 --db "$T_DIR/h.db")
+  check "--save: compare reads its cells" \
+    grep -q '^custom-2mib @25 playback streams ' <("$STORMARK" compare --db "$T_DIR/h.db" s1 s1)
+  expect_usage "--list --save" "$STORMARK" streams --list --save s2 --db "$T_DIR/h.db"
+fi
 finish

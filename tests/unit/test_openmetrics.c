@@ -4,7 +4,10 @@
  * a line feed, a quote and a backslash, which no end-to-end run can make),
  * --save's key read from argv and not from the measured command's words,
  * a null figure left out, seconds from nanoseconds, a cliff found,
- * "# EOF" last, a byte that is no UTF-8 replaced. */
+ * "# EOF" last, a byte that is no UTF-8 replaced; the Prometheus text
+ * format of the same families (no info type, no UNIT, no "# EOF", a
+ * summary's _sum and _count), the tested directory and device on every
+ * sample, a verdict as a value, a streams answer's cap and trials. */
 #include "report/openmetrics.h"
 
 #include <cjson/cJSON.h>
@@ -19,8 +22,8 @@
 
 #include "core/compiler.h"
 
-/* doc's OpenMetrics text (caller frees). */
-static char *render(const char *json)
+/* doc's text in format fmt (caller frees). */
+static char *render_as(const char *json, enum sm_metrics_format fmt)
 {
 	cJSON *doc = cJSON_Parse(json);
 	char *text = NULL;
@@ -30,10 +33,16 @@ static char *render(const char *json)
 	assert_non_null(doc);
 	f = open_memstream(&text, &len);
 	assert_non_null(f);
-	assert_int_equal(sm_openmetrics(f, doc), 0);
+	assert_int_equal(sm_metrics(f, doc, fmt), 0);
 	assert_int_equal(fclose(f), 0);
 	cJSON_Delete(doc);
 	return text;
+}
+
+/* doc's OpenMetrics text (caller frees). */
+static char *render(const char *json)
+{
+	return render_as(json, SM_METRICS_OPENMETRICS);
 }
 
 #define HEAD(cmd, argv)                                                                          \
@@ -109,6 +118,76 @@ static void test_utf8(SM_UNUSED void **state)
 	free(t);
 }
 
+/* The Prometheus format: the info family a gauge named _info, HELP then
+ * TYPE and no UNIT, a summary with its _sum and _count from the
+ * histogram, no "# EOF"; the directory and device on every sample */
+static void test_prometheus(SM_UNUSED void **state)
+{
+	static const char doc[] =
+		"{\"command\":\"frames\",\"argv\":[\"frames\"],\"tool\":{\"version\":\"0.1.0\"},"
+		"\"environment\":{\"device\":\"/dev/sdb\",\"mount_point\":\"/srv\"},"
+		"\"params\":{\"test\":\"write\",\"path\":\"/srv/a\"},\"warnings\":[],\"errors\":[],"
+		"\"ops\":{\"frame\":{\"count\":3,\"lat_ns\":{\"p50\":2000000,\"max\":4000000,"
+		"\"histogram\":{\"sum\":8000000,\"counts\":[[2000000,2],[4000000,1]]}}}}}";
+	char *t = render_as(doc, SM_METRICS_PROMETHEUS), *o = render(doc);
+
+	assert_non_null(strstr(t, "# HELP stormark_result_info the result"));
+	assert_non_null(strstr(t, "\n# TYPE stormark_result_info gauge\nstormark_result_info{command=\"frames\","
+				  "dir=\"/srv/a\",device=\"/dev/sdb\",version=\"0.1.0\",mount_point=\"/srv\"} 1\n"));
+	assert_null(strstr(t, "# UNIT"));
+	assert_null(strstr(t, "# EOF"));
+	assert_null(strstr(t, " info\n"));
+	assert_non_null(strstr(t, "# TYPE stormark_frames_frame_time_seconds summary\n"
+				  "stormark_frames_frame_time_seconds{command=\"frames\",dir=\"/srv/a\",device=\"/dev/sdb\","
+				  "quantile=\"0.5\",direction=\"write\"} 0.002\n"));
+	assert_non_null(strstr(t, "stormark_frames_frame_time_seconds_sum{command=\"frames\",dir=\"/srv/a\","
+				  "device=\"/dev/sdb\",direction=\"write\"} 0.008\n"));
+	assert_non_null(strstr(t, "stormark_frames_frame_time_seconds_count{command=\"frames\",dir=\"/srv/a\","
+				  "device=\"/dev/sdb\",direction=\"write\"} 3\n"));
+	/* OpenMetrics: the same samples, an info family, units, # EOF */
+	assert_non_null(strstr(o, "# TYPE stormark_result info\n"));
+	assert_non_null(strstr(o, "# TYPE stormark_frames_frame_time_seconds summary\n"
+				  "# UNIT stormark_frames_frame_time_seconds seconds\n"));
+	assert_non_null(strstr(o, "stormark_frames_frame_time_seconds_count{command=\"frames\",dir=\"/srv/a\","
+				  "device=\"/dev/sdb\",direction=\"write\"} 3\n"));
+	assert_int_equal(strcmp(o + strlen(o) - 6, "# EOF\n"), 0);
+	free(t);
+	free(o);
+}
+
+/* run's verdicts are values, never labels; a streams answer's cap and
+ * trials are samples */
+static void test_verdict_and_cap(SM_UNUSED void **state)
+{
+	char *t = render_as("{\"command\":\"run\",\"run\":{\"verdicts\":[{\"format\":\"dpx-hd\",\"capture\":["
+			    "{\"fps\":\"24\",\"verdict\":\"marginal\",\"ratio\":1.1}],\"playback\":["
+			    "{\"fps\":\"24\",\"verdict\":\"not-realtime\",\"ratio\":0.5}]}]}}",
+			    SM_METRICS_PROMETHEUS);
+
+	assert_null(strstr(t, "verdict="));
+	assert_non_null(strstr(t, "stormark_run_verdict{command=\"run\",format=\"dpx-hd\",direction=\"capture\","
+				  "fps=\"24\"} 2\n"));
+	assert_non_null(strstr(t, "stormark_run_verdict{command=\"run\",format=\"dpx-hd\",direction=\"play\","
+				  "fps=\"24\"} 0\n"));
+	assert_non_null(strstr(t, "3 realtime, 2 marginal, 1 unconfirmed, 0 not-realtime"));
+	free(t);
+	t = render_as("{\"command\":\"streams\",\"params\":{\"dir\":\"/v\"},\"streams\":[{\"format\":\"f\","
+		      "\"fps\":\"25\",\"direction\":\"playback\",\"kind\":\"file\",\"max_streams\":8,"
+		      "\"at_cap\":true,\"trials\":{\"held_at_answer\":3,\"at_answer\":3,\"held_at_failed\":1,"
+		      "\"at_failed\":3}},{\"format\":\"g\",\"fps\":\"25\",\"direction\":\"capture\","
+		      "\"kind\":\"file\",\"max_streams\":null,\"at_cap\":false}]}",
+		      SM_METRICS_PROMETHEUS);
+	assert_non_null(strstr(t, "stormark_streams_at_cap{command=\"streams\",dir=\"/v\",format=\"f\",fps=\"25\","
+				  "direction=\"play\",kind=\"file\"} 1\n"));
+	/* no answer, no cap to say */
+	assert_null(strstr(t, "format=\"g\",fps=\"25\",direction=\"capture\",kind=\"file\"} 0"));
+	assert_non_null(strstr(t, "stormark_streams_held_trials{command=\"streams\",dir=\"/v\",format=\"f\","
+				  "fps=\"25\",direction=\"play\",kind=\"file\",step=\"failed\"} 1\n"));
+	assert_non_null(strstr(t, "stormark_streams_trials{command=\"streams\",dir=\"/v\",format=\"f\","
+				  "fps=\"25\",direction=\"play\",kind=\"file\",step=\"answer\"} 3\n"));
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +195,8 @@ int main(void)
 		cmocka_unit_test(test_time_key),
 		cmocka_unit_test(test_unknown),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_prometheus),
+		cmocka_unit_test(test_verdict_and_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
