@@ -298,6 +298,7 @@ static unsigned stormark_part(struct sm_fileio_opts *o, struct sm_opt *t)
 		SM_OPT_STR('o', "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
 		SM_SAVE_OPTS(o->save),
 		SM_OUT_HTML_OPT(o->out.html),
+		SM_OUT_LIVE_OPT(o->out.live),
 		{ .kind = SM_OPT_STRING, .long_name = "json", .arg = SM_OPT_OPTIONAL, .dest = &o->out.json,
 		  .dflt = "-", .flags = SM_OPT_EMPTY_OK, .argh = "FILE",
 		  .help = "write the result as JSON to FILE; with no FILE the JSON "
@@ -409,6 +410,8 @@ int sm_fileio_parse(struct sm_fileio_opts *o, int argc, char **argv)
 	if (o->command && strcmp(o->command, "run") && (o->out.json || o->out.html))
 		return sm_fileio_bad(o, "--%s writes the result of 'run'; '%s' has none",
 				     o->out.html ? "html" : "json", o->command);
+	if (o->command && strcmp(o->command, "run") && o->out.live)
+		return sm_fileio_bad(o, "--live watches 'run'; '%s' has no test to watch", o->command);
 	if (o->command && strcmp(o->command, "run") && o->out.layout != SM_LAYOUT_SYSBENCH)
 		return sm_fileio_bad(o, "--format %s lays out the result of 'run'; '%s' prints "
 				     "sysbench's lines only", sm_layout_name(o->out.layout), o->command);

@@ -201,6 +201,7 @@ static unsigned stormark_part(struct sm_frames_opts *o, struct sm_opt *t)
 			    "openmetrics or prometheus (docs/openmetrics.md)"),
 		SM_OPT_STR(0, "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
 		SM_OUT_HTML_OPT(o->out.html),
+		SM_OUT_LIVE_OPT(o->out.live),
 		SM_OPT_FLAG_SET(0, "quiet", p->quiet, 1, "no progress line"),
 		SM_OPT_HELP(0, "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),

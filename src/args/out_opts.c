@@ -87,6 +87,13 @@ int sm_out_resolve(struct sm_out_opts *o, const char *cmd, unsigned have, enum s
 		return -EINVAL;
 	if (o->html && sm_out_check_path("--html", o->html, msg, len))
 		return -EINVAL;
+	if (o->live && strcmp(o->live, "-") && sm_out_check_path("--live", o->live, msg, len))
+		return -EINVAL;
+	if (o->live && !strcmp(o->live, "-") && (!o->output || !strcmp(o->output, "-"))) {
+		snprintf(msg, len, "--live - and the report would both go to stdout; give the report "
+			 "a file with -o FILE, or --live a file");
+		return -EINVAL;
+	}
 	return sm_out_apart(o, NULL, 0, NULL, msg, len);
 }
 
@@ -145,7 +152,7 @@ static int in_area(const char *path, const struct sm_out_area *area)
 int sm_out_apart(const struct sm_out_opts *o, const struct sm_out_file *files, unsigned n,
 		 const struct sm_out_area *area, char *msg, size_t len)
 {
-	struct sm_out_file all[3 + 8];
+	struct sm_out_file all[4 + 8];
 	unsigned k = 0;
 
 	if (o->output && strcmp(o->output, "-"))
@@ -154,6 +161,8 @@ int sm_out_apart(const struct sm_out_opts *o, const struct sm_out_file *files, u
 		all[k++] = (struct sm_out_file){ "--json", o->json_file, 1, 0 };
 	if (o->html)
 		all[k++] = (struct sm_out_file){ "--html", o->html, 1, 0 };
+	if (o->live && strcmp(o->live, "-"))
+		all[k++] = (struct sm_out_file){ "--live", o->live, 1, 0 };
 	for (unsigned i = 0; i < n && k < sizeof(all) / sizeof(all[0]); i++)
 		if (files[i].is_stdin ? !files[i].written
 		    : files[i].path && *files[i].path && strcmp(files[i].path, "-"))

@@ -18,6 +18,8 @@ struct sm_out_opts {
 	const char *output;     /* -o/--output FILE; NULL or "-": stdout */
 	const char *html;       /* --html FILE: the HTML report besides the report, NULL none */
 	int quiet;              /* --quiet: no progress display */
+	const char *live;       /* --live FILE: one JSON line an interval as the run goes
+				 * ("-": stdout), NULL none (frames, fileio, streams, run) */
 	/* filled by sm_out_resolve(): */
 	enum sm_layout layout;  /* the report's layout (JSON when --json has no FILE) */
 	const char *json_file;  /* JSON written besides the report, NULL: none */
@@ -32,6 +34,11 @@ struct sm_out_opts {
 	  .next_ok = sm_out_json_next, .argh = "FILE", \
 	  .help = "write the result as JSON to FILE; with no FILE (or -) the JSON is the report " \
 		  "(docs/options.md)" }
+
+/* The --live FILE entry (docs/options.md, "Watching a run"). */
+#define SM_OUT_LIVE_OPT(dest_) \
+	SM_OPT_STR(0, "live", (dest_), "FILE", "while the test runs, write its figures to FILE " \
+		   "(a file, a FIFO or - for stdout), one JSON line a second")
 
 /* The --html FILE entry (docs/report.md). */
 #define SM_OUT_HTML_OPT(dest_) \

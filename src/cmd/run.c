@@ -9,6 +9,7 @@
 #include "args/uring_opts.h"
 #include "cmd/emit.h"
 #include "args/out_opts.h"
+#include "core/live.h"
 #include "core/clock.h"
 #include "core/compiler.h"
 #include "core/fsx.h"
@@ -218,6 +219,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 				"let the directory be a file system's root (a mount point, or /)"),
 		SM_OPT_HEAD("\nOutput:"),
 		SM_OUT_OPTS(o->out, 'o', 1, "text (default), csv, markdown, json, openmetrics or prometheus (docs/openmetrics.md)"),
+		SM_OUT_LIVE_OPT(o->out.live),
 		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),
@@ -421,6 +423,7 @@ int cmd_run(int argc, char **argv, struct sm_job *job)
 	struct sm_emit e = { .r = &sm_render_run, .kind = &sm_job_run, .prog = PROG, .out = &o.out,
 			     .save = &o.save, .job = job, .before = rest, .end = end, .arg = &lv };
 	char *abs_dir = NULL;
+	struct sm_live live;
 	int rc, code;
 
 	rc = parse(argc, argv, &o);
@@ -433,6 +436,16 @@ int cmd_run(int argc, char **argv, struct sm_job *job)
 	 * -o FILE: what goes to stdout goes there */
 	if (!code)
 		code = sm_emit_open(&e);
+	/* --live: this process's seconds (an MPI job's rank 0, its own) */
+	if (!code && o.out.live && sm_job_reports(job)) {
+		rc = sm_live_open(&live, o.out.live);
+		if (rc) {
+			sm_error("cannot write --live '%s': %s", o.out.live, strerror(-rc));
+			code = SM_EXIT_FAIL;
+		} else {
+			o.plan.live = &live;
+		}
+	}
 	if (!code)
 		code = sm_emit_redirect(&e);
 	if (!code && !(res = calloc(1, sizeof(*res)))) {
@@ -457,8 +470,16 @@ int cmd_run(int argc, char **argv, struct sm_job *job)
 	if (code)
 		goto out;
 	rc = phases(&lv, job, res);
+	if (o.plan.live) {
+		sm_live_close(&live);
+		o.plan.live = res->plan.live = NULL;
+	}
 	code = rc == 1 ? SM_EXIT_FAIL : sm_emit(&e, res, rc);   /* rank 0 reports the job's result */
 out:
+	if (o.plan.live) {
+		sm_live_close(&live);
+		o.plan.live = NULL;
+	}
 	sm_emit_close(&e);
 	if (res)
 		sm_run_result_release(res);

@@ -12,6 +12,7 @@
 #include "args/out_opts.h"
 #include "args/save.h"
 #include "args/uring_opts.h"
+#include "core/live.h"
 #include "core/clock.h"
 #include "core/fsx.h"
 #include "core/opt.h"
@@ -329,6 +330,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 				"(--format text, markdown, csv or json; --json[=FILE], -o FILE)"),
 		SM_OPT_HEAD("\nOutput:"),
 		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json, openmetrics or prometheus (docs/openmetrics.md)"),
+		SM_OUT_LIVE_OPT(o->out.live),
 		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),
@@ -468,6 +470,7 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	struct streams_opts *o = calloc(1, sizeof(*o));
 	struct sm_streams_result *res = calloc(1, sizeof(*res));
 	struct sm_progress pc = { 0 };
+	struct sm_live live;
 	struct sm_emit e = { .r = &sm_render_streams, .kind = &sm_job_streams, .prog = PROG, .job = job,
 			     .end = end };
 	char *abs_dir = NULL;
@@ -534,6 +537,16 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	code = sm_emit_open(&e);   /* --save: a bad history fails before the search */
 	if (code)
 		goto out;
+	/* --live: the search's seconds and steps (an MPI job's rank 0 runs it) */
+	if (o->out.live && sm_job_reports(job)) {
+		rc = sm_live_open(&live, o->out.live);
+		if (rc) {
+			sm_error("cannot write --live '%s': %s", o->out.live, strerror(-rc));
+			code = SM_EXIT_FAIL;
+			goto out;
+		}
+		o->plan.live = &live;
+	}
 	code = sm_emit_redirect(&e);   /* -o FILE: the report goes there */
 	if (code)
 		goto out;
@@ -549,10 +562,18 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 		rc = sm_streams_serve(&o->plan, res);
 	else
 		rc = sm_streams_run(&o->plan, res, sm_progress_run, &pc);
+	if (o->plan.live) {
+		sm_live_close(&live);
+		o->plan.live = res->plan.live = NULL;
+	}
 	sm_job_after(job, &rc, &res->head.interrupted);
 	sm_progress_clear(&pc);
 	code = sm_emit(&e, res, rc);   /* rank 0 reports the job */
 out:
+	if (o->plan.live) {
+		sm_live_close(&live);
+		o->plan.live = NULL;
+	}
 	sm_emit_close(&e);
 	sm_job_unplace(job);   /* an MPI job's DIR/rank.N, made and emptied */
 	sm_streams_result_release(res);

@@ -40,7 +40,11 @@ enum sm_fileio_io {
 /* The resolved plan of a prepare, run or cleanup. Invariants after
  * check_plan() in cmd/fileio.c: num_files >= 1, file_size = total_size / num_files
  * >= 1, block_size >= 1, threads >= 1. */
+struct sm_live;   /* core/live.h */
+
 struct sm_fileio_cfg {
+	struct sm_live *live;      /* --live: each second's series entry as a line,
+				    * NULL: none */
 	const char *dir;           /* where test_file.N live */
 	unsigned num_files;
 	uint64_t total_size;

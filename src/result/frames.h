@@ -15,6 +15,8 @@
 #include "result/cliff.h"
 #include "result/result.h"
 
+struct sm_live;   /* core/live.h */
+
 enum sm_frames_kind {
 	SM_FRAMES_WRITE = 0,   /* -w: create and write frames */
 	SM_FRAMES_READ,        /* -r: read frames written earlier */
@@ -94,6 +96,12 @@ struct sm_frames_plan {
 	uint64_t seed;              /* data stream and random order; 0 = clock */
 	uint64_t time_limit_ns;     /* stop issuing frames after this; 0 = none */
 	int quiet;                  /* no live progress even on a terminal */
+	struct sm_live *live;       /* --live: each second's series entry as a line
+				     * (core/live.h), NULL: none */
+	const char *live_command;   /* its "command" and "phase" ("frames", "write") */
+	const char *live_phase;
+	uint64_t live_end_ns;       /* its "left_ns" counts to this sm_now_ns() (a
+				     * run's end); 0: to time_limit_ns */
 	int verify;                 /* --verify: trailers on every 4 KiB of a frame
 				     * written, a read-back pass (docs/verify.md) */
 	uint64_t verify_run;        /* --verify, write test: the run id in the trailers */

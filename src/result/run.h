@@ -24,7 +24,10 @@
 
 struct sm_run_hooks;            /* workload/profile.h: a run as one MPI job */
 
+struct sm_live;   /* core/live.h */
+
 struct sm_run_plan {
+	struct sm_live *live;       /* --live: each second of a test as a line, NULL none */
 	const char *dir;            /* the directory whose storage is profiled */
 	uint64_t time_ns;           /* about how long the whole run takes */
 	const char *engine;         /* NULL: uring for queued block tests, psync for frames */

@@ -222,7 +222,11 @@ struct sm_streams_mix {
 };
 
 /* What to run; filled by the command. */
+struct sm_live;   /* core/live.h */
+
 struct sm_streams_plan {
+	struct sm_live *live;       /* --live: each second of a step, and each step's
+				     * end, as a line (NULL: none) */
 	const char *dir;            /* the test directory's parent (DIR) */
 	const struct sm_sformat *formats;
 	unsigned nformats;

@@ -3,6 +3,7 @@
  * reporter that samples it, the result filled from it. */
 #include "workload/fileio_stats.h"
 #include "core/clock.h"
+#include "core/live.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -50,6 +51,27 @@ static void make_tick(struct sm_fileio_reporter *rp, uint64_t t, uint64_t iv,
 	out->events = p.counter[C_EVENTS];
 	out->lat_pct_ns = rp->pct > 0 ? sm_hist_percentile(rp->h, rp->pct) : 0;
 	out->lat_max_ns = p.hist_max[H_EVENT];
+}
+
+/* --live: a tick with the series' keys, the stalls so far and the time
+ * left of a timed run. */
+static void live_line(const struct sm_fileio_reporter *rp, const struct sm_fileio_tick *t)
+{
+	const uint64_t v[SM_FILEIO_SERIES_KEYS] = {
+		t->t_ns, t->interval_ns, t->read_bytes, t->write_bytes, t->reads,
+		t->writes, t->fsyncs, t->events, t->lat_pct_ns, t->lat_max_ns,
+	};
+	const struct sm_stall_det *d = &rp->det;
+	struct sm_live_line l;
+
+	sm_live_begin(&l, "fileio", sm_fileio_mode_name(rp->cfg->mode));
+	for (unsigned k = 0; k < SM_FILEIO_SERIES_KEYS; k++)
+		sm_live_u64(&l, sm_fileio_series_keys[k], v[k]);
+	sm_live_u64(&l, "stall_longest_ns", d->out.longest_ns > d->cur ? d->out.longest_ns : d->cur);
+	sm_live_u64(&l, "stall_gaps", d->out.gaps);
+	if (rp->cfg->time_ns)
+		sm_live_u64(&l, "left_ns", rp->cfg->time_ns > t->t_ns ? rp->cfg->time_ns - t->t_ns : 0);
+	sm_live_end(rp->cfg->live, &l);
 }
 
 /*
@@ -114,6 +136,8 @@ static void *run_reporter(void *argp)
 			make_tick(rp, next - t0, tiv, &t);
 			if (r->nseries < r->series_cap)
 				r->series[r->nseries++] = t;
+			if (rp->cfg->live)
+				live_line(rp, &t);
 			if (iv && rp->fn)
 				rp->fn(&t, rp->arg);
 		}

@@ -4,6 +4,7 @@
  * frame-time histograms the -h window starts from. */
 #include "workload/frames_int.h"
 #include "core/clock.h"
+#include "core/live.h"
 #include "core/stall.h"
 
 #include <errno.h>
@@ -139,6 +140,39 @@ static int series_push(struct sm_frames_result *res, unsigned *cap, const struct
 	return 0;
 }
 
+/* --live: the second just pushed to the series, with the series' keys
+ * (its deltas), the stalls so far and the time left of a timed test. */
+static void live_line(const struct sm_frames_plan *p, const struct sm_frames_result *res,
+		      const struct sm_stall_det *det, uint64_t t)
+{
+	static const struct sm_frames_snap zero;
+	const struct sm_frames_snap *a = &res->series[res->nseries - 1],
+				    *b = res->nseries > 1 ? &res->series[res->nseries - 2] : &zero;
+	const uint64_t d[SM_FRAMES_SERIES_KEYS] = {
+		a->t_ns - b->t_ns, a->bytes - b->bytes, a->frames - b->frames,
+		a->dropped - b->dropped, a->open_ns - b->open_ns, a->io_ns - b->io_ns,
+		a->close_ns - b->close_ns, a->frame_ns - b->frame_ns,
+	};
+	struct sm_live_line l;
+
+	sm_live_begin(&l, p->live_command ? p->live_command : "frames",
+		      p->live_phase ? p->live_phase : p->kind == SM_FRAMES_READ ? "read" :
+		      p->kind == SM_FRAMES_EMPTY ? "empty" : "write");
+	sm_live_u64(&l, "t_ns", t);
+	for (unsigned k = 0; k < SM_FRAMES_SERIES_KEYS; k++)
+		sm_live_u64(&l, sm_frames_series_keys[k], d[k]);
+	sm_live_u64(&l, "stall_longest_ns", det->out.longest_ns > det->cur ? det->out.longest_ns : det->cur);
+	sm_live_u64(&l, "stall_gaps", det->out.gaps);
+	if (p->live_end_ns) {
+		uint64_t now = sm_now_ns();
+
+		sm_live_u64(&l, "left_ns", p->live_end_ns > now ? p->live_end_ns - now : 0);
+	} else if (p->time_limit_ns) {
+		sm_live_u64(&l, "left_ns", p->time_limit_ns > t ? p->time_limit_ns - t : 0);
+	}
+	sm_live_end(p->live, &l);
+}
+
 /* Open the gate, sample the counters once a second (on the second) until
  * every worker has finished, then join them and close the series. */
 void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan *p,
@@ -189,6 +223,8 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 		if (now >= tick) {
 			snap_take(sh, tick - t0, &s);
 			series_push(res, &cap, &s);
+			if (p->live)
+				live_line(p, res, &det, tick - t0);
 			if (sh->ring && (tick - t0) % sh->ring->period_ns == 0)
 				ring_take(sh, tick - t0);
 			tick += SM_NS_PER_S;
@@ -237,4 +273,8 @@ void sm_frames_sample_until_done(struct shared *sh, const struct sm_frames_plan 
 	while (res->nseries && res->series[res->nseries - 1].t_ns >= s.t_ns)
 		res->nseries--;
 	series_push(res, &cap, &s);
+	/* --live: the last, partial second too (the series' last entry) */
+	if (p->live && res->nseries && res->series[res->nseries - 1].t_ns >
+	    (res->nseries > 1 ? res->series[res->nseries - 2].t_ns : 0))
+		live_line(p, res, &det, res->head.duration_ns);
 }

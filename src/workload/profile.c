@@ -22,6 +22,8 @@ uint64_t sm_prof_elapsed(const struct sm_prof *x)
 
 void sm_prof_tell(struct sm_prof *x, const char *what)
 {
+	snprintf(x->phase, sizeof(x->phase), "%s", what);
+	x->live_bytes = x->live_ios = x->live_ns = 0;
 	if (x->progress)
 		x->progress(what, NULL, sm_prof_elapsed(x), x->plan->time_ns, x->arg);
 }

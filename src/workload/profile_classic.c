@@ -2,6 +2,7 @@
 /* The profile's classic figures: sequential 1 MiB and random 4 KiB reads
  * and writes at QD1 and a deep queue, on one pre-filled file. */
 #include "workload/profile_int.h"
+#include "core/live.h"
 #include "analysis/run.h"
 #include "analysis/steady.h"
 #include "core/clock.h"
@@ -30,10 +31,27 @@ static const struct {
  * per second so far to the progress line. */
 static void classic_tick(void *arg, uint64_t bytes, uint64_t ios, uint64_t elapsed_ns)
 {
-	const struct sm_prof *x = arg;
+	struct sm_prof *x = arg;
 	double s = elapsed_ns ? (double)elapsed_ns / 1e9 : 1;
 	char f[96];
 
+	if (x->plan->live) {   /* the second that ended, as the series' keys name them */
+		struct sm_live_line l;
+		uint64_t now = sm_prof_elapsed(x);
+
+		sm_live_begin(&l, "run", x->phase);
+		sm_live_u64(&l, "t_ns", elapsed_ns);
+		sm_live_u64(&l, "duration_ns", elapsed_ns - x->live_ns);
+		sm_live_u64(&l, "bytes", bytes - x->live_bytes);
+		sm_live_u64(&l, "items", ios - x->live_ios);
+		sm_live_u64(&l, "left_ns", x->plan->time_ns > now ? x->plan->time_ns - now : 0);
+		sm_live_end(x->plan->live, &l);
+		x->live_bytes = bytes;
+		x->live_ios = ios;
+		x->live_ns = elapsed_ns;
+	}
+	if (!x->progress)
+		return;
 	snprintf(f, sizeof(f), "%.0f MiB/s, %.0f IOPS", (double)bytes / s / (1024.0 * 1024.0),
 		 (double)ios / s);
 	x->progress(NULL, f, 0, 0, x->arg);
@@ -42,7 +60,7 @@ static void classic_tick(void *arg, uint64_t bytes, uint64_t ios, uint64_t elaps
 static void blockio_plan(const struct sm_prof *x, struct sm_blockio_plan *b, const char *path)
 {
 	sm_blockio_plan_defaults(b);
-	if (x->progress) {
+	if (x->progress || x->plan->live) {
 		b->tick = classic_tick;
 		b->tick_arg = (void *)x;
 	}
@@ -266,6 +284,10 @@ int sm_prof_classic(struct sm_prof *x)
 							    c->label);
 			} else {
 				rc = sm_blockio_run(&b, &c->res[w]);
+				/* --live: the test's last, partial second */
+				if (x->plan->live && c->res[w].duration_ns > x->live_ns)
+					classic_tick(x, c->res[w].op.bytes, c->res[w].op.count,
+						     c->res[w].duration_ns);
 			}
 			if (h)
 				h->classic(h->arg, i, w, &c->res[w]);

@@ -29,6 +29,10 @@ void sm_prof_frames_plan(const struct sm_prof *x, struct sm_frames_plan *f, cons
 	f->update_ns = 0;
 	f->quiet = 1;
 	f->csv_path = NULL;
+	f->live = x->plan->live;   /* --live: each second, under the test's name */
+	f->live_command = "run";
+	f->live_phase = x->phase;
+	f->live_end_ns = x->t0 + x->plan->time_ns;   /* left of the run */
 }
 
 /* The frames sampler's once-a-second call while a frame test runs: its

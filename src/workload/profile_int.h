@@ -20,6 +20,10 @@ struct sm_prof {
 	void *arg;
 	uint64_t t0;                     /* the run's start (res->t0_ns) */
 	struct sm_frames_result *fr;     /* scratch result, reused by each frame test */
+	/* --live: the test under way (sm_prof_tell) and a block test's last
+	 * second (its tick) */
+	char phase[160];
+	uint64_t live_bytes, live_ios, live_ns;
 };
 
 /* ns since the run started. */

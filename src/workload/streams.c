@@ -9,6 +9,7 @@
 #include "analysis/cliff.h"
 #include "analysis/streams.h"
 #include "core/clock.h"
+#include "core/live.h"
 #include "core/worker.h"
 
 #include <errno.h>
@@ -169,6 +170,59 @@ static int run_groups(struct sm_streams_search *x, struct sm_streams_order_group
 	return rc;
 }
 
+/* The head of a --live line of the step under way. */
+static void live_head(const struct sm_streams_search *x, struct sm_live_line *l, const char *phase)
+{
+	const struct sm_streams_cell *c = x->live_cell;
+	uint64_t now = sm_now_ns();
+
+	sm_live_begin(l, "streams", phase);
+	sm_live_str(l, "step", x->live_kind ? x->live_kind : "step");
+	if (c) {
+		sm_live_str(l, "format", c->format);
+		sm_live_str(l, "fps", c->fps_name);
+		sm_live_str(l, "direction", sm_direction_name(c->dir));
+	}
+	sm_live_u64(l, "streams", x->live_n);
+	sm_live_u64(l, "left_ns", x->deadline > now ? x->deadline - now : 0);
+}
+
+void sm_streams_live_second(struct sm_streams_search *x, uint64_t bytes, uint64_t dropped,
+			    uint64_t elapsed_ns)
+{
+	struct sm_live_line l;
+
+	if (!x->plan->live)
+		return;
+	live_head(x, &l, "second");
+	sm_live_u64(&l, "t_ns", elapsed_ns);
+	sm_live_u64(&l, "duration_ns", elapsed_ns - x->live_ns);
+	sm_live_u64(&l, "bytes", bytes - x->live_bytes);
+	sm_live_u64(&l, "dropped", dropped - x->live_dropped);
+	sm_live_end(x->plan->live, &l);
+	x->live_bytes = bytes;
+	x->live_dropped = dropped;
+	x->live_ns = elapsed_ns;
+}
+
+void sm_streams_live_step(struct sm_streams_search *x, const struct sm_streams_step *st)
+{
+	struct sm_live_line l;
+
+	if (!x->plan->live)
+		return;
+	live_head(x, &l, "step end");
+	sm_live_str(&l, "held", st->held ? "yes" : "no");
+	sm_live_u64(&l, "duration_ns", st->duration_ns);
+	sm_live_u64(&l, "bytes", st->bytes);
+	sm_live_num(&l, "bytes_per_s", st->bytes_per_s);
+	sm_live_u64(&l, "dropped", st->dropped);
+	sm_live_u64(&l, "worst_p99_9_sched_ns", st->worst_p999_ns);
+	sm_live_u64(&l, "stalls", st->stalls.count);
+	sm_live_u64(&l, "stall_longest_ns", st->stalls.longest_ns);
+	sm_live_end(x->plan->live, &l);
+}
+
 /* One step of n streams for cell c, beside the mix when there is one;
  * *alone: run it into that, not into c's steps (the confirmation); sec:
  * the per-second bytes of c's direction, the mix's streams of that
@@ -186,6 +240,11 @@ static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsi
 	int rc;
 
 	memset(&st, 0, sizeof(st));
+	x->live_cell = c;
+	x->live_n = n;
+	x->live_bytes = x->live_dropped = x->live_ns = 0;
+	if (alone)
+		x->live_kind = "sustained";
 	if (sec) {
 		gsec = calloc((size_t)ng * nsec, sizeof(*gsec));
 		if (!gsec)
@@ -218,6 +277,7 @@ static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsi
 	/* the n streams judged, then (beside a mix) the mix's again with its
 	 * bytes of c's direction added */
 	sm_streams_step_judge(&st, c->interval_ns, p->queue);
+	sm_streams_live_step(x, &st);
 	if (x->res->mix.ngroups &&
 	    sm_streams_mix_judge(&st, x->res->mix.groups, x->res->mix.ngroups, p->queue, (int)c->dir)) {
 		sm_streams_step_release(&st);
@@ -312,6 +372,7 @@ static int search_cell(struct sm_streams_search *x, struct sm_streams_cell *c, u
 		if (x->progress)
 			x->progress(what, NULL, sm_now_ns() - x->t_start, p->time_ns, x->arg);
 		t = sm_now_ns();
+		x->live_kind = trial ? "trial" : "step";
 		rc = one_step(x, c, n, p->step_ns, NULL, NULL, 0);
 		last_wall = sm_now_ns() - t;
 		last_n = n;
@@ -606,6 +667,7 @@ static int settle_cells(struct sm_streams_search *x)
 				 res->cells[i].fps_name);
 			if (x->progress)
 				x->progress(what, NULL, sm_now_ns() - x->t_start, p->time_ns, x->arg);
+			x->live_kind = "recheck";
 			rc = one_step(x, c, m, p->step_ns, NULL, NULL, 0);
 			if (rc == -ENOSPC && !res->error) {
 				rc = 0;

@@ -433,10 +433,13 @@ static void drop_cap_dirs(struct sm_streams_search *x, struct sm_streams_order_g
  * so far to the progress line. */
 static void step_tick(void *arg, uint64_t bytes, uint64_t dropped, uint64_t elapsed_ns)
 {
-	const struct sm_streams_search *x = arg;
+	struct sm_streams_search *x = arg;
 	double s = elapsed_ns ? (double)elapsed_ns / 1e9 : 1;
 	char f[96];
 
+	sm_streams_live_second(x, bytes, dropped, elapsed_ns);
+	if (!x->progress)
+		return;
 	snprintf(f, sizeof(f), "%.0f MiB/s, %llu dropped", (double)bytes / s / (1024.0 * 1024.0),
 		 (unsigned long long)dropped);
 	x->progress(NULL, f, 0, 0, x->arg);
@@ -451,7 +454,7 @@ int sm_streams_local_step(struct sm_streams_search *x, struct sm_streams_order_g
 		.groups = gp, .ngroups = ng, .queue = x->plan->queue, .prebuffer = x->plan->prebuffer,
 		.depth = x->plan->depth, .engine = x->plan->engine, .engine_flags = x->plan->engine_flags,
 		.esetup = &x->res->head.env.engine_setup, .direct = x->direct, .nsec = nsec,
-		.tick = x->progress ? step_tick : NULL, .tick_arg = x,
+		.tick = x->progress || x->plan->live ? step_tick : NULL, .tick_arg = x,
 	};
 	unsigned ncap = 0;
 	int rc;

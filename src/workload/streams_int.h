@@ -41,7 +41,19 @@ struct sm_streams_search {
 	uint64_t run_tag;           /* frame headers: this search's */
 	int direct;
 	int engine_noted;
+	/* --live: the step under way (one_step sets it) and its last second */
+	const struct sm_streams_cell *live_cell;
+	const char *live_kind;      /* "step", "trial", "recheck", "sustained" */
+	unsigned live_n;
+	uint64_t live_bytes, live_dropped, live_ns;
 };
+
+/* --live: a line for the step under way, "second" (the second that ended
+ * at elapsed_ns, bytes and dropped so far in the step) or "step end"
+ * (held, and what it moved). Nothing without --live. */
+void sm_streams_live_second(struct sm_streams_search *x, uint64_t bytes, uint64_t dropped,
+			    uint64_t elapsed_ns);
+void sm_streams_live_step(struct sm_streams_search *x, const struct sm_streams_step *st);
 
 /* A group of a step as the search orders it: the plan's group and the
  * format's name (the playback set of a sequence). */
