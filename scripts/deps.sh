@@ -25,6 +25,9 @@ pkgs="$pkgs bash-completion groff-base man-db"
 # Many-host runs build on OpenMPI (src/mpi/); tests/cli/mpi*.sh launch it,
 # and the two-host test uses ip(8) for its network namespaces.
 pkgs="$pkgs libopenmpi-dev openmpi-bin iproute2"
+# tests/cli/slurm.sh runs the MPI mode under a one-node Slurm (slurmctld,
+# slurmd, srun with its pmix plugin); munge is Slurm's usual authentication.
+pkgs="$pkgs slurm-wlm munge"
 # The HTML report tests render every command's page in headless Chromium
 # (tests/cli/html_*.sh).
 pkgs="$pkgs chromium"

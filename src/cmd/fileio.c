@@ -611,8 +611,11 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv, struct sm_emi
 							       o->out.layout == SM_LAYOUT_CSV) && o->verbosity >= 2; i++)
 		fprintf(stderr, "stormark: warning: %s\n", r.head.warnings.item[i].message);
 	snprintf(r.head.env.engine, sizeof(r.head.env.engine), "%s", r.engine);
-	if (r.notice[0])
+	if (r.notice[0]) {
+		/* a fallback changes what the figures mean: the JSON says so too */
 		fprintf(stderr, "stormark: note: %s\n", r.notice);
+		sm_warn(&r.head.warnings, "engine_fallback", "%s", r.notice);
+	}
 	if (rc && !r.failed) {
 		/* --verify / --validate cannot check this set: a usage problem */
 		sm_error("%s", rc == -ENOMEDIUM || r.head.error[0] ? r.head.error : strerror(-rc));

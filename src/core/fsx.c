@@ -220,6 +220,91 @@ void sm_kernel_release(char *buf, size_t len)
 		snprintf(buf, len, "%s %s", u.sysname, u.release);
 }
 
+void sm_cpu_arch(char *buf, size_t len)
+{
+	struct utsname u;
+
+	if (uname(&u))
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "%s", u.machine);
+}
+
+/* The value of the first line of text whose key (before the ':', blanks
+ * trimmed) is key, blanks squeezed, into buf; 1 when found. */
+static int cpuinfo_field(const char *text, const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *end = strchr(l, '\n'), *colon = strchr(l, ':'), *k = l;
+		size_t n = 0;
+		int blank = 0;
+
+		if (!end)
+			end = l + strlen(l);
+		if (!colon || colon > end)
+			continue;
+		while (colon > k && (colon[-1] == ' ' || colon[-1] == '\t'))
+			colon--;
+		if ((size_t)(colon - k) != klen || strncmp(k, key, klen))
+			continue;
+		for (const char *v = strchr(colon, ':') + 1; v < end && len; v++) {
+			if (*v == ' ' || *v == '\t' || *v == '\r') {
+				blank = n > 0;
+				continue;
+			}
+			if (blank && n + 1 < len)
+				buf[n++] = ' ';
+			blank = 0;
+			if (n + 1 < len)
+				buf[n++] = *v;
+		}
+		if (len)
+			buf[n] = '\0';
+		return n > 0;
+	}
+	return 0;
+}
+
+void sm_cpuinfo_model(const char *cpuinfo, char *buf, size_t len)
+{
+	static const char *const keys[] = { "model name", "Model", "Hardware", "cpu" };
+
+	if (len)
+		buf[0] = '\0';
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (cpuinfo_field(cpuinfo, keys[i], buf, len))
+			return;
+	if (len)
+		buf[0] = '\0';
+}
+
+void sm_cpu_model(char *buf, size_t len)
+{
+	/* ARM's "Model" and "Hardware" lines come after every CPU's block */
+	size_t cap = 1u << 20, n = 0;
+	char *text = malloc(cap);
+	int fd = open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC);
+
+	if (len)
+		buf[0] = '\0';
+	if (fd >= 0 && text) {
+		while (n < cap - 1) {
+			ssize_t got = read(fd, text + n, cap - 1 - n);
+
+			if (got <= 0)
+				break;
+			n += (size_t)got;
+		}
+		text[n] = '\0';
+		sm_cpuinfo_model(text, buf, len);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(text);
+}
+
 int sm_is_dir(const char *path)
 {
 	struct stat st;

@@ -46,6 +46,20 @@ int sm_drop_caches(void);
 /* Kernel release string (uname -r) into buf. */
 void sm_kernel_release(char *buf, size_t len);
 
+/* The CPU architecture (uname -m: "x86_64", "aarch64") into buf, "" when
+ * unknown. */
+void sm_cpu_arch(char *buf, size_t len);
+
+/* The CPU model from the text of /proc/cpuinfo: the first "model name"
+ * (x86, and arm64 kernels since 6.x for some cores), else "Model" (a
+ * board's name, ARM), else "Hardware" (older ARM), else "cpu" (POWER),
+ * its value with runs of blanks made one; "" when none. Pure: cpuinfo is
+ * the file's text. */
+void sm_cpuinfo_model(const char *cpuinfo, char *buf, size_t len);
+
+/* sm_cpuinfo_model() of this machine's /proc/cpuinfo. */
+void sm_cpu_model(char *buf, size_t len);
+
 /* 1 if path exists and is a directory, 0 if it does not exist,
  * -ENOTDIR if it exists but is not a directory. */
 int sm_is_dir(const char *path);

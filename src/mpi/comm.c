@@ -14,7 +14,11 @@
 
 #include "core/clock.h"
 #include "core/compiler.h"
+#include "mpi/launch.h"
 
+#include <dlfcn.h>
+#include <glob.h>
+#include <limits.h>
 #include <mpi.h>
 #include <pthread.h>
 #include <sched.h>
@@ -36,6 +40,35 @@ void sm_mpi_library(char *buf, size_t len)
 	v[n < (int)sizeof(v) ? n : (int)sizeof(v) - 1] = '\0';
 	v[strcspn(v, ",\n")] = '\0';   /* "Open MPI v4.1.4, package: ..." */
 	snprintf(buf, len, "%s", v[0] ? v : "MPI");
+}
+
+unsigned sm_mpi_pm_kinds(void)
+{
+#ifdef OPEN_MPI
+	/* Open MPI 4 takes a Slurm step's job from PMIx, and from Slurm's
+	 * PMI-1/PMI-2 only through its pmix s1/s2 components (built with
+	 * --with-pmi; Debian's are not): mca_pmix_s1.so or mca_pmix_s2.so in
+	 * the openmpi... directory beside libmpi (Open MPI 5 has none) */
+	Dl_info info;
+	char pat[PATH_MAX + 64], *slash;
+	glob_t g;
+	unsigned kinds = SM_MPI_PM_PMIX;
+
+	if (!dladdr((void *)MPI_Init, &info) || !info.dli_fname)
+		return SM_MPI_PM_UNKNOWN;
+	snprintf(pat, sizeof(pat), "%s", info.dli_fname);
+	slash = strrchr(pat, '/');
+	if (!slash)
+		return SM_MPI_PM_UNKNOWN;
+	snprintf(slash, sizeof(pat) - (size_t)(slash - pat), "/openmpi*/mca_pmix_s[12].so");
+	if (!glob(pat, 0, NULL, &g)) {
+		kinds |= SM_MPI_PM_PMI;
+		globfree(&g);
+	}
+	return kinds;
+#else
+	return SM_MPI_PM_UNKNOWN;
+#endif
 }
 
 int sm_mpi_init(struct sm_mpi_proc *d)
@@ -330,4 +363,5 @@ __attribute__((visibility("default"))) const struct sm_mpi_module sm_mpi_module 
 	.gather = sm_mpi_gather,
 	.wall_arm = sm_mpi_wall_arm,
 	.wall_done = sm_mpi_wall_done,
+	.pm_kinds = sm_mpi_pm_kinds,
 };

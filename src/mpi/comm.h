@@ -17,7 +17,7 @@ int sm_mpi_built(void);
  * loads the first time a call below needs it (comm_load.c), so a run
  * that is no MPI job never loads the MPI library, whose loading cost a
  * millisecond at every start. The module's one symbol, "sm_mpi_module". */
-#define SM_MPI_MODULE_ABI 1
+#define SM_MPI_MODULE_ABI 2
 struct sm_mpi_proc;
 struct sm_mpi_module {
 	int abi;                   /* SM_MPI_MODULE_ABI: the binary and module agree */
@@ -31,6 +31,7 @@ struct sm_mpi_module {
 	int (*gather)(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len);
 	int (*wall_arm)(void (*on_wall)(void));
 	int (*wall_done)(uint64_t deadline_ns);
+	unsigned (*pm_kinds)(void);
 };
 
 /* Why the module could not be loaded ("" when it was, or was not tried):
@@ -40,6 +41,13 @@ const char *sm_mpi_load_error(void);
 /* The MPI library's name and version on one line ("Open MPI v4.1.4"), or
  * "none"; callable before MPI starts (MPI_Get_library_version). */
 void sm_mpi_library(char *buf, size_t len);
+
+/* What the MPI library can take its job from, as SM_MPI_PM_* bits
+ * (mpi/launch.h), callable before MPI starts: Open MPI 4 and later speak
+ * PMIx, and Slurm's PMI only with its s1/s2 components (looked for beside
+ * the library); another library is SM_MPI_PM_UNKNOWN. 0 when the module
+ * cannot be loaded. */
+unsigned sm_mpi_pm_kinds(void);
 
 /*
  * The launcher that started this process, from its environment alone (no

@@ -35,6 +35,7 @@ const char *sm_mpi_launched(void)
 int sm_mpi_built(void) { return 0; }
 const char *sm_mpi_load_error(void) { return ""; }
 void sm_mpi_library(char *buf, size_t len) { snprintf(buf, len, "none"); }
+unsigned sm_mpi_pm_kinds(void) { return 0; }
 int sm_mpi_init(struct sm_mpi_proc *d) { memset(d, 0, sizeof(*d)); return -ENOTSUP; }
 void sm_mpi_end(SM_UNUSED struct sm_mpi_proc *d, SM_UNUSED int abort_job, SM_UNUSED int code) { }
 int sm_mpi_barrier(SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
@@ -141,6 +142,11 @@ void sm_mpi_library(char *buf, size_t len)
 		return;
 	}
 	mod->library(buf, len);
+}
+
+unsigned sm_mpi_pm_kinds(void)
+{
+	return load() ? 0 : mod->pm_kinds();
 }
 
 int sm_mpi_init(struct sm_mpi_proc *d)

@@ -5,11 +5,13 @@
 #include "mpi/job.h"
 #include "mpi/job_int.h"
 #include "mpi/job_meta.h"
+#include "mpi/launch.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -170,6 +172,20 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 	if (!sm_mpi_built())
 		return sm_usage_error("stormark", "stormark --help", "started by %s, but this stormark is "
 				      "built without MPI (stormark --version; docs/mpi.md)", launcher);
+	if (strcmp(launcher, "mpirun")) {
+		/* a Slurm step the library cannot start in: one line, not its
+		 * page per rank (docs/mpi.md, "Slurm") */
+		char why[400], lib[128];
+		const char *procid = getenv("SLURM_PROCID");
+		unsigned kinds = sm_mpi_pm_kinds();
+
+		sm_mpi_library(lib, sizeof(lib));
+		if (kinds && sm_mpi_pm_check(environ, kinds, lib, why, sizeof(why))) {
+			if (!procid || !strcmp(procid, "0"))   /* every rank sees the same */
+				sm_error("mpi: %s", why);
+			return SM_EXIT_USAGE;
+		}
+	}
 	st = calloc(1, sizeof(*st));
 	if (!st) {
 		sm_error("out of memory");

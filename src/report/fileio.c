@@ -48,6 +48,7 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 	const struct sm_warnings *w = &r->head.warnings;
 	char a[32], b[32], c[32], a_long[256];
 	const struct sm_fileio_figures *g = &r->fig;
+	int noted;
 
 	fprintf(f, "stormark fileio: %s, %u thread%s, %s I/O (engine %s%s%s), %s\n",
 		sm_fileio_mode_name(cfg->mode), cfg->threads, cfg->threads == 1 ? "" : "s",
@@ -94,7 +95,11 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 		fprintf(f, "cliff:    %s\n", sm_report_cliff_words(a_long, sizeof(a_long), &r->cliff));
 	if (r->stalls.measured)
 		fprintf(f, "stalls:   %s\n", sm_report_stall_words(a_long, sizeof(a_long), &r->stalls));
-	if (r->notice[0])
+	/* a run since the fallback became a warning carries it there too */
+	noted = !r->notice[0];
+	for (unsigned i = 0; i < w->count && !noted; i++)
+		noted = !strcmp(w->item[i].message, r->notice);
+	if (!noted)
 		fprintf(f, "note:     %s\n", r->notice);
 	for (unsigned i = 0; i < w->count; i++)
 		fprintf(f, "warning:  %s\n", w->item[i].message);

@@ -230,6 +230,9 @@ static void head_sections(FILE *f, const struct sm_result_head *h)
 			   sm_fmt_bytes(a, sizeof(a), (double)e->mem_total_bytes),
 			   sm_fmt_bytes(b, sizeof(b), (double)e->mem_available_bytes));
 	sm_html_kv(f, "CPUs", "%u", e->cpus);
+	if (e->arch[0] || e->cpu_model[0])   /* absent in a result saved before */
+		sm_html_kv(f, "CPU", "%s%s%s", e->arch, e->arch[0] && e->cpu_model[0] ? ", " : "",
+			   e->cpu_model);
 	sm_html_kv_end(f);
 	sm_html_section_end(f);
 }

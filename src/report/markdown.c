@@ -252,7 +252,9 @@ void sm_md_run(FILE *f, const struct sm_run_result *res)
 	else
 		fprintf(f, "- direct I/O: does not work here (%s): buffered I/O\n",
 			strerror(-res->direct_align));
-	fprintf(f, "- kernel: %s, %u CPUs, stormark %s\n", e->kernel, e->cpus, res->head.version);
+	fprintf(f, "- kernel: %s, %u CPUs%s%s%s%s%s, stormark %s\n", e->kernel, e->cpus,
+		e->arch[0] || e->cpu_model[0] ? " (" : "", e->arch, e->arch[0] && e->cpu_model[0] ? ", " : "",
+		e->cpu_model, e->arch[0] || e->cpu_model[0] ? ")" : "", res->head.version);
 	if (res->mpi_ranks)
 		fprintf(f, "- MPI job of %u ranks (rank 0's directory and plan above): every test started on all "
 			"at once; the figures are the ranks' merge, each verdict the worst rank's (docs/mpi.md)\n",

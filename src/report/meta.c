@@ -13,11 +13,13 @@ static void subject(char *buf, size_t len, const struct sm_meta_result *r)
 {
 	char sz[32];
 
-	snprintf(buf, len, "%llu files of %s, %u thread%s, in '%s' (%s)",
+	/* the engine: meta's system calls, one at a time (psync) */
+	snprintf(buf, len, "%llu files of %s, %u thread%s, in '%s' (%s)%s%s",
 		 (unsigned long long)r->plan.files,
 		 r->plan.size ? sm_fmt_bytes(sz, sizeof(sz), (double)r->plan.size) : "0 B",
 		 r->plan.threads, r->plan.threads == 1 ? "" : "s", r->plan.dir ? r->plan.dir : "",
-		 r->head.env.fs.fs_type[0] ? r->head.env.fs.fs_type : "?");
+		 r->head.env.fs.fs_type[0] ? r->head.env.fs.fs_type : "?",
+		 r->head.env.engine[0] ? ", engine " : "", r->head.env.engine);
 }
 
 /* The phase's figures formatted for people: ops/s, span, p50, p99, p99.9, max. */

@@ -27,6 +27,9 @@ void sm_run_text_header(FILE *f, const struct sm_run_result *res)
 	fprintf(f, "  free RAM     %s of %s\n",
 		sm_fmt_bytes(a, sizeof(a), (double)e->mem_available_bytes),
 		sm_fmt_bytes(b, sizeof(b), (double)e->mem_total_bytes));
+	if (e->arch[0] || e->cpu_model[0])   /* absent in a result saved before */
+		fprintf(f, "  CPU          %u x %s%s%s\n", e->cpus, e->cpu_model[0] ? e->cpu_model : "?",
+			e->arch[0] ? ", " : "", e->arch);
 	if (res->direct_align > 0)
 		fprintf(f, "  direct I/O   works (%d-byte alignment): caches in this machine are "
 			   "bypassed\n", res->direct_align);

@@ -202,6 +202,10 @@ cJSON *sm_json_env(const struct sm_env *env)
 	sm_json_add_u64(o, "mem_total_bytes", env->mem_total_bytes);
 	sm_json_add_u64(o, "mem_available_bytes", env->mem_available_bytes);
 	cJSON_AddNumberToObject(o, "cpus", env->cpus);
+	if (env->arch[0])   /* absent in a result saved before it, written back so */
+		cJSON_AddStringToObject(o, "arch", env->arch);
+	if (env->cpu_model[0])
+		cJSON_AddStringToObject(o, "cpu_model", env->cpu_model);
 	if (env->host[0])   /* a result saved before it had none: written back without */
 		cJSON_AddStringToObject(o, "host", env->host);
 	return o;

@@ -215,6 +215,11 @@ int sm_json_read_env(const cJSON *o, struct sm_env *env, struct sm_jerr *e)
 	rc |= sm_jget_u64(o, "mem_total_bytes", &env->mem_total_bytes, e);
 	rc |= sm_jget_u64(o, "mem_available_bytes", &env->mem_available_bytes, e);
 	rc |= sm_jget_uint(o, "cpus", &env->cpus, e);
+	/* results saved before the CPU was recorded have neither */
+	if (cJSON_GetObjectItemCaseSensitive(o, "arch"))
+		rc |= sm_jget_str(o, "arch", env->arch, sizeof(env->arch), e);
+	if (cJSON_GetObjectItemCaseSensitive(o, "cpu_model"))
+		rc |= sm_jget_str(o, "cpu_model", env->cpu_model, sizeof(env->cpu_model), e);
 	/* a result saved before the host was recorded has none */
 	if (cJSON_GetObjectItemCaseSensitive(o, "host"))
 		rc |= sm_jget_str(o, "host", env->host, sizeof(env->host), e);

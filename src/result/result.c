@@ -16,6 +16,8 @@ void sm_env_collect(struct sm_env *env, const char *path)
 	env->mem_total_bytes = sm_mem_total();
 	env->mem_available_bytes = sm_mem_available();
 	env->cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	sm_cpu_arch(env->arch, sizeof(env->arch));
+	sm_cpu_model(env->cpu_model, sizeof(env->cpu_model));
 	if (gethostname(env->host, sizeof(env->host) - 1))
 		env->host[0] = '\0';
 }

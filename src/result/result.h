@@ -26,6 +26,10 @@ struct sm_env {
 	uint64_t mem_total_bytes;
 	uint64_t mem_available_bytes;
 	unsigned cpus;
+	char arch[32];             /* uname -m ("x86_64"); "" when a result saved
+				    * before it has none */
+	char cpu_model[128];       /* /proc/cpuinfo's model (core/fsx.h); "" when
+				    * unknown or saved before */
 	char host[256];            /* the host name (gethostname); "" when a
 				    * result saved before it has none */
 };

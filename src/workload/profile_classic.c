@@ -225,8 +225,10 @@ int sm_prof_classic(struct sm_prof *x)
 	 * test what was written */
 	b.duration_ns = x->plan->time_ns / 12 > SM_NS_PER_S ? x->plan->time_ns / 12 : SM_NS_PER_S;
 	rc = sm_blockio_run(&b, fill);
-	if (!res->notice[0] && fill->notice[0])
+	if (!res->notice[0] && fill->notice[0]) {
 		snprintf(res->notice, sizeof(res->notice), "%s", fill->notice);
+		sm_warn(&res->head.warnings, "engine_fallback", "%s", fill->notice);
+	}
 	if (rc == 0 && fill->op.bytes < res->file_bytes) {
 		res->file_bytes = fill->op.bytes / MIB * MIB;
 		if (res->file_bytes < 64 * MIB)
@@ -300,8 +302,10 @@ int sm_prof_classic(struct sm_prof *x)
 				       sizeof(res->head.env.engine));
 				res->head.env.engine_setup = c->res[w].engine_setup;
 			}
-			if (!res->notice[0] && c->res[w].notice[0])
+			if (!res->notice[0] && c->res[w].notice[0]) {
 				snprintf(res->notice, sizeof(res->notice), "%s", c->res[w].notice);
+				sm_warn(&res->head.warnings, "engine_fallback", "%s", c->res[w].notice);
+			}
 			if (rc == -EINTR)
 				return rc;
 			if (rc)

@@ -62,6 +62,8 @@ struct sm_streams_step_plan {
 	unsigned engine_flags;      /* uring: SM_ENGINE_SQPOLL | SM_ENGINE_IOPOLL */
 	struct sm_engine_setup *esetup;  /* or NULL; else gets what the engine was
 					  * granted, when it has not been filled yet */
+	char *engine_used;          /* or NULL; else gets the name of the engine that
+				     * ran (psync after a fallback), 16 bytes */
 	int direct;
 	uint64_t *sec_bytes;        /* or NULL; else nsec counters (zeroed by the
 				     * caller): bytes completed in each whole

@@ -453,7 +453,8 @@ int sm_streams_local_step(struct sm_streams_search *x, struct sm_streams_order_g
 	struct sm_streams_step_plan sp = {
 		.groups = gp, .ngroups = ng, .queue = x->plan->queue, .prebuffer = x->plan->prebuffer,
 		.depth = x->plan->depth, .engine = x->plan->engine, .engine_flags = x->plan->engine_flags,
-		.esetup = &x->res->head.env.engine_setup, .direct = x->direct, .nsec = nsec,
+		.esetup = &x->res->head.env.engine_setup, .engine_used = x->res->head.env.engine,
+		.direct = x->direct, .nsec = nsec,
 		.tick = x->progress || x->plan->live ? step_tick : NULL, .tick_arg = x,
 	};
 	unsigned ncap = 0;

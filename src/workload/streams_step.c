@@ -688,6 +688,8 @@ int sm_streams_step_run(const struct sm_streams_step_plan *sp, struct sm_streams
 	rc = setup(&s, notice, notice_len, err, errlen);
 	if (rc)
 		goto out;
+	if (sp->engine_used)
+		snprintf(sp->engine_used, 16, "%s", s.eng.ops->name);
 	for (unsigned i = 0; i < s.n; i++)
 		s.st[i].fig = &out->streams[i];
 	cpu0 = cpu_ns();

@@ -331,6 +331,8 @@ int sm_time_measure(const struct sm_time_plan *plan, struct sm_time_result *r, s
 		sm_env_collect(&r->head.env, ".");
 	else
 		sm_kernel_release(r->head.env.kernel, sizeof(r->head.env.kernel));
+	/* stormark moves no data here: the timed command does its own I/O */
+	snprintf(r->head.env.engine, sizeof(r->head.env.engine), "none");
 	rc = loop(&rn, r, runs, status);
 	if (rc < 0)
 		finish(&rn, r, runs, start);

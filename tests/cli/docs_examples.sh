@@ -26,7 +26,8 @@
 #   fileio and sysbench --file-total-size=16M and a run --time=1; run (and
 #   bare `stormark`) --time 1; streams --time 3 --step 1 --max-streams 2,
 #   and a --mix group's count 1; meta -n 50 and --size 4k; time -n 2;
-#   mpirun -np 2 (srun, not installed here, is a skip).
+#   mpirun -np 2 (srun is a skip: no Slurm runs here; tests/cli/slurm.sh has
+#   its own).
 # A program is found as the docs name it: stormark, and its frametest and
 # sysbench links (the build's), first in the PATH; mpirun's ranks run on
 # this host (as root if need be, oversubscribed), by its environment.
@@ -229,8 +230,9 @@ for f in $(cut -f1 "$T_DIR/examples.tsv" | uniq); do
   dirs "$f"
   while IFS=$'\t' read -r file no cmd; do
     [ "$file" = "$f" ] || continue
-    if [[ $cmd =~ (^|[;&|[:space:]])srun[[:space:]] ]] && ! command -v srun >/dev/null; then
-      echo "skipped (srun is not installed): $f:$no: $cmd"
+    if [[ $cmd =~ (^|[;&|[:space:]])srun[[:space:]] ]] && ! { command -v srun && sinfo; } >/dev/null 2>&1; then
+      # srun needs a running Slurm (tests/cli/slurm.sh makes one)
+      echo "skipped (srun is not installed, or no Slurm controller answers): $f:$no: $cmd"
       skipped=$((skipped + 1))
       continue
     fi

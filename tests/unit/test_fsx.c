@@ -113,6 +113,50 @@ static void test_stand_in_stays(SM_UNUSED void **state)
 	assert_int_equal(stat(d, &st), 0);
 }
 
+/* The CPU model from /proc/cpuinfo's text, as x86, ARM and POWER kernels
+ * write it. */
+static void test_cpuinfo_model(SM_UNUSED void **state)
+{
+	static const char x86[] =
+		"processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\n"
+		"model name\t: AMD EPYC 7763   64-Core Processor\nstepping\t: 1\ncpu MHz\t\t: 2445.406\n\n"
+		"processor\t: 1\nmodel name\t: another\n";
+	static const char arm64_pi[] =
+		"processor\t: 0\nBogoMIPS\t: 108.00\nFeatures\t: fp asimd\nCPU implementer\t: 0x41\n"
+		"CPU part\t: 0xd08\n\nRevision\t: c03111\nSerial\t\t: 100000\n"
+		"Model\t\t: Raspberry Pi 4 Model B Rev 1.1\n";
+	static const char arm32[] =
+		"processor\t: 0\nmodel name\t: ARMv7 Processor rev 4 (v7l)\n\nHardware\t: BCM2835\n";
+	static const char arm_old[] = "Processor\t: ARMv7\nHardware\t: Freescale i.MX 6Quad\r\n";
+	static const char power[] = "processor\t: 0\ncpu\t\t: POWER9 (architected), altivec supported\n";
+	static const char arm64_bare[] = "processor\t: 0\nCPU part\t: 0xd0c\nCPU revision\t: 1\n";
+	char buf[128], small[8];
+
+	sm_cpuinfo_model(x86, buf, sizeof(buf));
+	assert_string_equal(buf, "AMD EPYC 7763 64-Core Processor");   /* blanks squeezed */
+	sm_cpuinfo_model(arm64_pi, buf, sizeof(buf));
+	assert_string_equal(buf, "Raspberry Pi 4 Model B Rev 1.1");
+	sm_cpuinfo_model(arm32, buf, sizeof(buf));
+	assert_string_equal(buf, "ARMv7 Processor rev 4 (v7l)");       /* model name first */
+	sm_cpuinfo_model(arm_old, buf, sizeof(buf));
+	assert_string_equal(buf, "Freescale i.MX 6Quad");               /* no \r kept */
+	sm_cpuinfo_model(power, buf, sizeof(buf));
+	assert_string_equal(buf, "POWER9 (architected), altivec supported");
+	sm_cpuinfo_model(arm64_bare, buf, sizeof(buf));
+	assert_string_equal(buf, "");                                   /* "CPU part" is no model */
+	sm_cpuinfo_model("", buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	sm_cpuinfo_model("model name:\n", buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	sm_cpuinfo_model(x86, small, sizeof(small));
+	assert_string_equal(small, "AMD EPY");                          /* cut, terminated */
+	/* this machine's: whatever it says, one line */
+	sm_cpu_model(buf, sizeof(buf));
+	assert_null(strchr(buf, '\n'));
+	sm_cpu_arch(buf, sizeof(buf));
+	assert_true(buf[0] != '\0');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -120,6 +164,7 @@ int main(void)
 		cmocka_unit_test(test_someone_elses_file),
 		cmocka_unit_test(test_stand_in_goes),
 		cmocka_unit_test(test_stand_in_stays),
+		cmocka_unit_test(test_cpuinfo_model),
 	};
 
 	scratch = t_scratch("fsx");
