@@ -87,10 +87,13 @@ check "list: no '/s IOPS'" sh -c "! grep -q '/s IOPS' list5.txt"
 check "list: run key" grep -Eq '^rn +run +1 ' list5.txt
 check "list: time keys unchanged" grep -Eq '^a +time +3 ' list5.txt
 $S history --db "$DB" fw >fw.txt
-check "frames table: heading" grep -Eq 'frame rate +throughput +dropped +frame p50 +frame p99' fw.txt
+# (the text fits 80 columns: six figures in two tables of three)
+check "frames table: heading" sh -c "grep -Eq 'saved +frame rate +throughput +dropped\$' fw.txt &&
+  grep -Eq '^ +run +frame p50 +frame p99 +frame max\$' fw.txt"
 check "frames table: 3 rows" [ "$(grep -Ec '^ +[0-9]+ +[0-9]{4}-[0-9-]+T.*/s' fw.txt)" = 3 ]
 $S history --db "$DB" fio >fio.txt
-check "fileio table" grep -Eq 'throughput +IOPS +reads/s +writes/s +event p95' fio.txt
+check "fileio table" sh -c "grep -Eq 'saved +throughput +IOPS +reads/s\$' fio.txt &&
+  grep -Eq '^ +run +writes/s +event p95 +event p99\$' fio.txt"
 $S history --db "$DB" rn >rn.txt
 check "run table: the summary" grep -q 'summary' rn.txt
 check "run table: the title counts results ('1 run run' before)" grep -q "key 'rn', 1 run result\$" rn.txt
