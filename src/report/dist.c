@@ -23,12 +23,13 @@ static int wider(int w, const char *s)
 	return n > w ? n : w;
 }
 
-/* Print a row's last cell from column col: on the row while it fits,
- * else wrapped at word ends, continuation lines under column 6. */
+/* Print a row's last cell after column col, two blanks first: on the row
+ * while it fits, else on the lines below, wrapped at word ends under
+ * column 6. */
 static void status_cell(FILE *f, unsigned col, const char *status)
 {
-	if (col + strlen(status) <= DIST_WIDTH) {
-		fprintf(f, "%s\n", status);
+	if (col + 2 + strlen(status) <= DIST_WIDTH) {
+		fprintf(f, "  %s\n", status);
 		return;
 	}
 	fputc('\n', f);
@@ -105,7 +106,7 @@ static void dist_tables(FILE *f, const struct sm_dist_result *d)
 				 h->straggler ? ", " : "", h->ranks - h->reported, h->ranks);
 		if (own)
 			fprintf(f, "  %s\n", h->host);
-		n = fprintf(f, "  %-*s  %5u  %*s  %*s  %*s  ", hw, own ? "" : h->host, h->ranks, dw, c.done, bw,
+		n = fprintf(f, "  %-*s  %5u  %*s  %*s  %*s", hw, own ? "" : h->host, h->ranks, dw, c.done, bw,
 			    c.bytes, mw, c.rate);
 		status_cell(f, (unsigned)n, status);
 	}
@@ -124,7 +125,7 @@ static void dist_tables(FILE *f, const struct sm_dist_result *d)
 				 r->failed ? ": " : "", r->failed ? r->error : "");
 		if (own)
 			fprintf(f, "  %*d %s\n", rw, r->rank, r->host);
-		n = fprintf(f, "  %*s %-*s  %*s  %*s  %*s  %*s  ", rw, own ? "" : (snprintf(rk, sizeof(rk), "%d",
+		n = fprintf(f, "  %*s %-*s  %*s  %*s  %*s  %*s", rw, own ? "" : (snprintf(rk, sizeof(rk), "%d",
 			    r->rank), rk), hw, own ? "" : r->host, dw, c.done, bw, c.bytes, iw, c.items, mw, c.rate);
 		status_cell(f, (unsigned)n, status);
 	}
