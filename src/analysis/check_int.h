@@ -90,6 +90,10 @@ struct ck_shown {
  * [ ] * !, a row of dots is skipped. Returns how many. */
 unsigned ck_numbers(const char *line, struct ck_shown *s, unsigned max);
 
+/* ck_numbers over line and the lines after it that begin with a blank
+ * (a sentence wrapped at 79 columns, its continuation lines indented). */
+unsigned ck_numbers_wrapped(const char *line, struct ck_shown *s, unsigned max);
+
 /* The start of the first line of text, from `from` on (text when NULL; a
  * from inside a line starts at the next), that begins with label after
  * blanks and a markdown `|`; the returned pointer is just after the label.

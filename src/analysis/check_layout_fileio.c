@@ -49,8 +49,10 @@ static void oprows(const cJSON *doc, struct oprow *r)
 }
 
 /* A table row (text or markdown): count, per s, MiB/s, then six latency
- * figures (a kind that did not occur has none). */
-static void table(struct ck_lay *L, const char *from, int md)
+ * figures (a kind that did not occur has none). The text layout has two
+ * tables: count, per s and MiB/s from `from`, the six latency figures
+ * from `lat` (NULL: on the same rows). */
+static void table(struct ck_lay *L, const char *from, const char *lat, int md)
 {
 	struct oprow r[4];
 	double dur = 0;
@@ -70,8 +72,12 @@ static void table(struct ck_lay *L, const char *from, int md)
 		ck_lay_val(L, label, &s[1], "its count - errors / duration_ns", ck_per_s(r[i].done, dur));
 		ck_lay_val(L, label, &s[2], "its bytes / duration_ns (MiB/s)",
 			   ck_per_s(r[i].bytes, dur) / MIB);
-		if (n >= 9 && ck_at(L->doc, r[i].lat))
+		if (lat) {
+			if (ck_lay_nums(L, lat, label, 1, s, 12, NULL) >= 6 && ck_at(L->doc, r[i].lat))
+				ck_lay_latrow(L, label, &s[0], r[i].lat);
+		} else if (n >= 9 && ck_at(L->doc, r[i].lat)) {
 			ck_lay_latrow(L, label, &s[3], r[i].lat);
+		}
 	}
 }
 
@@ -209,8 +215,13 @@ static void text(struct ck_lay *L)
 		ck_lay_path(L, "duration: events", &s[1], "fileio.events", 1);
 		ck_lay_path(L, "duration: events per second", &s[2], "fileio.events_per_s", 1);
 	}
-	if (ck_lay_nums(L, NULL, "op ", 1, s, 8, &hd) >= 0)
-		table(L, hd, 0);
+	if (ck_lay_nums(L, NULL, "op ", 1, s, 8, &hd) >= 0) {
+		const char *lat = NULL;
+
+		ck_lay_nums(L, hd, "op ", 1, s, 8, &lat);
+		if (lat)
+			table(L, hd, lat, 0);
+	}
 }
 
 static void markdown(struct ck_lay *L)
@@ -226,7 +237,7 @@ static void markdown(struct ck_lay *L)
 		ck_lay_path(L, "started: events", &s[n - 1], "fileio.events", 1);
 	}
 	if (ck_lay_nums(L, NULL, "op |", 1, s, 8, &hd) >= 0)
-		table(L, hd, 1);
+		table(L, hd, NULL, 1);
 }
 
 static void csv(struct ck_lay *L)

@@ -86,6 +86,7 @@ static void verdict_line(struct ck_lay *L, const char *after)
 	n = ck_lay_nums(L, after, label, 1, s, 12, &line);
 	if (n < 0)
 		return;
+	n = (int)ck_numbers_wrapped(line, s, 12);   /* the text wraps it at 79 columns */
 	want = v < 0 ? "undecided" : sm_verdict_name((enum sm_verdict)v);
 	L->c->evaluated++;
 	if (strncmp(line + (*line == '*' ? 2 : 0), want, strlen(want)) ||
@@ -227,7 +228,9 @@ static void ft_paced(struct ck_lay *L)
 		ck_lay_path(L, "Frames dropped: of", &s[1], "frames.scheduled", 1);
 		ck_lay_path(L, "Frames dropped: longest run", &s[2], "frames.longest_drop_run", 1);
 	}
-	if (ck_lay_nums(L, NULL, "Frame time from schedule:", 1, s, 8, NULL) >= 5) {
+	/* the line wraps at 79 columns: its figures and its continuation's */
+	if (ck_lay_nums(L, NULL, "Frame time from schedule:", 1, s, 8, NULL) >= 0 &&
+	    ck_numbers_wrapped(ck_line(L->text, NULL, "Frame time from schedule:"), s, 8) >= 5) {
 		ck_lay_path(L, "Frame time from schedule: p50", &s[0], "ops.frame.sched_lat_ns.p50", 1);
 		ck_lay_path(L, "Frame time from schedule: p99", &s[1], "ops.frame.sched_lat_ns.p99", 1);
 		ck_lay_path(L, "Frame time from schedule: p99.9", &s[2], "ops.frame.sched_lat_ns.p99_9", 1);

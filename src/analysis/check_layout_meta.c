@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A `meta` result's layouts against it (docs/meta.md): each phase's row
- * (count, errors, ops/s, span, p50, p99, p99.9, max) in text and
- * markdown, its CSV row, and the sequence line's two times. */
+ * (count, errors, ops/s, span, p50, p99, p99.9, max) in markdown, in
+ * two tables in text, its CSV row, and the sequence line's two times. */
 #include "analysis/check_int.h"
 #include "result/meta.h"
 
@@ -17,13 +17,25 @@ static void phase_row(struct ck_lay *L, const char *name, int md)
 					    "lat_ns.p99", "lat_ns.p99_9", "lat_ns.max" };
 	struct ck_shown s[8];
 	char label[32], path[96], lab[64];
+	const char *lat;
 	int n;
 
 	snprintf(label, sizeof(label), md ? "%s |" : "%s ", name);
 	n = ck_lay_nums(L, NULL, label, 1, s, 8, NULL);
+	if (!md && n > 4)
+		n = 4;
 	for (int k = 0; k < n && k < 8; k++) {
 		snprintf(path, sizeof(path), "meta.ops.%s.%s", name, keys[k]);
 		snprintf(lab, sizeof(lab), "%s's %s", name, keys[k]);
+		ck_lay_path(L, lab, &s[k], path, 1);
+	}
+	/* the text's latency figures: a second table, under "latency" */
+	if (md || n < 4 || ck_lay_nums(L, NULL, "latency ", 1, s, 8, &lat) < 0)
+		return;
+	n = ck_lay_nums(L, lat, label, 1, s, 4, NULL);
+	for (int k = 0; k < n && k < 4; k++) {
+		snprintf(path, sizeof(path), "meta.ops.%s.%s", name, keys[4 + k]);
+		snprintf(lab, sizeof(lab), "%s's %s", name, keys[4 + k]);
 		ck_lay_path(L, lab, &s[k], path, 1);
 	}
 }

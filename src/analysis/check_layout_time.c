@@ -19,7 +19,8 @@ static void row(struct ck_lay *L, int f, int md, int one)
 	double scale = sm_tf_desc[f].unit == SM_TFU_MS ? 1e6 : 1;
 	int n;
 
-	snprintf(label, sizeof(label), md ? "%s |" : "%s ", sm_tf_desc[f].label);
+	/* the text's table of several runs names a figure by its brief label */
+	snprintf(label, sizeof(label), md ? "%s |" : "%s ", md || one ? sm_tf_desc[f].label : sm_tf_brief(f));
 	n = ck_lay_nums(L, NULL, label, 0, s, 8, NULL);
 	if (n < 1)
 		return;

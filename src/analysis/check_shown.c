@@ -161,6 +161,18 @@ unsigned ck_numbers(const char *line, struct ck_shown *s, unsigned max)
 	return k;
 }
 
+unsigned ck_numbers_wrapped(const char *line, struct ck_shown *s, unsigned max)
+{
+	unsigned k = ck_numbers(line, s, max);
+	const char *nl = line ? strchr(line, '\n') : NULL;
+
+	while (nl && nl[1] == ' ' && k < max) {
+		k += ck_numbers(nl + 1, s + k, max - k);
+		nl = strchr(nl + 1, '\n');
+	}
+	return k;
+}
+
 const char *ck_line(const char *text, const char *from, const char *label)
 {
 	size_t n = strlen(label);

@@ -137,9 +137,11 @@ static void headline(struct sm_hdb *db, const struct sm_hdb_key *k, char *buf, s
 	sm_hdb_results_free(res, n);
 }
 
+/* The key column is as wide as the longest key, at most 16 (a longer key
+ * stands on a line of its own above its row: report/table.c). */
 static const struct sm_table_col key_cols[] = {
 	{ "key", 24, 1, "" }, { "command", 7, 1, " " }, { "runs", 5, 0, " " },
-	{ "last saved", 20, 1, "  " }, { "newest run (time: trimmed mean wall time)", 0, 1, "  " },
+	{ "last saved", 20, 1, "  " }, { "newest run", 0, 1, "  " },
 };
 
 /* CSV of the key listing: the newest run's headline split into numbers,
@@ -223,12 +225,18 @@ static int list_keys(struct sm_hdb *db, const char *path, enum sm_table_style st
 	unsigned n;
 	char err[256], head[160], title[4200], runs[16];
 	int rc = sm_hdb_keys(db, &keys, &n, err, sizeof(err)), times = 0;
-	struct sm_table t = { stdout, st, key_cols, 5 };
+	struct sm_table_col kc[5];
+	struct sm_table t = { stdout, st, kc, 5 };
 
 	if (rc) {
 		sm_error("cannot read history database '%s': %s", path, err);
 		return SM_EXIT_FAIL;
 	}
+	memcpy(kc, key_cols, sizeof(kc));
+	kc[0].width = 3;
+	for (unsigned i = 0; i < n; i++)
+		if (strlen(keys[i].key) > (size_t)kc[0].width)
+			kc[0].width = strlen(keys[i].key) > 16 ? 16 : (int)strlen(keys[i].key);
 	snprintf(title, sizeof(title), "history: %s", path);
 	sm_table_title(&t, title);
 	if (n || st == SM_TABLE_CSV)
@@ -258,7 +266,8 @@ static int list_keys(struct sm_hdb *db, const char *path, enum sm_table_style st
 							head });
 	}
 	if (times)
-		sm_table_note(&t, "(trimmed means: the fastest and slowest 10% of runs dropped)");
+		sm_table_note(&t, "(trimmed means: a time key's newest run column is the mean wall time of "
+			      "its runs, the fastest and slowest 10% of them dropped)");
 	free(keys);
 	return SM_EXIT_OK;
 }
@@ -285,54 +294,44 @@ static const struct column fileio_cols[] = {
 	{ "fileio.event.p99", "event p99", "event p99 (ms)" }, { NULL, NULL, NULL },
 };
 
-/* A key of frames, fileio or run: one row per saved result. */
-static int show_results(struct sm_hdb *db, const char *path, const char *key, const char *cmd,
-			enum sm_table_style st)
+/* One table of a key's results: the run, its time saved (with_saved),
+ * the figures cols[first, last) (none: a run key's summary), the note. */
+static int results_table(const struct sm_hdb_result *res, unsigned n, const char *key, const char *path,
+			 const struct column *cols, unsigned first, unsigned last, int with_saved,
+			 enum sm_table_style st)
 {
-	struct sm_table_col tc[12] = { { "run", 6, 0, "" }, { "saved", 20, 1, "  " } };
-	struct sm_table t = { stdout, st, tc, 2 };
+	struct sm_table_col tc[12] = { { "run", 6, 0, "" } };
+	struct sm_table t = { stdout, st, tc, 1 };
 	const char *cells[12];
-	char cbuf[10][48], title[4400];
-	const struct column *cols = !strcmp(cmd, "frames") ? frames_cols
-				    : !strcmp(cmd, "fileio") ? fileio_cols : NULL;
-	struct sm_hdb_result *res;
-	unsigned n;
-	char err[256], buf[48];
-	int rc = sm_hdb_load_results(db, key, &res, &n, err, sizeof(err)), code = SM_EXIT_OK;
+	char cbuf[10][48], buf[48];
+	int code = SM_EXIT_OK;
 
-	if (rc) {
-		sm_error("cannot read history database '%s': %s", path, err);
-		return SM_EXIT_FAIL;
-	}
-	/* results, not runs: a `run` key had "1 run run" */
-	snprintf(title, sizeof(title), "history: %s, key '%s', %u %s result%s", path, key, n, cmd,
-		 n == 1 ? "" : "s");
-	for (const struct column *c = cols; c && c->name && t.ncols < 10; c++)
-		tc[t.ncols++] = (struct sm_table_col){ st == SM_TABLE_CSV ? c->csv_head : c->head, 12, 0,
-						       " " };
+	if (with_saved)
+		tc[t.ncols++] = (struct sm_table_col){ "saved", 20, 1, "  " };
+	for (unsigned j = first; cols && j < last; j++)
+		tc[t.ncols++] = (struct sm_table_col){ st == SM_TABLE_CSV ? cols[j].csv_head : cols[j].head,
+						       12, 0, " " };
 	if (!cols)
 		tc[t.ncols++] = (struct sm_table_col){ "summary", 0, 1, "  " };
 	tc[t.ncols++] = (struct sm_table_col){ st == SM_TABLE_TEXT ? "" : "note", 0, 1, "  " };
 	/* ^ (interrupted) */
-	sm_table_title(&t, title);
 	sm_table_head(&t);
 	for (unsigned i = 0; i < n && code == SM_EXIT_OK; i++) {
 		struct sm_cmp_run *runs;
-		unsigned nr;
+		unsigned nr, k = 0;
 		cJSON *doc;
 
 		code = result_figs(&res[i], key, path, &doc, &runs, &nr);
 		if (code)
 			break;
-		unsigned k = 2;
-
 		snprintf(cbuf[0], sizeof(cbuf[0]), "%lld", (long long)res[i].id);
-		cells[0] = cbuf[0];
-		cells[1] = res[i].saved_at;
-		for (const struct column *c = cols; c && c->name && k < 10; c++, k++)
+		cells[k++] = cbuf[0];
+		if (with_saved)
+			cells[k++] = res[i].saved_at;
+		for (unsigned j = first; cols && j < last; j++, k++)
 			cells[k] = strcpy(cbuf[k], st == SM_TABLE_CSV
-					  ? sm_history_csv_cell(buf, sizeof(buf), nr ? &runs[0] : NULL, c->name)
-					  : sm_history_cell(buf, sizeof(buf), nr ? &runs[0] : NULL, c->name));
+					  ? sm_history_csv_cell(buf, sizeof(buf), nr ? &runs[0] : NULL, cols[j].name)
+					  : sm_history_cell(buf, sizeof(buf), nr ? &runs[0] : NULL, cols[j].name));
 		if (!cols) {
 			const char *sum = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
 				cJSON_GetObjectItemCaseSensitive(doc, "run"), "summary"));
@@ -344,6 +343,41 @@ static int show_results(struct sm_hdb *db, const char *path, const char *key, co
 		sm_table_row(&t, cells);
 		sm_cmp_runs_free(runs, nr);
 		cJSON_Delete(doc);
+	}
+	return code;
+}
+
+/* A key of frames, fileio or run: one row per saved result. The text
+ * fits 80 columns: its six figures in two tables of three (the second
+ * by run number alone), a run key's summary wrapped under its column. */
+static int show_results(struct sm_hdb *db, const char *path, const char *key, const char *cmd,
+			enum sm_table_style st)
+{
+	const struct column *cols = !strcmp(cmd, "frames") ? frames_cols
+				    : !strcmp(cmd, "fileio") ? fileio_cols : NULL;
+	struct sm_hdb_result *res;
+	unsigned n, ncols = 0;
+	char err[256], title[4400];
+	int rc = sm_hdb_load_results(db, key, &res, &n, err, sizeof(err)), code;
+
+	if (rc) {
+		sm_error("cannot read history database '%s': %s", path, err);
+		return SM_EXIT_FAIL;
+	}
+	while (cols && cols[ncols].name && ncols < 8)
+		ncols++;
+	/* results, not runs: a `run` key had "1 run run" */
+	snprintf(title, sizeof(title), "history: %s, key '%s', %u %s result%s", path, key, n, cmd,
+		 n == 1 ? "" : "s");
+	sm_table_title(&(struct sm_table){ stdout, st, NULL, 0 }, title);
+	if (st == SM_TABLE_TEXT && ncols > 3) {
+		code = results_table(res, n, key, path, cols, 0, 3, 1, st);
+		if (!code) {
+			fputc('\n', stdout);
+			code = results_table(res, n, key, path, cols, 3, ncols, 0, st);
+		}
+	} else {
+		code = results_table(res, n, key, path, cols, 0, ncols, 1, st);
 	}
 	sm_hdb_results_free(res, n);
 	return code;
@@ -397,13 +431,56 @@ static const struct sm_table_col time_csv_cols[] = {
 	{ "storage read (bytes)", 0, 0, "" }, { "storage write (bytes)", 0, 0, "" },
 };
 
+/* The rows of a time key's table: its columns sel[0..nsel) of time_cols
+ * (or time_csv_cols), each run then the trimmed mean. */
+static void time_table(const struct sm_hdb_row *rows, unsigned n, enum sm_table_style st,
+		       const unsigned *sel, unsigned nsel)
+{
+	static const enum sm_tf figs[] = { SM_TF_WALL_NS, SM_TF_USER_NS, SM_TF_SYS_NS, SM_TF_SYSCALLS,
+					   SM_TF_STORAGE_READ_BYTES, SM_TF_STORAGE_WRITE_BYTES };
+	int csv = st == SM_TABLE_CSV;
+	struct sm_table_col tc[9];
+	struct sm_table t = { stdout, st, tc, nsel };
+	char buf[9][48];
+	const char *cells[9];
+
+	for (unsigned k = 0; k < nsel; k++)
+		tc[k] = (csv ? time_csv_cols : time_cols)[sel[k]];
+	tc[0].sep = "";
+	sm_table_head(&t);
+	for (unsigned i = 0; i <= n; i++) {   /* i == n: the trimmed mean */
+		for (unsigned k = 0; k < nsel; k++) {
+			unsigned c = sel[k];
+
+			cells[k] = buf[k];
+			buf[k][0] = '\0';
+			if (c == 0 && i < n)
+				snprintf(buf[k], sizeof(buf[k]), "%lld", (long long)rows[i].id);
+			else if (c == 0 && nsel > 1 && sel[1] != 1)   /* no "saved" column to say it */
+				cells[k] = "mean";
+			else if (c == 1)
+				cells[k] = i < n ? rows[i].saved_at : "trimmed mean";
+			else if (c == 2 && i < n)
+				snprintf(buf[k], sizeof(buf[k]), "%d", rows[i].run.exit_code);
+			else if (c >= 3 && i < n)
+				fig(buf[k], sizeof(buf[k]), &rows[i].run, figs[c - 3], csv);
+			else if (c >= 3)
+				mean_cell(buf[k], sizeof(buf[k]), rows, n, figs[c - 3], st);
+		}
+		sm_table_row(&t, cells);
+	}
+}
+
+/* A time key: one row per run. The text fits 80 columns: the times in a
+ * first table, the calls and storage bytes in a second (by run number,
+ * the trimmed mean last in each). */
 static int show_key(struct sm_hdb *db, const char *path, const char *key, enum sm_table_style st)
 {
+	static const unsigned all[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 }, times[] = { 0, 1, 2, 3, 4, 5 },
+			      io[] = { 0, 6, 7, 8 };
 	struct sm_hdb_row *rows;
 	unsigned n;
-	char a[48], b[48], c[48], d[48], e[48], g[48], id[24], ex[16], title[8400], cmdline[4 * 512 + 1];
-	int csv = st == SM_TABLE_CSV;
-	struct sm_table t = { stdout, st, csv ? time_csv_cols : time_cols, 9 };
+	char title[8400], cmdline[4 * 512 + 1];
 	int rc = load(db, path, key, &rows, &n);
 
 	if (rc)
@@ -412,28 +489,14 @@ static int show_key(struct sm_hdb *db, const char *path, const char *key, enum s
 	(void)sm_escape_ctl(cmdline, sizeof(cmdline), rows[n - 1].command);
 	snprintf(title, sizeof(title), "history: %s, key '%s', %u run%s of: %s", path, key, n,
 		 n == 1 ? "" : "s", cmdline);
-	sm_table_title(&t, title);
-	sm_table_head(&t);
-	for (unsigned i = 0; i < n; i++) {
-		const struct sm_time_run *r = &rows[i].run;
-
-		fig(a, sizeof(a), r, SM_TF_WALL_NS, csv);
-		fig(b, sizeof(b), r, SM_TF_USER_NS, csv);
-		fig(c, sizeof(c), r, SM_TF_SYS_NS, csv);
-		fig(d, sizeof(d), r, SM_TF_SYSCALLS, csv);
-		fig(e, sizeof(e), r, SM_TF_STORAGE_READ_BYTES, csv);
-		fig(g, sizeof(g), r, SM_TF_STORAGE_WRITE_BYTES, csv);
-		snprintf(id, sizeof(id), "%lld", (long long)rows[i].id);
-		snprintf(ex, sizeof(ex), "%d", r->exit_code);
-		sm_table_row(&t, (const char *const[]){ id, rows[i].saved_at, ex, a, b, c, d, e, g });
+	sm_table_title(&(struct sm_table){ stdout, st, NULL, 0 }, title);
+	if (st == SM_TABLE_TEXT) {
+		time_table(rows, n, st, times, 6);
+		fputc('\n', stdout);
+		time_table(rows, n, st, io, 4);
+	} else {
+		time_table(rows, n, st, all, 9);
 	}
-	sm_table_row(&t, (const char *const[]){ "", "trimmed mean", "",
-		     mean_cell(a, sizeof(a), rows, n, SM_TF_WALL_NS, st),
-		     mean_cell(b, sizeof(b), rows, n, SM_TF_USER_NS, st),
-		     mean_cell(c, sizeof(c), rows, n, SM_TF_SYS_NS, st),
-		     mean_cell(d, sizeof(d), rows, n, SM_TF_SYSCALLS, st),
-		     mean_cell(e, sizeof(e), rows, n, SM_TF_STORAGE_READ_BYTES, st),
-		     mean_cell(g, sizeof(g), rows, n, SM_TF_STORAGE_WRITE_BYTES, st) });
 	free(rows);
 	return SM_EXIT_OK;
 }

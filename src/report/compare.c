@@ -2,6 +2,7 @@
 /* The comparison of two sets of runs as text, markdown and JSON: every
  * figure with both sides' means, the ratio B/A and Welch's p-value. */
 #include "report/compare.h"
+#include "report/streams.h"
 #include "core/units.h"
 #include "result/json.h"
 
@@ -107,25 +108,107 @@ static void heading(FILE *f, const struct sm_cmp *c, const struct sm_cmp_names *
 		n->name[1], c->ndocs_b, c->ndocs_b == 1 ? "" : "s", c->nruns_b, c->nruns_b == 1 ? "" : "s");
 }
 
+/* The text's width: every line fits an 80-column terminal. */
+#define CMP_WIDTH 79
+
+/* The widest of w and s. */
+static int wider(int w, const char *s)
+{
+	int n = (int)strlen(s);
+
+	return n > w ? n : w;
+}
+
+/* The standard deviation of side b of r as the text shows it ("-" when
+ * it has none), into buf. */
+static const char *sd_cell(char *buf, size_t len, const struct sm_cmp_row *r, int b)
+{
+	char t[64];
+	const char *pm = strstr(sm_cmp_side_cell(t, sizeof(t), r, b, 1), " +- ");
+
+	snprintf(buf, len, "%s", pm ? pm + 4 : "-");
+	return buf;
+}
+
+/* The column widths of the text's table: each as wide as its widest cell
+ * (sd: the means with their deviations). Returns the width of the
+ * columns after the label. */
+static int widths(const struct sm_cmp *c, int sd, int w[6])
+{
+	char a[64], b[64], r[32], p[32];
+
+	w[0] = 6, w[1] = 1, w[2] = 1, w[3] = 3, w[4] = 1, w[5] = 0;
+	for (unsigned i = 0; i < c->nrows; i++) {
+		const struct sm_cmp_row *x = &c->rows[i];
+
+		w[0] = wider(w[0], x->label);
+		w[1] = wider(w[1], sm_cmp_side_cell(a, sizeof(a), x, 0, sd));
+		w[2] = wider(w[2], sm_cmp_side_cell(b, sizeof(b), x, 1, sd));
+		w[3] = wider(w[3], sm_cmp_ratio_cell(r, sizeof(r), x));
+		w[4] = wider(w[4], sm_cmp_p_cell(p, sizeof(p), x));
+		w[5] = wider(w[5], sm_cmp_judge_cell(x));
+	}
+	return 2 + w[1] + 2 + w[2] + 2 + w[3] + 2 + w[4] + (w[5] ? 1 + w[5] : 0);
+}
+
+/* A row's label: beside its figures, or on a line of its own above them
+ * when it is wider than the label column (lw). */
+static void label_cell(FILE *f, int lw, const char *label)
+{
+	if ((int)strlen(label) > lw)
+		fprintf(f, "%s\n%-*s", label, lw, "");
+	else
+		fprintf(f, "%-*s", lw, label);
+}
+
 void sm_cmp_print_text(FILE *f, const struct sm_cmp *c, const struct sm_cmp_names *n)
 {
 	char a[64], b[64], r[32], p[32];
+	int w[6], figs, sd = 1, lw;
 
 	fprintf(f, "stormark compare: %s runs\n", c->command);
 	heading(f, c, n, "  ");
 	for (unsigned i = 0; i < c->nnotes; i++)
-		fprintf(f, "note: %s\n", c->notes[i]);
-	fprintf(f, "\n%-36s %24s %24s %8s %9s %s\n", "figure", "A", "B", "B/A", "p", "");
+		sm_streams_wrapf(f, 6, "note: %s", c->notes[i]);
+	/* The table fits 80 columns: when the means with their deviations
+	 * do not, the deviations go in a second table; a label that still
+	 * does not fit stands on a line of its own above its figures. */
+	figs = widths(c, sd, w);
+	if (w[0] + figs > CMP_WIDTH) {
+		sd = 0;
+		figs = widths(c, sd, w);
+	}
+	lw = w[0] + figs > CMP_WIDTH ? (CMP_WIDTH - figs > 6 ? CMP_WIDTH - figs : 6) : w[0];
+	fprintf(f, "\n%-*s  %*s  %*s  %*s  %*s\n", lw, "figure", w[1], "A", w[2], "B", w[3], "B/A", w[4], "p");
 	for (unsigned i = 0; i < c->nrows; i++) {
 		const struct sm_cmp_row *x = &c->rows[i];
+		const char *j = sm_cmp_judge_cell(x);
 
-		fprintf(f, "%-36s %24s %24s %8s %9s %s\n", x->label, sm_cmp_side_cell(a, sizeof(a), x, 0, 1),
-			sm_cmp_side_cell(b, sizeof(b), x, 1, 1), sm_cmp_ratio_cell(r, sizeof(r), x),
-			sm_cmp_p_cell(p, sizeof(p), x), sm_cmp_judge_cell(x));
+		label_cell(f, lw, x->label);
+		fprintf(f, "  %*s  %*s  %*s  %*s%s%s\n", w[1], sm_cmp_side_cell(a, sizeof(a), x, 0, sd),
+			w[2], sm_cmp_side_cell(b, sizeof(b), x, 1, sd), w[3], sm_cmp_ratio_cell(r, sizeof(r), x),
+			w[4], sm_cmp_p_cell(p, sizeof(p), x), *j ? " " : "", j);
 	}
-	fprintf(f, "\nA and B are means (+- the standard deviation over repeated runs); B/A is their "
-		"ratio;\np is Welch's two-sided t-test, shown when both sides have 2 or more runs: "
-		"better or\nworse at p < %g, n.s. (not significant) otherwise.\n", c->alpha);
+	if (!sd) {
+		int da = 4, db = 4;
+
+		for (unsigned i = 0; i < c->nrows; i++) {
+			da = wider(da, sd_cell(a, sizeof(a), &c->rows[i], 0));
+			db = wider(db, sd_cell(b, sizeof(b), &c->rows[i], 1));
+		}
+		lw = w[0] + 2 + da + 2 + db > CMP_WIDTH ? CMP_WIDTH - 4 - da - db : w[0];
+		fprintf(f, "\n%-*s  %*s  %*s\n", lw, "standard deviation", da, "A", db, "B");
+		for (unsigned i = 0; i < c->nrows; i++) {
+			label_cell(f, lw, c->rows[i].label);
+			fprintf(f, "  %*s  %*s\n", da, sd_cell(a, sizeof(a), &c->rows[i], 0), db,
+				sd_cell(b, sizeof(b), &c->rows[i], 1));
+		}
+	}
+	fputc('\n', f);
+	sm_streams_wrapf(f, 0, "A and B are means (+- the standard deviation over repeated runs%s); B/A "
+			 "is their ratio; p is Welch's two-sided t-test, shown when both sides have 2 or "
+			 "more runs: better or worse at p < %g, n.s. (not significant) otherwise.",
+			 sd ? "" : ", in the second table", c->alpha);
 }
 
 void sm_cmp_print_md(FILE *f, const struct sm_cmp *c, const struct sm_cmp_names *n)

@@ -5,6 +5,7 @@
 #include "report/cliff.h"
 #include "report/stall.h"
 #include "report/steady.h"
+#include "report/streams.h"
 #include "report/verify.h"
 #include "result/json.h"
 #include "core/units.h"
@@ -22,11 +23,17 @@ static void lat_cell(FILE *f, double ns)
 	fprintf(f, " %10s", sm_fmt_ns(b, sizeof(b), ns));
 }
 
-static void op_row(FILE *f, const char *name, uint64_t count, double per_s, double bytes_per_s,
-		   const struct sm_hist *h)
+/* A row of the first table: count and rates. */
+static void op_row(FILE *f, const char *name, uint64_t count, double per_s, double bytes_per_s)
 {
-	fprintf(f, "  %-6s %10llu %11.1f %9.2f", name, (unsigned long long)count, per_s,
+	fprintf(f, "  %-6s %10llu %11.1f %9.2f\n", name, (unsigned long long)count, per_s,
 		bytes_per_s / 1048576.0);
+}
+
+/* A row of the second table: the latency figures. */
+static void lat_row(FILE *f, const char *name, const struct sm_hist *h)
+{
+	fprintf(f, "  %-6s", name);
 	if (!h->count) {
 		fprintf(f, "  (no timed operations)\n");
 		return;
@@ -40,6 +47,10 @@ static void op_row(FILE *f, const char *name, uint64_t count, double per_s, doub
 	fputc('\n', f);
 }
 
+/* The width of the text layout: it fits an 80-column terminal; a line
+ * of words wraps under the column after its label ("files:    "). */
+#define LINE(f, ...) sm_streams_wrapf(f, 10, __VA_ARGS__)
+
 void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 {
 	const struct sm_fileio_cfg *cfg = &r->cfg;
@@ -50,59 +61,69 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 	const struct sm_fileio_figures *g = &r->fig;
 	int noted;
 
-	fprintf(f, "stormark fileio: %s, %u thread%s, %s I/O (engine %s%s%s), %s\n",
+	sm_streams_wrapf(f, 17, "stormark fileio: %s, %u thread%s, %s I/O (engine %s%s%s), %s",
 		sm_fileio_mode_name(cfg->mode), cfg->threads, cfg->threads == 1 ? "" : "s",
 		cfg->io_mode == SM_FIO_IO_ASYNC ? "async" : cfg->io_mode == SM_FIO_IO_MMAP ? "mmap" : "sync",
 		r->engine, cfg->io_mode == SM_FIO_IO_ASYNC ? ", depth " : "",
 		cfg->io_mode == SM_FIO_IO_ASYNC ? (snprintf(c, sizeof(c), "%u", cfg->async_backlog), c) : "",
 		env->direct_io ? "direct" : "buffered (page cache)");
-	fprintf(f, "files:    %u x %s = %s in '%s' (%s on %s)\n", cfg->num_files,
+	LINE(f, "files:    %u x %s = %s in '%s' (%s on %s)", cfg->num_files,
 		sm_fmt_bytes(a, sizeof(a), (double)cfg->file_size),
 		sm_fmt_bytes(b, sizeof(b), (double)(cfg->file_size * cfg->num_files)), cfg->dir,
 		env->fs.fs_type[0] ? env->fs.fs_type : "?", env->fs.device[0] ? env->fs.device : "?");
-	fprintf(f, "requests: %s blocks%s, seed %llu", sm_fmt_bytes(a, sizeof(a), (double)cfg->block_size),
-		cfg->merged ? " (merged in sequential modes)" : "", (unsigned long long)cfg->seed);
 	if (cfg->mode == SM_FIO_RNDRW)
-		fprintf(f, ", read/write ratio %.2f", cfg->rw_ratio);
-	fputc('\n', f);
-	if (cfg->fsync_all)
-		fprintf(f, "flush:    %s after every write\n", cfg->fsync_data ? "fdatasync" : "fsync");
+		snprintf(c, sizeof(c), ", read/write ratio %.2f", cfg->rw_ratio);
 	else
-		fprintf(f, "flush:    %s every %u requests%s%s\n", cfg->fsync_data ? "fdatasync" : "fsync",
+		c[0] = 0;
+	LINE(f, "requests: %s blocks%s, seed %llu%s", sm_fmt_bytes(a, sizeof(a), (double)cfg->block_size),
+	     cfg->merged ? " (merged in sequential modes)" : "", (unsigned long long)cfg->seed, c);
+	if (cfg->fsync_all)
+		LINE(f, "flush:    %s after every write", cfg->fsync_data ? "fdatasync" : "fsync");
+	else
+		LINE(f, "flush:    %s every %u requests%s%s", cfg->fsync_data ? "fdatasync" : "fsync",
 			cfg->fsync_freq, cfg->fsync_freq ? "" : " (off)",
 			cfg->fsync_end ? ", and of every file at the end" : "");
-	fprintf(f, "duration: %.3f s, %llu events (%.1f/s)%s\n\n", g->secs, (unsigned long long)r->events,
+	LINE(f, "duration: %.3f s, %llu events (%.1f/s)%s", g->secs, (unsigned long long)r->events,
 		g->per_s[3], r->failed ? ", FAILED (partial)" : r->head.interrupted ? ", INTERRUPTED" : "");
-	fprintf(f, "  %-6s %10s %11s %9s %10s %10s %10s %10s %10s %10s\n", "op", "count", "per s",
-		"MiB/s", "mean", "p50", "p95", "p99", "p99.9", "max");
+	/* two tables, so each fits 80 columns: counts and rates, then latency */
+	fprintf(f, "\n  %-6s %10s %11s %9s\n", "op", "count", "per s", "MiB/s");
 	for (int i = 0; i < 3; i++)
-		op_row(f, sm_fileio_op_names[i], r->ops[i].count, g->per_s[i], g->bytes_per_s[i], &r->ops[i].lat);
-	op_row(f, "event", r->events, g->per_s[3], g->bytes_per_s[3], &r->events_lat);
-	fprintf(f, "latency:  read/write/fsync: issue to completion; event: its thread's time on it, "
-		   "as sysbench's\n");
+		op_row(f, sm_fileio_op_names[i], r->ops[i].count, g->per_s[i], g->bytes_per_s[i]);
+	op_row(f, "event", r->events, g->per_s[3], g->bytes_per_s[3]);
+	fprintf(f, "\n  %-6s %10s %10s %10s %10s %10s %10s\n", "op", "mean", "p50", "p95", "p99", "p99.9", "max");
+	for (int i = 0; i < 3; i++)
+		lat_row(f, sm_fileio_op_names[i], &r->ops[i].lat);
+	lat_row(f, "event", &r->events_lat);
+	LINE(f, "latency:  read/write/fsync: issue to completion; event: its thread's time on it, as "
+	     "sysbench's");
 	if (pct->n) {
-		fprintf(f, "\nevent latency percentiles:");
-		for (unsigned i = 0; i < pct->n; i++)
-			fprintf(f, " p%g=%s", pct->p[i],
-				sm_fmt_ns(a, sizeof(a), (double)sm_hist_percentile(&r->events_lat, pct->p[i])));
+		char list[1024];
+		size_t n = 0;
+
+		list[0] = 0;
+		for (unsigned i = 0; i < pct->n && n < sizeof(list); i++)
+			n += (size_t)snprintf(list + n, sizeof(list) - n, " p%g=%s", pct->p[i],
+					      sm_fmt_ns(a, sizeof(a),
+							(double)sm_hist_percentile(&r->events_lat, pct->p[i])));
 		fputc('\n', f);
+		sm_streams_wrapf(f, 2, "event latency percentiles:%s", list);
 	}
 	if (r->nthreads > 1)
-		fprintf(f, "threads:  %.1f events each on average, stddev %.1f\n", g->thread_events_mean,
+		LINE(f, "threads:  %.1f events each on average, stddev %.1f", g->thread_events_mean,
 			g->thread_events_sd);
 	sm_steady_text(f, &r->steady, &r->precond, 0);
 	if (sm_fileio_mode_writes(cfg->mode) && !r->steady.on)
-		fprintf(f, "cliff:    %s\n", sm_report_cliff_words(a_long, sizeof(a_long), &r->cliff));
+		LINE(f, "cliff:    %s", sm_report_cliff_words(a_long, sizeof(a_long), &r->cliff));
 	if (r->stalls.measured)
-		fprintf(f, "stalls:   %s\n", sm_report_stall_words(a_long, sizeof(a_long), &r->stalls));
+		LINE(f, "stalls:   %s", sm_report_stall_words(a_long, sizeof(a_long), &r->stalls));
 	/* a run since the fallback became a warning carries it there too */
 	noted = !r->notice[0];
 	for (unsigned i = 0; i < w->count && !noted; i++)
 		noted = !strcmp(w->item[i].message, r->notice);
 	if (!noted)
-		fprintf(f, "note:     %s\n", r->notice);
+		LINE(f, "note:     %s", r->notice);
 	for (unsigned i = 0; i < w->count; i++)
-		fprintf(f, "warning:  %s\n", w->item[i].message);
+		LINE(f, "warning:  %s", w->item[i].message);
 }
 
 static void file_name(unsigned file, char *buf, size_t len, const void *arg)

@@ -19,10 +19,15 @@ void sm_report_video_formats(FILE *out)
 		fprintf(out, "  %-8s %5ux%-5u %8llu KiB%s\n", sm_ft_presets[i].name, sm_ft_presets[i].width,
 			sm_ft_presets[i].height, (unsigned long long)sm_ft_presets[i].kib,
 			sm_ft_presets[i].original ? "  (frametest's own)" : "");
+	/* the families' descriptions under the table, so that each row fits
+	 * 80 columns */
 	fprintf(out, "\nvideo formats (--video-format NAME):\n");
 	for (unsigned i = 0; sm_format_at(i, &f) == 0; i++)
-		fprintf(out, "  %-22s %5ux%-5u %12llu bytes/frame  %s\n", f.name, f.width, f.height,
-			(unsigned long long)f.frame_bytes, f.family->desc);
+		fprintf(out, "  %-22s %5ux%-5u %12llu bytes/frame\n", f.name, f.width, f.height,
+			(unsigned long long)f.frame_bytes);
+	fprintf(out, "\nfamilies (NAME is FAMILY-GEOMETRY):\n");
+	for (unsigned i = 0; i < sm_nfamilies; i++)
+		fprintf(out, "  %-14s %s\n", sm_families[i].name, sm_families[i].desc);
 }
 
 /* The frame rates every layout of streams --list shows. */

@@ -2,6 +2,7 @@
 /* frametest-style text report, JSON and progress for frames results. */
 #include "report/frametest.h"
 #include "report/frametest_axis.h"
+#include "report/streams.h"
 #include "result/json.h"
 #include "core/clock.h"
 #include "analysis/frames.h"
@@ -154,14 +155,17 @@ void sm_report_frametest_paced(FILE *f, const struct sm_frames_result *r)
 		const struct sm_hist *h = &r->sched_lat;
 
 		/* The user's view: capture from arrival, playback from the time
-		 * the frame's buffer is free by the schedule (result/frames.h). */
-		fprintf(f, "Frame time from schedule: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms (frame interval %.3f ms)\n",
+		 * the frame's buffer is free by the schedule (result/frames.h).
+		 * Two lines, so that each fits 80 columns. */
+		fprintf(f, "Frame time from schedule: p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms,\n"
+			"  max %.3f ms (frame interval %.3f ms)\n",
 			ms((double)sm_hist_percentile(h, 50)), ms((double)sm_hist_percentile(h, 99)),
 			ms((double)sm_hist_percentile(h, 99.9)), ms((double)h->max), 1e3 / p->fps);
 	}
 	if (p->fps > 0 && rd) {
 		/* Lateness of every displayed frame: negative = early. */
-		fprintf(f, "Lateness (done - due): p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms, max %.3f ms (frame interval %.3f ms)\n",
+		fprintf(f, "Lateness (done - due): p50 %.3f ms, p99 %.3f ms, p99.9 %.3f ms,\n"
+			"  max %.3f ms (frame interval %.3f ms)\n",
 			ms((double)sm_lateness_percentile(&r->early, &r->late, 50)),
 			ms((double)sm_lateness_percentile(&r->early, &r->late, 99)),
 			ms((double)sm_lateness_percentile(&r->early, &r->late, 99.9)),
@@ -181,8 +185,9 @@ int sm_report_paced_verdict(FILE *f, const struct sm_frames_result *r)
 
 	sm_paced_from_frames(r, &pc);
 	v = sm_verdict_paced(&pc);
-	fprintf(f, "\n%s %s at %g fps: %s (%llu of %llu frames dropped, p99.9 from schedule %.2f ms, "
-	       "frame interval %.2f ms, %u buffers)\n",
+	fputc('\n', f);
+	sm_streams_wrapf(f, 2, "%s %s at %g fps: %s (%llu of %llu frames dropped, p99.9 from schedule "
+			 "%.2f ms, frame interval %.2f ms, %u buffers)",
 	       r->video_format, r->video_capture ? "capture" : "playback", p->fps,
 	       v < 0 ? "undecided" : sm_verdict_name((enum sm_verdict)v),
 	       (unsigned long long)pc.dropped, (unsigned long long)pc.scheduled,

@@ -7,6 +7,7 @@
 #include "analysis/meta.h"
 #include "core/units.h"
 #include "report/html_page.h"
+#include "report/streams.h"
 
 /* What the header line says of the run. */
 static void subject(char *buf, size_t len, const struct sm_meta_result *r)
@@ -103,14 +104,17 @@ static char *caches_words(char *buf, size_t len, const struct sm_meta_result *r)
 /* The outcome: an error, an interruption, and the cleanup. */
 static void outcome(FILE *f, const struct sm_meta_result *r, const char *pre)
 {
+	/* the text's lines wrap at 79 columns; markdown's items stay whole */
 	if (r->head.interrupted)
 		fprintf(f, "%sinterrupted: the figures are partial\n", pre);
 	if (r->head.error[0])
-		fprintf(f, "%serror: %s\n", pre, r->head.error);
+		*pre ? (void)fprintf(f, "%serror: %s\n", pre, r->head.error) :
+		       sm_streams_wrapf(f, 2, "error: %s", r->head.error);
 	fprintf(f, "%s%llu files created, %s\n", pre, (unsigned long long)r->created,
 		r->cleaned ? "all removed with the run's directory" : "the run's directory was left");
 	for (unsigned i = 0; i < r->head.warnings.count; i++)
-		fprintf(f, "%swarning: %s\n", pre, r->head.warnings.item[i].message);
+		*pre ? (void)fprintf(f, "%swarning: %s\n", pre, r->head.warnings.item[i].message) :
+		       sm_streams_wrapf(f, 2, "warning: %s", r->head.warnings.item[i].message);
 }
 
 void sm_meta_text(FILE *f, const struct sm_meta_result *r)
@@ -118,9 +122,10 @@ void sm_meta_text(FILE *f, const struct sm_meta_result *r)
 	char buf[4400];
 
 	subject(buf, sizeof(buf), r);
-	fprintf(f, "stormark meta: %s\n\n", buf);
-	fprintf(f, "%-8s %10s %7s %12s %10s %10s %10s %10s %10s\n", "phase", "count", "errors",
-		"ops/s", "time", "p50", "p99", "p99.9", "max");
+	sm_streams_wrapf(f, 2, "stormark meta: %s", buf);
+	/* two tables, so each fits 80 columns: counts, rates and spans, then
+	 * the latency figures */
+	fprintf(f, "\n%-8s %10s %7s %12s %10s\n", "phase", "count", "errors", "ops/s", "time");
 	for (int p = 0; p < SM_META_NPHASES; p++) {
 		const struct sm_meta_phase_fig *ph = &r->ph[p];
 		struct shown s;
@@ -130,15 +135,25 @@ void sm_meta_text(FILE *f, const struct sm_meta_result *r)
 			continue;
 		}
 		show(ph, &s);
-		fprintf(f, "%-8s %10llu %7llu %12s %10s %10s %10s %10s %10s\n",
-			sm_meta_phase_name((enum sm_meta_phase)p), (unsigned long long)ph->op.count,
-			(unsigned long long)ph->op.errors, s.rate, s.dur, s.p50, s.p99, s.p999, s.max);
+		fprintf(f, "%-8s %10llu %7llu %12s %10s\n", sm_meta_phase_name((enum sm_meta_phase)p),
+			(unsigned long long)ph->op.count, (unsigned long long)ph->op.errors, s.rate, s.dur);
+	}
+	fprintf(f, "\n%-8s %10s %10s %10s %10s\n", "latency", "p50", "p99", "p99.9", "max");
+	for (int p = 0; p < SM_META_NPHASES; p++) {
+		const struct sm_meta_phase_fig *ph = &r->ph[p];
+		struct shown s;
+
+		if (!ph->ran)
+			continue;
+		show(ph, &s);
+		fprintf(f, "%-8s %10s %10s %10s %10s\n", sm_meta_phase_name((enum sm_meta_phase)p), s.p50,
+			s.p99, s.p999, s.max);
 	}
 	fputc('\n', f);
 	if (r->ranks) {
 		job_words(buf, sizeof(buf), r);
-		fprintf(f, "%s\n\n%-8s %12s %14s %16s\n", buf, "phase", "ops/s", "first-done/s",
-			"first rank done");
+		sm_streams_wrapf(f, 0, "%s", buf);
+		fprintf(f, "\n%-8s %12s %14s %16s\n", "phase", "ops/s", "first-done/s", "first rank done");
 		for (int p = 0; p < SM_META_NPHASES; p++) {
 			const struct sm_meta_phase_fig *ph = &r->ph[p];
 			char rate[32], at[32];
@@ -152,9 +167,9 @@ void sm_meta_text(FILE *f, const struct sm_meta_result *r)
 		fputc('\n', f);
 	}
 	if (sequence(buf, sizeof(buf), r))
-		fprintf(f, "%s\n", buf);
+		sm_streams_wrapf(f, 2, "%s", buf);
 	if (caches_words(buf, sizeof(buf), r)[0])
-		fprintf(f, "%s\n", buf);
+		sm_streams_wrapf(f, 2, "%s", buf);
 	outcome(f, r, "");
 }
 

@@ -6,9 +6,20 @@
 #include "analysis/dist.h"
 #include "report/run_text.h"
 
+#include <string.h>
+
+/* A rank's two cells: its best capture and playback ("-": no verdicts). */
+static void best_cells(const struct sm_run_rank_best *b, char cell[2][64])
+{
+	for (int d = 0; d < 2; d++)
+		snprintf(cell[d], 64, "%s%s%s", !b->reported ? "-" : b->found[d] ? b->format[d] : "none",
+			 b->found[d] ? " @ " : "", b->found[d] ? b->fps[d] : "");
+}
+
 void sm_run_dist_text(FILE *f, unsigned nranks, const struct sm_run_rank_best *b)
 {
-	char note[600];
+	char note[600], cell[2][64];
+	int own, hw = 4, cw = 20, pw = 21;
 
 	snprintf(note, sizeof(note), "MPI job of %u ranks, every test started on all of them at once. The "
 		 "block and frame figures above are the job's: all ranks' data from the first rank's first I/O "
@@ -18,14 +29,31 @@ void sm_run_dist_text(FILE *f, unsigned nranks, const struct sm_run_rank_best *b
 		 "table, judged on its own tests:", nranks, nranks, nranks);
 	fputc('\n', f);
 	sm_text_wrap(f, note, 78, 0);
-	fprintf(f, "  %5s %-18s  %-28s  %s\n", "rank", "host", "its own best capture", "its own best playback");
+	/* the host and capture columns as wide as their widest entry, so a
+	 * row fits 80 columns; a host name too long for that stands on a
+	 * line of its own above its row */
 	for (unsigned i = 0; i < nranks; i++) {
-		char cell[2][64];
-
-		for (int d = 0; d < 2; d++)
-			snprintf(cell[d], sizeof(cell[d]), "%s%s%s", !b[i].reported ? "-" : b[i].found[d] ?
-				 b[i].format[d] : "none", b[i].found[d] ? " @ " : "", b[i].found[d] ? b[i].fps[d] : "");
-		fprintf(f, "  %5d %-18s  %-28s  %s\n", b[i].rank, b[i].host, cell[0], cell[1]);
+		best_cells(&b[i], cell);
+		if ((int)strlen(b[i].host) > hw)
+			hw = (int)strlen(b[i].host);
+		if ((int)strlen(cell[0]) > cw)
+			cw = (int)strlen(cell[0]);
+		if ((int)strlen(cell[1]) > pw)
+			pw = (int)strlen(cell[1]);
+	}
+	own = 2 + 5 + 1 + hw + 2 + cw + 2 + pw > 79;
+	if (own)
+		hw = 4;
+	fprintf(f, "  %5s %-*s  %-*s  %s\n", "rank", hw, "host", cw, "its own best capture",
+		"its own best playback");
+	for (unsigned i = 0; i < nranks; i++) {
+		best_cells(&b[i], cell);
+		if (own) {
+			fprintf(f, "  %5d %s\n", b[i].rank, b[i].host);
+			fprintf(f, "  %5s %-*s  %-*s  %s\n", "", hw, "", cw, cell[0], cell[1]);
+		} else {
+			fprintf(f, "  %5d %-*s  %-*s  %s\n", b[i].rank, hw, b[i].host, cw, cell[0], cell[1]);
+		}
 		if (b[i].nslow) {
 			char line[600];
 			int n = snprintf(line, sizeof(line), "rank %d fell behind the others (below %.0f%% of the "

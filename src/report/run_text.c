@@ -6,6 +6,7 @@
 #include "analysis/verdict.h"
 #include "report/cliff.h"
 #include "report/stall.h"
+#include "report/streams.h"
 #include "report/verdict_words.h"
 #include "core/units.h"
 
@@ -19,8 +20,9 @@ void sm_run_text_header(FILE *f, const struct sm_run_result *res)
 	const struct sm_env *e = &res->head.env;
 	char a[32], b[32], c[32], d[32];
 
-	fprintf(f, "stormark run: profiling the storage that holds '%s'\n", res->plan.dir);
-	fprintf(f, "  file system  %s on %s (mounted on %s)\n", e->fs.fs_type[0] ? e->fs.fs_type : "?",
+	/* a long path or device name wraps at 79 columns, under its value */
+	sm_streams_wrapf(f, 2, "stormark run: profiling the storage that holds '%s'", res->plan.dir);
+	sm_streams_wrapf(f, 15, "  file system  %s on %s (mounted on %s)", e->fs.fs_type[0] ? e->fs.fs_type : "?",
 		e->fs.device[0] ? e->fs.device : "?", e->fs.mount_point[0] ? e->fs.mount_point : "?");
 	fprintf(f, "  free space   %s of %s\n", sm_fmt_bytes(a, sizeof(a), (double)e->fs.free_bytes),
 		sm_fmt_bytes(b, sizeof(b), (double)e->fs.total_bytes));
@@ -34,7 +36,7 @@ void sm_run_text_header(FILE *f, const struct sm_run_result *res)
 		fprintf(f, "  direct I/O   works (%d-byte alignment): caches in this machine are "
 			   "bypassed\n", res->direct_align);
 	else
-		fprintf(f, "  direct I/O   does not work here (%s): buffered I/O\n",
+		sm_streams_wrapf(f, 15, "  direct I/O   does not work here (%s): buffered I/O",
 			strerror(-res->direct_align));
 	fprintf(f, "  working set  %s file for block tests, %s of frames per size\n",
 		sm_fmt_bytes(a, sizeof(a), (double)res->file_bytes_planned),
@@ -45,7 +47,7 @@ void sm_run_text_header(FILE *f, const struct sm_run_result *res)
 		sm_fmt_ns(b, sizeof(b), (double)res->frame_ns),
 		sm_fmt_ns(c, sizeof(c), (double)res->paced_ns),
 		sm_fmt_ns(d, sizeof(d), (double)res->sustain_ns));
-	fprintf(f, "  test data    %s (%s)\n", res->data_dir,
+	sm_streams_wrapf(f, 15, "  test data    %s (%s)", res->data_dir,
 		res->plan.keep ? "kept: --keep" : "removed at the end");
 }
 
@@ -88,7 +90,7 @@ void sm_run_text_steady(FILE *f, const struct sm_run_result *res, const char *le
 			 sm_fmt_bytes(a, sizeof(a), (double)pc->bytes),
 			 sm_fmt_bytes(b, sizeof(b), (double)pc->target_bytes), (double)pc->duration_ns / 1e9,
 			 pc->bytes_per_s / MIB, pc->bytes < pc->target_bytes ? " (stopped early)" : "");
-		md ? (void)fprintf(f, "%s\n", line) : sm_text_wrap(f, line, 80, (unsigned)strlen(lead));
+		md ? (void)fprintf(f, "%s\n", line) : sm_text_wrap(f, line, 79, (unsigned)strlen(lead));
 	}
 	if (!res->plan.steady)
 		return;
@@ -96,7 +98,7 @@ void sm_run_text_steady(FILE *f, const struct sm_run_result *res, const char *le
 		 "their average, best-fit line within 10%%; IOPS for random tests, bandwidth for sequential "
 		 "ones); the figures above are those 5 rounds':", md ? lead : "",
 		 (double)res->plan.steady_round_ns / 1e9);
-	md ? (void)fprintf(f, "%s\n", line) : sm_text_wrap(f, line, 80, (unsigned)strlen(lead));
+	md ? (void)fprintf(f, "%s\n", line) : sm_text_wrap(f, line, 79, (unsigned)strlen(lead));
 	for (unsigned i = 0; i < SM_RUN_NCLASSIC; i++)
 		for (int w = 0; w < 2; w++) {
 			const struct sm_run_classic *c = &res->classic[i];
@@ -109,7 +111,7 @@ void sm_run_text_steady(FILE *f, const struct sm_run_result *res, const char *le
 			n = snprintf(line, sizeof(line), "%s%s %s: %s", md ? "  - " : "", c->label,
 				     w ? "write" : "read", brief);
 			(void)n;
-			md ? (void)fprintf(f, "%s\n", line) : sm_text_wrap(f, line, 80, (unsigned)strlen(lead) + 2);
+			md ? (void)fprintf(f, "%s\n", line) : sm_text_wrap(f, line, 79, (unsigned)strlen(lead) + 2);
 		}
 }
 

@@ -2,8 +2,10 @@
 /* The --steady and --precondition parts of the reports. */
 #include "report/steady.h"
 #include "core/units.h"
+#include "report/streams.h"
 #include "result/json.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 /* A round figure in the report's unit: IOPS, or MiB/s. */
@@ -21,12 +23,39 @@ static double pct_of(double v, double avg)
 	return avg > 0 ? 100.0 * v / avg : 0;
 }
 
+/* A line of the text layout, wrapped at word ends to 79 columns (its
+ * continuation lines indented by 2). */
+static void text_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_line(FILE *f, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	sm_streams_wrapf(f, 2, "%s", buf);
+}
+
+/* A markdown item: one line, as markdown joins it anyway. */
+static void md_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void md_line(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
 static void precond_text(FILE *f, const struct sm_precond *p, const char *lead)
 {
 	char a[32], b[32];
 
-	fprintf(f, "%sprecondition: %s of %s written sequentially in %llu KiB requests (twice the set) "
-		"in %.1f s (%.2f MiB/s)%s\n", lead, sm_fmt_bytes(a, sizeof(a), (double)p->bytes),
+	/* the text wrapped at 79 columns; markdown's item on one line */
+	(*lead ? md_line : text_line)(f, "%sprecondition: %s of %s written sequentially in %llu KiB "
+		"requests (twice the set) in %.1f s (%.2f MiB/s)%s", lead, sm_fmt_bytes(a, sizeof(a), (double)p->bytes),
 		sm_fmt_bytes(b, sizeof(b), (double)p->target_bytes),
 		(unsigned long long)(p->block_bytes / 1024), (double)p->duration_ns / 1e9,
 		p->bytes_per_s / 1048576.0, p->bytes < p->target_bytes ? " (stopped early)" : "");
@@ -60,7 +89,8 @@ void sm_steady_text(FILE *f, const struct sm_steady *s, const struct sm_precond 
 {
 	const struct sm_steady_window *w = &s->win;
 	const char *lead = md ? "- " : "";
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], d[96];
+	void (*line)(FILE *, const char *, ...) = md ? md_line : text_line;
 
 	if (!s->on && !p->on)
 		return;
@@ -69,26 +99,26 @@ void sm_steady_text(FILE *f, const struct sm_steady *s, const struct sm_precond 
 		precond_text(f, p, lead);
 	if (!s->on)
 		return;
-	fprintf(f, "%ssteady state (SNIA PTS: the last %u rounds' %s within %.0f%% of their average, "
-		"their best-fit line's excursion within %.0f%%): ", lead, s->rule.window,
-		!strcmp(s->metric, "iops") ? "IOPS" : "bandwidth", s->rule.range_limit * 100,
-		s->rule.excursion_limit * 100);
 	if (s->reached_at)
-		fprintf(f, "reached at round %u (rounds of %.0f s, at most %u)\n", s->reached_at,
-			(double)s->round_ns / 1e9, s->max_rounds);
+		snprintf(d, sizeof(d), "reached at round %u (rounds of %.0f s, at most %u)", s->reached_at,
+			 (double)s->round_ns / 1e9, s->max_rounds);
 	else
-		fprintf(f, "NOT reached in %u round%s of %.0f s (at most %u)\n", s->nrounds,
-			s->nrounds == 1 ? "" : "s", (double)s->round_ns / 1e9, s->max_rounds);
+		snprintf(d, sizeof(d), "NOT reached in %u round%s of %.0f s (at most %u)", s->nrounds,
+			 s->nrounds == 1 ? "" : "s", (double)s->round_ns / 1e9, s->max_rounds);
+	line(f, "%ssteady state (SNIA PTS: the last %u rounds' %s within %.0f%% of their average, "
+	     "their best-fit line's excursion within %.0f%%): %s", lead, s->rule.window,
+	     !strcmp(s->metric, "iops") ? "IOPS" : "bandwidth", s->rule.range_limit * 100,
+	     s->rule.excursion_limit * 100, d);
 	if (w->n)
-		fprintf(f, "%sthe figures %s cover rounds %u-%u%s: average %s, range %s (%.1f%%), "
-			"best-fit excursion %s (%.1f%%)\n", lead, md ? "above" : "of this report",
+		line(f, "%sthe figures %s cover rounds %u-%u%s: average %s, range %s (%.1f%%), "
+			"best-fit excursion %s (%.1f%%)", lead, md ? "above" : "of this report",
 			w->first, w->first + w->n - 1, s->reached_at ? "" : ", which are not steady",
 			fig(a, sizeof(a), s, w->avg), fig(b, sizeof(b), s, w->range),
 			pct_of(w->range, w->avg), fig(c, sizeof(c), s, w->excursion),
 			pct_of(w->excursion, w->avg));
 	fprintf(f, "%srounds (%s):", lead, !strcmp(s->metric, "iops") ? "IOPS" : "MiB/s");
 	for (unsigned i = 0; i < s->nrounds; i++) {
-		if (i && i % 10 == 0)
+		if (i && i % (md ? 10 : 6) == 0)   /* text: six of up to 10 columns a line */
 			fprintf(f, md ? "\n ": "\n   ");
 		if (!strcmp(s->metric, "iops"))
 			fprintf(f, " %.1f", s->figure[i]);

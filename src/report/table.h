@@ -10,6 +10,11 @@
 
 enum sm_table_style { SM_TABLE_TEXT, SM_TABLE_MARKDOWN, SM_TABLE_CSV };
 
+/* The text layout's width: a row and a note fit an 80-column
+ * terminal (text_row in table.c says how a row that would not is laid
+ * out). */
+#define SM_TABLE_WIDTH 79
+
 /* A column: its header, and for text its width, alignment and the
  * separator printed before it ("" for the first, "  " for two blanks). */
 struct sm_table_col {
@@ -37,7 +42,7 @@ void sm_table_head(const struct sm_table *t);
  * character, not in the padding of its last column. */
 void sm_table_row(const struct sm_table *t, const char *const *cells);
 
-/* A note under the table: text as is, markdown after a blank line,
+/* A note under the table: text wrapped at SM_TABLE_WIDTH, markdown after a blank line,
  * nothing in CSV. */
 void sm_table_note(const struct sm_table *t, const char *note);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Renderings of a `stormark time` result: native text, timeit, CSV, JSON. */
 #include "report/timeit.h"
+#include "report/streams.h"
 #include "result/json.h"
 #include "core/units.h"
 
@@ -68,12 +69,11 @@ static void print_cmdline(FILE *f, const struct sm_time_result *r)
 static int disk_heading(FILE *f, const struct sm_time_result *r)
 {
 	if (!r->disk_ok) {
-		fprintf(f, "system-wide device figures: not available (%s)\n", r->disk_why);
+		sm_streams_wrapf(f, 2, "system-wide device figures: not available (%s)", r->disk_why);
 		return 0;
 	}
-	fprintf(f, "system-wide, device %s (%u:%u), every process on the "
-		   "system, not only this command:\n",
-		r->disk.name, r->disk.major, r->disk.minor);
+	sm_streams_wrapf(f, 2, "system-wide, device %s (%u:%u), all processes, not only this command:",
+			 r->disk.name, r->disk.major, r->disk.minor);
 	return 1;
 }
 
@@ -85,7 +85,8 @@ static void print_one(FILE *f, const struct sm_time_result *r, const struct sm_t
 		if (i == SM_TF_DISK_READ_IOS && !disk_heading(f, r))
 			break;
 		if (run->missing & SM_TF_BIT(i)) {
-			fprintf(f, "  %-26s n/a (%s)\n", sm_tf_desc[i].label, sm_time_missing_reason(r, i));
+			sm_streams_wrapf(f, 29, "  %-26s n/a (%s)", sm_tf_desc[i].label,
+					 sm_time_missing_reason(r, i));
 			if (i == SM_TF_SYSCALLS && !(run->missing & SM_TF_BIT(SM_TF_READ_CALLS)))
 				fprintf(f, "  %-26s %.0f (read and write family only)\n",
 					"system calls (counted)",
@@ -100,12 +101,13 @@ static void print_one(FILE *f, const struct sm_time_result *r, const struct sm_t
 	}
 }
 
+/* The table of several runs: 79 columns, each label in 22 (a long one
+ * by its brief form), five figures of up to 10 columns. */
 static void print_table(FILE *f, const struct sm_time_result *r)
 {
 	char a[48], b[48], c[48], d[48], e[48];
 
-	fprintf(f, "  %-26s %12s %11s %12s %12s %12s\n", "figure", "mean", "stddev",
-		"median", "min", "max");
+	fprintf(f, "  %-22s %10s %10s %10s %10s %10s\n", "figure", "mean", "stddev", "median", "min", "max");
 	for (int i = 0; i < SM_TF_COUNT; i++) {
 		struct sm_tf_stat s;
 
@@ -113,10 +115,10 @@ static void print_table(FILE *f, const struct sm_time_result *r)
 			break;
 		s = r->stat[i];
 		if (!s.n) {
-			fprintf(f, "  %-26s n/a (%s)\n", sm_tf_desc[i].label, sm_time_missing_reason(r, i));
+			sm_streams_wrapf(f, 25, "  %-22s n/a (%s)", sm_tf_brief(i), sm_time_missing_reason(r, i));
 			continue;
 		}
-		fprintf(f, "  %-26s %12s %11s %12s %12s %12s\n", sm_tf_desc[i].label,
+		fprintf(f, "  %-22s %10s %10s %10s %10s %10s\n", sm_tf_brief(i),
 			sm_tf_format(a, sizeof(a), i, s.mean), sm_tf_format(b, sizeof(b), i, s.stddev),
 			sm_tf_format(c, sizeof(c), i, s.median), sm_tf_format(d, sizeof(d), i, s.min),
 			sm_tf_format(e, sizeof(e), i, s.max));
@@ -156,7 +158,8 @@ void sm_time_print_text(FILE *f, const struct sm_time_result *r)
 	if (r->head.warnings.count) {
 		fprintf(f, "hints:\n");
 		for (unsigned i = 0; i < r->head.warnings.count; i++)
-			fprintf(f, "  - [%s] %s\n", r->head.warnings.item[i].code, r->head.warnings.item[i].message);
+			sm_streams_wrapf(f, 4, "  - [%s] %s", r->head.warnings.item[i].code,
+					 r->head.warnings.item[i].message);
 	}
 }
 
@@ -176,6 +179,32 @@ static void timeit_count(FILE *f, const char *label, double v)
 {
 	if (v >= 0)
 		fprintf(f, "%-18s%.0f\n", label, v);
+}
+
+/* A '#' line of stormark's section wrapped at word ends to 79 columns,
+ * each continuation line a '#' line too ("#   ..."), so that none reads
+ * as a timeit field. */
+static void comment_wrap(FILE *f, const char *text)
+{
+	const char *p = text;
+	int first = 1;
+
+	while (*p) {
+		size_t room = first ? 79 : 75, n = strlen(p);
+
+		if (n > room) {
+			n = room;
+			while (n && p[n] != ' ')
+				n--;
+			if (!n)   /* one word longer than the line: whole */
+				n = strcspn(p, " ");
+		}
+		fprintf(f, "%s%.*s\n", first ? "" : "#   ", (int)n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+		first = 0;
+	}
 }
 
 void sm_time_print_timeit(FILE *f, const struct sm_time_result *r)
@@ -208,17 +237,23 @@ void sm_time_print_timeit(FILE *f, const struct sm_time_result *r)
 	if (sc < 0) {
 		rc = mean_of(r, SM_TF_READ_CALLS);
 		wc = mean_of(r, SM_TF_WRITE_CALLS);
-		fprintf(f, "#   System Calls - %s", r->syscalls_why);
-		if (rc >= 0 && wc >= 0)
-			fprintf(f, " (read and write calls: %.0f)", rc + wc);
-		fputc('\n', f);
+		char why[1024];
+		int n = snprintf(why, sizeof(why), "#   System Calls - %s", r->syscalls_why);
+
+		if (rc >= 0 && wc >= 0 && n > 0 && (size_t)n < sizeof(why))
+			snprintf(why + n, sizeof(why) - (size_t)n, " (read and write calls: %.0f)", rc + wc);
+		comment_wrap(f, why);
 	}
 	fprintf(f, "#   Bytes Other - Linux keeps no count of I/O bytes other than reads and writes\n");
 	if (r->nruns > 1)
 		fprintf(f, "# stormark: means of %u runs; figures of the whole process tree\n", r->nruns);
-	for (unsigned i = 0; i < r->head.warnings.count; i++)
-		fprintf(f, "# stormark: hint %s - %s\n", r->head.warnings.item[i].code,
-			r->head.warnings.item[i].message);
+	for (unsigned i = 0; i < r->head.warnings.count; i++) {
+		char hint[1024];
+
+		snprintf(hint, sizeof(hint), "# stormark: hint %s - %s", r->head.warnings.item[i].code,
+			 r->head.warnings.item[i].message);
+		comment_wrap(f, hint);
+	}
 }
 
 void sm_time_print_csv(FILE *f, const struct sm_time_result *r)

@@ -18,17 +18,20 @@ const struct sm_tf_desc sm_tf_desc[SM_TF_COUNT] = {
 	[SM_TF_MINOR_FAULTS] = { "minor_faults", "minor page faults", SM_TFU_COUNT, 0 },
 	[SM_TF_MAJOR_FAULTS] = { "major_faults", "major page faults", SM_TFU_COUNT, 0 },
 	[SM_TF_VOL_CTXSW] = { "voluntary_ctxsw", "voluntary ctx switches", SM_TFU_COUNT, 0 },
-	[SM_TF_INVOL_CTXSW] = { "involuntary_ctxsw", "involuntary ctx switches", SM_TFU_COUNT, 0 },
+	[SM_TF_INVOL_CTXSW] = { "involuntary_ctxsw", "involuntary ctx switches", SM_TFU_COUNT, 0,
+				"invol. ctx switches" },
 	[SM_TF_SYSCALLS] = { "syscalls", "system calls (all)", SM_TFU_COUNT, 0 },
 	[SM_TF_FLUSH_CALLS] = { "flush_calls", "flush calls (fsync...)", SM_TFU_COUNT, 0 },
 	[SM_TF_READ_CALLS] = { "read_calls", "read calls", SM_TFU_COUNT, 0 },
 	[SM_TF_WRITE_CALLS] = { "write_calls", "write calls", SM_TFU_COUNT, 0 },
-	[SM_TF_READ_BYTES] = { "read_bytes", "bytes read (logical)", SM_TFU_BYTES, 0 },
-	[SM_TF_WRITE_BYTES] = { "write_bytes", "bytes written (logical)", SM_TFU_BYTES, 0 },
+	[SM_TF_READ_BYTES] = { "read_bytes", "bytes read (logical)", SM_TFU_BYTES, 0,
+			       "logical bytes read" },
+	[SM_TF_WRITE_BYTES] = { "write_bytes", "bytes written (logical)", SM_TFU_BYTES, 0,
+			"logical bytes written" },
 	[SM_TF_READ_BYTES_PER_CALL] = { "read_bytes_per_call", "mean bytes per read call",
-					SM_TFU_BYTES, 0 },
+					SM_TFU_BYTES, 0, "bytes per read call" },
 	[SM_TF_WRITE_BYTES_PER_CALL] = { "write_bytes_per_call", "mean bytes per write call",
-					 SM_TFU_BYTES, 0 },
+					 SM_TFU_BYTES, 0, "bytes per write call" },
 	[SM_TF_STORAGE_READ_BYTES] = { "storage_read_bytes", "storage bytes read",
 				       SM_TFU_BYTES, 0 },
 	[SM_TF_STORAGE_WRITE_BYTES] = { "storage_write_bytes", "storage bytes written",
@@ -48,6 +51,11 @@ const struct sm_tf_desc sm_tf_desc[SM_TF_COUNT] = {
 	[SM_TF_DISK_FLUSHES] = { "disk_flushes", "device flushes", SM_TFU_COUNT, 1 },
 	[SM_TF_DISK_BUSY_MS] = { "disk_busy_ms", "device busy time", SM_TFU_MS, 1 },
 };
+
+const char *sm_tf_brief(int f)
+{
+	return sm_tf_desc[f].brief ? sm_tf_desc[f].brief : sm_tf_desc[f].label;
+}
 
 int sm_tf_find(const char *key)
 {

@@ -53,10 +53,16 @@ struct sm_tf_desc {
 	const char *label;      /* text report */
 	enum sm_tf_unit unit;
 	int system_wide;        /* 1 for the /proc/diskstats figures */
+	const char *brief;      /* the label in the table of several runs,
+				 * at most 22 columns; NULL: label is */
 };
 
 /* The descriptor table, SM_TF_COUNT entries indexed by enum sm_tf. */
 extern const struct sm_tf_desc sm_tf_desc[SM_TF_COUNT];
+
+/* The label of figure f in the table of several runs (its brief, or its
+ * label when that is short enough). */
+const char *sm_tf_brief(int f);
 
 /* Index of the figure named key, or -1. */
 int sm_tf_find(const char *key);

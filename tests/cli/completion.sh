@@ -112,7 +112,7 @@ for m in $modes; do
 
   # values: video formats (against --list-formats, which prints them from
   # the same table for people), presets, engines, choices
-  vf=$("$S" frames --list-formats | sed -n '/^video formats/,$p' | grep -oE '^  [^ ]+' | tr -d ' ')
+  vf=$("$S" frames --list-formats | sed -n '/^video formats/,/^$/p' | grep -oE '^  [^ ]+' | tr -d ' ')
   same "--video-format $M" "$(comp $m 'stormark frames --video-format ')" "$vf"
   has "run --video-formats LIST: the last name $M" \
     "$(comp $m 'stormark run --video-formats dpx-hd,dpx-2')" "dpx-hd,dpx-2k"

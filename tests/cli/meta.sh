@@ -41,7 +41,10 @@ check "params" test "$(json "$J" "[d['params'][k] for k in ('files','threads','s
 check "created 300, cleaned" test "$(json "$J" "(d['meta']['created'], d['meta']['cleaned'])")" = "(300, True)"
 check "its directory was DIR/.stormark-meta-XXXXXX" \
   test "$(json "$J" "d['meta']['data_dir'].startswith(d['params']['dir'] + '/.stormark-meta-') and len(d['meta']['data_dir']) == len(d['params']['dir']) + 22")" = True
-check "the sequence line" grep -q '^a sequence of 100000 frames here: listed in .*, every frame stat.ed and its header read in ' "$T_DIR/a.txt"
+# (the text's sentences wrap at 79 columns: read them with their lines joined)
+joined() { tr '\n' ' ' <"$1" | tr -s ' '; }
+check "the sequence line" sh -c "grep -q '^a sequence of 100000 frames here: listed in ' '$T_DIR/a.txt' &&
+  { $(declare -f joined); joined '$T_DIR/a.txt'; } | grep -q 'listed in [^,]*, every frame stat.ed and its header read in '"
 check "the cleanup line" grep -q '^300 files created, all removed' "$T_DIR/a.txt"
 
 # ---- every layout re-rendered from the JSON, byte for byte ----
@@ -192,7 +195,8 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] &&
   check "not root: exit 0" test $? = 0
   check "not root: stat, probe and list warm" test "$(json "$U/d/u.json" \
     "[d['meta']['ops'][p]['caches'] for p in ('stat', 'probe', 'list')]")" = "['warm', 'warm', 'warm']"
-  check "not root: the warning says why" grep -q "warm caches: they could not be dropped (Permission denied; it needs root)" "$T_DIR/u.out"
+  check "not root: the warning says why" sh -c "$(declare -f joined); joined '$T_DIR/u.out' |
+    grep -q 'warm caches: they could not be dropped (Permission denied; it needs root)'"
   rm -rf "$U"
 fi
 

@@ -26,7 +26,7 @@ check "--list: the sequences' codecs" grep -q 'dpx = DPX 10-bit RGB;' "$T_DIR/ou
 check "--list --format csv: dpx-sd-pal's frame" sh -c \
   "'$STORMARK' streams --list --format csv | grep -q '^sequence,dpx-sd-pal,DPX 10-bit RGB,1662976,'"
 check "--list: every format of frames --list-formats" test \
-  "$("$STORMARK" frames --list-formats | awk '/^video formats/ { s = 1; next } s && / bytes\/frame / { print $1 }' | sort | tr '\n' ' ')" = \
+  "$("$STORMARK" frames --list-formats | awk '/^video formats/ { s = 1; next } s && / bytes\/frame$/ { print $1 }' | sort | tr '\n' ' ')" = \
   "$(awk '/^sequence format/ { s = 1; next } s && /^[a-z0-9-]+ +[0-9]/ { print $1 }' "$T_DIR/out" | sort | tr '\n' ' ')"
 
 # ---- a playback and a capture search of one stream -----------------------------
