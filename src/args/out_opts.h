@@ -38,7 +38,8 @@ struct sm_out_opts {
 /* The --live FILE entry (docs/options.md, "Watching a run"). */
 #define SM_OUT_LIVE_OPT(dest_) \
 	SM_OPT_STR(0, "live", (dest_), "FILE", "while the test runs, write its figures to FILE " \
-		   "(a file, a FIFO or - for stdout), one JSON line a second")
+		   "(a file, a FIFO or - for stdout), one JSON line a second; a metrics report " \
+		   "(--format prometheus) in a file is rewritten each second too")
 
 /* The --html FILE entry (docs/report.md). */
 #define SM_OUT_HTML_OPT(dest_) \

@@ -9,7 +9,7 @@
 #include "cmd/emit.h"
 #include "args/fileio_opts.h"
 #include "args/sysbench_args.h"
-#include "core/live.h"
+#include "cmd/live_out.h"
 #include "core/clock.h"
 #include "core/compiler.h"
 #include "core/fsx.h"
@@ -555,7 +555,7 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv, struct sm_emi
 {
 	struct sm_fileio_cfg *cfg = &o->cfg;
 	struct sm_fileio_result r;
-	struct sm_live live;
+	struct sm_live_out live;
 	int *fds = NULL, rc, out;
 	unsigned warned;   /* the warnings before the run */
 
@@ -575,20 +575,20 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv, struct sm_emi
 	install_signals(o);
 	/* --live: this process's seconds (an MPI job's rank 0, its own) */
 	if (o->out.live && sm_job_reports(e->job)) {
-		rc = sm_live_open(&live, o->out.live);
+		rc = sm_live_out_open(&live, &o->out, "fileio", cfg->dir, argc, argv);
 		if (rc) {
 			sm_error("cannot write --live '%s': %s", o->out.live, strerror(-rc));
 			sm_fileio_close(cfg, fds);
 			out = SM_EXIT_FAIL;
 			goto done;
 		}
-		cfg->live = &live;
+		cfg->live = &live.live;
 	}
 	out = sm_job_begin(e->job, NULL);   /* an MPI job: the start barrier */
 	if (out) {
 		sm_fileio_close(cfg, fds);
 		if (cfg->live)
-			sm_live_close(&live);
+			sm_live_out_close(&live);
 		cfg->live = NULL;
 		goto done;
 	}
@@ -598,7 +598,7 @@ static int do_run(struct sm_fileio_opts *o, int argc, char **argv, struct sm_emi
 	else
 		rc = sm_fileio_run(cfg, fds, o->pct.n ? o->pct.p[0] : 0, on_tick, o, &r);
 	if (cfg->live) {
-		sm_live_close(&live);
+		sm_live_out_close(&live);
 		cfg->live = r.cfg.live = NULL;
 	}
 	sm_job_after(e->job, &rc, &r.head.interrupted);

@@ -7,7 +7,7 @@
 #include "args/frames_opts.h"
 #include "cmd/emit.h"
 #include "args/out_opts.h"
-#include "core/live.h"
+#include "cmd/live_out.h"
 #include "core/worker.h"
 #include "report/formats.h"
 #include "report/frametest.h"
@@ -220,7 +220,7 @@ static int test(struct sm_frames_opts *o, struct sm_job *job, struct sm_frames_r
 		struct sm_frames_csv *csv, int *code)
 {
 	unsigned char *written;   /* --verify, write test: frames written */
-	struct sm_live live;
+	struct sm_live_out live;
 	int rc;
 
 	if (o->plan.csv_path) {
@@ -245,25 +245,25 @@ static int test(struct sm_frames_opts *o, struct sm_job *job, struct sm_frames_r
 	}
 	/* --live: this process's seconds (an MPI job's rank 0, its own) */
 	if (o->out.live && sm_job_reports(job)) {
-		rc = sm_live_open(&live, o->out.live);
+		rc = sm_live_out_open(&live, &o->out, "frames", o->plan.path, res->head.argc, res->head.argv);
 		if (rc) {
 			sm_prog_error(o->prog, "cannot write --live '%s': %s", o->out.live, strerror(-rc));
 			*code = SM_EXIT_FAIL;
 			return 1;
 		}
-		o->plan.live = &live;
+		o->plan.live = &live.live;
 	}
 	*code = sm_job_begin(job, &o->plan.dir_id);   /* an MPI job: the start barrier */
 	if (*code) {
 		if (o->plan.live)
-			sm_live_close(&live);
+			sm_live_out_close(&live);
 		o->plan.live = NULL;
 		return 1;
 	}
 	rc = sm_frames_run(&o->plan, res, (!o->plan.quiet && isatty(STDERR_FILENO)) ? progress : NULL,
 			   &o->plan.nframes);
 	if (o->plan.live) {
-		sm_live_close(&live);
+		sm_live_out_close(&live);
 		o->plan.live = res->plan.live = NULL;
 	}
 	sm_job_after(job, &rc, &res->head.interrupted);

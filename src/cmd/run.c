@@ -9,7 +9,7 @@
 #include "args/uring_opts.h"
 #include "cmd/emit.h"
 #include "args/out_opts.h"
-#include "core/live.h"
+#include "cmd/live_out.h"
 #include "core/clock.h"
 #include "core/compiler.h"
 #include "core/fsx.h"
@@ -423,7 +423,7 @@ int cmd_run(int argc, char **argv, struct sm_job *job)
 	struct sm_emit e = { .r = &sm_render_run, .kind = &sm_job_run, .prog = PROG, .out = &o.out,
 			     .save = &o.save, .job = job, .before = rest, .end = end, .arg = &lv };
 	char *abs_dir = NULL;
-	struct sm_live live;
+	struct sm_live_out live;
 	int rc, code;
 
 	rc = parse(argc, argv, &o);
@@ -438,12 +438,12 @@ int cmd_run(int argc, char **argv, struct sm_job *job)
 		code = sm_emit_open(&e);
 	/* --live: this process's seconds (an MPI job's rank 0, its own) */
 	if (!code && o.out.live && sm_job_reports(job)) {
-		rc = sm_live_open(&live, o.out.live);
+		rc = sm_live_out_open(&live, &o.out, "run", o.plan.dir, argc, argv);
 		if (rc) {
 			sm_error("cannot write --live '%s': %s", o.out.live, strerror(-rc));
 			code = SM_EXIT_FAIL;
 		} else {
-			o.plan.live = &live;
+			o.plan.live = &live.live;
 		}
 	}
 	if (!code)
@@ -471,13 +471,13 @@ int cmd_run(int argc, char **argv, struct sm_job *job)
 		goto out;
 	rc = phases(&lv, job, res);
 	if (o.plan.live) {
-		sm_live_close(&live);
+		sm_live_out_close(&live);
 		o.plan.live = res->plan.live = NULL;
 	}
 	code = rc == 1 ? SM_EXIT_FAIL : sm_emit(&e, res, rc);   /* rank 0 reports the job's result */
 out:
 	if (o.plan.live) {
-		sm_live_close(&live);
+		sm_live_out_close(&live);
 		o.plan.live = NULL;
 	}
 	sm_emit_close(&e);

@@ -12,7 +12,7 @@
 #include "args/out_opts.h"
 #include "args/save.h"
 #include "args/uring_opts.h"
-#include "core/live.h"
+#include "cmd/live_out.h"
 #include "core/clock.h"
 #include "core/fsx.h"
 #include "core/opt.h"
@@ -470,7 +470,7 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	struct streams_opts *o = calloc(1, sizeof(*o));
 	struct sm_streams_result *res = calloc(1, sizeof(*res));
 	struct sm_progress pc = { 0 };
-	struct sm_live live;
+	struct sm_live_out live;
 	struct sm_emit e = { .r = &sm_render_streams, .kind = &sm_job_streams, .prog = PROG, .job = job,
 			     .end = end };
 	char *abs_dir = NULL;
@@ -539,13 +539,13 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 		goto out;
 	/* --live: the search's seconds and steps (an MPI job's rank 0 runs it) */
 	if (o->out.live && sm_job_reports(job)) {
-		rc = sm_live_open(&live, o->out.live);
+		rc = sm_live_out_open(&live, &o->out, "streams", o->plan.dir, argc, argv);
 		if (rc) {
 			sm_error("cannot write --live '%s': %s", o->out.live, strerror(-rc));
 			code = SM_EXIT_FAIL;
 			goto out;
 		}
-		o->plan.live = &live;
+		o->plan.live = &live.live;
 	}
 	code = sm_emit_redirect(&e);   /* -o FILE: the report goes there */
 	if (code)
@@ -563,7 +563,7 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	else
 		rc = sm_streams_run(&o->plan, res, sm_progress_run, &pc);
 	if (o->plan.live) {
-		sm_live_close(&live);
+		sm_live_out_close(&live);
 		o->plan.live = res->plan.live = NULL;
 	}
 	sm_job_after(job, &rc, &res->head.interrupted);
@@ -571,7 +571,7 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 	code = sm_emit(&e, res, rc);   /* rank 0 reports the job */
 out:
 	if (o->plan.live) {
-		sm_live_close(&live);
+		sm_live_out_close(&live);
 		o->plan.live = NULL;
 	}
 	sm_emit_close(&e);

@@ -109,12 +109,14 @@ void sm_live_end(struct sm_live *l, struct sm_live_line *b)
 {
 	size_t off = 0;
 
-	if (!l || l->fd < 0 || b->over)
+	if (!l || (l->fd < 0 && !l->mirror) || b->over)
 		return;
 	b->buf[b->n++] = '}';
 	b->buf[b->n++] = '\n';
 	pthread_mutex_lock(&l->mu);
-	while (!l->failed && off < b->n) {
+	if (l->mirror)
+		l->mirror(l->mirror_ctx, b->buf, b->n);
+	while (l->fd >= 0 && !l->failed && off < b->n) {
 		ssize_t w = write(l->fd, b->buf + off, b->n - off);
 
 		if (w < 0 && errno == EINTR)
@@ -124,7 +126,7 @@ void sm_live_end(struct sm_live *l, struct sm_live_line *b)
 		else
 			off += (size_t)w;
 	}
-	if (!l->failed)
+	if (l->fd >= 0 && !l->failed)
 		l->lines++;
 	pthread_mutex_unlock(&l->mu);
 }

@@ -16,6 +16,11 @@ struct sm_live {
 	int failed;                 /* a write failed (a reader gone): no more */
 	pthread_mutex_t mu;         /* one line at a time, from any thread */
 	uint64_t lines;
+	/* Called with each whole line (its newline included), under mu, even
+	 * after the stream failed: --live's metrics file (cmd/live_out.h).
+	 * NULL: none. */
+	void (*mirror)(void *ctx, const char *line, size_t len);
+	void *mirror_ctx;
 };
 
 /* Open path ("-": standard output, as it is now) for l. A FIFO waits for its reader; a

@@ -148,6 +148,7 @@ int sm_outfile_open(struct sm_outfile *o, const char *path)
 
 	o->fd = -1;
 	o->tmp[0] = '\0';
+	o->no_sync = 0;
 	exists = !lstat(path, &st);
 	if (exists && S_ISLNK(st.st_mode)) {
 		/* the link's target is the file replaced; the link stays */
@@ -211,7 +212,7 @@ int sm_outfile_close(struct sm_outfile *o, int err)
 	int rc = 0;
 
 	if (o->fd >= 0) {
-		if (!err && o->tmp[0] && fsync(o->fd))
+		if (!err && o->tmp[0] && !o->no_sync && fsync(o->fd))
 			rc = -errno;
 		if (close(o->fd) && !rc)
 			rc = -errno;
@@ -250,7 +251,7 @@ int sm_outfile_fclose(struct sm_outfile *o, FILE *f, int err)
 	errno = 0;
 	if (fflush(f) == EOF || ferror(f))
 		rc = errno ? -errno : -EIO;
-	if (!rc && !err && o->tmp[0] && fsync(fileno(f)))
+	if (!rc && !err && o->tmp[0] && !o->no_sync && fsync(fileno(f)))
 		rc = -errno;
 	if (fclose(f) == EOF && !rc)
 		rc = errno ? -errno : -EIO;

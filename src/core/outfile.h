@@ -25,6 +25,9 @@ struct sm_outfile {
 	char tmp[4096];       /* the temporary name beside path it is written under, renamed
 			       * to path when complete; "" when written in place (a FIFO,
 			       * /dev/null, a file whose directory takes no new file) */
+	int no_sync;          /* set after open: the close renames without an fsync first (a
+			       * file rewritten each second while a test runs, --live's
+			       * metrics, whose syncs would be I/O on the storage measured) */
 };
 
 /*

@@ -32,6 +32,7 @@ enum fam {
 	F_TIME_SYSCALLS, F_TIME_CALLS, F_TIME_FAULTS, F_TIME_CTXSW, F_TIME_DISK_IOS, F_TIME_PROCS,
 	F_META_OPS, F_META_COUNT, F_META_ERRS, F_META_DUR, F_META_LAT, F_META_LAT_MEAN,
 	F_RUN_META_OPS, F_RUN_META_SEQ,
+	F_LIVE, F_LIVE_UPDATED, F_LIVE_ELAPSED, F_LIVE_LEFT, F_LIVE_STALL_LONGEST, F_LIVE_STALL_GAPS, F_LIVE_FIG,
 	NFAM
 };
 
@@ -119,6 +120,13 @@ static const struct family fams[NFAM] = {
 	[F_META_LAT_MEAN] = { "stormark_meta_latency_mean_seconds", "gauge", "seconds", "meta: an operation's mean latency, by phase" },
 	[F_RUN_META_OPS] = { "stormark_run_meta_ops_per_second", "gauge", "ops_per_second", "run: the metadata line's operations per second, by phase" },
 	[F_RUN_META_SEQ] = { "stormark_run_meta_sequence_seconds", "gauge", "seconds", "run: how long listing (list), or stat'ing and probing (probe), a sequence of 100,000 frames takes here" },
+	[F_LIVE] = { "stormark_live", "info", NULL, "a run under way (--live): its phase, and the text figures of its last --live line (a streams step's format, direction, step, held)" },
+	[F_LIVE_UPDATED] = { "stormark_live_updated_timestamp_seconds", "gauge", "seconds", "when this file was written (Unix time): one older than a few seconds is from a run that stopped" },
+	[F_LIVE_ELAPSED] = { "stormark_live_elapsed_seconds", "gauge", "seconds", "the last interval's end since its test (a streams step) started" },
+	[F_LIVE_LEFT] = { "stormark_live_left_seconds", "gauge", "seconds", "the time left of --time" },
+	[F_LIVE_STALL_LONGEST] = { "stormark_live_stall_longest_seconds", "gauge", "seconds", "the longest stall of the test so far" },
+	[F_LIVE_STALL_GAPS] = { "stormark_live_stall_gaps", "gauge", NULL, "the stalls of the test so far" },
+	[F_LIVE_FIG] = { "stormark_live_interval", "gauge", NULL, "the last --live line's other figures, by figure: its keys as docs/options.md lists them, a time (KEY_ns) in seconds as KEY_seconds" },
 };
 
 /* The samples of each family, collected before any is printed: a family's
@@ -260,6 +268,30 @@ static void sample_sfx(struct om *m, enum fam fam, const char *suffix, double v,
 	va_start(ap, v);
 	vsample(m, fam, suffix, v, ap);
 	va_end(ap);
+}
+
+/* One sample of fam with the common labels, then the n pairs of kv. */
+static void sample_kv(struct om *m, enum fam fam, double v, const char *const (*kv)[2], unsigned n)
+{
+	FILE *f;
+	int k = 0;
+
+	if (!m->mem[fam] && !m->oom && !(m->mem[fam] = open_memstream(&m->buf[fam], &m->len[fam])))
+		m->oom = 1;
+	f = m->mem[fam];
+	if (!f)
+		return;
+	fputs(fams[fam].name, f);
+	if (!strcmp(fams[fam].type, "info"))
+		fputs("_info", f);
+	fputc('{', f);
+	for (unsigned i = 0; i < sizeof(m->common) / sizeof(m->common[0]); i++)
+		put_label(f, &k, m->common[i][0], m->common[i][1]);
+	for (unsigned i = 0; i < n; i++)
+		put_label(f, &k, kv[i][0], kv[i][1]);
+	fputs("} ", f);
+	put_value(f, v);
+	fputc('\n', f);
 }
 
 /* ---- reading the document ------------------------------------------- */
@@ -615,6 +647,67 @@ static void time_cmd(struct om *m, const cJSON *doc)
 	}
 }
 
+/* ---- a run under way (--live) ------------------------------------------ */
+
+/* A label name as both formats take it: [a-zA-Z_][a-zA-Z0-9_]*. */
+static int label_name_ok(const char *s)
+{
+	if (!*s || (*s >= '0' && *s <= '9'))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+/* The document a --live metrics file is rendered from (cmd/live_out.c):
+ * "live", the last --live line as it was written, and "live_updated",
+ * the Unix time it was. The line's text values label stormark_live_info;
+ * its numbers are gauges, a time (KEY_ns) in seconds. */
+static void live(struct om *m, const cJSON *doc)
+{
+	const cJSON *l = at(doc, "live"), *x;
+	const char *kv[24][2];
+	unsigned n = 0;
+	double v;
+
+	if (num(doc, "live_updated", &v))
+		sample(m, F_LIVE_UPDATED, v, NULL);
+	cJSON_ArrayForEach(x, l) {
+		const char *k = x->string;
+		size_t len = strlen(k);
+
+		if (!strcmp(k, "command") || !label_name_ok(k))
+			continue;
+		if (cJSON_IsString(x)) {
+			if (n < sizeof(kv) / sizeof(kv[0])) {
+				kv[n][0] = k;
+				kv[n][1] = x->valuestring;
+				n++;
+			}
+			continue;
+		}
+		if (!cJSON_IsNumber(x))
+			continue;
+		if (!strcmp(k, "t_ns"))
+			sample(m, F_LIVE_ELAPSED, x->valuedouble / NS, NULL);
+		else if (!strcmp(k, "left_ns"))
+			sample(m, F_LIVE_LEFT, x->valuedouble / NS, NULL);
+		else if (!strcmp(k, "stall_longest_ns"))
+			sample(m, F_LIVE_STALL_LONGEST, x->valuedouble / NS, NULL);
+		else if (!strcmp(k, "stall_gaps"))
+			sample(m, F_LIVE_STALL_GAPS, x->valuedouble, NULL);
+		else if (len > 3 && !strcmp(k + len - 3, "_ns")) {
+			char fig[96];
+
+			snprintf(fig, sizeof(fig), "%.*s_seconds", (int)(len - 3), k);
+			sample(m, F_LIVE_FIG, x->valuedouble / NS, "figure", fig, NULL);
+		} else
+			sample(m, F_LIVE_FIG, x->valuedouble, "figure", k, NULL);
+	}
+	sample_kv(m, F_LIVE, 1, kv, n);
+}
+
 /* ---- the whole document --------------------------------------------- */
 
 /* The --save key of argv (before a "--", after which `time` has the
@@ -744,8 +837,11 @@ int sm_metrics(FILE *f, const cJSON *doc, enum sm_metrics_format fmt)
 	m.common[3][1] = tested_dir(doc);
 	m.common[4][0] = "device";
 	m.common[4][1] = nstr(at(doc, "environment"), "device");
-	head(&m, doc);
-	if (!cmd)
+	if (at(doc, "live"))
+		live(&m, doc);
+	else
+		head(&m, doc);
+	if (!cmd || at(doc, "live"))
 		;
 	else if (!strcmp(cmd, "frames"))
 		frames(&m, doc);

@@ -78,6 +78,39 @@ for l in ends:
     assert l["held"] in ("yes", "no") and "stalls" in l and "bytes_per_s" in l, l
 PY
 
+# ---- streams in OpenMetrics to a file: the file rewritten whole each line --
+"$STORMARK" streams "$S" --video-format dpx-sd-pal --fps 25 --play --time 6 --step 2 --trials 1 \
+  --max-streams 2 --quiet --live /dev/null --format openmetrics -o "$T_DIR/s.om" 2>"$T_DIR/s2.err" &
+pid=$!
+mkdir "$T_DIR/snaps"
+n=0
+while kill -0 "$pid" 2>/dev/null; do
+  [ -e "$T_DIR/s.om" ] && cat "$T_DIR/s.om" >"$T_DIR/snaps/$n" && n=$((n + 1))
+  sleep 0.05
+done
+wait "$pid"
+check "streams --format openmetrics -o FILE --live: exit 0" test $? = 0
+check "streams: each copy of the file taken during the run is whole, the live file or the result" \
+  "$PY" - "$T_DIR/s.om" "$T_DIR"/snaps/* <<'PY'
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse
+def fams(path):
+    return {f.name: f for f in parse(open(path).read())}
+final = fams(sys.argv[1])
+assert "stormark_streams_max_streams" in final and "stormark_live" not in final, sorted(final)
+steps = set()
+for p in sys.argv[2:]:
+    f = fams(p)          # a partial file fails here: no "# EOF"
+    if "stormark_live" in f:
+        for s in f["stormark_live"].samples:
+            assert s.labels["command"] == "streams" and s.labels["format"] == "dpx-sd-pal", s
+            steps.add((s.labels["phase"], s.labels.get("step")))
+        assert "stormark_live_left_seconds" in f, sorted(f)
+    else:
+        assert "stormark_streams_max_streams" in f, sorted(f)
+assert ("step end", "step") in steps and any(ph == "second" for ph, _ in steps), steps
+PY
+check "streams: no temporary file beside the report" test -z "$(find "$T_DIR" -maxdepth 1 -name '.s.om.*')"
 # ---- run: its tests by name ---------------------------------------------------
 R="$T_DIR/r"
 mkdir -p "$R"

@@ -10,7 +10,12 @@
 # - a Prometheus server on 127.0.0.1 scrapes node_exporter each second and
 #   answers the documented PromQL through /api/v1/query: the rate of a
 #   volume over 30 days, and the verdict drop alert once a file's verdict
-#   went from realtime (3) to marginal (2).
+#   went from realtime (3) to marginal (2);
+# - a run watched live (--live with --format prometheus -o FILE): the file
+#   is rewritten each second while the run goes on, every copy a reader
+#   takes is whole (promtool clean), node_exporter serves its samples and
+#   Prometheus answers for them while the run is under way, and the
+#   result replaces it at the end, no temporary file left.
 # Each server runs in the background and is stopped by its pid.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 S=$STORMARK
@@ -197,6 +202,51 @@ query "$DROP" >drop.out
 echo "PromQL $DROP: $(cat drop.out)"
 check "PromQL: the one cell that dropped, now 2" \
   bash -c "[ \$(wc -l <drop.out) = 1 ] && grep -q 'direction=play,.*fps=24.* 2$' drop.out"
+
+# ---- a run watched live: the file rewritten whole each second
+mkdir lv snaps
+LIVE=$TF/live.prom
+LVSEL="dir=\"$T_DIR/lv\""
+$S frames -w 4 -n 1000000 --time 6 --live live.jsonl --format prometheus --output "$LIVE" "$T_DIR/lv" \
+  2>live.err &
+LPID=$!
+ALL_PIDS+=($LPID)
+i=0
+live_served=0 live_queried=0
+while kill -0 "$LPID" 2>/dev/null; do
+  [ -e "$LIVE" ] && cat "$LIVE" >"snaps/$i" 2>/dev/null && i=$((i + 1))
+  if [ $live_served = 0 ] && get "$url1" >lserved.txt &&
+     grep -q "^stormark_live_elapsed_seconds{.*$LVSEL" lserved.txt &&
+     grep -q '^node_textfile_scrape_error 0$' lserved.txt; then live_served=1; fi
+  if [ $live_served = 1 ] && [ $live_queried = 0 ] &&
+     has "stormark_live_elapsed_seconds{$LVSEL}" && kill -0 "$LPID" 2>/dev/null; then live_queried=1; fi
+  sleep 0.1
+done
+wait "$LPID"
+check "live: the run ended well" test $? = 0
+check "live: node_exporter served the live samples while the run went on" test $live_served = 1
+check "live: Prometheus answered for them while the run went on" test $live_queried = 1
+nlive=0 nfinal=0 nbad=0 elapsed=
+for f in snaps/*; do
+  if ! promtool check metrics <"$f" >pt.out 2>&1 || [ -s pt.out ]; then
+    nbad=$((nbad + 1)); echo "live: $f: $(head -2 pt.out | tr '\n' ';')"; continue
+  fi
+  if grep -q '^stormark_live_info{' "$f"; then
+    nlive=$((nlive + 1))
+    elapsed="$elapsed $(sed -n 's/^stormark_live_elapsed_seconds{.*} //p' "$f")"
+  elif grep -q '^stormark_frames_throughput_bytes_per_second{' "$f"; then nfinal=$((nfinal + 1))
+  else nbad=$((nbad + 1)); echo "live: $f is neither the live file nor the result"; fi
+done
+echo "live: $i copies taken: $nlive live, $nfinal the result, $nbad bad; elapsed seen:$(echo $elapsed | tr ' ' '\n' | sort -un | tr '\n' ' ')"
+check "live: every copy a reader took is whole (promtool clean)" test $nbad = 0
+check "live: the file moved on while the run went on (3 seconds or more seen)" \
+  test "$(echo $elapsed | tr ' ' '\n' | sort -un | wc -l)" -ge 3
+check "live: at the end the file is the result" grep -q '^stormark_frames_throughput_bytes_per_second{' "$LIVE"
+check "live: ... and nothing of the live file" bash -c "! grep -q '^stormark_live' '$LIVE'"
+check "live: the JSON lines went to --live" test "$(grep -c '"phase": "write"' live.jsonl)" -ge 3
+check "live: no temporary file left in the textfile directory" \
+  test "$(ls -A tf | sort | tr '\n' ' ')" = "fileio.prom frames.prom live.prom meta.prom run.prom saved.prom streams.prom time.prom "
+
 stop_servers
 for p in "${ALL_PIDS[@]}"; do
   check "server $p is stopped" bash -c "! kill -0 $p 2>/dev/null"

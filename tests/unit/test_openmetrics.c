@@ -7,7 +7,9 @@
  * "# EOF" last, a byte that is no UTF-8 replaced; the Prometheus text
  * format of the same families (no info type, no UNIT, no "# EOF", a
  * summary's _sum and _count), the tested directory and device on every
- * sample, a verdict as a value, a streams answer's cap and trials. */
+ * sample, a verdict as a value, a streams answer's cap and trials; the
+ * file --live rewrites (a line's text values as labels of one info
+ * sample, its times in seconds, no result families). */
 #include "report/openmetrics.h"
 
 #include <cjson/cJSON.h>
@@ -188,6 +190,45 @@ static void test_verdict_and_cap(SM_UNUSED void **state)
 	free(t);
 }
 
+static void test_live(SM_UNUSED void **state)
+{
+	char *t = render_as("{\"command\": \"streams\", \"argv\": [\"streams\", \"--save\", \"soak\"],"
+			    " \"environment\": {\"host\": \"h\", \"device\": \"/dev/vda\"},"
+			    " \"params\": {\"dir\": \"/v\"}, \"live_updated\": 1796673103.5,"
+			    " \"live\": {\"command\": \"streams\", \"phase\": \"step end\", \"step\": \"trial\","
+			    " \"format\": \"dpx-hd\", \"held\": \"no\", \"streams\": 3, \"t_ns\": 2500000000,"
+			    " \"left_ns\": 7000000000, \"worst_p99_9_sched_ns\": 41000000, \"stall_longest_ns\": 0,"
+			    " \"bad key\": \"x\"}}", SM_METRICS_PROMETHEUS);
+	const char *common = "command=\"streams\",key=\"soak\",host=\"h\",dir=\"/v\",device=\"/dev/vda\"";
+	char want[512];
+
+	snprintf(want, sizeof(want), "\nstormark_live_info{%s,phase=\"step end\",step=\"trial\",format=\"dpx-hd\","
+		 "held=\"no\"} 1\n", common);
+	assert_non_null(strstr(t, want));
+	snprintf(want, sizeof(want), "\nstormark_live_elapsed_seconds{%s} 2.5\n", common);
+	assert_non_null(strstr(t, want));
+	snprintf(want, sizeof(want), "\nstormark_live_left_seconds{%s} 7\n", common);
+	assert_non_null(strstr(t, want));
+	snprintf(want, sizeof(want), "\nstormark_live_interval{%s,figure=\"worst_p99_9_sched_seconds\"} 0.041\n",
+		 common);
+	assert_non_null(strstr(t, want));
+	snprintf(want, sizeof(want), "\nstormark_live_interval{%s,figure=\"streams\"} 3\n", common);
+	assert_non_null(strstr(t, want));
+	snprintf(want, sizeof(want), "\nstormark_live_updated_timestamp_seconds{%s} 1796673103.5\n", common);
+	assert_non_null(strstr(t, want));
+	assert_null(strstr(t, "bad key"));          /* no label name: left out */
+	assert_null(strstr(t, "stormark_result"));  /* the result's families wait for the result */
+	assert_null(strstr(t, "# EOF"));
+	free(t);
+	t = render_as("{\"command\": \"frames\", \"live\": {\"phase\": \"read\", \"bytes\": 10}}",
+		      SM_METRICS_OPENMETRICS);
+	assert_non_null(strstr(t, "# TYPE stormark_live info\n"));
+	assert_non_null(strstr(t, "stormark_live_info{command=\"frames\",phase=\"read\"} 1\n"));
+	assert_non_null(strstr(t, "stormark_live_interval{command=\"frames\",figure=\"bytes\"} 10\n"));
+	assert_int_equal(strcmp(t + strlen(t) - 6, "# EOF\n"), 0);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_prometheus),
 		cmocka_unit_test(test_verdict_and_cap),
+		cmocka_unit_test(test_live),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
