@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +26,24 @@
  * name removes it (a child that inherited the handler does not).
  */
 #define MAX_TMPS 16
-static const char *volatile tmps[MAX_TMPS];
-static volatile pid_t tmps_owner;
+/* atomic: --live's metrics file is rewritten from the sampling thread
+ * while the main thread may open another output (lock-free, so the
+ * handler may read them) */
+static _Atomic(const char *) tmps[MAX_TMPS];
+static _Atomic pid_t tmps_owner;
+static pthread_mutex_t arm_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static void on_fatal(int sig)
 {
 	int saved = errno;
 
 	if (getpid() == tmps_owner)
-		for (int i = 0; i < MAX_TMPS; i++)
-			if (tmps[i])
-				unlink(tmps[i]);
+		for (int i = 0; i < MAX_TMPS; i++) {
+			const char *t = atomic_load(&tmps[i]);
+
+			if (t)
+				unlink(t);
+		}
 	signal(sig, SIG_DFL);
 	raise(sig);
 	errno = saved;
@@ -49,10 +57,13 @@ static void arm(void)
 	static pid_t armed;
 	struct sigaction sa, old;
 
-	if (armed == getpid())
+	pthread_mutex_lock(&arm_mu);
+	if (armed == getpid()) {
+		pthread_mutex_unlock(&arm_mu);
 		return;
+	}
 	armed = getpid();
-	tmps_owner = armed;
+	atomic_store(&tmps_owner, armed);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_fatal;
 	sigemptyset(&sa.sa_mask);
@@ -60,23 +71,27 @@ static void arm(void)
 		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL &&
 		    !(old.sa_flags & SA_SIGINFO))
 			sigaction(sigs[i], &sa, NULL);
+	pthread_mutex_unlock(&arm_mu);
 }
 
 /* o->tmp into a free slot (none free: it is not removed on a signal) */
 static void tmp_register(struct sm_outfile *o)
 {
-	for (int i = 0; i < MAX_TMPS; i++)
-		if (!tmps[i]) {
-			tmps[i] = o->tmp;
+	for (int i = 0; i < MAX_TMPS; i++) {
+		const char *none = NULL;
+
+		if (atomic_compare_exchange_strong(&tmps[i], &none, o->tmp))
 			return;
-		}
+	}
 }
 
 static void tmp_unregister(const struct sm_outfile *o)
 {
-	for (int i = 0; i < MAX_TMPS; i++)
-		if (tmps[i] == o->tmp)
-			tmps[i] = NULL;
+	for (int i = 0; i < MAX_TMPS; i++) {
+		const char *mine = o->tmp;
+
+		atomic_compare_exchange_strong(&tmps[i], &mine, NULL);
+	}
 }
 
 /* 1 when st is /dev/null's device */
