@@ -16,6 +16,14 @@ static int is_cifs(const struct sm_mount *m)
 	return !strcmp(m->protocol, "cifs") || !strcmp(m->protocol, "smb3");
 }
 
+/* 1 when the mount is a client of a server: a network file system, or a
+ * FUSE one whose source names a server (smbnetfs, sshfs; ntfs-3g on a disk
+ * or a FUSE file system over a local directory is not). */
+static int client(const struct sm_mount *m)
+{
+	return m->kind == SM_MOUNT_NETWORK || (m->kind == SM_MOUNT_FUSE && m->server[0]);
+}
+
 /* "fuse.smbnetfs" or "nfs4": the name the warnings give the mount. */
 static const char *name(const struct sm_mount *m, char *buf, size_t len)
 {
@@ -123,7 +131,7 @@ void sm_share_warn(struct sm_warnings *w, const struct sm_mount *m, unsigned wha
 		direct_io(w, m);
 	if (what & SM_SHARE_META)
 		attr_cache(w, m);
-	if ((what & SM_SHARE_DATA) && m->kind != SM_MOUNT_HOST)
+	if ((what & SM_SHARE_DATA) && client(m))
 		one_client(w, m);
 	if (sm_mount_opt(m, SM_MOPT_SOFT))
 		sm_warn(w, "share_soft", "%s is mounted soft: a request the server does not answer in "
@@ -136,7 +144,7 @@ void sm_share_per_client(const struct sm_mount *m, char *buf, size_t len)
 	char n[64];
 
 	buf[0] = '\0';
-	if (sm_mount_is_share(m))
+	if (client(m))
 		snprintf(buf, len, "On this %s share the answer is one client's: other clients "
 			 "draw on the same server, and MPI runs measure many at once (docs/mpi.md). ",
 			 name(m, n, sizeof(n)));

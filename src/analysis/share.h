@@ -19,7 +19,8 @@ enum {
  * SM_SHARE_*), direct being 1 when its data I/O asked for O_DIRECT:
  * share_direct_io (cifs without cache=none, FUSE without direct_io),
  * share_attr_cache (metadata on an NFS or cifs client's attribute cache),
- * share_one_client (a single client's figures, capped by nconnect or the
+ * share_one_client (a single client's figures on a network share or a FUSE
+ * client of a server, capped by nconnect or the
  * channels and by rsize/wsize), share_soft (mounted soft). Nothing for a
  * local file system. Never fails (past SM_MAX_WARNINGS they are dropped).
  */
@@ -27,7 +28,8 @@ void sm_share_warn(struct sm_warnings *w, const struct sm_mount *m, unsigned wha
 
 /* The Summary's sentence for run and streams on a share, into buf: the
  * answer is one client's, and MPI runs (docs/mpi.md) measure many; ""
- * when m is not a share. */
+ * when m is no client of a server (a local or host's file system, a FUSE
+ * one that names no server). */
 void sm_share_per_client(const struct sm_mount *m, char *buf, size_t len);
 
 #endif

@@ -54,6 +54,9 @@ static const char cifs_none[] = "43 22 0:48 / /m rw - cifs //f/p rw,vers=3.0,cac
 	"multichannel,max_channels=4,rsize=1048576,wsize=1048576,actimeo=0\n";
 static const char smbnetfs[] = "44 22 0:49 / /m rw,nosuid,nodev - fuse.smbnetfs smbnetfs rw,user_id=0,"
 	"group_id=0\n";
+static const char fuse_local[] = "45 22 0:50 / /m rw,nosuid,nodev - fuse.fusefail fusefail rw,user_id=0,"
+	"group_id=0\n";
+static const char ntfs[] = "46 22 8:17 / /m rw,relatime - fuseblk /dev/sdb1 rw,user_id=0,group_id=0\n";
 static const char ext4[] = "22 1 254:0 / /m rw - ext4 /dev/vda rw\n";
 static const char vfs[] = "47 22 0:52 / /m rw - virtiofs tag rw\n";
 
@@ -121,6 +124,16 @@ static void fuse_and_local(void **state)
 	sm_share_warn(&w, &m, SM_SHARE_DATA, 1);
 	assert_string_equal(codes(&w), "share_direct_io share_one_client");
 	assert_non_null(strstr(msg(&w, "share_direct_io"), "fuse.smbnetfs"));
+
+	/* a FUSE file system that is no client of a server: direct I/O only */
+	m = mount_of(fuse_local);
+	memset(&w, 0, sizeof(w));
+	sm_share_warn(&w, &m, SM_SHARE_DATA, 1);
+	assert_string_equal(codes(&w), "share_direct_io");
+	m = mount_of(ntfs);
+	memset(&w, 0, sizeof(w));
+	sm_share_warn(&w, &m, SM_SHARE_DATA, 0);
+	assert_int_equal(w.count, 0);
 
 	m = mount_of(ext4);
 	memset(&w, 0, sizeof(w));
