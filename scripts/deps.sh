@@ -37,6 +37,9 @@ pkgs="$pkgs python3-prometheus-client"
 # The real consumers of --format prometheus: node_exporter's textfile
 # collector, promtool and a Prometheus server (tests/cli/prometheus_clients.sh).
 pkgs="$pkgs prometheus-node-exporter prometheus"
+# tests/cli/share_smb.sh serves a guest share with Samba's smbd on loopback
+# and mounts it through smbnetfs, an SMB client over FUSE (docs/shares.md).
+pkgs="$pkgs samba smbnetfs"
 list=0
 for a in "$@"; do
   case $a in

@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 #include "mpi/job.h"
 #include "analysis/fileio.h"
+#include "analysis/share.h"
 #include "cmd/emit.h"
 #include "args/fileio_opts.h"
 #include "args/sysbench_args.h"
@@ -459,6 +460,7 @@ static int begin_result(struct sm_fileio_opts *o, struct sm_fileio_result *r, in
 	sm_env_collect(&r->head.env, cfg->dir);
 	r->head.env.direct_io = (cfg->extra_flags & SM_FIO_FLAG_DIRECT) && cfg->io_mode != SM_FIO_IO_MMAP;
 	sm_fileio_plan_warnings(cfg, &r->head.env, &r->head.warnings);
+	sm_share_warn(&r->head.warnings, &r->head.env.fs.mount, SM_SHARE_DATA, r->head.env.direct_io);
 	/* the native, markdown and JSON reports carry the warnings themselves */
 	for (unsigned i = 0; i < r->head.warnings.count && (sb_layout(o) || o->out.layout == SM_LAYOUT_CSV) &&
 	     !o->out.json_file && o->verbosity >= 2; i++)

@@ -13,35 +13,51 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Undo mountinfo's octal escapes (\040 for space) in place. */
-static void unescape(char *s)
+/* The whole of a /proc file (its size is not known ahead), NUL-ended;
+ * the caller frees it. NULL when it cannot be read. */
+static char *read_text(const char *path)
 {
-	char *d = s;
+	size_t cap = 16384, len = 0;
+	char *buf = malloc(cap), *grown;
+	FILE *f = fopen(path, "r");
 
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 4;
-		} else {
-			*d++ = *s++;
-		}
+	if (!f || !buf) {
+		if (f)
+			fclose(f);
+		free(buf);
+		return NULL;
 	}
-	*d = '\0';
+	for (;;) {
+		len += fread(buf + len, 1, cap - len - 1, f);
+		if (len < cap - 1)
+			break;
+		grown = realloc(buf, cap * 2);
+		if (!grown) {
+			free(buf);
+			fclose(f);
+			return NULL;
+		}
+		buf = grown;
+		cap *= 2;
+	}
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
 }
 
 int sm_fs_info(const char *path, struct sm_fs_info *out)
 {
 	struct stat st;
 	struct statvfs vfs;
-	char real[PATH_MAX], line[4096];
-	size_t best = 0;
-	FILE *f;
+	struct statfs sfs;
+	char real[PATH_MAX], *text;
 
 	memset(out, 0, sizeof(*out));
 	if (stat(path, &st))
@@ -55,40 +71,21 @@ int sm_fs_info(const char *path, struct sm_fs_info *out)
 	}
 	if (!realpath(path, real))
 		return -errno;
-	f = fopen("/proc/self/mountinfo", "r");
-	if (!f)
-		return 0;
+	text = read_text("/proc/self/mountinfo");
 	/* The longest mount point that prefixes the path and has the same
 	 * device wins (bind mounts and overmounts share prefixes). */
-	while (fgets(line, sizeof(line), f)) {
-		char mnt[1024], fstype[64], source[512], devs[32];
-		unsigned maj, min;
-		char *sep = strstr(line, " - ");
-		size_t len;
+	if (!text || sm_mount_find(text, real, 1, out->dev_major, out->dev_minor, &out->mount,
+				   out->fs_type, sizeof(out->fs_type), out->device, sizeof(out->device),
+				   out->mount_point, sizeof(out->mount_point))) {
+		/* no mountinfo (or no line for it): statfs' magic still names a share */
+		const char *name = statfs(path, &sfs) ? NULL : sm_mount_magic_name((unsigned long)sfs.f_type);
 
-		if (!sep || sscanf(line, "%*d %*d %31s %*s %1023s", devs, mnt) != 2)
-			continue;
-		if (sscanf(devs, "%u:%u", &maj, &min) != 2)
-			continue;
-		if (sscanf(sep + 3, "%63s %511s", fstype, source) != 2)
-			continue;
-		unescape(mnt);
-		len = strlen(mnt);
-		if (strncmp(real, mnt, len) || (len > 1 && real[len] && real[len] != '/'))
-			continue;
-		if (maj != out->dev_major || min != out->dev_minor)
-			continue;
-		if (len < best)
-			continue;
-		best = len;
-		snprintf(out->fs_type, sizeof(out->fs_type), "%.*s",
-			 (int)sizeof(out->fs_type) - 1, fstype);
-		snprintf(out->device, sizeof(out->device), "%.*s",
-			 (int)sizeof(out->device) - 1, source);
-		snprintf(out->mount_point, sizeof(out->mount_point), "%.*s",
-			 (int)sizeof(out->mount_point) - 1, mnt);
+		if (name) {
+			snprintf(out->mount.protocol, sizeof(out->mount.protocol), "%s", name);
+			out->mount.kind = !strcmp(name, "fuse") ? SM_MOUNT_FUSE : SM_MOUNT_NETWORK;
+		}
 	}
-	fclose(f);
+	free(text);
 	return 0;
 }
 

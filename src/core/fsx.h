@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/mount.h"
+
 struct sm_fs_info {
 	char fs_type[32];      /* "ext4", "tmpfs", ... from /proc/self/mountinfo */
 	char device[128];      /* mount source, e.g. "/dev/vda" */
@@ -15,6 +17,8 @@ struct sm_fs_info {
 	uint64_t free_bytes;   /* available to an unprivileged user */
 	uint64_t total_bytes;
 	unsigned block_size;   /* st_blksize */
+	struct sm_mount mount; /* the share's protocol, server and options
+				* (core/mount.h); zeroed when unknown */
 };
 
 /* Fill *out for the file system holding path (which must exist).

@@ -71,6 +71,10 @@ void sm_fileio_text(FILE *f, const struct sm_fileio_result *r)
 		sm_fmt_bytes(a, sizeof(a), (double)cfg->file_size),
 		sm_fmt_bytes(b, sizeof(b), (double)(cfg->file_size * cfg->num_files)), cfg->dir,
 		env->fs.fs_type[0] ? env->fs.fs_type : "?", env->fs.device[0] ? env->fs.device : "?");
+	if (sm_mount_is_share(&env->fs.mount)) {
+		sm_mount_describe(&env->fs.mount, a_long, sizeof(a_long));
+		sm_streams_wrapf(f, 10, "share:    %s", a_long);
+	}
 	if (cfg->mode == SM_FIO_RNDRW)
 		snprintf(c, sizeof(c), ", read/write ratio %.2f", cfg->rw_ratio);
 	else

@@ -220,6 +220,12 @@ static void head_sections(FILE *f, const struct sm_result_head *h)
 	sm_html_kv(f, "kernel", "%s", e->kernel[0] ? e->kernel : "?");
 	sm_html_kv(f, "file system", "%s on %s, mounted on %s", e->fs.fs_type[0] ? e->fs.fs_type : "?",
 		   e->fs.device[0] ? e->fs.device : "?", e->fs.mount_point[0] ? e->fs.mount_point : "?");
+	if (sm_mount_is_share(&e->fs.mount)) {
+		char line[512];
+
+		sm_mount_describe(&e->fs.mount, line, sizeof(line));
+		sm_html_kv(f, "share", "%s", line);
+	}
 	if (e->fs.total_bytes)
 		sm_html_kv(f, "space", "%s free of %s", sm_fmt_bytes(a, sizeof(a), (double)e->fs.free_bytes),
 			   sm_fmt_bytes(b, sizeof(b), (double)e->fs.total_bytes));

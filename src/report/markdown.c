@@ -27,6 +27,17 @@ static void cell(FILE *f, const char *s)
 	fputc(' ', f);
 }
 
+/* The share under the test, one item, for a network or FUSE mount. */
+static void share(FILE *f, const struct sm_env *e)
+{
+	char line[512];
+
+	if (!sm_mount_is_share(&e->fs.mount))
+		return;
+	sm_mount_describe(&e->fs.mount, line, sizeof(line));
+	fprintf(f, "- share: %s\n", line);
+}
+
 static void warnings(FILE *f, const struct sm_warnings *w, const char *title)
 {
 	if (!w->count)
@@ -247,6 +258,7 @@ void sm_md_run(FILE *f, const struct sm_run_result *res)
 		e->fs.mount_point[0] ? e->fs.mount_point : "?",
 		sm_fmt_bytes(a, sizeof(a), (double)e->fs.free_bytes),
 		sm_fmt_bytes(b, sizeof(b), (double)e->fs.total_bytes));
+	share(f, e);
 	if (res->direct_align > 0)
 		fprintf(f, "- direct I/O: works (%d-byte alignment)\n", res->direct_align);
 	else
@@ -292,6 +304,7 @@ void sm_md_fileio(FILE *f, const struct sm_fileio_result *r)
 		r->head.env.fs.fs_type[0] ? r->head.env.fs.fs_type : "?",
 		r->head.env.fs.device[0] ? r->head.env.fs.device : "?",
 		r->head.env.direct_io ? "direct I/O" : "buffered (page cache)");
+	share(f, &r->head.env);
 	fprintf(f, "- requests: %s blocks, engine %s, seed %llu\n",
 		sm_fmt_bytes(b, sizeof(b), (double)c->block_size), r->engine,
 		(unsigned long long)c->seed);
@@ -397,6 +410,7 @@ void sm_md_frames(FILE *f, const struct sm_frames_result *r)
 		p->path ? p->path : "?", r->head.env.fs.fs_type[0] ? r->head.env.fs.fs_type : "?",
 		r->head.env.fs.device[0] ? r->head.env.fs.device : "?",
 		p->direct ? "O_DIRECT" : "buffered", p->engine ? p->engine : "?");
+	share(f, &r->head.env);
 	if (r->test_params[0])
 		fprintf(f, "- test parameters: `%s`\n", r->test_params);
 	if (p->fps > 0)

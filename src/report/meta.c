@@ -123,6 +123,10 @@ void sm_meta_text(FILE *f, const struct sm_meta_result *r)
 
 	subject(buf, sizeof(buf), r);
 	sm_streams_wrapf(f, 2, "stormark meta: %s", buf);
+	if (sm_mount_is_share(&r->head.env.fs.mount)) {
+		sm_mount_describe(&r->head.env.fs.mount, buf, sizeof(buf));
+		sm_streams_wrapf(f, 7, "share: %s", buf);
+	}
 	/* two tables, so each fits 80 columns: counts, rates and spans, then
 	 * the latency figures */
 	fprintf(f, "\n%-8s %10s %7s %12s %10s\n", "phase", "count", "errors", "ops/s", "time");
@@ -179,6 +183,10 @@ void sm_md_meta(FILE *f, const struct sm_meta_result *r)
 
 	subject(buf, sizeof(buf), r);
 	fprintf(f, "# stormark meta\n\n%s\n\n", buf);
+	if (sm_mount_is_share(&r->head.env.fs.mount)) {
+		sm_mount_describe(&r->head.env.fs.mount, buf, sizeof(buf));
+		fprintf(f, "Share: %s\n\n", buf);
+	}
 	fputs("| phase | count | errors | ops/s | time | p50 | p99 | p99.9 | max |\n"
 	      "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", f);
 	for (int p = 0; p < SM_META_NPHASES; p++) {

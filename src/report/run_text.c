@@ -2,6 +2,7 @@
 /* `stormark run` terminal report: header, classic figures, frame tests,
  * verdict table and summary, readable at 80 columns. */
 #include "report/run_text.h"
+#include "analysis/share.h"
 #include "report/steady.h"
 #include "analysis/verdict.h"
 #include "report/cliff.h"
@@ -18,12 +19,16 @@
 void sm_run_text_header(FILE *f, const struct sm_run_result *res)
 {
 	const struct sm_env *e = &res->head.env;
-	char a[32], b[32], c[32], d[32];
+	char a[32], b[32], c[32], d[512];
 
 	/* a long path or device name wraps at 79 columns, under its value */
 	sm_streams_wrapf(f, 2, "stormark run: profiling the storage that holds '%s'", res->plan.dir);
 	sm_streams_wrapf(f, 15, "  file system  %s on %s (mounted on %s)", e->fs.fs_type[0] ? e->fs.fs_type : "?",
 		e->fs.device[0] ? e->fs.device : "?", e->fs.mount_point[0] ? e->fs.mount_point : "?");
+	if (sm_mount_is_share(&e->fs.mount)) {   /* a network or FUSE share: docs/shares.md */
+		sm_mount_describe(&e->fs.mount, d, sizeof(d));
+		sm_streams_wrapf(f, 15, "  share        %s", d);
+	}
 	fprintf(f, "  free space   %s of %s\n", sm_fmt_bytes(a, sizeof(a), (double)e->fs.free_bytes),
 		sm_fmt_bytes(b, sizeof(b), (double)e->fs.total_bytes));
 	fprintf(f, "  free RAM     %s of %s\n",
@@ -407,6 +412,12 @@ void sm_run_summary(const struct sm_run_result *res, char *buf, size_t len)
 	if (dv->verdicts_ready && res->nrows) {
 		summary_best(res, buf, len, &pos, SM_DIR_CAPTURE);
 		summary_best(res, buf, len, &pos, SM_DIR_PLAYBACK);
+	}
+	if (!res->mpi_ranks) {   /* a job's answer is its clients' already */
+		char one[256];
+
+		sm_share_per_client(&res->head.env.fs.mount, one, sizeof(one));
+		add(buf, len, &pos, "%s", one);
 	}
 	if (res->head.interrupted)
 		add(buf, len, &pos, "The run was interrupted, so these figures are partial. ");

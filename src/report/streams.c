@@ -2,6 +2,7 @@
 /* `stormark streams` as text and markdown. */
 #include "report/streams.h"
 #include "report/cliff.h"
+#include "analysis/share.h"
 #include "analysis/streams.h"
 #include "analysis/verdict.h"
 #include "core/units.h"
@@ -115,6 +116,24 @@ static void drops(FILE *f, const struct sm_streams_step *s)
 		fputs(" ...", f);
 }
 
+/* On a share: what it is, and that the answer is one client's (unless an
+ * MPI job spread the streams over its clients). */
+static void share_line(FILE *f, const struct sm_streams_result *res, int md)
+{
+	const struct sm_mount *m = &res->head.env.fs.mount;
+	char line[512], one[256] = "";
+
+	if (!sm_mount_is_share(m))
+		return;
+	sm_mount_describe(m, line, sizeof(line));
+	if (res->ranks <= 1)
+		sm_share_per_client(m, one, sizeof(one));
+	if (md)
+		fprintf(f, "Share: %s. %s\n\n", line, one);
+	else
+		wrapf(f, 0, "Share: %s. %s", line, one);
+}
+
 /* The text layout's head: the run, its steps, the rule, and the legend of
  * the table's cells. */
 static void head_text(FILE *f, const struct sm_streams_result *res)
@@ -126,6 +145,7 @@ static void head_text(FILE *f, const struct sm_streams_result *res)
 	wrapf(f, 2, "stormark streams: %s (%s on %s), %s, engine %s",
 	      res->plan.dir ? res->plan.dir : e->fs.mount_point, e->fs.fs_type, e->fs.device,
 	      e->direct_io ? "direct I/O" : "buffered I/O", e->engine);
+	share_line(f, res, 0);
 	if (res->ncells)
 		snprintf(search, sizeof(search), "; search up to %u stream%s%s within %s", res->max_streams,
 			 res->max_streams == 1 ? "" : "s", mix ? " more" : "",
@@ -169,6 +189,7 @@ static void head(FILE *f, const struct sm_streams_result *res, int md)
 		e->direct_io ? "direct I/O" : "buffered I/O", e->engine);
 	if (md)
 		fputc('\n', f);
+	share_line(f, res, 1);
 	fprintf(f, "Steps of %s, all streams started at once; %u buffers per stream "
 		"(playback shows frame 0 after %u), %u request%s in flight per stream",
 		sm_fmt_ns(a, sizeof(a), (double)res->step_ns), res->queue, res->prebuffer, res->depth,

@@ -193,6 +193,8 @@ cJSON *sm_json_env(const struct sm_env *env)
 	cJSON_AddStringToObject(o, "fs_type", env->fs.fs_type);
 	cJSON_AddStringToObject(o, "device", env->fs.device);
 	cJSON_AddStringToObject(o, "mount_point", env->fs.mount_point);
+	if (env->fs.mount.protocol[0])   /* absent in results saved before it */
+		cJSON_AddItemToObject(o, "mount", sm_json_mount(&env->fs.mount));
 	sm_json_add_u64(o, "fs_free_bytes", env->fs.free_bytes);
 	sm_json_add_u64(o, "fs_total_bytes", env->fs.total_bytes);
 	cJSON_AddBoolToObject(o, "direct_io", env->direct_io);

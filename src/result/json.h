@@ -24,6 +24,11 @@ void sm_json_doc_finish(cJSON *doc, const struct sm_result_head *h);
  *  "direct_io","engine","mem_total_bytes","mem_available_bytes","cpus"} */
 cJSON *sm_json_env(const struct sm_env *env);
 
+/* The environment's "mount" (json_mount.c): {"protocol","kind","subtype",
+ * "server","export","options":{NAME: number, word or true, for the options
+ * the mount showed}}; sm_json_env() writes it when the protocol is known. */
+cJSON *sm_json_mount(const struct sm_mount *m);
+
 /* Latency summary in ns: min, mean, max, stddev, p50, p90, p95, p99, p99_9,
  * p99_99; with_buckets adds "histogram": {"sub_bits", "sum" (exact sum of
  * the values, ns), "m2" (sum of squared deviations, ns^2), "counts":

@@ -207,6 +207,8 @@ int sm_json_read_env(const cJSON *o, struct sm_env *env, struct sm_jerr *e)
 	rc |= sm_jget_str(o, "fs_type", env->fs.fs_type, sizeof(env->fs.fs_type), e);
 	rc |= sm_jget_str(o, "device", env->fs.device, sizeof(env->fs.device), e);
 	rc |= sm_jget_str(o, "mount_point", env->fs.mount_point, sizeof(env->fs.mount_point), e);
+	if (cJSON_GetObjectItemCaseSensitive(o, "mount"))   /* saved before it: none */
+		rc |= sm_json_read_mount(sm_jget_obj(o, "mount", e), &env->fs.mount, e);
 	rc |= sm_jget_u64(o, "fs_free_bytes", &env->fs.free_bytes, e);
 	rc |= sm_jget_u64(o, "fs_total_bytes", &env->fs.total_bytes, e);
 	rc |= sm_jget_bool(o, "direct_io", &env->direct_io, e);

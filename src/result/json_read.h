@@ -84,6 +84,10 @@ int sm_json_parse_text(const char *text, const char *name, cJSON **doc, struct s
  */
 int sm_json_read_result(const cJSON *doc, struct sm_jerr *e);
 
+/* The environment's "mount" object (sm_json_mount()) into *m. Returns 0,
+ * or -EINVAL with e set (a missing or mistyped member). */
+int sm_json_read_mount(const cJSON *o, struct sm_mount *m, struct sm_jerr *e);
+
 /* A count: x is a whole number from 0 to below 2^64, stored in *v. Returns
  * 0, or -EINVAL (nothing stored) for anything else, which a cast to
  * uint64_t would make undefined (1e300, -1) or silently cut (2.5). */

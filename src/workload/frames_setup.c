@@ -3,6 +3,7 @@
  * with warnings), pacing, directories, what a write test may reopen and
  * every worker's engine. */
 #include "workload/frames_int.h"
+#include "analysis/share.h"
 #include "core/clock.h"
 #include "core/fsx.h"
 #include "core/rng.h"
@@ -219,6 +220,9 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 			sm_fs_info(dir, &res->head.env.fs);
 	}
 	plan_io(sh, p, res);
+	/* the null engine moves nothing: the share's rules do not apply */
+	if (p->kind != SM_FRAMES_EMPTY && !(p->engine && !strcmp(p->engine, "null")))
+		sm_share_warn(&res->head.warnings, &res->head.env.fs.mount, SM_SHARE_DATA, p->direct);
 	snprintf(sh->prefix, sizeof(sh->prefix) - 32, "%s/frame", p->path);
 	sh->prefix_len = strlen(sh->prefix);
 	if (p->fps > 0) {

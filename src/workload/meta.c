@@ -5,6 +5,7 @@
  * operation is timed alone, back to back (one clock read between two
  * operations). */
 #include "workload/meta.h"
+#include "analysis/share.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -515,6 +516,7 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 	res->plan.dir = res->dir;
 	sm_env_collect(&res->head.env, plan->dir);
 	snprintf(res->head.env.engine, sizeof(res->head.env.engine), "psync");
+	sm_share_warn(&res->head.warnings, &res->head.env.fs.mount, SM_SHARE_META, 0);
 	thr = calloc(plan->threads, sizeof(*thr));
 	r.made = calloc(plan->files ? plan->files : 1, 1);
 	if (!thr || !r.made) {

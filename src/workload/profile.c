@@ -5,6 +5,7 @@
  * profile_paced.c; the plan and budget in profile_plan.c. */
 #include "workload/profile_int.h"
 #include "analysis/run.h"
+#include "analysis/share.h"
 #include "core/clock.h"
 #include "core/fsx.h"
 #include "core/worker.h"
@@ -72,6 +73,11 @@ static int setup(struct sm_prof *x)
 				(unsigned long long)(res->frames_bytes >> 20),
 				(unsigned long long)(res->head.env.mem_available_bytes >> 20));
 	}
+	/* run's metadata line is timed too (profile_meta.c), unless the null
+	 * engine moves nothing at all */
+	if (!x->plan->engine || strcmp(x->plan->engine, "null"))
+		sm_share_warn(&res->head.warnings, &res->head.env.fs.mount, SM_SHARE_DATA | SM_SHARE_META,
+			      res->head.env.direct_io);
 	if (res->head.env.fs.free_bytes && res->head.env.fs.free_bytes < 1 * GIB)
 		sm_warn(&res->head.warnings, "small_working_set",
 			"only %llu MiB free: the working set is small",

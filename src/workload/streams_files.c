@@ -5,6 +5,7 @@
  * capture directories, and this rank's part of a step on them
  * (docs/streams.md, "Files and safety"). */
 #include "workload/streams_int.h"
+#include "analysis/share.h"
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/fsx.h"
@@ -558,6 +559,7 @@ int sm_streams_setup_dir(struct sm_streams_search *x)
 				align > 0 ? "alignment over 4 KiB" : strerror(-align));
 	}
 	res->head.env.direct_io = x->direct;
+	sm_share_warn(&res->head.warnings, &res->head.env.fs.mount, SM_SHARE_DATA, x->direct);
 	snprintf(res->head.env.engine, sizeof(res->head.env.engine), "%s",
 		 x->plan->engine ? x->plan->engine : "uring");
 	return 0;
