@@ -616,6 +616,13 @@ int sm_proc_spawn(struct sm_proc *p, struct sm_proc_launcher *l, char *const arg
 		_exit(spawn_child(a));
 #else
 	pid = clone(spawn_child, stack + SPAWN_STACK, CLONE_VM | SIGCHLD, a);
+	if (pid < 0 && errno == EINVAL) {
+		/* qemu-user takes CLONE_VM only with a thread's flags: the
+		 * same child on a copy of our memory, as under TSan */
+		pid = fork();
+		if (pid == 0)
+			_exit(spawn_child(a));
+	}
 #endif
 	if (pid < 0) {
 		rc = -errno;

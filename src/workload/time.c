@@ -54,6 +54,7 @@ struct runner {
 	int disk_fd;                /* its sysfs stat file, or -1: /proc/diskstats */
 	struct sm_proc_launcher *launch;  /* starts the command (max RSS its own) */
 	int signal;                 /* SIGTERM or SIGHUP came between runs: the series stops */
+	int no_subreaper;           /* -errno: the system refuses PR_SET_CHILD_SUBREAPER */
 };
 
 /* The line the command will say, as the printers take it. */
@@ -318,6 +319,12 @@ int sm_time_measure(const struct sm_time_plan *plan, struct sm_time_result *r, s
 	*status = 0;
 	rn.perf.fd_all = rn.perf.fd_flush = rn.perf.fd_anchor = -1;
 	rc = sm_proc_subreaper();
+	/* qemu-user refuses it (EINVAL), a kernel before 3.4 has none: the
+	 * command and what it waits for are measured, not its orphans */
+	if (rc == -EINVAL || rc == -ENOSYS) {
+		rn.no_subreaper = rc;
+		rc = 0;
+	}
 	if (!rc)
 		rc = sm_proc_forward_signals();
 	if (rc) {
@@ -325,6 +332,11 @@ int sm_time_measure(const struct sm_time_plan *plan, struct sm_time_result *r, s
 		return 1;
 	}
 	setup(&rn, r);
+	if (rn.no_subreaper)
+		sm_warn(&r->head.warnings, "tree_unfollowed", "a process the command leaves running is not "
+			"followed: this system refuses PR_SET_CHILD_SUBREAPER (%s; qemu-user does), so a "
+			"descendant that outlives its parent is neither waited for nor counted",
+			strerror(-rn.no_subreaper));
 	/* the environment costs several /proc reads: only JSON (and the
 	 * history, which stores the JSON) carries it, and the HTML report */
 	if (plan->env)
