@@ -18,6 +18,8 @@ allowed = {
     "engine": "core engine",
     "result": "core result",
     "analysis": "core result analysis",
+    # `report --check`: the invariants of a result and its layouts
+    "check": "core result analysis check",
     "workload": "core engine result analysis workload",
     "store": "core result store",
     "mpi": "core workload result analysis report mpi",

@@ -3,7 +3,7 @@
  * reading the numbers of a line with their units, reading a CSV field by
  * its column's name, and judging a printed figure against the document's
  * exact one within the rounding it was printed with. */
-#include "analysis/check_int.h"
+#include "check/check_int.h"
 
 #include <math.h>
 #include <stdio.h>

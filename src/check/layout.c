@@ -3,7 +3,7 @@
  * layout's check uses, the dispatch by command, and the host and rank
  * table an MPI job's text layouts end with. Each layout's own lines are
  * in check_layout_<command>.c. */
-#include "analysis/check_int.h"
+#include "check/check_int.h"
 
 #include <math.h>
 #include <stdio.h>

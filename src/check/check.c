@@ -2,8 +2,8 @@
 /* The checker's shared parts: recording violations, tolerant readers of a
  * document's figures, comparisons, the latency objects and the `verify`
  * object every command may carry, and the dispatch by command. */
-#include "analysis/check.h"
-#include "analysis/check_int.h"
+#include "check/check.h"
+#include "check/check_int.h"
 #include "core/hist.h"
 #include "result/json_read.h"
 

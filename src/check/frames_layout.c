@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A frames result's layouts against it: frametest's lines (docs/frames.md,
  * Report), the markdown figures and times, the CSV rows. */
-#include "analysis/check_int.h"
+#include "check/check_int.h"
 #include "analysis/verdict.h"
 
 #include <math.h>

@@ -4,12 +4,12 @@
  * never a failure), comparisons that count themselves and record a
  * violation with both figures, and the printed-number reader of the
  * layout checks. Not for use outside analysis/check*.c. */
-#ifndef SM_ANALYSIS_CHECK_INT_H
-#define SM_ANALYSIS_CHECK_INT_H
+#ifndef SM_CHECK_CHECK_INT_H
+#define SM_CHECK_CHECK_INT_H
 
 #include <stdint.h>
 
-#include "analysis/check.h"
+#include "check/check.h"
 
 /* ---- reading the document ---- */
 

@@ -4,7 +4,7 @@
  * ranks', the merged figures of the document are the ranks' own results
  * added up, and each rank's own result keeps every invariant of a result
  * (it is checked as one). */
-#include "analysis/check_int.h"
+#include "check/check_int.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The checker's invariants by id, each with the sentence docs/report.md
  * gives it; sm_check_fail() records only these ids. */
-#include "analysis/check.h"
+#include "check/check.h"
 
 const struct sm_check_inv sm_check_invs[] = {
 	/* every result */
