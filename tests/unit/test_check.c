@@ -15,7 +15,8 @@
 #include <cmocka.h>
 
 #include "check/check.h"
-#include "check/check_int.h"
+#include "check/util.h"
+#include "check/body.h"
 #include "core/compiler.h"
 #include "core/hist.h"
 #include "result/json.h"
