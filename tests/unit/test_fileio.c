@@ -449,8 +449,8 @@ static void test_vmap(SM_UNUSED void **state)
 
 static void test_mmap_engine(SM_UNUSED void **state)
 {
-	char path[] = "./test_fileio_mmap_XXXXXX";
-	int fd = mkstemp(path);
+	char path[PATH_MAX];
+	int fd = t_tmpfile(path, sizeof(path), "mmap");
 	uint64_t size = 65536;
 	struct sm_engine_cfg ec;
 	struct sm_engine e;
