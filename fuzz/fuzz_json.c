@@ -3,12 +3,12 @@
  * `stormark report` uses it: the text is checked (JSON, a stormark result
  * this build reads), read back into the command's result by its reader,
  * analysed, and rendered in every layout of that command, to /dev/null;
- * then the result checker (`report --check`, analysis/check*.c) judges it
+ * then the result checker (`report --check`, src/check/) judges it
  * and each layout against it. A fuzzed result may break any invariant, so
  * a violation is no failure here; the checker must return on everything
  * the reader accepts, name only invariants it knows, and keep each
  * message to one line (what `report --check` prints). */
-#include "analysis/check.h"
+#include "check/check.h"
 #include "cmd/cmd.h"
 #include "result/json_read.h"
 #include "fuzz_util.h"

@@ -1,15 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Fails when a file includes a layer above its own (docs/architecture.md):
-# data flows core -> engine -> workload -> result -> analysis -> report ->
-# args -> cmd, and a layer may include only those listed for it here. Every
-# spelling counts: "report/x.h", <report/x.h>, "../report/x.h", a header
-# of the same folder ("x.h"), and files in subfolders (src/report/a/b.c is
-# in report). An include is resolved as the compiler finds it in this
-# project: beside the including file first, then under src/ (-Isrc).
+# Fails when a file reaches a layer above its own (docs/architecture.md).
+# Data flows up from core; a layer may use only those listed for it here:
+#
+#   core -> engine, result -> analysis -> check, workload, report, store
+#        -> mpi, args -> cmd (which may use anything)
+#
+# (workload uses engine, result and analysis; report result and analysis;
+# store result; mpi workload and report; args all but mpi and check.)
+#
+# Includes: every spelling counts: "report/x.h", <report/x.h>,
+# "../report/x.h", a header of the same folder ("x.h"), and files in
+# subfolders (src/report/a/b.c is in report). An include is resolved as the
+# compiler finds it in this project: beside the including file first, then
+# under src/ (-Isrc).
+#
+# Symbols, with BUILD (a build tree): `nm` on each object built from a
+# file of src/ (BUILD/CMakeFiles/*.dir/src/...), so a call or a use of data
+# through a prototype written by hand, without the header, is caught too:
+# each undefined symbol of an object is looked up among the others' defined
+# ones, and the layer defining it must be one the object's layer may use.
+# The files of a folder listed in `acyclic` (check/) must not call each
+# other in a circle.
+#
+# usage: check-layers.sh [SRC [BUILD]]
 set -u
 src="${1:-$(dirname "$0")/../src}"
-exec python3 - "$src" <<'PY'
+exec python3 - "$src" "${2:-}" <<'PY'
 import os, re, sys
 
 src = os.path.realpath(sys.argv[1])
@@ -18,6 +35,8 @@ allowed = {
     "engine": "core engine",
     "result": "core result",
     "analysis": "core result analysis",
+    # `report --check`: the invariants of a result and its layouts
+    "check": "core result analysis check",
     "workload": "core engine result analysis workload",
     "store": "core result store",
     "mpi": "core workload result analysis report mpi",
@@ -72,12 +91,102 @@ for root, dirs, files in os.walk(src):
                     os.path.relpath(path, src), n, os.path.relpath(target, src), layer,
                     allowed.get(layer) or "nothing"))
                 bad = 1
+# ---- symbols: what each built object uses, and where that is defined ----
+# files whose objects call one another only downward, never in a circle
+acyclic = ["check"]
+build = sys.argv[2] if len(sys.argv) > 2 else ""
+if build:
+    import subprocess
+    objs = {}          # source path relative to src/ -> its object
+    top = os.path.join(build, "CMakeFiles")
+    for root, dirs, files in os.walk(top):
+        dirs.sort()
+        for f in sorted(files):
+            if not f.endswith(".c.o"):
+                continue
+            path = os.path.join(root, f)
+            rel = os.path.relpath(path, top).split(os.sep)
+            # CMakeFiles/<target>.dir/src/<folder>/.../<file>.c.o
+            if len(rel) < 4 or not rel[0].endswith(".dir") or rel[1] != "src":
+                continue
+            rel_src = os.path.join(*rel[2:])[:-2]
+            # an object whose source is gone (renamed, deleted) is stale
+            if os.path.isfile(os.path.join(src, rel_src)) and rel_src not in objs:
+                objs[rel_src] = path
+    if not objs:
+        print("layer check: no object built from src/ under %s" % build)
+        bad = 1
+    defs, undef = {}, {}
+    where = {path: rel_src for rel_src, path in objs.items()}
+    paths = sorted(where)
+    out = subprocess.run(["nm", "-A"] + paths, capture_output=True, text=True)
+    if out.returncode:
+        print("layer check: nm failed: %s" % out.stderr.strip())
+        bad = 1
+    for rel_src in objs:
+        undef[rel_src] = set()
+    for line in out.stdout.splitlines():
+        # "OBJECT.c.o:[VALUE] TYPE SYMBOL"
+        cut = line.find(".c.o:")
+        path, rest = line[:cut + 4], line[cut + 5:]
+        f = rest.split()
+        rel_src = where.get(path)
+        if rel_src is None:
+            continue
+        if len(f) == 2 and f[0] == "U":
+            undef[rel_src].add(f[1])
+        elif len(f) == 3 and f[1] in "TDBRCGSVW":
+            defs.setdefault(f[2], rel_src)
+    calls = {}         # (user, definer) -> the first symbol
+    for user in sorted(undef):
+        for sym in sorted(undef[user]):
+            owner = defs.get(sym)
+            if owner is not None and owner != user:
+                calls.setdefault((user, owner), sym)
+    for (user, owner), sym in sorted(calls.items()):
+        layer = user.split(os.sep, 1)[0] if os.sep in user else None
+        dep = owner.split(os.sep, 1)[0] if os.sep in owner else None
+        if layer is None or layer == "cmd" or dep is None or \
+                dep in allowed.get(layer, "").split():
+            continue
+        print("layer violation: %s uses %s of %s (%s may use: %s)" % (
+            user, sym, owner, layer, allowed.get(layer) or "nothing"))
+        bad = 1
+    for folder in acyclic:
+        edges = {}
+        for (user, owner) in calls:
+            if user.startswith(folder + os.sep) and owner.startswith(folder + os.sep):
+                edges.setdefault(user, set()).add(owner)
+        # a circle is a path back to where it began (depth-first, colours)
+        state, stack = {}, []
+        def visit(v):
+            state[v] = 1
+            stack.append(v)
+            for w in sorted(edges.get(v, ())):
+                if state.get(w) == 1:
+                    return stack[stack.index(w):] + [w]
+                if not state.get(w):
+                    found = visit(w)
+                    if found:
+                        return found
+            stack.pop()
+            state[v] = 2
+            return None
+        for v in sorted(edges):
+            if not state.get(v):
+                circle = visit(v)
+                if circle:
+                    print("layer violation: a circle of calls in %s/: %s (%s uses %s)" % (
+                        folder, " -> ".join(circle), circle[-2], calls[(circle[-2], circle[-1])]))
+                    bad = 1
+                    break
+
 # every folder under src/ must have a rule (cmd/ may include anything)
 for d in sorted(os.listdir(src)):
     if os.path.isdir(os.path.join(src, d)) and d != "cmd" and d not in allowed:
         print("layer check: no rule for src/%s/" % d)
         bad = 1
 if not bad:
-    print("layers: ok")
+    print("layers: ok" + (" (includes and symbols)" if build else " (includes)"))
 sys.exit(bad)
 PY

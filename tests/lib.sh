@@ -183,6 +183,20 @@ finish() {
 # skip REASON: exit 77 (CTest SKIP_RETURN_CODE) with the reason.
 skip() { echo "SKIP: $*"; exit 77; }
 
+# t_fault_fs: what a fault test (tests/cli/faults_*.sh) starts with: the
+# failing FUSE file system's helpers (tests/fusefail/mount.sh: ff_mount,
+# ff_umount, tmpfs_mount; its EXIT trap unmounts, then cleans up), the
+# test skipped (77) unless FUSE works here; B, a backing directory holding
+# the user's file keep.txt ("not stormark's"), and M, the path to mount on.
+t_fault_fs() {
+  . "${SM_SOURCE_DIR:-$(dirname "${BASH_SOURCE[0]}")/..}/tests/fusefail/mount.sh"
+  ff_require
+  B="$T_DIR/back"
+  M="$T_DIR/mnt"
+  mkdir -p "$B"
+  echo "not stormark's" >"$B/keep.txt"
+}
+
 # ---- cgroup-v1 blkio throttle (ground truth for accuracy tests) ----------
 T_CGROUP=""
 # t_cgroup_throttle KIND BYTES_PER_SEC DIR: make a blkio cgroup that limits

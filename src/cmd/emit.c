@@ -129,33 +129,6 @@ int sm_out_finish(const char *prog, int code)
 	return code == SM_EXIT_OK ? SM_EXIT_FAIL : code;
 }
 
-/* doc, indented, to path ("-": stdout). Returns 0 or -errno. */
-static int json_to(const cJSON *doc, const char *path)
-{
-	char *text = cJSON_Print(doc);
-	struct sm_outfile of;
-	FILE *f = stdout;
-	int rc = 0;
-
-	if (!text)
-		return -ENOMEM;
-	if (strcmp(path, "-") && !(f = out_open(&of, path, &rc)))
-		goto out;
-	errno = 0;
-	if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
-		rc = errno ? -errno : -EIO;
-	if (f == stdout) {
-		errno = 0;
-		if (!rc && fflush(f) == EOF)
-			rc = errno ? -errno : -EIO;
-	} else {
-		rc = out_close(&of, f, rc);
-	}
-out:
-	free(text);
-	return rc;
-}
-
 /* A saved job's host and rank table, as rank 0 printed it after the
  * report (nothing for a document without "mpi"). Returns 0 or -errno (e
  * says why). */
@@ -337,7 +310,7 @@ static int files(const struct sm_emit *e, const void *res, const cJSON *doc)
 
 	if (!doc)
 		return sm_emit_wants_doc(e) ? SM_EXIT_FAIL : 0;   /* out of memory, said */
-	if (e->out->json_file && (rc = json_to(doc, e->out->json_file))) {
+	if (e->out->json_file && (rc = sm_json_write(doc, e->out->json_file))) {
 		sm_prog_error(e->prog, "cannot write JSON to '%s': %s", e->out->json_file, strerror(-rc));
 		failed = 1;
 	}
@@ -422,7 +395,7 @@ static int report(const struct sm_emit *e, const struct sm_layout_row *row, cons
 	int rc;
 
 	if (row->layout == SM_LAYOUT_JSON) {
-		rc = doc ? json_to(doc, "-") : -ENOMEM;
+		rc = doc ? sm_json_write(doc, "-") : -ENOMEM;
 		if (rc && doc)   /* no memory was said already; a write error is sm_out_finish()'s */
 			sm_out_stdout_failed(rc);
 		notices(e, row, res);
@@ -542,7 +515,7 @@ int sm_emit_saved(struct sm_emit *e, const cJSON *doc)
 			cJSON_AddItemToObject(d, "mpi", c);
 		if (d && (!m || c) && e->r->json_tail)
 			e->r->json_tail(d, res);
-		rc = d && (!m || c) ? json_to(d, "-") : -ENOMEM;
+		rc = d && (!m || c) ? sm_json_write(d, "-") : -ENOMEM;
 		cJSON_Delete(d);
 	} else {
 		errno = 0;

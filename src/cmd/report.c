@@ -4,7 +4,7 @@
  * and the command's render table (report/render.c) a live run uses. */
 #include "cmd/cmd.h"
 #include "cmd/emit.h"
-#include "analysis/check.h"
+#include "check/check.h"
 #include "args/out_opts.h"
 #include "mpi/job.h"
 #include "result/json_read.h"

@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 #include "mpi/job.h"
 #include "mpi/job_run.h"
+#include "args/fps_opt.h"
 #include "args/uring_opts.h"
 #include "cmd/emit.h"
 #include "args/out_opts.h"
@@ -135,17 +136,8 @@ static int formats_cb(const struct sm_opt *opt, const char *arg, char *exp, size
 static int fps_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
 	struct sm_run_plan *p = opt->dest;
-	char bad[128];
-	int rc = sm_fps_list(arg, p->rates, SM_RUN_MAXRATES, &p->nrates, bad, sizeof(bad));
 
-	if (rc == -E2BIG)
-		snprintf(exp, len, "at most %d frame rates", SM_RUN_MAXRATES);
-	else if (rc == -ENOMEM)
-		snprintf(exp, len, "a shorter list (out of memory)");
-	else if (rc)
-		snprintf(exp, len, "comma-separated frame rates from 23.976 24 25 29.97 30 48 50 "
-			 "59.94 60 120 ('%s' is none)", bad);
-	return rc ? -EINVAL : 0;
+	return sm_fps_opt(arg, p->rates, SM_RUN_MAXRATES, &p->nrates, exp, len);
 }
 
 /* Options that cannot go together, whatever their order: the two confirm

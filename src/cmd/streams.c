@@ -9,6 +9,7 @@
 #include "mpi/job.h"
 #include "mpi/job_streams.h"
 #include "cmd/emit.h"
+#include "args/fps_opt.h"
 #include "args/out_opts.h"
 #include "args/save.h"
 #include "args/uring_opts.h"
@@ -133,19 +134,8 @@ static int formats_cb(const struct sm_opt *opt, const char *arg, char *exp, size
 static int fps_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
 	struct streams_opts *o = opt->dest;
-	char bad[128];
-	int rc = sm_fps_list(arg, o->rates, MAX_RATES, &o->nrates, bad, sizeof(bad));
 
-	if (rc == -ENOMEM)
-		snprintf(exp, len, "a shorter list (out of memory)");
-	else if (rc == -E2BIG)
-		snprintf(exp, len, "at most %d frame rates", MAX_RATES);
-	else if (rc == -ENOENT)
-		snprintf(exp, len, "comma-separated frame rates from 23.976 24 25 29.97 30 48 50 59.94 60 "
-			 "120 ('%s' is none)", bad);
-	else if (rc)
-		snprintf(exp, len, "comma-separated frame rates");
-	return rc ? -EINVAL : 0;
+	return sm_fps_opt(arg, o->rates, MAX_RATES, &o->nrates, exp, len);
 }
 
 /* --engine: uring or psync. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Log-linear latency histogram. */
 #include "core/hist.h"
+#include "core/assert.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,6 +22,15 @@ struct sm_hist *sm_hist_new(void)
 	return h;
 }
 
+int sm_hist_consistent(const struct sm_hist *h)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++)
+		n += h->buckets[i];
+	return n == h->count && (!h->count || h->min <= h->max);
+}
+
 void sm_hist_merge(struct sm_hist *dst, const struct sm_hist *src)
 {
 	if (!src->count)
@@ -35,6 +45,7 @@ void sm_hist_merge(struct sm_hist *dst, const struct sm_hist *src)
 		dst->max = src->max;
 	dst->count += src->count;
 	dst->sum += src->sum;
+	SM_ASSERT(sm_hist_consistent(dst));
 }
 
 void sm_hist_diff(struct sm_hist *out, const struct sm_hist *a, const struct sm_hist *b)

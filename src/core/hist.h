@@ -37,6 +37,10 @@ struct sm_hist {
 	uint64_t buckets[SM_HIST_BUCKETS];
 };
 
+/* 1 when h keeps the invariants above that a look can check: count is the
+ * sum of the buckets, and min <= max when count > 0. */
+int sm_hist_consistent(const struct sm_hist *h);
+
 /* Bucket index of value v. */
 static inline unsigned sm_hist_index(uint64_t v)
 {

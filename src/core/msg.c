@@ -50,6 +50,15 @@ static void put_escaped(const char *s, size_t n)
 	}
 }
 
+void sm_msg_verrno(char *buf, size_t len, int rc, const char *fmt, va_list ap)
+{
+	size_t n;
+
+	vsnprintf(buf, len, fmt, ap);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, ": %s", strerror(-rc));
+}
+
 int sm_escape_ctl(char *dst, size_t len, const char *src)
 {
 	size_t n = 0;

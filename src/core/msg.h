@@ -5,6 +5,7 @@
 #ifndef SM_CORE_MSG_H
 #define SM_CORE_MSG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #define SM_EXIT_OK 0
@@ -35,6 +36,11 @@ void sm_prog_error(const char *prog, const char *fmt, ...) __attribute__((format
 /* Print "stormark: <message>" to stderr as one line, escaped and
  * shortened as by sm_usage_error(). */
 void sm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* fmt and its arguments into buf[len], then ": " and the text of rc (a
+ * -errno): the line a result keeps as its error (head.error). */
+void sm_msg_verrno(char *buf, size_t len, int rc, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 /* src into dst[len] with its control characters shown as messages show
  * them (\n, \t, \xHH), so text read from a saved result cannot move the

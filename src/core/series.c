@@ -2,6 +2,7 @@
 /* Live statistics: per-worker single-writer slots, the sampler's series,
  * windows and interval histograms (the model is described in series.h). */
 #include "core/series.h"
+#include "core/assert.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -150,6 +151,7 @@ void sm_series_hist_read(const struct sm_series *s, int i, unsigned h, struct sm
 	}
 	for (unsigned k = 0; k < s->cfg.workers; k++)
 		add_one(&slot_c(s, k)->hist[h], out);
+	SM_ASSERT(sm_hist_consistent(out));
 }
 
 /* Summary statistics of a histogram known only by its buckets: min and max
@@ -176,6 +178,8 @@ int sm_series_sample(struct sm_series *s, uint64_t t_ns)
 {
 	uint64_t *p = NULL;
 
+	/* the points' times increase (series.h) */
+	SM_ASSERT(!s->npts || t_ns >= s->pts[(size_t)(s->npts - 1) * s->pt_words]);
 	if (s->npts == s->cap) {
 		unsigned ncap = s->cap ? s->cap * 2 : 64;
 		uint64_t *n = realloc(s->pts, (size_t)ncap * s->pt_words * sizeof(*n));

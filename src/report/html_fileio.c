@@ -9,8 +9,6 @@
 
 #define MIB (1024.0 * 1024.0)
 
-static const char *const op_name[4] = { "read", "write", "fsync", "event" };
-
 static void params(FILE *f, const struct sm_fileio_result *r)
 {
 	const struct sm_fileio_cfg *c = &r->cfg;
@@ -48,7 +46,8 @@ static void ops_table(FILE *f, const struct sm_fileio_result *r)
 				     (double)sm_hist_percentile(h, 99), (double)sm_hist_percentile(h, 99.9),
 				     (double)h->max };
 
-		fprintf(f, "<tr><td>%s</td><td>%llu</td><td>%.1f</td><td>%.2f</td>", op_name[i],
+		fprintf(f, "<tr><td>%s</td><td>%llu</td><td>%.1f</td><td>%.2f</td>",
+			i < 3 ? sm_fileio_op_names[i] : "event",
 			(unsigned long long)(i < 3 ? r->ops[i].count : r->events), r->fig.per_s[i],
 			r->fig.bytes_per_s[i] / MIB);
 		for (int k = 0; k < 5; k++)

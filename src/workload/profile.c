@@ -8,6 +8,7 @@
 #include "analysis/share.h"
 #include "core/clock.h"
 #include "core/fsx.h"
+#include "core/msg.h"
 #include "core/worker.h"
 
 #include <errno.h>
@@ -31,15 +32,12 @@ void sm_prof_tell(struct sm_prof *x, const char *what)
 
 int sm_prof_fail(struct sm_prof *x, int rc, const char *fmt, ...)
 {
-	size_t len = sizeof(x->res->head.error), n;
 	va_list ap;
 
 	x->res->error = rc;
 	va_start(ap, fmt);
-	vsnprintf(x->res->head.error, len, fmt, ap);
+	sm_msg_verrno(x->res->head.error, sizeof(x->res->head.error), rc, fmt, ap);
 	va_end(ap);
-	n = strlen(x->res->head.error);
-	snprintf(x->res->head.error + n, len - n, ": %s", strerror(-rc));
 	return rc;
 }
 

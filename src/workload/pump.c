@@ -2,6 +2,7 @@
 /* The I/O pump: submit, reap and drain a workload's requests on its engine
  * with one policy (workload/pump.h). */
 #include "workload/pump.h"
+#include "core/assert.h"
 #include "core/worker.h"
 
 #include <errno.h>
@@ -101,6 +102,8 @@ static int submit_from(struct sm_pump *p, int stop_ok, int rc)
 	if (p->err)
 		return p->npend ? fail(p, p->err, 0) : 0;
 	for (;;) {
+		/* the engine accepts at most what it was offered */
+		SM_ASSERT(rc <= (int)p->npend);
 		if (rc > 0) {
 			/* accepted a prefix: what is left moves to the front */
 			p->npend -= (unsigned)rc;
@@ -119,6 +122,8 @@ static int submit_from(struct sm_pump *p, int stop_ok, int rc)
 			if (rc < 0)
 				return rc;
 		}
+		/* never more than cap requests out (pump.h) */
+		SM_ASSERT(p->npend + e->inflight <= p->cap);
 		if (!p->npend)
 			return 0;
 		rc = sm_engine_submit(e, p->pend, p->npend);

@@ -10,6 +10,7 @@
 #include "analysis/streams.h"
 #include "core/clock.h"
 #include "core/live.h"
+#include "core/msg.h"
 #include "core/worker.h"
 
 #include <errno.h>
@@ -19,22 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The run's first error: fmt and its arguments, then ": " and rc's text. */
-static int fail(struct sm_streams_search *x, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(struct sm_streams_search *x, int rc, const char *fmt, ...)
+int sm_streams_fail(struct sm_streams_search *x, int rc, const char *fmt, ...)
 {
-	size_t len = sizeof(x->res->head.error), n;
 	va_list ap;
 
 	if (!x->res->error)
 		x->res->error = rc;
 	if (!x->res->head.error[0]) {
 		va_start(ap, fmt);
-		vsnprintf(x->res->head.error, len, fmt, ap);
+		sm_msg_verrno(x->res->head.error, sizeof(x->res->head.error), rc, fmt, ap);
 		va_end(ap);
-		n = strlen(x->res->head.error);
-		snprintf(x->res->head.error + n, len - n, ": %s", strerror(-rc));
 	}
 	return rc;
 }
@@ -165,7 +160,7 @@ static int run_groups(struct sm_streams_search *x, struct sm_streams_order_group
 		return rc ? rc : -EINTR;
 	if (split_mix(st, x->res->mix.nstreams)) {
 		sm_streams_step_release(st);
-		return fail(x, -ENOMEM, "out of memory for %s", "a step");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "a step");
 	}
 	return rc;
 }
@@ -248,7 +243,7 @@ static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsi
 	if (sec) {
 		gsec = calloc((size_t)ng * nsec, sizeof(*gsec));
 		if (!gsec)
-			return fail(x, -ENOMEM, "out of memory for %s", "the confirmation");
+			return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "the confirmation");
 	}
 	rc = run_groups(x, og, ng, gsec, gsec ? nsec : 0, &st, err, sizeof(err));
 	for (unsigned k = 0; gsec && k < ng; k++)
@@ -281,7 +276,7 @@ static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsi
 	if (x->res->mix.ngroups &&
 	    sm_streams_mix_judge(&st, x->res->mix.groups, x->res->mix.ngroups, p->queue, (int)c->dir)) {
 		sm_streams_step_release(&st);
-		return fail(x, -ENOMEM, "out of memory for %s", "a step");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "a step");
 	}
 	if (alone) {
 		*alone = st;
@@ -289,7 +284,7 @@ static int one_step(struct sm_streams_search *x, struct sm_streams_cell *c, unsi
 	}
 	if (add_step(c, &st)) {
 		sm_streams_step_release(&st);
-		return fail(x, -ENOMEM, "out of memory for %s", "a step");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "a step");
 	}
 	return rc;
 }
@@ -435,7 +430,7 @@ static int confirm_cell(struct sm_streams_search *x, struct sm_streams_cell *c, 
 	nsec = (unsigned)(len / 1000000000ull) + 2;
 	sec = calloc(nsec, sizeof(*sec));
 	if (!sec)
-		return fail(x, -ENOMEM, "out of memory for %s", "the confirmation");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "the confirmation");
 	if (x->progress) {
 		char what[160];
 
@@ -504,7 +499,7 @@ static int make_cells(struct sm_streams_search *x)
 	order = calloc(p->nformats ? p->nformats : 1, sizeof(*order));
 	if (!res->cells || !order) {
 		free(order);
-		return fail(x, -ENOMEM, "out of memory for %s", "the cells");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "the cells");
 	}
 	for (unsigned r = 0; r < p->nrates; r++) {
 		const struct sm_fps *fr = p->rates[r];
@@ -549,7 +544,7 @@ static int copy_mix(struct sm_streams_search *x)
 	snprintf(r->spec, sizeof(r->spec), "%s", m->spec);
 	r->groups = malloc(m->ngroups * sizeof(*r->groups));
 	if (!r->groups)
-		return fail(x, -ENOMEM, "out of memory for %s", "the mix");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "the mix");
 	memcpy(r->groups, m->groups, m->ngroups * sizeof(*r->groups));
 	r->ngroups = m->ngroups;
 	r->nstreams = m->nstreams;
@@ -572,7 +567,7 @@ static int run_mix(struct sm_streams_search *x)
 	m->nsec = (unsigned)(x->plan->step_ns / 1000000000ull) + 2;
 	m->sec_bytes = calloc((size_t)(m->ngroups + 1) * m->nsec, sizeof(*m->sec_bytes));
 	if (!m->sec_bytes)
-		return fail(x, -ENOMEM, "out of memory for %s", "the mix");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "the mix");
 	if (x->progress) {
 		char what[160];
 
@@ -593,7 +588,7 @@ static int run_mix(struct sm_streams_search *x)
 	if (!m->step.streams)
 		return rc;
 	if (sm_streams_mix_judge(&m->step, m->groups, m->ngroups, x->plan->queue, -1))
-		return fail(x, -ENOMEM, "out of memory for %s", "the mix");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "the mix");
 	for (unsigned k = 0; k < m->ngroups; k++)   /* all groups, second by second */
 		for (unsigned i = 0; i < m->nsec; i++)
 			m->sec_bytes[(size_t)m->ngroups * m->nsec + i] += m->sec_bytes[(size_t)k * m->nsec + i];
@@ -635,7 +630,7 @@ static int settle_cells(struct sm_streams_search *x)
 	int rc = 0;
 
 	if (!order)
-		return fail(x, -ENOMEM, "out of memory for %s", "the search");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "the search");
 	for (unsigned k = 0; k < res->ncells; k++) {   /* by rate, lowest first */
 		unsigned at = k;
 

@@ -23,26 +23,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The run's first error: fmt and its arguments, then ": " and rc's text. */
-static int fail(struct sm_streams_search *x, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fail(struct sm_streams_search *x, int rc, const char *fmt, ...)
-{
-	size_t len = sizeof(x->res->head.error), n;
-	va_list ap;
-
-	if (!x->res->error)
-		x->res->error = rc;
-	if (!x->res->head.error[0]) {
-		va_start(ap, fmt);
-		vsnprintf(x->res->head.error, len, fmt, ap);
-		va_end(ap);
-		n = strlen(x->res->head.error);
-		snprintf(x->res->head.error + n, len - n, ": %s", strerror(-rc));
-	}
-	return rc;
-}
-
 static void path_of(struct sm_streams_search *x, unsigned slot, const char *kind, unsigned i)
 {
 	snprintf(x->paths[slot], SM_STREAMS_PATH_LEN, "%s/%s-%03u.stm", x->res->data_dir, kind, i);
@@ -91,13 +71,13 @@ static int write_play(struct sm_streams_search *x, const char *path, uint64_t ch
 	int rc = 0;
 
 	if (fd < 0)
-		return fail(x, -errno, from ? "cannot open '%s'" : "cannot create '%s'", path);
+		return sm_streams_fail(x, -errno, from ? "cannot open '%s'" : "cannot create '%s'", path);
 	while (off < bytes && !sm_stopped()) {
 		size_t len = bytes - off < chunk ? (size_t)(bytes - off) : (size_t)chunk;
 		int err = sm_write_all(fd, buf, len, (int64_t)off, NULL);
 
 		if (err) {
-			rc = fail(x, err, "cannot write '%s'", path);
+			rc = sm_streams_fail(x, err, "cannot write '%s'", path);
 			break;
 		}
 		off += len;
@@ -105,7 +85,7 @@ static int write_play(struct sm_streams_search *x, const char *path, uint64_t ch
 	if (!rc && sm_stopped())
 		rc = -EINTR;
 	if (!rc && fsync(fd))
-		rc = fail(x, -errno, "cannot write '%s'", path);
+		rc = sm_streams_fail(x, -errno, "cannot write '%s'", path);
 	close(fd);
 	if (rc && !from)
 		unlink(path);
@@ -156,7 +136,7 @@ static int ensure_play(struct sm_streams_search *x, unsigned n, uint64_t chunk, 
 		return -ENOSPC;
 	buf = sm_buf_alloc(chunk, 4096);
 	if (!buf)
-		return fail(x, -ENOMEM, "out of memory for %s", "a playback file");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "a playback file");
 	sm_buf_fill(buf, chunk, SM_DATA_RANDOM, 0x504c4159ull);
 	for (unsigned i = 0; i < x->nplay && size > x->play_bytes && !rc; i++) {
 		path_of(x, 0, "play", i);
@@ -257,13 +237,13 @@ static int write_frames(struct sm_streams_search *x, struct sm_streams_seqset *s
 		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
 			    (x->direct ? O_DIRECT : 0), 0644);
 		if (fd < 0)
-			return fail(x, -errno, "cannot create '%s'", path);
+			return sm_streams_fail(x, -errno, "cannot create '%s'", path);
 		*made = k + 1;
 		err = sm_write_all(fd, buf, s->frame_bytes, 0, NULL);
 		if (err)
-			rc = fail(x, err, "cannot write '%s'", path);
+			rc = sm_streams_fail(x, err, "cannot write '%s'", path);
 		if (close(fd) && !rc)
-			rc = fail(x, -errno, "cannot write '%s'", path);
+			rc = sm_streams_fail(x, -errno, "cannot write '%s'", path);
 		if (rc) {
 			unlinkat(dfd, name, 0);
 			*made = k;
@@ -295,18 +275,18 @@ static int ensure_set(struct sm_streams_search *x, struct sm_streams_seqset *s, 
 	if (n > s->ndirs) {
 		made = realloc(s->made, n * sizeof(*made));
 		if (!made)
-			return fail(x, -ENOMEM, "out of memory for %s", "a playback sequence");
+			return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "a playback sequence");
 		s->made = made;
 	}
 	buf = sm_buf_alloc(s->frame_bytes, 4096);
 	if (!buf)
-		return fail(x, -ENOMEM, "out of memory for %s", "a playback frame");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "a playback frame");
 	sm_buf_fill(buf, s->frame_bytes, SM_DATA_RANDOM, 0x53455146ull);
 	for (unsigned i = 0; i < n && !rc; i++) {
 		dir_of(x, 0, "play", s->format, i);
 		if (i >= s->ndirs) {
 			if (mkdir(x->paths[0], 0755)) {
-				rc = fail(x, -errno, "cannot create '%s'", x->paths[0]);
+				rc = sm_streams_fail(x, -errno, "cannot create '%s'", x->paths[0]);
 				break;
 			}
 			s->made[i] = 0;
@@ -316,12 +296,12 @@ static int ensure_set(struct sm_streams_search *x, struct sm_streams_seqset *s, 
 			continue;
 		dfd = open(x->paths[0], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (dfd < 0) {
-			rc = fail(x, -errno, "cannot open '%s'", x->paths[0]);
+			rc = sm_streams_fail(x, -errno, "cannot open '%s'", x->paths[0]);
 			break;
 		}
 		rc = write_frames(x, s, dfd, x->paths[0], s->made[i], frames, &s->made[i], buf);
 		if (!rc && syncfs(dfd))
-			rc = fail(x, -errno, "cannot write '%s'", x->paths[0]);
+			rc = sm_streams_fail(x, -errno, "cannot write '%s'", x->paths[0]);
 		close(dfd);
 	}
 	free(buf);
@@ -347,7 +327,7 @@ int sm_streams_prepare(struct sm_streams_search *x, struct sm_streams_order_grou
 			struct sm_streams_seqset *s = find_set(x, og[k].format, g->chunk_bytes);
 
 			if (!s)
-				return fail(x, -ENOMEM, "out of memory for %s", "a playback sequence");
+				return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "a playback sequence");
 			s->used = 1;
 			continue;
 		}
@@ -409,7 +389,7 @@ static int assign_paths(struct sm_streams_search *x, struct sm_streams_order_gro
 			if (g->dir != SM_DIR_CAPTURE || rc)
 				continue;
 			if (mkdir(x->paths[slot], 0755))
-				rc = fail(x, -errno, "cannot create '%s'", x->paths[slot]);
+				rc = sm_streams_fail(x, -errno, "cannot create '%s'", x->paths[slot]);
 			else
 				(*ncap)++;
 		}
@@ -537,7 +517,7 @@ int sm_streams_setup_dir(struct sm_streams_search *x)
 	x->paths = calloc(x->npaths, sizeof(*x->paths));
 	x->pathv = calloc(x->npaths, sizeof(*x->pathv));
 	if (!x->paths || !x->pathv)
-		return fail(x, -ENOMEM, "out of memory for %s", "the paths");
+		return sm_streams_fail(x, -ENOMEM, "out of memory for %s", "the paths");
 	x->run_tag = sm_hash64(sm_now_ns() ^ (uint64_t)getpid(), 0x57e) | 1;
 	sm_env_collect(&res->head.env, x->plan->dir);
 	name_leftovers(x);   /* before this run's own is made */
@@ -546,7 +526,7 @@ int sm_streams_setup_dir(struct sm_streams_search *x)
 		int rc = -errno;
 
 		res->data_dir[0] = '\0';
-		return fail(x, rc, "cannot create a test directory in '%s'", x->plan->dir);
+		return sm_streams_fail(x, rc, "cannot create a test directory in '%s'", x->plan->dir);
 	}
 	x->direct = 0;
 	if (x->plan->direct) {

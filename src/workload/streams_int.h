@@ -48,6 +48,11 @@ struct sm_streams_search {
 	uint64_t live_bytes, live_dropped, live_ns;
 };
 
+/* The run's first error (res->error and head.error, each kept when already
+ * set): fmt and its arguments, then ": " and rc's text. Returns rc. */
+int sm_streams_fail(struct sm_streams_search *x, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* --live: a line for the step under way, "second" (the second that ended
  * at elapsed_ns, bytes and dropped so far in the step) or "step end"
  * (held, and what it moved). Nothing without --live. */

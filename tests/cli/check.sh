@@ -29,7 +29,7 @@ while IFS=$'\t' read -r id re why; do
 done <"$SM_SOURCE_DIR/tests/check_known.tsv"
 
 # ---- the invariants listed in docs/report.md are the checker's ----
-grep -o '^	{ "[a-z.-]*",' "$SM_SOURCE_DIR/src/analysis/check_inv.c" | tr -d '\t{", ' | sort >"$T_DIR/ids.c"
+grep -o '^	{ "[a-z.-]*",' "$SM_SOURCE_DIR/src/check/inv.c" | tr -d '\t{", ' | sort >"$T_DIR/ids.c"
 grep -oE '^\| `[a-z-]+\.[a-z.-]+` \|' "$SM_SOURCE_DIR/docs/report.md" | tr -d '|` ' | sort >"$T_DIR/ids.md"
 check "docs/report.md lists every invariant, and no other" cmp -s "$T_DIR/ids.c" "$T_DIR/ids.md"
 check "there are invariants to list" test "$(wc -l <"$T_DIR/ids.c")" -ge 40

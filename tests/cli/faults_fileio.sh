@@ -8,13 +8,7 @@
 # the test files touched. mmap: a read error is a SIGBUS in the copy, which
 # must be an error like any other, never a dead process.
 . "$SM_SOURCE_DIR/tests/lib.sh"
-. "$SM_SOURCE_DIR/tests/fusefail/mount.sh"
-ff_require
-
-B="$T_DIR/back"
-M="$T_DIR/mnt"
-mkdir -p "$B"
-echo "not stormark's" >"$B/keep.txt"
+t_fault_fs   # B: the backing directory (keep.txt in it), M: its FUSE mount point
 SIZE="--file-total-size=8M --file-num=2"
 CASES=0
 

@@ -6,13 +6,7 @@
 # frametest report of the frames moved before the error (and the error in
 # the JSON), and nothing touched but the test's own frames.
 . "$SM_SOURCE_DIR/tests/lib.sh"
-. "$SM_SOURCE_DIR/tests/fusefail/mount.sh"
-ff_require
-
-B="$T_DIR/back"
-M="$T_DIR/mnt"
-mkdir -p "$B"
-echo "not stormark's" >"$B/keep.txt"
+t_fault_fs   # B: the backing directory (keep.txt in it), M: its FUSE mount point
 FRAME=65536
 CASES=0
 

@@ -6,13 +6,7 @@
 # stops the measuring at the create phase; either way the run's files and
 # directory are removed and the user's file is left as it was.
 . "$SM_SOURCE_DIR/tests/lib.sh"
-. "$SM_SOURCE_DIR/tests/fusefail/mount.sh"
-ff_require
-
-B="$T_DIR/back"
-M="$T_DIR/mnt"
-mkdir -p "$B"
-echo "not stormark's" >"$B/keep.txt"
+t_fault_fs   # B: the backing directory (keep.txt in it), M: its FUSE mount point
 
 left_ok() {
   check "$1: only the user's file left" test "$(ls -A "$B")" = keep.txt

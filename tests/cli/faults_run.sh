@@ -7,13 +7,7 @@
 # directory removed (a FUSE file system releases files late: the removal
 # must wait for it) with the user's file untouched.
 . "$SM_SOURCE_DIR/tests/lib.sh"
-. "$SM_SOURCE_DIR/tests/fusefail/mount.sh"
-ff_require
-
-B="$T_DIR/back"
-M="$T_DIR/mnt"
-mkdir -p "$B"
-echo "not stormark's" >"$B/keep.txt"
+t_fault_fs   # B: the backing directory (keep.txt in it), M: its FUSE mount point
 CASES=0
 
 # fault DESC FILE-RE ERR FUSEFAIL-OPTS -- RUN-ARGS

@@ -9,13 +9,7 @@
 # (null in the JSON, its reason beside it), never "0 held". The test
 # directory is removed and the user's file left alone.
 . "$SM_SOURCE_DIR/tests/lib.sh"
-. "$SM_SOURCE_DIR/tests/fusefail/mount.sh"
-ff_require
-
-B="$T_DIR/back"
-M="$T_DIR/mnt"
-mkdir -p "$B"
-echo "not stormark's" >"$B/keep.txt"
+t_fault_fs   # B: the backing directory (keep.txt in it), M: its FUSE mount point
 J="$T_DIR/r.json"
 jqe() { jq -e "$@" "$J" >/dev/null; }
 

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The include check: the real tree passes, and a tree with an include
-# against the flow (a workload including a reporter) fails and names it.
+# The layer check: the real tree passes, and a tree with an include
+# against the flow (a workload including a reporter) fails and names it;
+# so does a call against the flow through a prototype written by hand
+# (read from the objects' symbols), and a circle of calls in check/.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 check_layers="$SM_SOURCE_DIR/scripts/check-layers.sh"
 
 expect_rc 0 "src/ follows the layers" bash "$check_layers" "$SM_SOURCE_DIR/src"
+expect_rc 0 "src/'s objects follow the layers" bash "$check_layers" "$SM_SOURCE_DIR/src" "$SM_BUILD_DIR"
+check "the objects were read" grep -q 'includes and symbols' "$T_DIR/out"
 
 fake="$T_DIR/src"
 mkdir -p "$fake"/{core,workload,report,result,cmd}
@@ -38,5 +42,41 @@ expect_rc 0 "a header of the same folder is the folder's layer" bash "$check_lay
 mkdir -p "$fake/newlayer"
 printf '#include "core/clock.h"\n' >"$fake/report/r.c"
 expect_rc 1 "a folder without a rule fails" bash "$check_layers" "$fake"
+
+# ---- symbols: a tree whose includes pass, built into objects as CMake lays
+# them out (BUILD/CMakeFiles/TARGET.dir/src/FOLDER/FILE.c.o)
+sym="$T_DIR/sym"
+mkdir -p "$sym"/src/{core,report,result,workload,check,cmd}
+build_sym() {   # compile every .c of the scratch tree into its object
+  local f o
+  for f in "$sym"/src/*/*.c; do
+    o="$sym/build/CMakeFiles/smcore.dir/src/${f#"$sym"/src/}.o"
+    mkdir -p "${o%/*}" && "${CC:-cc}" -c -o "$o" "$f" || return 1
+  done
+}
+printf 'int sm_fake_res(void) { return 1; }\n' >"$sym/src/result/res.c"
+printf 'int sm_fake_rep(void) { return 2; }\n' >"$sym/src/report/rep.c"
+# a downward call, through a prototype written by hand: allowed
+printf 'int sm_fake_res(void);\nint sm_fake_rep2(void) { return sm_fake_res(); }\n' >"$sym/src/report/rep2.c"
+printf 'int sm_fake_work(void) { return 0; }\n' >"$sym/src/workload/w.c"
+printf 'int sm_fake_ca(void) { return 0; }\n' >"$sym/src/check/a.c"
+printf 'int sm_fake_ca(void);\nint sm_fake_cb(void) { return sm_fake_ca(); }\n' >"$sym/src/check/b.c"
+check "the scratch tree builds" build_sym
+expect_rc 0 "objects calling only downward pass" bash "$check_layers" "$sym/src" "$sym/build"
+# a workload calling a reporter through its own prototype: no include says so
+printf 'int sm_fake_rep(void);\nint sm_fake_work(void) { return sm_fake_rep(); }\n' >"$sym/src/workload/w.c"
+check "the scratch tree builds" build_sym
+expect_rc 0 "the includes alone do not see the upward call" bash "$check_layers" "$sym/src"
+expect_rc 1 "an upward call through a hand-written prototype fails" bash "$check_layers" "$sym/src" "$sym/build"
+check "the upward call is named" grep -q 'workload/w.c uses sm_fake_rep of report/rep.c' "$T_DIR/out"
+# an object whose source is gone is not read
+rm "$sym/src/workload/w.c"
+expect_rc 0 "a stale object (its source gone) is not read" bash "$check_layers" "$sym/src" "$sym/build"
+# two files of check/ calling each other
+printf 'int sm_fake_cb(void);\nint sm_fake_ca(void) { return sm_fake_cb() + 1; }\n' >"$sym/src/check/a.c"
+printf 'int sm_fake_ca(void);\nint sm_fake_cb(void) { return 0; }\nint sm_fake_cc(void) { return sm_fake_ca(); }\n' >"$sym/src/check/b.c"
+check "the scratch tree builds" build_sym
+expect_rc 1 "a circle of calls in check/ fails" bash "$check_layers" "$sym/src" "$sym/build"
+check "the circle is named" grep -q 'a circle of calls in check/: check/a.c -> check/b.c -> check/a.c' "$T_DIR/out"
 
 finish

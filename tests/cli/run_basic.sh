@@ -101,6 +101,15 @@ expect_usage "--time abc" "$STORMARK" run "$D" --time abc
 expect_usage "--formats unknown" "$STORMARK" run "$D" --formats dpx-2k,dpx-3k
 expect_usage "--formats empty" "$STORMARK" run "$D" --formats ,
 expect_usage "--fps unknown" "$STORMARK" run "$D" --fps 24,23
+# one --fps for run and streams: the same reason for the same list
+for list in 24,23 , 24,25,30,48,50,60,120,23.976,29.97,59.94,24; do
+  for c in run streams; do
+    "$STORMARK" $c "$D" --fps "$list" 2>&1 | sed "s/^stormark $c: //; s/'stormark help $c'//"
+  done >"$T_DIR/fps.err"
+  check "--fps $list: run and streams give one reason" test "$(sort -u "$T_DIR/fps.err" | wc -l)" = 1
+done
+grep -q "frame rates from 23.976 .* ('23' is none)" <("$STORMARK" streams "$D" --fps 24,23 2>&1) && ok ||
+  fail "--fps names the rate that is none"
 expect_usage "--engine unknown" "$STORMARK" run "$D" --engine nosuch
 expect_usage "unknown option" "$STORMARK" run "$D" --bogus
 expect_usage "missing value" "$STORMARK" run "$D" --time

@@ -59,6 +59,48 @@ const char *t_scratch(const char *name)
 	return scratch;
 }
 
+/* This program's scratch directory, made on first use. */
+static const char *root(void)
+{
+	if (!scratch[0] || owner != getpid())
+		t_scratch(program_invocation_short_name);
+	return scratch;
+}
+
+/* "ROOT/NAME-XXXXXX" into buf, or exit 1. */
+static void template(char *buf, size_t len, const char *name)
+{
+	int n = snprintf(buf, len, "%s/%s-XXXXXX", root(), name);
+
+	if (n < 0 || (size_t)n >= len) {
+		fprintf(stderr, "%s: the scratch path under '%s' is too long\n", name, scratch);
+		exit(1);
+	}
+}
+
+char *t_tmpdir(char *buf, size_t len, const char *name)
+{
+	template(buf, len, name);
+	if (!mkdtemp(buf)) {
+		fprintf(stderr, "%s: cannot create '%s': %s\n", name, buf, strerror(errno));
+		exit(1);
+	}
+	return buf;
+}
+
+int t_tmpfile(char *buf, size_t len, const char *name)
+{
+	int fd;
+
+	template(buf, len, name);
+	fd = mkstemp(buf);
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot create '%s': %s\n", name, buf, strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
 int t_scratch_remove(void)
 {
 	int rc;

@@ -5,6 +5,8 @@
 #ifndef SM_TEST_HELPERS_H
 #define SM_TEST_HELPERS_H
 
+#include <stddef.h>
+
 /* The exit status CTest counts as skipped (SKIP_RETURN_CODE). */
 #define T_SKIP 77
 
@@ -14,6 +16,15 @@
  * it, when the process that made it exits (a forked child's exit leaves
  * it); t_scratch_remove() does it earlier. */
 const char *t_scratch(const char *name);
+
+/* A fresh directory "NAME-XXXXXX" (t_tmpdir) or an empty file (t_tmpfile,
+ * opened read-write: its descriptor is returned) inside this program's
+ * scratch directory, which the first call makes (t_scratch() with the
+ * program's name) unless t_scratch() did: the test's own temporary root,
+ * never /tmp. Its path goes into buf (len bytes); exits 1 with one line
+ * when it cannot, or when the path does not fit. */
+char *t_tmpdir(char *buf, size_t len, const char *name);
+int t_tmpfile(char *buf, size_t len, const char *name);
 
 /* Remove the scratch directory of t_scratch() and everything under it,
  * never following a symbolic link. Returns 0, or -errno of the first

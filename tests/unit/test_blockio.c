@@ -3,6 +3,7 @@
  * with a recording no-I/O engine, the null engine, and short real-file runs
  * with every engine usable here. */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +20,7 @@
 #include "core/compiler.h"
 #include "core/fsx.h"
 #include "workload/blockio.h"
+#include "helpers.h"
 
 /* A recording engine: completes at once (like null), remembers offsets and
  * the most requests ever in flight. */
@@ -99,17 +101,15 @@ static const struct sm_engine_ops rec_ops = {
 	.init = rec_init, .submit = rec_submit, .reap = rec_reap, .exit = rec_exit,
 };
 
-static char dir[256];
-static char path[300];
+static char dir[PATH_MAX];
+static char path[PATH_MAX + 8];
 
 static int setup_file(SM_UNUSED void **state)
 {
 	int fd;
 
-	/* on the real disk (the test's working directory), not /tmp */
-	snprintf(dir, sizeof(dir), "blockio-test-XXXXXX");
-	if (!mkdtemp(dir))
-		return -1;
+	/* on the real disk (the test's scratch directory), not /tmp */
+	t_tmpdir(dir, sizeof(dir), "blockio");
 	snprintf(path, sizeof(path), "%s/data", dir);
 	fd = open(path, O_CREAT | O_WRONLY, 0644);
 	if (fd < 0 || ftruncate(fd, 8 << 20))

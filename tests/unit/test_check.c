@@ -14,8 +14,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analysis/check.h"
-#include "analysis/check_int.h"
+#include "check/check.h"
+#include "check/util.h"
+#include "check/body.h"
 #include "core/compiler.h"
 #include "core/hist.h"
 #include "result/json.h"

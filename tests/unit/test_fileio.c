@@ -9,9 +9,11 @@
 #include "report/sysbench.h"
 #include "core/clock.h"
 #include "core/compiler.h"
+#include "helpers.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -378,13 +380,13 @@ static void test_vcheck_map(SM_UNUSED void **state)
  * over, nor removed, when what has its name is not a map. */
 static void test_vmap(SM_UNUSED void **state)
 {
-	char dir[] = "/tmp/sm-test-vmap-XXXXXX", path[4200];
+	char dir[PATH_MAX], path[PATH_MAX + 64];
 	struct sm_fileio_cfg cfg;
 	struct sm_fileio_vmap m;
 	uint64_t words[16], got[16], runs[3] = { 7, 8, 9 };
 	int fd;
 
-	assert_non_null(mkdtemp(dir));
+	t_tmpdir(dir, sizeof(dir), "vmap");
 	sm_fileio_cfg_defaults(&cfg);
 	cfg.dir = dir;
 	cfg.block_size = 4096;
@@ -447,8 +449,8 @@ static void test_vmap(SM_UNUSED void **state)
 
 static void test_mmap_engine(SM_UNUSED void **state)
 {
-	char path[] = "./test_fileio_mmap_XXXXXX";
-	int fd = mkstemp(path);
+	char path[PATH_MAX];
+	int fd = t_tmpfile(path, sizeof(path), "mmap");
 	uint64_t size = 65536;
 	struct sm_engine_cfg ec;
 	struct sm_engine e;

@@ -20,6 +20,7 @@
 #include "args/frames_opts.h"
 #include "workload/memneed.h"
 #include "core/compiler.h"
+#include "helpers.h"
 #include "core/fsx.h"
 #include "core/formats.h"
 #include "workload/frames.h"
@@ -853,10 +854,8 @@ static char tmpdir[PATH_MAX];
 
 static int make_tmpdir(SM_UNUSED void **state)
 {
-	const char *base = getenv("TMPDIR");
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/sm_frames_opts.XXXXXX", base && *base ? base : "/tmp");
-	return mkdtemp(tmpdir) ? 0 : -1;
+	t_tmpdir(tmpdir, sizeof(tmpdir), "frames_opts");
+	return 0;
 }
 
 /* The seed's stream read "-s -z 8192 -r FILE": without -n the frames are

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The unit tests' own helpers: the scratch directory and its removal,
- * which must never follow a link out of it. */
+ * which must never follow a link out of it, and the fresh names made in
+ * it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <setjmp.h>
@@ -62,6 +65,42 @@ static void test_rm_rf_no_follow(SM_UNUSED void **state)
 	assert_int_equal(t_rm_rf(tree), 0);
 }
 
+/* t_tmpdir and t_tmpfile: fresh names inside the program's scratch
+ * directory (never /tmp), and a path that does not fit is refused. */
+static void test_tmp_in_scratch(SM_UNUSED void **state)
+{
+	char a[PATH_MAX], b[PATH_MAX], f[PATH_MAX], prefix[PATH_MAX], small[8];
+	struct stat st;
+	int fd, status;
+	pid_t pid;
+
+	snprintf(prefix, sizeof(prefix), "%s/sub-", scratch);
+	assert_ptr_equal(t_tmpdir(a, sizeof(a), "sub"), a);
+	t_tmpdir(b, sizeof(b), "sub");
+	assert_int_equal(strncmp(a, prefix, strlen(prefix)), 0);
+	assert_int_equal(strncmp(b, prefix, strlen(prefix)), 0);
+	assert_string_not_equal(a, b);
+	assert_int_equal(stat(a, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	fd = t_tmpfile(f, sizeof(f), "file");
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+	snprintf(prefix, sizeof(prefix), "%s/file-", scratch);
+	assert_int_equal(strncmp(f, prefix, strlen(prefix)), 0);
+	assert_int_equal(stat(f, &st), 0);
+	assert_true(S_ISREG(st.st_mode) && st.st_size == 1);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		close(2);
+		t_tmpdir(small, sizeof(small), "sub");
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
+}
+
 static void test_scratch_removed(SM_UNUSED void **state)
 {
 	char p[PATH_MAX];
@@ -79,6 +118,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rm_rf_no_follow),
+		cmocka_unit_test(test_tmp_in_scratch),
 		cmocka_unit_test(test_scratch_removed),
 	};
 

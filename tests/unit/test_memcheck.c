@@ -5,6 +5,7 @@
 #include "core/memcheck.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,11 @@
 #include <cmocka.h>
 
 #include "core/compiler.h"
+#include "helpers.h"
 
 #define MIB (1ULL << 20)
 
-static char root[256];
+static char root[PATH_MAX];
 
 /* Write text to root/rel, creating the directories on the way. */
 static void put(const char *rel, const char *text)
@@ -42,16 +44,13 @@ static void put(const char *rel, const char *text)
 
 static int setup(SM_UNUSED void **state)
 {
-	snprintf(root, sizeof(root), "/tmp/sm-memcheck-XXXXXX");
-	return mkdtemp(root) ? 0 : -1;
+	t_tmpdir(root, sizeof(root), "memcheck");
+	return 0;
 }
 
 static int teardown(SM_UNUSED void **state)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return t_rm_rf(root) ? -1 : 0;
 }
 
 static void meminfo(unsigned long long avail_kib)

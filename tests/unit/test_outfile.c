@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,21 +19,19 @@
 #include <cmocka.h>
 
 #include "core/compiler.h"
+#include "helpers.h"
 
-static char dir[64];
+static char dir[PATH_MAX];
 
 static int setup(SM_UNUSED void **state)
 {
-	snprintf(dir, sizeof(dir), "/tmp/sm-outfile-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
+	t_tmpdir(dir, sizeof(dir), "outfile");
+	return 0;
 }
 
 static int teardown(SM_UNUSED void **state)
 {
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return t_rm_rf(dir) ? -1 : 0;
 }
 
 static void put(const char *path, const char *text)
@@ -71,7 +70,7 @@ static int entries(void)
 
 static void test_kinds(SM_UNUSED void **state)
 {
-	char p[128];
+	char p[PATH_MAX + 32];
 
 	assert_null(sm_outfile_kind_problem("/dev/null"));
 	assert_string_equal(sm_outfile_kind_problem("/dev/zero"), "it is a character device");
@@ -94,7 +93,7 @@ static void test_kinds(SM_UNUSED void **state)
 static void test_replace(SM_UNUSED void **state)
 {
 	struct sm_outfile o;
-	char p[128], buf[64];
+	char p[PATH_MAX + 32], buf[64];
 	struct stat st;
 	FILE *f;
 	int err;

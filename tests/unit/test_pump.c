@@ -7,6 +7,7 @@
 #include "core/buf.h"
 #include "core/compiler.h"
 #include "core/worker.h"
+#include "helpers.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -624,8 +625,8 @@ int main(void)
 	unsigned n = 0;
 	int rc;
 
-	snprintf(scratch, sizeof(scratch), "./unit-pump-XXXXXX");
-	if (!mkdtemp(scratch) || make_data()) {
+	t_tmpdir(scratch, sizeof(scratch), "pump");
+	if (make_data()) {
 		perror("test_pump: cannot create scratch data");
 		return 1;
 	}

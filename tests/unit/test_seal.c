@@ -5,6 +5,7 @@
 #include "core/seal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "core/compiler.h"
+#include "helpers.h"
 
 static void test_frame_hdr_roundtrip(SM_UNUSED void **state)
 {
@@ -62,8 +64,8 @@ static void test_frame_hdr_text(SM_UNUSED void **state)
 
 static void test_seal_attr(SM_UNUSED void **state)
 {
-	char path[] = "/tmp/sm-seal-XXXXXX";
-	int fd = mkstemp(path), rc;
+	char path[PATH_MAX];
+	int fd = t_tmpfile(path, sizeof(path), "seal"), rc;
 
 	assert_true(fd >= 0);
 	unlink(path);

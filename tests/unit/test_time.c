@@ -5,6 +5,7 @@
  * database (round trip, refusal of foreign and corrupt files). */
 #include "core/diskstats.h"
 #include "core/compiler.h"
+#include "helpers.h"
 #include "core/proctree.h"
 #include "store/history_db.h"
 #include "result/timefig.h"
@@ -14,6 +15,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -504,7 +506,7 @@ static void test_tree_launched(SM_UNUSED void **state)
 
 static void test_history(SM_UNUSED void **state)
 {
-	char dir[] = "/tmp/sm-hdb-XXXXXX", path[128], err[256];
+	char dir[PATH_MAX], path[PATH_MAX + 32], err[256];
 	struct sm_hdb *db;
 	struct sm_time_run runs[3];
 	struct sm_hdb_row *rows;
@@ -512,7 +514,7 @@ static void test_history(SM_UNUSED void **state)
 	unsigned n;
 	int fd;
 
-	assert_non_null(mkdtemp(dir));
+	t_tmpdir(dir, sizeof(dir), "hdb");
 	snprintf(path, sizeof(path), "%s/sub/h.db", dir);
 #ifndef SM_HAVE_SQLITE
 	/* built without SQLite (store/history_none.c): every open is refused

@@ -1,197 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* The checker's shared parts: recording violations, tolerant readers of a
- * document's figures, comparisons, the latency objects and the `verify`
- * object every command may carry, and the dispatch by command. */
-#include "analysis/check.h"
-#include "analysis/check_int.h"
+/* The checks every result gets, whatever its command: its latency objects
+ * and operation entries, its totals' rates and its `verify` object. */
+#include "check/body.h"
 #include "core/hist.h"
 #include "result/json_read.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const struct sm_check_inv *sm_check_inv_find(const char *id)
-{
-	for (unsigned i = 0; i < sm_check_ninv; i++)
-		if (!strcmp(sm_check_invs[i].id, id))
-			return &sm_check_invs[i];
-	return NULL;
-}
-
-void sm_check_fail(struct sm_check *c, const char *id, const char *fmt, ...)
-{
-	const struct sm_check_inv *inv = sm_check_inv_find(id);
-	struct sm_check_item *it;
-	va_list ap;
-	size_t off = 0;
-
-	if (c->n >= SM_CHECK_MAX) {
-		c->dropped++;
-		return;
-	}
-	it = &c->item[c->n++];
-	it->id = inv ? inv->id : "check.unknown-id";
-	off = (size_t)snprintf(it->msg, sizeof(it->msg), "%s%s%s%s", c->prefix, inv ? "" : "(",
-			       inv ? "" : id, inv ? "" : ") ");
-	if (off >= sizeof(it->msg))
-		off = sizeof(it->msg) - 1;
-	va_start(ap, fmt);
-	vsnprintf(it->msg + off, sizeof(it->msg) - off, fmt, ap);
-	va_end(ap);
-	/* one line, whatever a document's strings hold */
-	for (char *s = it->msg; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
-/* ---- reading ---- */
-
-const cJSON *ck_at(const cJSON *o, const char *path)
-{
-	char key[96];
-
-	while (o && *path) {
-		size_t n = strcspn(path, ".");
-		char *end;
-
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		path += n + (path[n] == '.');
-		if (cJSON_IsArray(o) && key[0] >= '0' && key[0] <= '9') {
-			unsigned long i = strtoul(key, &end, 10);
-
-			o = *end || i > 1000000 ? NULL : cJSON_GetArrayItem(o, (int)i);
-		} else {
-			o = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-		}
-	}
-	return o;
-}
-
-int ck_num(const cJSON *o, const char *path, double *v)
-{
-	const cJSON *x = ck_at(o, path);
-
-	if (!cJSON_IsNumber(x))
-		return 0;
-	*v = x->valuedouble;
-	return 1;
-}
-
-int ck_bool(const cJSON *o, const char *path, int *v)
-{
-	const cJSON *x = ck_at(o, path);
-
-	if (!cJSON_IsBool(x))
-		return 0;
-	*v = cJSON_IsTrue(x);
-	return 1;
-}
-
-const char *ck_str(const cJSON *o, const char *path)
-{
-	const cJSON *x = ck_at(o, path);
-
-	return cJSON_IsString(x) ? x->valuestring : NULL;
-}
-
-int ck_u64(double x, uint64_t *v)
-{
-	if (!(x >= 0) || x >= 18446744073709551616.0 || x != floor(x))
-		return 0;
-	*v = (uint64_t)x;
-	return 1;
-}
-
-int ck_sum(const cJSON *a, double *sum, unsigned *n)
-{
-	const cJSON *it;
-
-	*sum = 0;
-	*n = 0;
-	if (!cJSON_IsArray(a))
-		return 0;
-	cJSON_ArrayForEach(it, a) {
-		if (cJSON_IsNumber(it))
-			*sum += it->valuedouble;
-		(*n)++;
-	}
-	return 1;
-}
-
-/* ---- comparing ---- */
-
-const char *ck_fmt(char *buf, size_t len, double v)
-{
-	if (!isfinite(v)) {
-		snprintf(buf, len, "%g", v);
-		return buf;
-	}
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			break;
-	}
-	return buf;
-}
-
-/* Count one comparison; on failure record "AN is A, <rel> BN (B)" or, for
- * equality, "AN is A, BN is B". */
-static int judge(struct sm_check *c, int ok, const char *id, const char *an, double a,
-		 const char *rel, const char *bn, double b)
-{
-	char x[40], y[40];
-
-	c->evaluated++;
-	if (ok)
-		return 1;
-	if (rel)
-		sm_check_fail(c, id, "%s is %s, %s %s (%s)", an, ck_fmt(x, sizeof(x), a), rel, bn,
-			      ck_fmt(y, sizeof(y), b));
-	else
-		sm_check_fail(c, id, "%s is %s, %s is %s", an, ck_fmt(x, sizeof(x), a), bn,
-			      ck_fmt(y, sizeof(y), b));
-	return 0;
-}
-
-int ck_eq(struct sm_check *c, const char *id, const char *an, double a, const char *bn, double b)
-{
-	return judge(c, a == b, id, an, a, NULL, bn, b);
-}
-
-int ck_le(struct sm_check *c, const char *id, const char *an, double a, const char *bn, double b)
-{
-	return judge(c, a <= b, id, an, a, "above", bn, b);
-}
-
-int ck_near(struct sm_check *c, const char *id, const char *an, double a, const char *bn,
-	    double b, double rel)
-{
-	double d = fabs(a - b), m = fmax(fabs(a), fabs(b));
-
-	return judge(c, d <= rel * m || d <= 1e-9, id, an, a, NULL, bn, b);
-}
-
-double ck_per_s(double n, double ns)
-{
-	double secs = ns / 1e9;
-
-	return secs > 0 ? n / secs : 0;
-}
-
-int ck_rate(struct sm_check *c, const char *id, const char *gn, double got, const char *nn,
-	    double n, const char *dn, double ns)
-{
-	char want[200];
-
-	snprintf(want, sizeof(want), "%s / %s", nn, dn);
-	return ck_near(c, id, gn, got, want, ck_per_s(n, ns), 1e-9);
-}
 
 /* ---- latency objects ---- */
 
@@ -200,7 +17,7 @@ static const struct { const char *key; double p; } pcts[] = {
 	{ "p99_99", 99.99 },
 };
 
-void ck_lat(const cJSON *o, const char *name, struct sm_check *c)
+static void ck_lat(const cJSON *o, const char *name, struct sm_check *c)
 {
 	struct sm_hist *h;
 	struct sm_jerr e = { { 0 } };
@@ -295,7 +112,7 @@ static void ck_op(const cJSON *o, const char *name, struct sm_check *c)
 	ck_eq(c, "ops.timed", an, n, "its count less its errors", count - errors);
 }
 
-void ck_lats(const cJSON *o, const char *name, struct sm_check *c)
+static void ck_lats(const cJSON *o, const char *name, struct sm_check *c)
 {
 	const cJSON *it;
 	char sub[200];
@@ -379,31 +196,9 @@ static void ck_totals(const cJSON *doc, struct sm_check *c)
 			dur);
 }
 
-unsigned sm_check_doc(const cJSON *doc, struct sm_check *c)
+void ck_head(const cJSON *doc, struct sm_check *c)
 {
-	unsigned before = c->n + c->dropped;
-	const char *cmd = ck_str(doc, "command");
-
-	if (!cmd)
-		return 0;
 	ck_lats(doc, "", c);
 	ck_totals(doc, c);
 	ck_verify(doc, c);
-	if (!strcmp(cmd, "frames"))
-		ck_frames(doc, c);
-	else if (!strcmp(cmd, "fileio"))
-		ck_fileio(doc, c);
-	else if (!strcmp(cmd, "time"))
-		ck_time(doc, c);
-	else if (!strcmp(cmd, "run")) {
-		ck_run(doc, c);
-		ck_run_meta(doc, c);
-	}
-	else if (!strcmp(cmd, "streams"))
-		ck_streams(doc, c);
-	else if (!strcmp(cmd, "meta"))
-		ck_meta(doc, c);
-	if (cJSON_IsObject(ck_at(doc, "mpi")))
-		ck_mpi(doc, c);
-	return c->n + c->dropped - before;
 }

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The checker's invariants by id, each with the sentence docs/report.md
- * gives it; sm_check_fail() records only these ids. */
-#include "analysis/check.h"
+/* The registry of the checker's invariants: each id with the sentence
+ * docs/report.md gives it (tests/cli/check.sh compares the two lists), and
+ * recording a violation, which takes only these ids. The bottom of check/:
+ * it calls nothing else of it. */
+#include "check/check.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
 const struct sm_check_inv sm_check_invs[] = {
 	/* every result */
@@ -81,3 +87,37 @@ const struct sm_check_inv sm_check_invs[] = {
 };
 
 const unsigned sm_check_ninv = sizeof(sm_check_invs) / sizeof(sm_check_invs[0]);
+
+const struct sm_check_inv *sm_check_inv_find(const char *id)
+{
+	for (unsigned i = 0; i < sm_check_ninv; i++)
+		if (!strcmp(sm_check_invs[i].id, id))
+			return &sm_check_invs[i];
+	return NULL;
+}
+
+void sm_check_fail(struct sm_check *c, const char *id, const char *fmt, ...)
+{
+	const struct sm_check_inv *inv = sm_check_inv_find(id);
+	struct sm_check_item *it;
+	va_list ap;
+	size_t off = 0;
+
+	if (c->n >= SM_CHECK_MAX) {
+		c->dropped++;
+		return;
+	}
+	it = &c->item[c->n++];
+	it->id = inv ? inv->id : "check.unknown-id";
+	off = (size_t)snprintf(it->msg, sizeof(it->msg), "%s%s%s%s", c->prefix, inv ? "" : "(",
+			       inv ? "" : id, inv ? "" : ") ");
+	if (off >= sizeof(it->msg))
+		off = sizeof(it->msg) - 1;
+	va_start(ap, fmt);
+	vsnprintf(it->msg + off, sizeof(it->msg) - off, fmt, ap);
+	va_end(ap);
+	/* one line, whatever a document's strings hold */
+	for (char *s = it->msg; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}

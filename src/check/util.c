@@ -1,14 +1,164 @@
 /* SPDX-License-Identifier: MIT */
-/* Figures as a text layout prints them: finding a line by its label,
- * reading the numbers of a line with their units, reading a CSV field by
- * its column's name, and judging a printed figure against the document's
- * exact one within the rounding it was printed with. */
-#include "analysis/check_int.h"
+/* The checker's shared helpers (util.h), under every body's checks and
+ * calling nothing of check/ but the registry (inv.c): tolerant readers of
+ * a document's figures, comparisons that count themselves, figures as a
+ * text layout prints them (a line found by its label, the numbers of a
+ * line with their units, a CSV field by its column's name, a printed
+ * figure judged within its rounding) and the helpers of the layout checks. */
+#include "check/util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- reading ---- */
+
+const cJSON *ck_at(const cJSON *o, const char *path)
+{
+	char key[96];
+
+	while (o && *path) {
+		size_t n = strcspn(path, ".");
+		char *end;
+
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		path += n + (path[n] == '.');
+		if (cJSON_IsArray(o) && key[0] >= '0' && key[0] <= '9') {
+			unsigned long i = strtoul(key, &end, 10);
+
+			o = *end || i > 1000000 ? NULL : cJSON_GetArrayItem(o, (int)i);
+		} else {
+			o = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+		}
+	}
+	return o;
+}
+
+int ck_num(const cJSON *o, const char *path, double *v)
+{
+	const cJSON *x = ck_at(o, path);
+
+	if (!cJSON_IsNumber(x))
+		return 0;
+	*v = x->valuedouble;
+	return 1;
+}
+
+int ck_bool(const cJSON *o, const char *path, int *v)
+{
+	const cJSON *x = ck_at(o, path);
+
+	if (!cJSON_IsBool(x))
+		return 0;
+	*v = cJSON_IsTrue(x);
+	return 1;
+}
+
+const char *ck_str(const cJSON *o, const char *path)
+{
+	const cJSON *x = ck_at(o, path);
+
+	return cJSON_IsString(x) ? x->valuestring : NULL;
+}
+
+int ck_u64(double x, uint64_t *v)
+{
+	if (!(x >= 0) || x >= 18446744073709551616.0 || x != floor(x))
+		return 0;
+	*v = (uint64_t)x;
+	return 1;
+}
+
+int ck_sum(const cJSON *a, double *sum, unsigned *n)
+{
+	const cJSON *it;
+
+	*sum = 0;
+	*n = 0;
+	if (!cJSON_IsArray(a))
+		return 0;
+	cJSON_ArrayForEach(it, a) {
+		if (cJSON_IsNumber(it))
+			*sum += it->valuedouble;
+		(*n)++;
+	}
+	return 1;
+}
+
+/* ---- comparing ---- */
+
+const char *ck_fmt(char *buf, size_t len, double v)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%g", v);
+		return buf;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+/* Count one comparison; on failure record "AN is A, <rel> BN (B)" or, for
+ * equality, "AN is A, BN is B". */
+static int judge(struct sm_check *c, int ok, const char *id, const char *an, double a,
+		 const char *rel, const char *bn, double b)
+{
+	char x[40], y[40];
+
+	c->evaluated++;
+	if (ok)
+		return 1;
+	if (rel)
+		sm_check_fail(c, id, "%s is %s, %s %s (%s)", an, ck_fmt(x, sizeof(x), a), rel, bn,
+			      ck_fmt(y, sizeof(y), b));
+	else
+		sm_check_fail(c, id, "%s is %s, %s is %s", an, ck_fmt(x, sizeof(x), a), bn,
+			      ck_fmt(y, sizeof(y), b));
+	return 0;
+}
+
+int ck_eq(struct sm_check *c, const char *id, const char *an, double a, const char *bn, double b)
+{
+	return judge(c, a == b, id, an, a, NULL, bn, b);
+}
+
+int ck_le(struct sm_check *c, const char *id, const char *an, double a, const char *bn, double b)
+{
+	return judge(c, a <= b, id, an, a, "above", bn, b);
+}
+
+int ck_near(struct sm_check *c, const char *id, const char *an, double a, const char *bn,
+	    double b, double rel)
+{
+	double d = fabs(a - b), m = fmax(fabs(a), fabs(b));
+
+	return judge(c, d <= rel * m || d <= 1e-9, id, an, a, NULL, bn, b);
+}
+
+double ck_per_s(double n, double ns)
+{
+	double secs = ns / 1e9;
+
+	return secs > 0 ? n / secs : 0;
+}
+
+int ck_rate(struct sm_check *c, const char *id, const char *gn, double got, const char *nn,
+	    double n, const char *dn, double ns)
+{
+	char want[200];
+
+	snprintf(want, sizeof(want), "%s / %s", nn, dn);
+	return ck_near(c, id, gn, got, want, ck_per_s(n, ns), 1e-9);
+}
+
+/* ---- printed figures ---- */
 
 /* Units a layout prints after a number (attached or after one blank),
  * scaled to ns, bytes or bytes/s; the others as printed. */
@@ -282,4 +432,73 @@ int ck_shown_eq(struct sm_check *c, const char *id, const char *where, const str
 		sm_check_fail(c, id, "%s shows %s, %s is %s", where, s->text, jn,
 			      ck_fmt(x, sizeof(x), exact));
 	return ok;
+}
+
+/* ---- the layout checks' helpers ---- */
+
+int ck_lay_nums(struct ck_lay *L, const char *from, const char *label, int must,
+		struct ck_shown *s, unsigned max, const char **at)
+{
+	const char *p = ck_line(L->text, from, label);
+
+	if (at)
+		*at = p;
+	if (!p) {
+		L->c->evaluated += must != 0;
+		if (must)
+			sm_check_fail(L->c, "layout.line", "%s has no line '%s'", L->layout, label);
+		return -1;
+	}
+	return (int)ck_numbers(p, s, max);
+}
+
+void ck_lay_val(struct ck_lay *L, const char *label, const struct ck_shown *s, const char *what,
+		double v)
+{
+	char where[160];
+
+	if (s->absent)
+		return;
+	snprintf(where, sizeof(where), "%s '%s'", L->layout, label);
+	ck_shown_eq(L->c, L->id, where, s, what, v);
+}
+
+void ck_lay_path(struct ck_lay *L, const char *label, const struct ck_shown *s, const char *path,
+		 double scale)
+{
+	double v;
+	char what[160];
+
+	if (s->absent || !ck_num(L->doc, path, &v))
+		return;
+	if (scale != 1)
+		snprintf(what, sizeof(what), "%s (x %g)", path, scale);
+	else
+		snprintf(what, sizeof(what), "%s", path);
+	ck_lay_val(L, label, s, what, v * scale);
+}
+
+void ck_lay_same(struct ck_lay *L, const char *id, const char *an, const struct ck_shown *a,
+		 const char *bn, const struct ck_shown *b)
+{
+	L->c->evaluated++;
+	if (a->absent || b->absent)
+		return;
+	if (fabs(a->v - b->v) > (a->half + b->half) * (1 + 1e-9) + 1e-9 * fabs(a->v))
+		sm_check_fail(L->c, id, "%s '%s' shows %s, its '%s' shows %s: one value", L->layout, an,
+			      a->text, bn, b->text);
+}
+
+/* Six printed latency figures (mean, p50, p95, p99, p99.9, max) against
+ * the latency object at lat. */
+void ck_lay_latrow(struct ck_lay *L, const char *label, const struct ck_shown *s, const char *lat)
+{
+	static const char *const k[] = { "mean", "p50", "p95", "p99", "p99_9", "max" };
+	char path[128], lab[96];
+
+	for (unsigned i = 0; i < 6; i++) {
+		snprintf(path, sizeof(path), "%s.%s", lat, k[i]);
+		snprintf(lab, sizeof(lab), "%s' %s", label, k[i]);
+		ck_lay_path(L, lab, &s[i], path, 1);
+	}
 }

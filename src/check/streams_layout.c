@@ -2,7 +2,7 @@
 /* A `streams` result's layouts against it (docs/streams.md): the matrix's
  * answers, each cell's lines (rate, chunk, answers, steps), the CSV's row
  * per cell. */
-#include "analysis/check_int.h"
+#include "check/body.h"
 
 #include <stdio.h>
 #include <string.h>

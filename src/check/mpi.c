@@ -4,7 +4,7 @@
  * ranks', the merged figures of the document are the ranks' own results
  * added up, and each rank's own result keeps every invariant of a result
  * (it is checked as one). */
-#include "analysis/check_int.h"
+#include "check/body.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -294,24 +294,10 @@ static void ck_mpi_streams(const cJSON *m, struct sm_check *c)
 
 void ck_mpi(const cJSON *doc, struct sm_check *c)
 {
-	const cJSON *m = ck_at(doc, "mpi"), *r;
+	const cJSON *m = ck_at(doc, "mpi");
 
 	ck_job(m, ck_str(doc, "command") && !strcmp(ck_str(doc, "command"), "streams"), c);
 	ck_hosts(m, c);
 	ck_merge(doc, m, c);
 	ck_mpi_streams(m, c);
-	/* every rank's own document is a result of its own */
-	cJSON_ArrayForEach(r, ck_at(m, "ranks")) {
-		const cJSON *res = ck_at(r, "result");
-		char was[sizeof(c->prefix)];
-		double rank = -1;
-
-		if (!cJSON_IsObject(res) || !ck_str(res, "command") || ck_at(res, "mpi"))
-			continue;
-		memcpy(was, c->prefix, sizeof(was));
-		ck_num(r, "rank", &rank);
-		snprintf(c->prefix, sizeof(c->prefix), "%srank %g's own result: ", was, rank);
-		sm_check_doc(res, c);
-		memcpy(c->prefix, was, sizeof(was));
-	}
 }

@@ -2,7 +2,7 @@
 /* A fileio result's layouts against it: sysbench 1.0.20's report and
  * interval lines, the native text and markdown operation tables, the CSV
  * rows (docs/fileio.md, docs/report.md). */
-#include "analysis/check_int.h"
+#include "check/body.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,8 +7,8 @@
  * text layout prints agree with the document's after their rounding.
  * Pure functions of the parsed JSON document and of rendered text: no I/O.
  * `stormark report --check` runs them (docs/report.md). */
-#ifndef SM_ANALYSIS_CHECK_H
-#define SM_ANALYSIS_CHECK_H
+#ifndef SM_CHECK_CHECK_H
+#define SM_CHECK_CHECK_H
 
 #include <stddef.h>
 #include <cjson/cJSON.h>

@@ -5,7 +5,7 @@
  * phases fit in the run; an MPI job's merge counts every rank's files
  * (a shared directory's listing every rank's listing of all of them), and
  * its first-done figures come before its last-done ones. */
-#include "analysis/check_int.h"
+#include "check/body.h"
 #include "result/meta.h"
 
 #include <stdio.h>

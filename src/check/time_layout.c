@@ -2,7 +2,7 @@
 /* A `time` result's layouts against it: the text and markdown tables (one
  * run's figures, or the statistics over the runs), timeit's fields (the
  * means), the CSV's row per run (docs/time.md). */
-#include "analysis/check_int.h"
+#include "check/body.h"
 #include "result/timefig.h"
 
 #include <stdio.h>

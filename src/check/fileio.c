@@ -4,7 +4,7 @@
  * reads, writes and periodic fsyncs, every rate is its count over the
  * run's duration, no thread is busier than the run is long, and the
  * percentiles are the event-time histogram's. */
-#include "analysis/check_int.h"
+#include "check/body.h"
 #include "core/hist.h"
 #include "result/json_read.h"
 

@@ -2,7 +2,7 @@
 /* The invariants of a `time` result (docs/time.md): each run's derived
  * figures are its counts over its own wall time or calls, the statistics
  * are those of the runs, the runs fit in the invocation's duration. */
-#include "analysis/check_int.h"
+#include "check/body.h"
 #include "analysis/time.h"
 #include "result/json_read.h"
 #include "result/timefig.h"

@@ -4,7 +4,7 @@
  * follows the rule, a cell's answers follow from its steps, a stream
  * moves the rate it is said to need, and a fault or a search that never
  * ran is not an answer of 0. */
-#include "analysis/check_int.h"
+#include "check/body.h"
 #include "analysis/streams.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * the series adds up to the totals and the operations' time sums, the
  * averaged windows are the series', every rate is its count over its own
  * span, the counts of a paced run stay within what was scheduled. */
-#include "analysis/check_int.h"
+#include "check/body.h"
 
 #include <math.h>
 #include <stdio.h>

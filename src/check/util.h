@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* What the checker's files share (analysis/check*.c): tolerant readers of
- * a document's figures (a missing or non-numeric figure is "not there",
+/* The checker's shared helpers (util.c), which every body's checks use and
+ * which call nothing of check/ but the registry (inv.c): tolerant readers
+ * of a document's figures (a missing or non-numeric figure is "not there",
  * never a failure), comparisons that count themselves and record a
- * violation with both figures, and the printed-number reader of the
- * layout checks. Not for use outside analysis/check*.c. */
-#ifndef SM_ANALYSIS_CHECK_INT_H
-#define SM_ANALYSIS_CHECK_INT_H
+ * violation with both figures, the printed-number reader of the layout
+ * checks and their helpers. Not for use outside src/check/. */
+#ifndef SM_CHECK_UTIL_H
+#define SM_CHECK_UTIL_H
 
 #include <stdint.h>
 
-#include "analysis/check.h"
+#include "check/check.h"
 
 /* ---- reading the document ---- */
 
@@ -50,24 +51,7 @@ double ck_per_s(double n, double ns);
 /* A number for a message: the shortest form that reads back the same. */
 const char *ck_fmt(char *buf, size_t len, double v);
 
-/* ---- the checks of each command's document (check_*.c) ---- */
-
-void ck_frames(const cJSON *doc, struct sm_check *c);
-void ck_fileio(const cJSON *doc, struct sm_check *c);
-void ck_time(const cJSON *doc, struct sm_check *c);
-void ck_run(const cJSON *doc, struct sm_check *c);
-void ck_streams(const cJSON *doc, struct sm_check *c);
-void ck_meta(const cJSON *doc, struct sm_check *c);
-void ck_run_meta(const cJSON *doc, struct sm_check *c);
-void ck_mpi(const cJSON *doc, struct sm_check *c);
-/* A latency object (min, mean, max, stddev, percentiles, histogram) at
- * path name: its figures are its histogram's. */
-void ck_lat(const cJSON *o, const char *name, struct sm_check *c);
-/* Every latency object and operation entry under o (recursively, not into
- * embedded rank results). */
-void ck_lats(const cJSON *o, const char *name, struct sm_check *c);
-
-/* ---- printed figures (check_shown.c) ---- */
+/* ---- printed figures ---- */
 
 /* A figure as a layout printed it: its value in the base unit (ns,
  * bytes, bytes/s, or as printed without a unit) and half a unit of its
@@ -118,7 +102,7 @@ int ck_csv_str(const char *text, const char *row, const char *col, char *buf, si
 int ck_shown_eq(struct sm_check *c, const char *id, const char *where, const struct ck_shown *s,
 		const char *jn, double exact);
 
-/* ---- the layout checks (check_layout*.c) ---- */
+/* ---- the layout checks' helpers ---- */
 
 /* One layout being checked. */
 struct ck_lay {
@@ -149,15 +133,5 @@ void ck_lay_same(struct ck_lay *L, const char *id, const char *an, const struct 
 /* Six printed latency figures (mean, p50, p95, p99, p99.9, max) against
  * the latency object at lat. */
 void ck_lay_latrow(struct ck_lay *L, const char *label, const struct ck_shown *s, const char *lat);
-/* The words of a run summary (text, as printed or in run.summary) against
- * the verdict cells they name; where says whose. */
-void ck_run_summary(const cJSON *doc, const char *where, const char *text, struct sm_check *c);
-
-void ck_lay_frames(struct ck_lay *L);
-void ck_lay_fileio(struct ck_lay *L);
-void ck_lay_time(struct ck_lay *L);
-void ck_lay_run(struct ck_lay *L);
-void ck_lay_streams(struct ck_lay *L);
-void ck_lay_meta(struct ck_lay *L);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A frames result's layouts against it: frametest's lines (docs/frames.md,
  * Report), the markdown figures and times, the CSV rows. */
-#include "analysis/check_int.h"
+#include "check/body.h"
 #include "analysis/verdict.h"
 
 #include <math.h>
@@ -9,20 +9,6 @@
 #include <string.h>
 
 #define MB 1048576.0
-
-/* Six printed latency figures (mean, p50, p95, p99, p99.9, max) against
- * the latency object at lat. */
-void ck_lay_latrow(struct ck_lay *L, const char *label, const struct ck_shown *s, const char *lat)
-{
-	static const char *const k[] = { "mean", "p50", "p95", "p99", "p99_9", "max" };
-	char path[128], lab[96];
-
-	for (unsigned i = 0; i < 6; i++) {
-		snprintf(path, sizeof(path), "%s.%s", lat, k[i]);
-		snprintf(lab, sizeof(lab), "%s' %s", label, k[i]);
-		ck_lay_path(L, lab, &s[i], path, 1);
-	}
-}
 
 /* frames' transfer op: "ops.read" or "ops.write" (NULL for -e). */
 static const char *io_op(const cJSON *doc)

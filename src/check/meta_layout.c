@@ -2,7 +2,7 @@
 /* A `meta` result's layouts against it (docs/meta.md): each phase's row
  * (count, errors, ops/s, span, p50, p99, p99.9, max) in markdown, in
  * two tables in text, its CSV row, and the sequence line's two times. */
-#include "analysis/check_int.h"
+#include "check/body.h"
 #include "result/meta.h"
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * `how`, its paced run and the legend (yes = at least 20% headroom by the
  * sustained rate, ~ = under 20%, no = below the need; a paced run can
  * confirm a cell or lower it, never raise its class). */
-#include "analysis/check_int.h"
+#include "check/body.h"
 #include "analysis/run.h"
 #include "analysis/verdict.h"
 #include "result/json_read.h"

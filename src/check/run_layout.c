@@ -2,7 +2,7 @@
 /* A `run` result's layouts against it (docs/run.md): the classic and
  * frame test tables, the verdict table's marks, the count of paced runs,
  * the summary's words, the CSV rows. */
-#include "analysis/check_int.h"
+#include "check/body.h"
 #include "analysis/verdict.h"
 
 #include <ctype.h>
