@@ -217,6 +217,12 @@ static void ck_merge(const cJSON *doc, const cJSON *m, struct sm_check *c)
 	if (!cmd)
 		return;
 	if (!strcmp(cmd, "frames") || !strcmp(cmd, "fileio")) {
+		double t, b;
+
+		/* the totals are the ranks' rows added up: the rows, not the
+		 * ranks' own documents, are what the job's JSON keeps */
+		if (ck_num(doc, "totals.bytes", &t) && ck_num(m, "bytes", &b))
+			ck_eq(c, "mpi.sum", "totals.bytes", t, "mpi.bytes, the reported ranks' bytes", b);
 		merged(doc, m, "totals.items", c);
 		merged(doc, m, "totals.bytes", c);
 		for (unsigned k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {

@@ -257,6 +257,80 @@ int sm_mpi_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***outp,
 	return 0;
 }
 
+/* Rank 0: rank src's piece, if it came by deadline_ns (or is there
+ * already: a rank after a late one is still taken once the deadline has
+ * passed); *piece NULL when none. */
+static int take_one(int src, uint64_t deadline_ns, char **piece, size_t *len)
+{
+	*piece = NULL;
+	*len = 0;
+	for (;;) {
+		MPI_Status st;
+		MPI_Request req;
+		int flag = 0, count = 0;
+		char *p;
+
+		if (MPI_Iprobe(src, TAG_GATHER, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS)
+			return -EIO;
+		if (!flag) {
+			struct timespec ts = { 0, 1000000 };
+
+			if (sm_now_ns() >= deadline_ns)
+				return 0;
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		MPI_Get_count(&st, MPI_BYTE, &count);
+		if (count < 0)
+			return -EIO;
+		p = malloc((size_t)count + 1);
+		if (!p)
+			return -ENOMEM;
+		if (MPI_Irecv(p, count, MPI_BYTE, src, TAG_GATHER, MPI_COMM_WORLD, &req) != MPI_SUCCESS) {
+			free(p);
+			return -EIO;
+		}
+		/* a piece probed is on its way: a second of grace past the
+		 * deadline for its bytes */
+		if (wait_req(&req, (deadline_ns > sm_now_ns() ? deadline_ns : sm_now_ns()) + 1000000000ull)) {
+			MPI_Cancel(&req);
+			free(p);
+			return 0;
+		}
+		p[count] = '\0';
+		*piece = p;
+		*len = (size_t)count;
+		return 0;
+	}
+}
+
+int sm_mpi_gather_each(const void *buf, size_t n, uint64_t deadline_ns,
+		       int (*take)(void *arg, int rank, const char *piece, size_t len), void *arg)
+{
+	MPI_Request req;
+
+	if (n > (size_t)0x7fffffff)
+		return -EFBIG;
+	if (g_rank) {
+		if (MPI_Isend(buf, (int)n, MPI_BYTE, 0, TAG_GATHER, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+			return -EIO;
+		return wait_req(&req, deadline_ns);
+	}
+	for (int r = 1; r < g_size; r++) {
+		char *piece;
+		size_t len;
+		int rc = take_one(r, deadline_ns, &piece, &len);
+
+		if (rc)
+			return rc;
+		rc = take(arg, r, piece, len);
+		free(piece);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* ---- stonewall ---------------------------------------------------------- */
 
 static struct {
@@ -361,6 +435,7 @@ __attribute__((visibility("default"))) const struct sm_mpi_module sm_mpi_module 
 	.max_u64 = sm_mpi_max_u64,
 	.bcast = sm_mpi_bcast,
 	.gather = sm_mpi_gather,
+	.gather_each = sm_mpi_gather_each,
 	.wall_arm = sm_mpi_wall_arm,
 	.wall_done = sm_mpi_wall_done,
 	.pm_kinds = sm_mpi_pm_kinds,
