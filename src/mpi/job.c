@@ -430,6 +430,9 @@ static int gather_docs(struct sm_job *j, cJSON *doc)
 /* Rank 0: the job's figures once the results are merged. */
 static int analyse_job(struct sm_job *j)
 {
+	const char *rows = getenv("SM_MPI_RANK_ROWS");   /* the rows listed (tests) */
+
+	j->st->res.list_max = rows && atoi(rows) > 0 ? (unsigned)atoi(rows) : 0;
 	if (sm_dist_analyse(&j->st->res)) {
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;
