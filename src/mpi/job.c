@@ -23,6 +23,7 @@
 #include "core/msg.h"
 #include "core/clock.h"
 #include "core/rng.h"
+#include "core/fsx.h"
 #include "core/outfile.h"
 #include "core/worker.h"
 #include "report/dist.h"
@@ -159,7 +160,10 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 		return sm_usage_error("stormark", "stormark --help",
 				      "--mpi-files=%s: give own (DIR/rank.N) or shared (DIR itself)", files);
 	if (detail) {
-		const char *why = *detail ? sm_outfile_kind_problem(detail) : "give a file";
+		char dir[4096];
+		const char *why = !*detail ? "give a file" :
+			sm_parent_dir(detail, dir, sizeof(dir)) || sm_is_dir(dir) != 1 ?
+			"its directory does not exist" : sm_outfile_kind_problem(detail);
 
 		if (why)
 			return sm_usage_error("stormark", "stormark --help", "--mpi-rank-detail=%s: %s", detail, why);
@@ -606,6 +610,7 @@ static int merge_job(struct sm_job *j, void *res, int rc_run, const struct merge
 		if (err)
 			sm_error("mpi: --mpi-rank-detail=%s: %s", st->detail, strerror(-err));
 	}
+	st->detail_lost = err != 0;
 	if (rc) {
 		st->timed_out = 1;
 		sm_error("mpi: the ranks' results could not be taken: %s", strerror(-rc));
@@ -919,6 +924,8 @@ static int mpi_finish(struct sm_job *j, int code)
 		if (!gather_docs(j, doc) && !j->rank && analyse_job(j) == 0)
 			sm_dist_text(stdout, d);
 	}
+	if (st->detail_lost)
+		worst = SM_EXIT_FAIL;   /* a lost output is a failure, as a lost report is */
 	if (!j->rank && d->rank) {
 		for (unsigned r = 0; r < d->nranks; r++)
 			if (!d->rank[r].reported || d->rank[r].failed) {

@@ -36,6 +36,7 @@ struct sm_job_state {
 				     * document (frames, fileio and meta keep none:
 				     * merged as they come) */
 	const char *detail;         /* --mpi-rank-detail: FILE (argv's), or NULL */
+	int detail_lost;            /* rank 0: its file could not be written */
 	const struct sm_job_kind *kind;   /* what was merged: its text and JSON */
 	struct sm_job_run *run;     /* `run`'s hooks and what they keep (job_run.c) */
 	struct sm_streams_peers peers;   /* `streams`'s transport (job_streams.c) */

@@ -17,6 +17,8 @@ expect_usage "--mpi-rank-detail outside mpirun" "$STORMARK" frames --mpi-rank-de
 expect_usage "--mpi-rank-detail: a directory" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" frames \
   --mpi-rank-detail="$T_DIR" -w 64 -n 1 "$T_DIR"
 check "--mpi-rank-detail: a directory, said" grep -q "mpi-rank-detail=.*directory" "$T_DIR/usage.err"
+expect_usage "--mpi-rank-detail: no such directory" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" frames \
+  --mpi-rank-detail="$T_DIR/none/d.jsonl" -w 64 -n 1 "$T_DIR"
 expect_usage "--mpi-rank-detail with run" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" run --mpi-rank-detail="$T_DIR/d.jsonl" "$T_DIR"
 if [ "${SM_HAVE_MPI:-1}" = 0 ] || ! "$STORMARK" --version | head -1 | grep -q ' mpi[ )]'; then
   # a build without MPI refuses a job instead of running N unrelated copies
