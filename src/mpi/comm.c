@@ -257,57 +257,12 @@ int sm_mpi_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***outp,
 	return 0;
 }
 
-/* Rank 0: rank src's piece, if it came by deadline_ns (or is there
- * already: a rank after a late one is still taken once the deadline has
- * passed); *piece NULL when none. */
-static int take_one(int src, uint64_t deadline_ns, char **piece, size_t *len)
-{
-	*piece = NULL;
-	*len = 0;
-	for (;;) {
-		MPI_Status st;
-		MPI_Request req;
-		int flag = 0, count = 0;
-		char *p;
-
-		if (MPI_Iprobe(src, TAG_GATHER, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS)
-			return -EIO;
-		if (!flag) {
-			struct timespec ts = { 0, 1000000 };
-
-			if (sm_now_ns() >= deadline_ns)
-				return 0;
-			nanosleep(&ts, NULL);
-			continue;
-		}
-		MPI_Get_count(&st, MPI_BYTE, &count);
-		if (count < 0)
-			return -EIO;
-		p = malloc((size_t)count + 1);
-		if (!p)
-			return -ENOMEM;
-		if (MPI_Irecv(p, count, MPI_BYTE, src, TAG_GATHER, MPI_COMM_WORLD, &req) != MPI_SUCCESS) {
-			free(p);
-			return -EIO;
-		}
-		/* a piece probed is on its way: a second of grace past the
-		 * deadline for its bytes */
-		if (wait_req(&req, (deadline_ns > sm_now_ns() ? deadline_ns : sm_now_ns()) + 1000000000ull)) {
-			MPI_Cancel(&req);
-			free(p);
-			return 0;
-		}
-		p[count] = '\0';
-		*piece = p;
-		*len = (size_t)count;
-		return 0;
-	}
-}
-
 int sm_mpi_gather_each(const void *buf, size_t n, uint64_t deadline_ns,
 		       int (*take)(void *arg, int rank, const char *piece, size_t len), void *arg)
 {
 	MPI_Request req;
+	unsigned char *seen;
+	int missing = g_size - 1, rc = 0;
 
 	if (n > (size_t)0x7fffffff)
 		return -EFBIG;
@@ -316,19 +271,61 @@ int sm_mpi_gather_each(const void *buf, size_t n, uint64_t deadline_ns,
 			return -EIO;
 		return wait_req(&req, deadline_ns);
 	}
-	for (int r = 1; r < g_size; r++) {
-		char *piece;
-		size_t len;
-		int rc = take_one(r, deadline_ns, &piece, &len);
+	seen = calloc((size_t)g_size, 1);
+	if (!seen)
+		return -ENOMEM;
+	/* as they come: a sender waits on its own deadline, so none waits
+	 * behind a rank that never sends */
+	while (missing > 0 && !rc) {
+		MPI_Status st;
+		int flag = 0, count = 0, src;
+		char *p;
 
-		if (rc)
-			return rc;
-		rc = take(arg, r, piece, len);
-		free(piece);
-		if (rc)
-			return rc;
+		if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_GATHER, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS) {
+			rc = -EIO;
+			break;
+		}
+		if (!flag) {
+			struct timespec ts = { 0, 1000000 };
+
+			if (sm_now_ns() >= deadline_ns)
+				break;
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		src = st.MPI_SOURCE;
+		MPI_Get_count(&st, MPI_BYTE, &count);
+		if (src <= 0 || src >= g_size || seen[src] || count < 0) {
+			rc = -EIO;
+			break;
+		}
+		p = malloc((size_t)count + 1);
+		if (!p) {
+			rc = -ENOMEM;
+			break;
+		}
+		if (MPI_Irecv(p, count, MPI_BYTE, src, TAG_GATHER, MPI_COMM_WORLD, &req) != MPI_SUCCESS) {
+			free(p);
+			rc = -EIO;
+			break;
+		}
+		if (wait_req(&req, deadline_ns)) {
+			/* a sender that died half-way: its piece is lost */
+			MPI_Cancel(&req);
+			free(p);
+			break;
+		}
+		p[count] = '\0';
+		seen[src] = 1;
+		missing--;
+		rc = take(arg, src, p, (size_t)count);
+		free(p);
 	}
-	return 0;
+	for (int r = 1; r < g_size && !rc; r++)
+		if (!seen[r])
+			rc = take(arg, r, NULL, 0);
+	free(seen);
+	return rc;
 }
 
 /* ---- stonewall ---------------------------------------------------------- */

@@ -108,13 +108,12 @@ int sm_mpi_bcast(void *buf, size_t n, uint64_t deadline_ns);
 int sm_mpi_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len);
 
 /*
- * Every rank's bytes to rank 0 one at a time, rank 1 to rank size - 1 in
- * order: rank 0 calls take(arg, r, piece, len) with each rank's piece
- * (NULL when rank r sent nothing by deadline_ns: a rank still on its way
- * then is passed over, one already sent is taken) and frees it before the
- * next is received, so rank 0 holds one rank's bytes at a time whatever
- * the job's size (docs/mpi.md, "Scale"). Rank 0's own bytes are not
- * passed (buf and n are ignored there). Other ranks send buf as
+ * Every rank's bytes to rank 0 one at a time: rank 0 calls take(arg, r,
+ * piece, len) with each rank's piece as it arrives and frees it before
+ * the next is received, so rank 0 holds one rank's bytes at a time
+ * whatever the job's size (docs/mpi.md, "Scale"); then take(arg, r, NULL,
+ * 0) for each rank that sent nothing by deadline_ns. Rank 0's own bytes
+ * are not passed (buf and n are ignored there). Other ranks send buf as
  * sm_mpi_gather() does. Returns 0, the first non-zero take() returned,
  * -ENOMEM, -ETIMEDOUT (a rank other than 0) or -EIO.
  */

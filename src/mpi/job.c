@@ -541,7 +541,7 @@ static int take_rank(void *arg, int rank, const char *text, SM_UNUSED size_t len
 
 /*
  * Send res's document to rank 0; there, merge every other rank's result
- * into res as it comes, one at a time, in rank order (rank 0's own counts
+ * into res as it comes, one at a time (rank 0's own counts
  * taken before any merge), keeping of each only its row of the rank table
  * (and writing its line to --mpi-rank-detail's file), then derive the
  * job's figures. Returns -1 on rank 0, else this rank's exit code (a

@@ -67,7 +67,7 @@ d = json.load(open(sys.argv[1]))
 m = d["mpi"]
 # the ranks' own results are in the detail file, one line each in rank
 # order, not in the job's JSON
-ranks = [json.loads(line) for line in open(sys.argv[2])]
+ranks = sorted((json.loads(line) for line in open(sys.argv[2])), key=lambda l: l["mpi_rank"]["rank"])
 assert [r["mpi_rank"]["rank"] for r in ranks] == [0, 1, 2], ranks
 assert all(r["result"] is None for r in m["ranks"])
 for row, r in zip(m["ranks"], ranks):
@@ -128,7 +128,7 @@ grep -q "Threads fairness" "$T_DIR/out" && grep -q "MPI job: 3 ranks" "$T_DIR/ou
 python3 - "$T_DIR/fio.json" "$T_DIR/fio.ranks.jsonl" >"$T_DIR/py.out" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-ranks = [json.loads(line) for line in open(sys.argv[2])]
+ranks = sorted((json.loads(line) for line in open(sys.argv[2])), key=lambda l: l["mpi_rank"]["rank"])
 assert len(ranks) == 3 and all(ranks)
 assert [r["mpi_rank"]["rank"] for r in ranks] == [0, 1, 2]
 for row, r in zip(d["mpi"]["ranks"], ranks):
@@ -164,7 +164,7 @@ grep -q "stonewall: all stopped when the first was done" "$T_DIR/out" && ok || f
 python3 - "$T_DIR/wall.json" "$T_DIR/wall.ranks.jsonl" >"$T_DIR/py.out" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-detail = [json.loads(line) for line in open(sys.argv[2])]
+detail = sorted((json.loads(line) for line in open(sys.argv[2])), key=lambda l: l["mpi_rank"]["rank"])
 m = d["mpi"]
 assert m["stonewall"] is True and m["first_done_rank"] == 0, m
 # rank 0's 10 frames take 0.2 s; the others stop soon after, not in 2000 s

@@ -27,7 +27,7 @@ d = json.load(open(sys.argv[1])); P = int(sys.argv[2]); shared = sys.argv[3] == 
 m = d["meta"]; mp = d["mpi"]
 assert m["ranks"] == P and m["shared"] == shared, (m.get("ranks"), m.get("shared"))
 assert mp["ranks_total"] == P and mp["ranks_reported"] == P, mp
-own = [json.loads(line) for line in open(sys.argv[4])]
+own = sorted((json.loads(line) for line in open(sys.argv[4])), key=lambda l: l["mpi_rank"]["rank"])
 assert [o["mpi_rank"]["rank"] for o in own] == list(range(P))
 assert all(r["result"] is None for r in mp["ranks"])
 files = d["params"]["files"]

@@ -5,7 +5,7 @@
 # the 64): the JSON and the text carry 8 rows at most, among them the
 # slowest and the fastest rank, with the counts of failed and silent ranks;
 # every rank's whole result is in --mpi-rank-detail's file, one line each
-# in rank order, and the job's totals and histograms are those lines added
+# (rank 0 first, the others as their results came), and the job's totals and histograms are those lines added
 # up; `report` of the JSON prints the rank section as rank 0 printed it
 # (the job's figures read as saved, not derived from the 8 rows). Without
 # the cut, all 12 rows.
@@ -19,8 +19,8 @@ check_job() {
   python3 - "$@" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); rows = int(sys.argv[3]); m = d["mpi"]
-lines = [json.loads(l) for l in open(sys.argv[2])]
-assert [l["mpi_rank"]["rank"] for l in lines] == list(range(12)), "detail: one line per rank in order"
+lines = sorted((json.loads(l) for l in open(sys.argv[2])), key=lambda l: l["mpi_rank"]["rank"])
+assert [l["mpi_rank"]["rank"] for l in lines] == list(range(12)), "detail: one line per rank"
 assert m["ranks_total"] == 12 and m["ranks_reported"] == 12, m["ranks_total"]
 assert m["ranks_failed"] == 0 and m["ranks_silent"] == 0
 assert m["ranks_listed"] == len(m["ranks"]) <= rows, (m["ranks_listed"], len(m["ranks"]))
