@@ -43,8 +43,9 @@ static void usage(FILE *f)
 		   "Run as 'frametest' it takes frametest's command line; as 'sysbench',\n"
 		   "sysbench's 'fileio' test. Under mpirun or srun, frames, fileio, run,\n"
 		   "streams and meta run as one job across the ranks (--stonewall,\n"
-		   "--mpi-wait=SECS; each rank in DIR/rank.N, or one set in DIR with\n"
-		   "--mpi-files=shared, meta's --shared-dir; docs/mpi.md).\n"
+		   "--mpi-wait=SECS, --mpi-rank-detail=FILE; each rank in DIR/rank.N,\n"
+		   "or one set in DIR with --mpi-files=shared, meta's --shared-dir;\n"
+		   "docs/mpi.md).\n"
 		   "See stormark(1) and docs/.\n");
 }
 

@@ -76,11 +76,93 @@ static int hosts(struct sm_dist_result *d)
 	return 0;
 }
 
+/* The rows listed when the job has more ranks than d->list_max: in quotas
+ * of a quarter of it, the first failed or silent ranks, the slowest
+ * stragglers, the slowest and the fastest reported ranks. */
+static const struct sm_dist_result *by_rate_d;
+
+static int cmp_rate(const void *a, const void *b)
+{
+	const struct sm_dist_rank *x = &by_rate_d->rank[*(const unsigned *)a];
+	const struct sm_dist_rank *y = &by_rate_d->rank[*(const unsigned *)b];
+
+	if (x->bytes_per_s != y->bytes_per_s)
+		return x->bytes_per_s < y->bytes_per_s ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int pick(struct sm_dist_result *d)
+{
+	unsigned max = d->list_max ? d->list_max : SM_DIST_LIST_MAX, q = max / 4 ? max / 4 : 1, n = 0, k;
+	unsigned *idx;
+
+	d->nfailed = d->nsilent = d->nlisted = 0;
+	for (unsigned i = 0; i < d->nranks; i++) {
+		const struct sm_dist_rank *r = &d->rank[i];
+
+		d->nfailed += (unsigned)(r->failed != 0);
+		d->nsilent += (unsigned)(!r->reported && !r->failed);
+		d->rank[i].listed = d->nranks <= max;
+	}
+	if (d->nranks <= max) {
+		d->nlisted = d->nranks;
+		return 0;
+	}
+	idx = calloc(d->nranks, sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	k = 0;
+	for (unsigned i = 0; i < d->nranks && k < q; i++)
+		if (d->rank[i].failed || !d->rank[i].reported) {
+			d->rank[i].listed = 1;
+			k++;
+		}
+	for (unsigned i = 0; i < d->nranks; i++)
+		if (d->rank[i].reported && !d->rank[i].failed)
+			idx[n++] = i;
+	by_rate_d = d;   /* analysis runs on one thread: rank 0's, or report's */
+	qsort(idx, n, sizeof(*idx), cmp_rate);
+	k = 0;
+	for (unsigned i = 0; i < n && k < q; i++)
+		if (d->rank[idx[i]].straggler && !d->rank[idx[i]].listed) {
+			d->rank[idx[i]].listed = 1;
+			k++;
+		}
+	k = 0;
+	for (unsigned i = 0; i < n && k < q; i++)
+		if (!d->rank[idx[i]].listed) {
+			d->rank[idx[i]].listed = 1;
+			k++;
+		}
+	k = 0;
+	for (unsigned i = n; i-- > 0 && k < q;)
+		if (!d->rank[idx[i]].listed) {
+			d->rank[idx[i]].listed = 1;
+			k++;
+		}
+	free(idx);
+	for (unsigned i = 0; i < d->nranks; i++)
+		d->nlisted += (unsigned)d->rank[i].listed;
+	return 0;
+}
+
 int sm_dist_analyse(struct sm_dist_result *d)
 {
-	double *v = calloc(d->nranks ? d->nranks : 1, sizeof(*v));
+	double *v;
 	unsigned nv = 0;
 
+	if (d->saved_selection) {
+		/* a saved selection: its rows as saved, the job's figures read */
+		for (unsigned i = 0; i < d->nranks; i++) {
+			struct sm_dist_rank *r = &d->rank[i];
+
+			r->bytes_per_s = r->reported ? sm_per_s((double)r->bytes, r->done_ns) : 0;
+			r->listed = 1;
+		}
+		d->nlisted = d->nranks;
+		return 0;
+	}
+	v = calloc(d->nranks ? d->nranks : 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	d->nreported = 0;
@@ -128,5 +210,5 @@ int sm_dist_analyse(struct sm_dist_result *d)
 		d->stragglers += (unsigned)r->straggler;
 	}
 	free(v);
-	return hosts(d);
+	return pick(d) ? -ENOMEM : hosts(d);
 }

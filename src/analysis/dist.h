@@ -16,7 +16,12 @@
  * rate (bytes over its own done_ns) is below SM_DIST_STRAGGLER x the
  * median of the reported ranks' rates; a host likewise by its rate per
  * rank against the median host's. Needs two reported ranks (hosts) to flag
- * any. Returns 0 or -ENOMEM.
+ * any. Then the rows listed (rank[].listed): all up to d->list_max
+ * (SM_DIST_LIST_MAX when 0); above it, in quotas of a quarter of it, the
+ * first failed or silent ranks, the slowest stragglers, the slowest and
+ * the fastest of the others. A saved selection (d->saved_selection) keeps
+ * the figures read with it: only each row's rate is derived. Returns 0 or
+ * -ENOMEM.
  */
 int sm_dist_analyse(struct sm_dist_result *d);
 

@@ -257,6 +257,77 @@ int sm_mpi_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***outp,
 	return 0;
 }
 
+int sm_mpi_gather_each(const void *buf, size_t n, uint64_t deadline_ns,
+		       int (*take)(void *arg, int rank, const char *piece, size_t len), void *arg)
+{
+	MPI_Request req;
+	unsigned char *seen;
+	int missing = g_size - 1, rc = 0;
+
+	if (n > (size_t)0x7fffffff)
+		return -EFBIG;
+	if (g_rank) {
+		if (MPI_Isend(buf, (int)n, MPI_BYTE, 0, TAG_GATHER, MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+			return -EIO;
+		return wait_req(&req, deadline_ns);
+	}
+	seen = calloc((size_t)g_size, 1);
+	if (!seen)
+		return -ENOMEM;
+	/* as they come: a sender waits on its own deadline, so none waits
+	 * behind a rank that never sends */
+	while (missing > 0 && !rc) {
+		MPI_Status st;
+		int flag = 0, count = 0, src;
+		char *p;
+
+		if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_GATHER, MPI_COMM_WORLD, &flag, &st) != MPI_SUCCESS) {
+			rc = -EIO;
+			break;
+		}
+		if (!flag) {
+			struct timespec ts = { 0, 1000000 };
+
+			if (sm_now_ns() >= deadline_ns)
+				break;
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		src = st.MPI_SOURCE;
+		MPI_Get_count(&st, MPI_BYTE, &count);
+		if (src <= 0 || src >= g_size || seen[src] || count < 0) {
+			rc = -EIO;
+			break;
+		}
+		p = malloc((size_t)count + 1);
+		if (!p) {
+			rc = -ENOMEM;
+			break;
+		}
+		if (MPI_Irecv(p, count, MPI_BYTE, src, TAG_GATHER, MPI_COMM_WORLD, &req) != MPI_SUCCESS) {
+			free(p);
+			rc = -EIO;
+			break;
+		}
+		if (wait_req(&req, deadline_ns)) {
+			/* a sender that died half-way: its piece is lost */
+			MPI_Cancel(&req);
+			free(p);
+			break;
+		}
+		p[count] = '\0';
+		seen[src] = 1;
+		missing--;
+		rc = take(arg, src, p, (size_t)count);
+		free(p);
+	}
+	for (int r = 1; r < g_size && !rc; r++)
+		if (!seen[r])
+			rc = take(arg, r, NULL, 0);
+	free(seen);
+	return rc;
+}
+
 /* ---- stonewall ---------------------------------------------------------- */
 
 static struct {
@@ -361,6 +432,7 @@ __attribute__((visibility("default"))) const struct sm_mpi_module sm_mpi_module 
 	.max_u64 = sm_mpi_max_u64,
 	.bcast = sm_mpi_bcast,
 	.gather = sm_mpi_gather,
+	.gather_each = sm_mpi_gather_each,
 	.wall_arm = sm_mpi_wall_arm,
 	.wall_done = sm_mpi_wall_done,
 	.pm_kinds = sm_mpi_pm_kinds,

@@ -17,7 +17,7 @@ int sm_mpi_built(void);
  * loads the first time a call below needs it (comm_load.c), so a run
  * that is no MPI job never loads the MPI library, whose loading cost a
  * millisecond at every start. The module's one symbol, "sm_mpi_module". */
-#define SM_MPI_MODULE_ABI 2
+#define SM_MPI_MODULE_ABI 3
 struct sm_mpi_proc;
 struct sm_mpi_module {
 	int abi;                   /* SM_MPI_MODULE_ABI: the binary and module agree */
@@ -29,6 +29,8 @@ struct sm_mpi_module {
 	int (*max_u64)(const uint64_t *v, uint64_t *out, unsigned n, uint64_t deadline_ns);
 	int (*bcast)(void *buf, size_t n, uint64_t deadline_ns);
 	int (*gather)(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len);
+	int (*gather_each)(const void *buf, size_t n, uint64_t deadline_ns,
+			   int (*take)(void *arg, int rank, const char *piece, size_t len), void *arg);
 	int (*wall_arm)(void (*on_wall)(void));
 	int (*wall_done)(uint64_t deadline_ns);
 	unsigned (*pm_kinds)(void);
@@ -104,6 +106,19 @@ int sm_mpi_bcast(void *buf, size_t n, uint64_t deadline_ns);
  * take the bytes by then) or -EIO.
  */
 int sm_mpi_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len);
+
+/*
+ * Every rank's bytes to rank 0 one at a time: rank 0 calls take(arg, r,
+ * piece, len) with each rank's piece as it arrives and frees it before
+ * the next is received, so rank 0 holds one rank's bytes at a time
+ * whatever the job's size (docs/mpi.md, "Scale"); then take(arg, r, NULL,
+ * 0) for each rank that sent nothing by deadline_ns. Rank 0's own bytes
+ * are not passed (buf and n are ignored there). Other ranks send buf as
+ * sm_mpi_gather() does. Returns 0, the first non-zero take() returned,
+ * -ENOMEM, -ETIMEDOUT (a rank other than 0) or -EIO.
+ */
+int sm_mpi_gather_each(const void *buf, size_t n, uint64_t deadline_ns,
+		       int (*take)(void *arg, int rank, const char *piece, size_t len), void *arg);
 
 /*
  * The stonewall (docs/mpi.md): sm_mpi_wall_arm() starts a listener thread

@@ -51,6 +51,12 @@ int sm_mpi_gather(SM_UNUSED const void *buf, SM_UNUSED size_t n, SM_UNUSED uint6
 {
 	return -ENOTSUP;
 }
+int sm_mpi_gather_each(SM_UNUSED const void *buf, SM_UNUSED size_t n, SM_UNUSED uint64_t deadline_ns,
+		       SM_UNUSED int (*take)(void *arg, int rank, const char *piece, size_t len),
+		       SM_UNUSED void *arg)
+{
+	return -ENOTSUP;
+}
 int sm_mpi_wall_arm(SM_UNUSED void (*on_wall)(void)) { return -ENOTSUP; }
 int sm_mpi_wall_done(SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
 
@@ -188,6 +194,12 @@ int sm_mpi_bcast(void *buf, size_t n, uint64_t deadline_ns)
 int sm_mpi_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, size_t **len)
 {
 	return mod ? mod->gather(buf, n, deadline_ns, out, len) : -ENOTSUP;
+}
+
+int sm_mpi_gather_each(const void *buf, size_t n, uint64_t deadline_ns,
+		       int (*take)(void *arg, int rank, const char *piece, size_t len), void *arg)
+{
+	return mod ? mod->gather_each(buf, n, deadline_ns, take, arg) : -ENOTSUP;
 }
 
 int sm_mpi_wall_arm(void (*on_wall)(void))

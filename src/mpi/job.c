@@ -23,6 +23,8 @@
 #include "core/msg.h"
 #include "core/clock.h"
 #include "core/rng.h"
+#include "core/fsx.h"
+#include "core/outfile.h"
 #include "core/worker.h"
 #include "report/dist.h"
 #include "report/fileio.h"
@@ -119,7 +121,7 @@ void sm_job_alone(struct sm_job *j)
 
 int sm_job_start(struct sm_job *j, int *argc, char **argv)
 {
-	const char *cmd = job_command(*argc, argv), *wait = NULL, *files = NULL, *launcher;
+	const char *cmd = job_command(*argc, argv), *wait = NULL, *files = NULL, *detail = NULL, *launcher;
 	struct sm_job_state *st;
 	int stone = 0, k = 1, rc;
 	double secs = WAIT_DEFAULT_S;
@@ -137,6 +139,8 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 			wait = argv[i] + 11;
 		else if (!strncmp(argv[i], "--mpi-files=", 12))
 			files = argv[i] + 12;
+		else if (!strncmp(argv[i], "--mpi-rank-detail=", 18))
+			detail = argv[i] + 18;
 		else
 			argv[k++] = argv[i];
 	}
@@ -155,14 +159,27 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 	if (files && strcmp(files, "own") && strcmp(files, "shared"))
 		return sm_usage_error("stormark", "stormark --help",
 				      "--mpi-files=%s: give own (DIR/rank.N) or shared (DIR itself)", files);
+	if (detail) {
+		char dir[4096];
+		const char *why = !*detail ? "give a file" :
+			sm_parent_dir(detail, dir, sizeof(dir)) || sm_is_dir(dir) != 1 ?
+			"its directory does not exist" : sm_outfile_kind_problem(detail);
+
+		if (why)
+			return sm_usage_error("stormark", "stormark --help", "--mpi-rank-detail=%s: %s", detail, why);
+	}
 	launcher = sm_mpi_launched();
 	if (!launcher || !cmd) {
-		if (stone || wait || files)
+		if (stone || wait || files || detail)
 			return sm_usage_error("stormark", "stormark --help", "%s takes effect only when mpirun "
 					      "or srun starts frames, fileio, run, streams or meta (docs/mpi.md)",
-					      stone ? "--stonewall" : wait ? "--mpi-wait" : "--mpi-files");
+					      stone ? "--stonewall" : wait ? "--mpi-wait" : files ? "--mpi-files" :
+					      "--mpi-rank-detail");
 		return 0;
 	}
+	if ((!strcmp(cmd, "run") || !strcmp(cmd, "streams")) && detail)
+		return sm_usage_error("stormark", "stormark --help", "--mpi-rank-detail is for frames, fileio "
+				      "and meta: the JSON of '%s' keeps each rank's own figures (docs/mpi.md)", cmd);
 	if (!strcmp(cmd, "run") && stone)
 		return sm_usage_error("stormark", "stormark --help", "--stonewall is not for 'run': each of its "
 				      "tests runs its whole time on every rank (docs/mpi.md)");
@@ -200,6 +217,7 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 		return SM_EXIT_FAIL;
 	}
 	st->wait_ns = (uint64_t)(secs * 1e9);
+	st->detail = detail;
 	j->ops = &mpi_ops;
 	j->st = st;
 	j->rank = st->me.rank;
@@ -416,6 +434,9 @@ static int gather_docs(struct sm_job *j, cJSON *doc)
 /* Rank 0: the job's figures once the results are merged. */
 static int analyse_job(struct sm_job *j)
 {
+	const char *rows = getenv("SM_MPI_RANK_ROWS");   /* the rows listed (tests) */
+
+	j->st->res.list_max = rows && atoi(rows) > 0 ? (unsigned)atoi(rows) : 0;
 	if (sm_dist_analyse(&j->st->res)) {
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;
@@ -447,57 +468,158 @@ struct merge_ops {
 	int (*code)(const void *res, int rc);   /* the exit code of a rank that reports nothing */
 };
 
+/* Rank 0 while the ranks' results come one by one (merge_job). */
+struct merge_ctx {
+	struct sm_job *j;
+	const struct merge_ops *ops;
+	void *res, *tmp;            /* the job's result; one rank's, read back */
+	FILE *detail;               /* --mpi-rank-detail's file, or NULL */
+	int err;                    /* a write to it failed */
+};
+
+/* One rank's document (text, NULL when none came) into the job: its row
+ * of the rank table, its result merged into res, its line in the detail
+ * file; nothing of it is kept. Returns 0, or -ENOMEM. */
+static int take_rank(void *arg, int rank, const char *text, SM_UNUSED size_t len)
+{
+	struct merge_ctx *c = arg;
+	struct sm_job_state *st = c->j->st;
+	struct sm_dist_rank *k = &st->res.rank[rank];
+	cJSON *x = text ? cJSON_Parse(text) : NULL;
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(x, "mpi_rank");
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(m, "host");
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(m, "error");
+	struct sm_jerr je = { "" };
+	int rc = 0;
+
+	k->rank = rank;
+	snprintf(k->host, sizeof(k->host), "%s", st->me.hosts[rank]);
+	if (!m) {
+		st->timed_out |= !text;
+		snprintf(k->error, sizeof(k->error), "no result within %.0f s of rank 0's end (the rank "
+			 "died, hung or could not send)", (double)(st->wait_ns + st->done_ns) / 1e9);
+		if (c->detail) {
+			/* its line all the same: one per rank */
+			cJSON *o = cJSON_CreateObject(), *r = cJSON_AddObjectToObject(o, "mpi_rank");
+			char *t;
+
+			cJSON_AddNumberToObject(r, "rank", rank);
+			cJSON_AddStringToObject(r, "host", k->host);
+			cJSON_AddBoolToObject(r, "failed", 0);
+			cJSON_AddStringToObject(r, "error", k->error);
+			t = cJSON_PrintUnformatted(o);
+			if (!t || fprintf(c->detail, "%s\n", t) < 0)
+				c->err = 1;
+			free(t);
+			cJSON_Delete(o);
+		}
+		cJSON_Delete(x);
+		return 0;
+	}
+	if (c->detail && fprintf(c->detail, "%s\n", text) < 0)
+		c->err = 1;
+	if (cJSON_IsString(h))
+		snprintf(k->host, sizeof(k->host), "%s", h->valuestring);
+	snprintf(k->error, sizeof(k->error), "%s", cJSON_IsString(e) ? e->valuestring : "");
+	k->failed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "failed"));
+	k->walled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "walled"));
+	(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(m, "done_ns"), &k->done_ns);
+	if (cJSON_GetObjectItemCaseSensitive(x, "command")) {
+		if (c->ops->read(x, c->tmp, &je)) {
+			snprintf(k->error, sizeof(k->error), "its result cannot be read: %s", je.msg);
+		} else {
+			k->reported = 1;
+			c->ops->counts(c->tmp, &k->bytes, &k->items);
+			rc = c->ops->merge(c->res, c->tmp);
+		}
+		c->ops->release(c->tmp);
+		memset(c->tmp, 0, c->ops->size);
+	}
+	cJSON_Delete(x);
+	return rc;
+}
+
 /*
  * Send res's document to rank 0; there, merge every other rank's result
- * into res (rank 0's own, its counts taken before any merge), fill the
- * rank table and derive the job's figures. Returns -1 on rank 0, else
- * this rank's exit code (a failure said on stderr).
+ * into res as it comes, one at a time (rank 0's own counts
+ * taken before any merge), keeping of each only its row of the rank table
+ * (and writing its line to --mpi-rank-detail's file), then derive the
+ * job's figures. Returns -1 on rank 0, else this rank's exit code (a
+ * failure said on stderr).
  */
 static int merge_job(struct sm_job *j, void *res, int rc_run, const struct merge_ops *ops)
 {
+	struct sm_job_state *st = j->st;
+	struct sm_dist_result *d = &st->res;
 	struct sm_result_head *h = ops->head(res);
 	cJSON *doc = ops->doc(res);
-	void *tmp;
-	int rc;
+	char *text;
+	struct sm_outfile of;
+	struct merge_ctx c = { j, ops, res, NULL, NULL, 0 };
+	int rc, err = 0;
 
 	if (doc)
 		add_rank(j, doc, ops->failed(res), h->error);
-	rc = gather_docs(j, doc);
-	if (rc || j->rank)
+	text = doc ? cJSON_PrintUnformatted(doc) : NULL;
+	cJSON_Delete(doc);
+	st->gathered = 1;
+	if (j->rank) {
+		rc = sm_mpi_gather_each(text ? text : "{}", text ? strlen(text) : 2,
+					sm_now_ns() + st->wait_ns + st->done_ns, NULL, NULL);
+		free(text);
+		st->timed_out |= rc != 0;
+		if (rc)
+			sm_error("mpi: rank %d: cannot hand the result to rank 0: %s", j->rank,
+				 rc == -ETIMEDOUT ? "rank 0 did not take it within --mpi-wait" : strerror(-rc));
 		return ops->code(res, rc_run);
-	tmp = calloc(1, ops->size);
-	if (!tmp) {
+	}
+	memset(d, 0, sizeof(*d));
+	d->nranks = (unsigned)j->size;
+	d->stonewall = j->stonewall;
+	d->rank = calloc(d->nranks, sizeof(*d->rank));
+	c.tmp = calloc(1, ops->size);
+	if (st->detail) {
+		c.detail = sm_outfile_fopen(&of, st->detail, &err);
+		if (!c.detail)
+			sm_error("mpi: --mpi-rank-detail=%s: %s", st->detail, strerror(-err));
+	}
+	if (!d->rank || !c.tmp) {
+		free(text);
+		free(c.tmp);
+		if (c.detail)
+			(void)sm_outfile_fclose(&of, c.detail, -ENOMEM);
 		sm_error("out of memory");
 		return ops->code(res, rc_run);
 	}
-	for (unsigned r = 0; r < j->st->res.nranks; r++) {
-		struct sm_dist_rank *k = &j->st->res.rank[r];
-		struct sm_jerr e = { "" };
-
-		if (!j->st->docs[r] || !cJSON_GetObjectItemCaseSensitive(j->st->docs[r], "command"))
-			continue;
-		if (r && ops->read(j->st->docs[r], tmp, &e)) {
-			snprintf(k->error, sizeof(k->error), "its result cannot be read: %s", e.msg);
-			continue;
-		}
-		k->reported = 1;
-		ops->counts(r ? tmp : res, &k->bytes, &k->items);
-		if (r) {
-			rc = ops->merge(res, tmp);
-			ops->release(tmp);
-			if (rc) {
-				free(tmp);
-				sm_error("out of memory");
-				return ops->code(res, rc_run);
-			}
-		}
-		memset(tmp, 0, ops->size);
+	/* rank 0's own row, from its own result before anything is merged */
+	d->rank[0].rank = 0;
+	snprintf(d->rank[0].host, sizeof(d->rank[0].host), "%s", st->me.host);
+	snprintf(d->rank[0].error, sizeof(d->rank[0].error), "%s", h->error);
+	d->rank[0].failed = ops->failed(res);
+	d->rank[0].walled = st->walled;
+	d->rank[0].done_ns = st->done_ns;
+	d->rank[0].reported = text != NULL;
+	ops->counts(res, &d->rank[0].bytes, &d->rank[0].items);
+	if (c.detail && text && fprintf(c.detail, "%s\n", text) < 0)
+		c.err = 1;
+	free(text);
+	rc = sm_mpi_gather_each(NULL, 0, sm_now_ns() + st->wait_ns + st->done_ns, take_rank, &c);
+	free(c.tmp);
+	if (c.detail) {
+		err = sm_outfile_fclose(&of, c.detail, c.err ? -EIO : 0);
+		if (err)
+			sm_error("mpi: --mpi-rank-detail=%s: %s", st->detail, strerror(-err));
 	}
-	free(tmp);
+	st->detail_lost = err != 0;
+	if (rc) {
+		st->timed_out = 1;
+		sm_error("mpi: the ranks' results could not be taken: %s", strerror(-rc));
+		return ops->code(res, rc_run);
+	}
 	if (analyse_job(j))
 		return ops->code(res, rc_run);
 	/* the job's span; the figures again from the merged counts */
-	h->duration_ns = j->st->res.last_done_ns;
+	h->duration_ns = d->last_done_ns;
 	ops->analyse(res);
 	return -1;
 }
@@ -802,6 +924,8 @@ static int mpi_finish(struct sm_job *j, int code)
 		if (!gather_docs(j, doc) && !j->rank && analyse_job(j) == 0)
 			sm_dist_text(stdout, d);
 	}
+	if (st->detail_lost)
+		worst = SM_EXIT_FAIL;   /* a lost output is a failure, as a lost report is */
 	if (!j->rank && d->rank) {
 		for (unsigned r = 0; r < d->nranks; r++)
 			if (!d->rank[r].reported || d->rank[r].failed) {

@@ -32,7 +32,11 @@ struct sm_job_state {
 	char path[4096], csv[4096]; /* this rank's directory (file), its -x file */
 	char made[4096];            /* the directory mpi_place() created, "" none */
 	struct sm_dist_result res;  /* rank 0, once gathered */
-	struct cJSON **docs;        /* rank 0: each rank's own result document */
+	struct cJSON **docs;        /* rank 0 of run and streams: each rank's own result
+				     * document (frames, fileio and meta keep none:
+				     * merged as they come) */
+	const char *detail;         /* --mpi-rank-detail: FILE (argv's), or NULL */
+	int detail_lost;            /* rank 0: its file could not be written */
 	const struct sm_job_kind *kind;   /* what was merged: its text and JSON */
 	struct sm_job_run *run;     /* `run`'s hooks and what they keep (job_run.c) */
 	struct sm_streams_peers peers;   /* `streams`'s transport (job_streams.c) */

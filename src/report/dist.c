@@ -79,6 +79,8 @@ static void dist_tables(FILE *f, const struct sm_dist_result *d)
 	for (unsigned i = 0; i < d->nranks; i++) {
 		const struct sm_dist_rank *r = &d->rank[i];
 
+		if (!r->listed)
+			continue;
 		cells(&c, r->reported, r->done_ns, r->bytes, r->items, r->bytes_per_s);
 		snprintf(rk, sizeof(rk), "%d", r->rank);
 		rw = wider(rw, rk);
@@ -116,6 +118,8 @@ static void dist_tables(FILE *f, const struct sm_dist_result *d)
 		const struct sm_dist_rank *r = &d->rank[i];
 		int n;
 
+		if (!r->listed)
+			continue;
 		cells(&c, r->reported, r->done_ns, r->bytes, r->items, r->bytes_per_s);
 		if (!r->reported)
 			snprintf(status, sizeof(status), "no result: %s", r->error);
@@ -134,8 +138,8 @@ static void dist_tables(FILE *f, const struct sm_dist_result *d)
 void sm_dist_text(FILE *f, const struct sm_dist_result *d)
 {
 	fputc('\n', f);
-	fprintf(f, "MPI job: %u rank%s on %u host%s, %u reported\n", d->nranks, d->nranks == 1 ? "" : "s",
-		d->nhosts, d->nhosts == 1 ? "" : "s", d->nreported);
+	fprintf(f, "MPI job: %u rank%s on %u host%s, %u reported\n", sm_dist_size(d),
+		sm_dist_size(d) == 1 ? "" : "s", d->nhosts, d->nhosts == 1 ? "" : "s", d->nreported);
 	if (d->stonewall)
 		fputs("  --stonewall: all stopped when the first was done\n", f);
 	if (d->nreported) {
@@ -148,6 +152,11 @@ void sm_dist_text(FILE *f, const struct sm_dist_result *d)
 				 "first done)", d->stonewall_bytes_per_s / MIB, d->nreported);
 	}
 	dist_tables(f, d);
+	if (d->nlisted < sm_dist_size(d))
+		sm_streams_wrapf(f, 4, "  %u of %u ranks listed: the first failed or silent, the slowest "
+				 "stragglers, the slowest and the fastest; %u failed, %u sent nothing, %u "
+				 "stragglers (every rank: --mpi-rank-detail=FILE)", d->nlisted, sm_dist_size(d),
+				 d->nfailed, d->nsilent, d->stragglers);
 	if (d->stragglers)
 		sm_streams_wrapf(f, 4, "  STRAGGLER: a rate below %.0f%% of the median rank's (%.2f MiB/s)",
 				 SM_DIST_STRAGGLER * 100, d->median_bytes_per_s / MIB);
@@ -159,8 +168,11 @@ cJSON *sm_dist_json(const struct sm_dist_result *d, cJSON **docs)
 
 	if (!o)
 		return NULL;
-	cJSON_AddNumberToObject(o, "ranks_total", d->nranks);
+	cJSON_AddNumberToObject(o, "ranks_total", sm_dist_size(d));
 	cJSON_AddNumberToObject(o, "ranks_reported", d->nreported);
+	cJSON_AddNumberToObject(o, "ranks_listed", d->nlisted);
+	cJSON_AddNumberToObject(o, "ranks_failed", d->nfailed);
+	cJSON_AddNumberToObject(o, "ranks_silent", d->nsilent);
 	cJSON_AddBoolToObject(o, "stonewall", d->stonewall);
 	cJSON_AddNumberToObject(o, "first_done_rank", d->first_rank);
 	sm_json_add_u64(o, "first_done_ns", d->first_done_ns);
@@ -192,8 +204,11 @@ cJSON *sm_dist_json(const struct sm_dist_result *d, cJSON **docs)
 	ranks = cJSON_AddArrayToObject(o, "ranks");
 	for (unsigned i = 0; ranks && i < d->nranks; i++) {
 		const struct sm_dist_rank *r = &d->rank[i];
-		cJSON *x = cJSON_CreateObject();
+		cJSON *x;
 
+		if (!r->listed)
+			continue;
+		x = cJSON_CreateObject();
 		if (!x)
 			break;
 		cJSON_AddNumberToObject(x, "rank", r->rank);

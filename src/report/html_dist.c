@@ -34,6 +34,8 @@ static void ranks(FILE *f, const struct sm_dist_result *d)
 	for (unsigned i = 0; i < d->nranks; i++) {
 		const struct sm_dist_rank *r = &d->rank[i];
 
+		if (!r->listed)
+			continue;
 		fprintf(f, "<tr><td>%d</td><td>", r->rank);
 		sm_html_text(f, r->host);
 		if (!r->reported) {
@@ -49,13 +51,17 @@ static void ranks(FILE *f, const struct sm_dist_result *d)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	if (d->nlisted < sm_dist_size(d))
+		sm_html_note(f, NULL, "%u of %u ranks listed: the first failed or silent, the slowest stragglers, "
+			     "the slowest and the fastest; %u failed, %u sent nothing, %u stragglers.", d->nlisted,
+			     sm_dist_size(d), d->nfailed, d->nsilent, d->stragglers);
 }
 
 void sm_html_dist(FILE *f, const struct sm_dist_result *d)
 {
 	sm_html_section(f, "mpi", "Hosts and ranks (MPI job)");
 	sm_html_kv_begin(f, NULL);
-	sm_html_kv(f, "job", "%u rank%s on %u host%s, %u reported%s", d->nranks, d->nranks == 1 ? "" : "s",
+	sm_html_kv(f, "job", "%u rank%s on %u host%s, %u reported%s", sm_dist_size(d), sm_dist_size(d) == 1 ? "" : "s",
 		   d->nhosts, d->nhosts == 1 ? "" : "s", d->nreported,
 		   d->stonewall ? "; stonewall: all stopped when the first was done" : "");
 	if (d->nreported) {

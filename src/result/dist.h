@@ -25,6 +25,9 @@ struct sm_dist_rank {
 	uint64_t items;            /* frames or fileio events */
 	double bytes_per_s;        /* derived: bytes / done_ns */
 	int straggler;             /* derived: see sm_dist_analyse() */
+	int listed;                /* derived: a row of the table and JSON (every
+				    * rank up to the list's size; above it, a
+				    * selection: sm_dist_analyse()) */
 };
 
 /* The ranks of one host. */
@@ -38,6 +41,10 @@ struct sm_dist_host {
 };
 
 #define SM_DIST_MAX_RANKS 4096
+
+/* The rank rows a job's table and JSON carry at most (docs/mpi.md,
+ * "Scale"): every rank up to it, a selection above. */
+#define SM_DIST_LIST_MAX 64
 
 struct sm_dist_result {
 	unsigned nranks;            /* the job's size */
@@ -59,7 +66,21 @@ struct sm_dist_result {
 				     * was done (IOR's stonewall "min data") */
 	double median_bytes_per_s;  /* of the ranks' rates */
 	unsigned stragglers;
+	unsigned list_max;          /* rows listed at most; 0: SM_DIST_LIST_MAX */
+	unsigned nlisted;           /* derived: the ranks listed */
+	unsigned nfailed, nsilent;  /* derived: ranks that failed; that sent nothing */
+	/* a saved job's JSON that lists a selection (ranks_listed below
+	 * ranks_total): rank[] holds the listed rows only, and the job's
+	 * figures and hosts above are read from it, not derived again */
+	int saved_selection;
+	unsigned saved_total;       /* then: the job's size */
 };
+
+/* The job's size: nranks, or a saved selection's ranks_total. */
+static inline unsigned sm_dist_size(const struct sm_dist_result *d)
+{
+	return d->saved_selection ? d->saved_total : d->nranks;
+}
 
 /* A saved result's "mpi" object (docs/json-schema.md) into d: the job's
  * size, --stonewall and every rank's row; d's host table and figures are

@@ -17,6 +17,57 @@ void sm_dist_result_release(struct sm_dist_result *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* A job of more ranks than its JSON lists (ranks_listed below
+ * ranks_total; docs/mpi.md, "Scale"): the job's figures, its hosts and
+ * each listed row's straggler flag as saved, for they cannot be derived
+ * again from the rows. Returns 0 (also for a job that lists every rank:
+ * nothing read) or -EINVAL. */
+static int read_selection(const cJSON *o, struct sm_dist_result *d, struct sm_jerr *e)
+{
+	const cJSON *hosts, *x;
+	unsigned total = 0, listed = 0, n = 0;
+
+	if (!cJSON_GetObjectItemCaseSensitive(o, "ranks_listed"))
+		return 0;   /* written before the selection: every rank */
+	if (sm_jget_uint(o, "ranks_total", &total, e) || sm_jget_uint(o, "ranks_listed", &listed, e))
+		return -EINVAL;
+	if (listed != d->nranks)
+		return sm_jerr_set(e, "mpi.ranks_listed is %u, mpi.ranks has %u", listed, d->nranks);
+	if (total <= listed)
+		return 0;
+	d->saved_selection = 1;
+	d->saved_total = total;
+	hosts = sm_jget_arr(o, "hosts", e);
+	if (!hosts || sm_jget_uint(o, "ranks_reported", &d->nreported, e) ||
+	    sm_jget_uint(o, "ranks_failed", &d->nfailed, e) || sm_jget_uint(o, "ranks_silent", &d->nsilent, e) ||
+	    sm_jget_int(o, "first_done_rank", &d->first_rank, e) || sm_jget_u64(o, "first_done_ns", &d->first_done_ns, e) ||
+	    sm_jget_u64(o, "last_done_ns", &d->last_done_ns, e) || sm_jget_u64(o, "bytes", &d->bytes, e) ||
+	    sm_jget_u64(o, "min_rank_bytes", &d->min_bytes, e) || sm_jget_double(o, "bytes_per_s", &d->bytes_per_s, e) ||
+	    sm_jget_double(o, "stonewall_bytes_per_s", &d->stonewall_bytes_per_s, e) ||
+	    sm_jget_double(o, "median_rank_bytes_per_s", &d->median_bytes_per_s, e) ||
+	    sm_jget_uint(o, "stragglers", &d->stragglers, e))
+		return -EINVAL;
+	n = 0;
+	cJSON_ArrayForEach(x, sm_jget_arr(o, "ranks", e))
+		if (sm_jget_bool(x, "straggler", &d->rank[n++].straggler, e))
+			return -EINVAL;
+	n = (unsigned)cJSON_GetArraySize(hosts);
+	d->host = calloc(n ? n : 1, sizeof(*d->host));
+	if (!d->host)
+		return sm_jerr_set(e, "out of memory");
+	cJSON_ArrayForEach(x, hosts) {
+		struct sm_dist_host *h = &d->host[d->nhosts++];
+
+		if (sm_jget_str(x, "host", h->host, sizeof(h->host), e) || sm_jget_uint(x, "ranks", &h->ranks, e) ||
+		    sm_jget_uint(x, "ranks_reported", &h->reported, e) || sm_jget_u64(x, "bytes", &h->bytes, e) ||
+		    sm_jget_u64(x, "items", &h->items, e) || sm_jget_u64(x, "done_ns", &h->done_ns, e) ||
+		    sm_jget_double(x, "bytes_per_s", &h->bytes_per_s, e) ||
+		    sm_jget_bool(x, "straggler", &h->straggler, e))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 int sm_dist_from_json(const cJSON *o, struct sm_dist_result *d, struct sm_jerr *e)
 {
 	const cJSON *ranks, *x;
@@ -50,5 +101,8 @@ int sm_dist_from_json(const cJSON *o, struct sm_dist_result *d, struct sm_jerr *
 			return -EINVAL;
 		}
 	}
-	return 0;
+	if (!read_selection(o, d, e))
+		return 0;
+	sm_dist_result_release(d);
+	return -EINVAL;
 }

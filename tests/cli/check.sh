@@ -69,6 +69,7 @@ broken yes-at-1.1 verdict.computed '.run.verdicts[0].playback[0] |= (.ratio = 1.
   | .measured_bytes_per_s = .needed_bytes_per_s * 1.1 | .burst_measured_bytes_per_s = .measured_bytes_per_s)' run/null.json
 # an MPI job's totals that are no longer its ranks' sum
 broken mpi-sum mpi.sum '.mpi.ranks[1].bytes += 4096' mpi/frames.json
+broken mpi-totals mpi.sum '.totals.bytes += 4096 | .mpi.ranks[].result = null' mpi/frames.json
 # a share over 100%: --verify's hashing time above the run's (a fileio run
 # of its own: no golden result was made with --verify)
 (cd "$T_DIR" && "$S" fileio --file-total-size=1M --file-num=1 prepare >/dev/null &&

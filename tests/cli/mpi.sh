@@ -13,6 +13,13 @@
 
 expect_usage "--stonewall outside mpirun" "$STORMARK" frames --stonewall -w 64 -n 1 "$T_DIR"
 expect_usage "--mpi-wait outside mpirun" "$STORMARK" fileio --mpi-wait=5 --file-test-mode=seqwr run
+expect_usage "--mpi-rank-detail outside mpirun" "$STORMARK" frames --mpi-rank-detail="$T_DIR/d.jsonl" -w 64 -n 1 "$T_DIR"
+expect_usage "--mpi-rank-detail: a directory" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" frames \
+  --mpi-rank-detail="$T_DIR" -w 64 -n 1 "$T_DIR"
+check "--mpi-rank-detail: a directory, said" grep -q "mpi-rank-detail=.*directory" "$T_DIR/usage.err"
+expect_usage "--mpi-rank-detail: no such directory" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" frames \
+  --mpi-rank-detail="$T_DIR/none/d.jsonl" -w 64 -n 1 "$T_DIR"
+expect_usage "--mpi-rank-detail with run" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" run --mpi-rank-detail="$T_DIR/d.jsonl" "$T_DIR"
 if [ "${SM_HAVE_MPI:-1}" = 0 ] || ! "$STORMARK" --version | head -1 | grep -q ' mpi[ )]'; then
   # a build without MPI refuses a job instead of running N unrelated copies
   expect_usage "started by mpirun without MPI" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" frames -w 64 -n 1 "$T_DIR"
@@ -50,15 +57,21 @@ expect_rc 0 "--version under mpirun" env OMPI_COMM_WORLD_SIZE=2 "$STORMARK" --ve
 # ---- frames: 3 ranks, merged vs per-rank and per-frame records -----------
 F=$T_DIR/frames; mkdir -p "$F"
 expect_rc 0 "frames under mpirun" "${MPI[@]}" -np 3 "$STORMARK" frames -w 1024 -n 40 -x "$T_DIR/log.csv" \
-  --json="$T_DIR/frames.json" "$F"
+  --json="$T_DIR/frames.json" --mpi-rank-detail="$T_DIR/frames.ranks.jsonl" "$F"
 grep -q "MPI job: 3 ranks on 1 host, 3 reported" "$T_DIR/out" && ok || fail "frames: the rank table"
 check "frames: one directory per rank" test -d "$F/rank.0" -a -d "$F/rank.1" -a -d "$F/rank.2"
 check "frames: one -x log per rank" test -s "$T_DIR/log.csv.rank.2"
-python3 - "$T_DIR/frames.json" "$T_DIR"/log.csv.rank.* >"$T_DIR/py.out" 2>&1 <<'PY'
+python3 - "$T_DIR/frames.json" "$T_DIR/frames.ranks.jsonl" "$T_DIR"/log.csv.rank.* >"$T_DIR/py.out" 2>&1 <<'PY'
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
 m = d["mpi"]
-ranks = [r["result"] for r in m["ranks"]]
+# the ranks' own results are in the detail file, one line each in rank
+# order, not in the job's JSON
+ranks = sorted((json.loads(line) for line in open(sys.argv[2])), key=lambda l: l["mpi_rank"]["rank"])
+assert [r["mpi_rank"]["rank"] for r in ranks] == [0, 1, 2], ranks
+assert all(r["result"] is None for r in m["ranks"])
+for row, r in zip(m["ranks"], ranks):
+    assert row["bytes"] == r["totals"]["bytes"] and row["items"] == r["totals"]["items"], row
 assert m["ranks_total"] == 3 and m["ranks_reported"] == 3, m
 for key in ("bytes", "items"):
     assert d["totals"][key] == sum(r["totals"][key] for r in ranks), key
@@ -83,7 +96,7 @@ for r in ranks:
 assert merged == summed
 # percentiles against every rank's per-frame records (nearest rank)
 times = []
-for path in sys.argv[2:]:
+for path in sys.argv[3:]:
     with open(path) as f:
         times += [float(row["frame_ms"]) * 1e6 for row in csv.DictReader(f) if not row["error"]]
 times.sort()
@@ -109,14 +122,18 @@ FIO=(fileio --file-dir="$D" --file-num=2 --file-total-size=8M --file-test-mode=r
 expect_rc 0 "fileio prepare under mpirun" "${MPI[@]}" -np 3 "$STORMARK" "${FIO[@]}" prepare
 check "fileio prepare: rank 2's set" test -s "$D/rank.2/test_file.1"
 expect_rc 0 "fileio run under mpirun" "${MPI[@]}" -np 3 "$STORMARK" "${FIO[@]}" --time=1 \
-  --json="$T_DIR/fio.json" run
+  --json="$T_DIR/fio.json" --mpi-rank-detail="$T_DIR/fio.ranks.jsonl" run
 grep -q "Threads fairness" "$T_DIR/out" && grep -q "MPI job: 3 ranks" "$T_DIR/out" && ok ||
   fail "fileio: sysbench layout and the rank table"
-python3 - "$T_DIR/fio.json" >"$T_DIR/py.out" 2>&1 <<'PY'
+python3 - "$T_DIR/fio.json" "$T_DIR/fio.ranks.jsonl" >"$T_DIR/py.out" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-ranks = [r["result"] for r in d["mpi"]["ranks"]]
+ranks = sorted((json.loads(line) for line in open(sys.argv[2])), key=lambda l: l["mpi_rank"]["rank"])
 assert len(ranks) == 3 and all(ranks)
+assert [r["mpi_rank"]["rank"] for r in ranks] == [0, 1, 2]
+for row, r in zip(d["mpi"]["ranks"], ranks):
+    assert row["result"] is None
+    assert row["bytes"] == r["ops"]["read"]["bytes"] + r["ops"]["write"]["bytes"], row
 for op in d["ops"]:
     for key in ("count", "bytes"):
         assert d["ops"][op][key] == sum(r["ops"][op][key] for r in ranks), (op, key)
@@ -142,19 +159,19 @@ check "fileio cleanup: the sets are gone" test ! -e "$D/rank.1/test_file.0"
 # ---- stonewall: rank 0 has 10 frames at 50 fps, the others 100000 -------
 S=$T_DIR/wall; mkdir -p "$S"
 expect_rc 0 "frames --stonewall" "${MPI[@]}" -np 1 "$STORMARK" frames --stonewall -w 64 -f 50 -n 10 \
-  --json="$T_DIR/wall.json" "$S" : -np 2 "$STORMARK" frames --stonewall -w 64 -f 50 -n 100000 "$S"
+  --json="$T_DIR/wall.json" --mpi-rank-detail="$T_DIR/wall.ranks.jsonl" "$S" : -np 2 "$STORMARK" frames --stonewall -w 64 -f 50 -n 100000 "$S"
 grep -q "stonewall: all stopped when the first was done" "$T_DIR/out" && ok || fail "stonewall: the job line"
-python3 - "$T_DIR/wall.json" >"$T_DIR/py.out" 2>&1 <<'PY'
+python3 - "$T_DIR/wall.json" "$T_DIR/wall.ranks.jsonl" >"$T_DIR/py.out" 2>&1 <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
+detail = sorted((json.loads(line) for line in open(sys.argv[2])), key=lambda l: l["mpi_rank"]["rank"])
 m = d["mpi"]
 assert m["stonewall"] is True and m["first_done_rank"] == 0, m
 # rank 0's 10 frames take 0.2 s; the others stop soon after, not in 2000 s
 assert m["first_done_ns"] <= m["last_done_ns"] < m["first_done_ns"] + 3e9, m
 assert 0 < m["stonewall_bytes_per_s"] and 0 < m["bytes_per_s"]
 assert m["ranks"][0]["stonewalled"] is False
-for r in m["ranks"][1:]:
-    res = r["result"]
+for r, res in zip(m["ranks"][1:], detail[1:]):
     assert r["stonewalled"] is True
     assert res["frames"]["transferred"] < 1000 and res["interrupted"] is False, res["frames"]
 print("stonewall ok")

@@ -30,4 +30,13 @@ t1=$(date +%s)
 grep -q "MPI job: 3 ranks on 1 host, 2 reported" "$T_DIR/out" && ok || { fail "killed rank: partial report"; tail -20 "$T_DIR/out" >&2; }
 grep -q "rank 2 on .*: no result within" "$T_DIR/out" && ok || fail "killed rank: named"
 [ $((t1 - t0)) -lt 60 ] && ok || fail "killed rank: took $((t1 - t0)) s"
+# the dead rank in the middle: rank 2's result is still taken while rank 0
+# waits for rank 1's (results are taken as they come, not in rank order,
+# so no live rank's send times out behind a dead one)
+timeout 120 "${MPI[@]}" --enable-recovery -np 1 "$STORMARK" frames --mpi-wait=1 -w 64 -f 25 -n 100 "$K" \
+  : -np 1 "$T_DIR/die.sh" : -np 1 "$STORMARK" frames --mpi-wait=1 -w 64 -f 25 -n 100 "$K" \
+  >"$T_DIR/out" 2>&1 </dev/null
+grep -q "MPI job: 3 ranks on 1 host, 2 reported" "$T_DIR/out" && ok || { fail "killed rank 1: rank 2 reported"; tail -20 "$T_DIR/out" >&2; }
+grep -q "rank 1 on .*: no result within" "$T_DIR/out" && ok || fail "killed rank 1: named"
+check "killed rank 1: rank 2 handed its result" sh -c "! grep -q 'rank 2: cannot hand' '$T_DIR/out'"
 finish

@@ -18,7 +18,8 @@ t_mpi_job
 MPI=(timeout 120 "${MPI[@]}")
 command -v python3 >/dev/null || skip "python3 reads the JSON"
 
-# check_merge JSON RANKS SHARED: the job's figures against the ranks' own
+# check_merge JSON RANKS SHARED DETAIL: the job's figures against the ranks'
+# own (DETAIL: --mpi-rank-detail's file, a line per rank)
 check_merge() {
   python3 - "$@" <<'PY'
 import json, sys
@@ -26,7 +27,9 @@ d = json.load(open(sys.argv[1])); P = int(sys.argv[2]); shared = sys.argv[3] == 
 m = d["meta"]; mp = d["mpi"]
 assert m["ranks"] == P and m["shared"] == shared, (m.get("ranks"), m.get("shared"))
 assert mp["ranks_total"] == P and mp["ranks_reported"] == P, mp
-own = [r["result"] for r in mp["ranks"]]
+own = sorted((json.loads(line) for line in open(sys.argv[4])), key=lambda l: l["mpi_rank"]["rank"])
+assert [o["mpi_rank"]["rank"] for o in own] == list(range(P))
+assert all(r["result"] is None for r in mp["ranks"])
 files = d["params"]["files"]
 assert m["created"] == P * files, m["created"]
 dirs = set(o["meta"]["data_dir"] for o in own)
@@ -68,8 +71,8 @@ PY
 # ---- each rank in DIR/rank.N ---------------------------------------------
 D=$T_DIR/own; mkdir -p "$D"
 expect_rc 0 "two ranks" "${MPI[@]}" -np 2 "$STORMARK" meta -n 500 --size 4k -t 2 --json="$T_DIR/own.json" \
-  --format csv -o "$T_DIR/own.csv" "$D"
-check "two ranks: the merge against the ranks' own" sh -c "$(declare -f check_merge); check_merge '$T_DIR/own.json' 2 0 | grep -qx ok"
+  --mpi-rank-detail="$T_DIR/own.jsonl" --format csv -o "$T_DIR/own.csv" "$D"
+check "two ranks: the merge against the ranks' own" sh -c "$(declare -f check_merge); check_merge '$T_DIR/own.json' 2 0 '$T_DIR/own.jsonl' | grep -qx ok"
 check "two ranks: one directory each" test -d "$D/rank.0" -a -d "$D/rank.1"
 check "two ranks: nothing left in them" test -z "$(find "$D" -mindepth 2)"
 check "two ranks: the CSV has the first-done columns" \
@@ -88,12 +91,12 @@ check "two ranks: report --format json gives the job's JSON back" cmp -s "$T_DIR
 # ---- one shared directory -------------------------------------------------
 S=$T_DIR/shared; mkdir -p "$S"
 expect_rc 0 "three ranks, --shared-dir" "${MPI[@]}" -np 3 "$STORMARK" meta -n 400 --shared-dir \
-  --json="$T_DIR/sh.json" "$S"
-check "shared: the merge against the ranks' own" sh -c "$(declare -f check_merge); check_merge '$T_DIR/sh.json' 3 1 | grep -qx ok"
+  --json="$T_DIR/sh.json" --mpi-rank-detail="$T_DIR/sh.jsonl" "$S"
+check "shared: the merge against the ranks' own" sh -c "$(declare -f check_merge); check_merge '$T_DIR/sh.json' 3 1 '$T_DIR/sh.jsonl' | grep -qx ok"
 check "shared: no rank directories, nothing left" test -z "$(ls -A "$S")"
 check "shared: each rank lists all 1200" test "$(json "$T_DIR/sh.json" "d['meta']['ops']['list']['count']")" = 3600
-check "shared: rank r's files are r x 400 on" test "$(json "$T_DIR/sh.json" \
-  "sorted(r['result']['meta']['set_files'] for r in d['mpi']['ranks'])")" = "[1200, 1200, 1200]"
+check "shared: rank r's files are r x 400 on" test "$(python3 -c 'import json, sys
+print(sorted(json.loads(l)["meta"]["set_files"] for l in open(sys.argv[1])))' "$T_DIR/sh.jsonl")" = "[1200, 1200, 1200]"
 if python3 -c 'import jsonschema' 2>/dev/null; then
   check "the job's JSON fits the schema" python3 "$SM_SOURCE_DIR/scripts/check-schema.py" \
     "$SM_SOURCE_DIR/docs/stormark.schema.json" "$T_DIR/own.json" "$T_DIR/sh.json"
