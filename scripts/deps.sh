@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Install the Debian packages stormark needs to build, test and benchmark.
 # Does nothing when they are all present. Usage: scripts/deps.sh [--bench]
-# [--list]; --list prints the packages, one a line, and installs nothing
+# [--cross] [--list]; --cross adds the ARM cross toolchains, qemu-user and
+# the arm64 and armhf -dev packages (make test-aarch64, make test-armhf); --list prints the packages, one a line, and installs nothing
 # (tests/cli/deps.sh checks that every library the build links comes from
 # one of them).
 set -eu
@@ -41,11 +42,23 @@ pkgs="$pkgs prometheus-node-exporter prometheus"
 # and mounts it through smbnetfs, an SMB client over FUSE (docs/shares.md).
 pkgs="$pkgs samba smbnetfs"
 list=0
+cross=0
 for a in "$@"; do
   case $a in
     --bench) pkgs="$pkgs fio hyperfine" ;;
+    --cross)
+      # Debian's cross compilers, qemu-user-static (with its binfmt rules,
+      # scripts/binfmt.sh) and the libraries the build links, for each
+      # ARM architecture (multiarch: the host's packages stay as they are)
+      cross=1
+      pkgs="$pkgs gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-user-static"
+      for a in arm64 armhf; do
+        for p in libcjson-dev liburing-dev libsqlite3-dev libxxhash-dev zlib1g-dev libcmocka-dev; do
+          pkgs="$pkgs $p:$a"
+        done
+      done ;;
     --list) list=1 ;;
-    *) echo "deps.sh: unknown option '$a' (usage: scripts/deps.sh [--bench] [--list])" >&2; exit 2 ;;
+    *) echo "deps.sh: unknown option '$a' (usage: scripts/deps.sh [--bench] [--cross] [--list])" >&2; exit 2 ;;
   esac
 done
 if [ "$list" = 1 ]; then
@@ -68,6 +81,11 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "deps.sh: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+if [ "$cross" = 1 ]; then
+  for a in arm64 armhf; do
+    dpkg --print-foreign-architectures | grep -qx "$a" || dpkg --add-architecture "$a"
+  done
+fi
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >&2

@@ -183,6 +183,15 @@ finish() {
 # skip REASON: exit 77 (CTest SKIP_RETURN_CODE) with the reason.
 skip() { echo "SKIP: $*"; exit 77; }
 
+# What this machine lets stormark do, for checks that hold only where it
+# can (an emulated ARM build under qemu-user has neither, make
+# test-aarch64; a container's seccomp profile may refuse io_uring):
+# io_uring usable (its --version says so)
+t_uring_usable() { "$STORMARK" --version 2>/dev/null | grep -q "this kernel: usable"; }
+# time follows the whole process tree (PR_SET_CHILD_SUBREAPER: without it
+# the result warns tree_unfollowed)
+t_tree_followed() { ! "$STORMARK" time -n 1 --json -- true 2>/dev/null | grep -q '"tree_unfollowed"'; }
+
 # t_fault_fs: what a fault test (tests/cli/faults_*.sh) starts with: the
 # failing FUSE file system's helpers (tests/fusefail/mount.sh: ff_mount,
 # ff_umount, tmpfs_mount; its EXIT trap unmounts, then cleans up), the

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Real-time verdicts: boundaries, paced confirmation and the rate model. */
 #include "analysis/verdict.h"
+#include "core/u128.h"
 
 #include <math.h>
 #include <string.h>
@@ -34,8 +35,7 @@ int sm_verdict_paced(const struct sm_paced *p)
 	if (p->dropped > 0)
 		return SM_VERDICT_NOT_REALTIME;
 	/* comfortably under q intervals: p99.9 <= q x interval / 2 */
-	if ((unsigned __int128)p->p999_sched_ns * 2 <=
-	    (unsigned __int128)p->queue * p->interval_ns)
+	if (sm_u128_cmp(sm_u128_mul(p->p999_sched_ns, 2), sm_u128_mul(p->queue, p->interval_ns)) <= 0)
 		return SM_VERDICT_REALTIME;
 	return SM_VERDICT_MARGINAL;
 }

@@ -35,7 +35,7 @@ void sm_hist_merge(struct sm_hist *dst, const struct sm_hist *src)
 {
 	if (!src->count)
 		return;
-	if (src->sq_lost || __builtin_add_overflow(dst->sq, src->sq, &dst->sq))
+	if (src->sq_lost || sm_u128_add(dst->sq, src->sq, &dst->sq))
 		dst->sq_lost = 1;
 	for (unsigned i = 0; i < SM_HIST_BUCKETS; i++)
 		dst->buckets[i] += src->buckets[i];
@@ -67,8 +67,8 @@ void sm_hist_diff(struct sm_hist *out, const struct sm_hist *a, const struct sm_
 	out->sum = a->sum - b->sum;
 	out->min = sm_hist_bucket_low(first) > a->min ? sm_hist_bucket_low(first) : a->min;
 	out->max = sm_hist_bucket_high(last) < a->max ? sm_hist_bucket_high(last) : a->max;
-	out->sq = a->sq - b->sq;
-	out->sq_lost = a->sq_lost || b->sq_lost || b->sq > a->sq;
+	out->sq = sm_u128_sub(a->sq, b->sq);
+	out->sq_lost = a->sq_lost || b->sq_lost || sm_u128_cmp(b->sq, a->sq) > 0;
 }
 
 uint64_t sm_hist_bucket_low(unsigned i)
@@ -160,11 +160,11 @@ double sm_hist_m2(const struct sm_hist *h)
 	if (!h->sq_lost) {
 		/* sum^2 fits: sum < 2^64; sq >= sum^2 / count (Cauchy-Schwarz).
 		 * m2 = sq - q - r / count with q, r the quotient and remainder. */
-		unsigned __int128 s2 = (unsigned __int128)h->sum * h->sum;
-		unsigned __int128 q = s2 / h->count;
-		double r = (double)(uint64_t)(s2 % h->count) / (double)h->count;
+		uint64_t rem;
+		sm_u128 q = sm_u128_div(sm_u128_mul(h->sum, h->sum), h->count, &rem);
+		double r = (double)rem / (double)h->count;
 
-		return h->sq > q ? (double)(h->sq - q) - r : 0.0;
+		return sm_u128_cmp(h->sq, q) > 0 ? sm_u128_double(sm_u128_sub(h->sq, q)) - r : 0.0;
 	}
 	/* from the buckets alone: values this large may have wrapped sum too */
 	return sm_hist_m2_buckets(h);
@@ -190,16 +190,16 @@ double sm_hist_m2_buckets(const struct sm_hist *h)
 	return m2;
 }
 
-int sm_hist_sq_from_m2(uint64_t count, uint64_t sum, double m2, unsigned __int128 *sq)
+int sm_hist_sq_from_m2(uint64_t count, uint64_t sum, double m2, sm_u128 *sq)
 {
-	unsigned __int128 s2 = (unsigned __int128)sum * sum;
+	uint64_t rem = 0;
 	double r;
 
-	*sq = count ? s2 / count : 0;
+	*sq = count ? sm_u128_div(sm_u128_mul(sum, sum), count, &rem) : sm_u128_of(0);
 	if (!count || !(m2 > 0))
 		return 0;
 	/* the inverse of sm_hist_m2(): sq - q = m2 + r / count, a whole number */
-	r = (double)(uint64_t)(s2 % count) / (double)count;
+	r = (double)rem / (double)count;
 	/* 2^127 as a double: a larger m2 cannot be held */
 	if (m2 >= 1.7014118346046923e38)
 		return -1;
@@ -207,19 +207,25 @@ int sm_hist_sq_from_m2(uint64_t count, uint64_t sum, double m2, unsigned __int12
 	 * back can land one off: pick the whole number d near it that
 	 * sm_hist_m2() maps to this very m2, so that a result read back
 	 * prints the m2 and the spread it was written with. */
-	unsigned __int128 d = (unsigned __int128)(m2 + r + 0.5), best = d;
+	sm_u128 d = sm_u128_of_double(m2 + r + 0.5), best = d, zero = sm_u128_of(0);
 
 	for (int k = -2; k <= 2; k++) {
-		unsigned __int128 c = d + (unsigned __int128)(__int128)k;
+		sm_u128 c;
 
-		if ((k < 0 && d < (unsigned __int128)-k) || !(c > 0))
+		if (k < 0 && sm_u128_cmp(d, sm_u128_of((uint64_t)-k)) < 0)
 			continue;
-		if ((double)c - r == m2) {
+		if (k < 0)
+			c = sm_u128_sub(d, sm_u128_of((uint64_t)-k));
+		else
+			(void)sm_u128_add(d, sm_u128_of((uint64_t)k), &c);   /* d < 2^127 */
+		if (!sm_u128_cmp(c, zero))
+			continue;
+		if (sm_u128_double(c) - r == m2) {
 			best = c;
 			break;
 		}
 	}
-	if (__builtin_add_overflow(*sq, best, sq))
+	if (sm_u128_add(*sq, best, sq))
 		return -1;
 	return 0;
 }

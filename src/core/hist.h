@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "core/u128.h"
+
 /*
  * Layout (HdrHistogram-like): values below 2^SM_HIST_SUB_BITS each have a
  * bucket of their own; above that every power of two [2^k, 2^(k+1)) is split
@@ -32,7 +34,7 @@ struct sm_hist {
 	uint64_t min;
 	uint64_t max;
 	uint64_t sum;
-	unsigned __int128 sq;    /* sum of squares, exact */
+	sm_u128 sq;              /* sum of squares, exact (core/u128.h) */
 	int sq_lost;             /* sq overflowed: the spread comes from the buckets */
 	uint64_t buckets[SM_HIST_BUCKETS];
 };
@@ -63,7 +65,7 @@ static inline void sm_hist_add(struct sm_hist *h, uint64_t v)
 		h->max = v;
 	h->count++;
 	h->sum += v;
-	if (__builtin_add_overflow(h->sq, (unsigned __int128)v * v, &h->sq))
+	if (sm_u128_add(h->sq, sm_u128_mul(v, v), &h->sq))
 		h->sq_lost = 1;
 }
 
@@ -120,7 +122,7 @@ double sm_hist_m2_buckets(const struct sm_hist *h);
 /* The sum of squares of count values that add up to sum and whose squared
  * deviations from their mean add up to m2: sum^2 / count + m2, rounded,
  * into *sq. Returns 0, or -1 when it would pass 2^128. */
-int sm_hist_sq_from_m2(uint64_t count, uint64_t sum, double m2, unsigned __int128 *sq);
+int sm_hist_sq_from_m2(uint64_t count, uint64_t sum, double m2, sm_u128 *sq);
 
 /* Set h's sum of squares from m2 (a stored result read back, a spread
  * known another way), given h's count and sum. */

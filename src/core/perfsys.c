@@ -272,6 +272,10 @@ int sm_perfsys_attach(struct sm_perfsys *ps, pid_t pid)
 		return -e;
 	}
 	ps->fd_flush = open_counter(ps->tp_id, pid, 1);
+#ifndef SYS_sync_file_range
+	/* 32-bit ARM has only sync_file_range2 (its arguments reordered) */
+#define SYS_sync_file_range SYS_sync_file_range2
+#endif
 	snprintf(filter, sizeof(filter),
 		 "id == %d || id == %d || id == %d || id == %d || id == %d || id == %d",
 		 (int)SYS_fsync, (int)SYS_fdatasync, (int)SYS_sync, (int)SYS_syncfs,

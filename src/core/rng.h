@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "core/u128.h"
+
 /* splitmix64 step: advances *state and returns a well-mixed value. */
 static inline uint64_t sm_splitmix64(uint64_t *state)
 {
@@ -60,7 +62,7 @@ static inline uint64_t sm_rng_next(struct sm_rng *r)
 /* Uniform integer in [0, n) (n > 0), by Lemire's multiply-shift. */
 static inline uint64_t sm_rng_below(struct sm_rng *r, uint64_t n)
 {
-	return (uint64_t)(((unsigned __int128)sm_rng_next(r) * n) >> 64);
+	return sm_u128_hi(sm_u128_mul(sm_rng_next(r), n));
 }
 
 #endif

@@ -104,7 +104,7 @@ uint64_t sm_series_total(const struct sm_series *s, int i, unsigned c)
 static void add_one(const struct sm_series_hist *x, struct sm_hist *out)
 {
 	uint64_t n = 0, lo = UINT64_MAX, hi = 0, mn, mx, sum;
-	unsigned __int128 sq;
+	sm_u128 sq;
 	double m2;
 
 	for (unsigned b = 0; b < SM_HIST_BUCKETS; b++) {
@@ -136,7 +136,7 @@ static void add_one(const struct sm_series_hist *x, struct sm_hist *out)
 	/* the worker keeps a running (Welford) mean and m2 in atomics, which
 	 * a reader can take one at a time; as a sum of squares they add up */
 	sum = atomic_load_explicit(&x->sum, memory_order_relaxed);
-	if (sm_hist_sq_from_m2(n, sum, m2, &sq) || __builtin_add_overflow(out->sq, sq, &out->sq))
+	if (sm_hist_sq_from_m2(n, sum, m2, &sq) || sm_u128_add(out->sq, sq, &out->sq))
 		out->sq_lost = 1;
 	out->sum += sum;
 	out->count += n;

@@ -4,6 +4,7 @@
  * --validate and --verify as fileio_verify.c checks them). */
 #include "workload/fileio.h"
 #include "core/units.h"
+#include "core/u128.h"
 #include "engine/engine.h"
 #include "core/clock.h"
 #include "core/rng.h"
@@ -101,7 +102,7 @@ static void gen_random(struct sm_fileio_gen *g, struct sm_fileio_req *r, unsigne
 	for (;;) {
 		uint64_t h = sm_hash64(g->seed + salt * 0x9e3779b97f4a7c15ULL, n);
 
-		pos = (uint64_t)(((unsigned __int128)h * g->span) >> 64);
+		pos = sm_u128_hi(sm_u128_mul(h, g->span));
 		pos -= pos % g->block;
 		r->file = (unsigned)(pos / g->file_size);
 		r->off = pos % g->file_size;

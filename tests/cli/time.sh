@@ -66,9 +66,16 @@ command -v setpriv >/dev/null && expect_rc 1 "drop-caches refused without root" 
 expect_rc 0 "double fork runs" $S time --csv -o g.csv --shell \
   '( (sleep 0.3; dd if=/dev/urandom of=grand.dat bs=1M count=4 oflag=direct conv=fsync status=none) & ); exit 0'
 gw=$(fig g.csv storage_write_bytes); gp=$(fig g.csv processes)
-check "grandchild's storage writes counted (got $gw)" ge "$gw" $((4 * MIB))
-check "orphan reaped by stormark (processes $gp >= 2)" ge "$gp" 2
-check "stormark waited for the grandchild" [ "$(stat -c %s grand.dat 2>/dev/null)" = $((4 * MIB)) ]
+if t_tree_followed; then
+  check "grandchild's storage writes counted (got $gw)" ge "$gw" $((4 * MIB))
+  check "orphan reaped by stormark (processes $gp >= 2)" ge "$gp" 2
+  check "stormark waited for the grandchild" [ "$(stat -c %s grand.dat 2>/dev/null)" = $((4 * MIB)) ]
+else
+  # qemu-user: no subreaper; the result says so instead
+  echo "the tree is not followed here (no PR_SET_CHILD_SUBREAPER): the orphan checks become the warning's"
+  $S time --json -o gj.json --shell '( (sleep 0.3; true) & ); exit 0' 2>/dev/null
+  check "no subreaper: the result warns tree_unfollowed" grep -q '"tree_unfollowed"' gj.json
+fi
 
 # --- exit status and signals
 expect_rc 7 "exit status passed through" $S time -o /dev/null -- sh -c 'exit 7'
@@ -103,8 +110,12 @@ $S time --format timeit -- true >t.txt
 # the block: timeit's fields in its order, those measured only (Bytes Other
 # never is on Linux), each value a number or timeit's time forms
 block() { sed -n '2,/^$/p' "$1" | sed '/^$/d'; }
+# System Calls is shown where they are counted (a tracepoint; not under
+# qemu-user, which says why after the block)
+sc='System Calls:'
+grep -q '^#   System Calls - ' t.txt && sc=
 check "timeit layout in order" diff <(block t.txt | grep -o '^[A-Za-z ]*:') <(printf '%s\n' \
-  'Version Number:' 'Exit Time:' 'Elapsed Time:' 'Process Time:' 'System Calls:' \
+  'Version Number:' 'Exit Time:' 'Elapsed Time:' 'Process Time:' ${sc:+"$sc"} \
   'Context Switches:' 'Page Faults:' 'Bytes Read:' 'Bytes Written:')
 check "timeit counts are numbers" test "$(block t.txt | sed -n '5,$p' | grep -Evc '^[A-Za-z ]+: +[0-9]+$')" = 0
 check "timeit: nothing after the block looks like a field" \

@@ -6,6 +6,10 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+/* pwrite and pwrite64 are both defined here, each with its own offset
+ * type (on a 32-bit build, _FILE_OFFSET_BITS=64 would make them one) */
+#undef _FILE_OFFSET_BITS
+#undef _TIME_BITS
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -15,7 +19,7 @@
 
 static atomic_long seen;
 
-static int drop_this(int fd, off_t off)
+static int drop_this(int fd, off64_t off)
 {
 	const char *name = getenv("SM_DROP_FILE"), *nth = getenv("SM_DROP_NTH");
 	char link[64], path[4096];
@@ -49,7 +53,13 @@ ssize_t pwrite(int fd, const void *buf, size_t count, off_t off)
 	return real(fd, buf, count, off);
 }
 
-ssize_t pwrite64(int fd, const void *buf, size_t count, off_t off)
+ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t off)
 {
-	return pwrite(fd, buf, count, off);
+	static ssize_t (*real)(int, const void *, size_t, off64_t);
+
+	if (!real)
+		real = (ssize_t (*)(int, const void *, size_t, off64_t))dlsym(RTLD_NEXT, "pwrite64");
+	if (drop_this(fd, off))
+		return (ssize_t)count;
+	return real(fd, buf, count, off);
 }

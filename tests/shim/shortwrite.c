@@ -9,6 +9,10 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+/* pwrite and pwrite64 are both defined here, each with its own offset
+ * type (on a 32-bit build, _FILE_OFFSET_BITS=64 would make them one) */
+#undef _FILE_OFFSET_BITS
+#undef _TIME_BITS
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
@@ -47,13 +51,12 @@ static size_t cut(size_t count)
 	return mode && !strcmp(mode, "zero") ? 0 : count / 2;
 }
 
-ssize_t pwrite(int fd, const void *buf, size_t count, off_t off)
+/* one pwrite through real, the C library's own of that name */
+static ssize_t pwrite_via(ssize_t (*real)(int, const void *, size_t, off64_t), int fd, const void *buf,
+			  size_t count, off64_t off)
 {
-	static ssize_t (*real)(int, const void *, size_t, off_t);
 	int f = fault(fd);
 
-	if (!real)
-		real = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
 	if (f == 2) {
 		errno = EIO;
 		return -1;
@@ -66,9 +69,32 @@ ssize_t pwrite(int fd, const void *buf, size_t count, off_t off)
 	return real(fd, buf, count, off);
 }
 
-ssize_t pwrite64(int fd, const void *buf, size_t count, off_t off)
+static ssize_t real_pwrite(int fd, const void *buf, size_t count, off64_t off)
 {
-	return pwrite(fd, buf, count, off);
+	static ssize_t (*real)(int, const void *, size_t, off_t);
+
+	if (!real)
+		real = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
+	return real(fd, buf, count, (off_t)off);
+}
+
+static ssize_t real_pwrite64(int fd, const void *buf, size_t count, off64_t off)
+{
+	static ssize_t (*real)(int, const void *, size_t, off64_t);
+
+	if (!real)
+		real = (ssize_t (*)(int, const void *, size_t, off64_t))dlsym(RTLD_NEXT, "pwrite64");
+	return real(fd, buf, count, off);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t count, off_t off)
+{
+	return pwrite_via(real_pwrite, fd, buf, count, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t count, off64_t off)
+{
+	return pwrite_via(real_pwrite64, fd, buf, count, off);
 }
 
 ssize_t write(int fd, const void *buf, size_t count)

@@ -348,7 +348,7 @@ static void test_stddev_cancellation(SM_UNUSED void **state)
 	sm_hist_merge(a, b);
 	assert_true(fabsl(sm_hist_stddev(all) - sqrtl(ss / n)) < 1e-9L * sqrtl(ss / n));
 	assert_true(fabsl(sm_hist_stddev(a) - sqrtl(ss / n)) < 1e-9L * sqrtl(ss / n));
-	assert_true(a->sq == all->sq);
+	assert_int_equal(sm_u128_cmp(a->sq, all->sq), 0);
 	assert_false(a->sq_lost);
 	free(a);
 	free(b);
@@ -386,7 +386,7 @@ static void test_diff(SM_UNUSED void **state)
 	assert_true(d->max >= later->max && d->max <= a->max);
 	assert_true(sm_hist_percentile(d, 50) == sm_hist_percentile(later, 50));
 	/* exact: the sums of squares subtract */
-	assert_true(d->sq == later->sq);
+	assert_int_equal(sm_u128_cmp(d->sq, later->sq), 0);
 	assert_true(fabs(sm_hist_stddev(d) - sm_hist_stddev(later)) < 1e-12 * sm_hist_stddev(later));
 	sm_hist_diff(d, a, a);
 	assert_int_equal(d->count, 0);
@@ -428,7 +428,7 @@ static void test_sq_lost(SM_UNUSED void **state)
 
 		assert_non_null(c);
 		*c = *r;
-		c->sq = 0;
+		c->sq = sm_u128_of(0);
 		sm_hist_set_m2(c, sm_hist_m2(r));
 		assert_false(c->sq_lost);
 		assert_true(fabs(sm_hist_stddev(c) - sm_hist_stddev(r)) < 1e-9 * sm_hist_stddev(r));
@@ -463,7 +463,7 @@ static void test_m2_round_trip(SM_UNUSED void **state)
 			sm_hist_add(h, 1000000 + x % (1ull << (20 + t % 9)));
 		}
 		*c = *h;
-		c->sq = 0;
+		c->sq = sm_u128_of(0);
 		sm_hist_set_m2(c, sm_hist_m2(h));
 		assert_false(c->sq_lost);
 		diff += sm_hist_m2(c) != sm_hist_m2(h);
