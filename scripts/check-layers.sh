@@ -21,7 +21,9 @@
 # each undefined symbol of an object is looked up among the others' defined
 # ones, and the layer defining it must be one the object's layer may use.
 # The files of a folder listed in `acyclic` (check/) must not call each
-# other in a circle.
+# other in a circle. The objects of a folder listed in `no_io` (the pure
+# layers: analysis/, check/, report/) must not open, write, rename or
+# remove a file (a renderer writes to the stream it is given, or to memory).
 #
 # usage: check-layers.sh [SRC [BUILD]]
 set -u
@@ -94,6 +96,13 @@ for root, dirs, files in os.walk(src):
 # ---- symbols: what each built object uses, and where that is defined ----
 # files whose objects call one another only downward, never in a circle
 acyclic = ["check"]
+# folders whose objects do no file I/O, and the calls that would be some
+no_io = ["analysis", "check", "report"]
+io_calls = set("""open open64 openat openat64 creat creat64 fopen fopen64 fdopen
+    freopen write pwrite pwrite64 writev pwritev read pread pread64 readv
+    rename renameat renameat2 unlink unlinkat remove mkdir mkdirat rmdir
+    ftruncate truncate fcntl fsync fdatasync
+    sm_outfile_open sm_outfile_close sm_write_all""".split())
 build = sys.argv[2] if len(sys.argv) > 2 else ""
 if build:
     import subprocess
@@ -152,6 +161,13 @@ if build:
         print("layer violation: %s uses %s of %s (%s may use: %s)" % (
             user, sym, owner, layer, allowed.get(layer) or "nothing"))
         bad = 1
+    for user in sorted(undef):
+        layer = user.split(os.sep, 1)[0] if os.sep in user else None
+        if layer in no_io:
+            for sym in sorted(undef[user] & io_calls):
+                print("layer violation: %s does file I/O: it calls %s (%s/ does none)" % (
+                    user, sym, layer))
+                bad = 1
     for folder in acyclic:
         edges = {}
         for (user, owner) in calls:

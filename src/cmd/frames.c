@@ -12,6 +12,7 @@
 #include "report/formats.h"
 #include "report/frametest.h"
 #include "report/frames_csv.h"
+#include "workload/frames_log.h"
 #include "report/verify.h"
 #include "analysis/paced.h"
 #include "analysis/verdict.h"
@@ -212,12 +213,19 @@ static int end(struct sm_emit *e, void *arg, int rc)
 	return code;
 }
 
+/* -x's lines, written by the workload's log (workload/frames_log.h) */
+static const struct sm_frames_log_format csv_format = {
+	.header = sm_frames_csv_header,
+	.line_max = SM_FRAMES_CSV_LINE_MAX,
+	.line = sm_frames_csv_line,
+};
+
 /* The test itself, with its -x log and --verify's record of the frames
  * written (o->plan.verify_written: the caller frees it); then the
  * read-back pass. Returns the outcome (0 or -errno), or 1 for an exit code
  * already in *code. */
 static int test(struct sm_frames_opts *o, struct sm_job *job, struct sm_frames_result *res,
-		struct sm_frames_csv *csv, int *code)
+		struct sm_frames_log *csv, int *code)
 {
 	unsigned char *written;   /* --verify, write test: frames written */
 	struct sm_live_out live;
@@ -225,7 +233,7 @@ static int test(struct sm_frames_opts *o, struct sm_job *job, struct sm_frames_r
 
 	if (o->plan.csv_path) {
 		/* the workload streams its per-frame records into this sink */
-		rc = sm_frames_csv_open(csv, o->plan.csv_path);
+		rc = sm_frames_log_open(csv, o->plan.csv_path, &csv_format);
 		if (rc) {
 			sm_prog_error(o->prog, "cannot write '%s': %s", o->plan.csv_path, strerror(-rc));
 			*code = SM_EXIT_FAIL;
@@ -289,7 +297,7 @@ int cmd_frames(int argc, char **argv, struct sm_job *job)
 {
 	struct sm_frames_opts o;
 	struct sm_frames_result *res = NULL;
-	struct sm_frames_csv csv = { .fd = -1 };
+	struct sm_frames_log csv = { .fd = -1 };
 	struct ending en = { .o = &o };
 	struct sm_emit e = { .r = &sm_render_frames, .kind = &sm_job_frames, .out = &o.out, .save = &o.save,
 			     .job = job, .end = end, .arg = &en };
@@ -342,11 +350,11 @@ int cmd_frames(int argc, char **argv, struct sm_job *job)
 		snprintf(res->video_format, sizeof(res->video_format), "%s", o.format);
 		res->video_capture = o.capture;
 	}
-	en.csv_err = o.plan.csv_path ? sm_frames_csv_error(&csv) : 0;
+	en.csv_err = o.plan.csv_path ? sm_frames_log_error(&csv) : 0;
 	res->log_cut = en.csv_err != 0;   /* frametest's "Writing log file..." only for a whole log */
 	code = sm_emit(&e, res, rc);   /* rank 0 reports the job's result */
 out:
-	if (csv.fd >= 0 && (rc = sm_frames_csv_close(&csv)) && code == SM_EXIT_OK) {
+	if (csv.fd >= 0 && (rc = sm_frames_log_close(&csv)) && code == SM_EXIT_OK) {
 		sm_prog_error(o.prog, "cannot write '%s': %s", o.plan.csv_path, strerror(-rc));
 		code = SM_EXIT_FAIL;
 	}

@@ -119,14 +119,22 @@ void sm_job_alone(struct sm_job *j)
 	j->size = 1;
 }
 
-int sm_job_start(struct sm_job *j, int *argc, char **argv)
-{
-	const char *cmd = job_command(*argc, argv), *wait = NULL, *files = NULL, *detail = NULL, *launcher;
-	struct sm_job_state *st;
-	int stone = 0, k = 1, rc;
-	double secs = WAIT_DEFAULT_S;
+/* The job's own options, taken out of a command line. */
+struct job_opts {
+	const char *wait, *files, *detail;   /* --mpi-wait, --mpi-files, --mpi-rank-detail */
+	int stone;                            /* --stonewall */
+	double secs;                          /* --mpi-wait's value */
+};
 
-	sm_job_alone(j);
+/* Take the job's options out of argv (the command's stay, in order, and
+ * everything after "--"; none is taken without a command) and check their
+ * values. Returns 0, or an exit code after a message. */
+static int take_options(int *argc, char **argv, const char *cmd, struct job_opts *o)
+{
+	int k = 1;
+
+	memset(o, 0, sizeof(*o));
+	o->secs = WAIT_DEFAULT_S;
 	for (int i = 1; i < *argc && cmd; i++) {
 		if (!strcmp(argv[i], "--")) {
 			while (i < *argc)
@@ -134,13 +142,13 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 			break;
 		}
 		if (!strcmp(argv[i], "--stonewall"))
-			stone = 1;
+			o->stone = 1;
 		else if (!strncmp(argv[i], "--mpi-wait=", 11))
-			wait = argv[i] + 11;
+			o->wait = argv[i] + 11;
 		else if (!strncmp(argv[i], "--mpi-files=", 12))
-			files = argv[i] + 12;
+			o->files = argv[i] + 12;
 		else if (!strncmp(argv[i], "--mpi-rank-detail=", 18))
-			detail = argv[i] + 18;
+			o->detail = argv[i] + 18;
 		else
 			argv[k++] = argv[i];
 	}
@@ -148,32 +156,43 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 		argv[k] = NULL;
 		*argc = k;
 	}
-	if (wait) {
+	if (o->wait) {
 		char *end;
 
-		secs = strtod(wait, &end);
-		if (end == wait || *end || !(secs >= 1 && secs <= 86400))
+		o->secs = strtod(o->wait, &end);
+		if (end == o->wait || *end || !(o->secs >= 1 && o->secs <= 86400))
 			return sm_usage_error("stormark", "stormark --help",
-					      "--mpi-wait=%s: give whole or decimal seconds from 1 to 86400", wait);
+					      "--mpi-wait=%s: give whole or decimal seconds from 1 to 86400", o->wait);
 	}
-	if (files && strcmp(files, "own") && strcmp(files, "shared"))
+	if (o->files && strcmp(o->files, "own") && strcmp(o->files, "shared"))
 		return sm_usage_error("stormark", "stormark --help",
-				      "--mpi-files=%s: give own (DIR/rank.N) or shared (DIR itself)", files);
-	if (detail) {
+				      "--mpi-files=%s: give own (DIR/rank.N) or shared (DIR itself)", o->files);
+	if (o->detail) {
 		char dir[4096];
-		const char *why = !*detail ? "give a file" :
-			sm_parent_dir(detail, dir, sizeof(dir)) || sm_is_dir(dir) != 1 ?
-			"its directory does not exist" : sm_outfile_kind_problem(detail);
+		const char *why = !*o->detail ? "give a file" :
+			sm_parent_dir(o->detail, dir, sizeof(dir)) || sm_is_dir(dir) != 1 ?
+			"its directory does not exist" : sm_outfile_kind_problem(o->detail);
 
 		if (why)
-			return sm_usage_error("stormark", "stormark --help", "--mpi-rank-detail=%s: %s", detail, why);
+			return sm_usage_error("stormark", "stormark --help", "--mpi-rank-detail=%s: %s", o->detail, why);
 	}
-	launcher = sm_mpi_launched();
+	return 0;
+}
+
+/* Whether the options suit command cmd started by launcher (NULL: not
+ * under mpirun or srun; then no job option may be given), and whether
+ * this stormark can run the job there. Returns 0, or an exit code after a
+ * message. */
+static int job_suits(const struct job_opts *o, const char *cmd, const char *launcher)
+{
+	const char *files = o->files, *detail = o->detail;
+	int stone = o->stone;
+
 	if (!launcher || !cmd) {
-		if (stone || wait || files || detail)
+		if (stone || o->wait || files || detail)
 			return sm_usage_error("stormark", "stormark --help", "%s takes effect only when mpirun "
 					      "or srun starts frames, fileio, run, streams or meta (docs/mpi.md)",
-					      stone ? "--stonewall" : wait ? "--mpi-wait" : files ? "--mpi-files" :
+					      stone ? "--stonewall" : o->wait ? "--mpi-wait" : files ? "--mpi-files" :
 					      "--mpi-rank-detail");
 		return 0;
 	}
@@ -203,6 +222,24 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 			return SM_EXIT_USAGE;
 		}
 	}
+	return 0;
+}
+
+int sm_job_start(struct sm_job *j, int *argc, char **argv)
+{
+	const char *cmd = job_command(*argc, argv), *launcher;
+	struct sm_job_state *st;
+	struct job_opts o;
+	int rc;
+
+	sm_job_alone(j);
+	rc = take_options(argc, argv, cmd, &o);
+	if (rc)
+		return rc;
+	launcher = sm_mpi_launched();
+	rc = job_suits(&o, cmd, launcher);
+	if (rc || !launcher || !cmd)
+		return rc;
 	st = calloc(1, sizeof(*st));
 	if (!st) {
 		sm_error("out of memory");
@@ -216,15 +253,15 @@ int sm_job_start(struct sm_job *j, int *argc, char **argv)
 			 rc == -ELIBACC ? sm_mpi_load_error() : "MPI_Init failed");
 		return SM_EXIT_FAIL;
 	}
-	st->wait_ns = (uint64_t)(secs * 1e9);
-	st->detail = detail;
+	st->wait_ns = (uint64_t)(o.secs * 1e9);
+	st->detail = o.detail;
 	j->ops = &mpi_ops;
 	j->st = st;
 	j->rank = st->me.rank;
 	j->size = st->me.size;
 	j->launcher = launcher;
-	j->stonewall = stone;
-	j->shared = files && !strcmp(files, "shared");
+	j->stonewall = o.stone;
+	j->shared = o.files && !strcmp(o.files, "shared");
 	if (j->rank && !freopen("/dev/null", "w", stdout))
 		return SM_EXIT_FAIL;
 	return 0;
@@ -332,553 +369,6 @@ static void mpi_after(struct sm_job *j, int *rc, int *interrupted)
 		sm_error("mpi: rank %d: the stonewall notices did not settle within --mpi-wait", j->rank);
 }
 
-/* This rank's part of the job as the others see it: "mpi_rank" in its
- * result document (doc may be a bare object when nothing was measured). */
-static void add_rank(struct sm_job *j, cJSON *doc, int failed, const char *error)
-{
-	cJSON *o = cJSON_AddObjectToObject(doc, "mpi_rank");
-
-	if (!o)
-		return;
-	cJSON_AddNumberToObject(o, "rank", j->rank);
-	cJSON_AddStringToObject(o, "host", j->st->me.host);
-	sm_json_add_u64(o, "done_ns", j->st->done_ns);
-	cJSON_AddBoolToObject(o, "failed", failed);
-	cJSON_AddStringToObject(o, "error", error ? error : "");
-	cJSON_AddBoolToObject(o, "walled", j->st->walled);
-}
-
-/*
- * Send doc (consumed) to rank 0. There, st->docs[r] is each rank's
- * document (NULL when none came) and st->res.rank[r] what its "mpi_rank"
- * says. Returns 0, or an exit code (said on stderr).
- */
-static int gather_docs(struct sm_job *j, cJSON *doc)
-{
-	struct sm_job_state *st = j->st;
-	struct sm_dist_result *d = &st->res;
-	char *text = doc ? cJSON_PrintUnformatted(doc) : NULL, **out = NULL;
-	size_t *len = NULL;
-	unsigned n = (unsigned)j->size;
-	int rc;
-
-	st->gathered = 1;
-	if (!text) {
-		cJSON_Delete(doc);
-		text = strdup("{}");   /* rank 0 still hears from this rank */
-		doc = NULL;
-		if (!text)
-			return SM_EXIT_FAIL;
-	}
-	rc = sm_mpi_gather(text, strlen(text), sm_now_ns() + st->wait_ns + st->done_ns, &out, &len);
-	free(text);
-	if (j->rank || rc) {
-		cJSON_Delete(doc);
-		st->timed_out |= rc != 0;
-		if (rc)
-			sm_error("mpi: rank %d: cannot hand the result to rank 0: %s", j->rank,
-				 rc == -ETIMEDOUT ? "rank 0 did not take it within --mpi-wait" : strerror(-rc));
-		return rc ? SM_EXIT_FAIL : 0;
-	}
-	memset(d, 0, sizeof(*d));
-	d->nranks = n;
-	d->stonewall = j->stonewall;
-	d->rank = calloc(n, sizeof(*d->rank));
-	st->docs = calloc(n, sizeof(*st->docs));
-	if (!d->rank || !st->docs) {
-		for (unsigned r = 0; r < n; r++)
-			free(out[r]);
-		free(out);
-		free(len);
-		cJSON_Delete(doc);
-		sm_error("out of memory");
-		return SM_EXIT_FAIL;
-	}
-	for (unsigned r = 0; r < n; r++) {
-		struct sm_dist_rank *k = &d->rank[r];
-
-		if (!out[r])
-			st->timed_out = 1;
-		/* rank 0's own too: read back as the others' are (a u64 is
-		 * written as a raw number that only a parse makes a number) */
-		cJSON *x = out[r] ? cJSON_Parse(out[r]) : NULL;
-		const cJSON *m = cJSON_GetObjectItemCaseSensitive(x, "mpi_rank");
-		const cJSON *h = cJSON_GetObjectItemCaseSensitive(m, "host");
-		const cJSON *e = cJSON_GetObjectItemCaseSensitive(m, "error");
-
-		k->rank = (int)r;
-		snprintf(k->host, sizeof(k->host), "%s", st->me.hosts[r]);
-		free(out[r]);
-		if (!m) {
-			snprintf(k->error, sizeof(k->error), "no result within %.0f s of rank 0's end (the rank "
-				 "died, hung or could not send)", (double)(st->wait_ns + st->done_ns) / 1e9);
-			cJSON_Delete(x);
-			continue;
-		}
-		if (cJSON_IsString(h))
-			snprintf(k->host, sizeof(k->host), "%s", h->valuestring);
-		snprintf(k->error, sizeof(k->error), "%s", cJSON_IsString(e) ? e->valuestring : "");
-		k->failed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "failed"));
-		k->walled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "walled"));
-		(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(m, "done_ns"), &k->done_ns);
-		cJSON_DeleteItemFromObjectCaseSensitive(x, "mpi_rank");
-		/* "reported" once its result is merged */
-		st->docs[r] = x;
-	}
-	cJSON_Delete(doc);
-	free(out);
-	free(len);
-	return 0;
-}
-
-/* Rank 0: the job's figures once the results are merged. */
-static int analyse_job(struct sm_job *j)
-{
-	const char *rows = getenv("SM_MPI_RANK_ROWS");   /* the rows listed (tests) */
-
-	j->st->res.list_max = rows && atoi(rows) > 0 ? (unsigned)atoi(rows) : 0;
-	if (sm_dist_analyse(&j->st->res)) {
-		sm_error("out of memory");
-		return SM_EXIT_FAIL;
-	}
-	return 0;
-}
-
-int sm_job_collect(struct sm_job *j, cJSON *doc, int failed, const char *error)
-{
-	int rc;
-
-	if (doc)
-		add_rank(j, doc, failed, error);
-	rc = gather_docs(j, doc);
-	return rc ? rc : j->rank ? 1 : 0;
-}
-
-/* How rank 0 reads back and merges the results of frames and fileio. */
-struct merge_ops {
-	size_t size;   /* of the result */
-	struct sm_result_head *(*head)(void *res);
-	cJSON *(*doc)(const void *res);   /* this rank's document */
-	int (*failed)(const void *res);
-	int (*read)(const cJSON *doc, void *res, struct sm_jerr *e);
-	int (*merge)(void *dst, const void *src);
-	void (*release)(void *res);
-	void (*counts)(const void *res, uint64_t *bytes, uint64_t *items);   /* the rank table's */
-	void (*analyse)(void *res);       /* the figures again from the merged counts */
-	int (*code)(const void *res, int rc);   /* the exit code of a rank that reports nothing */
-};
-
-/* Rank 0 while the ranks' results come one by one (merge_job). */
-struct merge_ctx {
-	struct sm_job *j;
-	const struct merge_ops *ops;
-	void *res, *tmp;            /* the job's result; one rank's, read back */
-	FILE *detail;               /* --mpi-rank-detail's file, or NULL */
-	int err;                    /* a write to it failed */
-};
-
-/* One rank's document (text, NULL when none came) into the job: its row
- * of the rank table, its result merged into res, its line in the detail
- * file; nothing of it is kept. Returns 0, or -ENOMEM. */
-static int take_rank(void *arg, int rank, const char *text, SM_UNUSED size_t len)
-{
-	struct merge_ctx *c = arg;
-	struct sm_job_state *st = c->j->st;
-	struct sm_dist_rank *k = &st->res.rank[rank];
-	cJSON *x = text ? cJSON_Parse(text) : NULL;
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(x, "mpi_rank");
-	const cJSON *h = cJSON_GetObjectItemCaseSensitive(m, "host");
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(m, "error");
-	struct sm_jerr je = { "" };
-	int rc = 0;
-
-	k->rank = rank;
-	snprintf(k->host, sizeof(k->host), "%s", st->me.hosts[rank]);
-	if (!m) {
-		st->timed_out |= !text;
-		snprintf(k->error, sizeof(k->error), "no result within %.0f s of rank 0's end (the rank "
-			 "died, hung or could not send)", (double)(st->wait_ns + st->done_ns) / 1e9);
-		if (c->detail) {
-			/* its line all the same: one per rank */
-			cJSON *o = cJSON_CreateObject(), *r = cJSON_AddObjectToObject(o, "mpi_rank");
-			char *t;
-
-			cJSON_AddNumberToObject(r, "rank", rank);
-			cJSON_AddStringToObject(r, "host", k->host);
-			cJSON_AddBoolToObject(r, "failed", 0);
-			cJSON_AddStringToObject(r, "error", k->error);
-			t = cJSON_PrintUnformatted(o);
-			if (!t || fprintf(c->detail, "%s\n", t) < 0)
-				c->err = 1;
-			free(t);
-			cJSON_Delete(o);
-		}
-		cJSON_Delete(x);
-		return 0;
-	}
-	if (c->detail && fprintf(c->detail, "%s\n", text) < 0)
-		c->err = 1;
-	if (cJSON_IsString(h))
-		snprintf(k->host, sizeof(k->host), "%s", h->valuestring);
-	snprintf(k->error, sizeof(k->error), "%s", cJSON_IsString(e) ? e->valuestring : "");
-	k->failed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "failed"));
-	k->walled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "walled"));
-	(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(m, "done_ns"), &k->done_ns);
-	if (cJSON_GetObjectItemCaseSensitive(x, "command")) {
-		if (c->ops->read(x, c->tmp, &je)) {
-			snprintf(k->error, sizeof(k->error), "its result cannot be read: %s", je.msg);
-		} else {
-			k->reported = 1;
-			c->ops->counts(c->tmp, &k->bytes, &k->items);
-			rc = c->ops->merge(c->res, c->tmp);
-		}
-		c->ops->release(c->tmp);
-		memset(c->tmp, 0, c->ops->size);
-	}
-	cJSON_Delete(x);
-	return rc;
-}
-
-/*
- * Send res's document to rank 0; there, merge every other rank's result
- * into res as it comes, one at a time (rank 0's own counts
- * taken before any merge), keeping of each only its row of the rank table
- * (and writing its line to --mpi-rank-detail's file), then derive the
- * job's figures. Returns -1 on rank 0, else this rank's exit code (a
- * failure said on stderr).
- */
-static int merge_job(struct sm_job *j, void *res, int rc_run, const struct merge_ops *ops)
-{
-	struct sm_job_state *st = j->st;
-	struct sm_dist_result *d = &st->res;
-	struct sm_result_head *h = ops->head(res);
-	cJSON *doc = ops->doc(res);
-	char *text;
-	struct sm_outfile of;
-	struct merge_ctx c = { j, ops, res, NULL, NULL, 0 };
-	int rc, err = 0;
-
-	if (doc)
-		add_rank(j, doc, ops->failed(res), h->error);
-	text = doc ? cJSON_PrintUnformatted(doc) : NULL;
-	cJSON_Delete(doc);
-	st->gathered = 1;
-	if (j->rank) {
-		rc = sm_mpi_gather_each(text ? text : "{}", text ? strlen(text) : 2,
-					sm_now_ns() + st->wait_ns + st->done_ns, NULL, NULL);
-		free(text);
-		st->timed_out |= rc != 0;
-		if (rc)
-			sm_error("mpi: rank %d: cannot hand the result to rank 0: %s", j->rank,
-				 rc == -ETIMEDOUT ? "rank 0 did not take it within --mpi-wait" : strerror(-rc));
-		return ops->code(res, rc_run);
-	}
-	memset(d, 0, sizeof(*d));
-	d->nranks = (unsigned)j->size;
-	d->stonewall = j->stonewall;
-	d->rank = calloc(d->nranks, sizeof(*d->rank));
-	c.tmp = calloc(1, ops->size);
-	if (st->detail) {
-		c.detail = sm_outfile_fopen(&of, st->detail, &err);
-		if (!c.detail)
-			sm_error("mpi: --mpi-rank-detail=%s: %s", st->detail, strerror(-err));
-	}
-	if (!d->rank || !c.tmp) {
-		free(text);
-		free(c.tmp);
-		if (c.detail)
-			(void)sm_outfile_fclose(&of, c.detail, -ENOMEM);
-		sm_error("out of memory");
-		return ops->code(res, rc_run);
-	}
-	/* rank 0's own row, from its own result before anything is merged */
-	d->rank[0].rank = 0;
-	snprintf(d->rank[0].host, sizeof(d->rank[0].host), "%s", st->me.host);
-	snprintf(d->rank[0].error, sizeof(d->rank[0].error), "%s", h->error);
-	d->rank[0].failed = ops->failed(res);
-	d->rank[0].walled = st->walled;
-	d->rank[0].done_ns = st->done_ns;
-	d->rank[0].reported = text != NULL;
-	ops->counts(res, &d->rank[0].bytes, &d->rank[0].items);
-	if (c.detail && text && fprintf(c.detail, "%s\n", text) < 0)
-		c.err = 1;
-	free(text);
-	rc = sm_mpi_gather_each(NULL, 0, sm_now_ns() + st->wait_ns + st->done_ns, take_rank, &c);
-	free(c.tmp);
-	if (c.detail) {
-		err = sm_outfile_fclose(&of, c.detail, c.err ? -EIO : 0);
-		if (err)
-			sm_error("mpi: --mpi-rank-detail=%s: %s", st->detail, strerror(-err));
-	}
-	st->detail_lost = err != 0;
-	if (rc) {
-		st->timed_out = 1;
-		sm_error("mpi: the ranks' results could not be taken: %s", strerror(-rc));
-		return ops->code(res, rc_run);
-	}
-	if (analyse_job(j))
-		return ops->code(res, rc_run);
-	/* the job's span; the figures again from the merged counts */
-	h->duration_ns = d->last_done_ns;
-	ops->analyse(res);
-	return -1;
-}
-
-/* The host and rank table after a text report, and as the "mpi" object. */
-void sm_job_table(struct sm_job *j, FILE *f, cJSON *doc)
-{
-	if (j->rank || !j->st->res.rank)
-		return;
-	if (f)
-		sm_dist_text(f, &j->st->res);
-	if (doc) {
-		cJSON *o = sm_dist_json(&j->st->res, j->st->docs);
-
-		if (o) {
-			cJSON_AddStringToObject(o, "files", j->shared ? "shared" : "own");
-			cJSON_AddItemToObject(doc, "mpi", o);
-		}
-	}
-}
-
-static void table_text(struct sm_job *j, FILE *f, SM_UNUSED const void *res)
-{
-	sm_job_table(j, f, NULL);
-}
-
-static void table_json(struct sm_job *j, cJSON *doc, SM_UNUSED const void *res)
-{
-	sm_job_table(j, NULL, doc);
-}
-
-static struct sm_result_head *frames_head(void *res)
-{
-	return &((struct sm_frames_result *)res)->head;
-}
-
-static cJSON *frames_doc(const void *res)
-{
-	const struct sm_frames_result *r = res;
-	cJSON *doc = sm_json_doc_new(&r->head);
-
-	if (doc)
-		sm_json_frames(doc, r);
-	return doc;
-}
-
-static int frames_failed(const void *res)
-{
-	const struct sm_frames_result *r = res;
-
-	return r->error != 0 || r->head.error[0];
-}
-
-static int frames_read(const cJSON *doc, void *res, struct sm_jerr *e)
-{
-	return sm_frames_from_json(doc, res, e);
-}
-
-static int frames_merge(void *dst, const void *src)
-{
-	return sm_frames_merge(dst, src);
-}
-
-static void frames_release(void *res)
-{
-	sm_frames_from_json_release(res);
-}
-
-static void frames_counts(const void *res, uint64_t *bytes, uint64_t *items)
-{
-	const struct sm_frames_result *f = res;
-
-	*bytes = f->bytes;
-	*items = f->frames_done;
-}
-
-static void frames_analyse(void *res)
-{
-	sm_frames_analyse(res);
-}
-
-static int frames_code(SM_UNUSED const void *res, int rc)
-{
-	return sm_exit_code(rc && rc != -EINTR, rc == -EINTR);
-}
-
-static int frames_job(struct sm_job *j, void *res, int *rc)
-{
-	static const struct merge_ops ops = {
-		sizeof(struct sm_frames_result), frames_head, frames_doc, frames_failed, frames_read,
-		frames_merge, frames_release, frames_counts, frames_analyse, frames_code,
-	};
-
-	return merge_job(j, res, *rc, &ops);
-}
-
-const struct sm_job_kind sm_job_frames = { frames_job, table_text, table_json };
-
-static struct sm_result_head *fileio_head(void *res)
-{
-	return &((struct sm_fileio_result *)res)->head;
-}
-
-static cJSON *fileio_doc(const void *res)
-{
-	return sm_fileio_json(res);
-}
-
-static int fileio_failed(const void *res)
-{
-	const struct sm_fileio_result *r = res;
-
-	return r->failed || r->head.error[0];
-}
-
-static int fileio_read(const cJSON *doc, void *res, struct sm_jerr *e)
-{
-	return sm_fileio_from_json(doc, res, e);
-}
-
-static int fileio_merge(void *dst, const void *src)
-{
-	return sm_fileio_merge(dst, src);
-}
-
-static void fileio_release(void *res)
-{
-	sm_fileio_from_json_release(res);
-}
-
-static void fileio_counts(const void *res, uint64_t *bytes, uint64_t *items)
-{
-	const struct sm_fileio_result *f = res;
-
-	*bytes = f->ops[0].bytes + f->ops[1].bytes;
-	*items = f->events;
-}
-
-static void fileio_analyse(void *res)
-{
-	sm_fileio_analyse(res);
-}
-
-static int fileio_code(const void *res, SM_UNUSED int rc)
-{
-	const struct sm_fileio_result *r = res;
-
-	return sm_exit_code(r->failed, r->head.interrupted);
-}
-
-static int fileio_job(struct sm_job *j, void *res, int *rc)
-{
-	static const struct merge_ops ops = {
-		sizeof(struct sm_fileio_result), fileio_head, fileio_doc, fileio_failed, fileio_read,
-		fileio_merge, fileio_release, fileio_counts, fileio_analyse, fileio_code,
-	};
-
-	return merge_job(j, res, *rc, &ops);
-}
-
-const struct sm_job_kind sm_job_fileio = { fileio_job, table_text, table_json };
-
-static struct sm_result_head *meta_head(void *res)
-{
-	return &((struct sm_meta_result *)res)->head;
-}
-
-static cJSON *meta_doc(const void *res)
-{
-	return sm_meta_json(res);
-}
-
-static int meta_failed(const void *res)
-{
-	return ((const struct sm_meta_result *)res)->head.error[0] != '\0';
-}
-
-static int meta_read(const cJSON *doc, void *res, struct sm_jerr *e)
-{
-	return sm_meta_from_json(doc, res, e);
-}
-
-static int meta_merge(void *dst, const void *src)
-{
-	return sm_meta_merge(dst, src);
-}
-
-static void meta_release(void *res)
-{
-	sm_meta_from_json_release(res);
-}
-
-static void meta_counts(const void *res, uint64_t *bytes, uint64_t *items)
-{
-	const struct sm_meta_result *m = res;
-
-	*bytes = *items = 0;
-	for (int p = 0; p < SM_META_NPHASES; p++) {
-		*bytes += m->ph[p].op.bytes;
-		*items += m->ph[p].op.count;
-	}
-}
-
-static void meta_analyse(void *res)
-{
-	sm_meta_analyse(res);
-}
-
-static int meta_job(struct sm_job *j, void *res, int *rc)
-{
-	static const struct merge_ops ops = {
-		sizeof(struct sm_meta_result), meta_head, meta_doc, meta_failed, meta_read,
-		meta_merge, meta_release, meta_counts, meta_analyse, frames_code,
-	};
-	struct sm_meta_result *m = res;
-	int code = merge_job(j, res, *rc, &ops);
-
-	if (code != -1 || !j->st)
-		return code;
-	/* rank 0: the job's first-done rates, from the ranks merged */
-	m->ranks = 0;
-	for (unsigned r = 0; r < j->st->res.nranks; r++)
-		m->ranks += j->st->res.rank[r].reported != 0;
-	sm_meta_analyse(m);
-	return -1;
-}
-
-const struct sm_job_kind sm_job_meta = { meta_job, table_text, table_json };
-
-static int meta_vote(void *arg, int v, int *any)
-{
-	struct sm_job *j = arg;
-
-	return sm_mpi_max(v, any, sm_now_ns() + j->st->wait_ns);
-}
-
-static int meta_bcast(void *arg, void *buf, size_t n)
-{
-	struct sm_job *j = arg;
-
-	return sm_mpi_bcast(buf, n, sm_now_ns() + j->st->wait_ns);
-}
-
-const struct sm_meta_peers *sm_job_meta_peers(struct sm_job *j, int shared)
-{
-	struct sm_meta_peers *p;
-
-	if (!j->st)
-		return NULL;   /* alone: no peers */
-	p = &j->st->meta_peers;
-	p->rank = (unsigned)j->rank;
-	p->ranks = (unsigned)j->size;
-	p->shared = shared;
-	p->vote = meta_vote;
-	p->bcast = meta_bcast;
-	p->arg = j;
-	return p;
-}
-
 static int mpi_merge(struct sm_job *j, const struct sm_job_kind *k, void *res, int *rc)
 {
 	j->st->kind = k;
@@ -920,8 +410,8 @@ static int mpi_finish(struct sm_job *j, int code)
 		snprintf(why, sizeof(why), "failed with exit code %d (its message is on stderr)", code);
 		(void)sm_mpi_wall_done(sm_now_ns() + st->wait_ns);
 		if (doc)
-			add_rank(j, doc, 1, why);
-		if (!gather_docs(j, doc) && !j->rank && analyse_job(j) == 0)
+			sm_job_add_rank(j, doc, 1, why);
+		if (!sm_job_gather(j, doc) && !j->rank && sm_job_analyse(j) == 0)
 			sm_dist_text(stdout, d);
 	}
 	if (st->detail_lost)

@@ -40,7 +40,7 @@ struct sm_job_state {
 	const struct sm_job_kind *kind;   /* what was merged: its text and JSON */
 	struct sm_job_run *run;     /* `run`'s hooks and what they keep (job_run.c) */
 	struct sm_streams_peers peers;   /* `streams`'s transport (job_streams.c) */
-	struct sm_meta_peers meta_peers; /* `meta`'s (job.c) */
+	struct sm_meta_peers meta_peers; /* `meta`'s (job_merge.c) */
 };
 
 /* One command's part in the job: its merge, run by rank 0 (the other
@@ -61,6 +61,15 @@ struct sm_job_kind {
  * code on failure (said on stderr).
  */
 int sm_job_collect(struct sm_job *j, struct cJSON *doc, int failed, const char *error);
+
+/* The parts of sm_job_collect() (job_merge.c), for a rank that failed
+ * after the start (job.c's end): add this rank's "mpi_rank" block to doc;
+ * send doc to rank 0, which fills st->docs and st->res.rank (0 or an exit
+ * code); rank 0's figures once merged (0, or an exit code said on
+ * stderr). */
+void sm_job_add_rank(struct sm_job *j, struct cJSON *doc, int failed, const char *error);
+int sm_job_gather(struct sm_job *j, struct cJSON *doc);
+int sm_job_analyse(struct sm_job *j);
 
 /* The host and rank table (text to f, when f) or the "mpi" object added to
  * doc (when doc): rank 0, once merged. */

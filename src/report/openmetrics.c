@@ -5,6 +5,7 @@
  * suffix, a time's quantiles a summary; the families and labels of
  * docs/openmetrics.md. */
 #include "report/openmetrics.h"
+#include "report/openmetrics_int.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -14,27 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* The families, in the order they are printed. */
-enum fam {
-	F_RESULT, F_STARTED, F_DURATION, F_INTERRUPTED, F_WARNINGS, F_ERRORS,
-	F_MPI_RANKS, F_MPI_BPS, F_MPI_STRAGGLERS,
-	F_CLIFF_FOUND, F_CLIFF_BURST, F_CLIFF_SUST, F_STEADY_REACHED, F_STEADY_ROUNDS,
-	F_FR_BPS, F_FR_FPS, F_FR_BYTES, F_FR_FT, F_FR_FT_MEAN, F_FR_SCHED, F_FR_MOVED, F_FR_DROPPED,
-	F_FI_BPS, F_FI_OPS, F_FI_BYTES, F_FI_ERRS, F_FI_LAT, F_FI_LAT_MEAN, F_FI_EVLAT,
-	F_RUN_BLK_BPS, F_RUN_BLK_IOPS, F_RUN_BLK_LAT,
-	F_RUN_FR_BPS, F_RUN_FR_FPS, F_RUN_FR_FT,
-	F_RUN_V_RATIO, F_RUN_V, F_RUN_V_NEED, F_RUN_V_MEAS,
-	F_ST_MAX, F_ST_HEAD, F_ST_HIGH, F_ST_AT_CAP, F_ST_TRIALS, F_ST_TRIALS_HELD, F_ST_RATE, F_ST_SUST, F_ST_AGG,
-	F_ST_MIX_HELD, F_ST_MIX_BPS, F_ST_MIX_DROP, F_ST_MIXG_HELD,
-	F_TIME_RUNS, F_TIME_WALL, F_TIME_USER, F_TIME_SYS, F_TIME_CPU, F_TIME_RSS,
-	F_TIME_RD, F_TIME_WR, F_TIME_SRD, F_TIME_SWR, F_TIME_SCWR, F_TIME_DRD, F_TIME_DWR,
-	F_TIME_SYSCALLS, F_TIME_CALLS, F_TIME_FAULTS, F_TIME_CTXSW, F_TIME_DISK_IOS, F_TIME_PROCS,
-	F_META_OPS, F_META_COUNT, F_META_ERRS, F_META_DUR, F_META_LAT, F_META_LAT_MEAN,
-	F_RUN_META_OPS, F_RUN_META_SEQ,
-	F_LIVE, F_LIVE_UPDATED, F_LIVE_ELAPSED, F_LIVE_LEFT, F_LIVE_STALL_LONGEST, F_LIVE_STALL_GAPS, F_LIVE_FIG,
-	NFAM
-};
 
 struct family {
 	const char *name, *type, *unit, *help;
@@ -127,16 +107,6 @@ static const struct family fams[NFAM] = {
 	[F_LIVE_STALL_LONGEST] = { "stormark_live_stall_longest_seconds", "gauge", "seconds", "the longest stall of the test so far" },
 	[F_LIVE_STALL_GAPS] = { "stormark_live_stall_gaps", "gauge", NULL, "the stalls of the test so far" },
 	[F_LIVE_FIG] = { "stormark_live_interval", "gauge", NULL, "the last --live line's other figures, by figure: its keys as docs/options.md lists them, a time (KEY_ns) in seconds as KEY_seconds" },
-};
-
-/* The samples of each family, collected before any is printed: a family's
- * samples are printed together, as both formats require. */
-struct om {
-	FILE *mem[NFAM];
-	char *buf[NFAM];
-	size_t len[NFAM];
-	const char *common[5][2];   /* command, key, host, dir, device (value NULL: absent) */
-	int oom;
 };
 
 /* v as the shortest decimal that reads back as the same double. */
@@ -252,7 +222,7 @@ static void vsample(struct om *m, enum fam fam, const char *suffix, double v, va
 	fputc('\n', f);
 }
 
-static void sample(struct om *m, enum fam fam, double v, ...)
+void sm_om_sample(struct om *m, enum fam fam, double v, ...)
 {
 	va_list ap;
 
@@ -271,7 +241,7 @@ static void sample_sfx(struct om *m, enum fam fam, const char *suffix, double v,
 }
 
 /* One sample of fam with the common labels, then the n pairs of kv. */
-static void sample_kv(struct om *m, enum fam fam, double v, const char *const (*kv)[2], unsigned n)
+void sm_om_sample_kv(struct om *m, enum fam fam, double v, const char *const (*kv)[2], unsigned n)
 {
 	FILE *f;
 	int k = 0;
@@ -296,15 +266,15 @@ static void sample_kv(struct om *m, enum fam fam, double v, const char *const (*
 
 /* ---- reading the document ------------------------------------------- */
 
-static const cJSON *at(const cJSON *o, const char *key)
+const cJSON *sm_om_at(const cJSON *o, const char *key)
 {
 	return o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
 }
 
 /* The number o.key into *v: 1, or 0 when it is missing or null. */
-static int num(const cJSON *o, const char *key, double *v)
+int sm_om_num(const cJSON *o, const char *key, double *v)
 {
-	const cJSON *x = at(o, key);
+	const cJSON *x = sm_om_at(o, key);
 
 	if (cJSON_IsNumber(x)) {
 		*v = x->valuedouble;
@@ -317,66 +287,56 @@ static int num(const cJSON *o, const char *key, double *v)
 	return 0;
 }
 
-static const char *str(const cJSON *o, const char *key)
+const char *sm_om_str(const cJSON *o, const char *key)
 {
-	const cJSON *x = at(o, key);
+	const cJSON *x = sm_om_at(o, key);
 
 	return cJSON_IsString(x) ? x->valuestring : NULL;
 }
 
 /* A non-empty string o.key, or NULL. */
-static const char *nstr(const cJSON *o, const char *key)
+const char *sm_om_nstr(const cJSON *o, const char *key)
 {
-	const char *s = str(o, key);
+	const char *s = sm_om_str(o, key);
 
 	return s && *s ? s : NULL;
 }
 
 /* The number o.key, NAN when the document does not have it. */
-static double numv(const cJSON *o, const char *key)
+double sm_om_numv(const cJSON *o, const char *key)
 {
 	double v;
 
-	return num(o, key, &v) ? v : NAN;
+	return sm_om_num(o, key, &v) ? v : NAN;
 }
-
-/* The sample of o.key over scale (a unit's conversion), when the document has the figure. */
-#define PUT(m, fam, o, key, scale, ...)                                              \
-	do {                                                                         \
-		double v_;                                                           \
-		if (num((o), (key), &v_))                                            \
-			sample((m), (fam), v_ / (scale), __VA_ARGS__);               \
-	} while (0)
-
-#define NS 1e9
 
 /* The stored quantiles of a latency object (lat_ns, frame_ns), in seconds,
  * as a summary: min and max as quantiles 0 and 1; its _sum and _count
  * from the object's histogram when it has one, else _count alone from
  * count (the operations timed; NAN: not known). */
-static void quantiles(struct om *m, enum fam fam, const cJSON *lat, double count, const char *k1, const char *v1,
+void sm_om_quantiles(struct om *m, enum fam fam, const cJSON *lat, double count, const char *k1, const char *v1,
 		      const char *k2, const char *v2, const char *k3, const char *v3)
 {
 	static const struct { const char *key, *q; } qs[] = {
 		{ "min", "0" }, { "p50", "0.5" }, { "p90", "0.9" }, { "p95", "0.95" }, { "p99", "0.99" },
 		{ "p99_9", "0.999" }, { "p99_99", "0.9999" }, { "max", "1" },
 	};
-	const cJSON *h = at(lat, "histogram"), *c;
+	const cJSON *h = sm_om_at(lat, "histogram"), *c;
 	double sum, v;
 	int any = 0;
 
 	for (unsigned i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
-		if (!num(lat, qs[i].key, &v))
+		if (!sm_om_num(lat, qs[i].key, &v))
 			continue;
 		any = 1;
 		/* the quantile first: a NULL name ends the pairs */
-		sample(m, fam, v / NS, "quantile", qs[i].q, k1, v1, k2, v2, k3, v3, NULL);
+		sm_om_sample(m, fam, v / NS, "quantile", qs[i].q, k1, v1, k2, v2, k3, v3, NULL);
 	}
 	if (!any)
 		return;
-	if (num(h, "sum", &sum) && cJSON_IsArray(at(h, "counts"))) {
+	if (sm_om_num(h, "sum", &sum) && cJSON_IsArray(sm_om_at(h, "counts"))) {
 		count = 0;
-		cJSON_ArrayForEach(c, at(h, "counts"))   /* [value, how many] */
+		cJSON_ArrayForEach(c, sm_om_at(h, "counts"))   /* [value, how many] */
 			if (cJSON_IsArray(c) && cJSON_IsNumber(cJSON_GetArrayItem(c, 1)))
 				count += cJSON_GetArrayItem(c, 1)->valuedouble;
 		sample_sfx(m, fam, "_sum", sum / NS, k1, v1, k2, v2, k3, v3, NULL);
@@ -387,19 +347,19 @@ static void quantiles(struct om *m, enum fam fam, const cJSON *lat, double count
 
 /* "play" for playback: the direction label's words are read, write,
  * capture and play. */
-static const char *direction(const char *d)
+const char *sm_om_direction(const char *d)
 {
 	return d && !strcmp(d, "playback") ? "play" : d;
 }
 
 /* A write rate's cliff (docs/cliff.md), when it was looked for, with up
  * to four label pairs (a NULL name ends them). */
-static void cliff(struct om *m, const cJSON *c, const char *k1, const char *v1, const char *k2, const char *v2,
+void sm_om_cliff(struct om *m, const cJSON *c, const char *k1, const char *v1, const char *k2, const char *v2,
 		  const char *k3, const char *v3, const char *k4, const char *v4)
 {
 	double looked;
 
-	if (!num(c, "looked", &looked) || !looked)
+	if (!sm_om_num(c, "looked", &looked) || !looked)
 		return;
 	PUT(m, F_CLIFF_FOUND, c, "found", 1, k1, v1, k2, v2, k3, v3, k4, v4, NULL);
 	PUT(m, F_CLIFF_BURST, c, "burst_bytes_per_s", 1, k1, v1, k2, v2, k3, v3, k4, v4, NULL);
@@ -407,305 +367,16 @@ static void cliff(struct om *m, const cJSON *c, const char *k1, const char *v1, 
 }
 
 /* --steady's outcome (docs/steady.md), when the run had it. */
-static void steady(struct om *m, const cJSON *st, const char *k1, const char *v1, const char *k2, const char *v2)
+void sm_om_steady(struct om *m, const cJSON *st, const char *k1, const char *v1, const char *k2, const char *v2)
 {
-	const cJSON *rounds = at(st, "rounds");
+	const cJSON *rounds = sm_om_at(st, "rounds");
 
 	if (!cJSON_IsObject(st))
 		return;
-	PUT(m, F_STEADY_REACHED, st, "reached", 1, "metric", str(st, "metric"), k1, v1, k2, v2, NULL);
+	PUT(m, F_STEADY_REACHED, st, "reached", 1, "metric", sm_om_str(st, "metric"), k1, v1, k2, v2, NULL);
 	if (cJSON_IsArray(rounds))
-		sample(m, F_STEADY_ROUNDS, cJSON_GetArraySize(rounds), "metric", str(st, "metric"), k1, v1, k2, v2,
+		sm_om_sample(m, F_STEADY_ROUNDS, cJSON_GetArraySize(rounds), "metric", sm_om_str(st, "metric"), k1, v1, k2, v2,
 		       NULL);
-}
-
-/* ---- each command ---------------------------------------------------- */
-
-static void frames(struct om *m, const cJSON *doc)
-{
-	const cJSON *p = at(doc, "params"), *t = at(doc, "totals"), *fr = at(doc, "frames");
-	const cJSON *frame = at(at(doc, "ops"), "frame");
-	const char *dir = str(p, "test"), *fmt = nstr(p, "video_format");
-
-	PUT(m, F_FR_BPS, t, "bytes_per_s", 1, "direction", dir, "format", fmt, NULL);
-	/* the frame rate the report prints ("Overall frame rate", the JSON's
-	 * windows.overall): in a paced run the schedule's, not the I/O's;
-	 * a result without it (none saved so far) gives the I/O's */
-	if (at(at(at(fr, "windows"), "overall"), "frames_per_s"))
-		PUT(m, F_FR_FPS, at(at(fr, "windows"), "overall"), "frames_per_s", 1, "direction", dir, "format",
-		    fmt, NULL);
-	else
-		PUT(m, F_FR_FPS, t, "items_per_s", 1, "direction", dir, "format", fmt, NULL);
-	PUT(m, F_FR_BYTES, t, "bytes", 1, "direction", dir, "format", fmt, NULL);
-	quantiles(m, F_FR_FT, at(frame, "lat_ns"), numv(frame, "count"), "direction", dir, "format", fmt, NULL, NULL);
-	PUT(m, F_FR_FT_MEAN, at(frame, "lat_ns"), "mean", NS, "direction", dir, "format", fmt, NULL);
-	PUT(m, F_FR_SCHED, fr, "scheduled", 1, "direction", dir, "format", fmt, NULL);
-	PUT(m, F_FR_MOVED, fr, "transferred", 1, "direction", dir, "format", fmt, NULL);
-	PUT(m, F_FR_DROPPED, fr, "dropped", 1, "direction", dir, "format", fmt, NULL);
-	cliff(m, at(doc, "cliff"), "direction", dir, "format", fmt, NULL, NULL, NULL, NULL);
-}
-
-static void fileio(struct om *m, const cJSON *doc)
-{
-	static const struct { const char *key, *op; } rates[] = {
-		{ "reads_per_s", "read" }, { "writes_per_s", "write" }, { "fsyncs_per_s", "fsync" },
-		{ "events_per_s", "all" },
-	};
-	const char *mode = str(at(doc, "params"), "test_mode");
-	const cJSON *fi = at(doc, "fileio"), *op;
-
-	PUT(m, F_FI_BPS, at(doc, "totals"), "bytes_per_s", 1, "mode", mode, NULL);
-	for (unsigned i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
-		PUT(m, F_FI_OPS, fi, rates[i].key, 1, "mode", mode, "op", rates[i].op, NULL);
-	cJSON_ArrayForEach(op, at(doc, "ops")) {
-		if (!op->string)
-			continue;
-		PUT(m, F_FI_BYTES, op, "bytes", 1, "mode", mode, "op", op->string, NULL);
-		PUT(m, F_FI_ERRS, op, "errors", 1, "mode", mode, "op", op->string, NULL);
-		quantiles(m, F_FI_LAT, at(op, "lat_ns"), numv(op, "count"), "mode", mode, "op", op->string, NULL, NULL);
-		PUT(m, F_FI_LAT_MEAN, at(op, "lat_ns"), "mean", NS, "mode", mode, "op", op->string, NULL);
-	}
-	quantiles(m, F_FI_EVLAT, at(fi, "event_lat_ns"), numv(fi, "events"), "mode", mode, NULL, NULL, NULL, NULL);
-	cliff(m, at(doc, "cliff"), "mode", mode, NULL, NULL, NULL, NULL, NULL, NULL);
-	steady(m, at(doc, "steady"), "mode", mode, NULL, NULL);
-}
-
-/* A verdict as the number of F_RUN_V (its legend is the family's help):
- * the better the verdict, the larger, so a drop is a fall of the value;
- * -1 for a word this table does not know. */
-static int verdict_code(const char *v)
-{
-	static const char *const words[] = { "not-realtime", "unconfirmed", "marginal", "realtime" };
-
-	for (int i = 0; v && i < (int)(sizeof(words) / sizeof(words[0])); i++)
-		if (!strcmp(v, words[i]))
-			return i;
-	return -1;
-}
-
-static void run_verdicts(struct om *m, const cJSON *v)
-{
-	static const char *const sides[] = { "capture", "playback" };
-	const char *fmt = str(v, "format");
-
-	for (unsigned s = 0; s < 2; s++) {
-		const cJSON *cell;
-
-		cJSON_ArrayForEach(cell, at(v, sides[s])) {
-			const char *fps = str(cell, "fps"), *verdict = str(cell, "verdict");
-			const char *dir = direction(sides[s]);
-
-			int code = verdict_code(verdict);
-
-			PUT(m, F_RUN_V_RATIO, cell, "ratio", 1, "format", fmt, "direction", dir, "fps", fps, NULL);
-			if (code >= 0)
-				sample(m, F_RUN_V, code, "format", fmt, "direction", dir, "fps", fps, NULL);
-			PUT(m, F_RUN_V_NEED, cell, "needed_bytes_per_s", 1, "format", fmt, "direction", dir,
-			    "fps", fps, NULL);
-			PUT(m, F_RUN_V_MEAS, cell, "measured_bytes_per_s", 1, "format", fmt, "direction", dir,
-			    "fps", fps, NULL);
-		}
-	}
-}
-
-/* meta's phases, as meta.ops and run.meta name them */
-static const char *const meta_phases[] = { "create", "stat", "probe", "list", "delete" };
-
-static void run(struct om *m, const cJSON *doc)
-{
-	static const char *const dirs[] = { "write", "read" };
-	const cJSON *r = at(doc, "run"), *x;
-
-	cJSON_ArrayForEach(x, at(r, "classic")) {
-		const char *test = str(x, "test");
-
-		for (unsigned d = 0; d < 2; d++) {
-			const cJSON *s = at(x, dirs[d]);
-
-			PUT(m, F_RUN_BLK_BPS, s, "bytes_per_s", 1, "test", test, "direction", dirs[d], NULL);
-			PUT(m, F_RUN_BLK_IOPS, s, "iops", 1, "test", test, "direction", dirs[d], NULL);
-			quantiles(m, F_RUN_BLK_LAT, at(at(s, "op"), "lat_ns"), numv(at(s, "op"), "count"), "test", test, "direction", dirs[d],
-				  NULL, NULL);
-			steady(m, at(s, "steady"), "test", test, "direction", dirs[d]);
-		}
-	}
-	cJSON_ArrayForEach(x, at(r, "frames")) {
-		const char *preset = str(x, "preset");
-		char threads[24] = "";
-		double th;
-
-		if (num(x, "threads", &th))
-			snprintf(threads, sizeof(threads), "%.0f", th);
-		for (unsigned d = 0; d < 2; d++) {
-			const cJSON *s = at(x, dirs[d]);
-
-			PUT(m, F_RUN_FR_BPS, s, "bytes_per_s", 1, "preset", preset, "threads", threads,
-			    "direction", dirs[d], NULL);
-			PUT(m, F_RUN_FR_FPS, s, "fps", 1, "preset", preset, "threads", threads,
-			    "direction", dirs[d], NULL);
-			quantiles(m, F_RUN_FR_FT, at(s, "frame_ns"), numv(s, "frames"), "preset", preset, "threads", threads,
-				  "direction", dirs[d]);
-			cliff(m, at(s, "cliff"), "preset", preset, "threads", threads, "direction", dirs[d], NULL, NULL);
-		}
-	}
-	cJSON_ArrayForEach(x, at(r, "verdicts"))
-		run_verdicts(m, x);
-	x = at(r, "meta");
-	for (unsigned i = 0; x && i < sizeof(meta_phases) / sizeof(meta_phases[0]); i++) {
-		char key[32];
-
-		snprintf(key, sizeof(key), "%s_per_s", meta_phases[i]);
-		PUT(m, F_RUN_META_OPS, x, key, 1, "phase", meta_phases[i], NULL);
-	}
-	PUT(m, F_RUN_META_SEQ, x, "sequence_list_ns", NS, "phase", "list", NULL);
-	PUT(m, F_RUN_META_SEQ, x, "sequence_probe_ns", NS, "phase", "probe", NULL);
-}
-
-/* meta: each phase that ran (a phase that did not is absent). */
-static void meta(struct om *m, const cJSON *doc)
-{
-	const cJSON *ops = at(at(doc, "meta"), "ops");
-
-	for (unsigned i = 0; i < sizeof(meta_phases) / sizeof(meta_phases[0]); i++) {
-		const cJSON *p = at(ops, meta_phases[i]);
-		const char *ph = meta_phases[i];
-
-		if (!p)
-			continue;
-		PUT(m, F_META_OPS, p, "per_s", 1, "phase", ph, NULL);
-		PUT(m, F_META_COUNT, p, "count", 1, "phase", ph, NULL);
-		PUT(m, F_META_ERRS, p, "errors", 1, "phase", ph, NULL);
-		PUT(m, F_META_DUR, p, "duration_ns", NS, "phase", ph, NULL);
-		quantiles(m, F_META_LAT, at(p, "lat_ns"), numv(p, "count"), "phase", ph, NULL, NULL, NULL, NULL);
-		PUT(m, F_META_LAT_MEAN, at(p, "lat_ns"), "mean", NS, "phase", ph, NULL);
-	}
-}
-
-static void streams(struct om *m, const cJSON *doc)
-{
-	const cJSON *c, *g, *mix = at(doc, "mix");
-
-	cJSON_ArrayForEach(c, at(doc, "streams")) {
-		const char *fmt = str(c, "format"), *fps = str(c, "fps"), *kind = str(c, "kind");
-		const char *dir = direction(str(c, "direction"));
-
-#define CELL "format", fmt, "fps", fps, "direction", dir, "kind", kind
-		PUT(m, F_ST_MAX, c, "max_streams", 1, CELL, NULL);
-		PUT(m, F_ST_HEAD, c, "max_streams_headroom", 1, CELL, NULL);
-		PUT(m, F_ST_HIGH, c, "max_streams_high", 1, CELL, NULL);
-		if (at(c, "max_streams") && !cJSON_IsNull(at(c, "max_streams")))
-			PUT(m, F_ST_AT_CAP, c, "at_cap", 1, CELL, NULL);
-		PUT(m, F_ST_TRIALS, at(c, "trials"), "at_answer", 1, CELL, "step", "answer", NULL);
-		PUT(m, F_ST_TRIALS_HELD, at(c, "trials"), "held_at_answer", 1, CELL, "step", "answer", NULL);
-		PUT(m, F_ST_TRIALS, at(c, "trials"), "at_failed", 1, CELL, "step", "failed", NULL);
-		PUT(m, F_ST_TRIALS_HELD, at(c, "trials"), "held_at_failed", 1, CELL, "step", "failed", NULL);
-		PUT(m, F_ST_RATE, c, "rate_bytes_per_s", 1, CELL, NULL);
-		PUT(m, F_ST_SUST, c, "sustained_bytes_per_s", 1, CELL, NULL);
-		PUT(m, F_ST_AGG, c, "aggregate_bytes_per_s", 1, CELL, NULL);
-		cliff(m, at(c, "cliff"), CELL);
-#undef CELL
-	}
-	if (!mix)
-		return;
-	PUT(m, F_ST_MIX_HELD, mix, "held", 1, "mix", str(mix, "spec"), NULL);
-	PUT(m, F_ST_MIX_BPS, at(mix, "total"), "bytes_per_s", 1, "mix", str(mix, "spec"), NULL);
-	PUT(m, F_ST_MIX_DROP, at(mix, "total"), "dropped", 1, "mix", str(mix, "spec"), NULL);
-	cJSON_ArrayForEach(g, at(mix, "groups"))
-		PUT(m, F_ST_MIXG_HELD, g, "held", 1, "mix", str(mix, "spec"), "group", str(g, "group"),
-		    "format", str(g, "format"), "fps", str(g, "fps"), "direction", direction(str(g, "direction")),
-		    NULL);
-}
-
-static void time_cmd(struct om *m, const cJSON *doc)
-{
-	static const struct { const char *key; enum fam fam; double scale; const char *k, *v; } figs[] = {
-		{ "wall_ns", F_TIME_WALL, NS, NULL, NULL }, { "user_ns", F_TIME_USER, NS, NULL, NULL }, { "sys_ns", F_TIME_SYS, NS, NULL, NULL },
-		{ "cpu_pct", F_TIME_CPU, 100, NULL, NULL }, { "max_rss_bytes", F_TIME_RSS, 1, NULL, NULL },
-		{ "read_bytes", F_TIME_RD, 1, NULL, NULL }, { "write_bytes", F_TIME_WR, 1, NULL, NULL },
-		{ "storage_read_bytes", F_TIME_SRD, 1, NULL, NULL }, { "storage_write_bytes", F_TIME_SWR, 1, NULL, NULL },
-		{ "cancelled_write_bytes", F_TIME_SCWR, 1, NULL, NULL },
-		{ "disk_read_bytes", F_TIME_DRD, 1, NULL, NULL }, { "disk_write_bytes", F_TIME_DWR, 1, NULL, NULL },
-		{ "syscalls", F_TIME_SYSCALLS, 1, NULL, NULL }, { "processes", F_TIME_PROCS, 1, NULL, NULL },
-		{ "read_calls", F_TIME_CALLS, 1, "op", "read" }, { "write_calls", F_TIME_CALLS, 1, "op", "write" },
-		{ "flush_calls", F_TIME_CALLS, 1, "op", "flush" },
-		{ "minor_faults", F_TIME_FAULTS, 1, "kind", "minor" }, { "major_faults", F_TIME_FAULTS, 1, "kind", "major" },
-		{ "voluntary_ctxsw", F_TIME_CTXSW, 1, "kind", "voluntary" },
-		{ "involuntary_ctxsw", F_TIME_CTXSW, 1, "kind", "involuntary" },
-		{ "disk_read_ios", F_TIME_DISK_IOS, 1, "op", "read" }, { "disk_write_ios", F_TIME_DISK_IOS, 1, "op", "write" },
-		{ "disk_flushes", F_TIME_DISK_IOS, 1, "op", "flush" },
-	};
-	static const char *const stats[] = { "mean", "stddev", "median", "min", "max" };
-	const cJSON *t = at(doc, "time"), *runs = at(t, "runs");
-
-	if (cJSON_IsArray(runs))
-		sample(m, F_TIME_RUNS, cJSON_GetArraySize(runs), NULL);
-	for (unsigned i = 0; i < sizeof(figs) / sizeof(figs[0]); i++) {
-		const cJSON *s = at(at(t, "stats"), figs[i].key);
-
-		for (unsigned k = 0; k < sizeof(stats) / sizeof(stats[0]); k++)
-			PUT(m, figs[i].fam, s, stats[k], figs[i].scale, "stat", stats[k], figs[i].k, figs[i].v, NULL);
-	}
-}
-
-/* ---- a run under way (--live) ------------------------------------------ */
-
-/* A label name as both formats take it: [a-zA-Z_][a-zA-Z0-9_]*. */
-static int label_name_ok(const char *s)
-{
-	if (!*s || (*s >= '0' && *s <= '9'))
-		return 0;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
-			return 0;
-	return 1;
-}
-
-/* The document a --live metrics file is rendered from (cmd/live_out.c):
- * "live", the last --live line as it was written, and "live_updated",
- * the Unix time it was. The line's text values label stormark_live_info;
- * its numbers are gauges, a time (KEY_ns) in seconds. */
-static void live(struct om *m, const cJSON *doc)
-{
-	const cJSON *l = at(doc, "live"), *x;
-	const char *kv[24][2];
-	unsigned n = 0;
-	double v;
-
-	if (num(doc, "live_updated", &v))
-		sample(m, F_LIVE_UPDATED, v, NULL);
-	cJSON_ArrayForEach(x, l) {
-		const char *k = x->string;
-		size_t len = strlen(k);
-
-		if (!strcmp(k, "command") || !label_name_ok(k))
-			continue;
-		if (cJSON_IsString(x)) {
-			if (n < sizeof(kv) / sizeof(kv[0])) {
-				kv[n][0] = k;
-				kv[n][1] = x->valuestring;
-				n++;
-			}
-			continue;
-		}
-		if (!cJSON_IsNumber(x))
-			continue;
-		if (!strcmp(k, "t_ns"))
-			sample(m, F_LIVE_ELAPSED, x->valuedouble / NS, NULL);
-		else if (!strcmp(k, "left_ns"))
-			sample(m, F_LIVE_LEFT, x->valuedouble / NS, NULL);
-		else if (!strcmp(k, "stall_longest_ns"))
-			sample(m, F_LIVE_STALL_LONGEST, x->valuedouble / NS, NULL);
-		else if (!strcmp(k, "stall_gaps"))
-			sample(m, F_LIVE_STALL_GAPS, x->valuedouble, NULL);
-		else if (len > 3 && !strcmp(k + len - 3, "_ns")) {
-			char fig[96];
-
-			snprintf(fig, sizeof(fig), "%.*s_seconds", (int)(len - 3), k);
-			sample(m, F_LIVE_FIG, x->valuedouble / NS, "figure", fig, NULL);
-		} else
-			sample(m, F_LIVE_FIG, x->valuedouble, "figure", k, NULL);
-	}
-	sample_kv(m, F_LIVE, 1, kv, n);
 }
 
 /* ---- the whole document --------------------------------------------- */
@@ -752,17 +423,17 @@ static int utc_seconds(const char *s, double *v)
 
 static void head(struct om *m, const cJSON *doc)
 {
-	const cJSON *env = at(doc, "environment"), *mpi = at(doc, "mpi");
+	const cJSON *env = sm_om_at(doc, "environment"), *mpi = sm_om_at(doc, "mpi");
 	double v;
 
-	sample(m, F_RESULT, 1, "version", str(at(doc, "tool"), "version"), "kernel", str(env, "kernel"),
-	       "fs_type", str(env, "fs_type"), "mount_point", str(env, "mount_point"), "engine", str(env, "engine"), NULL);
-	if (utc_seconds(str(doc, "started_at"), &v))
-		sample(m, F_STARTED, v, NULL);
+	sm_om_sample(m, F_RESULT, 1, "version", sm_om_str(sm_om_at(doc, "tool"), "version"), "kernel", sm_om_str(env, "kernel"),
+	       "fs_type", sm_om_str(env, "fs_type"), "mount_point", sm_om_str(env, "mount_point"), "engine", sm_om_str(env, "engine"), NULL);
+	if (utc_seconds(sm_om_str(doc, "started_at"), &v))
+		sm_om_sample(m, F_STARTED, v, NULL);
 	PUT(m, F_DURATION, doc, "duration_ns", NS, NULL);
 	PUT(m, F_INTERRUPTED, doc, "interrupted", 1, NULL);
-	sample(m, F_WARNINGS, cJSON_GetArraySize(at(doc, "warnings")), NULL);
-	sample(m, F_ERRORS, cJSON_GetArraySize(at(doc, "errors")), NULL);
+	sm_om_sample(m, F_WARNINGS, cJSON_GetArraySize(sm_om_at(doc, "warnings")), NULL);
+	sm_om_sample(m, F_ERRORS, cJSON_GetArraySize(sm_om_at(doc, "errors")), NULL);
 	if (mpi) {
 		PUT(m, F_MPI_RANKS, mpi, "ranks_total", 1, "state", "total", NULL);
 		PUT(m, F_MPI_RANKS, mpi, "ranks_reported", 1, "state", "reported", NULL);
@@ -775,9 +446,9 @@ static void head(struct om *m, const cJSON *doc)
  * other commands' params.dir; NULL for time (a command, no directory). */
 static const char *tested_dir(const cJSON *doc)
 {
-	const cJSON *p = at(doc, "params");
+	const cJSON *p = sm_om_at(doc, "params");
 
-	return nstr(p, "dir") ? nstr(p, "dir") : nstr(p, "path");
+	return sm_om_nstr(p, "dir") ? sm_om_nstr(p, "dir") : sm_om_nstr(p, "path");
 }
 
 /* A HELP text as the Prometheus format escapes it (backslash, line feed);
@@ -823,38 +494,38 @@ static void family_head(FILE *f, const struct family *fm, enum sm_metrics_format
 int sm_metrics(FILE *f, const cJSON *doc, enum sm_metrics_format fmt)
 {
 	struct om m;
-	const char *cmd = str(doc, "command");
+	const char *cmd = sm_om_str(doc, "command");
 	int rc = 0;
 
 	memset(&m, 0, sizeof(m));
 	m.common[0][0] = "command";
 	m.common[0][1] = cmd;
 	m.common[1][0] = "key";
-	m.common[1][1] = save_key(at(doc, "argv"));
+	m.common[1][1] = save_key(sm_om_at(doc, "argv"));
 	m.common[2][0] = "host";
-	m.common[2][1] = nstr(at(doc, "environment"), "host");
+	m.common[2][1] = sm_om_nstr(sm_om_at(doc, "environment"), "host");
 	m.common[3][0] = "dir";
 	m.common[3][1] = tested_dir(doc);
 	m.common[4][0] = "device";
-	m.common[4][1] = nstr(at(doc, "environment"), "device");
-	if (at(doc, "live"))
-		live(&m, doc);
+	m.common[4][1] = sm_om_nstr(sm_om_at(doc, "environment"), "device");
+	if (sm_om_at(doc, "live"))
+		sm_om_live(&m, doc);
 	else
 		head(&m, doc);
-	if (!cmd || at(doc, "live"))
+	if (!cmd || sm_om_at(doc, "live"))
 		;
 	else if (!strcmp(cmd, "frames"))
-		frames(&m, doc);
+		sm_om_frames(&m, doc);
 	else if (!strcmp(cmd, "fileio"))
-		fileio(&m, doc);
+		sm_om_fileio(&m, doc);
 	else if (!strcmp(cmd, "run"))
-		run(&m, doc);
+		sm_om_run(&m, doc);
 	else if (!strcmp(cmd, "streams"))
-		streams(&m, doc);
+		sm_om_streams(&m, doc);
 	else if (!strcmp(cmd, "time"))
-		time_cmd(&m, doc);
+		sm_om_time_cmd(&m, doc);
 	else if (!strcmp(cmd, "meta"))
-		meta(&m, doc);
+		sm_om_meta(&m, doc);
 	/* every family's stream closed before the first byte goes out: a
 	 * write that fails leaves errno as it said it (a memory stream's close
 	 * may set errno, EBADF under ThreadSanitizer's fileno), for the one

@@ -49,7 +49,7 @@ struct sm_frame_record {
 
 /*
  * Where per-frame records go while a test runs (the command wires one, such
- * as report/frames_csv.c's, into plan.sink). Records are streamed, never
+ * as workload/frames_log.c's, into plan.sink). Records are streamed, never
  * kept. Each worker opens its own writer, so record() needs no locking.
  */
 struct sm_frames_sink {

@@ -4,6 +4,7 @@
 # against the flow (a workload including a reporter) fails and names it;
 # so does a call against the flow through a prototype written by hand
 # (read from the objects' symbols), and a circle of calls in check/.
+# A reporter opening a file fails too (report/ does no file I/O).
 . "$SM_SOURCE_DIR/tests/lib.sh"
 check_layers="$SM_SOURCE_DIR/scripts/check-layers.sh"
 
@@ -78,5 +79,15 @@ printf 'int sm_fake_ca(void);\nint sm_fake_cb(void) { return 0; }\nint sm_fake_c
 check "the scratch tree builds" build_sym
 expect_rc 1 "a circle of calls in check/ fails" bash "$check_layers" "$sym/src" "$sym/build"
 check "the circle is named" grep -q 'a circle of calls in check/: check/a.c -> check/b.c -> check/a.c' "$T_DIR/out"
+# a reporter that writes a file itself (report/ does no file I/O)
+printf 'int sm_fake_ca(void) { return 0; }\n' >"$sym/src/check/a.c"
+printf 'int sm_fake_cb(void) { return 0; }\n' >"$sym/src/check/b.c"
+printf '#include <stdio.h>\nint sm_fake_rep(void) { return fprintf(stdout, "x\\n"); }\n' >"$sym/src/report/rep.c"
+check "the scratch tree builds" build_sym
+expect_rc 0 "a reporter writing to the stream it is given passes" bash "$check_layers" "$sym/src" "$sym/build"
+printf '#include <stdio.h>\nint sm_fake_rep(void) { FILE *f = fopen("x", "w"); return f ? fclose(f) : 1; }\n' >"$sym/src/report/rep.c"
+check "the scratch tree builds" build_sym
+expect_rc 1 "a reporter opening a file fails" bash "$check_layers" "$sym/src" "$sym/build"
+check "the file I/O is named" grep -q 'report/rep.c does file I/O: it calls fopen' "$T_DIR/out"
 
 finish
