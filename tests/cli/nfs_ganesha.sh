@@ -126,6 +126,8 @@ check "run: environment.engine is nfs" test "$(json "$T_DIR/r.json" "d['environm
 check "run: environment.mount names the client, the server and the export" \
   test "$(json "$T_DIR/r.json" "[d['environment']['mount'][k] for k in ('protocol', 'kind', 'server', 'export')]")" = \
   "['nfs', 'client', '127.0.0.1', '$EXPORT']"
+check "run: no page-cache warning (this client has no cache; this host's RAM is not the server's)" \
+  test "$(json "$T_DIR/r.json" "[w['code'] for w in d['warnings'] if w['code'] == 'page_cache']")" = "[]"
 check "run: the result conforms to the schema" "$PY" -c '
 import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' \
