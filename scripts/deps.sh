@@ -41,6 +41,11 @@ pkgs="$pkgs prometheus-node-exporter prometheus"
 # tests/cli/share_smb.sh serves a guest share with Samba's smbd on loopback
 # and mounts it through smbnetfs, an SMB client over FUSE (docs/shares.md).
 pkgs="$pkgs samba smbnetfs"
+# The libnfs engine (--nfs, optional at build time) builds on libnfs; its
+# test serves a scratch directory with nfs-ganesha's VFS backend inside a
+# network namespace of its own, where rpcbind runs for NFSv3; nfs-ls and
+# nfs-cp (libnfs-utils) let a person look at such a server by hand.
+pkgs="$pkgs libnfs-dev libnfs-utils nfs-ganesha nfs-ganesha-vfs rpcbind"
 list=0
 cross=0
 for a in "$@"; do

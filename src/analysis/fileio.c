@@ -90,7 +90,10 @@ void sm_fileio_plan_warnings(const struct sm_fileio_cfg *cfg, const struct sm_en
 	uint64_t total = cfg->file_size * cfg->num_files;
 	char a[32], b[32];
 
-	if (!env->direct_io && env->mem_available_bytes && total <= env->mem_available_bytes)
+	/* stormark's own NFS client (--nfs) has no page cache on the path, and
+	 * this host's free RAM says nothing of the server's */
+	if (!env->direct_io && env->mem_available_bytes && total <= env->mem_available_bytes &&
+	    env->fs.mount.kind != SM_MOUNT_CLIENT)
 		sm_warn(w, "page_cache",
 			"buffered I/O on a %s file set that fits in free RAM (%s): this measures the "
 			"page cache, not the storage; use --file-extra-flags=direct or a larger set",

@@ -16,7 +16,8 @@ uint64_t sm_fileio_stall_threshold(const struct sm_fileio_result *r);
 
 /* The methodology warnings of a run of cfg in env, before it starts, into
  * w: buffered I/O on a set that fits in free RAM (the page cache is
- * measured), a timed run under 5 s. */
+ * measured; not through fileio --nfs's own client, which has none), a
+ * timed run under 5 s. */
 void sm_fileio_plan_warnings(const struct sm_fileio_cfg *cfg, const struct sm_env *env, struct sm_warnings *w);
 
 /* After --steady's rounds: a run that did not reach steady state says so,

@@ -125,7 +125,8 @@ void sm_share_warn(struct sm_warnings *w, const struct sm_mount *m, unsigned wha
 {
 	char n[64];
 
-	if (!sm_mount_is_share(m))
+	/* stormark's own client (--nfs) has no kernel cache nor mount options */
+	if (!sm_mount_is_share(m) || m->kind == SM_MOUNT_CLIENT)
 		return;
 	if ((what & SM_SHARE_DATA) && direct)
 		direct_io(w, m);

@@ -268,6 +268,9 @@ static unsigned stormark_part(struct sm_fileio_opts *o, struct sm_opt *t)
 	const struct sm_opt tab[] = {
 		SM_OPT_HEAD("stormark additions:"),
 		SM_OPT_STR(0, "file-dir", c->dir, "DIR", "where the test files live [current directory]"),
+		SM_OPT_STR(0, "nfs", c->nfs, "URL", "the test files on an NFS server, reached through libnfs "
+			   "with no kernel mount: nfs://SERVER/EXPORT[/DIR][?ARGS] (NFSv3; ARGS as libnfs "
+			   "takes them: nfsport=, mountport=); sync mode only (docs/engines.md)"),
 		SM_OPT_BOOL_OPT(0, "verify", c->verify, "every block written carries a trailer (set, run, "
 				"write sequence, file, offset, XXH3 checksum) and every block read "
 				"is checked; prepare and run both need it (docs/verify.md) [off]"),

@@ -2,6 +2,7 @@
 /* The features this build has and `stormark --version`'s text; a new
  * optional feature (MPI: SM_HAVE_MPI) adds one row to the table. */
 #include "cmd/features.h"
+#include "engine/nfs.h"
 #include "mpi/comm.h"
 #include "engine/engine.h"
 
@@ -71,6 +72,15 @@ static void cjson_detail(char *buf, size_t len)
 	snprintf(buf, len, "cJSON %s", cJSON_Version());
 }
 
+static void nfs_detail(char *buf, size_t len)
+{
+	if (sm_nfs_available())
+		snprintf(buf, len, "libnfs %s", sm_nfs_version());
+	else
+		snprintf(buf, len, "not in this build (libnfs was missing when it was configured): "
+			 "--nfs is refused");
+}
+
 #ifdef SM_HAVE_MPI
 static void mpi_detail(char *buf, size_t len)
 {
@@ -88,6 +98,11 @@ static const struct sm_feature features[] = {
 	{ "sqlite", "the history (--save, stormark history)", sqlite_detail, 0 },
 #else
 	{ "sqlite", "the history (--save, stormark history)", sqlite_detail, 1 },
+#endif
+#ifdef SM_HAVE_NFS
+	{ "nfs", "the nfs engine: fileio --nfs, an NFS server through libnfs (docs/engines.md)", nfs_detail, 0 },
+#else
+	{ "nfs", "the nfs engine: fileio --nfs, an NFS server through libnfs (docs/engines.md)", nfs_detail, 1 },
 #endif
 	{ "xxhash", "--verify checksums, frame headers, the fileio seal", xxhash_detail, 0 },
 	{ "json", "--json and stormark report", cjson_detail, 0 },

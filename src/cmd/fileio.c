@@ -21,6 +21,7 @@
 #include "report/sysbench.h"
 #include "workload/fileio.h"
 #include "workload/memneed.h"
+#include "engine/nfs.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -62,6 +63,23 @@ static int check_conflicts(struct sm_fileio_opts *o)
 		return sm_fileio_bad(o, "--%s cannot be combined with --%s: %s", o->steady.steady ? "steady" : "precondition",
 				     cfg->verify ? "verify" : "validate", o->steady.steady
 				     ? "checks are not merged across rounds" : "the preconditioning overwrites the checked blocks");
+	if (cfg->nfs) {
+		char server[256], path[4096];
+
+		if (!sm_nfs_available())
+			return sm_fileio_bad(o, "--nfs: this stormark was built without libnfs (install libnfs-dev, "
+					     "scripts/deps.sh, and build again)");
+		if (sm_nfs_url_split(cfg->nfs, server, sizeof(server), path, sizeof(path)))
+			return sm_fileio_bad(o, "--nfs '%s' is not nfs://SERVER/EXPORT[/DIR]", cfg->nfs);
+		if (strcmp(cfg->dir, "."))
+			return sm_fileio_bad(o, "--nfs cannot be combined with --file-dir: the files are on the server");
+		if (cfg->io_mode != SM_FIO_IO_SYNC || cfg->extra_flags || o->uring.sqpoll || o->uring.iopoll)
+			return sm_fileio_bad(o, "--nfs runs with --file-io-mode=sync and no --file-extra-flags only "
+					     "(its engine is synchronous, and the server has no O_DIRECT)");
+		if (cfg->verify || cfg->validate || o->steady.steady || o->steady.precondition)
+			return sm_fileio_bad(o, "--nfs cannot be combined with --verify, --validate, --steady or "
+					     "--precondition (not built for it yet)");
+	}
 	if ((o->uring.sqpoll || o->uring.iopoll) && strcmp(o->command, "run"))
 		return sm_fileio_bad(o, "--sqpoll and --iopoll apply to 'run' only");
 	if (cfg->fsync_all && o->fsync_freq_set)
@@ -103,6 +121,8 @@ static int check_plan(struct sm_fileio_opts *o)
 			   "every %g s); use 0 for no limit", cfg->rate, SM_RATE_MIN, 1 / SM_RATE_MIN);
 	if (!strcmp(o->command, "run") && cfg->mode == SM_FIO_NONE)
 		return sm_fileio_bad(o, "missing required argument: --file-test-mode");
+	if (cfg->nfs)
+		goto seed;   /* no local directory */
 	if (sm_path_problem(cfg->dir))
 		return sm_fileio_bad(o, "--file-dir '%s' %s", cfg->dir, sm_path_problem(cfg->dir));
 	rc = sm_is_dir(cfg->dir);
@@ -113,6 +133,7 @@ static int check_plan(struct sm_fileio_opts *o)
 	if (!strcmp(o->command, "prepare") && strcmp(o->prog, "sysbench") &&
 	    (rc = sm_dir_check_writable(cfg->dir)))
 		return sm_fileio_bad(o, "--file-dir '%s': cannot create files there: %s", cfg->dir, strerror(-rc));
+seed:
 	if (!cfg->seed) {
 		cfg->seed = sm_now_ns() ^ ((uint64_t)getpid() << 32);
 		if (!cfg->seed)
@@ -226,6 +247,14 @@ static int do_cleanup(struct sm_fileio_opts *o)
 		printf("Removing test files...\n");
 	}
 	install_signals(o);   /* the sysbench name keeps an inherited ignored SIGINT */
+	if (o->cfg.nfs) {
+		char msg[SM_MSG_MAX];
+
+		rc = sm_fileio_nfs_cleanup(&o->cfg, msg, sizeof(msg));
+		if (rc < 0)
+			sm_error("%s", msg);
+		return rc < 0 ? SM_EXIT_FAIL : SM_EXIT_OK;
+	}
 	rc = sm_fileio_cleanup(&o->cfg, &bad);
 	if (rc == -EINTR) {
 		char path[4096];
@@ -259,12 +288,40 @@ static void prep_line(void *arg, unsigned i)
 	sm_out_flush(stdout);
 }
 
+/* prepare --nfs: sysbench's head and closing lines around the files
+ * written on the server (no per-file states: every file is new). */
+static int do_prepare_nfs(struct sm_fileio_opts *o)
+{
+	char msg[SM_MSG_MAX];
+	uint64_t written, t0 = sm_now_ns();
+	int rc;
+
+	if (!quiet(o)) {
+		banner(o);
+		sm_sb_prepare_head(stdout, &o->cfg);
+		sm_out_flush(stdout);
+	}
+	install_signals(o);
+	rc = sm_fileio_nfs_prepare(&o->cfg, &written, msg, sizeof(msg));
+	if (rc) {
+		sm_error("%s", msg);
+		return SM_EXIT_FAIL;
+	}
+	if (!quiet(o))
+		sm_sb_prepare_done(stdout, written, sm_now_ns() - t0);
+	return SM_EXIT_OK;
+}
+
 static int do_prepare(struct sm_fileio_opts *o)
 {
 	struct sm_fileio_cfg *cfg = &o->cfg;
 	struct sm_fileio_prep p;
 	char path[4096], a[32], b[32];
-	int rc = sm_fileio_prep_scan(cfg, &p), out = SM_EXIT_OK;
+	int rc, out = SM_EXIT_OK;
+
+	if (cfg->nfs)
+		return do_prepare_nfs(o);
+	rc = sm_fileio_prep_scan(cfg, &p);
 
 	if (rc == -ELOOP || rc == -EEXIST || rc == -EPERM) {
 		sm_fileio_path(cfg, (unsigned)p.err_file, path, sizeof(path));
@@ -403,6 +460,12 @@ static int open_files(struct sm_fileio_opts *o, int **fds)
 		sm_sb_run_head(stdout, cfg, o->seed_given, cfg->seed);
 		sm_out_flush(stdout);
 	}
+	if (cfg->nfs) {
+		rc = sm_fileio_nfs_open(cfg, fds, msg, sizeof(msg));
+		if (rc)
+			sm_error("%s", msg);
+		return rc ? SM_EXIT_FAIL : 0;
+	}
 	rc = sm_fileio_open(cfg, fds, msg, sizeof(msg), &missing);
 	for (unsigned i = 0; i < cfg->num_files && sysbench_name(o); i++) {
 		sm_fileio_path(cfg, i, path, sizeof(path));
@@ -458,6 +521,8 @@ static int begin_result(struct sm_fileio_opts *o, struct sm_fileio_result *r, in
 	r->seed_given = o->seed_given;
 	r->histogram = o->histogram;
 	sm_env_collect(&r->head.env, cfg->dir);
+	if (cfg->nfs)
+		sm_fileio_nfs_env(cfg->nfs, &r->head.env);
 	r->head.env.direct_io = (cfg->extra_flags & SM_FIO_FLAG_DIRECT) && cfg->io_mode != SM_FIO_IO_MMAP;
 	sm_fileio_plan_warnings(cfg, &r->head.env, &r->head.warnings);
 	sm_share_warn(&r->head.warnings, &r->head.env.fs.mount, SM_SHARE_DATA, r->head.env.direct_io);
@@ -679,7 +744,7 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 		return rc;
 	if (strcmp(prog, "sysbench"))
 		print_deprecated(&o);
-	if (!o.force && sm_root_refusal(o.cfg.dir))
+	if (!o.force && !o.cfg.nfs && sm_root_refusal(o.cfg.dir))
 		return sm_fileio_bad(&o, "%s", sm_root_refusal(o.cfg.dir));
 	/* an MPI job: each rank on DIR/rank.N, or with --mpi-files=shared on
 	 * test_file.(r x N) .. in DIR (docs/mpi.md) */

@@ -348,16 +348,16 @@ const char *sm_mount_magic_name(unsigned long f_type)
 	}
 }
 
-static const char *const kinds[] = { "local", "network", "fuse", "host" };
+static const char *const kinds[] = { "local", "network", "fuse", "host", "client" };
 
 const char *sm_mount_kind_name(enum sm_mount_kind k)
 {
-	return (unsigned)k < 4 ? kinds[k] : "local";
+	return (unsigned)k < 5 ? kinds[k] : "local";
 }
 
 int sm_mount_kind_parse(const char *name)
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (!strcmp(kinds[i], name))
 			return i;
 	return -1;

@@ -17,6 +17,7 @@ enum sm_mount_kind {
 	SM_MOUNT_NETWORK,
 	SM_MOUNT_FUSE,
 	SM_MOUNT_HOST,
+	SM_MOUNT_CLIENT,       /* no mount: stormark's own client (fileio --nfs, libnfs) */
 };
 
 /* The options recorded, in the order they are written and shown. A value
@@ -89,7 +90,7 @@ void sm_mount_parse(const struct sm_mountinfo_line *l, const char *rel, struct s
  * ...), or NULL for another magic: what is known without mountinfo. */
 const char *sm_mount_magic_name(unsigned long f_type);
 
-/* "local", "network", "fuse", "host" */
+/* "local", "network", "fuse", "host", "client" */
 const char *sm_mount_kind_name(enum sm_mount_kind k);
 
 /* The kind a name gives (the reverse of sm_mount_kind_name()); -1 if none. */

@@ -81,6 +81,12 @@ int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine
 	return rc;
 }
 
+int sm_engine_open_ops(struct sm_engine *e, const struct sm_engine_ops *ops,
+		       const struct sm_engine_cfg *cfg)
+{
+	return open_ops(e, ops, cfg);
+}
+
 void sm_engine_describe(const struct sm_engine *e, struct sm_engine_setup *out)
 {
 	memset(out, 0, sizeof(*out));

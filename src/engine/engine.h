@@ -149,6 +149,11 @@ const struct sm_engine_ops *sm_engine_find(const char *name);
 int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine_cfg *cfg,
 		   char *notice, size_t notice_len);
 
+/* Probe and initialise the engine of table ops, one that is not in the
+ * registry (nfs: engine/nfs.h), into *e; no fallback. 0 or -errno. */
+int sm_engine_open_ops(struct sm_engine *e, const struct sm_engine_ops *ops,
+		       const struct sm_engine_cfg *cfg);
+
 /* What instance e was granted, into *out (out->reported is 0 for an engine
  * that has nothing to report). */
 void sm_engine_describe(const struct sm_engine *e, struct sm_engine_setup *out);

@@ -46,6 +46,8 @@ struct sm_fileio_cfg {
 	struct sm_live *live;      /* --live: each second's series entry as a line,
 				    * NULL: none */
 	const char *dir;           /* where test_file.N live */
+	const char *nfs;           /* --nfs nfs://SERVER/PATH: the files are there,
+				    * through libnfs (workload/fileio_nfs.c); NULL: dir */
 	unsigned num_files;
 	uint64_t total_size;
 	uint64_t file_size;

@@ -681,6 +681,10 @@ fail:
 
 void sm_fileio_close(const struct sm_fileio_cfg *cfg, int *fds)
 {
+	if (cfg->nfs) {
+		sm_fileio_nfs_close(fds);
+		return;
+	}
 	if (!fds)
 		return;
 	for (unsigned i = 0; i < cfg->num_files; i++)

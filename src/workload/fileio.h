@@ -14,6 +14,25 @@
 /* Path of test file i under cfg->dir into buf. */
 void sm_fileio_path(const struct sm_fileio_cfg *cfg, unsigned i, char *buf, size_t len);
 
+/* ---- --nfs (fileio_nfs.c): the files on an NFS server through libnfs -----
+ * Each returns -errno with msg saying what happened. prepare creates every
+ * test_file.N exclusively (-EEXIST: one was there, or a set is prepared
+ * already) and lists them in test_file.owner; on failure it removes what
+ * it made. open checks the files against that list and binds them for the
+ * nfs engine: *fds are indices into them (close unbinds and frees).
+ * cleanup removes the listed files and the list, or nothing (-EPERM) when
+ * one of them is not the file prepare made; it returns how many it
+ * removed (0: no list there). */
+int sm_fileio_nfs_prepare(const struct sm_fileio_cfg *cfg, uint64_t *written, char *msg, size_t len);
+int sm_fileio_nfs_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, size_t len);
+void sm_fileio_nfs_close(int *fds);
+int sm_fileio_nfs_cleanup(const struct sm_fileio_cfg *cfg, char *msg, size_t len);
+/* The environment of a --nfs run: fs_type "nfs", the mount {protocol nfs,
+ * kind client, server, export, vers 3, proto tcp} in place of the local
+ * directory's (which holds none of the files). */
+struct sm_env;
+void sm_fileio_nfs_env(const char *url, struct sm_env *env);
+
 /* ---- the request stream ---------------------------------------------- */
 
 /* One event as the generator hands it out. */

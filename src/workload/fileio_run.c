@@ -10,6 +10,7 @@
 #include "workload/fileio_stats.h"
 #include "workload/pump.h"
 #include "engine/engine.h"
+#include "engine/nfs.h"
 #include "engine/sync_exec.h"
 #include "core/clock.h"
 #include "core/compiler.h"
@@ -432,8 +433,12 @@ static void *run_worker(void *argp)
 
 /* ---- setup and merge --------------------------------------------------------- */
 
-static const char *engine_for(enum sm_fileio_io m)
+static const char *engine_for(const struct sm_fileio_cfg *cfg)
 {
+	enum sm_fileio_io m = cfg->io_mode;
+
+	if (cfg->nfs)
+		return "nfs";
 	return m == SM_FIO_IO_ASYNC ? "uring" : m == SM_FIO_IO_MMAP ? "mmap" : "psync";
 }
 
@@ -471,7 +476,11 @@ static int worker_init(struct worker *w, struct run_ctx *c, unsigned id)
 	ec.file_sizes = c->file_sizes;
 	ec.nfds = cfg->num_files;
 	ec.flags = cfg->io_mode == SM_FIO_IO_ASYNC ? cfg->engine_flags : 0;
-	rc = sm_engine_open(&w->eng, engine_for(cfg->io_mode), &ec, notice, sizeof(notice));
+	if (cfg->nfs) {   /* not in the registry: bound to the server's files */
+		notice[0] = '\0';
+		rc = sm_engine_open_ops(&w->eng, sm_nfs_engine_ops(), &ec);
+	} else
+		rc = sm_engine_open(&w->eng, engine_for(cfg), &ec, notice, sizeof(notice));
 	if (rc)
 		return rc;
 	w->eng_open = 1;
@@ -549,7 +558,7 @@ int sm_fileio_run(const struct sm_fileio_cfg *cfg, const int *fds, double pct,
 		rc = worker_init(&ws[i], &c, i);
 		if (rc) {
 			snprintf(r->head.error, sizeof(r->head.error), "cannot start I/O engine '%s': %s",
-				 engine_for(cfg->io_mode), strerror(-rc));
+				 engine_for(cfg), strerror(-rc));
 			goto out;
 		}
 	}

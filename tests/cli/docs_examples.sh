@@ -58,7 +58,7 @@ fi
 # the version line the README and docs/options.md quote is this build's,
 # when it has every feature
 v=$(stormark --version | head -1)
-if [ "${v#*features: }" = "io_uring sqlite xxhash json mpi)" ]; then
+if [ "${v#*features: }" = "io_uring sqlite nfs xxhash json mpi)" ]; then
   for d in README.md docs/options.md; do
     check "$d quotes the version line" grep -qF "$v" "$SM_SOURCE_DIR/$d"
   done
