@@ -190,36 +190,52 @@ static void put_label(FILE *f, int *n, const char *k, const char *v)
 	fputc('"', f);
 }
 
-/* One sample of family fam, its name ending in suffix ("_sum" and
- * "_count" of a summary, "" else): the common labels, then the pairs of
- * name and value in ap (a NULL value: no such label), ended by a NULL
- * name. */
-static void vsample(struct om *m, enum fam fam, const char *suffix, double v, va_list ap)
+/* The start of a sample line of family fam, its name ending in suffix
+ * ("_sum" and "_count" of a summary, "" else), then the common labels
+ * (*n counts the labels put); NULL when out of memory. */
+static FILE *sample_start(struct om *m, enum fam fam, const char *suffix, int *n)
 {
 	FILE *f;
-	const char *k;
-	int n = 0;
 
 	if (!m->mem[fam] && !m->oom && !(m->mem[fam] = open_memstream(&m->buf[fam], &m->len[fam])))
 		m->oom = 1;
 	f = m->mem[fam];
 	if (!f)
-		return;
+		return NULL;
 	fputs(fams[fam].name, f);
 	if (!strcmp(fams[fam].type, "info"))
 		fputs("_info", f);
 	fputs(suffix, f);
 	fputc('{', f);
 	for (unsigned i = 0; i < sizeof(m->common) / sizeof(m->common[0]); i++)
-		put_label(f, &n, m->common[i][0], m->common[i][1]);
+		put_label(f, n, m->common[i][0], m->common[i][1]);
+	return f;
+}
+
+/* The end of a sample line: its value. */
+static void sample_end(FILE *f, double v)
+{
+	fputs("} ", f);
+	put_value(f, v);
+	fputc('\n', f);
+}
+
+/* One sample of fam: the common labels, then the pairs of name and value
+ * in ap (a NULL value: no such label), ended by a NULL name. */
+static void vsample(struct om *m, enum fam fam, const char *suffix, double v, va_list ap)
+{
+	const char *k;
+	int n = 0;
+	FILE *f = sample_start(m, fam, suffix, &n);
+
+	if (!f)
+		return;
 	while ((k = va_arg(ap, const char *))) {
 		const char *val = va_arg(ap, const char *);
 
 		put_label(f, &n, k, val);
 	}
-	fputs("} ", f);
-	put_value(f, v);
-	fputc('\n', f);
+	sample_end(f, v);
 }
 
 void sm_om_sample(struct om *m, enum fam fam, double v, ...)
@@ -243,25 +259,14 @@ static void sample_sfx(struct om *m, enum fam fam, const char *suffix, double v,
 /* One sample of fam with the common labels, then the n pairs of kv. */
 void sm_om_sample_kv(struct om *m, enum fam fam, double v, const char *const (*kv)[2], unsigned n)
 {
-	FILE *f;
 	int k = 0;
+	FILE *f = sample_start(m, fam, "", &k);
 
-	if (!m->mem[fam] && !m->oom && !(m->mem[fam] = open_memstream(&m->buf[fam], &m->len[fam])))
-		m->oom = 1;
-	f = m->mem[fam];
 	if (!f)
 		return;
-	fputs(fams[fam].name, f);
-	if (!strcmp(fams[fam].type, "info"))
-		fputs("_info", f);
-	fputc('{', f);
-	for (unsigned i = 0; i < sizeof(m->common) / sizeof(m->common[0]); i++)
-		put_label(f, &k, m->common[i][0], m->common[i][1]);
 	for (unsigned i = 0; i < n; i++)
 		put_label(f, &k, kv[i][0], kv[i][1]);
-	fputs("} ", f);
-	put_value(f, v);
-	fputc('\n', f);
+	sample_end(f, v);
 }
 
 /* ---- reading the document ------------------------------------------- */
