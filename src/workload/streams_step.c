@@ -101,30 +101,40 @@ static void fault(struct step *s, struct stream *t, int err, const char *what, c
 			 t->g->paths[t->idx], strerror(-err));
 }
 
-/* Remove what a capture created (only that: a frame whose create failed
- * is not ours), then close. */
-static void release(struct step *s)
+/* Close, then remove what a capture created (only that: a frame whose
+ * create failed is not ours). Closed first: a share may refuse to remove
+ * an open file (SMB without delete-on-close gives EBUSY), and the next
+ * step creates the same names. Returns the first removal's -errno (other
+ * than ENOENT), 0 when all went. */
+static int release(struct step *s, char *what, size_t whatlen)
 {
+	int rc = 0;
+
 	sm_pump_release(&s->pump);
 	if (s->eng_open)
 		sm_engine_close(&s->eng);
 	for (unsigned i = 0; s->st && i < s->n; i++) {
 		struct stream *t = &s->st[i];
 
-		for (uint64_t k = 0; t->made && k < t->g->frames; k++)
-			if (t->made[k / 8] & (1u << (k % 8))) {
-				char name[32];
-
-				snprintf(name, sizeof(name), SM_STREAMS_FRAME_NAME, (unsigned long long)k);
-				unlinkat(t->dirfd, name, 0);
-			}
-		if (t->created)
-			unlink(t->g->paths[t->idx]);
 		for (unsigned k = 0; t->reqs && k < s->sp->depth; k++)
 			if (t->reqs[k].fd >= 0)   /* a frame a failure left open */
 				close(t->reqs[k].fd);
 		if (t->fd >= 0)
 			close(t->fd);
+		for (uint64_t k = 0; t->made && k < t->g->frames; k++)
+			if (t->made[k / 8] & (1u << (k % 8))) {
+				char name[32];
+
+				snprintf(name, sizeof(name), SM_STREAMS_FRAME_NAME, (unsigned long long)k);
+				if (unlinkat(t->dirfd, name, 0) && errno != ENOENT && !rc) {
+					rc = -errno;
+					snprintf(what, whatlen, "%s/%s", t->g->paths[t->idx], name);
+				}
+			}
+		if (t->created && unlink(t->g->paths[t->idx]) && errno != ENOENT && !rc) {
+			rc = -errno;
+			snprintf(what, whatlen, "%s", t->g->paths[t->idx]);
+		}
 		if (t->dirfd >= 0)
 			close(t->dirfd);
 		sm_pace_release(&t->pace);
@@ -138,6 +148,7 @@ static void release(struct step *s)
 	free(s->free_reqs);
 	free(s->buf);
 	sm_buf_alias_release(&s->alias);
+	return rc;
 }
 
 /* Open stream t's file (single file: capture creates it) or directory. */
@@ -722,6 +733,15 @@ int sm_streams_step_run(const struct sm_streams_step_plan *sp, struct sm_streams
 	else if (rc && rc != -EINTR && !err[0])
 		snprintf(err, errlen, "I/O engine failed: %s", strerror(-rc));
 out:
-	release(&s);
+	{
+		char what[4300];
+		int urc = release(&s, what, sizeof(what));
+
+		/* a file left would make the next step's create fail */
+		if (urc && !rc) {
+			snprintf(err, errlen, "cannot remove '%s': %s", what, strerror(-urc));
+			rc = urc;
+		}
+	}
 	return rc;
 }

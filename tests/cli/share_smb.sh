@@ -128,4 +128,15 @@ check "read: read the 8 frames" test "$(json "$T_DIR/r.json" "d['ops']['frame'][
 check "markdown: the share's line" grep -qx -- "- share: fuse.smbnetfs, server 127.0.0.1:$PORT, share stormark" "$T_DIR/md"
 "$STORMARK" report --html "$T_DIR/w.html" "$T_DIR/w.json" >/dev/null 2>&1
 check "html: the share's line" grep -q "share</td><td>fuse.smbnetfs, server 127.0.0.1:$PORT, share stormark" "$T_DIR/w.html"
+# streams reuses its names step after step: each step's files must be
+# closed before they are removed (an SMB server refuses to remove an open
+# file), or the next step's exclusive create finds the last one's
+"$STORMARK" streams --time 12 --step 2 --max-streams 4 --trials 1 \
+  --video-format prores-proxy-hd --json="$T_DIR/s.json" "$D" >"$T_DIR/o" 2>"$T_DIR/e"
+check "streams: exit 0" test $? = 0
+check "streams: no step failed" sh -c '! grep -q "cannot\|File exists" "$1"' sh "$T_DIR/e"
+check "streams: more than one stream held in both directions" \
+  test "$(json "$T_DIR/s.json" "[c['max_streams'] > 1 for c in d['streams']]")" = "[True, True]"
+check "streams: nothing left in the export" \
+  test -z "$(find "$EXPORT/frames" -name '.stormark-streams-*')"
 finish
