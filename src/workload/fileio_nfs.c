@@ -385,6 +385,29 @@ void sm_fileio_nfs_env(const char *url, struct sm_env *env)
 	snprintf(m->val[SM_MOPT_VERS], sizeof(m->val[0]), "3");
 	snprintf(m->val[SM_MOPT_PROTO], sizeof(m->val[0]), "tcp");
 	m->present = (1u << SM_MOPT_VERS) | (1u << SM_MOPT_PROTO);
+#ifdef SM_HAVE_NFS
+	{
+		/* the largest READ and WRITE the server takes (its FSINFO's rtmax
+		 * and wtmax, as libnfs keeps them): a request of the run above
+		 * them goes as several, as a kernel mount's rsize and wsize do */
+		char msg[256];
+		struct nfs_context *n = connect_to(url, msg, sizeof(msg));
+
+		if (n) {
+			uint64_t r = nfs_get_readmax(n), w = nfs_get_writemax(n);
+
+			if (r) {
+				snprintf(m->val[SM_MOPT_RSIZE], sizeof(m->val[0]), "%llu", (unsigned long long)r);
+				m->present |= 1u << SM_MOPT_RSIZE;
+			}
+			if (w) {
+				snprintf(m->val[SM_MOPT_WSIZE], sizeof(m->val[0]), "%llu", (unsigned long long)w);
+				m->present |= 1u << SM_MOPT_WSIZE;
+			}
+			nfs_destroy_context(n);
+		}
+	}
+#endif
 }
 
 void sm_fileio_nfs_close(int *fds)

@@ -126,6 +126,10 @@ check "run: environment.engine is nfs" test "$(json "$T_DIR/r.json" "d['environm
 check "run: environment.mount names the client, the server and the export" \
   test "$(json "$T_DIR/r.json" "[d['environment']['mount'][k] for k in ('protocol', 'kind', 'server', 'export')]")" = \
   "['nfs', 'client', '127.0.0.1', '$EXPORT']"
+check "run: environment.mount.options has the server's rsize and wsize (the engine's request limits)" "$PY" -c '
+import json, sys
+o = json.load(open(sys.argv[1]))["environment"]["mount"]["options"]
+sys.exit(not (o["vers"] == "3" and o["rsize"] >= 4096 and o["wsize"] >= 4096))' "$T_DIR/r.json"
 check "run: no page-cache warning (this client has no cache; this host's RAM is not the server's)" \
   test "$(json "$T_DIR/r.json" "[w['code'] for w in d['warnings'] if w['code'] == 'page_cache']")" = "[]"
 check "run: the result conforms to the schema" "$PY" -c '
