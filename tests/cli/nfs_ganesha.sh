@@ -149,6 +149,25 @@ check "the foreign file is still there" test "$(cat "$EXPORT/foreign/test_file.1
 expect_rc 1 "run refuses a set it did not prepare" \
   in_ns "$STORMARK" fileio --nfs "$FOREIGN" "${SET[@]}" --file-test-mode=seqrd --time=1 run
 
+# ground truth for the engine's rate: a token bucket on the namespace's
+# loopback (tc tbf, 80 Mbit/s = 10,000,000 bytes/s for every packet either
+# way) is the only path to the server, so a sequential run must come out
+# just under it: RPC and TCP headers and the acks take their few percent
+if tc -n "$NS" qdisc add dev lo root tbf rate 80mbit burst 256kb latency 100ms 2>"$T_DIR/tc.err"; then
+  for mode in seqrd seqwr; do
+    in_ns "$STORMARK" fileio --nfs "$URL" "${SET[@]}" --file-test-mode=$mode --time=3 \
+      --json="$T_DIR/t-$mode.json" run >"$T_DIR/out" 2>&1
+    check "throttled $mode: exit 0" test $? = 0
+    rate=$(json "$T_DIR/t-$mode.json" "d['totals']['bytes_per_s']")
+    echo "throttled $mode: $rate bytes/s through a 10000000 bytes/s bucket"
+    check "throttled $mode: 80% to 102% of the bucket's rate" "$PY" -c '
+import sys; r = float(sys.argv[1]) / 10e6; sys.exit(not 0.80 <= r <= 1.02)' "$rate"
+  done
+  tc -n "$NS" qdisc del dev lo root
+else
+  echo "no tc tbf here ($(cat "$T_DIR/tc.err")): the rate is not checked against a throttle"
+fi
+
 expect_rc 0 "cleanup on the server" in_ns "$STORMARK" fileio --nfs "$URL" "${SET[@]}" cleanup
 check "cleanup: no test file and no list left" test -z "$(listing)"
 check "cleanup: the foreign directory is as it was" test "$(ls "$EXPORT")" = foreign
