@@ -38,6 +38,9 @@ struct sm_fileio_opts {
 	struct sm_uring_opts uring;   /* --sqpoll, --iopoll (run, async mode) */
 	const char *ignored;       /* values of options accepted and ignored */
 	int ignored_bool;
+	const char *nfs_base;      /* --nfs under MPI: the URL given; cfg.nfs is then */
+	char nfs_sub[24];          /*   its subdirectory nfs_sub ("rank.N"), in nfs_url */
+	char nfs_url[4200];
 	const struct sm_sb_args *sb; /* under the sysbench name: what its command line
 				      * reading left (verbosity, banner, SIGINT); else NULL */
 };

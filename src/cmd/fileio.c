@@ -110,6 +110,8 @@ static int do_cleanup(struct sm_fileio_opts *o)
 		rc = sm_fileio_nfs_cleanup(&o->cfg, msg, sizeof(msg));
 		if (rc < 0)
 			sm_error("%s", msg);
+		else if (o->nfs_base)
+			sm_fileio_nfs_rmdir(o->nfs_base, o->nfs_sub);
 		return rc < 0 ? SM_EXIT_FAIL : SM_EXIT_OK;
 	}
 	rc = sm_fileio_cleanup(&o->cfg, &bad);
@@ -159,7 +161,9 @@ static int do_prepare_nfs(struct sm_fileio_opts *o)
 		sm_out_flush(stdout);
 	}
 	install_signals(o);
-	rc = sm_fileio_nfs_prepare(&o->cfg, &written, msg, sizeof(msg));
+	rc = o->nfs_base ? sm_fileio_nfs_mkdir(o->nfs_base, o->nfs_sub, msg, sizeof(msg)) : 0;
+	if (!rc)
+		rc = sm_fileio_nfs_prepare(&o->cfg, &written, msg, sizeof(msg));
 	if (rc) {
 		sm_error("%s", msg);
 		return SM_EXIT_FAIL;
@@ -605,7 +609,18 @@ static int fileio_main(const char *prog, int argc, char **argv, const struct sm_
 		return sm_fileio_bad(&o, "%s", sm_root_refusal(o.cfg.dir));
 	/* an MPI job: each rank on DIR/rank.N, or with --mpi-files=shared on
 	 * test_file.(r x N) .. in DIR (docs/mpi.md) */
-	o.cfg.dir = sm_job_place(job, o.cfg.dir, 1, !strcmp(o.command, "prepare"));
+	if (!o.cfg.nfs)
+		o.cfg.dir = sm_job_place(job, o.cfg.dir, 1, !strcmp(o.command, "prepare"));
+	else if (job->launcher) {   /* each rank its own rank.N on the server */
+		if (job->shared)
+			return sm_fileio_bad(&o, "--nfs cannot be combined with --mpi-files=shared: the ranks "
+					     "would share one list of the files they made (docs/mpi.md)");
+		snprintf(o.nfs_sub, sizeof(o.nfs_sub), "rank.%d", job->rank);
+		if (sm_fileio_nfs_sub_url(o.cfg.nfs, o.nfs_sub, o.nfs_url, sizeof(o.nfs_url)))
+			return sm_fileio_bad(&o, "--nfs '%s' is too long", o.cfg.nfs);
+		o.nfs_base = o.cfg.nfs;
+		o.cfg.nfs = o.nfs_url;
+	}
 	{
 		uint64_t first;
 

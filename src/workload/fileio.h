@@ -32,6 +32,16 @@ int sm_fileio_nfs_cleanup(const struct sm_fileio_cfg *cfg, char *msg, size_t len
  * directory's (which holds none of the files). */
 struct sm_env;
 void sm_fileio_nfs_env(const char *url, struct sm_env *env);
+/* url with /sub added to its path (before any ?ARGS) into out: 0, or
+ * -ENAMETOOLONG. */
+int sm_fileio_nfs_sub_url(const char *url, const char *sub, char *out, size_t len);
+/* Make the directory sub in url's directory on the server (an MPI rank's
+ * rank.N; one already there is used: the exclusive creates in it keep the
+ * ownership rules). 0, or -errno with msg set. */
+int sm_fileio_nfs_mkdir(const char *url, const char *sub, char *msg, size_t len);
+/* Remove the directory sub in url's directory if it is empty; a failure
+ * (anything left in it) leaves it, as an MPI job does with DIR/rank.N. */
+void sm_fileio_nfs_rmdir(const char *url, const char *sub);
 
 /* ---- the request stream ---------------------------------------------- */
 

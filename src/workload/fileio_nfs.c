@@ -340,7 +340,57 @@ out:
 	return rc;
 }
 
+int sm_fileio_nfs_mkdir(const char *url, const char *sub, char *msg, size_t len)
+{
+	struct nfs_context *n = connect_to(url, msg, len);
+	char path[64];
+	int rc;
+
+	if (!n)
+		return -EIO;
+	snprintf(path, sizeof(path), "/%s", sub);
+	rc = nfs_mkdir(n, path);
+	if (rc == -EEXIST) {
+		struct nfs_stat_64 st;
+
+		rc = nfs_stat64(n, path, &st);
+		if (!rc && (st.nfs_mode & S_IFMT) != S_IFDIR)
+			rc = -ENOTDIR;
+	}
+	if (rc)
+		snprintf(msg, len, "cannot make '%.*s/%s': %s", (int)strcspn(url, "?"), url, sub,
+			 rc == -ENOTDIR ? strerror(ENOTDIR) : nfs_get_error(n));
+	nfs_destroy_context(n);
+	return rc;
+}
+
+void sm_fileio_nfs_rmdir(const char *url, const char *sub)
+{
+	char msg[256], path[64];
+	struct nfs_context *n = connect_to(url, msg, sizeof(msg));
+
+	if (!n)
+		return;
+	snprintf(path, sizeof(path), "/%s", sub);
+	(void)nfs_rmdir(n, path);   /* not empty: it stays, with what is in it */
+	nfs_destroy_context(n);
+}
+
 #else   /* a build without libnfs: --nfs is refused before these are reached */
+
+int sm_fileio_nfs_mkdir(const char *url, const char *sub, char *msg, size_t len)
+{
+	(void)url;
+	(void)sub;
+	snprintf(msg, len, "this stormark was built without libnfs");
+	return -ENOTSUP;
+}
+
+void sm_fileio_nfs_rmdir(const char *url, const char *sub)
+{
+	(void)url;
+	(void)sub;
+}
 
 int sm_fileio_nfs_prepare(const struct sm_fileio_cfg *cfg, uint64_t *written, char *msg, size_t len)
 {
@@ -408,6 +458,17 @@ void sm_fileio_nfs_env(const char *url, struct sm_env *env)
 		}
 	}
 #endif
+}
+
+int sm_fileio_nfs_sub_url(const char *url, const char *sub, char *out, size_t len)
+{
+	size_t at = strcspn(url, "?");
+	int n;
+
+	while (at > 0 && url[at - 1] == '/')
+		at--;
+	n = snprintf(out, len, "%.*s/%s%s", (int)at, url, sub, url + strcspn(url, "?"));
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 void sm_fileio_nfs_close(int *fds)

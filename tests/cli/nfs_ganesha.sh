@@ -155,7 +155,10 @@ expect_rc 1 "run refuses a set it did not prepare" \
 # just under it: RPC and TCP headers and the acks take their few percent
 if tc -n "$NS" qdisc add dev lo root tbf rate 80mbit burst 256kb latency 100ms 2>"$T_DIR/tc.err"; then
   for mode in seqrd seqwr; do
+    # no COMMIT in the writes (sysbench's fsync every 100 writes): it would
+    # put the server's disk, which stalls now and then, in the figure
     in_ns "$STORMARK" fileio --nfs "$URL" "${SET[@]}" --file-test-mode=$mode --time=3 \
+      --file-fsync-freq=0 --file-fsync-end=off \
       --json="$T_DIR/t-$mode.json" run >"$T_DIR/out" 2>&1
     check "throttled $mode: exit 0" test $? = 0
     rate=$(json "$T_DIR/t-$mode.json" "d['totals']['bytes_per_s']")
@@ -166,6 +169,32 @@ import sys; r = float(sys.argv[1]) / 10e6; sys.exit(not 0.80 <= r <= 1.02)' "$ra
   tc -n "$NS" qdisc del dev lo root
 else
   echo "no tc tbf here ($(cat "$T_DIR/tc.err")): the rate is not checked against a throttle"
+fi
+
+# an MPI job of 2 ranks, each a client of its own with its set in rank.N on
+# the server (made by prepare, removed by cleanup once empty)
+if [ "${SM_HAVE_MPI:-1}" = 1 ] && "$STORMARK" --version | head -1 | grep -q ' mpi[ )]' &&
+   command -v mpirun >/dev/null; then
+  [ "${SM_SANITIZER:-none}" = none ] || export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+  MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -np 2)
+  expect_rc 2 "MPI: --nfs with --mpi-files=shared is refused" \
+    in_ns "${MPI[@]}" "$STORMARK" fileio --nfs "$URL" --mpi-files=shared "${SET[@]}" prepare
+  check "MPI: the refusal says why" grep -q "cannot be combined with --mpi-files=shared" "$T_DIR/out"
+  expect_rc 0 "MPI: prepare, a set per rank" in_ns "${MPI[@]}" "$STORMARK" fileio --nfs "$URL" "${SET[@]}" prepare
+  for r in 0 1; do
+    check "MPI: rank.$r has its four files" \
+      test "$(cd "$EXPORT/rank.$r" 2>/dev/null && ls test_file.[0-9] | tr '\n' ' ')" = "test_file.0 test_file.1 test_file.2 test_file.3 "
+  done
+  in_ns "${MPI[@]}" "$STORMARK" fileio --nfs "$URL" "${SET[@]}" --file-test-mode=rndrd --time=1 \
+    --json="$T_DIR/m.json" run >"$T_DIR/out" 2>&1
+  check "MPI: run, exit 0" test $? = 0
+  check "MPI: both ranks read from the server" "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (d["mpi"]["ranks_reported"] == 2 and all(r["items"] > 0 for r in d["mpi"]["ranks"])))' "$T_DIR/m.json"
+  expect_rc 0 "MPI: cleanup" in_ns "${MPI[@]}" "$STORMARK" fileio --nfs "$URL" "${SET[@]}" cleanup
+  check "MPI: no rank.N left" test -z "$(ls -d "$EXPORT"/rank.* 2>/dev/null)"
+  check "MPI: nothing made on this host" test -z "$(ls -d ./rank.* 2>/dev/null)"
 fi
 
 expect_rc 0 "cleanup on the server" in_ns "$STORMARK" fileio --nfs "$URL" "${SET[@]}" cleanup
