@@ -25,6 +25,11 @@
 #                                  128, T (threads = fio jobs) in 1 2
 #             sr-qQ / sw-qQ        1 MiB sequential read / write, Q in 1 8
 #             null                 null engine, CPU per I/O
+#   QDS       the queue depths of the 4 KiB points (default '1 4 16 32 128')
+#   T_IO_URING  fio's t/io_uring program (built from fio's source; see
+#             bench/bench-limit.sh): when set, a fourth tool on the 4 KiB
+#             random-read points (it only reads), with fixed buffers,
+#             registered files, batches of min(16,Q) / min(8,Q)
 #   NULL_IOS  I/Os of stormark's null run (default 10000000)
 #   SM_EXTRA  more options for every stormark fileio run (word-split), e.g.
 #             an engine option to try; FIO_EXTRA the same for every fio
@@ -40,6 +45,12 @@ DURATION=${DURATION:-2}
 PAIRS=${PAIRS:-5}
 POINTS=${POINTS:-*}
 NULL_IOS=${NULL_IOS:-10000000}
+QDS=${QDS:-1 4 16 32 128}
+T_IO_URING=${T_IO_URING:-}
+if [ -n "$T_IO_URING" ]; then
+	[ -x "$T_IO_URING" ] || { echo "bench-sweep: T_IO_URING '$T_IO_URING' is not a program" >&2; exit 1; }
+	T_IO_URING=$(readlink -f "$T_IO_URING")
+fi
 SM_EXTRA=${SM_EXTRA:-}
 FIO_EXTRA=${FIO_EXTRA:-}
 PY=$(command -v python3) || { echo "bench-sweep: python3 is needed" >&2; exit 1; }
@@ -141,17 +152,34 @@ print(r['iops'] + w['iops'], r['total_ios'] + w['total_ios'])" "$W/f.json") || r
 	record "$1" "$2" "$3" $fig
 }
 
+# tio_run POINT PAIR QD T: t/io_uring, 4 KiB direct random reads of the
+# file, T threads of a ring each. It prints the IOPS of each whole second
+# and no total: its IOPS is their mean, its I/Os that mean x DURATION.
+tio_run() {
+	local b=$3 fig
+	[ "$DURATION" -ge 2 ] || { echo "bench-sweep: t/io_uring needs DURATION of 2 s or more" >&2; return 1; }
+	measure "$W/m" "$T_IO_URING" -d "$b" -s $((b < 16 ? b : 16)) -c $((b < 8 ? b : 8)) -b 4096 \
+		-p 0 -B 1 -F 1 -O 1 -R 1 -n "$4" -r "$DURATION" "$DIR/test_file.0" ||
+		{ echo "bench-sweep: t/io_uring failed (see $LOG)" >&2; return 1; }
+	fig=$(tail -n 40 "$LOG" | awk -v d="$DURATION" -F'[=,]' '/^IOPS=/ { s += $2; n++ }
+		END { if (n) printf "%.1f %.0f\n", s / n, s / n * d; else print "0 0" }')
+	record "$1" "$2" T $fig
+}
+
 # point NAME SM_MODE FIO_RW BS QD T: PAIRS rounds, the order rotating
+# (t/io_uring joins the 4 KiB random reads when T_IO_URING is set)
 point() {
-	local name=$1 i k
+	local name=$1 i k tools=3
 	point_wanted "$name" || return 0
 	echo "  $name" >&2
+	[ -n "$T_IO_URING" ] && [ "$2" = rndrd ] && [ "$4" = 4k ] && tools=4
 	for i in $(seq "$PAIRS"); do
-		for k in 0 1 2; do
-			case $(((i - 1 + k) % 3)) in
+		for k in $(seq 0 $((tools - 1))); do
+			case $(((i - 1 + k) % tools)) in
 			0) sm_run "$name" "$i" "$2" "$4" "$5" "$6" || return 1 ;;
 			1) fio_run "$name" "$i" F1 "$3" "$4" "$5" "$6" || return 1 ;;
 			2) fio_run "$name" "$i" F2 "$3" "$4" "$5" "$6" || return 1 ;;
+			3) tio_run "$name" "$i" "$5" "$6" || return 1 ;;
 			esac
 		done
 	done
@@ -184,7 +212,7 @@ probe_hipri && HIPRI=(--hipri)
 # the points: NAME STORMARK_MODE FIO_RW BS QD THREADS
 specs=()
 for t in 1 2; do
-	for q in 1 4 16 32 128; do
+	for q in $QDS; do
 		specs+=("rr-q$q-t$t rndrd randread 4k $q $t" "rw-q$q-t$t rndwr randwrite 4k $q $t")
 	done
 done
@@ -195,7 +223,7 @@ n=0
 for sp in "${specs[@]}"; do point_wanted "${sp%% *}" && n=$((n + 1)); done
 # about 0.4 s of start-up and reading per run (fio's start-up is most of
 # it); a null round about DURATION + 2 s. In tenths of a second:
-est=$((n * PAIRS * (30 * DURATION + 13)))
+est=$((n * PAIRS * (${T_IO_URING:+1}0 * DURATION / 2 + 30 * DURATION + 13)))
 point_wanted null && est=$((est + PAIRS * (10 * DURATION + 20)))
 echo "  $n points x $PAIRS rounds x 3 runs of ${DURATION} s$(point_wanted null && echo ", and null"):" \
      "about $(((est + 599) / 600)) min" >&2
@@ -233,6 +261,8 @@ $PAIRS rounds of ${DURATION}-s runs per point, file $SIZE; hipri: ${HIPRI[*]:-no
           --group_reporting --registerfiles=1 --fixedbufs=1 --iodepth_batch_submit=min(16,Q) \\
           --iodepth_batch_complete_min=min(8,Q) --iodepth_batch_complete_max=min(32,Q) ${HIPRI[*]}
     F2: the same fio without the tuning flags (fio's io_uring defaults)
+    T:  ${T_IO_URING:-(not run: T_IO_URING unset)} -d Q -s min(16,Q) -c min(8,Q) -b 4096 -p 0 -B 1 -F 1 -O 1 -R 1 \\
+          -n T -r $DURATION test_file.0 (4 KiB random reads only; IOPS the mean of its per-second lines)
     extra options: stormark '${SM_EXTRA}', fio '${FIO_EXTRA}'
     null: stormark frames --engine null -s -w 4 -n $NULL_IOS FILE against
           fio --name=null --ioengine=null --rw=randread --bs=4k --size=1g --iodepth=1 --runtime=$DURATION --time_based
@@ -257,7 +287,7 @@ for p, i, tool, iops, ios, cpu, wall, dios, dsec, dbusy in rows:
     ios = float(ios)
     by.setdefault((p, tool), {})[i] = dict(
         iops=float(iops), cpuio=float(cpu) / ios * 1e6 if ios else float("nan"),
-        net=(float(cpu) - su[tool]) / ios * 1e6 if ios else float("nan"),
+        net=(float(cpu) - su.get(tool, 0.0)) / ios * 1e6 if ios else float("nan"),
         util=100 * float(dbusy) / (1000 * float(wall)) if float(wall) else 0,
         kib=float(dsec) / 2 / float(dios) if float(dios) else 0)
 def med(p, t, k):
@@ -282,6 +312,18 @@ for p in pts:
           f"| **{f(ratio(p,'F1','cpuio'),'.3f')}** | {f(ratio(p,'F2','cpuio'),'.3f')} | {f(ratio(p,'F1','net'),'.3f')} "
           f"| {f(med(p,'S','util'),'.0f')}/{f(med(p,'F1','util'),'.0f')}/{f(med(p,'F2','util'),'.0f')} "
           f"| {f(med(p,'S','kib'),'.0f')}/{f(med(p,'F1','kib'),'.0f')}/{f(med(p,'F2','kib'),'.0f')} |")
+tpts = [p for p in pts if (p, "T") in by]
+if tpts:
+    print()
+    print("| point | stormark IOPS | t/io_uring IOPS | S/T (target >= 0.97) | CPU us/IO S | T "
+          "| CPU S/T (target <= 1.1) | per-round S/T |")
+    print("|---|---|---|---|---|---|---|---|")
+    for p in tpts:
+        a, b = by[(p, "S")], by[(p, "T")]
+        rr = " ".join(f"{a[i]['iops'] / b[i]['iops']:.3f}" for i in a if i in b and b[i]["iops"])
+        print(f"| {p} | {f(med(p,'S','iops'),'.0f')} | {f(med(p,'T','iops'),'.0f')} "
+              f"| **{f(ratio(p,'T','iops'),'.3f')}** | {f(med(p,'S','cpuio'),'.2f')} | {f(med(p,'T','cpuio'),'.2f')} "
+              f"| **{f(ratio(p,'T','cpuio'),'.3f')}** | {rr} |")
 if "null" in pts:
     s, fo = med("null", "S", "cpuio"), med("null", "F2", "cpuio")
     print()
