@@ -78,7 +78,9 @@ struct sm_render {
 	size_t size;                /* of the result */
 	/* The saved document into a zeroed result, its figures derived as the
 	 * live run derived them; release frees what it allocated (also after
-	 * a failed read). */
+	 * a failed read). read, release and head are NULL for a table with no
+	 * result model of its own (compare): it renders a live result only,
+	 * and --html FILE from that result itself. */
 	int (*read)(const struct cJSON *doc, void *res, struct sm_jerr *e);
 	void (*release)(void *res);
 	const struct sm_result_head *(*head)(const void *res);
@@ -97,6 +99,9 @@ struct sm_render {
 
 extern const struct sm_render sm_render_time, sm_render_run, sm_render_frames, sm_render_fileio,
 	sm_render_streams, sm_render_meta;
+/* compare's (report/compare_render.c): no saved document of its own, so
+ * not one sm_render_find() gives `report`. */
+extern const struct sm_render sm_render_compare;
 
 /* The render table of command ("frames"), or NULL. */
 const struct sm_render *sm_render_find(const char *command);
