@@ -61,12 +61,13 @@ static int file_like(const char *s)
 static int parse(int argc, char **argv, struct compare_opts *o)
 {
 	int help = 0, first;
+	char fhelp[256];   /* --format's help, from the render table */
 	struct sm_opt opts[] = {
 		SM_OPT_STR(0, "db", o->db, "PATH",
 			   "history database of keys (default $XDG_DATA_HOME/stormark/history.db)"),
 		SM_OPT_DOUBLE_RANGE(0, "alpha", o->alpha, 0, 0.5, "P",
 				    "significance level of the t-test (default 0.05)"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json or html"),
+		SM_OUT_OPTS(o->out, 'o', 0, sm_render_format_help(&sm_render_compare, fhelp, sizeof(fhelp))),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,

@@ -52,6 +52,9 @@ struct sm_layout_row {
 	 * JSON, fileio's async note beside sysbench's layout); NULL: none. */
 	void (*note)(FILE *f, const void *res);
 	unsigned flags;   /* SM_ROW_* */
+	/* What --format's help says after the layout's name ("(docs/...)");
+	 * NULL: nothing (sm_render_format_help()). */
+	const char *help;
 };
 
 /* The layout needs a saved document: `report` renders it from the file, a
@@ -111,6 +114,17 @@ const struct sm_render *sm_render_find(const char *command);
  * SM_OUT_HTML_FILE for --html FILE when r has a layout that needs a saved
  * document (SM_ROW_SAVED). */
 unsigned sm_render_layouts(const struct sm_render *r, int saved);
+
+/* The render table of command as its --format takes it: sm_render_find()'s,
+ * or compare's (whose results `report` does not read); NULL for none. */
+const struct sm_render *sm_render_command(const char *command);
+
+/* --format's help for r, from its rows: "report layout: " and the layouts
+ * a live command prints (not the SM_ROW_SAVED ones), in the rows' order,
+ * the default one marked, each with its row's help ("text (default), csv,
+ * markdown, json, openmetrics or prometheus (docs/openmetrics.md)"), into
+ * buf (cut to len). Returns buf. */
+const char *sm_render_format_help(const struct sm_render *r, char *buf, size_t len);
 
 /* r's row of layout l, or NULL. */
 const struct sm_layout_row *sm_render_row(const struct sm_render *r, enum sm_layout l);
