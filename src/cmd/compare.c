@@ -8,7 +8,6 @@
 #include "args/save.h"
 #include "analysis/compare.h"
 #include "report/compare.h"
-#include "result/json.h"
 #include "result/json_read.h"
 #include "store/history_db.h"
 #include "core/opt.h"
