@@ -62,7 +62,9 @@ static const struct sm_command *find(const char *name)
  * and the tests that keep it and the man page in step with the tables, one
  * name a line: --list-commands, --list-options CMD (the command's table:
  * sm_opt_list(); CMD may be frametest or sysbench), --list-video-formats,
- * --list-presets (frametest's -w sizes), --list-engines, --list-layouts.
+ * --list-presets (frametest's -w sizes), --list-engines, --list-layouts
+ * (every layout; with CMD, those CMD's --format takes, from its render
+ * table).
  * Returns -1 when argv[1] is none of them, else the exit code.
  */
 static int list(int argc, char **argv, struct sm_job *job)
@@ -87,6 +89,18 @@ static int list(int argc, char **argv, struct sm_job *job)
 		if (!c)
 			return sm_usage_error("stormark", "stormark --help", "unknown command '%s'", argv[2]);
 		return c->fn(2, sub, job);
+	}
+	if (argc == 3 && !strcmp(what, "--list-layouts")) {
+		/* CMD's, from its render table, as its --format takes them */
+		const struct sm_render *r = sm_render_command(strcmp(argv[2], "frametest") ? argv[2] : "frames");
+
+		if (!r)
+			return sm_usage_error("stormark", "stormark --help", "--list-layouts: '%s' has no "
+					      "render table", argv[2]);
+		for (const struct sm_layout_row *row = r->rows; row->layout; row++)
+			if (!(row->flags & SM_ROW_SAVED))
+				printf("%s\n", sm_layout_name(row->layout));
+		return 0;
 	}
 	if (argc > 2)
 		return sm_usage_error("stormark", "stormark --help", "unexpected argument '%s' after '%s'",

@@ -295,9 +295,7 @@ static unsigned stormark_part(struct sm_fileio_opts *o, struct sm_opt *t)
 				"2 x --file-total-size / the write rate (2 GiB at 200 MiB/s: 20 s) "
 				"and rewrites the test files' contents"),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, &o->out.format, "LAYOUT",
-			    "report layout: sysbench (default), text (stormark's; "
-			    "'stormark' is its old name), csv, markdown, json, openmetrics or "
-			    "prometheus (docs/openmetrics.md)"),
+			    sm_render_format_help(&sm_render_fileio, o->format_help, sizeof(o->format_help))),
 		SM_OPT_STR('o', "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
 		SM_SAVE_OPTS(o->save),
 		SM_OUT_HTML_OPT(o->out.html),

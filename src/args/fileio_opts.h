@@ -19,6 +19,7 @@ struct sm_fileio_opts {
 	struct sm_fileio_cfg cfg;
 	const char *prog;          /* "stormark fileio" or "sysbench" */
 	const char *command;       /* prepare | run | cleanup | help */
+	char format_help[256];    /* --format's help, from the render table */
 	struct sm_pct_list pct;
 	int histogram;
 	int seed_given;

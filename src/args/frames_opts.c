@@ -197,8 +197,7 @@ static unsigned stormark_part(struct sm_frames_opts *o, struct sm_opt *t)
 		SM_SAVE_OPTS(o->save),
 		SM_OUT_JSON_OPT(o->json, 1),
 		SM_OPT_CALL(0, "format", SM_OPT_REQUIRED, format_cb, o, "LAYOUT",
-			    "report layout: frametest (default), csv, markdown, json, "
-			    "openmetrics or prometheus (docs/openmetrics.md)"),
+			    sm_render_format_help(&sm_render_frames, o->format_help, sizeof(o->format_help))),
 		SM_OPT_STR(0, "output", o->out.output, "FILE", "write the report to FILE, not stdout"),
 		SM_OUT_HTML_OPT(o->out.html),
 		SM_OUT_LIVE_OPT(o->out.live),

@@ -35,6 +35,7 @@ extern const char sm_frames_long_usage[];
 struct sm_frames_opts {
 	const char *prog;         /* "frametest" or "stormark frames" */
 	const char *hint;         /* where help is, for usage errors */
+	char format_help[256];    /* --format's help, from the render table */
 	struct sm_frames_plan plan;
 	int w_set, e_set, r_set;  /* -w / -e / -r given (one test at most) */
 	int v_set, m_set;         /* -v / -m given (one order at most) */

@@ -48,10 +48,11 @@ struct sm_out_opts {
 /* Option-table entries for the five flags, for a table over `o` (a struct
  * sm_out_opts lvalue). short_o is 'o' for -o/--output, or 0 where -o
  * means something else (frametest's out-of-order); json_next as for
- * SM_OUT_JSON_OPT. */
+ * SM_OUT_JSON_OPT; layouts_help: --format's help, from the command's
+ * render table (sm_render_format_help()). */
 #define SM_OUT_OPTS(o, short_o, json_next, layouts_help) \
 	SM_OUT_JSON_OPT((o).json, json_next), \
-	SM_OPT_STR(0, "format", (o).format, "LAYOUT", "report layout: " layouts_help), \
+	SM_OPT_STR(0, "format", (o).format, "LAYOUT", layouts_help), \
 	SM_OPT_STR(short_o, "output", (o).output, "FILE", "write the report to FILE, not stdout"), \
 	SM_OUT_HTML_OPT((o).html), \
 	SM_OPT_FLAG_SET(0, "quiet", (o).quiet, 1, "no progress display")

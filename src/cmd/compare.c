@@ -8,12 +8,9 @@
 #include "args/save.h"
 #include "analysis/compare.h"
 #include "report/compare.h"
-#include "report/csv.h"
-#include "result/json.h"
 #include "result/json_read.h"
 #include "store/history_db.h"
 #include "core/opt.h"
-#include "core/outfile.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -63,12 +60,13 @@ static int file_like(const char *s)
 static int parse(int argc, char **argv, struct compare_opts *o)
 {
 	int help = 0, first;
+	char fhelp[256];   /* --format's help, from the render table */
 	struct sm_opt opts[] = {
 		SM_OPT_STR(0, "db", o->db, "PATH",
 			   "history database of keys (default $XDG_DATA_HOME/stormark/history.db)"),
 		SM_OPT_DOUBLE_RANGE(0, "alpha", o->alpha, 0, 0.5, "P",
 				    "significance level of the t-test (default 0.05)"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json or html"),
+		SM_OUT_OPTS(o->out, 'o', 0, sm_render_format_help(&sm_render_compare, fhelp, sizeof(fhelp))),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
@@ -86,11 +84,8 @@ static int parse(int argc, char **argv, struct compare_opts *o)
 	rc = sm_cmd_parse(PROG, HINT, opts, argc, argv, 0, &first, usage);
 	if (rc >= 0)
 		return rc;
-	rc = sm_out_resolve(&o->out, PROG, SM_LAYOUT_BIT(SM_LAYOUT_TEXT) |
-				    SM_LAYOUT_BIT(SM_LAYOUT_CSV) | SM_LAYOUT_BIT(SM_LAYOUT_MARKDOWN) |
-				    SM_LAYOUT_BIT(SM_LAYOUT_JSON) |
-				    SM_LAYOUT_BIT(SM_LAYOUT_HTML) | SM_OUT_HTML_FILE,
-				    SM_LAYOUT_TEXT, msg, sizeof(msg));
+	rc = sm_out_resolve(&o->out, PROG, sm_render_layouts(&sm_render_compare, 0),
+			    sm_render_compare.dflt, msg, sizeof(msg));
 	if (rc)
 		return sm_usage_error(PROG, HINT, "%s", msg);
 	if (argc - first != 2)
@@ -232,21 +227,20 @@ static int compare(int argc, char **argv, char **given, struct sm_job *job)
 {
 	struct compare_opts o;
 	struct sm_cmp_side side[2];
-	struct sm_cmp c;
+	struct sm_cmp_result cmp = { .argc = argc, .argv = given };
+	struct sm_emit e = { .r = &sm_render_compare, .prog = PROG, .out = &o.out, .job = job };
 	struct sm_hdb *db = NULL;
 	char path[4096], err[256], why[512];
-	struct sm_cmp_names names;
 	int rc, code = SM_EXIT_OK;
 
 	rc = parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	names.name[0] = o.src[0];
-	names.name[1] = o.src[1];
-	names.is_key[0] = !o.is_file[0];
-	names.is_key[1] = !o.is_file[1];
+	for (int i = 0; i < 2; i++) {
+		cmp.names.name[i] = o.src[i];
+		cmp.names.is_key[i] = !o.is_file[i];
+	}
 	memset(side, 0, sizeof(side));
-	memset(&c, 0, sizeof(c));
 	if (!o.is_file[0] || !o.is_file[1]) {
 		if (o.db)
 			snprintf(path, sizeof(path), "%s", o.db);
@@ -272,57 +266,19 @@ static int compare(int argc, char **argv, char **given, struct sm_job *job)
 	}
 	if (code)
 		goto out;
-	rc = sm_cmp_compute(&side[0], &side[1], o.alpha, &c, why, sizeof(why));
+	rc = sm_cmp_compute(&side[0], &side[1], o.alpha, &cmp.c, why, sizeof(why));
 	if (rc) {
 		sm_prog_error(PROG, "%s", why);
 		code = rc == -ENOMEM ? SM_EXIT_FAIL : SM_EXIT_USAGE;
 		goto out;
 	}
-	rc = sm_out_redirect(&o.out, job);
-	if (rc) {
-		sm_prog_error(PROG, "cannot create '%s': %s", o.out.output, strerror(-rc));
-		code = SM_EXIT_FAIL;
-		goto out;
-	}
-	if (o.out.layout == SM_LAYOUT_JSON || o.out.json_file) {
-		cJSON *doc = sm_cmp_json(&c, &names);
-		const char *to = o.out.layout == SM_LAYOUT_JSON ? "-" : o.out.json_file;
-
-		rc = doc ? sm_json_write(doc, to) : -ENOMEM;
-		cJSON_Delete(doc);
-		if (rc && !strcmp(to, "-") && rc != -ENOMEM)
-			sm_out_stdout_failed(rc);   /* said once, by sm_out_finish() */
-		else if (rc)
-			sm_prog_error(PROG, "cannot write '%s': %s", strcmp(to, "-") ? to : "standard output",
-				      strerror(-rc));
-		if (rc)
-			code = SM_EXIT_FAIL;
-	}
-	if (o.out.html) {
-		struct sm_outfile of;
-		FILE *h = sm_outfile_fopen(&of, o.out.html, &rc);
-
-		if (h) {
-			sm_cmp_print_html(h, &c, &names, argc, given);
-			rc = sm_outfile_fclose(&of, h, 0);
-		}
-		if (rc) {
-			sm_prog_error(PROG, "cannot write '%s': %s", o.out.html, strerror(-rc));
-			code = SM_EXIT_FAIL;
-		}
-	}
-	errno = 0;
-	if (o.out.layout == SM_LAYOUT_HTML)
-		sm_cmp_print_html(stdout, &c, &names, argc, given);
-	else if (o.out.layout == SM_LAYOUT_MARKDOWN)
-		sm_cmp_print_md(stdout, &c, &names);
-	else if (o.out.layout == SM_LAYOUT_CSV)
-		sm_csv_compare(stdout, &c);
-	else if (o.out.layout == SM_LAYOUT_TEXT)
-		sm_cmp_print_text(stdout, &c, &names);
-	sm_out_check_stdout();
+	/* -o FILE, then the layout, --json=FILE and --html FILE: the emit
+	 * step, through compare's render table */
+	code = sm_emit_redirect(&e);
+	if (!code)
+		code = sm_emit(&e, &cmp, SM_EXIT_OK);
 out:
-	sm_cmp_release(&c);
+	sm_cmp_release(&cmp.c);
 	sm_cmp_side_release(&side[0]);
 	sm_cmp_side_release(&side[1]);
 	sm_hdb_close(db);

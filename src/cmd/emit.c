@@ -154,11 +154,11 @@ static int saved_table(FILE *f, const cJSON *doc, struct sm_jerr *e)
  * own notice. */
 static void notices(const struct sm_emit *e, const struct sm_layout_row *row, const void *res)
 {
-	const struct sm_result_head *h = e->r->head(res);
+	const struct sm_result_head *h = e->r->head ? e->r->head(res) : NULL;
 	const struct sm_cliff *c = e->r->cliff ? e->r->cliff(res) : NULL;
 	const struct sm_stalls *st = e->r->stalls ? e->r->stalls(res) : NULL;
 
-	for (unsigned i = 0; (row->flags & SM_ROW_WARN) && i < h->warnings.count; i++)
+	for (unsigned i = 0; h && (row->flags & SM_ROW_WARN) && i < h->warnings.count; i++)
 		fprintf(stderr, "%s: warning: %s\n", e->prog, h->warnings.item[i].message);
 	if ((row->flags & SM_ROW_CLIFF) && c && c->found) {
 		char words[256];
@@ -193,6 +193,33 @@ static int render_row(const struct sm_emit *e, const struct sm_layout_row *row, 
 			sm_job_text(e->job, f, res);
 		else if (e->r->saved_table)
 			rc = saved_table(f, saved, je);
+	}
+	return rc;
+}
+
+/* The HTML report of live, a result of a table with no reader (compare),
+ * to path, rendered from the result itself. Returns 0, or -errno with one
+ * line in msg. */
+static int html_file_live(const struct sm_render *r, const void *live, const char *path, char *msg,
+			  size_t len)
+{
+	const struct sm_layout_row *row = sm_render_row(r, SM_LAYOUT_HTML);
+	struct sm_jerr e = { { 0 } };
+	struct sm_outfile of;
+	FILE *f;
+	int rc, crc;
+
+	f = out_open(&of, path, &rc);
+	if (!f) {
+		snprintf(msg, len, "cannot write --html '%s': %s", path, strerror(-rc));
+		return rc;
+	}
+	rc = row->render(f, live, NULL, &e);
+	if (rc)
+		snprintf(msg, len, "cannot render the HTML report: %s", e.msg[0] ? e.msg : strerror(-rc));
+	if ((crc = out_close(&of, f, rc)) && !rc) {
+		rc = crc;
+		snprintf(msg, len, "cannot write --html '%s': %s", path, strerror(-rc));
 	}
 	return rc;
 }
@@ -248,8 +275,8 @@ int sm_emit_wants_doc(const struct sm_emit *e)
 {
 	const struct sm_layout_row *row = e->r ? sm_render_row(e->r, e->out->layout) : NULL;
 
-	return e->out->layout == SM_LAYOUT_JSON || e->out->json_file || e->db || e->out->html ||
-	       (row && (row->flags & SM_ROW_DOC));
+	return e->out->layout == SM_LAYOUT_JSON || e->out->json_file || e->db ||
+	       (e->out->html && e->r->read) || (row && (row->flags & SM_ROW_DOC));
 }
 
 /* A layout of the document alone (SM_ROW_DOC) of a live result: doc read
@@ -301,22 +328,24 @@ static int save_doc(const struct sm_emit *e, const void *res, const cJSON *doc)
 	return SM_EXIT_FAIL;
 }
 
-/* The document's files: --json=FILE, the history, --html FILE. Returns 0,
- * or SM_EXIT_FAIL when one could not be written (said on stderr). */
+/* The result's files: --json=FILE, the history, --html FILE (from the
+ * document, or from res itself for a table with no reader). Returns 0, or
+ * SM_EXIT_FAIL when one could not be written (said on stderr). */
 static int files(const struct sm_emit *e, const void *res, const cJSON *doc)
 {
 	char msg[SM_MSG_MAX];
 	int failed = 0, rc;
 
-	if (!doc)
-		return sm_emit_wants_doc(e) ? SM_EXIT_FAIL : 0;   /* out of memory, said */
-	if (e->out->json_file && (rc = sm_json_write(doc, e->out->json_file))) {
+	if (!doc && sm_emit_wants_doc(e))
+		failed = 1;   /* out of memory, said */
+	if (doc && e->out->json_file && (rc = sm_json_write(doc, e->out->json_file))) {
 		sm_prog_error(e->prog, "cannot write JSON to '%s': %s", e->out->json_file, strerror(-rc));
 		failed = 1;
 	}
-	if (e->db && save_doc(e, res, doc))
+	if (doc && e->db && save_doc(e, res, doc))
 		failed = 1;
-	if (e->out->html && html_file(e->r, doc, 0, e->out->html, msg, sizeof(msg))) {
+	if (e->out->html && (e->r->read ? doc && html_file(e->r, doc, 0, e->out->html, msg, sizeof(msg))
+			     : html_file_live(e->r, res, e->out->html, msg, sizeof(msg)))) {
 		sm_prog_error(e->prog, "%s", msg);
 		failed = 1;
 	}

@@ -87,7 +87,7 @@ static int parse(int argc, char **argv, struct history_opts *o)
 	struct sm_opt opts[] = {
 		SM_OPT_STR(0, "db", o->db_arg, "PATH",
 			   "history database (default $XDG_DATA_HOME/stormark/history.db)"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv (the same rows, figures as "
+		SM_OUT_OPTS(o->out, 'o', 0, "report layout: text (default), markdown, csv (the same rows, figures as "
 			    "numbers, units in the header) or json (the keys, or a key's runs with every "
 			    "saved result whole: docs/history.md)"),
 		SM_OPT_HELP('h', "help", help, "this help"),

@@ -55,6 +55,7 @@ static void usage(FILE *f, const struct sm_opt *opts)
 /* Parse argv into o. Returns -1 to go on, or the exit code to return. */
 static int parse(int argc, char **argv, struct meta_opts *o)
 {
+	char fhelp[256];   /* --format's help, from the render table */
 	struct sm_opt opts[] = {
 		SM_OPT_UINT_RANGE('n', "files", o->files, 1, SM_META_MAX_FILES, "FILES",
 				  "files of the run (default 10000)"),
@@ -70,7 +71,7 @@ static int parse(int argc, char **argv, struct meta_opts *o)
 		SM_OPT_FLAG_SET(0, "shared-dir", o->shared_dir, 1,
 				"under mpirun: every rank's files in one directory (default DIR/rank.N each)"),
 		SM_OPT_HEAD("\nOutput:"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json, openmetrics or prometheus (docs/openmetrics.md)"),
+		SM_OUT_OPTS(o->out, 'o', 0, sm_render_format_help(&sm_render_meta, fhelp, sizeof(fhelp))),
 		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),
 		SM_OPT_LIST_OPTIONS(o->help),

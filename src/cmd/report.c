@@ -71,7 +71,7 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, int *check, int
 {
 	int help = 0, rc;
 	struct sm_opt opts[] = {
-		SM_OUT_OPTS(*out, 'o', 0, "the command's own (default), or "
+		SM_OUT_OPTS(*out, 'o', 0, "report layout: the command's own (default), or "
 			    "another of its layouts"),
 		SM_OPT_FLAG_SET(0, "check", *check, 1, "check each FILE's invariants and its "
 				"layouts against it: one line per violation, exit 1 when any "

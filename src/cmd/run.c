@@ -165,6 +165,7 @@ static int check_conflicts(const struct run_opts *o)
  * or SM_EXIT_USAGE. */
 static int parse(int argc, char **argv, struct run_opts *o)
 {
+	char fhelp[256];   /* --format's help, from the render table */
 	struct sm_opt opts[] = {
 		SM_OPT_DURATION_RANGE(0, "time", o->plan.time_ns, SM_NS_PER_S, SM_NS_PER_S,
 				      24 * 3600 * SM_NS_PER_S, "SECS",
@@ -210,7 +211,7 @@ static int parse(int argc, char **argv, struct run_opts *o)
 		SM_OPT_FLAG_SET(0, "force", o->force, 1,
 				"let the directory be a file system's root (a mount point, or /)"),
 		SM_OPT_HEAD("\nOutput:"),
-		SM_OUT_OPTS(o->out, 'o', 1, "text (default), csv, markdown, json, openmetrics or prometheus (docs/openmetrics.md)"),
+		SM_OUT_OPTS(o->out, 'o', 1, sm_render_format_help(&sm_render_run, fhelp, sizeof(fhelp))),
 		SM_OUT_LIVE_OPT(o->out.live),
 		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),

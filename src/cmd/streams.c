@@ -277,6 +277,7 @@ static int settle(struct streams_opts *o)
 
 static int parse(int argc, char **argv, struct streams_opts *o)
 {
+	char fhelp[256];   /* --format's help, from the render table */
 	struct sm_opt opts[] = {
 		SM_OPT_CALL(0, "video-format", SM_OPT_REQUIRED, formats_cb, o, "LIST",
 			    "stream formats of either kind (--list shows them), comma-separated, or "
@@ -319,7 +320,7 @@ static int parse(int argc, char **argv, struct streams_opts *o)
 				"list the stream formats, compressed and frame sequences, and their rates "
 				"(--format text, markdown, csv or json; --json[=FILE], -o FILE)"),
 		SM_OPT_HEAD("\nOutput:"),
-		SM_OUT_OPTS(o->out, 'o', 0, "text (default), markdown, csv, json, openmetrics or prometheus (docs/openmetrics.md)"),
+		SM_OUT_OPTS(o->out, 'o', 0, sm_render_format_help(&sm_render_streams, fhelp, sizeof(fhelp))),
 		SM_OUT_LIVE_OPT(o->out.live),
 		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),

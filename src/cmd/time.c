@@ -55,6 +55,7 @@ static void usage(FILE *f, const struct sm_opt *opts)
  * the exit code to return. */
 static int parse(int argc, char **argv, struct time_opts *o)
 {
+	char fhelp[256];   /* --format's help, from the render table */
 	struct sm_opt opts[] = {
 		SM_OPT_UINT_RANGE('n', "runs", o->runs, 1, MAX_RUNS, "N",
 				  "measure N runs (default 1) and report statistics"),
@@ -64,7 +65,7 @@ static int parse(int argc, char **argv, struct time_opts *o)
 		SM_OPT_FLAG_SET(0, "shell", o->shell, 1, "run COMMAND with sh -c (one string)"),
 		SM_OPT_FLAG_SET(0, "no-syscalls", o->no_syscalls, 1,
 				"do not count all system calls (no perf counter)"),
-		SM_OUT_OPTS(o->out, 'o', 1, "text (default), timeit, csv, markdown, json, openmetrics or prometheus (docs/openmetrics.md)"),
+		SM_OUT_OPTS(o->out, 'o', 1, sm_render_format_help(&sm_render_time, fhelp, sizeof(fhelp))),
 		SM_OPT_FLAG_SET(0, "csv", o->csv, 1, "the same as --format csv"),
 		SM_SAVE_OPTS(o->save),
 		SM_OPT_HELP('h', "help", o->help, "this help"),

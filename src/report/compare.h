@@ -47,4 +47,15 @@ void sm_cmp_print_html(FILE *f, const struct sm_cmp *c, const struct sm_cmp_name
 /* The comparison as a JSON document (docs/compare.md), or NULL without memory. */
 cJSON *sm_cmp_json(const struct sm_cmp *c, const struct sm_cmp_names *n);
 
+/* What compare hands to the emit step (cmd/emit.h), the result of its
+ * render table sm_render_compare (report/render.h): the comparison, what
+ * its sides are, and compare's command line as given (the HTML page shows
+ * it; argv[0] "compare"). */
+struct sm_cmp_result {
+	struct sm_cmp c;
+	struct sm_cmp_names names;
+	int argc;
+	char **argv;
+};
+
 #endif

@@ -64,6 +64,33 @@ const struct sm_render *sm_render_find(const char *command)
 	return NULL;
 }
 
+const struct sm_render *sm_render_command(const char *command)
+{
+	if (command && !strcmp(command, sm_render_compare.command))
+		return &sm_render_compare;
+	return sm_render_find(command);
+}
+
+const char *sm_render_format_help(const struct sm_render *r, char *buf, size_t len)
+{
+	const struct sm_layout_row *row;
+	unsigned total = 0, k = 0;
+	size_t n;
+
+	for (row = r->rows; row->layout; row++)
+		total += !(row->flags & SM_ROW_SAVED);
+	n = (size_t)snprintf(buf, len, "report layout: ");
+	for (row = r->rows; row->layout && n < len; row++) {
+		if (row->flags & SM_ROW_SAVED)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s%s%s%s", k == 0 ? "" : k + 1 == total ? " or " : ", ",
+				      sm_layout_name(row->layout), row->layout == r->dflt ? " (default)" : "",
+				      row->help ? " " : "", row->help ? row->help : "");
+		k++;
+	}
+	return buf;
+}
+
 const struct sm_layout_row *sm_render_row(const struct sm_render *r, enum sm_layout l)
 {
 	for (const struct sm_layout_row *row = r->rows; row->layout; row++)
@@ -120,7 +147,8 @@ static int prometheus(FILE *f, SM_UNUSED const void *res, const cJSON *doc, stru
 
 /* Both metrics layouts of every command. */
 #define OPENMETRICS_ROW { .layout = SM_LAYOUT_OPENMETRICS, .render = openmetrics, .flags = SM_ROW_DOC }, \
-	{ .layout = SM_LAYOUT_PROMETHEUS, .render = prometheus, .flags = SM_ROW_DOC }
+	{ .layout = SM_LAYOUT_PROMETHEUS, .render = prometheus, .flags = SM_ROW_DOC, \
+	  .help = "(docs/openmetrics.md)" }
 
 /* ---- time ----------------------------------------------------------- */
 
@@ -540,7 +568,8 @@ static const struct sm_layout_row fileio_rows[] = {
 	 * stormark's notices */
 	{ .layout = SM_LAYOUT_SYSBENCH, .render = fileio_sb, .replay = fileio_sb_replay,
 	  .note = fileio_sb_note, .flags = SM_ROW_TABLE | SM_ROW_CLIFF },
-	{ .layout = SM_LAYOUT_TEXT, .render = fileio_text, .replay = fileio_ticks_replay, .flags = SM_ROW_TABLE },
+	{ .layout = SM_LAYOUT_TEXT, .render = fileio_text, .replay = fileio_ticks_replay, .flags = SM_ROW_TABLE,
+	  .help = "(stormark's; 'stormark' is its old name)" },
 	{ .layout = SM_LAYOUT_CSV, .render = fileio_csv },
 	{ .layout = SM_LAYOUT_MARKDOWN, .render = fileio_md, .flags = SM_ROW_TABLE },
 	{ .layout = SM_LAYOUT_JSON },
@@ -608,8 +637,8 @@ static int streams_html(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM
 
 static const struct sm_layout_row streams_rows[] = {
 	{ .layout = SM_LAYOUT_TEXT, .render = streams_text, .flags = SM_ROW_TABLE },
-	{ .layout = SM_LAYOUT_CSV, .render = streams_csv },
 	{ .layout = SM_LAYOUT_MARKDOWN, .render = streams_md },
+	{ .layout = SM_LAYOUT_CSV, .render = streams_csv },
 	{ .layout = SM_LAYOUT_JSON },
 	{ .layout = SM_LAYOUT_HTML, .render = streams_html, .flags = SM_ROW_SAVED },
 	OPENMETRICS_ROW,
@@ -674,8 +703,8 @@ static int meta_html(FILE *f, const void *res, SM_UNUSED const cJSON *doc, SM_UN
 
 static const struct sm_layout_row meta_rows[] = {
 	{ .layout = SM_LAYOUT_TEXT, .render = meta_text, .flags = SM_ROW_TABLE },
-	{ .layout = SM_LAYOUT_CSV, .render = meta_csv },
 	{ .layout = SM_LAYOUT_MARKDOWN, .render = meta_md, .flags = SM_ROW_TABLE },
+	{ .layout = SM_LAYOUT_CSV, .render = meta_csv },
 	{ .layout = SM_LAYOUT_JSON },
 	{ .layout = SM_LAYOUT_HTML, .render = meta_html, .flags = SM_ROW_SAVED },
 	OPENMETRICS_ROW,

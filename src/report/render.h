@@ -52,6 +52,9 @@ struct sm_layout_row {
 	 * JSON, fileio's async note beside sysbench's layout); NULL: none. */
 	void (*note)(FILE *f, const void *res);
 	unsigned flags;   /* SM_ROW_* */
+	/* What --format's help says after the layout's name ("(docs/...)");
+	 * NULL: nothing (sm_render_format_help()). */
+	const char *help;
 };
 
 /* The layout needs a saved document: `report` renders it from the file, a
@@ -78,7 +81,9 @@ struct sm_render {
 	size_t size;                /* of the result */
 	/* The saved document into a zeroed result, its figures derived as the
 	 * live run derived them; release frees what it allocated (also after
-	 * a failed read). */
+	 * a failed read). read, release and head are NULL for a table with no
+	 * result model of its own (compare): it renders a live result only,
+	 * and --html FILE from that result itself. */
 	int (*read)(const struct cJSON *doc, void *res, struct sm_jerr *e);
 	void (*release)(void *res);
 	const struct sm_result_head *(*head)(const void *res);
@@ -97,6 +102,9 @@ struct sm_render {
 
 extern const struct sm_render sm_render_time, sm_render_run, sm_render_frames, sm_render_fileio,
 	sm_render_streams, sm_render_meta;
+/* compare's (report/compare_render.c): no saved document of its own, so
+ * not one sm_render_find() gives `report`. */
+extern const struct sm_render sm_render_compare;
 
 /* The render table of command ("frames"), or NULL. */
 const struct sm_render *sm_render_find(const char *command);
@@ -106,6 +114,17 @@ const struct sm_render *sm_render_find(const char *command);
  * SM_OUT_HTML_FILE for --html FILE when r has a layout that needs a saved
  * document (SM_ROW_SAVED). */
 unsigned sm_render_layouts(const struct sm_render *r, int saved);
+
+/* The render table of command as its --format takes it: sm_render_find()'s,
+ * or compare's (whose results `report` does not read); NULL for none. */
+const struct sm_render *sm_render_command(const char *command);
+
+/* --format's help for r, from its rows: "report layout: " and the layouts
+ * a live command prints (not the SM_ROW_SAVED ones), in the rows' order,
+ * the default one marked, each with its row's help ("text (default), csv,
+ * markdown, json, openmetrics or prometheus (docs/openmetrics.md)"), into
+ * buf (cut to len). Returns buf. */
+const char *sm_render_format_help(const struct sm_render *r, char *buf, size_t len);
 
 /* r's row of layout l, or NULL. */
 const struct sm_layout_row *sm_render_row(const struct sm_render *r, enum sm_layout l);

@@ -82,6 +82,16 @@ for k in alpha beta-run; do "$S" time --save $k -- true >/dev/null 2>&1 || fail 
 same "history --list-keys: the keys, one a line" "$("$S" history --list-keys)" "alpha beta-run"
 expect_usage "--list-keys takes no KEY" "$S" history --list-keys alpha
 
+# --list-layouts CMD: the layouts of CMD's render table, which are what
+# it accepts, and what its --format help names, in the table's order
+for c in frames fileio time run streams meta compare; do
+  same "--list-layouts $c = what $c accepts" "$("$S" --list-layouts $c)" "$(accepted $c)"
+  h=$("$S" $c --help | tr -s ' \n' '  ' | sed -E 's/.*report layout: //; s/ +-[-a-z].*//;
+      s/\([^)]*\)//g; s/,| or / /g' | tr -s ' ' '\n' | sed '/^$/d')
+  check "$c --help lists --list-layouts $c, in order" test "$h" = "$("$S" --list-layouts $c)"
+done
+expect_usage "--list-layouts of a command without a render table" "$S" --list-layouts history
+
 modes=0
 if [ -r "$BC" ]; then modes="0 1"; else echo "note: $BC missing: bash alone only"; fi
 commands=$("$S" --help | sed -n '/^Commands:/,/^$/p' | grep -oE '^  [a-z]+' | tr -d ' ')
