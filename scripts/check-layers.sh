@@ -25,6 +25,14 @@
 # layers: analysis/, check/, report/) must not open, write, rename or
 # remove a file (a renderer writes to the stream it is given, or to memory).
 #
+# The platform layer, os/ (docs/platforms.md), is below core/ and every
+# layer may use it. What it has taken over stays there: outside os/, no file
+# includes a Linux header or spells O_DIRECT, and (with BUILD) no object
+# calls a Linux-only function that os/ has a function for, but for the
+# files listed below as not yet moved (each list may only shrink). The
+# plain-POSIX implementation (os/posix/) takes the build's _GNU_SOURCE
+# back before its first include and includes no Linux header.
+#
 # usage: check-layers.sh [SRC [BUILD]]
 set -u
 src="${1:-$(dirname "$0")/../src}"
@@ -33,6 +41,7 @@ import os, re, sys
 
 src = os.path.realpath(sys.argv[1])
 allowed = {
+    "os": "os",     # the platform layer: below everything, uses nothing
     "core": "core",
     "engine": "core engine",
     "result": "core result",
@@ -48,6 +57,10 @@ allowed = {
     "args": "core engine workload result analysis store report args",
     "launch": "",   # the launcher of `time`: a program of its own
 }
+# every layer but the launcher may use os/
+for k in allowed:
+    if k not in ("os", "launch"):
+        allowed[k] = "os " + allowed[k]
 inc = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')
 
 def layer_of(path):
@@ -93,6 +106,77 @@ for root, dirs, files in os.walk(src):
                     os.path.relpath(path, src), n, os.path.relpath(target, src), layer,
                     allowed.get(layer) or "nothing"))
                 bad = 1
+# ---- the platform layer: what it has taken over stays in os/ ----
+# Linux headers (and liburing's), by name
+linux_hdr = re.compile(r'^\s*#\s*include\s*<(linux/[^>]+|liburing\.h|sys/(statfs|vfs|sysinfo|prctl|'
+                       r'sysmacros|syscall|personality|signalfd|eventfd|timerfd|epoll|fsuid|'
+                       r'sendfile|xattr|inotify|mount)\.h)>')
+# not yet moved into os/: file -> the Linux headers it still includes
+hdr_not_moved = {
+    "core/fsx.c": "sys/sysmacros.h",
+    "core/perfsys.c": "linux/perf_event.h sys/mount.h sys/syscall.h",
+    "core/proctree.c": "sys/syscall.h sys/prctl.h",
+    "core/proctree_launch.c": "sys/syscall.h",
+    "core/seal.c": "sys/xattr.h",
+    "engine/uring.c": "liburing.h sys/syscall.h",
+    "engine/uring_poll.c": "liburing.h sys/sysmacros.h",
+    "workload/time.c": "sys/sysmacros.h",
+}
+# Linux's open flags that os/ spells for each platform
+linux_flags = {"O_DIRECT": ["engine/uring_poll.c"]}
+# Linux-only (or moved) calls os/ has a function for: symbol -> the
+# objects that still call it (not yet moved). 32-bit builds call the
+# ...64 names.
+linux_calls = {
+    "statfs": [], "statfs64": [], "fstatfs": [], "fstatfs64": [],
+    "fdatasync": ["engine/psync.c", "engine/uring_poll.c"],
+    "clock_nanosleep": ["core/perfsys.c"],
+    "fallocate": ["engine/mmap.c"], "fallocate64": ["engine/mmap.c"],
+    "sched_getaffinity": [], "sysinfo": [], "get_nprocs": [],
+}
+def code_only(text):
+    """text without its comments, string and character literals"""
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
+                  lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.S)
+for root, dirs, files in os.walk(src):
+    dirs.sort()
+    for f in sorted(files):
+        if not f.endswith((".c", ".h")):
+            continue
+        path = os.path.join(root, f)
+        layer = layer_of(path)
+        rel = os.path.relpath(path, src)
+        if layer in (None, "os", "launch"):
+            if layer == "os" and rel.startswith("os" + os.sep + "posix" + os.sep) and f.endswith(".c"):
+                with open(path, errors="replace") as fh:
+                    text = fh.read()
+                head = text[:text.find("#include")] if "#include" in text else text
+                if "#undef _GNU_SOURCE" not in head or "#define _POSIX_C_SOURCE 200809L" not in head:
+                    print("platform layer: %s must #undef _GNU_SOURCE and #define _POSIX_C_SOURCE "
+                          "200809L before its first include (plain POSIX)" % rel)
+                    bad = 1
+                for n, line in enumerate(text.splitlines(), 1):
+                    m = linux_hdr.match(line)
+                    if m:
+                        print("platform layer: %s:%d includes <%s>, a Linux header, in the POSIX "
+                              "implementation" % (rel, n, m.group(1)))
+                        bad = 1
+            continue
+        with open(path, errors="replace") as fh:
+            text = fh.read()
+        for n, line in enumerate(text.splitlines(), 1):
+            m = linux_hdr.match(line)
+            if m and m.group(1) not in hdr_not_moved.get(rel, "").split():
+                print("platform layer: %s:%d includes <%s>, a Linux header, outside os/ "
+                      "(docs/platforms.md)" % (rel, n, m.group(1)))
+                bad = 1
+        for n, line in enumerate(code_only(text).splitlines(), 1):
+            for flag, users in sorted(linux_flags.items()):
+                if re.search(r'\b%s\b' % flag, line) and rel not in users:
+                    print("platform layer: %s:%d uses %s outside os/: ask os/os.h "
+                          "(sm_os_direct_oflag, sm_os_direct_fd)" % (rel, n, flag))
+                    bad = 1
+
 # ---- symbols: what each built object uses, and where that is defined ----
 # files whose objects call one another only downward, never in a circle
 acyclic = ["check"]
@@ -167,6 +251,14 @@ if build:
             for sym in sorted(undef[user] & io_calls):
                 print("layer violation: %s does file I/O: it calls %s (%s/ does none)" % (
                     user, sym, layer))
+                bad = 1
+    for user in sorted(undef):
+        if user.startswith("os" + os.sep):
+            continue
+        for sym in sorted(undef[user] & set(linux_calls)):
+            if user not in linux_calls[sym]:
+                print("platform layer: %s calls %s outside os/: use os/os.h (docs/platforms.md)" % (
+                    user, sym))
                 bad = 1
     for folder in acyclic:
         edges = {}

@@ -188,6 +188,13 @@ skip() { echo "SKIP: $*"; exit 77; }
 # test-aarch64; a container's seccomp profile may refuse io_uring):
 # io_uring usable (its --version says so)
 t_uring_usable() { "$STORMARK" --version 2>/dev/null | grep -q "this kernel: usable"; }
+# the platform layer this build has: CMake's SM_OS in the build's cache,
+# linux or posix (`make test-posix`, docs/platforms.md)
+t_os() { sed -n 's/^SM_OS:STRING=//p' "$SM_BUILD_DIR/CMakeCache.txt" 2>/dev/null; }
+# direct I/O: O_DIRECT on Linux; the plain-POSIX implementation asks for it
+# with F_NOCACHE, which Linux lacks, so a posix build here has none (frames
+# and streams fall back to buffered I/O with a warning, fileio refuses)
+t_direct_io() { [ "$(t_os)" != posix ]; }
 # time follows the whole process tree (PR_SET_CHILD_SUBREAPER: without it
 # the result warns tree_unfollowed)
 t_tree_followed() { ! "$STORMARK" time -n 1 --json -- true 2>/dev/null | grep -q '"tree_unfollowed"'; }

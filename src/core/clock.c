@@ -8,13 +8,7 @@
 
 int sm_sleep_until_ns(uint64_t deadline_ns)
 {
-	struct timespec ts = {
-		.tv_sec = (time_t)(deadline_ns / SM_NS_PER_S),
-		.tv_nsec = (long)(deadline_ns % SM_NS_PER_S),
-	};
-	int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-
-	return rc ? -rc : 0;
+	return sm_os_sleep_until_ns(deadline_ns);
 }
 
 void sm_utc_iso8601_at(char *buf, unsigned len, int64_t s)

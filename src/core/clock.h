@@ -3,6 +3,8 @@
 #ifndef SM_CLOCK_H
 #define SM_CLOCK_H
 
+#include "os/os.h"
+
 #include <stdint.h>
 #include <time.h>
 
@@ -17,13 +19,11 @@ static inline double sm_per_s(double n, uint64_t ns)
 #define SM_NS_PER_MS 1000000ULL
 #define SM_NS_PER_US 1000ULL
 
-/* Nanoseconds on CLOCK_MONOTONIC; cheap (vDSO), never goes backwards. */
+/* Nanoseconds on the monotonic clock (os/os.h); cheap, never goes
+ * backwards. */
 static inline uint64_t sm_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * SM_NS_PER_S + (uint64_t)ts.tv_nsec;
+	return sm_os_mono_ns();
 }
 
 /* Sleep until sm_now_ns() >= deadline_ns; returns at once if it has passed.

@@ -3,6 +3,7 @@
 #include "core/fsx.h"
 #include "core/buf.h"
 #include "core/compiler.h"
+#include "os/os.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -56,7 +56,6 @@ int sm_fs_info(const char *path, struct sm_fs_info *out)
 {
 	struct stat st;
 	struct statvfs vfs;
-	struct statfs sfs;
 	char real[PATH_MAX], *text;
 
 	memset(out, 0, sizeof(*out));
@@ -78,7 +77,8 @@ int sm_fs_info(const char *path, struct sm_fs_info *out)
 				   out->fs_type, sizeof(out->fs_type), out->device, sizeof(out->device),
 				   out->mount_point, sizeof(out->mount_point))) {
 		/* no mountinfo (or no line for it): statfs' magic still names a share */
-		const char *name = statfs(path, &sfs) ? NULL : sm_mount_magic_name((unsigned long)sfs.f_type);
+		unsigned long magic;
+		const char *name = sm_os_fs_magic(path, &magic) ? NULL : sm_mount_magic_name(magic);
 
 		if (name) {
 			snprintf(out->mount.protocol, sizeof(out->mount.protocol), "%s", name);
@@ -102,12 +102,20 @@ int sm_direct_probe(const char *dir)
 	if (fd < 0)
 		return -errno;
 	close(fd);
-	fd = open(path, O_RDWR | O_DIRECT);
+	fd = open(path, O_RDWR | sm_os_direct_oflag());
 	if (fd < 0) {
 		rc = -errno;
 		unlink(path);
 		return rc;
 	}
+	/* no direct I/O on this platform: as a file system that refuses it */
+	rc = sm_os_direct_fd(fd);
+	if (rc) {
+		close(fd);
+		unlink(path);
+		return rc == -ENOTSUP ? -EINVAL : rc;
+	}
+	rc = -EINVAL;
 	buf = sm_buf_alloc(4096, 4096);
 	if (!buf) {
 		rc = -ENOMEM;
@@ -139,9 +147,15 @@ int sm_direct_probe_read(const char *file)
 	void *buf;
 	int fd, rc = -EINVAL;
 
-	fd = open(file, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	fd = open(file, O_RDONLY | sm_os_direct_oflag() | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	rc = sm_os_direct_fd(fd);
+	if (rc) {
+		close(fd);
+		return rc == -ENOTSUP ? -EINVAL : rc;
+	}
+	rc = -EINVAL;
 	buf = sm_buf_alloc(4096, 4096);
 	if (!buf) {
 		close(fd);

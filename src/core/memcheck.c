@@ -4,15 +4,14 @@
  * root. */
 #include "core/memcheck.h"
 #include "core/units.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 
 #define NO_LIMIT (1ULL << 62)   /* v1 reports "unlimited" as ~2^63 */
 
@@ -95,10 +94,10 @@ static int known_mount(int ver, const char *cg, char *mnt, size_t mlen, char *re
 {
 	const char *m = ver == 1 ? "/sys/fs/cgroup/memory" : "/sys/fs/cgroup";
 	char dir[1100];
-	struct statfs sf;
+	unsigned long magic;
 	struct stat st;
 
-	if (statfs(m, &sf) || sf.f_type != (ver == 1 ? CGROUP_SUPER_MAGIC : CGROUP2_SUPER_MAGIC))
+	if (sm_os_fs_magic(m, &magic) || magic != (ver == 1 ? SM_OS_MAGIC_CGROUP1 : SM_OS_MAGIC_CGROUP2))
 		return 0;
 	if (snprintf(dir, sizeof(dir), "%s%s/%s", m, cg, ver == 1 ? "memory.usage_in_bytes" : "cgroup.procs") >=
 	    (int)sizeof(dir) || stat(dir, &st))

@@ -7,6 +7,7 @@
 #include "core/compiler.h"
 #include "core/rng.h"
 #include "core/worker.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -120,7 +121,7 @@ static int engine_start(struct run *r, struct sm_blockio_result *res)
 static int setup(struct run *r, struct sm_blockio_result *res)
 {
 	const struct sm_blockio_plan *p = r->plan;
-	int flags = (p->write ? O_WRONLY : O_RDONLY) | (p->direct ? O_DIRECT : 0);
+	int flags = (p->write ? O_WRONLY : O_RDONLY) | (p->direct ? sm_os_direct_oflag() : 0);
 	uint64_t seed = p->seed ? p->seed : sm_now_ns();
 
 	r->fd = open(p->path, flags | O_CLOEXEC);

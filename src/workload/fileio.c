@@ -11,6 +11,7 @@
 #include "core/fsx.h"
 #include "core/seal.h"
 #include "core/worker.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -208,7 +209,7 @@ static int open_flags(const struct sm_fileio_cfg *cfg)
 	if (cfg->extra_flags & SM_FIO_FLAG_DSYNC)
 		f |= O_DSYNC;
 	if (cfg->extra_flags & SM_FIO_FLAG_DIRECT)
-		f |= O_DIRECT;
+		f |= sm_os_direct_oflag();
 	return f;
 }
 
@@ -643,6 +644,11 @@ int sm_fileio_open(const struct sm_fileio_cfg *cfg, int **fds_out, char *msg, si
 			else
 				snprintf(msg, msglen, "Cannot open file '%s' errno = %d (%s)", path, -rc,
 					 strerror(-rc));
+			goto fail;
+		}
+		/* where direct I/O is set on the open file (F_NOCACHE) */
+		if ((cfg->extra_flags & SM_FIO_FLAG_DIRECT) && (rc = sm_os_direct_fd(fds[i]))) {
+			snprintf(msg, msglen, "cannot ask for direct I/O on '%s': %s", path, strerror(-rc));
 			goto fail;
 		}
 		if (cfg->mode == SM_FIO_SEQWR)

@@ -6,6 +6,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/worker.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -65,7 +66,7 @@ int sm_fileio_precondition(const struct sm_fileio_cfg *cfg, const int *fds, stru
 				p->bytes += (uint64_t)n;
 			}
 			/* what the run then reads or overwrites is on the device */
-			if (!rc && fdatasync(fds[i]) && errno != EINVAL) {
+			if (!rc && sm_os_datasync(fds[i]) && errno != EINVAL) {
 				rc = -errno;
 				snprintf(msg, msglen, "--precondition: cannot flush test_file.%u: %s", i,
 					 strerror(-rc));

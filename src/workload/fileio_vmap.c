@@ -6,6 +6,7 @@
  * it never rewrote. Format and use: docs/verify.md. */
 #include "workload/fileio.h"
 #include "core/le.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -173,7 +174,7 @@ int sm_fileio_vmap_begin(const struct sm_fileio_cfg *cfg, unsigned i)
 		return fd;
 	sm_le_put32(st, STATE_WRITING);
 	rc = write_at(fd, st, 4, H_STATE);
-	if (!rc && fdatasync(fd))
+	if (!rc && sm_os_datasync(fd))
 		rc = -errno;
 	close(fd);
 	return rc;
@@ -257,14 +258,14 @@ int sm_fileio_vmap_save(const struct sm_fileio_cfg *cfg, unsigned i, uint64_t se
 	}
 	if (!rc && ftruncate(fd, (off_t)(HDR + ((uint64_t)nruns + per_file) * 8)))
 		rc = -errno;
-	if (!rc && fdatasync(fd))   /* the map before the word that it is whole */
+	if (!rc && sm_os_datasync(fd))   /* the map before the word that it is whole */
 		rc = -errno;
 	if (!rc) {
 		sm_le_put64(h + H_SUM, XXH3_64bits_digest(xs));
 		sm_le_put32(h + H_STATE, STATE_CLEAN);
 		rc = write_at(fd, h, HDR, 0);
 	}
-	if (!rc && fdatasync(fd))
+	if (!rc && sm_os_datasync(fd))
 		rc = -errno;
 	XXH3_freeState(xs);
 	free(buf);

@@ -7,6 +7,7 @@
 #include "core/clock.h"
 #include "core/fsx.h"
 #include "core/rng.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -146,7 +147,7 @@ static void plan_io(struct shared *sh, struct sm_frames_plan *p, struct sm_frame
 			(unsigned long long)(sh->distinct * p->frame_bytes >> 20));
 	sh->open_flags = p->kind == SM_FRAMES_READ ? O_RDONLY : O_WRONLY;
 	if (p->direct)
-		sh->open_flags |= O_DIRECT;
+		sh->open_flags |= sm_os_direct_oflag();
 	sh->open_flags |= O_CLOEXEC;
 	/* a frame name that is a symlink is never followed (ELOOP); a stream
 	 * (-s) file is the target itself, named by the user */

@@ -8,6 +8,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/worker.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +35,7 @@ static int64_t read_frame(const struct sm_frames_plan *p, uint64_t k, void *buf,
 	rc = sm_frames_path(p, k, path, sizeof(path));
 	if (rc)
 		return rc;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | (p->direct ? O_DIRECT : 0));
+	fd = open(path, O_RDONLY | O_NOFOLLOW | (p->direct ? sm_os_direct_oflag() : 0));
 	if (fd < 0 && p->direct && errno == EINVAL)
 		fd = open(path, O_RDONLY | O_NOFOLLOW);
 	if (fd < 0)

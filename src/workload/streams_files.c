@@ -12,6 +12,7 @@
 #include "core/rng.h"
 #include "core/seal.h"
 #include "core/worker.h"
+#include "os/os.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -64,7 +65,7 @@ static void drop_play(struct sm_streams_search *x)
 static int write_play(struct sm_streams_search *x, const char *path, uint64_t chunk, uint64_t from,
 		      uint64_t bytes, void *buf)
 {
-	int flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW | (x->direct ? O_DIRECT : 0) |
+	int flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW | (x->direct ? sm_os_direct_oflag() : 0) |
 		    (from ? 0 : O_CREAT | O_EXCL);
 	int fd = open(path, flags, 0644);
 	uint64_t off = from;
@@ -235,7 +236,7 @@ static int write_frames(struct sm_streams_search *x, struct sm_streams_seqset *s
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		sm_frame_hdr_put(buf, &h);
 		fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
-			    (x->direct ? O_DIRECT : 0), 0644);
+			    (x->direct ? sm_os_direct_oflag() : 0), 0644);
 		if (fd < 0)
 			return sm_streams_fail(x, -errno, "cannot create '%s'", path);
 		*made = k + 1;

@@ -11,6 +11,7 @@
 #include "core/worker.h"
 #include "engine/engine.h"
 #include "workload/pump.h"
+#include "os/os.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -156,7 +157,7 @@ static int open_stream(const struct step *s, struct stream *t, char *err, size_t
 {
 	const struct sm_streams_group_plan *g = t->g;
 	const char *path = g->paths[t->idx];
-	int flags = O_CLOEXEC | (s->sp->direct ? O_DIRECT : 0), e;
+	int flags = O_CLOEXEC | (s->sp->direct ? sm_os_direct_oflag() : 0), e;
 
 	if (g->sequence) {
 		t->dirfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -370,7 +371,7 @@ static void begin_frame(struct stream *t, struct req *q, uint64_t seq, uint64_t 
 	q->io.op = SM_OP_OPEN;
 	q->io.fd = t->dirfd;
 	q->io.path = q->name;
-	q->io.open_flags = O_CLOEXEC | O_NOFOLLOW | (direct ? O_DIRECT : 0) |
+	q->io.open_flags = O_CLOEXEC | O_NOFOLLOW | (direct ? sm_os_direct_oflag() : 0) |
 			   (g->dir == SM_DIR_CAPTURE ? O_WRONLY | O_CREAT | O_EXCL : O_RDONLY);
 	q->io.mode = 0644;
 }

@@ -4,7 +4,10 @@
 # against the flow (a workload including a reporter) fails and names it;
 # so does a call against the flow through a prototype written by hand
 # (read from the objects' symbols), and a circle of calls in check/.
-# A reporter opening a file fails too (report/ does no file I/O).
+# A reporter opening a file fails too (report/ does no file I/O). The
+# platform layer: a Linux header, O_DIRECT or a moved Linux call (statfs)
+# outside os/ fails, and so does a POSIX implementation that keeps
+# _GNU_SOURCE or includes a Linux header.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 check_layers="$SM_SOURCE_DIR/scripts/check-layers.sh"
 
@@ -89,5 +92,40 @@ printf '#include <stdio.h>\nint sm_fake_rep(void) { FILE *f = fopen("x", "w"); r
 check "the scratch tree builds" build_sym
 expect_rc 1 "a reporter opening a file fails" bash "$check_layers" "$sym/src" "$sym/build"
 check "the file I/O is named" grep -q 'report/rep.c does file I/O: it calls fopen' "$T_DIR/out"
+
+
+# ---- the platform layer (os/): what it took over stays there
+plat="$T_DIR/plat"
+mkdir -p "$plat"/src/{os/linux,os/posix,core,workload}
+printf '#include "os/os.h"\nint sm_fake_w(void) { return 0; }\n' >"$plat/src/workload/w.c"
+: >"$plat/src/os/os.h"
+printf '#include "os/os.h"\n#include <linux/magic.h>\n' >"$plat/src/os/linux/os.c"
+printf '#undef _GNU_SOURCE\n#define _POSIX_C_SOURCE 200809L\n#include "os/os.h"\n' >"$plat/src/os/posix/os.c"
+expect_rc 0 "a workload using os/, and Linux headers in os/linux/, pass" bash "$check_layers" "$plat/src"
+printf '#include <linux/fs.h>\n' >"$plat/src/core/c.c"
+expect_rc 1 "a Linux header outside os/ fails" bash "$check_layers" "$plat/src"
+check "the Linux header is named" grep -q 'core/c.c:1 includes <linux/fs.h>, a Linux header, outside os/' "$T_DIR/out"
+printf '#include <fcntl.h>\n/* O_DIRECT in a comment */\nconst char *s = "O_DIRECT";\n' >"$plat/src/core/c.c"
+expect_rc 0 "O_DIRECT in a comment or a string passes" bash "$check_layers" "$plat/src"
+printf 'int fl = 1 | O_DIRECT;\n' >>"$plat/src/core/c.c"
+expect_rc 1 "O_DIRECT in code outside os/ fails" bash "$check_layers" "$plat/src"
+check "the O_DIRECT is named" grep -q 'core/c.c:4 uses O_DIRECT outside os/' "$T_DIR/out"
+: >"$plat/src/core/c.c"
+printf '#include "os/os.h"\n#include <sys/statfs.h>\n' >"$plat/src/os/posix/os.c"
+expect_rc 1 "a POSIX implementation keeping _GNU_SOURCE fails" bash "$check_layers" "$plat/src"
+check "the missing #undef is named" grep -q 'os/posix/os.c must #undef _GNU_SOURCE' "$T_DIR/out"
+check "its Linux header is named" grep -q 'os/posix/os.c:2 includes <sys/statfs.h>, a Linux header, in the POSIX' "$T_DIR/out"
+# a moved call (statfs), read from the objects
+printf 'int sm_fake_w(void) { return 0; }\n' >"$sym/src/workload/w.c"
+printf 'int sm_fake_rep(void) { return 2; }\n' >"$sym/src/report/rep.c"
+printf '#include <sys/statfs.h>\nlong sm_fake_c(void) { struct statfs s; return statfs("/", &s) ? 0 : (long)s.f_type; }\n' >"$sym/src/core/c.c"
+check "the scratch tree builds" build_sym
+expect_rc 1 "a moved Linux call (statfs) outside os/ fails" bash "$check_layers" "$sym/src" "$sym/build"
+check "the call is named" grep -q 'core/c.c calls statfs outside os/' "$T_DIR/out"
+mkdir -p "$sym/src/os/linux"
+mv "$sym/src/core/c.c" "$sym/src/os/linux/c.c"
+rm -f "$sym/build/CMakeFiles/smcore.dir/src/core/c.c.o"
+check "the scratch tree builds" build_sym
+expect_rc 0 "the same call in os/linux/ passes" bash "$check_layers" "$sym/src" "$sym/build"
 
 finish
