@@ -149,6 +149,54 @@ const struct sm_engine_ops *sm_engine_find(const char *name);
 int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine_cfg *cfg,
 		   char *notice, size_t notice_len);
 
+/*
+ * Selection by capability. A workload says what it needs; the engine is
+ * the one the user named (--engine NAME), else the first of the registry
+ * (its order is the order of preference) that has every capability in
+ * caps: psync for nothing, uring for SM_ENGINE_ASYNC, mmap for
+ * SM_ENGINE_MAPPED. No workload compares an engine's name.
+ */
+struct sm_engine_need {
+	const char *name;          /* the user's --engine NAME, or NULL */
+	unsigned caps;             /* SM_ENGINE_ASYNC, SM_ENGINE_MAPPED, ...: what the
+				    * workload needs of an engine it chooses */
+	unsigned flags;            /* SM_ENGINE_SQPOLL, SM_ENGINE_IOPOLL, SM_ENGINE_BATCH(n):
+				    * given to the engine only when it has SM_ENGINE_POLLING */
+};
+
+/* The engine need names or asks for, without probing it: NULL for a name
+ * not in the registry, or when no engine has the capabilities. */
+const struct sm_engine_ops *sm_engine_choose(const struct sm_engine_need *need);
+
+/* The capabilities of the engine need chooses (0 when there is none). */
+unsigned sm_engine_caps(const struct sm_engine_need *need);
+
+/* The caps of the engine named name (--engine NAME; NULL or unknown: 0),
+ * e.g. SM_ENGINE_NO_IO for the null engine. */
+unsigned sm_engine_caps_of(const char *name);
+
+/* need->flags as the engine ops takes them: all of them for an engine with
+ * SM_ENGINE_POLLING, none for another. */
+unsigned sm_engine_flags_for(const struct sm_engine_ops *ops, unsigned flags);
+
+/*
+ * The best usable engine for need: the one sm_engine_choose() gives when its
+ * probe passes. An asynchronous engine that cannot run here, asked for with
+ * no polling flags, falls back to the first engine of the registry that
+ * probes well and has need's caps but SM_ENGINE_ASYNC, and notice gets the
+ * fallback's name and reason ("engine 'uring' is not available here
+ * (Operation not permitted): using 'psync'"); else notice[0] = '\0'.
+ * Returns the ops, or NULL with *err = -ENOENT (no such engine) or the
+ * probe's -errno.
+ */
+const struct sm_engine_ops *sm_engine_pick(const struct sm_engine_need *need, char *notice,
+					   size_t notice_len, int *err);
+
+/* Open the engine need picks into *e, as sm_engine_open() does (cfg->flags
+ * is replaced by need->flags as that engine takes them). 0 or -errno. */
+int sm_engine_open_need(struct sm_engine *e, const struct sm_engine_need *need,
+			const struct sm_engine_cfg *cfg, char *notice, size_t notice_len);
+
 /* Probe and initialise the engine of table ops, one that is not in the
  * registry (nfs: engine/nfs.h), into *e; no fallback. 0 or -errno. */
 int sm_engine_open_ops(struct sm_engine *e, const struct sm_engine_ops *ops,
