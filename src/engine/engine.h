@@ -95,6 +95,61 @@ struct sm_engine_cfg {
 
 struct sm_engine;
 
+/*
+ * The I/O namespace of an engine (optional ops, struct sm_engine_ops.ns):
+ * files and directories by name, on a handle type of the engine's own, so
+ * that a workload that makes, finds and removes files (meta) does it
+ * through the engine, as a local file system or an NFS server takes it.
+ *
+ * dir is a directory opened with SM_NS_DIR, or NULL: name is then a path
+ * (from the working directory; nfs: from the export's root). No op follows
+ * a symbolic link at the last name; a create is exclusive. Every op
+ * returns 0 or -errno, runs on the thread driving the instance, and blocks.
+ */
+struct sm_fh {
+	int fd;                    /* the POSIX engines': a descriptor, -1 none */
+	void *obj;                 /* another engine's own (nfs: a file or a directory) */
+};
+#define SM_FH_NONE ((struct sm_fh){ .fd = -1, .obj = NULL })
+
+#define SM_NS_READ    (1u << 0)
+#define SM_NS_WRITE   (1u << 1)
+#define SM_NS_CREATE  (1u << 2)   /* a new file: -EEXIST when the name is taken */
+#define SM_NS_DIR     (1u << 3)   /* a directory, to name files in (read only) */
+
+enum sm_ns_type { SM_NS_OTHER = 0, SM_NS_FILE, SM_NS_DIRECTORY };
+
+struct sm_ns_stat {
+	enum sm_ns_type type;      /* of the name itself, never a link's target */
+	uint64_t size;
+};
+
+struct sm_ns_ops {
+	int (*open)(struct sm_engine *, const struct sm_fh *dir, const char *name, unsigned flags,
+		    unsigned mode, struct sm_fh *out);
+	int (*close)(struct sm_engine *, struct sm_fh *fh);   /* *fh is SM_FH_NONE after */
+	int (*unlink)(struct sm_engine *, const struct sm_fh *dir, const char *name);
+	int (*stat)(struct sm_engine *, const struct sm_fh *dir, const char *name,
+		    struct sm_ns_stat *out);
+	int (*mkdir)(struct sm_engine *, const struct sm_fh *dir, const char *name, unsigned mode);
+	int (*rmdir)(struct sm_engine *, const struct sm_fh *dir, const char *name);
+	/* each(arg, name) for every entry (".", ".." too) as it is read; a
+	 * non-zero return stops the listing. 0, or -errno of the open or of
+	 * a read (the entries before it were given). */
+	int (*readdir)(struct sm_engine *, const struct sm_fh *dir,
+		       int (*each)(void *arg, const char *name), void *arg);
+	/* len bytes at off, all of them (a read is short only at end of file);
+	 * *done: bytes moved, also on an error. 0 or -errno. */
+	int (*pread)(struct sm_engine *, const struct sm_fh *fh, void *buf, size_t len, uint64_t off,
+		     size_t *done);
+	int (*pwrite)(struct sm_engine *, const struct sm_fh *fh, const void *buf, size_t len,
+		      uint64_t off, size_t *done);
+};
+
+/* The namespace of the POSIX engines (psync, uring, mmap, null): *at()
+ * calls on descriptors (engine/ns_posix.c). */
+extern const struct sm_ns_ops sm_ns_posix;
+
 struct sm_engine_ops {
 	const char *name;
 	const char *help;          /* one line for --help */
@@ -113,6 +168,8 @@ struct sm_engine_ops {
 	/* Optional: what the kernel granted this instance (complete once the
 	 * driving thread has submitted or reaped). */
 	void (*describe)(const struct sm_engine *, struct sm_engine_setup *);
+	/* Optional: its files and directories by name (above); NULL: none. */
+	const struct sm_ns_ops *ns;
 };
 
 /*

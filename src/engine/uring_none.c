@@ -30,6 +30,7 @@ const struct sm_engine_ops sm_engine_uring = {
 	.caps = SM_ENGINE_ASYNC | SM_ENGINE_FIXED | SM_ENGINE_POLLING,
 	.probe = none_probe,
 	.init = none_init,
+	.ns = &sm_ns_posix,
 };
 
 int sm_uring_poll_check(SM_UNUSED const char *path, SM_UNUSED unsigned flags, char *why, size_t len)
