@@ -102,9 +102,9 @@ static const struct sm_feature features[] = {
 	{ "sqlite", "the history (--save, stormark history)", sqlite_detail, 1 },
 #endif
 #ifdef SM_HAVE_NFS
-	{ "nfs", "the nfs engine: fileio --nfs, an NFS server through libnfs (docs/engines.md)", nfs_detail, 0 },
+	{ "nfs", "the nfs engine: fileio and meta --nfs, an NFS server through libnfs (docs/engines.md)", nfs_detail, 0 },
 #else
-	{ "nfs", "the nfs engine: fileio --nfs, an NFS server through libnfs (docs/engines.md)", nfs_detail, 1 },
+	{ "nfs", "the nfs engine: fileio and meta --nfs, an NFS server through libnfs (docs/engines.md)", nfs_detail, 1 },
 #endif
 	{ "xxhash", "--verify checksums, frame headers, the fileio seal", xxhash_detail, 0 },
 	{ "json", "--json and stormark report", cjson_detail, 0 },

@@ -111,6 +111,10 @@ static int nfs_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 		goto fail;
 	}
 	u = nfs_parse_url_dir(p->nfs, bound.url);
+	if (u && (!u->server || !u->path)) {   /* nfs://SERVER/NAME: libnfs leaves one NULL */
+		nfs_destroy_url(u);
+		u = NULL;
+	}
 	if (!u) {
 		rc = -EINVAL;
 		goto fail;

@@ -9,6 +9,8 @@
 #include "workload/meta.h"
 #include "analysis/share.h"
 #include "engine/engine.h"
+#include "engine/nfs.h"
+#include "workload/fileio.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -451,7 +453,8 @@ static int make_temp_dir(struct run *r, char *path, size_t len)
 			tail[k] = set[x % (sizeof(set) - 1)];
 		tail[6] = '\0';
 		x = sm_hash64(x, tries + 1);
-		snprintf(path, len, "%s/.stormark-meta-%s", r->plan->dir, tail);
+		/* on a server: in the URL's directory, the root of what the engine mounts */
+		snprintf(path, len, "%s/.stormark-meta-%s", r->plan->nfs ? "" : r->plan->dir, tail);
 		rc = r->ns->mkdir(&r->eng, NULL, path, 0700);
 	}
 	return rc;
@@ -467,7 +470,8 @@ static int make_dir(struct run *r)
 	struct sm_meta_result *res = r->res;
 	int rc = 0, any = 0, e;
 
-	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-meta-XXXXXX", r->plan->dir);
+	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-meta-XXXXXX",
+		 r->plan->nfs ? "" : r->plan->dir);
 	if (!(peers && peers->shared && peers->rank)) {
 		rc = make_temp_dir(r, res->data_dir, sizeof(res->data_dir));
 		if (rc)
@@ -548,8 +552,10 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 	const struct sm_meta_peers *peers = plan->peers;
 	struct run r = { .plan = plan, .res = res, .dir = SM_FH_NONE, .timeline = peers != NULL,
 			 .seed = sm_hash64(sm_now_ns(), (uint64_t)getpid()) };
-	/* no queue, no mapping: the plain synchronous engine (psync) */
-	const struct sm_engine_ops *ops = sm_engine_choose(&(struct sm_engine_need){ .caps = 0 });
+	/* no queue, no mapping: the plain synchronous engine (psync), or the
+	 * NFS client's for a server */
+	const struct sm_engine_ops *ops = plan->nfs ? sm_nfs_engine_ops()
+						    : sm_engine_choose(&(struct sm_engine_need){ .caps = 0 });
 	const struct sm_engine_cfg cfg = { .depth = 1 };
 	struct thr *thr = NULL;
 	uint64_t t_start;
@@ -559,7 +565,12 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 	res->plan = *plan;
 	snprintf(res->dir, sizeof(res->dir), "%s", plan->dir);
 	res->plan.dir = res->dir;
-	sm_env_collect(&res->head.env, plan->dir);
+	if (plan->nfs) {
+		sm_env_collect(&res->head.env, ".");
+		sm_fileio_nfs_env(plan->nfs, &res->head.env);   /* the server's, not this host's */
+	} else {
+		sm_env_collect(&res->head.env, plan->dir);
+	}
 	snprintf(res->head.env.engine, sizeof(res->head.env.engine), "%s", ops ? ops->name : "?");
 	sm_share_warn(&res->head.warnings, &res->head.env.fs.mount, SM_SHARE_META, 0);
 	thr = calloc(plan->threads, sizeof(*thr));
@@ -571,16 +582,20 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 		goto out;
 	}
 	r.ns = ops ? ops->ns : NULL;
-	rc = r.ns ? sm_engine_open_ops(&r.eng, ops, &cfg) : -ENOTSUP;
+	rc = plan->nfs ? sm_nfs_bind(plan->nfs, NULL, 0) : 0;   /* no files: names only */
+	if (!rc)
+		rc = r.ns ? sm_engine_open_ops(&r.eng, ops, &cfg) : -ENOTSUP;
 	if (rc) {
-		set_error(res, "cannot start the engine: %s", strerror(-rc));
+		set_error(res, "cannot start the %s engine%s%s: %s", ops ? ops->name : "?",
+			  plan->nfs ? " on " : "", plan->nfs ? plan->nfs : "", strerror(-rc));
 		goto out;
 	}
 	r.eng_ok = 1;
 	for (unsigned k = 0; k < plan->threads; k++) {
 		rc = sm_engine_open_ops(&thr[k].eng, ops, &cfg);
 		if (rc) {
-			set_error(res, "cannot start the engine: %s", strerror(-rc));
+			set_error(res, "cannot start the %s engine%s%s: %s", ops ? ops->name : "?",
+			  plan->nfs ? " on " : "", plan->nfs ? plan->nfs : "", strerror(-rc));
 			goto out;
 		}
 		thr[k].eng_ok = 1;
@@ -662,6 +677,8 @@ out:
 	}
 	if (r.eng_ok)
 		sm_engine_close(&r.eng);
+	if (plan->nfs)
+		sm_nfs_bind(NULL, NULL, 0);
 	free(thr);
 	free(r.made);
 	return rc;
