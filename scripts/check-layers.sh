@@ -33,6 +33,11 @@
 # plain-POSIX implementation (os/posix/) takes the build's _GNU_SOURCE
 # back before its first include and includes no Linux header.
 #
+# Engines are chosen by what they can do (sm_engine_choose and its need):
+# outside engine/, an engine's name in quotes (one of the `.name = "..."`
+# of engine/'s tables) compared with a string about an engine, or looked up
+# (sm_engine_find("uring")), fails.
+#
 # usage: check-layers.sh [SRC [BUILD]]
 set -u
 src="${1:-$(dirname "$0")/../src}"
@@ -288,6 +293,47 @@ if build:
                         folder, " -> ".join(circle), circle[-2], calls[(circle[-2], circle[-1])]))
                     bad = 1
                     break
+
+# engines are chosen by what they can do (engine/engine.h, sm_engine_need):
+# outside engine/, an engine's name in quotes is never compared with a
+# string nor looked up (the names are those of the `.name = "..."` of
+# engine/'s ops tables)
+names = set()
+edir = os.path.join(src, "engine")
+if os.path.isdir(edir):
+    for f in sorted(os.listdir(edir)):
+        if f.endswith(".c"):
+            with open(os.path.join(edir, f), errors="replace") as fh:
+                names |= set(re.findall(r'\.name\s*=\s*"([^"]+)"', fh.read()))
+if names:
+    alt = "|".join(re.escape(n) for n in sorted(names))
+    # strcmp(x, "uring"), strcmp("uring", x), with x about an engine; a
+    # lookup or an open by a literal name
+    cmp_re = re.compile(r'\bstr(?:n|case|ncase)?cmp\s*\(([^;]*)"(%s)"' % alt)
+    find_re = re.compile(r'\bsm_engine_(?:find|open|caps_of)\s*\([^;]*"(%s)"' % alt)
+    for root, dirs, files in os.walk(src):
+        dirs.sort()
+        for f in sorted(files):
+            path = os.path.join(root, f)
+            if not f.endswith((".c", ".h")) or layer_of(path) == "engine":
+                continue
+            with open(path, errors="replace") as fh:
+                lines = fh.readlines()
+                for n, text in enumerate(lines, 1):
+                    m = cmp_re.search(text)
+                    hit = None
+                    # about an engine: said on the line or the 3 before it
+                    near = "".join(lines[max(0, n - 4):n])
+                    if m and re.search(r'engine|\beng\b', near):
+                        hit = m.group(2)
+                    m = find_re.search(text)
+                    if m:
+                        hit = m.group(1)
+                    if hit:
+                        print("engine by name: %s:%d compares or looks up the engine name "
+                              "\"%s\" (choose by capability: sm_engine_choose)"
+                              % (os.path.relpath(path, src), n, hit))
+                        bad = 1
 
 # every folder under src/ must have a rule (cmd/ may include anything)
 for d in sorted(os.listdir(src)):

@@ -549,7 +549,7 @@ int sm_frames_opts_validate(struct sm_frames_opts *o)
 			   p->stream ? "a stream (-s)" : "empty frames (-e)");
 	if (p->verify && p->frame_bytes < SM_VERIFY_MIN_BLOCK)
 		return bad(o, "--verify needs frames of at least 128 bytes");
-	if (p->verify && p->engine && !strcmp(p->engine, "null"))
+	if (p->verify && (sm_engine_caps_of(p->engine) & SM_ENGINE_NO_IO))
 		return bad(o, "--verify cannot check the null engine, which writes nothing");
 	if (p->verify && p->nframes > UINT32_MAX)
 		return bad(o, "--verify numbers frames in 32 bits: at most 4294967295 frames");

@@ -28,7 +28,9 @@ static void uring_detail(char *buf, size_t len)
 	snprintf(buf, len, "not in this build (liburing was missing when it was configured): "
 		 "the uring engine runs as psync");
 #else
-	const struct sm_engine_ops *e = sm_engine_find("uring");
+	/* the engine a queued test gets: the asynchronous one */
+	const struct sm_engine_need need = { .caps = SM_ENGINE_ASYNC | SM_ENGINE_POLLING };
+	const struct sm_engine_ops *e = sm_engine_choose(&need);
 	int rc = e && e->probe ? e->probe() : -ENOSYS;
 	struct sm_engine_cfg cfg = { .depth = 2 };
 	struct sm_engine_setup s = { 0 };
@@ -36,7 +38,7 @@ static void uring_detail(char *buf, size_t len)
 	char flags[160] = "";
 	size_t n = 0;
 
-	if (!rc && sm_engine_open(&eng, "uring", &cfg, NULL, 0) == 0) {
+	if (!rc && e && sm_engine_open_need(&eng, &need, &cfg, NULL, 0) == 0) {
 		if (eng.ops == e)
 			sm_engine_describe(&eng, &s);
 		sm_engine_close(&eng);
@@ -100,9 +102,9 @@ static const struct sm_feature features[] = {
 	{ "sqlite", "the history (--save, stormark history)", sqlite_detail, 1 },
 #endif
 #ifdef SM_HAVE_NFS
-	{ "nfs", "the nfs engine: fileio --nfs, an NFS server through libnfs (docs/engines.md)", nfs_detail, 0 },
+	{ "nfs", "the nfs engine: fileio and meta --nfs, an NFS server through libnfs (docs/engines.md)", nfs_detail, 0 },
 #else
-	{ "nfs", "the nfs engine: fileio --nfs, an NFS server through libnfs (docs/engines.md)", nfs_detail, 1 },
+	{ "nfs", "the nfs engine: fileio and meta --nfs, an NFS server through libnfs (docs/engines.md)", nfs_detail, 1 },
 #endif
 	{ "xxhash", "--verify checksums, frame headers, the fileio seal", xxhash_detail, 0 },
 	{ "json", "--json and stormark report", cjson_detail, 0 },

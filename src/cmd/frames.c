@@ -6,6 +6,7 @@
 #include "mpi/job.h"
 #include "args/frames_opts.h"
 #include "cmd/emit.h"
+#include "engine/engine.h"
 #include "args/out_opts.h"
 #include "cmd/live_out.h"
 #include "core/worker.h"
@@ -107,7 +108,7 @@ static int check_limits(const struct sm_frames_opts *o)
 static int check(struct sm_frames_opts *o, struct sm_job *job)
 {
 	char msg[SM_MSG_MAX], what[160];
-	const char *eng;
+	struct sm_engine_need need = { 0 };
 	int rc, split = 0;
 
 	if (o->plan.kind != SM_FRAMES_READ && !o->plan.stream && !o->force && sm_root_refusal(o->plan.path))
@@ -133,8 +134,10 @@ static int check(struct sm_frames_opts *o, struct sm_job *job)
 	rc = sm_frames_opts_validate(o);   /* after the check: a read test's frame size is known */
 	if (rc)
 		return rc;
-	eng = o->plan.engine ? o->plan.engine : o->plan.depth ? "uring" : "psync";
-	rc = sm_uring_opts_check(o->prog, &o->uring, !strcmp(eng, "uring"), "-a N or --engine uring",
+	need.name = o->plan.engine;
+	need.caps = o->plan.depth ? SM_ENGINE_ASYNC : 0;
+	rc = sm_uring_opts_check(o->prog, &o->uring, sm_engine_caps(&need) & SM_ENGINE_POLLING,
+				 "-a N or --engine uring",
 				 o->plan.direct, "leave out --buffered", o->plan.path);
 	if (rc)
 		return rc;

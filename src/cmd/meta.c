@@ -14,6 +14,7 @@
 #include "core/worker.h"
 #include "mpi/job.h"
 #include "mpi/job_meta.h"
+#include "engine/nfs.h"
 #include "workload/meta.h"
 
 #include <errno.h>
@@ -46,7 +47,9 @@ static void usage(FILE *f, const struct sm_opt *opts)
 		"whole directory read) and deleted. Per phase: count, errors, ops/s and\n"
 		"the latency's p50, p99, p99.9 and max. The run removes what it created,\n"
 		"and only that. Under mpirun each rank works in DIR/rank.N (with\n"
-		"--shared-dir all in one directory), every phase starting on all at once.\n\n");
+		"--shared-dir all in one directory), every phase starting on all at once.\n"
+		"With --nfs URL the directory is made on an NFS server, reached through\n"
+		"libnfs with no kernel mount and no client cache (the server's figures).\n\n");
 	sm_opt_usage(f, opts, 0);
 	fprintf(f, "\nThe output flags mean the same in every command: docs/options.md.\n"
 		"See docs/meta.md (each phase beside mdtest's and IO500's).\n");
@@ -70,6 +73,8 @@ static int parse(int argc, char **argv, struct meta_opts *o)
 				"let the directory be a file system's root (a mount point, or /)"),
 		SM_OPT_FLAG_SET(0, "shared-dir", o->shared_dir, 1,
 				"under mpirun: every rank's files in one directory (default DIR/rank.N each)"),
+		SM_OPT_STR(0, "nfs", o->plan.nfs, "URL", "the run's directory on an NFS server, reached "
+			   "through libnfs (nfs://SERVER/EXPORT[/DIR]; no DIR then; docs/meta.md)"),
 		SM_OPT_HEAD("\nOutput:"),
 		SM_OUT_OPTS(o->out, 'o', 0, sm_render_format_help(&sm_render_meta, fhelp, sizeof(fhelp))),
 		SM_SAVE_OPTS(o->save),
@@ -93,11 +98,24 @@ static int parse(int argc, char **argv, struct meta_opts *o)
 	if (sm_save_check(&o->save, msg, sizeof(msg)) ||
 	    sm_save_apart(&o->save, &o->out, NULL, 0, NULL, msg, sizeof(msg)))
 		return sm_usage_error(PROG, HINT, "%s", msg);
+	if (o->plan.nfs && first < argc)
+		return sm_usage_error(PROG, HINT, "--nfs and a directory '%s' do not go together: the "
+				      "directory is the URL's, on the server", argv[first]);
 	if (first < argc)
 		o->plan.dir = argv[first++];
 	if (first < argc)
 		return sm_usage_error(PROG, HINT, "one directory at most, not also '%s'", argv[first]);
-	if (sm_path_problem(o->plan.dir))
+	if (o->plan.nfs) {
+		char server[128], path[256];
+
+		if (!sm_nfs_available())
+			return sm_usage_error(PROG, HINT, "--nfs: this stormark was built without libnfs "
+					      "(install libnfs-dev, then configure again)");
+		if (sm_nfs_url_split(o->plan.nfs, server, sizeof(server), path, sizeof(path)))
+			return sm_usage_error(PROG, HINT, "--nfs '%s' is not nfs://SERVER/EXPORT[/DIR]",
+					      o->plan.nfs);
+		o->plan.dir = o->plan.nfs;   /* what the report names */
+	} else if (sm_path_problem(o->plan.dir))
 		return sm_usage_error(PROG, HINT, "directory '%s' %s", o->plan.dir,
 				      sm_path_problem(o->plan.dir));
 	if (o->plan.threads > o->files)
@@ -136,6 +154,23 @@ static int end(SM_UNUSED struct sm_emit *e, void *arg, int rc)
 	return SM_EXIT_OK;
 }
 
+/* A local DIR: a directory, not a file system's root (without --force),
+ * writable. 0, or the exit code after one line on stderr. */
+static int check_dir(const struct meta_opts *o)
+{
+	int rc = sm_is_dir(o->plan.dir);
+
+	if (rc <= 0)
+		return sm_usage_error(PROG, HINT, "'%s' is not a directory%s", o->plan.dir,
+				      rc == 0 ? " (it does not exist)" : "");
+	if (!o->force && sm_root_refusal(o->plan.dir))
+		return sm_usage_error(PROG, HINT, "%s", sm_root_refusal(o->plan.dir));
+	rc = sm_dir_check_writable(o->plan.dir);
+	if (rc)
+		return sm_usage_error(PROG, HINT, "cannot write in '%s': %s", o->plan.dir, strerror(-rc));
+	return 0;
+}
+
 int cmd_meta(int argc, char **argv, struct sm_job *job)
 {
 	struct meta_opts o;
@@ -148,6 +183,9 @@ int cmd_meta(int argc, char **argv, struct sm_job *job)
 	rc = parse(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
+	if (o.plan.nfs && (sm_job_merges(job) || o.shared_dir))
+		return sm_usage_error(PROG, HINT, "--nfs runs in one process: not under mpirun or srun, "
+				      "nor with --shared-dir");
 	/* an MPI job: each rank in DIR/rank.N, or all in one directory in DIR */
 	shared = o.shared_dir || job->shared;
 	if (shared && !sm_job_merges(job))
@@ -160,20 +198,14 @@ int cmd_meta(int argc, char **argv, struct sm_job *job)
 	}
 	o.plan.peers = sm_job_meta_peers(job, shared);
 	o.plan.first = shared ? (uint64_t)job->rank * o.plan.files : 0;
-	rc = sm_is_dir(o.plan.dir);
-	if (rc <= 0)
-		return sm_usage_error(PROG, HINT, "'%s' is not a directory%s", o.plan.dir,
-				      rc == 0 ? " (it does not exist)" : "");
-	if (!o.force && sm_root_refusal(o.plan.dir))
-		return sm_usage_error(PROG, HINT, "%s", sm_root_refusal(o.plan.dir));
-	rc = sm_dir_check_writable(o.plan.dir);
+	rc = o.plan.nfs ? 0 : check_dir(&o);
 	if (rc)
-		return sm_usage_error(PROG, HINT, "cannot write in '%s': %s", o.plan.dir, strerror(-rc));
+		return rc;
 	code = sm_check_memory(PROG, o.plan.files + (uint64_t)o.plan.threads * (2u << 20) + sizeof(*res),
 			       "the run's file table and buffers");
 	if (code)
 		return code;
-	abs_dir = realpath(o.plan.dir, NULL);
+	abs_dir = o.plan.nfs ? NULL : realpath(o.plan.dir, NULL);
 	if (abs_dir)
 		o.plan.dir = abs_dir;
 	e.out = &o.out;

@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/compiler.h"
 #include "core/fsx.h"
+#include "engine/engine.h"
 #include "core/opt.h"
 #include "core/worker.h"
 #include "args/save.h"
@@ -110,7 +111,7 @@ static int parse_formats(struct run_opts *o, const char *list, char *bad, size_t
 /* --engine: uring, psync or null. */
 static int engine_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
-	if (!sm_engine_find(arg) || !strcmp(arg, "mmap")) {
+	if (!sm_engine_find(arg) || (sm_engine_caps_of(arg) & SM_ENGINE_MAPPED)) {
 		snprintf(exp, len, "uring, psync or null");
 		return -EINVAL;
 	}
@@ -150,7 +151,7 @@ static int check_conflicts(const struct run_opts *o)
 
 	if ((o->steady_round_set || o->steady_rounds_set) && !o->plan.steady)
 		return sm_usage_error(PROG, HINT, "--steady-round and --steady-rounds need --steady");
-	if (o->plan.precondition && o->plan.engine && !strcmp(o->plan.engine, "null"))
+	if (o->plan.precondition && (sm_engine_caps_of(o->plan.engine) & SM_ENGINE_NO_IO))
 		return sm_usage_error(PROG, HINT, "--precondition cannot be combined with --engine null: "
 				      "the null engine writes nothing, so nothing would be preconditioned");
 	if (o->no_confirm && o->confirm_all)
@@ -318,7 +319,9 @@ static int check(struct run_opts *o, struct sm_job *job, char **abs_dir)
 		return sm_usage_error(PROG, HINT, "cannot write in '%s': %s", o->plan.dir, strerror(-rc));
 	/* the queued block tests run on uring unless --engine says otherwise;
 	 * run's I/O is direct wherever the file system takes it */
-	rc = sm_uring_opts_check(PROG, &o->uring, !o->plan.engine || !strcmp(o->plan.engine, "uring"),
+	rc = sm_uring_opts_check(PROG, &o->uring,
+				 sm_engine_caps(&(struct sm_engine_need){ .name = o->plan.engine,
+						      .caps = SM_ENGINE_ASYNC }) & SM_ENGINE_POLLING,
 				 "--engine uring (or no --engine)", 1, "", o->plan.dir);
 	if (rc)
 		return rc;

@@ -138,10 +138,13 @@ static int fps_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t l
 	return sm_fps_opt(arg, o->rates, MAX_RATES, &o->nrates, exp, len);
 }
 
-/* --engine: uring or psync. */
+/* --engine: uring or psync (an engine that does I/O through a descriptor:
+ * not null, which does none, nor mmap, which maps whole files). */
 static int engine_cb(const struct sm_opt *opt, const char *arg, char *exp, size_t len)
 {
-	if (strcmp(arg, "uring") && strcmp(arg, "psync")) {
+	const struct sm_engine_ops *e = sm_engine_find(arg);
+
+	if (!e || (e->caps & (SM_ENGINE_NO_IO | SM_ENGINE_MAPPED))) {
 		snprintf(exp, len, "uring or psync");
 		return -EINVAL;
 	}
@@ -504,7 +507,9 @@ int cmd_streams(int argc, char **argv, struct sm_job *job)
 		code = sm_usage_error(PROG, HINT, "cannot write in '%s': %s", o->plan.dir, strerror(-rc));
 		goto out;
 	}
-	code = sm_uring_opts_check(PROG, &o->uring, !o->plan.engine || !strcmp(o->plan.engine, "uring"),
+	code = sm_uring_opts_check(PROG, &o->uring,
+				   sm_engine_caps(&(struct sm_engine_need){ .name = o->plan.engine,
+							.caps = SM_ENGINE_ASYNC }) & SM_ENGINE_POLLING,
 				   "--engine uring (or no --engine)", o->plan.direct, "", o->plan.dir);
 	if (code)
 		goto out;

@@ -59,26 +59,140 @@ static int open_ops(struct sm_engine *e, const struct sm_engine_ops *ops,
 	return rc;
 }
 
-int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine_cfg *cfg,
-		   char *notice, size_t notice_len)
+/* What a fallback must still do: the need less what makes an engine
+ * asynchronous (a queue, registered buffers, polling). */
+#define SM_ENGINE_ASYNC_CAPS (SM_ENGINE_ASYNC | SM_ENGINE_FIXED | SM_ENGINE_POLLING)
+
+/* The first synchronous engine of the registry that has caps (less the
+ * asynchronous ones) and probes well here, or NULL. */
+static const struct sm_engine_ops *fallback_for(unsigned caps)
 {
-	const struct sm_engine_ops *ops = sm_engine_find(name);
+	unsigned want = caps & ~SM_ENGINE_ASYNC_CAPS;
+
+	for (unsigned i = 0; sm_engines[i]; i++) {
+		const struct sm_engine_ops *r = sm_engines[i];
+
+		if ((r->caps & SM_ENGINE_ASYNC) || (r->caps & want) != want)
+			continue;
+		if (!r->probe || r->probe() == 0)
+			return r;
+	}
+	return NULL;
+}
+
+static void say_fallback(char *notice, size_t len, const struct sm_engine_ops *from,
+			 const struct sm_engine_ops *to, int why)
+{
+	if (len)
+		snprintf(notice, len, "engine '%s' is not available here (%s): using '%s'",
+			 from->name, strerror(-why), to->name);
+}
+
+/* Open ops with cfg; an asynchronous engine that cannot run here (probe or
+ * init fails), asked for with no flags, gives way to a synchronous one with
+ * a notice. */
+static int open_fallback(struct sm_engine *e, const struct sm_engine_ops *ops,
+			 const struct sm_engine_cfg *cfg, char *notice, size_t notice_len)
+{
+	const struct sm_engine_ops *alt;
 	int rc;
 
 	if (notice_len)
 		notice[0] = '\0';
-	if (!ops)
-		return -ENOENT;
 	rc = open_ops(e, ops, cfg);
 	/* --sqpoll/--iopoll/--submit-batch asked for io_uring itself: no quiet psync */
 	if (rc && (ops->caps & SM_ENGINE_ASYNC) && !cfg->flags) {
-		if (notice_len)
-			snprintf(notice, notice_len,
-				 "engine '%s' is not available here (%s): using 'psync'",
-				 ops->name, strerror(-rc));
-		rc = open_ops(e, &sm_engine_psync, cfg);
+		alt = fallback_for(ops->caps);
+		if (!alt)
+			return rc;
+		say_fallback(notice, notice_len, ops, alt, rc);
+		rc = open_ops(e, alt, cfg);
 	}
 	return rc;
+}
+
+int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine_cfg *cfg,
+		   char *notice, size_t notice_len)
+{
+	const struct sm_engine_ops *ops = sm_engine_find(name);
+
+	if (!ops) {
+		if (notice_len)
+			notice[0] = '\0';
+		return -ENOENT;
+	}
+	return open_fallback(e, ops, cfg, notice, notice_len);
+}
+
+const struct sm_engine_ops *sm_engine_choose(const struct sm_engine_need *need)
+{
+	if (need->name)
+		return sm_engine_find(need->name);
+	for (unsigned i = 0; sm_engines[i]; i++)
+		if ((sm_engines[i]->caps & need->caps) == need->caps)
+			return sm_engines[i];
+	return NULL;
+}
+
+unsigned sm_engine_caps(const struct sm_engine_need *need)
+{
+	const struct sm_engine_ops *ops = sm_engine_choose(need);
+
+	return ops ? ops->caps : 0;
+}
+
+unsigned sm_engine_caps_of(const char *name)
+{
+	const struct sm_engine_ops *ops = name ? sm_engine_find(name) : NULL;
+
+	return ops ? ops->caps : 0;
+}
+
+unsigned sm_engine_flags_for(const struct sm_engine_ops *ops, unsigned flags)
+{
+	return ops && (ops->caps & SM_ENGINE_POLLING) ? flags : 0;
+}
+
+const struct sm_engine_ops *sm_engine_pick(const struct sm_engine_need *need, char *notice,
+					   size_t notice_len, int *err)
+{
+	const struct sm_engine_ops *ops = sm_engine_choose(need), *alt;
+	int rc;
+
+	if (notice_len)
+		notice[0] = '\0';
+	*err = 0;
+	if (!ops) {
+		*err = -ENOENT;
+		return NULL;
+	}
+	rc = ops->probe ? ops->probe() : 0;
+	if (!rc)
+		return ops;
+	if ((ops->caps & SM_ENGINE_ASYNC) && !sm_engine_flags_for(ops, need->flags)) {
+		alt = fallback_for(ops->caps | need->caps);
+		if (alt) {
+			say_fallback(notice, notice_len, ops, alt, rc);
+			return alt;
+		}
+	}
+	*err = rc;
+	return NULL;
+}
+
+int sm_engine_open_need(struct sm_engine *e, const struct sm_engine_need *need,
+			const struct sm_engine_cfg *cfg, char *notice, size_t notice_len)
+{
+	const struct sm_engine_ops *ops = sm_engine_choose(need);
+	struct sm_engine_cfg c = *cfg;
+
+	if (!ops) {
+		if (notice_len)
+			notice[0] = '\0';
+		return -ENOENT;
+	}
+	c.flags = sm_engine_flags_for(ops, need->flags);
+	return open_fallback(e, ops, &c, notice, notice_len);
 }
 
 int sm_engine_open_ops(struct sm_engine *e, const struct sm_engine_ops *ops,

@@ -95,6 +95,61 @@ struct sm_engine_cfg {
 
 struct sm_engine;
 
+/*
+ * The I/O namespace of an engine (optional ops, struct sm_engine_ops.ns):
+ * files and directories by name, on a handle type of the engine's own, so
+ * that a workload that makes, finds and removes files (meta) does it
+ * through the engine, as a local file system or an NFS server takes it.
+ *
+ * dir is a directory opened with SM_NS_DIR, or NULL: name is then a path
+ * (from the working directory; nfs: from the export's root). No op follows
+ * a symbolic link at the last name; a create is exclusive. Every op
+ * returns 0 or -errno, runs on the thread driving the instance, and blocks.
+ */
+struct sm_fh {
+	int fd;                    /* the POSIX engines': a descriptor, -1 none */
+	void *obj;                 /* another engine's own (nfs: a file or a directory) */
+};
+#define SM_FH_NONE ((struct sm_fh){ .fd = -1, .obj = NULL })
+
+#define SM_NS_READ    (1u << 0)
+#define SM_NS_WRITE   (1u << 1)
+#define SM_NS_CREATE  (1u << 2)   /* a new file: -EEXIST when the name is taken */
+#define SM_NS_DIR     (1u << 3)   /* a directory, to name files in (read only) */
+
+enum sm_ns_type { SM_NS_OTHER = 0, SM_NS_FILE, SM_NS_DIRECTORY };
+
+struct sm_ns_stat {
+	enum sm_ns_type type;      /* of the name itself, never a link's target */
+	uint64_t size;
+};
+
+struct sm_ns_ops {
+	int (*open)(struct sm_engine *, const struct sm_fh *dir, const char *name, unsigned flags,
+		    unsigned mode, struct sm_fh *out);
+	int (*close)(struct sm_engine *, struct sm_fh *fh);   /* *fh is SM_FH_NONE after */
+	int (*unlink)(struct sm_engine *, const struct sm_fh *dir, const char *name);
+	int (*stat)(struct sm_engine *, const struct sm_fh *dir, const char *name,
+		    struct sm_ns_stat *out);
+	int (*mkdir)(struct sm_engine *, const struct sm_fh *dir, const char *name, unsigned mode);
+	int (*rmdir)(struct sm_engine *, const struct sm_fh *dir, const char *name);
+	/* each(arg, name) for every entry (".", ".." too) as it is read; a
+	 * non-zero return stops the listing. 0, or -errno of the open or of
+	 * a read (the entries before it were given). */
+	int (*readdir)(struct sm_engine *, const struct sm_fh *dir,
+		       int (*each)(void *arg, const char *name), void *arg);
+	/* len bytes at off, all of them (a read is short only at end of file);
+	 * *done: bytes moved, also on an error. 0 or -errno. */
+	int (*pread)(struct sm_engine *, const struct sm_fh *fh, void *buf, size_t len, uint64_t off,
+		     size_t *done);
+	int (*pwrite)(struct sm_engine *, const struct sm_fh *fh, const void *buf, size_t len,
+		      uint64_t off, size_t *done);
+};
+
+/* The namespace of the POSIX engines (psync, uring, mmap, null): *at()
+ * calls on descriptors (engine/ns_posix.c). */
+extern const struct sm_ns_ops sm_ns_posix;
+
 struct sm_engine_ops {
 	const char *name;
 	const char *help;          /* one line for --help */
@@ -113,6 +168,8 @@ struct sm_engine_ops {
 	/* Optional: what the kernel granted this instance (complete once the
 	 * driving thread has submitted or reaped). */
 	void (*describe)(const struct sm_engine *, struct sm_engine_setup *);
+	/* Optional: its files and directories by name (above); NULL: none. */
+	const struct sm_ns_ops *ns;
 };
 
 /*
@@ -148,6 +205,54 @@ const struct sm_engine_ops *sm_engine_find(const char *name);
  */
 int sm_engine_open(struct sm_engine *e, const char *name, const struct sm_engine_cfg *cfg,
 		   char *notice, size_t notice_len);
+
+/*
+ * Selection by capability. A workload says what it needs; the engine is
+ * the one the user named (--engine NAME), else the first of the registry
+ * (its order is the order of preference) that has every capability in
+ * caps: psync for nothing, uring for SM_ENGINE_ASYNC, mmap for
+ * SM_ENGINE_MAPPED. No workload compares an engine's name.
+ */
+struct sm_engine_need {
+	const char *name;          /* the user's --engine NAME, or NULL */
+	unsigned caps;             /* SM_ENGINE_ASYNC, SM_ENGINE_MAPPED, ...: what the
+				    * workload needs of an engine it chooses */
+	unsigned flags;            /* SM_ENGINE_SQPOLL, SM_ENGINE_IOPOLL, SM_ENGINE_BATCH(n):
+				    * given to the engine only when it has SM_ENGINE_POLLING */
+};
+
+/* The engine need names or asks for, without probing it: NULL for a name
+ * not in the registry, or when no engine has the capabilities. */
+const struct sm_engine_ops *sm_engine_choose(const struct sm_engine_need *need);
+
+/* The capabilities of the engine need chooses (0 when there is none). */
+unsigned sm_engine_caps(const struct sm_engine_need *need);
+
+/* The caps of the engine named name (--engine NAME; NULL or unknown: 0),
+ * e.g. SM_ENGINE_NO_IO for the null engine. */
+unsigned sm_engine_caps_of(const char *name);
+
+/* need->flags as the engine ops takes them: all of them for an engine with
+ * SM_ENGINE_POLLING, none for another. */
+unsigned sm_engine_flags_for(const struct sm_engine_ops *ops, unsigned flags);
+
+/*
+ * The best usable engine for need: the one sm_engine_choose() gives when its
+ * probe passes. An asynchronous engine that cannot run here, asked for with
+ * no polling flags, falls back to the first engine of the registry that
+ * probes well and has need's caps but SM_ENGINE_ASYNC, and notice gets the
+ * fallback's name and reason ("engine 'uring' is not available here
+ * (Operation not permitted): using 'psync'"); else notice[0] = '\0'.
+ * Returns the ops, or NULL with *err = -ENOENT (no such engine) or the
+ * probe's -errno.
+ */
+const struct sm_engine_ops *sm_engine_pick(const struct sm_engine_need *need, char *notice,
+					   size_t notice_len, int *err);
+
+/* Open the engine need picks into *e, as sm_engine_open() does (cfg->flags
+ * is replaced by need->flags as that engine takes them). 0 or -errno. */
+int sm_engine_open_need(struct sm_engine *e, const struct sm_engine_need *need,
+			const struct sm_engine_cfg *cfg, char *notice, size_t notice_len);
 
 /* Probe and initialise the engine of table ops, one that is not in the
  * registry (nfs: engine/nfs.h), into *e; no fallback. 0 or -errno. */

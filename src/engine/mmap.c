@@ -279,4 +279,5 @@ const struct sm_engine_ops sm_engine_mmap = {
 	.submit = mmap_submit,
 	.reap = mmap_reap,
 	.exit = mmap_exit,
+	.ns = &sm_ns_posix,
 };

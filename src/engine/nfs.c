@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>   /* libnfs.h uses struct timeval without including it */
 #include <nfsc/libnfs.h>
 
@@ -110,6 +111,10 @@ static int nfs_init(struct sm_engine *e, const struct sm_engine_cfg *cfg)
 		goto fail;
 	}
 	u = nfs_parse_url_dir(p->nfs, bound.url);
+	if (u && (!u->server || !u->path)) {   /* nfs://SERVER/NAME: libnfs leaves one NULL */
+		nfs_destroy_url(u);
+		u = NULL;
+	}
 	if (!u) {
 		rc = -EINVAL;
 		goto fail;
@@ -205,6 +210,205 @@ static int nfs_reap(struct sm_engine *e, struct sm_io **out, SM_UNUSED unsigned 
 	return sm_done_fifo_pop(&p->fifo, out, max);
 }
 
+/* ---- the namespace: names on the server, by path from the export's root
+ * (NFS has no *at calls: a directory's handle is its path) */
+
+struct nfs_h {
+	struct nfsfh *fh;          /* a file's; NULL for a directory */
+	char path[];               /* a directory's path (a file's, for the record) */
+};
+
+/* dir's path and name joined into a new string, or NULL (no memory). */
+static char *nfs_join(const struct sm_fh *dir, const char *name)
+{
+	const struct nfs_h *d = dir ? dir->obj : NULL;
+	size_t dl = d ? strlen(d->path) : 0, nl = strlen(name);
+	char *s = malloc(dl + nl + 2);
+
+	if (!s)
+		return NULL;
+	if (d)
+		snprintf(s, dl + nl + 2, "%s/%s", d->path, name);
+	else
+		memcpy(s, name, nl + 1);
+	return s;
+}
+
+static int nfs_ns_open(struct sm_engine *e, const struct sm_fh *dir, const char *name, unsigned flags,
+		       unsigned mode, struct sm_fh *out)
+{
+	struct nfs_priv *p = e->priv;
+	char *path = nfs_join(dir, name);
+	struct nfs_h *h = path ? malloc(sizeof(*h) + strlen(path) + 1) : NULL;
+	struct nfs_stat_64 st;
+	int rc, of;
+
+	*out = SM_FH_NONE;
+	if (!h) {
+		free(path);
+		return -ENOMEM;
+	}
+	strcpy(h->path, path);
+	h->fh = NULL;
+	if (flags & SM_NS_DIR) {
+		rc = nfs_lstat64(p->nfs, path, &st);
+		if (!rc && (st.nfs_mode & S_IFMT) != S_IFDIR)
+			rc = -ENOTDIR;
+	} else {
+		of = (flags & SM_NS_READ) && (flags & SM_NS_WRITE) ? O_RDWR
+		     : flags & SM_NS_WRITE ? O_WRONLY : O_RDONLY;
+		if (flags & SM_NS_CREATE)   /* exclusive: an EXCLUSIVE create on the wire */
+			rc = nfs_create(p->nfs, path, of | O_EXCL | O_NOFOLLOW, (int)mode, &h->fh);
+		else
+			rc = nfs_open(p->nfs, path, of | O_NOFOLLOW, &h->fh);
+	}
+	free(path);
+	if (rc) {
+		free(h);
+		return rc < 0 ? rc : -EIO;
+	}
+	out->obj = h;
+	return 0;
+}
+
+static int nfs_ns_close(struct sm_engine *e, struct sm_fh *fh)
+{
+	struct nfs_priv *p = e->priv;
+	struct nfs_h *h = fh->obj;
+	int rc = 0;
+
+	if (h && h->fh)
+		rc = nfs_close(p->nfs, h->fh);
+	free(h);
+	*fh = SM_FH_NONE;
+	return rc < 0 ? rc : 0;
+}
+
+/* One libnfs call on dir/name: which 0 unlink, 1 rmdir, 2 mkdir. */
+static int nfs_ns_path(struct sm_engine *e, const struct sm_fh *dir, const char *name, int which,
+		       unsigned mode)
+{
+	struct nfs_priv *p = e->priv;
+	char *path = nfs_join(dir, name);
+	int rc;
+
+	if (!path)
+		return -ENOMEM;
+	rc = which == 0 ? nfs_unlink(p->nfs, path) : which == 1 ? nfs_rmdir(p->nfs, path)
+							 : nfs_mkdir2(p->nfs, path, (int)mode);
+	free(path);
+	return rc < 0 ? rc : 0;
+}
+
+static int nfs_ns_unlink(struct sm_engine *e, const struct sm_fh *dir, const char *name)
+{
+	return nfs_ns_path(e, dir, name, 0, 0);
+}
+
+static int nfs_ns_rmdir(struct sm_engine *e, const struct sm_fh *dir, const char *name)
+{
+	return nfs_ns_path(e, dir, name, 1, 0);
+}
+
+static int nfs_ns_mkdir(struct sm_engine *e, const struct sm_fh *dir, const char *name, unsigned mode)
+{
+	return nfs_ns_path(e, dir, name, 2, mode);
+}
+
+static int nfs_ns_stat(struct sm_engine *e, const struct sm_fh *dir, const char *name,
+		       struct sm_ns_stat *out)
+{
+	struct nfs_priv *p = e->priv;
+	char *path = nfs_join(dir, name);
+	struct nfs_stat_64 st;
+	int rc;
+
+	if (!path)
+		return -ENOMEM;
+	rc = nfs_lstat64(p->nfs, path, &st);   /* the name itself, never a link's target */
+	free(path);
+	if (rc)
+		return rc < 0 ? rc : -EIO;
+	out->type = (st.nfs_mode & S_IFMT) == S_IFREG ? SM_NS_FILE
+		    : (st.nfs_mode & S_IFMT) == S_IFDIR ? SM_NS_DIRECTORY : SM_NS_OTHER;
+	out->size = st.nfs_size;
+	return 0;
+}
+
+/* libnfs reads the whole directory in nfs_opendir() (READDIRPLUS), so the
+ * entries then come from memory. */
+static int nfs_ns_readdir(struct sm_engine *e, const struct sm_fh *dir,
+			  int (*each)(void *arg, const char *name), void *arg)
+{
+	struct nfs_priv *p = e->priv;
+	const struct nfs_h *d = dir ? dir->obj : NULL;
+	struct nfsdirent *de;
+	struct nfsdir *nd;
+	int rc = nfs_opendir(p->nfs, d ? d->path : "/", &nd);
+
+	if (rc)
+		return rc < 0 ? rc : -EIO;
+	while ((de = nfs_readdir(p->nfs, nd)) != NULL)
+		if (each(arg, de->name))
+			break;
+	nfs_closedir(p->nfs, nd);
+	return 0;
+}
+
+static int nfs_ns_rw(struct sm_engine *e, const struct sm_fh *fh, void *buf, size_t len, uint64_t off,
+		     size_t *done, int wr)
+{
+	struct nfs_priv *p = e->priv;
+	const struct nfs_h *h = fh->obj;
+	size_t at = 0;
+	int n = 0;
+
+	if (!h || !h->fh) {
+		*done = 0;
+		return -EBADF;
+	}
+	while (at < len) {
+		uint64_t left = len - at, max = wr ? p->wmax : p->rmax;
+
+		n = wr ? nfs_pwrite(p->nfs, h->fh, off + at, left < max ? left : max, (char *)buf + at)
+		       : nfs_pread(p->nfs, h->fh, off + at, left < max ? left : max, (char *)buf + at);
+		if (n < 0)
+			break;   /* libnfs gives -errno */
+		if (n == 0) {
+			n = wr ? -EIO : 0;   /* a write that moves nothing never loops */
+			break;
+		}
+		at += (size_t)n;
+		n = 0;
+	}
+	*done = at;
+	return n < 0 ? n : 0;
+}
+
+static int nfs_ns_pread(struct sm_engine *e, const struct sm_fh *fh, void *buf, size_t len,
+			uint64_t off, size_t *done)
+{
+	return nfs_ns_rw(e, fh, buf, len, off, done, 0);
+}
+
+static int nfs_ns_pwrite(struct sm_engine *e, const struct sm_fh *fh, const void *buf, size_t len,
+			 uint64_t off, size_t *done)
+{
+	return nfs_ns_rw(e, fh, (void *)buf, len, off, done, 1);
+}
+
+static const struct sm_ns_ops nfs_ns = {
+	.open = nfs_ns_open,
+	.close = nfs_ns_close,
+	.unlink = nfs_ns_unlink,
+	.stat = nfs_ns_stat,
+	.mkdir = nfs_ns_mkdir,
+	.rmdir = nfs_ns_rmdir,
+	.readdir = nfs_ns_readdir,
+	.pread = nfs_ns_pread,
+	.pwrite = nfs_ns_pwrite,
+};
+
 static const struct sm_engine_ops sm_engine_nfs = {
 	.name = "nfs",
 	.help = "an NFS server through libnfs (no kernel mount), one request at a time per thread",
@@ -214,6 +418,7 @@ static const struct sm_engine_ops sm_engine_nfs = {
 	.submit = nfs_submit,
 	.reap = nfs_reap,
 	.exit = nfs_exit,
+	.ns = &nfs_ns,
 };
 
 const struct sm_engine_ops *sm_nfs_engine_ops(void)

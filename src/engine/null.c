@@ -51,4 +51,5 @@ const struct sm_engine_ops sm_engine_null = {
 	.submit = null_submit,
 	.reap = sm_fifo_engine_reap,
 	.exit = sm_fifo_engine_exit,
+	.ns = &sm_ns_posix,
 };

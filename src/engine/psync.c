@@ -84,4 +84,5 @@ const struct sm_engine_ops sm_engine_psync = {
 	.submit = psync_submit,
 	.reap = sm_fifo_engine_reap,
 	.exit = sm_fifo_engine_exit,
+	.ns = &sm_ns_posix,
 };

@@ -742,4 +742,5 @@ const struct sm_engine_ops sm_engine_uring = {
 	.submit = uring_submit,
 	.reap = uring_reap,
 	.exit = uring_exit,
+	.ns = &sm_ns_posix,
 };

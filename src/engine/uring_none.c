@@ -25,9 +25,12 @@ static int none_init(SM_UNUSED struct sm_engine *e, SM_UNUSED const struct sm_en
 const struct sm_engine_ops sm_engine_uring = {
 	.name = "uring",
 	.help = "io_uring: not in this build (liburing was missing): psync instead",
-	.caps = SM_ENGINE_ASYNC,
+	/* the real engine's capabilities, so that it is chosen where that one
+	 * would be and its probe then says why it cannot run */
+	.caps = SM_ENGINE_ASYNC | SM_ENGINE_FIXED | SM_ENGINE_POLLING,
 	.probe = none_probe,
 	.init = none_init,
+	.ns = &sm_ns_posix,
 };
 
 int sm_uring_poll_check(SM_UNUSED const char *path, SM_UNUSED unsigned flags, char *why, size_t len)

@@ -32,6 +32,9 @@ struct sm_meta_plan {
 	const struct sm_meta_peers *peers;   /* an MPI job (workload/meta.h); NULL alone */
 	int warm;                   /* --warm: keep the caches (default: drop them
 				     * before the stat, probe and list phases) */
+	const char *nfs;            /* --nfs URL: the run's directory made on that NFS
+				     * server through the nfs engine (dir is the URL
+				     * then); NULL: dir on a local path */
 };
 
 /* What the caches held when a phase began (docs/meta.md). */

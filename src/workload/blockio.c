@@ -7,6 +7,7 @@
 #include "core/compiler.h"
 #include "core/rng.h"
 #include "core/worker.h"
+#include "engine/engine.h"
 #include "os/os.h"
 
 #include <errno.h>
@@ -94,10 +95,13 @@ static int engine_start(struct run *r, struct sm_blockio_result *res)
 		.file_sizes = &p->file_bytes,
 		.nfds = 1,
 	};
-	const char *name = p->engine ? p->engine : p->depth > 1 ? "uring" : "psync";
+	/* more than one request in flight: an asynchronous engine */
+	const struct sm_engine_need need = {
+		.name = p->engine, .caps = p->depth > 1 ? SM_ENGINE_ASYNC : 0, .flags = p->engine_flags,
+	};
 	int rc;
 
-	cfg.flags = !strcmp(name, "uring") ? p->engine_flags : 0;
+	cfg.flags = sm_engine_flags_for(sm_engine_choose(&need), p->engine_flags);
 
 	if (p->ops) {
 		memset(&r->eng, 0, sizeof(r->eng));
@@ -105,7 +109,7 @@ static int engine_start(struct run *r, struct sm_blockio_result *res)
 		r->eng.cfg = cfg;
 		rc = p->ops->init(&r->eng, &r->eng.cfg);
 	} else {
-		rc = sm_engine_open(&r->eng, name, &cfg, res->notice, sizeof(res->notice));
+		rc = sm_engine_open_need(&r->eng, &need, &cfg, res->notice, sizeof(res->notice));
 	}
 	if (rc)
 		return rc;

@@ -433,13 +433,23 @@ static void *run_worker(void *argp)
 
 /* ---- setup and merge --------------------------------------------------------- */
 
-static const char *engine_for(const struct sm_fileio_cfg *cfg)
+/* What --file-io-mode needs of an engine: async a queue (uring), mmap
+ * mapped files, sync neither (psync). */
+static struct sm_engine_need engine_need(const struct sm_fileio_cfg *cfg)
 {
 	enum sm_fileio_io m = cfg->io_mode;
+	struct sm_engine_need need = { .flags = cfg->engine_flags };
 
-	if (cfg->nfs)
-		return "nfs";
-	return m == SM_FIO_IO_ASYNC ? "uring" : m == SM_FIO_IO_MMAP ? "mmap" : "psync";
+	need.caps = m == SM_FIO_IO_ASYNC ? SM_ENGINE_ASYNC : m == SM_FIO_IO_MMAP ? SM_ENGINE_MAPPED : 0;
+	return need;
+}
+
+static const char *engine_for(const struct sm_fileio_cfg *cfg)
+{
+	struct sm_engine_need need = engine_need(cfg);
+	const struct sm_engine_ops *ops = cfg->nfs ? sm_nfs_engine_ops() : sm_engine_choose(&need);
+
+	return ops ? ops->name : "?";
 }
 
 static int worker_init(struct worker *w, struct run_ctx *c, unsigned id)
@@ -475,12 +485,14 @@ static int worker_init(struct worker *w, struct run_ctx *c, unsigned id)
 	ec.fds = c->fds;
 	ec.file_sizes = c->file_sizes;
 	ec.nfds = cfg->num_files;
-	ec.flags = cfg->io_mode == SM_FIO_IO_ASYNC ? cfg->engine_flags : 0;
 	if (cfg->nfs) {   /* not in the registry: bound to the server's files */
 		notice[0] = '\0';
 		rc = sm_engine_open_ops(&w->eng, sm_nfs_engine_ops(), &ec);
-	} else
-		rc = sm_engine_open(&w->eng, engine_for(cfg), &ec, notice, sizeof(notice));
+	} else {
+		struct sm_engine_need need = engine_need(cfg);
+
+		rc = sm_engine_open_need(&w->eng, &need, &ec, notice, sizeof(notice));
+	}
 	if (rc)
 		return rc;
 	w->eng_open = 1;

@@ -153,7 +153,8 @@ void sm_frames_retire_ready(struct worker *w, struct slot *s);
  * -errno (-ENOENT: unknown engine), the notice filled on an engine
  * fallback; release what it holds (also after a failed set-up); the
  * thread's body. */
-int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id, const char *engine,
+int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id,
+			   const struct sm_engine_need *need,
 			   char *notice, size_t nlen);
 void sm_frames_worker_release(struct worker *w);
 void *sm_frames_worker_main(void *arg);

@@ -222,7 +222,7 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 	}
 	plan_io(sh, p, res);
 	/* the null engine moves nothing: the share's rules do not apply */
-	if (p->kind != SM_FRAMES_EMPTY && !(p->engine && !strcmp(p->engine, "null")))
+	if (p->kind != SM_FRAMES_EMPTY && !(sm_engine_caps_of(p->engine) & SM_ENGINE_NO_IO))
 		sm_share_warn(&res->head.warnings, &res->head.env.fs.mount, SM_SHARE_DATA, p->direct);
 	snprintf(sh->prefix, sizeof(sh->prefix) - 32, "%s/frame", p->path);
 	sh->prefix_len = strlen(sh->prefix);
@@ -246,7 +246,7 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 		if (rc)
 			return rc;
 	}
-	null_engine = p->engine && !strcmp(p->engine, "null");
+	null_engine = !!(sm_engine_caps_of(p->engine) & SM_ENGINE_NO_IO);
 	sh->claim_batch = null_engine ? 64 : 1;
 	if (p->kind != SM_FRAMES_READ && !null_engine)
 		return claim_frames(sh, p, res);
@@ -257,7 +257,12 @@ int sm_frames_prepare(struct shared *sh, struct sm_frames_plan *p, struct sm_fra
 int sm_frames_setup_workers(struct shared *sh, struct sm_frames_plan *p, struct sm_frames_result *res,
 			 unsigned *nw)
 {
-	const char *engine = p->engine ? p->engine : p->depth ? "uring" : "psync";
+	/* -a N: requests in flight, an asynchronous engine */
+	const struct sm_engine_need need = {
+		.name = p->engine, .caps = p->depth ? SM_ENGINE_ASYNC : 0, .flags = p->engine_flags,
+	};
+	const struct sm_engine_ops *ops = sm_engine_choose(&need);
+	const char *engine = ops ? ops->name : p->engine;
 	char notice[256] = "";
 	int rc;
 
@@ -272,7 +277,7 @@ int sm_frames_setup_workers(struct shared *sh, struct sm_frames_plan *p, struct 
 		return -ENOMEM;
 	memset(sh->workers, 0, p->threads * sizeof(struct worker));
 	for (*nw = 0; *nw < p->threads;) {
-		rc = sm_frames_worker_setup(sh, &sh->workers[*nw], *nw, engine, notice, sizeof(notice));
+		rc = sm_frames_worker_setup(sh, &sh->workers[*nw], *nw, &need, notice, sizeof(notice));
 		(*nw)++;
 		if (rc) {
 			snprintf(res->head.error, sizeof(res->head.error),

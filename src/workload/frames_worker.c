@@ -273,7 +273,8 @@ out:
 	return NULL;
 }
 
-int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id, const char *engine,
+int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id,
+			   const struct sm_engine_need *need,
 			char *notice, size_t nlen)
 {
 	const struct sm_frames_plan *p = sh->plan;
@@ -327,13 +328,12 @@ int sm_frames_worker_setup(struct shared *sh, struct worker *w, unsigned id, con
 			goto out;
 	}
 	cfg.depth = w->nslots;
-	cfg.flags = !strcmp(engine, "uring") ? p->engine_flags : 0;
 	if (sh->region_len) {
 		cfg.bufs = bufs;
 		cfg.nbufs = w->nslots;
 		cfg.buf_len = sh->region_len;
 	}
-	rc = sm_engine_open(&w->eng, engine, &cfg, notice, nlen);
+	rc = sm_engine_open_need(&w->eng, need, &cfg, notice, nlen);
 	if (rc)
 		goto out;
 	w->eng_ok = 1;

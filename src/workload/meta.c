@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /* `stormark meta`'s phases (workload/meta.h, docs/meta.md). Every phase
- * is plain system calls on the run's own directory, by file descriptor
- * (openat, fstatat, unlinkat), so the path is resolved once; each
+ * goes through the engine's namespace ops (engine.h, struct sm_ns_ops) on
+ * the run's own directory, by its handle (the POSIX engines: openat,
+ * fstatat, unlinkat on its descriptor), so the path is resolved once; each
  * operation is timed alone, back to back (one clock read between two
- * operations). */
+ * operations). One engine instance per thread, and one for the run's
+ * directory. */
 #include "workload/meta.h"
 #include "analysis/share.h"
+#include "engine/engine.h"
+#include "engine/nfs.h"
+#include "workload/fileio.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -41,12 +43,18 @@ struct thr {
 	const char *err_what;       /* "create", "write", "stat"... */
 	void *buf;                  /* CHUNK bytes: the data written, the probe's buffer */
 	struct sm_hist done;        /* with peers: each operation's end from the phase's start */
+	struct sm_engine eng;       /* its own instance: the namespace ops run on it */
+	int eng_ok;
 };
 
 struct run {
 	const struct sm_meta_plan *plan;
 	struct sm_meta_result *res;
-	int dfd;                    /* the run's directory */
+	const struct sm_ns_ops *ns; /* the engine's namespace */
+	struct sm_engine eng;       /* the instance of the run's directory (made, opened, removed) */
+	int eng_ok;
+	struct sm_fh dir;           /* the run's directory, open */
+	int dir_ok;
 	enum sm_meta_phase phase;
 	unsigned char *made;        /* made[i]: file i is the run's and still there */
 	atomic_int failed;          /* a create failed: every thread stops */
@@ -90,15 +98,17 @@ static void fail_at(struct thr *t, int err, uint64_t i, const char *what)
 	}
 }
 
-/* create: O_CREAT|O_EXCL|O_NOFOLLOW, --size bytes written, closed. */
+/* create: exclusive, not through a link, --size bytes written, closed. */
 static int create_one(struct thr *t, uint64_t i, const char *name)
 {
 	const struct sm_meta_plan *plan = t->run->plan;
-	uint64_t left = plan->size, chunks = (plan->size + CHUNK - 1) / CHUNK;
-	int fd = openat(t->run->dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	const struct sm_ns_ops *ns = t->run->ns;
+	uint64_t left = plan->size, chunks = (plan->size + CHUNK - 1) / CHUNK, off = 0;
+	struct sm_fh fh;
+	int rc = ns->open(&t->eng, &t->run->dir, name, SM_NS_WRITE | SM_NS_CREATE, 0644, &fh);
 
-	if (fd < 0) {
-		fail_at(t, -errno, i, "cannot create");
+	if (rc) {
+		fail_at(t, rc, i, "cannot create");
 		return -1;
 	}
 	t->run->made[i] = 1;
@@ -110,18 +120,20 @@ static int create_one(struct thr *t, uint64_t i, const char *name)
 		 * run, the file and the block), so a deduplicating or
 		 * compressing store keeps every file, as it would frames */
 		sm_buf_stamp(t->buf, n, SM_DATA_RANDOM, t->run->seed, i * chunks + c);
-		err = sm_write_all(fd, t->buf, n, -1, &w);
+		err = ns->pwrite(&t->eng, &fh, t->buf, n, off, &w);
 
 		t->op.bytes += w;
 		if (err) {
 			fail_at(t, err, i, "cannot write");
-			close(fd);
+			ns->close(&t->eng, &fh);
 			return -1;
 		}
 		left -= n;
+		off += n;
 	}
-	if (close(fd)) {
-		fail_at(t, -errno, i, "cannot close");
+	rc = ns->close(&t->eng, &fh);
+	if (rc) {
+		fail_at(t, rc, i, "cannot close");
 		return -1;
 	}
 	return 0;
@@ -129,13 +141,14 @@ static int create_one(struct thr *t, uint64_t i, const char *name)
 
 static int stat_one(struct thr *t, uint64_t i, const char *name)
 {
-	struct stat st;
+	struct sm_ns_stat st;
+	int rc = t->run->ns->stat(&t->eng, &t->run->dir, name, &st);
 
-	if (fstatat(t->run->dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
-		fail_at(t, -errno, i, "cannot stat");
+	if (rc) {
+		fail_at(t, rc, i, "cannot stat");
 		return -1;
 	}
-	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != t->run->plan->size) {
+	if (st.type != SM_NS_FILE || st.size != t->run->plan->size) {
 		fail_at(t, -EIO, i, "unexpected type or size from stat of");
 		return -1;
 	}
@@ -147,115 +160,120 @@ static int probe_one(struct thr *t, uint64_t i, const char *name)
 {
 	uint64_t want = t->run->plan->size < SM_META_PROBE_BYTES ? t->run->plan->size
 								 : SM_META_PROBE_BYTES;
-	int fd = openat(t->run->dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	ssize_t got;
+	const struct sm_ns_ops *ns = t->run->ns;
+	struct sm_fh fh;
+	size_t got = 0;
+	int rc = ns->open(&t->eng, &t->run->dir, name, SM_NS_READ, 0, &fh);
 
-	if (fd < 0) {
-		fail_at(t, -errno, i, "cannot open");
+	if (rc) {
+		fail_at(t, rc, i, "cannot open");
 		return -1;
 	}
-	got = pread(fd, t->buf, (size_t)want, 0);
-	if (got < 0 || (uint64_t)got != want) {
-		fail_at(t, got < 0 ? -errno : -EIO, i, "cannot read the header of");
-		close(fd);
+	rc = ns->pread(&t->eng, &fh, t->buf, (size_t)want, 0, &got);
+	if (rc || (uint64_t)got != want) {
+		fail_at(t, rc ? rc : -EIO, i, "cannot read the header of");
+		ns->close(&t->eng, &fh);
 		return -1;
 	}
 	t->op.bytes += (uint64_t)got;
-	close(fd);
+	ns->close(&t->eng, &fh);
 	return 0;
 }
 
 static int delete_one(struct thr *t, uint64_t i, const char *name)
 {
-	if (unlinkat(t->run->dfd, name, 0)) {
-		fail_at(t, -errno, i, "cannot remove");
+	int rc = t->run->ns->unlink(&t->eng, &t->run->dir, name);
+
+	if (rc) {
+		fail_at(t, rc, i, "cannot remove");
 		return -1;
 	}
 	t->run->made[i] = 0;
 	return 0;
 }
 
+/* The listing's state between two entries. */
+struct listing {
+	struct thr *t;
+	unsigned char *met;         /* met[i]: file i of the run seen */
+	uint64_t start, t0, seen, others;
+	int called;                 /* 1 once an entry came */
+};
+
+/* One entry as the engine read it: timed from the entry before (the
+ * first: from the listing's start), when it is of the set. */
+static int list_entry(void *arg, const char *name)
+{
+	struct listing *l = arg;
+	struct run *r = l->t->run;
+	uint64_t n = r->plan->files, first = r->plan->first, t1 = sm_now_ns();
+	int64_t k = file_index(name, r->lo, r->hi);
+
+	l->called = 1;
+	if (k >= (int64_t)first && (uint64_t)k - first < n) {   /* one of its own */
+		uint64_t own = (uint64_t)k - first;
+
+		if (!r->made[own] || l->met[own]) {
+			l->t0 = t1;
+			return 0;
+		}
+		l->met[own] = 1;
+		l->seen++;
+	} else if (k >= 0) {
+		l->others++;   /* another process's, in a shared directory */
+	} else {
+		l->t0 = t1;
+		return 0;
+	}
+	sm_hist_add(&l->t->op.lat, t1 - l->t0);
+	if (r->timeline)
+		sm_hist_add(&l->t->done, t1 - l->start);
+	l->t0 = t1;
+	return sm_stopped();
+}
+
 /* list: the whole directory read once, each entry of the set timed by
- * the readdir() call that returned it (a shared directory: every
- * process's files, [lo, hi)); a file of this run's own not seen is an
- * error. */
+ * the read that returned it (a shared directory: every process's files,
+ * [lo, hi)); a file of this run's own not seen is an error. */
 static void list_all(struct thr *t, uint64_t start)
 {
 	struct run *r = t->run;
-	uint64_t n = r->plan->files, first = r->plan->first, seen = 0, others = 0, expect = 0, t0, t1;
-	unsigned char *met = calloc(n ? n : 1, 1);
-	struct dirent *de;
-	DIR *d;
-	int fd;
+	uint64_t n = r->plan->files, expect = 0;
+	struct listing l = { .t = t, .start = start };
+	int rc;
 
 	for (uint64_t i = 0; i < n; i++)
 		expect += r->made[i];
-	if (!met) {
+	l.met = calloc(n ? n : 1, 1);
+	if (!l.met) {
 		fail_at(t, -ENOMEM, 0, "out of memory to list");
 		t->op.count = expect;
 		t->op.errors = expect;
 		return;
 	}
-	t0 = sm_now_ns();
-	fd = openat(r->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	d = fd >= 0 ? fdopendir(fd) : NULL;
-	if (!d) {
-		int err = -errno;
-
-		if (fd >= 0)
-			close(fd);
+	l.t0 = sm_now_ns();
+	rc = r->ns->readdir(&t->eng, &r->dir, list_entry, &l);
+	if (rc && !l.called) {   /* it could not be opened */
 		t->op.count = expect;
 		t->op.errors = expect;
-		t->err = err;
+		t->err = rc;
 		t->err_what = "cannot list";
-		free(met);
+		free(l.met);
 		return;
 	}
-	for (;;) {
-		int64_t k;
-
-		errno = 0;
-		de = readdir(d);
-		t1 = sm_now_ns();
-		if (!de)
-			break;
-		k = file_index(de->d_name, r->lo, r->hi);
-		if (k >= (int64_t)first && (uint64_t)k - first < n) {   /* one of its own */
-			uint64_t own = (uint64_t)k - first;
-
-			if (!r->made[own] || met[own]) {
-				t0 = t1;
-				continue;
-			}
-			met[own] = 1;
-			seen++;
-		} else if (k >= 0) {
-			others++;   /* another process's, in a shared directory */
-		} else {
-			t0 = t1;
-			continue;
-		}
-		sm_hist_add(&t->op.lat, t1 - t0);
-		if (r->timeline)
-			sm_hist_add(&t->done, t1 - start);
-		t0 = t1;
-		if (sm_stopped())
-			break;
-	}
-	if (errno && !t->err) {
-		t->err = -errno;
+	if (rc && !t->err) {
+		t->err = rc;
 		t->err_what = "cannot list";
 	}
-	closedir(d);
 	if (sm_stopped())
-		expect = seen;   /* a listing cut short: what it saw, no error */
-	t->op.count = expect + others;
-	t->op.errors = expect - seen;
-	if (seen < expect && !t->err && !sm_stopped()) {
+		expect = l.seen;   /* a listing cut short: what it saw, no error */
+	t->op.count = expect + l.others;
+	t->op.errors = expect - l.seen;
+	if (l.seen < expect && !t->err && !sm_stopped()) {
 		t->err = -ENOENT;
 		t->err_what = "a file of the run was not listed in";
 	}
-	free(met);
+	free(l.met);
 }
 
 static void *worker(void *arg)
@@ -419,7 +437,30 @@ static int sync_phase(struct run *r, int stop, const char *what, int *rc)
 	return any;
 }
 
-/* The run's own directory in plan->dir: made here (mkdtemp, mode 0700),
+/* A new directory "DIR/.stormark-meta-XXXXXX" (six letters or digits at
+ * random, as mkdtemp makes them), mode 0700, through the engine: its path
+ * into path. 0 or -errno. */
+static int make_temp_dir(struct run *r, char *path, size_t len)
+{
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	uint64_t x = sm_hash64(sm_now_ns(), (uint64_t)getpid() ^ (uintptr_t)path);
+	int rc = -EEXIST;
+
+	for (unsigned tries = 0; tries < 100 && rc == -EEXIST; tries++) {
+		char tail[7];
+
+		for (unsigned k = 0; k < 6; k++, x /= sizeof(set) - 1)
+			tail[k] = set[x % (sizeof(set) - 1)];
+		tail[6] = '\0';
+		x = sm_hash64(x, tries + 1);
+		/* on a server: in the URL's directory, the root of what the engine mounts */
+		snprintf(path, len, "%s/.stormark-meta-%s", r->plan->nfs ? "" : r->plan->dir, tail);
+		rc = r->ns->mkdir(&r->eng, NULL, path, 0700);
+	}
+	return rc;
+}
+
+/* The run's own directory in plan->dir: made here (mode 0700),
  * or with a shared directory made by rank 0 and its name handed to every
  * process. Returns 0, or -errno with the error set; with peers -ECANCELED
  * when the directory could not be made (every process then stops). */
@@ -429,10 +470,13 @@ static int make_dir(struct run *r)
 	struct sm_meta_result *res = r->res;
 	int rc = 0, any = 0, e;
 
-	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-meta-XXXXXX", r->plan->dir);
-	if (!(peers && peers->shared && peers->rank) && !mkdtemp(res->data_dir)) {
-		rc = -errno;
-		set_error(res, "cannot create a test directory in '%s': %s", r->plan->dir, strerror(-rc));
+	snprintf(res->data_dir, sizeof(res->data_dir), "%s/.stormark-meta-XXXXXX",
+		 r->plan->nfs ? "" : r->plan->dir);
+	if (!(peers && peers->shared && peers->rank)) {
+		rc = make_temp_dir(r, res->data_dir, sizeof(res->data_dir));
+		if (rc)
+			set_error(res, "cannot create a test directory in '%s': %s", r->plan->dir,
+				  strerror(-rc));
 	}
 	if (!peers || !peers->shared) {
 		if (rc)
@@ -464,20 +508,21 @@ static void clean(struct run *r)
 	const struct sm_meta_peers *peers = r->plan->peers;
 	struct sm_meta_result *res = r->res;
 	char name[32];
-	int left = 0, any = 0;
+	int left = 0, any = 0, rc;
 
 	for (uint64_t i = 0; r->made && i < r->plan->files; i++) {
 		if (!r->made[i])
 			continue;
 		sm_meta_file_name(name, sizeof(name), r->plan->first + i);
-		if (unlinkat(r->dfd, name, 0) && errno != ENOENT)
+		rc = r->dir_ok ? r->ns->unlink(&r->eng, &r->dir, name) : -EBADF;
+		if (rc && rc != -ENOENT)
 			left = 1;
 		else
 			r->made[i] = 0;
 	}
-	if (r->dfd >= 0)
-		close(r->dfd);
-	r->dfd = -1;
+	if (r->dir_ok)
+		r->ns->close(&r->eng, &r->dir);
+	r->dir_ok = 0;
 	if (peers && peers->shared) {
 		if (!r->lost && peers->vote(peers->arg, left, &any))
 			r->lost = 1;
@@ -491,7 +536,8 @@ static void clean(struct run *r)
 			return;
 		}
 	}
-	if (left || (rmdir(res->data_dir) && errno != ENOENT)) {
+	rc = left ? 0 : r->ns->rmdir(&r->eng, NULL, res->data_dir);
+	if (left || (rc && rc != -ENOENT)) {
 		sm_warn(&res->head.warnings, "data_dir_left",
 			"the test directory '%s' was left: %s", res->data_dir,
 			left ? "a file of the run could not be removed"
@@ -504,8 +550,13 @@ static void clean(struct run *r)
 int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 {
 	const struct sm_meta_peers *peers = plan->peers;
-	struct run r = { .plan = plan, .res = res, .dfd = -1, .timeline = peers != NULL,
+	struct run r = { .plan = plan, .res = res, .dir = SM_FH_NONE, .timeline = peers != NULL,
 			 .seed = sm_hash64(sm_now_ns(), (uint64_t)getpid()) };
+	/* no queue, no mapping: the plain synchronous engine (psync), or the
+	 * NFS client's for a server */
+	const struct sm_engine_ops *ops = plan->nfs ? sm_nfs_engine_ops()
+						    : sm_engine_choose(&(struct sm_engine_need){ .caps = 0 });
+	const struct sm_engine_cfg cfg = { .depth = 1 };
 	struct thr *thr = NULL;
 	uint64_t t_start;
 	int rc = 0, stop = 0, drop_err = 0;
@@ -514,8 +565,13 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 	res->plan = *plan;
 	snprintf(res->dir, sizeof(res->dir), "%s", plan->dir);
 	res->plan.dir = res->dir;
-	sm_env_collect(&res->head.env, plan->dir);
-	snprintf(res->head.env.engine, sizeof(res->head.env.engine), "psync");
+	if (plan->nfs) {
+		sm_env_collect(&res->head.env, ".");
+		sm_fileio_nfs_env(plan->nfs, &res->head.env);   /* the server's, not this host's */
+	} else {
+		sm_env_collect(&res->head.env, plan->dir);
+	}
+	snprintf(res->head.env.engine, sizeof(res->head.env.engine), "%s", ops ? ops->name : "?");
 	sm_share_warn(&res->head.warnings, &res->head.env.fs.mount, SM_SHARE_META, 0);
 	thr = calloc(plan->threads, sizeof(*thr));
 	r.made = calloc(plan->files ? plan->files : 1, 1);
@@ -525,7 +581,24 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 			  (unsigned long long)plan->files);
 		goto out;
 	}
+	r.ns = ops ? ops->ns : NULL;
+	rc = plan->nfs ? sm_nfs_bind(plan->nfs, NULL, 0) : 0;   /* no files: names only */
+	if (!rc)
+		rc = r.ns ? sm_engine_open_ops(&r.eng, ops, &cfg) : -ENOTSUP;
+	if (rc) {
+		set_error(res, "cannot start the %s engine%s%s: %s", ops ? ops->name : "?",
+			  plan->nfs ? " on " : "", plan->nfs ? plan->nfs : "", strerror(-rc));
+		goto out;
+	}
+	r.eng_ok = 1;
 	for (unsigned k = 0; k < plan->threads; k++) {
+		rc = sm_engine_open_ops(&thr[k].eng, ops, &cfg);
+		if (rc) {
+			set_error(res, "cannot start the %s engine%s%s: %s", ops ? ops->name : "?",
+			  plan->nfs ? " on " : "", plan->nfs ? plan->nfs : "", strerror(-rc));
+			goto out;
+		}
+		thr[k].eng_ok = 1;
 		thr[k].run = &r;
 		thr[k].buf = sm_buf_alloc(CHUNK, 4096);
 		if (!thr[k].buf) {
@@ -545,11 +618,10 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 	if (rc && (!peers || peers->shared))
 		goto out;   /* with peers of their own directories, a stop at the first phase */
 	if (!rc) {
-		r.dfd = open(res->data_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (r.dfd < 0) {
-			rc = -errno;
+		rc = r.ns->open(&r.eng, NULL, res->data_dir, SM_NS_DIR, 0, &r.dir);
+		if (rc)
 			set_error(res, "cannot open '%s': %s", res->data_dir, strerror(-rc));
-		}
+		r.dir_ok = !rc;
 	}
 	stop = rc != 0;
 	for (int p = 0; p < SM_META_NPHASES; p++) {
@@ -598,8 +670,15 @@ int sm_meta_run(const struct sm_meta_plan *plan, struct sm_meta_result *res)
 out:
 	if (res->data_dir[0])
 		clean(&r);
-	for (unsigned k = 0; thr && k < plan->threads; k++)
+	for (unsigned k = 0; thr && k < plan->threads; k++) {
 		free(thr[k].buf);
+		if (thr[k].eng_ok)
+			sm_engine_close(&thr[k].eng);
+	}
+	if (r.eng_ok)
+		sm_engine_close(&r.eng);
+	if (plan->nfs)
+		sm_nfs_bind(NULL, NULL, 0);
 	free(thr);
 	free(r.made);
 	return rc;

@@ -36,8 +36,9 @@ void sm_meta_file_name(char *buf, size_t len, uint64_t i);
 
 /*
  * Run plan into res (head begun by the caller; the rest cleared here):
- * make the run's own directory in plan->dir (mkdtemp, mode 0700: no one
- * else puts a file in it), then the phases in order, each one's threads
+ * make the run's own directory in plan->dir, or on plan->nfs's server
+ * (a new name, an exclusive mkdir, mode 0700: no one else puts a file in
+ * it), all through the engine's namespace ops, then the phases in order, each one's threads
  * released together and timed from then to the last one done; then
  * remove every file the run created and its directory, and nothing else.
  * A failed create (ENOSPC, EIO...) or a stop signal ends the measuring

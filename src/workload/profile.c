@@ -4,6 +4,7 @@
  * last). The phases are in profile_classic.c, profile_frames.c and
  * profile_paced.c; the plan and budget in profile_plan.c. */
 #include "workload/profile_int.h"
+#include "engine/engine.h"
 #include "analysis/run.h"
 #include "analysis/share.h"
 #include "core/clock.h"
@@ -73,7 +74,7 @@ static int setup(struct sm_prof *x)
 	}
 	/* run's metadata line is timed too (profile_meta.c), unless the null
 	 * engine moves nothing at all */
-	if (!x->plan->engine || strcmp(x->plan->engine, "null"))
+	if (!(sm_engine_caps_of(x->plan->engine) & SM_ENGINE_NO_IO))
 		sm_share_warn(&res->head.warnings, &res->head.env.fs.mount, SM_SHARE_DATA | SM_SHARE_META,
 			      res->head.env.direct_io);
 	if (res->head.env.fs.free_bytes && res->head.env.fs.free_bytes < 1 * GIB)

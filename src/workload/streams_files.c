@@ -6,6 +6,7 @@
  * (docs/streams.md, "Files and safety"). */
 #include "workload/streams_int.h"
 #include "analysis/share.h"
+#include "engine/engine.h"
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/fsx.h"
@@ -541,8 +542,13 @@ int sm_streams_setup_dir(struct sm_streams_search *x)
 	}
 	res->head.env.direct_io = x->direct;
 	sm_share_warn(&res->head.warnings, &res->head.env.fs.mount, SM_SHARE_DATA, x->direct);
-	snprintf(res->head.env.engine, sizeof(res->head.env.engine), "%s",
-		 x->plan->engine ? x->plan->engine : "uring");
+	{
+		const struct sm_engine_ops *ops = sm_engine_choose(
+			&(struct sm_engine_need){ .name = x->plan->engine, .caps = SM_ENGINE_ASYNC });
+
+		snprintf(res->head.env.engine, sizeof(res->head.env.engine), "%s",
+			 ops ? ops->name : x->plan->engine);
+	}
 	return 0;
 }
 

@@ -242,6 +242,7 @@ static int setup(struct step *s, char *notice, size_t nlen, char *err, size_t er
 	const struct sm_streams_step_plan *sp = s->sp;
 	unsigned nreq = s->n * sp->depth, i = 0, slot = 0, nown = 0;
 	struct sm_engine_cfg cfg = { .depth = nreq };
+	struct sm_engine_need need = { 0 };
 	uint64_t shared, own;
 	int rc;
 
@@ -284,11 +285,15 @@ static int setup(struct step *s, char *notice, size_t nlen, char *err, size_t er
 			if (rc)
 				return rc;
 		}
-	cfg.flags = !sp->engine || !strcmp(sp->engine, "uring") ? sp->engine_flags : 0;
-	rc = sm_engine_open(&s->eng, sp->engine ? sp->engine : "uring", &cfg, notice, nlen);
+	need.name = sp->engine;
+	need.caps = SM_ENGINE_ASYNC;   /* streams keep requests in flight */
+	need.flags = sp->engine_flags;
+	rc = sm_engine_open_need(&s->eng, &need, &cfg, notice, nlen);
 	if (rc) {
-		snprintf(err, errlen, "cannot start engine '%s': %s", sp->engine ? sp->engine : "uring",
-			 strerror(-rc));
+		const struct sm_engine_ops *ops = sm_engine_choose(&need);
+
+		snprintf(err, errlen, "cannot start engine '%s': %s",
+			 ops ? ops->name : sp->engine ? sp->engine : "?", strerror(-rc));
 		return rc;
 	}
 	s->eng_open = 1;

@@ -8,6 +8,8 @@
 # platform layer: a Linux header, O_DIRECT or a moved Linux call (statfs)
 # outside os/ fails, and so does a POSIX implementation that keeps
 # _GNU_SOURCE or includes a Linux header.
+# A workload comparing an engine's name, or looking one up by name, fails
+# (engines are chosen by capability).
 . "$SM_SOURCE_DIR/tests/lib.sh"
 check_layers="$SM_SOURCE_DIR/scripts/check-layers.sh"
 
@@ -43,6 +45,22 @@ check "the subfolder's file is named" grep -q 'workload/sub/s.c:1 includes repor
 printf '#include "frametest.h"\n' >"$fake/report/r.c"
 rm "$fake/workload/sub/s.c"
 expect_rc 0 "a header of the same folder is the folder's layer" bash "$check_layers" "$fake"
+# engines are chosen by capability: a workload comparing an engine's name fails
+mkdir -p "$fake/engine"
+printf 'struct o { const char *name; };\nconst struct o u = { .name = "uring" };\n' >"$fake/engine/u.c"
+printf '#include "core/clock.h"\nint f(const char *engine) { return !strcmp(engine, "psync"); }\n' \
+  >"$fake/workload/w.c"
+expect_rc 0 "comparing a name that is no engine's passes" bash "$check_layers" "$fake"
+printf 'int g(const char *engine) { return !strcmp(engine, "uring"); }\n' >>"$fake/workload/w.c"
+expect_rc 1 "a workload comparing an engine's name fails" bash "$check_layers" "$fake"
+check "the comparison is named" grep -q 'workload/w.c:3 compares or looks up the engine name "uring"' "$T_DIR/out"
+printf '#include "core/clock.h"\nint g(void) { return sm_engine_find("uring") != 0; }\n' >"$fake/workload/w.c"
+expect_rc 1 "a workload looking an engine up by name fails" bash "$check_layers" "$fake"
+printf '#include "core/clock.h"\nint g(const char *protocol) { return !strcmp(protocol, "uring"); }\n' \
+  >"$fake/workload/w.c"
+expect_rc 0 "the same word compared with no engine in sight passes" bash "$check_layers" "$fake"
+rm -r "$fake/engine"
+printf '#include "core/clock.h"\n' >"$fake/workload/w.c"
 mkdir -p "$fake/newlayer"
 printf '#include "core/clock.h"\n' >"$fake/report/r.c"
 expect_rc 1 "a folder without a rule fails" bash "$check_layers" "$fake"

@@ -8,7 +8,8 @@
 # runs and cleans up the sysbench file set through libnfs, with no kernel
 # mount, and the test checks each file in the exported directory: names
 # and sizes after prepare and run, nothing left after cleanup. A foreign
-# file under a test file's name is refused and left as it was. ganesha and
+# file under a test file's name is refused and left as it was. meta --nfs
+# runs its phases there too and leaves the export as it was. ganesha and
 # rpcbind are stopped by their pids, the namespace removed.
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
@@ -196,6 +197,30 @@ sys.exit(not (d["mpi"]["ranks_reported"] == 2 and all(r["items"] > 0 for r in d[
   check "MPI: no rank.N left" test -z "$(ls -d "$EXPORT"/rank.* 2>/dev/null)"
   check "MPI: nothing made on this host" test -z "$(ls -d ./rank.* 2>/dev/null)"
 fi
+
+# ---- meta --nfs: the metadata phases on the server, through the nfs
+# engine's namespace ops; its own directory, removed with what it made
+expect_usage "meta: --nfs needs nfs://SERVER/PATH" "$STORMARK" meta --nfs "127.0.0.1:$EXPORT"
+expect_usage "meta: --nfs and a directory do not go together" "$STORMARK" meta --nfs "$URL" "$T_DIR"
+# (nfs://x/y: libnfs parses it with a part left NULL, and crashed on it)
+expect_rc 1 "meta: a URL libnfs cannot mount fails, it does not crash" \
+  "$STORMARK" meta --nfs "nfs://x/y" -n 2 --quiet
+before=$(cd "$EXPORT" && ls -A)
+expect_rc 0 "meta on the server" in_ns "$STORMARK" meta --nfs "$URL" -n 20 -t 2 --size 8k --quiet \
+  --json="$T_DIR/m.json"
+check "meta: every phase did its 20 files with no error" \
+  test "$(json "$T_DIR/m.json" "[(p, o['count'], o['errors']) for p, o in sorted(d['meta']['ops'].items())]")" = \
+  "[('create', 20, 0), ('delete', 20, 0), ('list', 20, 0), ('probe', 20, 0), ('stat', 20, 0)]"
+check "meta: 8 KiB written into each file, its first 4 KiB read back" \
+  test "$(json "$T_DIR/m.json" "(d['meta']['ops']['create']['bytes'], d['meta']['ops']['probe']['bytes'])")" = \
+  "(163840, 81920)"
+check "meta: environment.engine is nfs, the mount the server's" \
+  test "$(json "$T_DIR/m.json" "(d['environment']['engine'], d['environment']['mount']['server'])")" = \
+  "('nfs', '127.0.0.1')"
+check "meta: its directory was made on the server and removed" \
+  test "$(json "$T_DIR/m.json" "(d['meta']['created'], d['meta']['cleaned'], d['meta']['data_dir'][:15])")" = \
+  "(20, True, '/.stormark-meta')"
+check "meta: the export is as it was" test "$(cd "$EXPORT" && ls -A)" = "$before"
 
 expect_rc 0 "cleanup on the server" in_ns "$STORMARK" fileio --nfs "$URL" "${SET[@]}" cleanup
 check "cleanup: no test file and no list left" test -z "$(listing)"
