@@ -133,7 +133,8 @@ static int end(SM_UNUSED struct sm_emit *e, void *arg, int rc)
 	sm_out_flush(stdout);   /* the report before what stderr says of it */
 	if (rc == -EINTR || res->head.interrupted) {
 		sm_error("interrupted: the figures above are partial; %s",
-			 res->cleaned ? "the run's files removed" : "the run's directory was left");
+			 res->cleaned ? "the run's files removed" :
+			 res->data_dir[0] ? "the run's directory was left" : "no directory was made");
 		return SM_EXIT_INTERRUPTED;
 	}
 	if (rc || res->head.error[0]) {

@@ -111,7 +111,8 @@ static void outcome(FILE *f, const struct sm_meta_result *r, const char *pre)
 		*pre ? (void)fprintf(f, "%serror: %s\n", pre, r->head.error) :
 		       sm_streams_wrapf(f, 2, "error: %s", r->head.error);
 	fprintf(f, "%s%llu files created, %s\n", pre, (unsigned long long)r->created,
-		r->cleaned ? "all removed with the run's directory" : "the run's directory was left");
+		r->cleaned ? "all removed with the run's directory" :
+		r->data_dir[0] ? "the run's directory was left" : "no directory was made");
 	for (unsigned i = 0; i < r->head.warnings.count; i++)
 		*pre ? (void)fprintf(f, "%swarning: %s\n", pre, r->head.warnings.item[i].message) :
 		       sm_streams_wrapf(f, 2, "warning: %s", r->head.warnings.item[i].message);

@@ -42,8 +42,11 @@ static struct nfs_context *connect_to(const char *url, char *msg, size_t len)
 		return NULL;
 	}
 	u = nfs_parse_url_dir(n, url);
-	if (!u) {
-		snprintf(msg, len, "'%s' is not an NFS URL libnfs takes: %s", url, nfs_get_error(n));
+	if (!u || !u->server || !u->path) {   /* nfs://SERVER/NAME: libnfs leaves one NULL */
+		snprintf(msg, len, "'%s' is not an NFS URL libnfs takes: %s", url,
+			 u ? "no export in it" : nfs_get_error(n));
+		if (u)
+			nfs_destroy_url(u);
 		nfs_destroy_context(n);
 		return NULL;
 	}

@@ -205,6 +205,10 @@ expect_usage "meta: --nfs and a directory do not go together" "$STORMARK" meta -
 # (nfs://x/y: libnfs parses it with a part left NULL, and crashed on it)
 expect_rc 1 "meta: a URL libnfs cannot mount fails, it does not crash" \
   "$STORMARK" meta --nfs "nfs://x/y" -n 2 --quiet
+check "meta: it says no directory was made" grep -q "no directory was made" "$T_DIR/out"
+expect_rc 1 "fileio: the same URL fails in prepare, it does not crash" \
+  "$STORMARK" fileio --nfs "nfs://x/y" "${SET[@]}" prepare
+check "fileio: it names the URL" grep -q "'nfs://x/y' is not an NFS URL libnfs takes" "$T_DIR/out"
 before=$(cd "$EXPORT" && ls -A)
 expect_rc 0 "meta on the server" in_ns "$STORMARK" meta --nfs "$URL" -n 20 -t 2 --size 8k --quiet \
   --json="$T_DIR/m.json"
