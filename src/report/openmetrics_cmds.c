@@ -4,6 +4,8 @@
  * (docs/openmetrics.md). The families and the writing are openmetrics.c. */
 #include "report/openmetrics.h"
 #include "report/openmetrics_int.h"
+#include "result/field.h"
+#include "result/meta.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -98,7 +100,7 @@ static void run_verdicts(struct om *m, const cJSON *v)
 }
 
 /* meta's phases, as meta.ops and run.meta name them */
-static const char *const meta_phases[] = { "create", "stat", "probe", "list", "delete" };
+#define PHASE(i) sm_meta_phase_name((enum sm_meta_phase)(i))
 
 void sm_om_run(struct om *m, const cJSON *doc)
 {
@@ -140,11 +142,11 @@ void sm_om_run(struct om *m, const cJSON *doc)
 	cJSON_ArrayForEach(x, sm_om_at(r, "verdicts"))
 		run_verdicts(m, x);
 	x = sm_om_at(r, "meta");
-	for (unsigned i = 0; x && i < sizeof(meta_phases) / sizeof(meta_phases[0]); i++) {
+	for (unsigned i = 0; x && i < SM_META_NPHASES; i++) {
 		char key[32];
 
-		snprintf(key, sizeof(key), "%s_per_s", meta_phases[i]);
-		PUT(m, F_RUN_META_OPS, x, key, 1, "phase", meta_phases[i], NULL);
+		snprintf(key, sizeof(key), "%s_per_s", PHASE(i));
+		PUT(m, F_RUN_META_OPS, x, key, 1, "phase", PHASE(i), NULL);
 	}
 	PUT(m, F_RUN_META_SEQ, x, "sequence_list_ns", NS, "phase", "list", NULL);
 	PUT(m, F_RUN_META_SEQ, x, "sequence_probe_ns", NS, "phase", "probe", NULL);
@@ -153,20 +155,24 @@ void sm_om_run(struct om *m, const cJSON *doc)
 /* meta: each phase that ran (a phase that did not is absent). */
 void sm_om_meta(struct om *m, const cJSON *doc)
 {
-	const cJSON *ops = sm_om_at(sm_om_at(doc, "meta"), "ops");
+	const struct sm_field *F = sm_meta_phase_fields, *O = sm_opstat_fields;
+	const cJSON *ops = sm_om_at(sm_om_at(doc, sm_meta_doc_fields[SM_MDOC_META].key),
+				    sm_meta_body_fields[SM_MME_OPS].key);
 
-	for (unsigned i = 0; i < sizeof(meta_phases) / sizeof(meta_phases[0]); i++) {
-		const cJSON *p = sm_om_at(ops, meta_phases[i]);
-		const char *ph = meta_phases[i];
+	for (unsigned i = 0; i < SM_META_NPHASES; i++) {
+		const cJSON *p = sm_om_at(ops, PHASE(i));
+		const cJSON *lat = sm_om_at(p, O[SM_OPF_LAT].key);
+		const char *ph = PHASE(i);
 
 		if (!p)
 			continue;
-		PUT(m, F_META_OPS, p, "per_s", 1, "phase", ph, NULL);
-		PUT(m, F_META_COUNT, p, "count", 1, "phase", ph, NULL);
-		PUT(m, F_META_ERRS, p, "errors", 1, "phase", ph, NULL);
-		PUT(m, F_META_DUR, p, "duration_ns", NS, "phase", ph, NULL);
-		sm_om_quantiles(m, F_META_LAT, sm_om_at(p, "lat_ns"), sm_om_numv(p, "count"), "phase", ph, NULL, NULL, NULL, NULL);
-		PUT(m, F_META_LAT_MEAN, sm_om_at(p, "lat_ns"), "mean", NS, "phase", ph, NULL);
+		PUT(m, F_META_OPS, p, F[SM_MPH_PER_S].key, 1, "phase", ph, NULL);
+		PUT(m, F_META_COUNT, p, O[SM_OPF_COUNT].key, 1, "phase", ph, NULL);
+		PUT(m, F_META_ERRS, p, O[SM_OPF_ERRORS].key, 1, "phase", ph, NULL);
+		PUT(m, F_META_DUR, p, F[SM_MPH_DURATION].key, NS, "phase", ph, NULL);
+		sm_om_quantiles(m, F_META_LAT, lat, sm_om_numv(p, O[SM_OPF_COUNT].key), "phase", ph, NULL,
+				NULL, NULL, NULL);
+		PUT(m, F_META_LAT_MEAN, lat, "mean", NS, "phase", ph, NULL);
 	}
 }
 
