@@ -215,24 +215,25 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 {
 	const struct sm_fileio_cfg *cfg = &r->cfg;
 	const struct sm_pct_list *pct = &r->pct;
+	const struct sm_field *B = sm_fileio_body_fields;
 	cJSON *doc = sm_json_doc_new(&r->head), *o, *ops, *fio, *a;
 	uint64_t bytes = r->ops[0].bytes + r->ops[1].bytes;
 
 	if (!doc)
 		return NULL;
-	cJSON_AddItemToObject(doc, "params", params_json(r));
-	o = cJSON_AddObjectToObject(doc, "totals");
+	cJSON_AddItemToObject(doc, sm_head_fields[SM_HD_PARAMS].key, params_json(r));
+	o = cJSON_AddObjectToObject(doc, sm_fileio_doc_fields[SM_FDOC_TOTALS].key);
 	sm_json_add_u64(o, "bytes", bytes);
 	sm_json_add_u64(o, "items", r->events);
 	sm_json_add_double(o, "items_per_s", r->fig.per_s[3]);
 	sm_json_add_double(o, "bytes_per_s", r->fig.bytes_per_s[3]);
-	ops = cJSON_AddObjectToObject(doc, "ops");
+	ops = cJSON_AddObjectToObject(doc, sm_fileio_doc_fields[SM_FDOC_OPS].key);
 	for (int i = 0; i < 3; i++)
 		if (r->ops[i].count)
 			cJSON_AddItemToObject(ops, sm_fileio_op_names[i], sm_json_opstat(&r->ops[i], 1));
 	if (r->series && r->nseries) {
 		const char *const *keys = sm_fileio_series_keys;
-		cJSON *se = cJSON_AddObjectToObject(doc, "series");
+		cJSON *se = cJSON_AddObjectToObject(doc, sm_fileio_doc_fields[SM_FDOC_SERIES].key);
 
 		/* the whole intervals' length; a tick's own is its duration_ns */
 		sm_json_add_u64(se, "interval_ns", r->cfg.report_interval_ns ? r->cfg.report_interval_ns
@@ -250,42 +251,38 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 			}
 		}
 	}
-	fio = cJSON_AddObjectToObject(doc, "fileio");
-	sm_json_add_u64(fio, "events", r->events);
-	sm_json_add_double(fio, "events_per_s", r->fig.per_s[3]);
-	sm_json_add_u64(fio, "periodic_fsyncs", r->periodic_fsyncs);
-	sm_json_add_u64(fio, "end_fsyncs", r->end_fsyncs);
-	sm_json_add_double(fio, "reads_per_s", r->fig.per_s[0]);
-	sm_json_add_double(fio, "writes_per_s", r->fig.per_s[1]);
-	sm_json_add_double(fio, "fsyncs_per_s", r->fig.per_s[2]);
-	cJSON_AddItemToObject(fio, "event_lat_ns", sm_json_lat(&r->events_lat, 1));
-	a = cJSON_AddArrayToObject(fio, "event_percentiles");
+	fio = cJSON_AddObjectToObject(doc, sm_fileio_doc_fields[SM_FDOC_FILEIO].key);
+	for (int k = SM_FB_EVENTS; k <= SM_FB_EVENT_LAT; k++)
+		sm_field_put(fio, &B[k], r);
+	a = cJSON_AddArrayToObject(fio, B[SM_FB_EVENT_PERCENTILES].key);
 	for (unsigned i = 0; i < pct->n; i++) {
 		cJSON *p = cJSON_CreateObject();
 
-		sm_json_add_double(p, "percentile", pct->p[i]);
-		sm_json_add_u64(p, "lat_ns", sm_hist_percentile(&r->events_lat, pct->p[i]));
+		sm_json_add_double(p, sm_fileio_pct_fields[SM_FPC_PERCENTILE].key, pct->p[i]);
+		sm_json_add_u64(p, sm_fileio_pct_fields[SM_FPC_LAT].key,
+				sm_hist_percentile(&r->events_lat, pct->p[i]));
 		cJSON_AddItemToArray(a, p);
 	}
-	a = cJSON_AddArrayToObject(fio, "thread_events");
+	a = cJSON_AddArrayToObject(fio, B[SM_FB_THREAD_EVENTS].key);
 	for (unsigned i = 0; i < r->nthreads; i++)
 		cJSON_AddItemToArray(a, sm_json_u64(r->thread_events[i]));
-	a = cJSON_AddArrayToObject(fio, "thread_busy_ns");
+	a = cJSON_AddArrayToObject(fio, B[SM_FB_THREAD_BUSY].key);
 	for (unsigned i = 0; i < r->nthreads; i++)
 		cJSON_AddItemToArray(a, sm_json_u64(r->thread_busy_ns[i]));
-	cJSON_AddStringToObject(fio, "engine_notice", r->notice);
+	sm_field_put(fio, &B[SM_FB_ENGINE_NOTICE], r);
 	if (sm_fileio_mode_writes(cfg->mode) && !r->steady.on)
-		cJSON_AddItemToObject(doc, "cliff", sm_json_cliff(&r->cliff));
+		cJSON_AddItemToObject(doc, sm_head_fields[SM_HD_CLIFF].key, sm_json_cliff(&r->cliff));
 	sm_json_add_stalls(doc, &r->stalls);
 	if (r->steady.on)
-		cJSON_AddItemToObject(doc, "steady", sm_steady_json(&r->steady));
+		cJSON_AddItemToObject(doc, sm_head_fields[SM_HD_STEADY].key, sm_steady_json(&r->steady));
 	if (r->precond.on)
-		cJSON_AddItemToObject(doc, "precondition", sm_precond_json(&r->precond));
+		cJSON_AddItemToObject(doc, sm_head_fields[SM_HD_PRECONDITION].key,
+				      sm_precond_json(&r->precond));
 	if (r->verify_run) {
 		struct sm_verify_view v;
 
 		verify_view(r, &v);
-		cJSON_AddItemToObject(doc, "verify", sm_verify_json(&v));
+		cJSON_AddItemToObject(doc, sm_head_fields[SM_HD_VERIFY].key, sm_verify_json(&v));
 	}
 	sm_json_doc_finish(doc, &r->head);
 	return doc;

@@ -5,6 +5,7 @@
 #include "report/openmetrics.h"
 #include "report/openmetrics_int.h"
 #include "result/field.h"
+#include "result/fileio.h"
 #include "result/meta.h"
 
 #include <math.h>
@@ -38,16 +39,17 @@ void sm_om_frames(struct om *m, const cJSON *doc)
 
 void sm_om_fileio(struct om *m, const cJSON *doc)
 {
-	static const struct { const char *key, *op; } rates[] = {
-		{ "reads_per_s", "read" }, { "writes_per_s", "write" }, { "fsyncs_per_s", "fsync" },
-		{ "events_per_s", "all" },
+	static const struct { int key; const char *op; } rates[] = {
+		{ SM_FB_READS_PER_S, "read" }, { SM_FB_WRITES_PER_S, "write" },
+		{ SM_FB_FSYNCS_PER_S, "fsync" }, { SM_FB_EVENTS_PER_S, "all" },
 	};
-	const char *mode = sm_om_str(sm_om_at(doc, "params"), "test_mode");
-	const cJSON *fi = sm_om_at(doc, "fileio"), *op;
+	const struct sm_field *B = sm_fileio_body_fields;
+	const char *mode = sm_om_str(sm_om_at(doc, sm_head_fields[SM_HD_PARAMS].key), "test_mode");
+	const cJSON *fi = sm_om_at(doc, sm_fileio_doc_fields[SM_FDOC_FILEIO].key), *op;
 
 	PUT(m, F_FI_BPS, sm_om_at(doc, "totals"), "bytes_per_s", 1, "mode", mode, NULL);
 	for (unsigned i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
-		PUT(m, F_FI_OPS, fi, rates[i].key, 1, "mode", mode, "op", rates[i].op, NULL);
+		PUT(m, F_FI_OPS, fi, B[rates[i].key].key, 1, "mode", mode, "op", rates[i].op, NULL);
 	cJSON_ArrayForEach(op, sm_om_at(doc, "ops")) {
 		if (!op->string)
 			continue;
@@ -56,7 +58,8 @@ void sm_om_fileio(struct om *m, const cJSON *doc)
 		sm_om_quantiles(m, F_FI_LAT, sm_om_at(op, "lat_ns"), sm_om_numv(op, "count"), "mode", mode, "op", op->string, NULL, NULL);
 		PUT(m, F_FI_LAT_MEAN, sm_om_at(op, "lat_ns"), "mean", NS, "mode", mode, "op", op->string, NULL);
 	}
-	sm_om_quantiles(m, F_FI_EVLAT, sm_om_at(fi, "event_lat_ns"), sm_om_numv(fi, "events"), "mode", mode, NULL, NULL, NULL, NULL);
+	sm_om_quantiles(m, F_FI_EVLAT, sm_om_at(fi, B[SM_FB_EVENT_LAT].key),
+			sm_om_numv(fi, B[SM_FB_EVENTS].key), "mode", mode, NULL, NULL, NULL, NULL);
 	sm_om_cliff(m, sm_om_at(doc, "cliff"), "mode", mode, NULL, NULL, NULL, NULL, NULL, NULL);
 	sm_om_steady(m, sm_om_at(doc, "steady"), "mode", mode, NULL, NULL);
 }

@@ -75,6 +75,33 @@ enum sm_fileio_mode sm_fileio_mode_parse(const char *s)
 	return SM_FIO_NONE;
 }
 
+#define R struct sm_fileio_result
+const struct sm_field sm_fileio_doc_fields[SM_FDOC_N] = {
+	[SM_FDOC_TOTALS] = SM_FIELD_X("totals", SM_FT_OBJ, "", 0),
+	[SM_FDOC_OPS] = SM_FIELD_X("ops", SM_FT_OBJ, "", 0),
+	[SM_FDOC_SERIES] = SM_FIELD_X("series", SM_FT_OBJ, "", SM_FF_OPTIONAL),
+	[SM_FDOC_FILEIO] = SM_FIELD_X("fileio", SM_FT_OBJ, "", 0),
+};
+const struct sm_field sm_fileio_body_fields[SM_FB_N] = {
+	[SM_FB_EVENTS] = SM_FIELD("events", SM_FT_U64, "", R, events, 0),
+	[SM_FB_EVENTS_PER_S] = SM_FIELD("events_per_s", SM_FT_DOUBLE, "1/s", R, fig.per_s[3], 0),
+	[SM_FB_PERIODIC_FSYNCS] = SM_FIELD("periodic_fsyncs", SM_FT_U64, "", R, periodic_fsyncs, 0),
+	[SM_FB_END_FSYNCS] = SM_FIELD("end_fsyncs", SM_FT_U64, "", R, end_fsyncs, 0),
+	[SM_FB_READS_PER_S] = SM_FIELD("reads_per_s", SM_FT_DOUBLE, "1/s", R, fig.per_s[0], 0),
+	[SM_FB_WRITES_PER_S] = SM_FIELD("writes_per_s", SM_FT_DOUBLE, "1/s", R, fig.per_s[1], 0),
+	[SM_FB_FSYNCS_PER_S] = SM_FIELD("fsyncs_per_s", SM_FT_DOUBLE, "1/s", R, fig.per_s[2], 0),
+	[SM_FB_EVENT_LAT] = SM_FIELD("event_lat_ns", SM_FT_LAT, "ns", R, events_lat, 0),
+	[SM_FB_EVENT_PERCENTILES] = SM_FIELD_X("event_percentiles", SM_FT_ARR, "", 0),
+	[SM_FB_THREAD_EVENTS] = SM_FIELD_X("thread_events", SM_FT_ARR, "", 0),
+	[SM_FB_THREAD_BUSY] = SM_FIELD_X("thread_busy_ns", SM_FT_ARR, "ns", 0),
+	[SM_FB_ENGINE_NOTICE] = SM_FIELD("engine_notice", SM_FT_STR, "", R, notice, 0),
+};
+const struct sm_field sm_fileio_pct_fields[SM_FPC_N] = {
+	[SM_FPC_PERCENTILE] = SM_FIELD_X("percentile", SM_FT_DOUBLE, "%", 0),
+	[SM_FPC_LAT] = SM_FIELD_X("lat_ns", SM_FT_U64, "ns", 0),
+};
+#undef R
+
 const char *const sm_fileio_op_names[3] = { "read", "write", "fsync" };
 
 const char *const sm_fileio_series_keys[SM_FILEIO_SERIES_KEYS] = {

@@ -130,6 +130,7 @@ static int read_u64s(const cJSON *a, uint64_t *out, unsigned n, const char *key,
 
 int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_jerr *e)
 {
+	const struct sm_field *B = sm_fileio_body_fields;
 	const cJSON *ops, *fio, *te, *se;
 	int rc;
 
@@ -139,11 +140,11 @@ int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_
 	sm_hist_init(&r->events_lat);
 	rc = sm_json_read_head(doc, &r->head, e);
 	if (!rc)
-		rc = read_cfg(sm_jget_obj(doc, "params", e), r, e);
+		rc = read_cfg(sm_jget_obj(doc, sm_head_fields[SM_HD_PARAMS].key, e), r, e);
 	if (rc)
 		return rc;
-	ops = sm_jget_obj(doc, "ops", e);
-	fio = sm_jget_obj(doc, "fileio", e);
+	ops = sm_jget_obj(doc, sm_fileio_doc_fields[SM_FDOC_OPS].key, e);
+	fio = sm_jget_obj(doc, sm_fileio_doc_fields[SM_FDOC_FILEIO].key, e);
 	if (!ops || !fio)
 		return -EINVAL;
 	for (int i = 0; i < 3; i++) {
@@ -152,15 +153,15 @@ int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_
 		if (o && sm_json_read_opstat(o, &r->ops[i], e))
 			return -EINVAL;
 	}
-	rc |= sm_jget_u64(fio, "events", &r->events, e);
-	rc |= sm_jget_u64(fio, "periodic_fsyncs", &r->periodic_fsyncs, e);
-	rc |= sm_jget_u64(fio, "end_fsyncs", &r->end_fsyncs, e);
-	rc |= sm_jget_str(fio, "engine_notice", r->notice, sizeof(r->notice), e);
-	if (rc || sm_json_read_lat(sm_jget_obj(fio, "event_lat_ns", e), &r->events_lat, e))
+	rc |= sm_field_get(fio, &B[SM_FB_EVENTS], r, e);
+	rc |= sm_field_get(fio, &B[SM_FB_PERIODIC_FSYNCS], r, e);
+	rc |= sm_field_get(fio, &B[SM_FB_END_FSYNCS], r, e);
+	rc |= sm_field_get(fio, &B[SM_FB_ENGINE_NOTICE], r, e);
+	if (rc || sm_field_get(fio, &B[SM_FB_EVENT_LAT], r, e))
 		return -EINVAL;
 	memcpy(r->engine, r->head.env.engine, sizeof(r->engine));
 	r->failed = r->head.error[0] != '\0';
-	te = sm_jget_arr(fio, "thread_events", e);
+	te = sm_jget_arr(fio, B[SM_FB_THREAD_EVENTS].key, e);
 	if (!te)
 		return -EINVAL;
 	r->nthreads = (unsigned)cJSON_GetArraySize(te);
@@ -168,19 +169,19 @@ int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_
 	r->thread_busy_ns = calloc(r->nthreads + 1, sizeof(uint64_t));
 	if (!r->thread_events || !r->thread_busy_ns)
 		return -ENOMEM;
-	if (read_u64s(te, r->thread_events, r->nthreads, "thread_events", e) ||
-	    read_u64s(cJSON_GetObjectItemCaseSensitive(fio, "thread_busy_ns"), r->thread_busy_ns,
-		      r->nthreads, "thread_busy_ns", e))
+	if (read_u64s(te, r->thread_events, r->nthreads, B[SM_FB_THREAD_EVENTS].key, e) ||
+	    read_u64s(sm_field_at(fio, &B[SM_FB_THREAD_BUSY]), r->thread_busy_ns, r->nthreads,
+		      B[SM_FB_THREAD_BUSY].key, e))
 		return -EINVAL;
 	if (sm_json_read_verify(doc, &r->verify, &r->verify_run, e) ||
 	    sm_json_read_steady(doc, &r->steady, &r->precond, e))
 		return -EINVAL;
-	if (cJSON_GetObjectItemCaseSensitive(doc, "cliff") &&
-	    sm_json_read_cliff(cJSON_GetObjectItemCaseSensitive(doc, "cliff"), &r->cliff, e))
+	if (sm_field_has(doc, &sm_head_fields[SM_HD_CLIFF]) &&
+	    sm_json_read_cliff(sm_field_at(doc, &sm_head_fields[SM_HD_CLIFF]), &r->cliff, e))
 		return -EINVAL;
 	if (sm_json_read_stalls(doc, &r->stalls, e))
 		return -EINVAL;
-	se = cJSON_GetObjectItemCaseSensitive(doc, "series");
+	se = sm_field_at(doc, &sm_fileio_doc_fields[SM_FDOC_SERIES]);
 	return se ? read_series(se, r, e) : 0;
 }
 

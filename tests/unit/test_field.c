@@ -250,6 +250,9 @@ static void test_spelled_once(SM_UNUSED void **state)
 		  { "src/result/json_read_meta.c", "src/check/meta.c", NULL },
 		  "meta", "meta.ops.PHASE" },
 		{ "src/result/json.c", { "src/result/json_read.c", NULL }, "head", "opstat" },
+		{ "src/result/fileio.c",
+		  { "src/result/json_read_fileio.c", "src/report/fileio.c", "src/check/fileio.c", NULL },
+		  "fileio", "fileio.fileio.event_percentiles[]" },
 	};
 	unsigned bad = 0;
 
