@@ -98,7 +98,9 @@ static void ck_counts(const cJSON *doc, struct sm_check *c)
 			ck_eq(c, "fileio.events", "the sum of fileio.thread_events", s, "fileio.events",
 			      events);
 		/* an MPI job's are every rank's threads, one after the other */
-		if (ck_num(doc, "params.threads", &threads) && cJSON_IsArray(ck_at(fb, BK(SM_FB_THREAD_EVENTS)))) {
+		if (ck_num(ck_at(doc, sm_head_fields[SM_HD_PARAMS].key),
+			   sm_fileio_params_fields[SM_FPA_THREADS].key, &threads) &&
+		    cJSON_IsArray(ck_at(fb, BK(SM_FB_THREAD_EVENTS)))) {
 			double ranks = 1;
 
 			ck_num(doc, "mpi.ranks_reported", &ranks);

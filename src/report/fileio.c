@@ -168,44 +168,38 @@ static cJSON *params_json(const struct sm_fileio_result *r)
 {
 	const struct sm_fileio_cfg *cfg = &r->cfg;
 	const struct sm_pct_list *pct = &r->pct;
+	const struct sm_field *P = sm_fileio_params_fields;
 	static const char *const io[] = { "sync", "async", "mmap" };
 	cJSON *o = cJSON_CreateObject(), *fl, *pa;
 
-	cJSON_AddStringToObject(o, "dir", cfg->dir);
-	cJSON_AddStringToObject(o, "test_mode", sm_fileio_mode_name(cfg->mode));
-	cJSON_AddStringToObject(o, "io_mode", io[cfg->io_mode]);
-	sm_json_add_double(o, "threads", cfg->threads);
-	sm_json_add_double(o, "file_num", cfg->num_files);
-	sm_json_add_u64(o, "file_size_bytes", cfg->file_size);
-	sm_json_add_u64(o, "total_size_bytes", cfg->file_size * cfg->num_files);
-	sm_json_add_u64(o, "block_size_bytes", cfg->block_size);
-	sm_json_add_u64(o, "request_size_bytes", sm_fileio_request_size(cfg));
-	sm_json_add_double(o, "async_backlog", cfg->async_backlog);
-	fl = cJSON_AddArrayToObject(o, "extra_flags");
+	cJSON_AddStringToObject(o, P[SM_FPA_DIR].key, cfg->dir);
+	cJSON_AddStringToObject(o, P[SM_FPA_TEST_MODE].key, sm_fileio_mode_name(cfg->mode));
+	cJSON_AddStringToObject(o, P[SM_FPA_IO_MODE].key, io[cfg->io_mode]);
+	sm_json_add_double(o, P[SM_FPA_THREADS].key, cfg->threads);
+	sm_json_add_double(o, P[SM_FPA_FILE_NUM].key, cfg->num_files);
+	sm_field_put(o, &P[SM_FPA_FILE_SIZE], r);
+	sm_json_add_u64(o, P[SM_FPA_TOTAL_SIZE].key, cfg->file_size * cfg->num_files);
+	sm_field_put(o, &P[SM_FPA_BLOCK_SIZE], r);
+	sm_json_add_u64(o, P[SM_FPA_REQUEST_SIZE].key, sm_fileio_request_size(cfg));
+	sm_json_add_double(o, P[SM_FPA_ASYNC_BACKLOG].key, cfg->async_backlog);
+	fl = cJSON_AddArrayToObject(o, P[SM_FPA_EXTRA_FLAGS].key);
 	if (cfg->extra_flags & SM_FIO_FLAG_SYNC)
 		cJSON_AddItemToArray(fl, cJSON_CreateString("sync"));
 	if (cfg->extra_flags & SM_FIO_FLAG_DSYNC)
 		cJSON_AddItemToArray(fl, cJSON_CreateString("dsync"));
 	if (cfg->extra_flags & SM_FIO_FLAG_DIRECT)
 		cJSON_AddItemToArray(fl, cJSON_CreateString("direct"));
-	sm_json_add_double(o, "fsync_freq", cfg->fsync_all ? 0 : cfg->fsync_freq);
-	cJSON_AddBoolToObject(o, "fsync_all", cfg->fsync_all);
-	cJSON_AddBoolToObject(o, "fsync_end", cfg->fsync_end && !cfg->fsync_all);
-	cJSON_AddStringToObject(o, "fsync_mode", cfg->fsync_data ? "fdatasync" : "fsync");
-	sm_json_add_double(o, "merged_requests", cfg->merged);
-	sm_json_add_double(o, "rw_ratio", cfg->rw_ratio);
-	sm_json_add_u64(o, "time_limit_ns", cfg->time_ns);
-	sm_json_add_u64(o, "event_limit", cfg->max_events);
-	sm_json_add_double(o, "rate_per_s", cfg->rate);
-	sm_json_add_u64(o, "report_interval_ns", cfg->report_interval_ns);
-	sm_json_add_u64(o, "rand_seed", cfg->seed);
-	cJSON_AddBoolToObject(o, "rand_seed_given", r->seed_given);
-	cJSON_AddBoolToObject(o, "histogram", r->histogram);
-	cJSON_AddBoolToObject(o, "validate", cfg->validate);
+	sm_json_add_double(o, P[SM_FPA_FSYNC_FREQ].key, cfg->fsync_all ? 0 : cfg->fsync_freq);
+	sm_field_put(o, &P[SM_FPA_FSYNC_ALL], r);
+	cJSON_AddBoolToObject(o, P[SM_FPA_FSYNC_END].key, cfg->fsync_end && !cfg->fsync_all);
+	cJSON_AddStringToObject(o, P[SM_FPA_FSYNC_MODE].key, cfg->fsync_data ? "fdatasync" : "fsync");
+	sm_json_add_double(o, P[SM_FPA_MERGED].key, cfg->merged);
+	for (int k = SM_FPA_RW_RATIO; k <= SM_FPA_VALIDATE; k++)
+		sm_field_put(o, &P[k], r);
 	if (cfg->verify)   /* only then: results saved before --verify existed read back as written */
-		cJSON_AddBoolToObject(o, "verify", 1);
-	cJSON_AddStringToObject(o, "data", cfg->data == SM_DATA_ZERO ? "zero" : "random");
-	pa = cJSON_AddArrayToObject(o, "percentiles");
+		sm_field_put(o, &P[SM_FPA_VERIFY], r);
+	cJSON_AddStringToObject(o, P[SM_FPA_DATA].key, cfg->data == SM_DATA_ZERO ? "zero" : "random");
+	pa = cJSON_AddArrayToObject(o, P[SM_FPA_PERCENTILES].key);
 	for (unsigned i = 0; i < pct->n; i++)
 		cJSON_AddItemToArray(pa, sm_json_double(pct->p[i]));
 	return o;

@@ -44,7 +44,8 @@ void sm_om_fileio(struct om *m, const cJSON *doc)
 		{ SM_FB_FSYNCS_PER_S, "fsync" }, { SM_FB_EVENTS_PER_S, "all" },
 	};
 	const struct sm_field *B = sm_fileio_body_fields;
-	const char *mode = sm_om_str(sm_om_at(doc, sm_head_fields[SM_HD_PARAMS].key), "test_mode");
+	const char *mode = sm_om_str(sm_om_at(doc, sm_head_fields[SM_HD_PARAMS].key),
+				     sm_fileio_params_fields[SM_FPA_TEST_MODE].key);
 	const cJSON *fi = sm_om_at(doc, sm_fileio_doc_fields[SM_FDOC_FILEIO].key), *op;
 
 	PUT(m, F_FI_BPS, sm_om_at(doc, "totals"), "bytes_per_s", 1, "mode", mode, NULL);

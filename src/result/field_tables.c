@@ -23,6 +23,8 @@ const struct sm_field_table sm_field_tables[] = {
 	{ "meta.meta", META "/properties/meta", sm_meta_body_fields, N(sm_meta_body_fields), NULL },
 	{ "meta.ops.PHASE", "/$defs/meta_phase", sm_meta_phase_fields, N(sm_meta_phase_fields), NULL },
 	{ "fileio", FILEIO, sm_fileio_doc_fields, N(sm_fileio_doc_fields), HEAD },
+	{ "fileio.params", FILEIO "/properties/params", sm_fileio_params_fields,
+	  N(sm_fileio_params_fields), NULL },
 	{ "fileio.fileio", FILEIO "/properties/fileio", sm_fileio_body_fields,
 	  N(sm_fileio_body_fields), NULL },
 	{ "fileio.fileio.event_percentiles[]",
