@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* A result body's fields, one table per JSON object of it: each key's
  * spelling, its type, its unit, where its value lives in the body's
- * struct, and whether a document may leave it out. The body's writer and
- * reader (result/), its checker (check/) and its OpenMetrics names
- * (report/openmetrics*.c) take the key from the table, so a key is
- * spelled once in src/; tests/unit/test_field.c compares each table with
- * its object in docs/stormark.schema.json. */
+ * struct, and whether a document may leave it out. The body's writer
+ * (result/, or report/ until its parts move down), its reader (result/),
+ * its checker (check/) and its OpenMetrics names (report/openmetrics*.c)
+ * take the key from the table, so a key is spelled once in src/. Done
+ * for the head, the operation object, meta and fileio (its series still
+ * has sm_fileio_series_keys); tests/unit/test_field.c compares each table
+ * with its object in docs/stormark.schema.json. */
 #ifndef SM_RESULT_FIELD_H
 #define SM_RESULT_FIELD_H
 
