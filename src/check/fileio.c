@@ -12,25 +12,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ops.KIND.FIELD, 0 when the kind did not occur (the JSON leaves it out). */
-static double op(const cJSON *doc, const char *kind, const char *field)
+/* The keys of fileio's own object (result/fileio.h); the messages name
+ * them in words. */
+#define FK (sm_fileio_doc_fields[SM_FDOC_FILEIO].key)
+#define BK(f) (sm_fileio_body_fields[f].key)
+#define PK(f) (sm_fileio_pct_fields[f].key)
+
+/* ops.KIND.FIELD (enum sm_opstat_f), 0 when the kind did not occur (the
+ * JSON leaves it out). */
+static double op(const cJSON *doc, const char *kind, int field)
 {
-	char path[64];
+	const cJSON *ops = ck_at(doc, sm_fileio_doc_fields[SM_FDOC_OPS].key);
 	double v;
 
-	snprintf(path, sizeof(path), "ops.%s.%s", kind, field);
-	return ck_num(doc, path, &v) ? v : 0;
+	return ck_num(ck_at(ops, kind), sm_opstat_fields[field].key, &v) ? v : 0;
 }
+
+/* The run's duration_ns (the head's). */
+#define DUR (sm_head_fields[SM_HD_DURATION].key)
 
 static void ck_series(const cJSON *doc, struct sm_check *c)
 {
-	static const struct { const char *col, *kind, *field, *name; } sums[] = {
-		{ "reads", "read", "count", "ops.read.count" },
-		{ "writes", "write", "count", "ops.write.count" },
-		{ "read_bytes", "read", "bytes", "ops.read.bytes" },
-		{ "write_bytes", "write", "bytes", "ops.write.bytes" },
+	static const struct { const char *col, *kind; int field; const char *name; } sums[] = {
+		{ "reads", "read", SM_OPF_COUNT, "ops.read.count" },
+		{ "writes", "write", SM_OPF_COUNT, "ops.write.count" },
+		{ "read_bytes", "read", SM_OPF_BYTES, "ops.read.bytes" },
+		{ "write_bytes", "write", SM_OPF_BYTES, "ops.write.bytes" },
 	};
-	const cJSON *se = ck_at(doc, "series"), *t = ck_at(se, "t_ns"), *d = ck_at(se, "duration_ns");
+	const cJSON *fb = ck_at(doc, FK);
+	const cJSON *se = ck_at(doc, sm_fileio_doc_fields[SM_FDOC_SERIES].key);
+	const cJSON *t = ck_at(se, "t_ns"), *d = ck_at(se, "duration_ns");
 	double s, v, at = 0;
 	unsigned n;
 	char an[64];
@@ -43,19 +54,19 @@ static void ck_series(const cJSON *doc, struct sm_check *c)
 		snprintf(an, sizeof(an), "the series' %s", sums[i].col);
 		ck_eq(c, "fileio.series-sum", an, s, sums[i].name, op(doc, sums[i].kind, sums[i].field));
 	}
-	if (ck_sum(ck_at(se, "items"), &s, &n) && ck_num(doc, "fileio.events", &v))
+	if (ck_sum(ck_at(se, "items"), &s, &n) && ck_num(fb, BK(SM_FB_EVENTS), &v))
 		ck_eq(c, "fileio.series-sum", "the series' items", s, "fileio.events", v);
-	if (ck_sum(ck_at(se, "fsyncs"), &s, &n) && ck_num(doc, "fileio.periodic_fsyncs", &v)) {
+	if (ck_sum(ck_at(se, "fsyncs"), &s, &n) && ck_num(fb, BK(SM_FB_PERIODIC_FSYNCS), &v)) {
 		double end = 0;
 
-		ck_num(doc, "fileio.end_fsyncs", &end);
+		ck_num(fb, BK(SM_FB_END_FSYNCS), &end);
 		ck_le(c, "fileio.series-sum", "fileio.periodic_fsyncs", v, "the series' fsyncs", s);
 		ck_le(c, "fileio.series-sum", "the series' fsyncs", s, "ops.fsync.count",
-		      op(doc, "fsync", "count"));
+		      op(doc, "fsync", SM_OPF_COUNT));
 	}
-	if (ck_sum(d, &s, &n) && ck_num(doc, "duration_ns", &v))
-		ck_eq(c, "fileio.series-sum", ck_at(doc, "mpi") ? "the merged series' duration_ns" :
-		      "the series' duration_ns", s, "duration_ns", v);
+	if (ck_sum(d, &s, &n) && ck_num(doc, DUR, &v))
+		ck_eq(c, "fileio.series-sum", ck_at(doc, sm_head_fields[SM_HD_MPI].key) ?
+		      "the merged series' duration_ns" : "the series' duration_ns", s, DUR, v);
 	/* each interval ends where the next starts */
 	if (cJSON_IsArray(t) && cJSON_IsArray(d) && cJSON_GetArraySize(t) == cJSON_GetArraySize(d)) {
 		const cJSON *ti = t->child, *di = d->child;
@@ -74,23 +85,26 @@ static void ck_series(const cJSON *doc, struct sm_check *c)
 
 static void ck_counts(const cJSON *doc, struct sm_check *c)
 {
+	const cJSON *fb = ck_at(doc, FK);
 	double events, periodic, end, v, s, dur, threads;
 	unsigned n;
 
-	if (ck_num(doc, "fileio.events", &events)) {
+	if (ck_num(fb, BK(SM_FB_EVENTS), &events)) {
 		/* a failed request is counted in its op, not as an event */
-		if (ck_num(doc, "fileio.periodic_fsyncs", &periodic))
+		if (ck_num(fb, BK(SM_FB_PERIODIC_FSYNCS), &periodic))
 			ck_eq(c, "fileio.events", "fileio.events", events,
 			      "the reads and writes that did not fail + fileio.periodic_fsyncs",
-			      op(doc, "read", "count") - op(doc, "read", "errors") +
-			      op(doc, "write", "count") - op(doc, "write", "errors") + periodic);
+			      op(doc, "read", SM_OPF_COUNT) - op(doc, "read", SM_OPF_ERRORS) +
+			      op(doc, "write", SM_OPF_COUNT) - op(doc, "write", SM_OPF_ERRORS) + periodic);
 		if (ck_num(doc, "totals.items", &v))
 			ck_eq(c, "fileio.events", "totals.items", v, "fileio.events", events);
-		if (ck_sum(ck_at(doc, "fileio.thread_events"), &s, &n))
+		if (ck_sum(ck_at(fb, BK(SM_FB_THREAD_EVENTS)), &s, &n))
 			ck_eq(c, "fileio.events", "the sum of fileio.thread_events", s, "fileio.events",
 			      events);
 		/* an MPI job's are every rank's threads, one after the other */
-		if (ck_num(doc, "params.threads", &threads) && cJSON_IsArray(ck_at(doc, "fileio.thread_events"))) {
+		if (ck_num(ck_at(doc, sm_head_fields[SM_HD_PARAMS].key),
+			   sm_fileio_params_fields[SM_FPA_THREADS].key, &threads) &&
+		    cJSON_IsArray(ck_at(fb, BK(SM_FB_THREAD_EVENTS)))) {
 			double ranks = 1;
 
 			ck_num(doc, "mpi.ranks_reported", &ranks);
@@ -98,44 +112,45 @@ static void ck_counts(const cJSON *doc, struct sm_check *c)
 			      "params.threads x the ranks reported", threads * ranks);
 		}
 	}
-	if (ck_num(doc, "fileio.periodic_fsyncs", &periodic) && ck_num(doc, "fileio.end_fsyncs", &end))
+	if (ck_num(fb, BK(SM_FB_PERIODIC_FSYNCS), &periodic) && ck_num(fb, BK(SM_FB_END_FSYNCS), &end))
 		ck_le(c, "fileio.events", "fileio.periodic_fsyncs + fileio.end_fsyncs", periodic + end,
-		      "ops.fsync.count", op(doc, "fsync", "count"));
+		      "ops.fsync.count", op(doc, "fsync", SM_OPF_COUNT));
 	if (ck_num(doc, "totals.bytes", &v))
 		ck_eq(c, "fileio.events", "totals.bytes", v, "ops.read.bytes + ops.write.bytes",
-		      op(doc, "read", "bytes") + op(doc, "write", "bytes"));
-	if (ck_num(doc, "duration_ns", &dur)) {
-		static const struct { const char *key, *kind; } rates[] = {
-			{ "fileio.reads_per_s", "read" }, { "fileio.writes_per_s", "write" },
-			{ "fileio.fsyncs_per_s", "fsync" },
+		      op(doc, "read", SM_OPF_BYTES) + op(doc, "write", SM_OPF_BYTES));
+	if (ck_num(doc, DUR, &dur)) {
+		static const struct { int key; const char *kind; } rates[] = {
+			{ SM_FB_READS_PER_S, "read" }, { SM_FB_WRITES_PER_S, "write" },
+			{ SM_FB_FSYNCS_PER_S, "fsync" },
 		};
-		const cJSON *busy = ck_at(doc, "fileio.thread_busy_ns"), *it;
+		const cJSON *busy = ck_at(fb, BK(SM_FB_THREAD_BUSY)), *it;
 		int i = 0;
 
 		for (unsigned k = 0; k < sizeof(rates) / sizeof(rates[0]); k++) {
-			char cn[32];
+			char cn[32], an[48];
 
 			/* of the operations that completed */
 			snprintf(cn, sizeof(cn), "ops.%s.count - errors", rates[k].kind);
-			if (ck_num(doc, rates[k].key, &v))
-				ck_rate(c, "fileio.rate", rates[k].key, v, cn,
-					op(doc, rates[k].kind, "count") - op(doc, rates[k].kind, "errors"),
-					"duration_ns", dur);
+			snprintf(an, sizeof(an), "%s.%s", FK, BK(rates[k].key));
+			if (ck_num(fb, BK(rates[k].key), &v))
+				ck_rate(c, "fileio.rate", an, v, cn,
+					op(doc, rates[k].kind, SM_OPF_COUNT) - op(doc, rates[k].kind, SM_OPF_ERRORS),
+					DUR, dur);
 		}
-		if (ck_num(doc, "fileio.events", &events) && ck_num(doc, "fileio.events_per_s", &v))
+		if (ck_num(fb, BK(SM_FB_EVENTS), &events) && ck_num(fb, BK(SM_FB_EVENTS_PER_S), &v))
 			ck_rate(c, "fileio.rate", "fileio.events_per_s", v, "fileio.events", events,
-				"duration_ns", dur);
+				DUR, dur);
 		/* a thread is busy at most the whole run (a share of 100%) */
 		cJSON_ArrayForEach(it, busy) {
 			char an[48];
 
 			snprintf(an, sizeof(an), "fileio.thread_busy_ns[%d]", i++);
 			if (cJSON_IsNumber(it))
-				ck_le(c, "fileio.busy", an, it->valuedouble, "duration_ns", dur);
+				ck_le(c, "fileio.busy", an, it->valuedouble, DUR, dur);
 		}
 	}
-	if (ck_sum(ck_at(doc, "fileio.thread_busy_ns"), &s, &n) &&
-	    ck_num(doc, "fileio.event_lat_ns.histogram.sum", &v))
+	if (ck_sum(ck_at(fb, BK(SM_FB_THREAD_BUSY)), &s, &n) &&
+	    ck_num(ck_at(fb, BK(SM_FB_EVENT_LAT)), "histogram.sum", &v))
 		ck_eq(c, "fileio.busy", "the sum of fileio.thread_busy_ns", s,
 		      "fileio.event_lat_ns.histogram.sum (every event's time)", v);
 }
@@ -143,19 +158,19 @@ static void ck_counts(const cJSON *doc, struct sm_check *c)
 /* --percentile's figures are the event-time histogram's. */
 static void ck_percentiles(const cJSON *doc, struct sm_check *c)
 {
-	const cJSON *a = ck_at(doc, "fileio.event_percentiles"), *it;
+	const cJSON *fb = ck_at(doc, FK), *a = ck_at(fb, BK(SM_FB_EVENT_PERCENTILES)), *it;
 	struct sm_jerr e = { { 0 } };
 	struct sm_hist *h;
 	int i = 0;
 
 	if (!cJSON_IsArray(a) || !cJSON_GetArraySize(a) || !(h = malloc(sizeof(*h))))
 		return;
-	if (!sm_json_read_lat(ck_at(doc, "fileio.event_lat_ns"), h, &e)) {
+	if (!sm_json_read_lat(ck_at(fb, BK(SM_FB_EVENT_LAT)), h, &e)) {
 		cJSON_ArrayForEach(it, a) {
 			double p, v;
 			char an[64];
 
-			if (ck_num(it, "percentile", &p) && ck_num(it, "lat_ns", &v) && p >= 0 &&
+			if (ck_num(it, PK(SM_FPC_PERCENTILE), &p) && ck_num(it, PK(SM_FPC_LAT), &v) && p >= 0 &&
 			    p <= 100) {
 				snprintf(an, sizeof(an), "fileio.event_percentiles[%d].lat_ns", i);
 				ck_eq(c, "fileio.percentiles", an, v, "fileio.event_lat_ns's percentile",

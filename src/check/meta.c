@@ -10,80 +10,102 @@
 
 #include <stdio.h>
 
+#define PK(f) (sm_meta_params_fields[f].key)
+#define MK(f) (sm_meta_body_fields[f].key)
+#define FK(f) (sm_meta_phase_fields[f].key)
+#define OK(f) (sm_opstat_fields[f].key)
+
+/* "meta.ops.PHASE.KEY" into an, for the checker's messages. */
+static const char *phase_path(char *an, size_t len, const char *name, const char *key)
+{
+	snprintf(an, len, "%s.%s.%s.%s", sm_meta_doc_fields[SM_MDOC_META].key, MK(SM_MME_OPS), name,
+		 key);
+	return an;
+}
+
 /* An MPI job's phase o (count n, last-done span d): what every rank had
  * done when the first was done, over the first's span. */
 static void ck_first_done(struct sm_check *c, const cJSON *o, const char *name, double n, double d)
 {
 	double fn, fc, fr;
-	char an[64];
+	char an[96];
 
-	if (!ck_num(o, "first_done_ns", &fn) || !ck_num(o, "first_done_count", &fc) ||
-	    !ck_num(o, "first_done_per_s", &fr))
+	if (!ck_num(o, FK(SM_MPH_FIRST_DONE_NS), &fn) || !ck_num(o, FK(SM_MPH_FIRST_DONE_COUNT), &fc) ||
+	    !ck_num(o, FK(SM_MPH_FIRST_DONE_PER_S), &fr))
 		return;
-	snprintf(an, sizeof(an), "meta.ops.%s.first_done_ns", name);
-	ck_le(c, "meta.first_done", an, fn, "duration_ns", d);
-	snprintf(an, sizeof(an), "meta.ops.%s.first_done_count", name);
-	ck_le(c, "meta.first_done", an, fc, "count", n);
-	snprintf(an, sizeof(an), "meta.ops.%s.first_done_per_s", name);
-	ck_rate(c, "meta.first_done", an, fr, "first_done_count", fc, "first_done_ns", fn);
+	ck_le(c, "meta.first_done", phase_path(an, sizeof(an), name, FK(SM_MPH_FIRST_DONE_NS)), fn,
+	      FK(SM_MPH_DURATION), d);
+	ck_le(c, "meta.first_done", phase_path(an, sizeof(an), name, FK(SM_MPH_FIRST_DONE_COUNT)), fc,
+	      OK(SM_OPF_COUNT), n);
+	ck_rate(c, "meta.first_done", phase_path(an, sizeof(an), name, FK(SM_MPH_FIRST_DONE_PER_S)), fr,
+		FK(SM_MPH_FIRST_DONE_COUNT), fc, FK(SM_MPH_FIRST_DONE_NS), fn);
 }
 
 void ck_meta(const cJSON *doc, struct sm_check *c)
 {
-	const cJSON *ops = ck_at(doc, "meta.ops");
+	const cJSON *params = ck_at(doc, sm_head_fields[SM_HD_PARAMS].key);
+	const cJSON *body = ck_at(doc, sm_meta_doc_fields[SM_MDOC_META].key);
+	const cJSON *ops = ck_at(body, MK(SM_MME_OPS));
 	double files = 0, size = 0, probe = 0, dur = 0, spans = 0, created, ranks = 0, set = 0;
 	int interrupted = 0, complete, cleaned, shared = 0;
+	char what[96], an_created[96];
 
 	if (!cJSON_IsObject(ops))
 		return;
-	ck_num(doc, "meta.ranks", &ranks);   /* an MPI job's merge */
-	ck_bool(doc, "meta.shared", &shared);
+	ck_num(body, MK(SM_MME_RANKS), &ranks);   /* an MPI job's merge */
+	ck_bool(body, MK(SM_MME_SHARED), &shared);
 	if (shared)
-		ck_num(doc, "meta.set_files", &set);
-	ck_num(doc, "params.files", &files);
-	ck_num(doc, "params.size_bytes", &size);
-	ck_num(doc, "params.probe_bytes", &probe);
-	ck_bool(doc, "interrupted", &interrupted);
-	complete = !interrupted && cJSON_GetArraySize(ck_at(doc, "errors")) == 0;
+		ck_num(body, MK(SM_MME_SET_FILES), &set);
+	ck_num(params, PK(SM_MPA_FILES), &files);
+	ck_num(params, PK(SM_MPA_SIZE), &size);
+	ck_num(params, PK(SM_MPA_PROBE), &probe);
+	ck_bool(doc, sm_head_fields[SM_HD_INTERRUPTED].key, &interrupted);
+	complete = !interrupted && cJSON_GetArraySize(ck_at(doc, sm_head_fields[SM_HD_ERRORS].key)) == 0;
+	/* what the counts are held to: "params.files" alone, a job's files */
+	if (ranks)
+		snprintf(what, sizeof(what), "the job's files");
+	else
+		snprintf(what, sizeof(what), "%s.%s", sm_head_fields[SM_HD_PARAMS].key,
+			 PK(SM_MPA_FILES));
 	for (int p = 0; p < SM_META_NPHASES; p++) {
 		const char *name = sm_meta_phase_name((enum sm_meta_phase)p);
 		const cJSON *o = ck_at(ops, name);
 		double n, err, d, r, bytes;
-		char an[64];
+		char an[96], sz[64];
 
 		if (!o) {
 			/* a complete run ran every phase, the probe exactly when the files have bytes */
 			if (complete && (p != SM_META_PROBE || size > 0)) {
-				snprintf(an, sizeof(an), "meta.ops.%s present", name);
+				snprintf(an, sizeof(an), "%s.%s.%s present",
+					 sm_meta_doc_fields[SM_MDOC_META].key, MK(SM_MME_OPS), name);
 				ck_eq(c, "meta.count", an, 0, "1 (a complete run)", 1);
 			}
 			continue;
 		}
 		double all = files * (ranks ? ranks : 1);   /* the job's files */
 
-		if (!ck_num(o, "count", &n) || !ck_num(o, "errors", &err) ||
-		    !ck_num(o, "duration_ns", &d))
+		if (!ck_num(o, OK(SM_OPF_COUNT), &n) || !ck_num(o, OK(SM_OPF_ERRORS), &err) ||
+		    !ck_num(o, FK(SM_MPH_DURATION), &d))
 			continue;
 		spans += d;
 		if (p == SM_META_LIST && shared)   /* each rank lists every rank's files */
 			all = set * (ranks ? ranks : 1);
 		if (ranks)
 			ck_first_done(c, o, name, n, d);
-		if (ck_num(o, "per_s", &r)) {
-			snprintf(an, sizeof(an), "meta.ops.%s.per_s", name);
-			ck_rate(c, "meta.rate", an, r, "count", n, "duration_ns", d);
-		}
+		if (ck_num(o, FK(SM_MPH_PER_S), &r))
+			ck_rate(c, "meta.rate", phase_path(an, sizeof(an), name, FK(SM_MPH_PER_S)), r,
+				OK(SM_OPF_COUNT), n, FK(SM_MPH_DURATION), d);
+		phase_path(an, sizeof(an), name, OK(SM_OPF_COUNT));
+		snprintf(sz, sizeof(sz), "%s.%s", sm_head_fields[SM_HD_PARAMS].key, PK(SM_MPA_SIZE));
 		if (complete) {
-			snprintf(an, sizeof(an), "meta.ops.%s.count", name);
-			ck_eq(c, "meta.count", an, n, ranks ? "the job's files" : "params.files", all);
+			ck_eq(c, "meta.count", an, n, what, all);
 			if (p == SM_META_PROBE)   /* nothing to probe at size 0 */
-				ck_le(c, "meta.count", "1 (the probe ran)", 1, "params.size_bytes", size);
+				ck_le(c, "meta.count", "1 (the probe ran)", 1, sz, size);
 		} else {
-			snprintf(an, sizeof(an), "meta.ops.%s.count", name);
-			ck_le(c, "meta.count", an, n, ranks ? "the job's files" : "params.files", all);
+			ck_le(c, "meta.count", an, n, what, all);
 		}
-		snprintf(an, sizeof(an), "meta.ops.%s.bytes", name);
-		if (!ck_num(o, "bytes", &bytes))
+		phase_path(an, sizeof(an), name, OK(SM_OPF_BYTES));
+		if (!ck_num(o, OK(SM_OPF_BYTES), &bytes))
 			continue;
 		if (p == SM_META_CREATE && !err)
 			ck_eq(c, "meta.bytes", an, bytes, "count x size_bytes", n * size);
@@ -95,13 +117,17 @@ void ck_meta(const cJSON *doc, struct sm_check *c)
 	}
 	/* (a job's phases are each the longest rank's: their sum may pass any
 	 * one rank's span by the skew of the phases' barriers) */
-	if (!ranks && ck_num(doc, "duration_ns", &dur))
-		ck_le(c, "meta.span", "the phases' duration_ns together", spans, "duration_ns", dur);
-	if (complete && ck_num(doc, "meta.created", &created))
-		ck_eq(c, "meta.count", "meta.created", created, ranks ? "the job's files" : "params.files",
-		      files * (ranks ? ranks : 1));
-	if (complete && ck_bool(doc, "meta.cleaned", &cleaned))
-		ck_eq(c, "meta.count", "meta.cleaned", cleaned, "1 (a complete run removed its files)", 1);
+	if (!ranks && ck_num(doc, sm_head_fields[SM_HD_DURATION].key, &dur))
+		ck_le(c, "meta.span", "the phases' duration_ns together", spans,
+		      sm_head_fields[SM_HD_DURATION].key, dur);
+	snprintf(an_created, sizeof(an_created), "%s.%s", sm_meta_doc_fields[SM_MDOC_META].key,
+		 MK(SM_MME_CREATED));
+	if (complete && ck_num(body, MK(SM_MME_CREATED), &created))
+		ck_eq(c, "meta.count", an_created, created, what, files * (ranks ? ranks : 1));
+	snprintf(an_created, sizeof(an_created), "%s.%s", sm_meta_doc_fields[SM_MDOC_META].key,
+		 MK(SM_MME_CLEANED));
+	if (complete && ck_bool(body, MK(SM_MME_CLEANED), &cleaned))
+		ck_eq(c, "meta.count", an_created, cleaned, "1 (a complete run removed its files)", 1);
 }
 
 /* run's metadata line: the sequence's times are its frames over the rates. */

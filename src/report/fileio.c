@@ -168,44 +168,38 @@ static cJSON *params_json(const struct sm_fileio_result *r)
 {
 	const struct sm_fileio_cfg *cfg = &r->cfg;
 	const struct sm_pct_list *pct = &r->pct;
+	const struct sm_field *P = sm_fileio_params_fields;
 	static const char *const io[] = { "sync", "async", "mmap" };
 	cJSON *o = cJSON_CreateObject(), *fl, *pa;
 
-	cJSON_AddStringToObject(o, "dir", cfg->dir);
-	cJSON_AddStringToObject(o, "test_mode", sm_fileio_mode_name(cfg->mode));
-	cJSON_AddStringToObject(o, "io_mode", io[cfg->io_mode]);
-	sm_json_add_double(o, "threads", cfg->threads);
-	sm_json_add_double(o, "file_num", cfg->num_files);
-	sm_json_add_u64(o, "file_size_bytes", cfg->file_size);
-	sm_json_add_u64(o, "total_size_bytes", cfg->file_size * cfg->num_files);
-	sm_json_add_u64(o, "block_size_bytes", cfg->block_size);
-	sm_json_add_u64(o, "request_size_bytes", sm_fileio_request_size(cfg));
-	sm_json_add_double(o, "async_backlog", cfg->async_backlog);
-	fl = cJSON_AddArrayToObject(o, "extra_flags");
+	cJSON_AddStringToObject(o, P[SM_FPA_DIR].key, cfg->dir);
+	cJSON_AddStringToObject(o, P[SM_FPA_TEST_MODE].key, sm_fileio_mode_name(cfg->mode));
+	cJSON_AddStringToObject(o, P[SM_FPA_IO_MODE].key, io[cfg->io_mode]);
+	sm_json_add_double(o, P[SM_FPA_THREADS].key, cfg->threads);
+	sm_json_add_double(o, P[SM_FPA_FILE_NUM].key, cfg->num_files);
+	sm_field_put(o, &P[SM_FPA_FILE_SIZE], r);
+	sm_json_add_u64(o, P[SM_FPA_TOTAL_SIZE].key, cfg->file_size * cfg->num_files);
+	sm_field_put(o, &P[SM_FPA_BLOCK_SIZE], r);
+	sm_json_add_u64(o, P[SM_FPA_REQUEST_SIZE].key, sm_fileio_request_size(cfg));
+	sm_json_add_double(o, P[SM_FPA_ASYNC_BACKLOG].key, cfg->async_backlog);
+	fl = cJSON_AddArrayToObject(o, P[SM_FPA_EXTRA_FLAGS].key);
 	if (cfg->extra_flags & SM_FIO_FLAG_SYNC)
 		cJSON_AddItemToArray(fl, cJSON_CreateString("sync"));
 	if (cfg->extra_flags & SM_FIO_FLAG_DSYNC)
 		cJSON_AddItemToArray(fl, cJSON_CreateString("dsync"));
 	if (cfg->extra_flags & SM_FIO_FLAG_DIRECT)
 		cJSON_AddItemToArray(fl, cJSON_CreateString("direct"));
-	sm_json_add_double(o, "fsync_freq", cfg->fsync_all ? 0 : cfg->fsync_freq);
-	cJSON_AddBoolToObject(o, "fsync_all", cfg->fsync_all);
-	cJSON_AddBoolToObject(o, "fsync_end", cfg->fsync_end && !cfg->fsync_all);
-	cJSON_AddStringToObject(o, "fsync_mode", cfg->fsync_data ? "fdatasync" : "fsync");
-	sm_json_add_double(o, "merged_requests", cfg->merged);
-	sm_json_add_double(o, "rw_ratio", cfg->rw_ratio);
-	sm_json_add_u64(o, "time_limit_ns", cfg->time_ns);
-	sm_json_add_u64(o, "event_limit", cfg->max_events);
-	sm_json_add_double(o, "rate_per_s", cfg->rate);
-	sm_json_add_u64(o, "report_interval_ns", cfg->report_interval_ns);
-	sm_json_add_u64(o, "rand_seed", cfg->seed);
-	cJSON_AddBoolToObject(o, "rand_seed_given", r->seed_given);
-	cJSON_AddBoolToObject(o, "histogram", r->histogram);
-	cJSON_AddBoolToObject(o, "validate", cfg->validate);
+	sm_json_add_double(o, P[SM_FPA_FSYNC_FREQ].key, cfg->fsync_all ? 0 : cfg->fsync_freq);
+	sm_field_put(o, &P[SM_FPA_FSYNC_ALL], r);
+	cJSON_AddBoolToObject(o, P[SM_FPA_FSYNC_END].key, cfg->fsync_end && !cfg->fsync_all);
+	cJSON_AddStringToObject(o, P[SM_FPA_FSYNC_MODE].key, cfg->fsync_data ? "fdatasync" : "fsync");
+	sm_json_add_double(o, P[SM_FPA_MERGED].key, cfg->merged);
+	for (int k = SM_FPA_RW_RATIO; k <= SM_FPA_VALIDATE; k++)
+		sm_field_put(o, &P[k], r);
 	if (cfg->verify)   /* only then: results saved before --verify existed read back as written */
-		cJSON_AddBoolToObject(o, "verify", 1);
-	cJSON_AddStringToObject(o, "data", cfg->data == SM_DATA_ZERO ? "zero" : "random");
-	pa = cJSON_AddArrayToObject(o, "percentiles");
+		sm_field_put(o, &P[SM_FPA_VERIFY], r);
+	cJSON_AddStringToObject(o, P[SM_FPA_DATA].key, cfg->data == SM_DATA_ZERO ? "zero" : "random");
+	pa = cJSON_AddArrayToObject(o, P[SM_FPA_PERCENTILES].key);
 	for (unsigned i = 0; i < pct->n; i++)
 		cJSON_AddItemToArray(pa, sm_json_double(pct->p[i]));
 	return o;
@@ -215,24 +209,25 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 {
 	const struct sm_fileio_cfg *cfg = &r->cfg;
 	const struct sm_pct_list *pct = &r->pct;
+	const struct sm_field *B = sm_fileio_body_fields;
 	cJSON *doc = sm_json_doc_new(&r->head), *o, *ops, *fio, *a;
 	uint64_t bytes = r->ops[0].bytes + r->ops[1].bytes;
 
 	if (!doc)
 		return NULL;
-	cJSON_AddItemToObject(doc, "params", params_json(r));
-	o = cJSON_AddObjectToObject(doc, "totals");
+	cJSON_AddItemToObject(doc, sm_head_fields[SM_HD_PARAMS].key, params_json(r));
+	o = cJSON_AddObjectToObject(doc, sm_fileio_doc_fields[SM_FDOC_TOTALS].key);
 	sm_json_add_u64(o, "bytes", bytes);
 	sm_json_add_u64(o, "items", r->events);
 	sm_json_add_double(o, "items_per_s", r->fig.per_s[3]);
 	sm_json_add_double(o, "bytes_per_s", r->fig.bytes_per_s[3]);
-	ops = cJSON_AddObjectToObject(doc, "ops");
+	ops = cJSON_AddObjectToObject(doc, sm_fileio_doc_fields[SM_FDOC_OPS].key);
 	for (int i = 0; i < 3; i++)
 		if (r->ops[i].count)
 			cJSON_AddItemToObject(ops, sm_fileio_op_names[i], sm_json_opstat(&r->ops[i], 1));
 	if (r->series && r->nseries) {
 		const char *const *keys = sm_fileio_series_keys;
-		cJSON *se = cJSON_AddObjectToObject(doc, "series");
+		cJSON *se = cJSON_AddObjectToObject(doc, sm_fileio_doc_fields[SM_FDOC_SERIES].key);
 
 		/* the whole intervals' length; a tick's own is its duration_ns */
 		sm_json_add_u64(se, "interval_ns", r->cfg.report_interval_ns ? r->cfg.report_interval_ns
@@ -250,42 +245,38 @@ cJSON *sm_fileio_json(const struct sm_fileio_result *r)
 			}
 		}
 	}
-	fio = cJSON_AddObjectToObject(doc, "fileio");
-	sm_json_add_u64(fio, "events", r->events);
-	sm_json_add_double(fio, "events_per_s", r->fig.per_s[3]);
-	sm_json_add_u64(fio, "periodic_fsyncs", r->periodic_fsyncs);
-	sm_json_add_u64(fio, "end_fsyncs", r->end_fsyncs);
-	sm_json_add_double(fio, "reads_per_s", r->fig.per_s[0]);
-	sm_json_add_double(fio, "writes_per_s", r->fig.per_s[1]);
-	sm_json_add_double(fio, "fsyncs_per_s", r->fig.per_s[2]);
-	cJSON_AddItemToObject(fio, "event_lat_ns", sm_json_lat(&r->events_lat, 1));
-	a = cJSON_AddArrayToObject(fio, "event_percentiles");
+	fio = cJSON_AddObjectToObject(doc, sm_fileio_doc_fields[SM_FDOC_FILEIO].key);
+	for (int k = SM_FB_EVENTS; k <= SM_FB_EVENT_LAT; k++)
+		sm_field_put(fio, &B[k], r);
+	a = cJSON_AddArrayToObject(fio, B[SM_FB_EVENT_PERCENTILES].key);
 	for (unsigned i = 0; i < pct->n; i++) {
 		cJSON *p = cJSON_CreateObject();
 
-		sm_json_add_double(p, "percentile", pct->p[i]);
-		sm_json_add_u64(p, "lat_ns", sm_hist_percentile(&r->events_lat, pct->p[i]));
+		sm_json_add_double(p, sm_fileio_pct_fields[SM_FPC_PERCENTILE].key, pct->p[i]);
+		sm_json_add_u64(p, sm_fileio_pct_fields[SM_FPC_LAT].key,
+				sm_hist_percentile(&r->events_lat, pct->p[i]));
 		cJSON_AddItemToArray(a, p);
 	}
-	a = cJSON_AddArrayToObject(fio, "thread_events");
+	a = cJSON_AddArrayToObject(fio, B[SM_FB_THREAD_EVENTS].key);
 	for (unsigned i = 0; i < r->nthreads; i++)
 		cJSON_AddItemToArray(a, sm_json_u64(r->thread_events[i]));
-	a = cJSON_AddArrayToObject(fio, "thread_busy_ns");
+	a = cJSON_AddArrayToObject(fio, B[SM_FB_THREAD_BUSY].key);
 	for (unsigned i = 0; i < r->nthreads; i++)
 		cJSON_AddItemToArray(a, sm_json_u64(r->thread_busy_ns[i]));
-	cJSON_AddStringToObject(fio, "engine_notice", r->notice);
+	sm_field_put(fio, &B[SM_FB_ENGINE_NOTICE], r);
 	if (sm_fileio_mode_writes(cfg->mode) && !r->steady.on)
-		cJSON_AddItemToObject(doc, "cliff", sm_json_cliff(&r->cliff));
+		cJSON_AddItemToObject(doc, sm_head_fields[SM_HD_CLIFF].key, sm_json_cliff(&r->cliff));
 	sm_json_add_stalls(doc, &r->stalls);
 	if (r->steady.on)
-		cJSON_AddItemToObject(doc, "steady", sm_steady_json(&r->steady));
+		cJSON_AddItemToObject(doc, sm_head_fields[SM_HD_STEADY].key, sm_steady_json(&r->steady));
 	if (r->precond.on)
-		cJSON_AddItemToObject(doc, "precondition", sm_precond_json(&r->precond));
+		cJSON_AddItemToObject(doc, sm_head_fields[SM_HD_PRECONDITION].key,
+				      sm_precond_json(&r->precond));
 	if (r->verify_run) {
 		struct sm_verify_view v;
 
 		verify_view(r, &v);
-		cJSON_AddItemToObject(doc, "verify", sm_verify_json(&v));
+		cJSON_AddItemToObject(doc, sm_head_fields[SM_HD_VERIFY].key, sm_verify_json(&v));
 	}
 	sm_json_doc_finish(doc, &r->head);
 	return doc;

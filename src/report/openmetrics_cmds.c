@@ -4,6 +4,9 @@
  * (docs/openmetrics.md). The families and the writing are openmetrics.c. */
 #include "report/openmetrics.h"
 #include "report/openmetrics_int.h"
+#include "result/field.h"
+#include "result/fileio.h"
+#include "result/meta.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,16 +39,18 @@ void sm_om_frames(struct om *m, const cJSON *doc)
 
 void sm_om_fileio(struct om *m, const cJSON *doc)
 {
-	static const struct { const char *key, *op; } rates[] = {
-		{ "reads_per_s", "read" }, { "writes_per_s", "write" }, { "fsyncs_per_s", "fsync" },
-		{ "events_per_s", "all" },
+	static const struct { int key; const char *op; } rates[] = {
+		{ SM_FB_READS_PER_S, "read" }, { SM_FB_WRITES_PER_S, "write" },
+		{ SM_FB_FSYNCS_PER_S, "fsync" }, { SM_FB_EVENTS_PER_S, "all" },
 	};
-	const char *mode = sm_om_str(sm_om_at(doc, "params"), "test_mode");
-	const cJSON *fi = sm_om_at(doc, "fileio"), *op;
+	const struct sm_field *B = sm_fileio_body_fields;
+	const char *mode = sm_om_str(sm_om_at(doc, sm_head_fields[SM_HD_PARAMS].key),
+				     sm_fileio_params_fields[SM_FPA_TEST_MODE].key);
+	const cJSON *fi = sm_om_at(doc, sm_fileio_doc_fields[SM_FDOC_FILEIO].key), *op;
 
 	PUT(m, F_FI_BPS, sm_om_at(doc, "totals"), "bytes_per_s", 1, "mode", mode, NULL);
 	for (unsigned i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
-		PUT(m, F_FI_OPS, fi, rates[i].key, 1, "mode", mode, "op", rates[i].op, NULL);
+		PUT(m, F_FI_OPS, fi, B[rates[i].key].key, 1, "mode", mode, "op", rates[i].op, NULL);
 	cJSON_ArrayForEach(op, sm_om_at(doc, "ops")) {
 		if (!op->string)
 			continue;
@@ -54,7 +59,8 @@ void sm_om_fileio(struct om *m, const cJSON *doc)
 		sm_om_quantiles(m, F_FI_LAT, sm_om_at(op, "lat_ns"), sm_om_numv(op, "count"), "mode", mode, "op", op->string, NULL, NULL);
 		PUT(m, F_FI_LAT_MEAN, sm_om_at(op, "lat_ns"), "mean", NS, "mode", mode, "op", op->string, NULL);
 	}
-	sm_om_quantiles(m, F_FI_EVLAT, sm_om_at(fi, "event_lat_ns"), sm_om_numv(fi, "events"), "mode", mode, NULL, NULL, NULL, NULL);
+	sm_om_quantiles(m, F_FI_EVLAT, sm_om_at(fi, B[SM_FB_EVENT_LAT].key),
+			sm_om_numv(fi, B[SM_FB_EVENTS].key), "mode", mode, NULL, NULL, NULL, NULL);
 	sm_om_cliff(m, sm_om_at(doc, "cliff"), "mode", mode, NULL, NULL, NULL, NULL, NULL, NULL);
 	sm_om_steady(m, sm_om_at(doc, "steady"), "mode", mode, NULL, NULL);
 }
@@ -98,7 +104,7 @@ static void run_verdicts(struct om *m, const cJSON *v)
 }
 
 /* meta's phases, as meta.ops and run.meta name them */
-static const char *const meta_phases[] = { "create", "stat", "probe", "list", "delete" };
+#define PHASE(i) sm_meta_phase_name((enum sm_meta_phase)(i))
 
 void sm_om_run(struct om *m, const cJSON *doc)
 {
@@ -140,11 +146,11 @@ void sm_om_run(struct om *m, const cJSON *doc)
 	cJSON_ArrayForEach(x, sm_om_at(r, "verdicts"))
 		run_verdicts(m, x);
 	x = sm_om_at(r, "meta");
-	for (unsigned i = 0; x && i < sizeof(meta_phases) / sizeof(meta_phases[0]); i++) {
+	for (unsigned i = 0; x && i < SM_META_NPHASES; i++) {
 		char key[32];
 
-		snprintf(key, sizeof(key), "%s_per_s", meta_phases[i]);
-		PUT(m, F_RUN_META_OPS, x, key, 1, "phase", meta_phases[i], NULL);
+		snprintf(key, sizeof(key), "%s_per_s", PHASE(i));
+		PUT(m, F_RUN_META_OPS, x, key, 1, "phase", PHASE(i), NULL);
 	}
 	PUT(m, F_RUN_META_SEQ, x, "sequence_list_ns", NS, "phase", "list", NULL);
 	PUT(m, F_RUN_META_SEQ, x, "sequence_probe_ns", NS, "phase", "probe", NULL);
@@ -153,20 +159,24 @@ void sm_om_run(struct om *m, const cJSON *doc)
 /* meta: each phase that ran (a phase that did not is absent). */
 void sm_om_meta(struct om *m, const cJSON *doc)
 {
-	const cJSON *ops = sm_om_at(sm_om_at(doc, "meta"), "ops");
+	const struct sm_field *F = sm_meta_phase_fields, *O = sm_opstat_fields;
+	const cJSON *ops = sm_om_at(sm_om_at(doc, sm_meta_doc_fields[SM_MDOC_META].key),
+				    sm_meta_body_fields[SM_MME_OPS].key);
 
-	for (unsigned i = 0; i < sizeof(meta_phases) / sizeof(meta_phases[0]); i++) {
-		const cJSON *p = sm_om_at(ops, meta_phases[i]);
-		const char *ph = meta_phases[i];
+	for (unsigned i = 0; i < SM_META_NPHASES; i++) {
+		const cJSON *p = sm_om_at(ops, PHASE(i));
+		const cJSON *lat = sm_om_at(p, O[SM_OPF_LAT].key);
+		const char *ph = PHASE(i);
 
 		if (!p)
 			continue;
-		PUT(m, F_META_OPS, p, "per_s", 1, "phase", ph, NULL);
-		PUT(m, F_META_COUNT, p, "count", 1, "phase", ph, NULL);
-		PUT(m, F_META_ERRS, p, "errors", 1, "phase", ph, NULL);
-		PUT(m, F_META_DUR, p, "duration_ns", NS, "phase", ph, NULL);
-		sm_om_quantiles(m, F_META_LAT, sm_om_at(p, "lat_ns"), sm_om_numv(p, "count"), "phase", ph, NULL, NULL, NULL, NULL);
-		PUT(m, F_META_LAT_MEAN, sm_om_at(p, "lat_ns"), "mean", NS, "phase", ph, NULL);
+		PUT(m, F_META_OPS, p, F[SM_MPH_PER_S].key, 1, "phase", ph, NULL);
+		PUT(m, F_META_COUNT, p, O[SM_OPF_COUNT].key, 1, "phase", ph, NULL);
+		PUT(m, F_META_ERRS, p, O[SM_OPF_ERRORS].key, 1, "phase", ph, NULL);
+		PUT(m, F_META_DUR, p, F[SM_MPH_DURATION].key, NS, "phase", ph, NULL);
+		sm_om_quantiles(m, F_META_LAT, lat, sm_om_numv(p, O[SM_OPF_COUNT].key), "phase", ph, NULL,
+				NULL, NULL, NULL);
+		PUT(m, F_META_LAT_MEAN, lat, "mean", NS, "phase", ph, NULL);
 	}
 }
 

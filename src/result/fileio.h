@@ -137,6 +137,38 @@ typedef void (*sm_fileio_tick_fn)(const struct sm_fileio_tick *tick, void *arg);
  * "series", one per field of struct sm_fileio_tick in its order: the one
  * spelling the writer (report/fileio.c) and the reader
  * (result/json_read_fileio.c) use. */
+/* The fields of fileio's "fileio" object (result/field.h), base struct
+ * sm_fileio_result, in the order they are written; the rates are
+ * derived (sm_fileio_analyse), written and not read back. */
+enum sm_fileio_body_f {
+	SM_FB_EVENTS, SM_FB_EVENTS_PER_S, SM_FB_PERIODIC_FSYNCS, SM_FB_END_FSYNCS,
+	SM_FB_READS_PER_S, SM_FB_WRITES_PER_S, SM_FB_FSYNCS_PER_S, SM_FB_EVENT_LAT,
+	SM_FB_EVENT_PERCENTILES, SM_FB_THREAD_EVENTS, SM_FB_THREAD_BUSY, SM_FB_ENGINE_NOTICE,
+	SM_FB_N
+};
+/* fileio's "params" (base struct sm_fileio_result), in the order they
+ * are written; the counts the writer gives as numbers it derives
+ * (threads, file_num, async_backlog, fsync_freq, merged_requests) are
+ * read back as unsigned. */
+enum sm_fileio_params_f {
+	SM_FPA_DIR, SM_FPA_TEST_MODE, SM_FPA_IO_MODE, SM_FPA_THREADS, SM_FPA_FILE_NUM,
+	SM_FPA_FILE_SIZE, SM_FPA_TOTAL_SIZE, SM_FPA_BLOCK_SIZE, SM_FPA_REQUEST_SIZE,
+	SM_FPA_ASYNC_BACKLOG, SM_FPA_EXTRA_FLAGS, SM_FPA_FSYNC_FREQ, SM_FPA_FSYNC_ALL,
+	SM_FPA_FSYNC_END, SM_FPA_FSYNC_MODE, SM_FPA_MERGED, SM_FPA_RW_RATIO, SM_FPA_TIME_LIMIT,
+	SM_FPA_EVENT_LIMIT, SM_FPA_RATE, SM_FPA_REPORT_INTERVAL, SM_FPA_RAND_SEED,
+	SM_FPA_RAND_SEED_GIVEN, SM_FPA_HISTOGRAM, SM_FPA_VALIDATE, SM_FPA_VERIFY, SM_FPA_DATA,
+	SM_FPA_PERCENTILES, SM_FPA_N
+};
+extern const struct sm_field sm_fileio_params_fields[SM_FPA_N];
+
+/* The document's own objects (its "params" is the head's), and each
+ * entry of event_percentiles. */
+enum sm_fileio_doc_f { SM_FDOC_TOTALS, SM_FDOC_OPS, SM_FDOC_SERIES, SM_FDOC_FILEIO, SM_FDOC_N };
+enum sm_fileio_pct_f { SM_FPC_PERCENTILE, SM_FPC_LAT, SM_FPC_N };
+extern const struct sm_field sm_fileio_doc_fields[SM_FDOC_N];
+extern const struct sm_field sm_fileio_body_fields[SM_FB_N];
+extern const struct sm_field sm_fileio_pct_fields[SM_FPC_N];
+
 extern const char *const sm_fileio_op_names[3];
 #define SM_FILEIO_SERIES_KEYS 10
 extern const char *const sm_fileio_series_keys[SM_FILEIO_SERIES_KEYS];

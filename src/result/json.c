@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared JSON building blocks. */
 #include "result/json.h"
+
+#include "result/field.h"
 #include "core/stall.h"
 #include "result/cliff.h"
 #include "result/frames.h"
@@ -135,24 +137,48 @@ int sm_json_escaped_copy(const cJSON *doc, cJSON **copy)
 	return -ENOMEM;
 }
 
+#define HD struct sm_result_head
+#define OPT SM_FF_OPTIONAL
+const struct sm_field sm_head_fields[SM_HD_N] = {
+	[SM_HD_SCHEMA_VERSION] = SM_FIELD_X("schema_version", SM_FT_U64, "", 0),
+	[SM_HD_TOOL] = SM_FIELD_X("tool", SM_FT_OBJ, "", 0),
+	[SM_HD_COMMAND] = SM_FIELD("command", SM_FT_STR, "", HD, command, 0),
+	[SM_HD_ARGV] = SM_FIELD_X("argv", SM_FT_ARR, "", 0),
+	[SM_HD_STARTED_AT] = SM_FIELD("started_at", SM_FT_STR, "", HD, started_at, 0),
+	[SM_HD_DURATION] = SM_FIELD("duration_ns", SM_FT_U64, "ns", HD, duration_ns, 0),
+	[SM_HD_INTERRUPTED] = SM_FIELD("interrupted", SM_FT_BOOL, "", HD, interrupted, 0),
+	[SM_HD_ENVIRONMENT] = SM_FIELD_X("environment", SM_FT_OBJ, "", 0),
+	[SM_HD_PARAMS] = SM_FIELD_X("params", SM_FT_OBJ, "", 0),
+	[SM_HD_WARNINGS] = SM_FIELD_X("warnings", SM_FT_ARR, "", 0),
+	[SM_HD_ERRORS] = SM_FIELD_X("errors", SM_FT_ARR, "", 0),
+	[SM_HD_VERIFY] = SM_FIELD_X("verify", SM_FT_OBJ, "", OPT),
+	[SM_HD_CLIFF] = SM_FIELD_X("cliff", SM_FT_OBJ, "", OPT),
+	[SM_HD_STEADY] = SM_FIELD_X("steady", SM_FT_OBJ, "", OPT),
+	[SM_HD_PRECONDITION] = SM_FIELD_X("precondition", SM_FT_OBJ, "", OPT),
+	[SM_HD_MPI] = SM_FIELD_X("mpi", SM_FT_OBJ, "", OPT),
+};
+#undef HD
+#undef OPT
+
 cJSON *sm_json_doc_new(const struct sm_result_head *h)
 {
+	const struct sm_field *H = sm_head_fields;
 	cJSON *doc = cJSON_CreateObject(), *tool, *args;
 
 	if (!doc)
 		return NULL;
-	cJSON_AddNumberToObject(doc, "schema_version", SM_SCHEMA_VERSION);
-	tool = cJSON_AddObjectToObject(doc, "tool");
+	cJSON_AddNumberToObject(doc, H[SM_HD_SCHEMA_VERSION].key, SM_SCHEMA_VERSION);
+	tool = cJSON_AddObjectToObject(doc, H[SM_HD_TOOL].key);
 	cJSON_AddStringToObject(tool, "name", "stormark");
 	cJSON_AddStringToObject(tool, "version", h->version);
-	cJSON_AddStringToObject(doc, "command", h->command);
-	args = cJSON_AddArrayToObject(doc, "argv");
+	sm_field_put(doc, &H[SM_HD_COMMAND], h);
+	args = cJSON_AddArrayToObject(doc, H[SM_HD_ARGV].key);
 	for (int i = 0; i < h->argc; i++)
 		cJSON_AddItemToArray(args, cJSON_CreateString(h->argv[i]));
-	cJSON_AddStringToObject(doc, "started_at", h->started_at);
-	sm_json_add_u64(doc, "duration_ns", h->duration_ns);
-	cJSON_AddBoolToObject(doc, "interrupted", h->interrupted);
-	cJSON_AddItemToObject(doc, "environment", sm_json_env(&h->env));
+	sm_field_put(doc, &H[SM_HD_STARTED_AT], h);
+	sm_field_put(doc, &H[SM_HD_DURATION], h);
+	sm_field_put(doc, &H[SM_HD_INTERRUPTED], h);
+	cJSON_AddItemToObject(doc, H[SM_HD_ENVIRONMENT].key, sm_json_env(&h->env));
 	return doc;
 }
 
@@ -160,8 +186,8 @@ void sm_json_doc_finish(cJSON *doc, const struct sm_result_head *h)
 {
 	cJSON *errs;
 
-	cJSON_AddItemToObject(doc, "warnings", sm_json_warnings(&h->warnings));
-	errs = cJSON_AddArrayToObject(doc, "errors");
+	cJSON_AddItemToObject(doc, sm_head_fields[SM_HD_WARNINGS].key, sm_json_warnings(&h->warnings));
+	errs = cJSON_AddArrayToObject(doc, sm_head_fields[SM_HD_ERRORS].key);
 	if (h->error[0])
 		cJSON_AddItemToArray(errs, cJSON_CreateString(h->error));
 }
@@ -249,14 +275,22 @@ cJSON *sm_json_lat(const struct sm_hist *h, int with_buckets)
 	return o;
 }
 
+const struct sm_field sm_opstat_fields[SM_OPF_N] = {
+	[SM_OPF_COUNT] = SM_FIELD("count", SM_FT_U64, "", struct sm_opstat, count, 0),
+	[SM_OPF_BYTES] = SM_FIELD("bytes", SM_FT_U64, "bytes", struct sm_opstat, bytes, 0),
+	[SM_OPF_ERRORS] = SM_FIELD("errors", SM_FT_U64, "", struct sm_opstat, errors, 0),
+	[SM_OPF_LAT] = SM_FIELD("lat_ns", SM_FT_LAT, "ns", struct sm_opstat, lat, 0),
+};
+
 cJSON *sm_json_opstat(const struct sm_opstat *s, int with_buckets)
 {
+	const struct sm_field *F = sm_opstat_fields;
 	cJSON *o = cJSON_CreateObject();
 
-	sm_json_add_u64(o, "count", s->count);
-	sm_json_add_u64(o, "bytes", s->bytes);
-	sm_json_add_u64(o, "errors", s->errors);
-	cJSON_AddItemToObject(o, "lat_ns", sm_json_lat(&s->lat, with_buckets));
+	sm_field_put(o, &F[SM_OPF_COUNT], s);
+	sm_field_put(o, &F[SM_OPF_BYTES], s);
+	sm_field_put(o, &F[SM_OPF_ERRORS], s);
+	cJSON_AddItemToObject(o, F[SM_OPF_LAT].key, sm_json_lat(&s->lat, with_buckets));
 	return o;
 }
 

@@ -2,6 +2,8 @@
 /* Reading a saved result back: typed members, the common head (loading
  * and parsing: json_load.c). */
 #include "result/json_read.h"
+
+#include "result/field.h"
 #include "core/stall.h"
 #include "result/cliff.h"
 
@@ -276,12 +278,9 @@ int sm_json_read_opstat(const cJSON *o, struct sm_opstat *s, struct sm_jerr *e)
 	sm_opstat_init(s);
 	if (!o)
 		return sm_jerr_set(e, "an operation object is missing");
-	rc |= sm_jget_u64(o, "count", &s->count, e);
-	rc |= sm_jget_u64(o, "bytes", &s->bytes, e);
-	rc |= sm_jget_u64(o, "errors", &s->errors, e);
-	if (rc)
-		return -EINVAL;
-	return sm_json_read_lat(sm_jget_obj(o, "lat_ns", e), &s->lat, e);
+	for (unsigned i = 0; i < SM_OPF_N; i++)
+		rc |= sm_field_get(o, &sm_opstat_fields[i], s, e);
+	return rc ? -EINVAL : 0;
 }
 
 static int read_warnings(const cJSON *a, struct sm_warnings *w, struct sm_jerr *e)
@@ -305,23 +304,26 @@ static int read_warnings(const cJSON *a, struct sm_warnings *w, struct sm_jerr *
 
 int sm_json_read_head(const cJSON *doc, struct sm_result_head *h, struct sm_jerr *e)
 {
-	const cJSON *argv = sm_jget_arr(doc, "argv", e), *errs, *it;
+	const struct sm_field *H = sm_head_fields;
+	const cJSON *argv = sm_jget_arr(doc, H[SM_HD_ARGV].key, e), *errs, *it;
 	int rc = 0;
 
 	memset(h, 0, sizeof(*h));
-	rc |= sm_jget_str(doc, "command", h->command, sizeof(h->command), e);
-	rc |= sm_jget_str(sm_jget_obj(doc, "tool", e), "version", h->version, sizeof(h->version), e);
-	rc |= sm_jget_str(doc, "started_at", h->started_at, sizeof(h->started_at), e);
-	rc |= sm_jget_u64(doc, "duration_ns", &h->duration_ns, e);
-	rc |= sm_jget_bool(doc, "interrupted", &h->interrupted, e);
-	rc |= sm_json_read_env(sm_jget_obj(doc, "environment", e), &h->env, e);
-	rc |= read_warnings(sm_jget_arr(doc, "warnings", e), &h->warnings, e);
-	errs = sm_jget_arr(doc, "errors", e);
+	rc |= sm_field_get(doc, &H[SM_HD_COMMAND], h, e);
+	rc |= sm_jget_str(sm_jget_obj(doc, H[SM_HD_TOOL].key, e), "version", h->version,
+			  sizeof(h->version), e);
+	rc |= sm_field_get(doc, &H[SM_HD_STARTED_AT], h, e);
+	rc |= sm_field_get(doc, &H[SM_HD_DURATION], h, e);
+	rc |= sm_field_get(doc, &H[SM_HD_INTERRUPTED], h, e);
+	rc |= sm_json_read_env(sm_jget_obj(doc, H[SM_HD_ENVIRONMENT].key, e), &h->env, e);
+	rc |= read_warnings(sm_jget_arr(doc, H[SM_HD_WARNINGS].key, e), &h->warnings, e);
+	errs = sm_jget_arr(doc, H[SM_HD_ERRORS].key, e);
 	if (rc || !argv || !errs)
 		return -EINVAL;
 	it = cJSON_GetArrayItem(errs, 0);
 	if (it && (!cJSON_IsString(it) || strlen(it->valuestring) >= sizeof(h->error)))
-		return sm_jerr_set(e, "'errors' holds something other than a short string");
+		return sm_jerr_set(e, "'%s' holds something other than a short string",
+				   H[SM_HD_ERRORS].key);
 	if (it)
 		memcpy(h->error, it->valuestring, strlen(it->valuestring) + 1);
 	h->argv = calloc((size_t)cJSON_GetArraySize(argv) + 1, sizeof(char *));
@@ -330,7 +332,7 @@ int sm_json_read_head(const cJSON *doc, struct sm_result_head *h, struct sm_jerr
 	h->argv_owned = 1;
 	cJSON_ArrayForEach(it, argv) {
 		if (!cJSON_IsString(it))
-			return sm_jerr_set(e, "'argv' holds something other than strings");
+			return sm_jerr_set(e, "'%s' holds something other than strings", H[SM_HD_ARGV].key);
 		h->argv[h->argc] = strdup(it->valuestring);
 		if (!h->argv[h->argc])
 			return -ENOMEM;

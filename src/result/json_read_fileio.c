@@ -9,44 +9,33 @@
 
 static int read_cfg(const cJSON *p, struct sm_fileio_result *r, struct sm_jerr *e)
 {
+	const struct sm_field *P = sm_fileio_params_fields;
 	struct sm_fileio_cfg *c = &r->cfg;
-	const cJSON *fl = sm_jget_arr(p, "extra_flags", e), *pc = sm_jget_arr(p, "percentiles", e);
+	const cJSON *fl = sm_jget_arr(p, P[SM_FPA_EXTRA_FLAGS].key, e);
+	const cJSON *pc = sm_jget_arr(p, P[SM_FPA_PERCENTILES].key, e);
 	const cJSON *it;
 	char mode[16], io[16], fsm[16], data[16], *dir;
 	int rc = 0;
 
-	rc |= sm_jget_strdup(p, "dir", &dir, e);
+	rc |= sm_jget_strdup(p, P[SM_FPA_DIR].key, &dir, e);
 	c->dir = dir;
-	rc |= sm_jget_str(p, "test_mode", mode, sizeof(mode), e);
-	rc |= sm_jget_str(p, "io_mode", io, sizeof(io), e);
-	rc |= sm_jget_uint(p, "threads", &c->threads, e);
-	rc |= sm_jget_uint(p, "file_num", &c->num_files, e);
-	rc |= sm_jget_u64(p, "file_size_bytes", &c->file_size, e);
-	rc |= sm_jget_u64(p, "total_size_bytes", &c->total_size, e);
-	rc |= sm_jget_u64(p, "block_size_bytes", &c->block_size, e);
-	rc |= sm_jget_uint(p, "async_backlog", &c->async_backlog, e);
-	rc |= sm_jget_uint(p, "fsync_freq", &c->fsync_freq, e);
-	rc |= sm_jget_bool(p, "fsync_all", &c->fsync_all, e);
-	rc |= sm_jget_bool(p, "fsync_end", &c->fsync_end, e);
-	rc |= sm_jget_str(p, "fsync_mode", fsm, sizeof(fsm), e);
-	rc |= sm_jget_uint(p, "merged_requests", &c->merged, e);
-	rc |= sm_jget_double(p, "rw_ratio", &c->rw_ratio, e);
-	rc |= sm_jget_u64(p, "time_limit_ns", &c->time_ns, e);
-	rc |= sm_jget_u64(p, "event_limit", &c->max_events, e);
-	rc |= sm_jget_double(p, "rate_per_s", &c->rate, e);
-	rc |= sm_jget_u64(p, "report_interval_ns", &c->report_interval_ns, e);
-	rc |= sm_jget_u64(p, "rand_seed", &c->seed, e);
-	rc |= sm_jget_bool(p, "rand_seed_given", &r->seed_given, e);
-	rc |= sm_jget_bool(p, "histogram", &r->histogram, e);
-	rc |= sm_jget_bool(p, "validate", &c->validate, e);
-	if (cJSON_GetObjectItemCaseSensitive(p, "verify"))   /* written only when on */
-		rc |= sm_jget_bool(p, "verify", &c->verify, e);
-	rc |= sm_jget_str(p, "data", data, sizeof(data), e);
+	rc |= sm_jget_str(p, P[SM_FPA_TEST_MODE].key, mode, sizeof(mode), e);
+	rc |= sm_jget_str(p, P[SM_FPA_IO_MODE].key, io, sizeof(io), e);
+	for (int k = SM_FPA_THREADS; k <= SM_FPA_BLOCK_SIZE; k++)
+		rc |= sm_field_get(p, &P[k], r, e);
+	rc |= sm_field_get(p, &P[SM_FPA_ASYNC_BACKLOG], r, e);
+	rc |= sm_field_get(p, &P[SM_FPA_FSYNC_FREQ], r, e);
+	rc |= sm_field_get(p, &P[SM_FPA_FSYNC_ALL], r, e);
+	rc |= sm_field_get(p, &P[SM_FPA_FSYNC_END], r, e);
+	rc |= sm_jget_str(p, P[SM_FPA_FSYNC_MODE].key, fsm, sizeof(fsm), e);
+	for (int k = SM_FPA_MERGED; k <= SM_FPA_VERIFY; k++)   /* verify: written only when on */
+		rc |= sm_field_get(p, &P[k], r, e);
+	rc |= sm_jget_str(p, P[SM_FPA_DATA].key, data, sizeof(data), e);
 	if (rc || !fl || !pc)
 		return -EINVAL;
 	c->mode = sm_fileio_mode_parse(mode);
 	if (c->mode == SM_FIO_NONE)
-		return sm_jerr_set(e, "'test_mode' has an unknown value '%s'", mode);
+		return sm_jerr_set(e, "'%s' has an unknown value '%s'", P[SM_FPA_TEST_MODE].key, mode);
 	if (!strcmp(io, "sync"))
 		c->io_mode = SM_FIO_IO_SYNC;
 	else if (!strcmp(io, "async"))
@@ -54,7 +43,7 @@ static int read_cfg(const cJSON *p, struct sm_fileio_result *r, struct sm_jerr *
 	else if (!strcmp(io, "mmap"))
 		c->io_mode = SM_FIO_IO_MMAP;
 	else
-		return sm_jerr_set(e, "'io_mode' has an unknown value '%s'", io);
+		return sm_jerr_set(e, "'%s' has an unknown value '%s'", P[SM_FPA_IO_MODE].key, io);
 	c->fsync_data = !strcmp(fsm, "fdatasync");
 	c->data = !strcmp(data, "zero") ? SM_DATA_ZERO : SM_DATA_RANDOM;
 	cJSON_ArrayForEach(it, fl) {
@@ -67,11 +56,12 @@ static int read_cfg(const cJSON *p, struct sm_fileio_result *r, struct sm_jerr *
 		else if (!strcmp(v, "direct"))
 			c->extra_flags |= SM_FIO_FLAG_DIRECT;
 		else
-			return sm_jerr_set(e, "'extra_flags' holds an unknown flag");
+			return sm_jerr_set(e, "'%s' holds an unknown flag", P[SM_FPA_EXTRA_FLAGS].key);
 	}
 	cJSON_ArrayForEach(it, pc) {
 		if (!cJSON_IsNumber(it) || r->pct.n >= SM_FIO_MAX_PCT)
-			return sm_jerr_set(e, "'percentiles' is not a short list of numbers");
+			return sm_jerr_set(e, "'%s' is not a short list of numbers",
+					   P[SM_FPA_PERCENTILES].key);
 		r->pct.p[r->pct.n++] = it->valuedouble;
 	}
 	return 0;
@@ -130,6 +120,7 @@ static int read_u64s(const cJSON *a, uint64_t *out, unsigned n, const char *key,
 
 int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_jerr *e)
 {
+	const struct sm_field *B = sm_fileio_body_fields;
 	const cJSON *ops, *fio, *te, *se;
 	int rc;
 
@@ -139,11 +130,11 @@ int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_
 	sm_hist_init(&r->events_lat);
 	rc = sm_json_read_head(doc, &r->head, e);
 	if (!rc)
-		rc = read_cfg(sm_jget_obj(doc, "params", e), r, e);
+		rc = read_cfg(sm_jget_obj(doc, sm_head_fields[SM_HD_PARAMS].key, e), r, e);
 	if (rc)
 		return rc;
-	ops = sm_jget_obj(doc, "ops", e);
-	fio = sm_jget_obj(doc, "fileio", e);
+	ops = sm_jget_obj(doc, sm_fileio_doc_fields[SM_FDOC_OPS].key, e);
+	fio = sm_jget_obj(doc, sm_fileio_doc_fields[SM_FDOC_FILEIO].key, e);
 	if (!ops || !fio)
 		return -EINVAL;
 	for (int i = 0; i < 3; i++) {
@@ -152,15 +143,15 @@ int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_
 		if (o && sm_json_read_opstat(o, &r->ops[i], e))
 			return -EINVAL;
 	}
-	rc |= sm_jget_u64(fio, "events", &r->events, e);
-	rc |= sm_jget_u64(fio, "periodic_fsyncs", &r->periodic_fsyncs, e);
-	rc |= sm_jget_u64(fio, "end_fsyncs", &r->end_fsyncs, e);
-	rc |= sm_jget_str(fio, "engine_notice", r->notice, sizeof(r->notice), e);
-	if (rc || sm_json_read_lat(sm_jget_obj(fio, "event_lat_ns", e), &r->events_lat, e))
+	rc |= sm_field_get(fio, &B[SM_FB_EVENTS], r, e);
+	rc |= sm_field_get(fio, &B[SM_FB_PERIODIC_FSYNCS], r, e);
+	rc |= sm_field_get(fio, &B[SM_FB_END_FSYNCS], r, e);
+	rc |= sm_field_get(fio, &B[SM_FB_ENGINE_NOTICE], r, e);
+	if (rc || sm_field_get(fio, &B[SM_FB_EVENT_LAT], r, e))
 		return -EINVAL;
 	memcpy(r->engine, r->head.env.engine, sizeof(r->engine));
 	r->failed = r->head.error[0] != '\0';
-	te = sm_jget_arr(fio, "thread_events", e);
+	te = sm_jget_arr(fio, B[SM_FB_THREAD_EVENTS].key, e);
 	if (!te)
 		return -EINVAL;
 	r->nthreads = (unsigned)cJSON_GetArraySize(te);
@@ -168,19 +159,19 @@ int sm_fileio_from_json(const cJSON *doc, struct sm_fileio_result *r, struct sm_
 	r->thread_busy_ns = calloc(r->nthreads + 1, sizeof(uint64_t));
 	if (!r->thread_events || !r->thread_busy_ns)
 		return -ENOMEM;
-	if (read_u64s(te, r->thread_events, r->nthreads, "thread_events", e) ||
-	    read_u64s(cJSON_GetObjectItemCaseSensitive(fio, "thread_busy_ns"), r->thread_busy_ns,
-		      r->nthreads, "thread_busy_ns", e))
+	if (read_u64s(te, r->thread_events, r->nthreads, B[SM_FB_THREAD_EVENTS].key, e) ||
+	    read_u64s(sm_field_at(fio, &B[SM_FB_THREAD_BUSY]), r->thread_busy_ns, r->nthreads,
+		      B[SM_FB_THREAD_BUSY].key, e))
 		return -EINVAL;
 	if (sm_json_read_verify(doc, &r->verify, &r->verify_run, e) ||
 	    sm_json_read_steady(doc, &r->steady, &r->precond, e))
 		return -EINVAL;
-	if (cJSON_GetObjectItemCaseSensitive(doc, "cliff") &&
-	    sm_json_read_cliff(cJSON_GetObjectItemCaseSensitive(doc, "cliff"), &r->cliff, e))
+	if (sm_field_has(doc, &sm_head_fields[SM_HD_CLIFF]) &&
+	    sm_json_read_cliff(sm_field_at(doc, &sm_head_fields[SM_HD_CLIFF]), &r->cliff, e))
 		return -EINVAL;
 	if (sm_json_read_stalls(doc, &r->stalls, e))
 		return -EINVAL;
-	se = cJSON_GetObjectItemCaseSensitive(doc, "series");
+	se = sm_field_at(doc, &sm_fileio_doc_fields[SM_FDOC_SERIES]);
 	return se ? read_series(se, r, e) : 0;
 }
 

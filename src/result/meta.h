@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "result/field.h"
 #include "result/result.h"
 
 /* The phases, in the order they run. */
@@ -85,6 +86,29 @@ struct sm_meta_result {
 	int shared;                 /* 1: every rank's files in one directory */
 	uint64_t set_files;         /* then the files of every rank there (each lists them all) */
 };
+
+/* The fields of meta's document (result/field.h), each table indexed by
+ * its enum: the document's body (sm_meta_doc_fields; its "params" is
+ * the head's, sm_head_fields), "params"
+ * (base struct sm_meta_result), "meta" (base struct sm_meta_result) and
+ * each phase of "meta.ops" (base struct sm_meta_phase_fig; its count,
+ * bytes, errors and lat_ns are sm_opstat_fields'). */
+enum sm_meta_doc_f { SM_MDOC_META, SM_MDOC_N };
+enum sm_meta_params_f {
+	SM_MPA_DIR, SM_MPA_FILES, SM_MPA_THREADS, SM_MPA_SIZE, SM_MPA_PROBE, SM_MPA_WARM, SM_MPA_N
+};
+enum sm_meta_body_f {
+	SM_MME_DATA_DIR, SM_MME_CREATED, SM_MME_CLEANED, SM_MME_RANKS, SM_MME_SHARED,
+	SM_MME_SET_FILES, SM_MME_OPS, SM_MME_N
+};
+enum sm_meta_phase_f {
+	SM_MPH_DURATION, SM_MPH_PER_S, SM_MPH_CACHES, SM_MPH_DONE_AT, SM_MPH_FIRST_DONE_NS,
+	SM_MPH_FIRST_DONE_COUNT, SM_MPH_FIRST_DONE_PER_S, SM_MPH_N
+};
+extern const struct sm_field sm_meta_doc_fields[SM_MDOC_N];
+extern const struct sm_field sm_meta_params_fields[SM_MPA_N];
+extern const struct sm_field sm_meta_body_fields[SM_MME_N];
+extern const struct sm_field sm_meta_phase_fields[SM_MPH_N];
 
 /* Clear r (command fields of the head kept by the caller). Never fails. */
 void sm_meta_result_init(struct sm_meta_result *r);

@@ -12,6 +12,7 @@
 #include "core/engsetup.h"
 #include "core/fsx.h"
 #include "core/hist.h"
+#include "result/field.h"
 
 #define SM_SCHEMA_VERSION 1
 
@@ -45,6 +46,11 @@ struct sm_opstat {
 	uint64_t errors;
 	struct sm_hist lat;        /* from issue to completion, ns */
 };
+
+/* An operation object's fields (result/field.h), base struct sm_opstat:
+ * "count", "bytes", "errors", "lat_ns" (json.c). */
+enum sm_opstat_f { SM_OPF_COUNT, SM_OPF_BYTES, SM_OPF_ERRORS, SM_OPF_LAT, SM_OPF_N };
+extern const struct sm_field sm_opstat_fields[SM_OPF_N];
 
 void sm_opstat_init(struct sm_opstat *s);
 void sm_opstat_merge(struct sm_opstat *dst, const struct sm_opstat *src);
@@ -87,6 +93,18 @@ struct sm_result_head {
 	char error[512];           /* what stopped or failed the run, "" if nothing */
 	int interrupted;           /* 1: stopped by a signal; figures are partial */
 };
+
+/* The fields of every document's head (result/field.h), base struct
+ * sm_result_head: what sm_json_doc_new() and sm_json_doc_finish() write
+ * and sm_json_read_head() reads, and the optional objects some bodies add
+ * at the top (verify, cliff, steady, precondition, mpi). */
+enum sm_head_f {
+	SM_HD_SCHEMA_VERSION, SM_HD_TOOL, SM_HD_COMMAND, SM_HD_ARGV, SM_HD_STARTED_AT,
+	SM_HD_DURATION, SM_HD_INTERRUPTED, SM_HD_ENVIRONMENT, SM_HD_PARAMS, SM_HD_WARNINGS,
+	SM_HD_ERRORS, SM_HD_VERIFY, SM_HD_CLIFF, SM_HD_STEADY, SM_HD_PRECONDITION, SM_HD_MPI,
+	SM_HD_N
+};
+extern const struct sm_field sm_head_fields[SM_HD_N];
 
 /* Fill h's command, version, argv (not copied: it must outlive h) and started_at
  * (now); zero the rest. Never fails. */
