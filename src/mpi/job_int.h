@@ -37,6 +37,8 @@ struct sm_job_state {
 				     * merged as they come) */
 	const char *detail;         /* --mpi-rank-detail: FILE (argv's), or NULL */
 	int detail_lost;            /* rank 0: its file could not be written */
+	const char *hists;          /* rank 0: "reduced" or "documents" (the JSON's
+				     * "histograms"), NULL for run and streams */
 	const struct sm_job_kind *kind;   /* what was merged: its text and JSON */
 	struct sm_job_run *run;     /* `run`'s hooks and what they keep (job_run.c) */
 	struct sm_streams_peers peers;   /* `streams`'s transport (job_streams.c) */
