@@ -77,6 +77,35 @@ int sm_job_analyse(struct sm_job *j);
  * doc (when doc): rank 0, once merged. */
 void sm_job_table(struct sm_job *j, FILE *f, struct cJSON *doc);
 
+/* A rank's row of the rank table as a fixed-size record (job_rows.c),
+ * gathered by the MPI library: 360 bytes a rank. */
+#define SM_JOB_ROW_MAGIC 0x524f5753u   /* a record that came */
+struct sm_job_row {
+	uint64_t done_ns, bytes, items;
+	uint32_t magic;
+	int32_t failed, walled, pad;
+	char host[64];
+	char error[256];
+};
+
+/* This rank's record: its span and stonewall from the job, the rest as
+ * given. */
+void sm_job_row_fill(struct sm_job *j, struct sm_job_row *me, uint64_t bytes, uint64_t items, int failed,
+		     const char *error);
+
+/* Rank 0: st->res.rank (nranks of them) from every rank's record in all;
+ * a rank whose record did not come gets "no result within" and is not
+ * reported. */
+void sm_job_row_take(struct sm_job *j, struct sm_job_row *all);
+
+/*
+ * Every rank's row (bytes, items, failed, error; its span and host from
+ * the job) to rank 0 as a fixed-size record, by MPI_Igather; there
+ * st->res.rank is filled (the caller then analyses). Returns 1 on the
+ * other ranks, 0 on rank 0, or an exit code (said on stderr).
+ */
+int sm_job_rows(struct sm_job *j, uint64_t bytes, uint64_t items, int failed, const char *error);
+
 /* Free what `run`'s hooks kept (job_run.c; nothing when there is none). */
 void sm_job_run_release(struct sm_job *j);
 

@@ -172,15 +172,6 @@ struct merge_ops {
 
 #define MAX_HISTS (2 * SM_META_NPHASES)
 
-/* What every rank sends rank 0 besides its document: a fixed-size record
- * (its row of the rank table), gathered by the MPI library. */
-struct rank_sum {
-	uint64_t done_ns, bytes, items;
-	int32_t failed, walled, sent;   /* sent: it has a result to merge */
-	char host[64];
-	char error[256];
-};
-
 /* The reduction's operation: n histograms of in merged into inout's. */
 static void hist_fold(void *inout, const void *in, unsigned n)
 {
@@ -306,14 +297,15 @@ static int take_rank(void *arg, int rank, const char *text, SM_UNUSED size_t len
  * library may still read me and write hb and sums, which must then stay
  * allocated (the job ends with MPI_Abort), else 0.
  */
-static int combine(struct merge_ctx *c, void *res, int has_doc, struct sm_hist *hb,
-		   struct rank_sum *me, struct rank_sum *sums, uint64_t deadline)
+static int combine(struct merge_ctx *c, void *res, struct sm_hist *hb,
+		   struct sm_job_row *me, struct sm_job_row *sums, uint64_t deadline)
 {
 	struct sm_job *j = c->j;
 	struct sm_job_state *st = j->st;
 	struct sm_result_head *head = c->ops->head(res);
 	struct sm_hist *h[MAX_HISTS];
 	unsigned nh = c->ops->hists(res, h);
+	uint64_t bytes, items;
 	int rc_h = -ENOMEM, rc_s;
 
 	if (hb) {
@@ -321,14 +313,8 @@ static int combine(struct merge_ctx *c, void *res, int has_doc, struct sm_hist *
 			hb[i] = *h[i];
 		rc_h = sm_mpi_reduce(hb, sizeof(*hb), nh, hist_fold, deadline);
 	}
-	memset(me, 0, sizeof(*me));
-	me->done_ns = st->done_ns;
-	c->ops->counts(res, &me->bytes, &me->items);
-	me->failed = c->ops->failed(res);
-	me->walled = st->walled;
-	me->sent = has_doc;
-	snprintf(me->host, sizeof(me->host), "%s", st->me.host);
-	snprintf(me->error, sizeof(me->error), "%s", head->error);
+	c->ops->counts(res, &bytes, &items);
+	sm_job_row_fill(j, me, bytes, items, c->ops->failed(res), head->error);
 	rc_s = sm_mpi_gather_fixed(me, sizeof(*me), sums, deadline);
 	st->timed_out |= rc_h == -ETIMEDOUT || rc_s == -ETIMEDOUT;
 	if (j->rank) {
@@ -342,20 +328,10 @@ static int combine(struct merge_ctx *c, void *res, int has_doc, struct sm_hist *
 	if (rc_h && hb)
 		sm_warn(&head->warnings, "mpi_hist_partial", "the ranks' histograms could not be reduced (%s): "
 			"the job's percentiles are of the ranks whose documents carried theirs", strerror(-rc_h));
-	for (unsigned r = 0; c->rows && r < st->res.nranks; r++) {
-		struct sm_dist_rank *k = &st->res.rank[r];
-		struct rank_sum *s = &sums[r];
-
-		s->host[sizeof(s->host) - 1] = s->error[sizeof(s->error) - 1] = '\0';
-		k->rank = (int)r;
-		snprintf(k->host, sizeof(k->host), "%s", s->host);
-		snprintf(k->error, sizeof(k->error), "%s", s->error);
-		k->done_ns = s->done_ns;
-		k->bytes = s->bytes;
-		k->items = s->items;
-		k->failed = s->failed != 0;
-		k->walled = s->walled != 0;
-		k->reported = r == 0 && s->sent;   /* the others once merged */
+	if (c->rows) {
+		sm_job_row_take(j, sums);
+		for (unsigned r = 1; r < st->res.nranks; r++)
+			st->res.rank[r].reported = 0;   /* once merged */
 	}
 	return rc_h == -ETIMEDOUT || rc_s == -ETIMEDOUT;
 }
@@ -379,7 +355,7 @@ static int merge_job(struct sm_job *j, void *res, int rc_run, const struct merge
 	struct sm_outfile of;
 	struct merge_ctx c = { j, ops, res, NULL, NULL, 0, 0, 0 };
 	struct sm_hist *hb = calloc(MAX_HISTS, sizeof(*hb));
-	struct rank_sum *sums = NULL, *me = malloc(sizeof(*me));
+	struct sm_job_row *sums = NULL, *me = malloc(sizeof(*me));
 	uint64_t deadline = sm_now_ns() + st->wait_ns + st->done_ns;
 	int rc, err = 0, pending;
 
@@ -401,7 +377,7 @@ static int merge_job(struct sm_job *j, void *res, int rc_run, const struct merge
 		sm_error("out of memory");
 		return ops->code(res, rc_run);
 	}
-	pending = combine(&c, res, 1, hb, me, sums, deadline);
+	pending = combine(&c, res, hb, me, sums, deadline);
 	if (!pending) {
 		free(sums);
 		free(me);
