@@ -8,7 +8,9 @@
 # document) equals, bucket by bucket, with its count, sum, min and max, the
 # merge of the ranks' own from --mpi-rank-detail's file (frames, fileio,
 # meta). Without the detail file the ranks' documents carry no
-# histogram, and the job's still counts every rank's values.
+# histogram, and the job's still counts every rank's values. `report
+# --check JOB.json --mpi-rank-detail=FILE` finds a rank's line missing or
+# twice (mpi.detail).
 . "$SM_SOURCE_DIR/tests/lib.sh"
 
 t_mpi_job
@@ -72,10 +74,10 @@ PY
 }
 
 F=$T_DIR/frames; mkdir -p "$F"
-expect_rc 0 "frames, 3 ranks" "${MPI[@]}" -np 3 "$STORMARK" frames -w 4k -n 30 \
+expect_rc 0 "frames, 3 ranks" "${MPI[@]}" -np 3 "$STORMARK" frames -w 1024 -n 30 \
   --json="$T_DIR/f.json" --mpi-rank-detail="$T_DIR/f.jsonl" "$F"
 check "frames: reduced histograms are the ranks' merged" check_reduced "$T_DIR/f.json" "$T_DIR/f.jsonl"
-expect_rc 0 "frames, 3 ranks, no detail" "${MPI[@]}" -np 3 "$STORMARK" frames -w 4k -n 30 \
+expect_rc 0 "frames, 3 ranks, no detail" "${MPI[@]}" -np 3 "$STORMARK" frames -w 1024 -n 30 \
   --json="$T_DIR/f2.json" "$F"
 check "frames: reduced histograms count every rank's values" check_reduced "$T_DIR/f2.json"
 
@@ -90,6 +92,27 @@ M=$T_DIR/meta; mkdir -p "$M"
 expect_rc 0 "meta, 3 ranks" "${MPI[@]}" -np 3 "$STORMARK" meta -n 40 --warm \
   --json="$T_DIR/m.json" --mpi-rank-detail="$T_DIR/m.jsonl" "$M"
 check "meta: reduced histograms are the ranks' merged" check_reduced "$T_DIR/m.json" "$T_DIR/m.jsonl"
+
+# report --check with the detail file: a line per rank, each rank once,
+# the job's bytes and reported ranks the lines' (mpi.detail)
+# (the merged series' known span, tests/check_known.tsv, is filtered out)
+for f in f io m; do
+  "$STORMARK" report --check "$T_DIR/$f.json" --mpi-rank-detail="$T_DIR/$f.jsonl" >"$T_DIR/ck.out" 2>&1
+  check "$f: report --check with its detail file: exit $?, nothing found" \
+    test -z "$(t_check_filter <"$T_DIR/ck.out")"
+done
+head -n 1 "$T_DIR/f.jsonl" >"$T_DIR/one.json"
+head -n 2 "$T_DIR/f.jsonl" >"$T_DIR/short.jsonl"
+expect_rc 1 "report --check: a rank's line missing" "$STORMARK" report --check "$T_DIR/f.json" \
+  --mpi-rank-detail="$T_DIR/short.jsonl"
+check "a rank's line missing: said" grep -q "mpi.detail: the detail file's lines is 2, mpi.ranks_total is 3" "$T_DIR/out"
+{ head -n 2 "$T_DIR/f.jsonl"; head -n 1 "$T_DIR/f.jsonl"; } >"$T_DIR/dup.jsonl"
+expect_rc 1 "report --check: a rank twice" "$STORMARK" report --check "$T_DIR/f.json" \
+  --mpi-rank-detail="$T_DIR/dup.jsonl"
+check "a rank twice: said" grep -q "mpi.detail: rank .* has a second line (line 3)" "$T_DIR/out"
+expect_usage "--mpi-rank-detail without --check" "$STORMARK" report --mpi-rank-detail="$T_DIR/f.jsonl" "$T_DIR/f.json"
+expect_rc 2 "--mpi-rank-detail with a result of one process" "$STORMARK" report --check \
+  "$T_DIR/one.json" --mpi-rank-detail="$T_DIR/f.jsonl"
 
 if python3 -c 'import jsonschema' 2>/dev/null; then
   for f in f f2 io m; do
