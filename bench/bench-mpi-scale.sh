@@ -5,7 +5,9 @@
 # mpirun --oversubscribe, and an MPI hello world in the same loop. Prints,
 # per command and N: the job JSON's size, rank 0's max RSS (its own, by
 # wait4's rusage through GNU time wrapped round each rank, not mpirun's),
-# the wall time of the whole mpirun and that of hello world; then a
+# the wall time of the whole mpirun and that of hello world (and of
+# hellox, a hello world that exchanges, reduces and gathers as a job
+# does, for the library's own per-peer memory); then a
 # least-squares line over the N from 4 to 32 (the issue's target: at most
 # 128 KiB of rank 0's RSS and 4 KB of JSON per added rank) and over all N,
 # extrapolated to 1024 and 4096 ranks.
@@ -57,7 +59,36 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
+# and a hello world that talks as a stormark job does (the host names
+# exchanged at the start, 600 KB reduced and 360 bytes gathered at the
+# end): the MPI library's own per-peer state, which stormark cannot shrink
+cat >"$D/hellox.c" <<'EOF'
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+	int r, n;
+	char host[64] = "host", *hosts, rec[360] = { 0 }, *recs;
+	static unsigned long long v[75000], sum[75000];
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &r);
+	MPI_Comm_size(MPI_COMM_WORLD, &n);
+	hosts = malloc((size_t)n * 64);
+	recs = malloc((size_t)n * 360);
+	MPI_Allgather(host, 64, MPI_CHAR, hosts, 64, MPI_CHAR, MPI_COMM_WORLD);
+	MPI_Barrier(MPI_COMM_WORLD);
+	v[r % 75000] = 1;
+	MPI_Reduce(v, sum, 75000, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+	MPI_Gather(rec, 360, MPI_BYTE, recs, 360, MPI_BYTE, 0, MPI_COMM_WORLD);
+	if (!r)
+		printf("hello from %d ranks, %llu\n", n, sum[0]);
+	MPI_Finalize();
+	return 0;
+}
+EOF
 mpicc -O2 -o "$D/hello" "$D/hello.c" || exit 1
+mpicc -O2 -o "$D/hellox" "$D/hellox.c" || exit 1
 # each rank under GNU time: its own max RSS (wait4) into rss.RANK
 cat >"$D/wrap.sh" <<EOF
 #!/bin/sh
@@ -104,6 +135,10 @@ for n in $NS; do
   printf '%-8s %4s %10s %12s %9s %9s %3s\n' hello "$n" 0 "$(echo "$h" | cut -d' ' -f2)" \
     "$(echo "$h" | cut -d' ' -f1)" "$(echo "$h" | cut -d' ' -f1)" "$(echo "$h" | cut -d' ' -f4)"
   echo "hello $n $h" >>"$D/rows"
+  hx=$(job "$n" "" "$D/hellox")
+  printf '%-8s %4s %10s %12s %9s %9s %3s\n' hellox "$n" 0 "$(echo "$hx" | cut -d' ' -f2)" \
+    "$(echo "$hx" | cut -d' ' -f1)" "$(echo "$h" | cut -d' ' -f1)" "$(echo "$hx" | cut -d' ' -f4)"
+  echo "hellox $n $hx" >>"$D/rows"
   for c in $CMDS; do
     line=$(run_cmd "$c" "$n")
     set -- $line
@@ -131,7 +166,7 @@ print()
 print("least squares: per added rank, and extrapolated (N 4..32, then all N)")
 for cmd in dict.fromkeys(r[0] for r in rows):
     for what, col, unit, scale in (("json", 4, "KB", 1e3), ("rss0", 3, "KiB", 1.0)):
-        if cmd == "hello" and what == "json":
+        if cmd in ("hello", "hellox") and what == "json":
             continue
         for label, lo, hi in (("4..32", 4, 32), ("all", 0, 1 << 30)):
             pts = [(int(r[1]), float(r[col])) for r in rows
@@ -147,15 +182,24 @@ for cmd in dict.fromkeys(r[0] for r in rows):
             else:
                 print("  %-8s %-4s N %-5s %9.1f KiB/rank  1024: %10.1f MiB  4096: %10.1f MiB" %
                       (cmd, what, label, b, e(1024) / 1024, e(4096) / 1024))
-    if cmd != "hello":
-        # what stormark adds over the MPI library's own growth (hello's RSS)
-        hello = {int(r[1]): float(r[3]) for r in rows if r[0] == "hello"}
+    for base in ("hello", "hellox"):
+        if cmd in ("hello", "hellox"):
+            break
+        # what stormark adds over the MPI library's own growth (the RSS of
+        # hello, and of hellox, which talks as a job does)
+        hello = {int(r[1]): float(r[3]) for r in rows if r[0] == base}
         pts = [(int(r[1]), float(r[3]) - hello[int(r[1])]) for r in rows
                if r[0] == cmd and 4 <= int(r[1]) <= 32 and r[5] == "0" and int(r[1]) in hello]
         f = fit(pts)
         if f:
-            print("  %-8s rss0 over hello's, N 4..32: %7.1f KiB/rank  1024: %8.1f MiB  4096: %8.1f MiB" %
-                  (cmd, f[0], (f[1] + f[0] * 1024) / 1024, (f[1] + f[0] * 4096) / 1024))
+            print("  %-8s rss0 over %-6s N 4..32: %7.1f KiB/rank  1024: %8.1f MiB  4096: %8.1f MiB" %
+                  (cmd, base + "'s,", f[0], (f[1] + f[0] * 1024) / 1024, (f[1] + f[0] * 4096) / 1024))
+    if cmd not in ("hello", "hellox"):
+        # the wall time stormark adds over hello's at each N
+        hw = {int(r[1]): float(r[2]) for r in rows if r[0] == "hello"}
+        over = ["%d: %+.0f%%" % (int(r[1]), 100 * (float(r[2]) - hw[int(r[1])]) / hw[int(r[1])])
+                for r in rows if r[0] == cmd and int(r[1]) in hw and hw[int(r[1])] > 0]
+        print("  %-8s wall over hello's: %s" % (cmd, ", ".join(over)))
     pts = [(int(r[1]), float(r[2])) for r in rows if r[0] == cmd and r[5] == "0"]
     f = fit(pts)
     if f:

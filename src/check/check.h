@@ -77,4 +77,19 @@ unsigned sm_check_doc(const cJSON *doc, struct sm_check *c);
 unsigned sm_check_layout(const cJSON *doc, const char *layout, const char *text,
 			 struct sm_check *c);
 
+/*
+ * An MPI job's document against its --mpi-rank-detail file, read a line at
+ * a time by the caller (invariant mpi.detail): start with the job's
+ * document (-1 when it is no job's or out of memory), give each line's
+ * parsed document, end once. Keeps sums and one bit per rank.
+ */
+struct sm_check_detail {
+	unsigned ranks, lines, results;
+	double bytes;
+	unsigned char *seen;
+};
+int sm_check_detail_start(struct sm_check_detail *a, const cJSON *job);
+void sm_check_detail_line(struct sm_check_detail *a, const cJSON *line, struct sm_check *c);
+void sm_check_detail_end(struct sm_check_detail *a, const cJSON *job, struct sm_check *c);
+
 #endif

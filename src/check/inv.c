@@ -71,6 +71,7 @@ const struct sm_check_inv sm_check_invs[] = {
 	{ "mpi.rate", "every MPI rate is its bytes over its own span" },
 	{ "mpi.stragglers", "a rank is a straggler exactly when its rate is below straggler_below x the median" },
 	{ "mpi.merge", "the merged document's totals and counts are the ranks' own results added up" },
+	{ "mpi.detail", "the --mpi-rank-detail file has a line per rank, each rank once, and its results' bytes and count are the job's" },
 	/* the text layouts against the document */
 	{ "layout.line", "a line a layout prints for this result is there" },
 	{ "frametest.figures", "frametest's figures are the document's after their rounding" },

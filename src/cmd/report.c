@@ -67,7 +67,8 @@ int cmd_report_render_all(const cJSON *doc)
 /* Parse and check argv into out, *check and *first, the index of the
  * first FILE (--help: print the usage). Returns -1 to go on, or the exit
  * code to return. */
-static int parse(int argc, char **argv, struct sm_out_opts *out, int *check, int *first)
+static int parse(int argc, char **argv, struct sm_out_opts *out, int *check, int *first,
+		 const char **detail)
 {
 	int help = 0, rc;
 	struct sm_opt opts[] = {
@@ -76,6 +77,9 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, int *check, int
 		SM_OPT_FLAG_SET(0, "check", *check, 1, "check each FILE's invariants and its "
 				"layouts against it: one line per violation, exit 1 when any "
 				"(docs/report.md)"),
+		SM_OPT_STR(0, "mpi-rank-detail", *detail, "FILE", "with --check and an MPI job's "
+			   "JSON: its --mpi-rank-detail file, read a line at a time, has a line per rank "
+			   "and its results' bytes are the job's (docs/mpi.md)"),
 		SM_OPT_HELP('h', "help", help, "this help"),
 		SM_OPT_LIST_OPTIONS(help),
 		SM_OPT_END,
@@ -83,6 +87,7 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, int *check, int
 
 	memset(out, 0, sizeof(*out));
 	*check = 0;
+	*detail = NULL;
 	rc = sm_cmd_parse(PROG, HINT, opts, argc, argv, 0, first, usage);
 	if (rc >= 0)
 		return rc;
@@ -92,6 +97,12 @@ static int parse(int argc, char **argv, struct sm_out_opts *out, int *check, int
 		return sm_usage_error(PROG, HINT, "--check prints what it finds; it takes no %s",
 				      out->json ? "--json" : out->format ? "--format" :
 				      out->output ? "-o/--output" : "--html");
+	if (*detail && (!*check || argc - *first != 1))
+		return sm_usage_error(PROG, HINT, "--mpi-rank-detail goes with --check and one job's "
+				      "FILE.json");
+	if (*detail && (!**detail || sm_path_problem(*detail)))
+		return sm_usage_error(PROG, HINT, "--mpi-rank-detail='%s' %s", *detail,
+				      **detail ? sm_path_problem(*detail) : "gives no file");
 	if (!*check && argc - *first > 1)
 		return sm_usage_error(PROG, HINT, "one file at most, not also '%s'", argv[*first + 1]);
 	for (int i = *first; i < argc; i++)
@@ -105,7 +116,8 @@ int cmd_report_parse_only(int argc, char **argv)
 {
 	struct sm_out_opts out;
 	int check, first;
-	int rc = parse(argc, argv, &out, &check, &first);
+	const char *detail;
+	int rc = parse(argc, argv, &out, &check, &first, &detail);
 
 	return rc >= 0 ? rc : 0;
 }
@@ -148,11 +160,55 @@ int cmd_report_check(const cJSON *doc, struct sm_check *c, char *msg, size_t len
 	return rc;
 }
 
+/* The job's document doc against its --mpi-rank-detail file name, read a
+ * line at a time (one line held, whatever the job's size). Returns 0, or
+ * -errno (the file cannot be read, or doc is no MPI job's: -EINVAL). */
+static int check_detail(const cJSON *doc, const char *name, struct sm_check *c)
+{
+	struct sm_check_detail a;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int err;
+
+	if (sm_check_detail_start(&a, doc))
+		return -EINVAL;
+	f = fopen(name, "r");
+	if (!f) {
+		err = -errno;
+		free(a.seen);
+		return err;
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		cJSON *x = cJSON_ParseWithLength(line, (size_t)n);
+
+		if (!x) {
+			sm_check_fail(c, "mpi.detail", "line %u of the detail file is not JSON", a.lines + 1);
+			a.lines++;
+			continue;
+		}
+		sm_check_detail_line(&a, x, c);
+		cJSON_Delete(x);
+	}
+	err = ferror(f) ? -EIO : 0;
+	free(line);
+	fclose(f);
+	if (err) {
+		free(a.seen);
+		return err;
+	}
+	sm_check_detail_end(&a, doc, c);
+	return 0;
+}
+
 /* report --check FILE...: each file's violations on stdout, one a line.
  * Returns the exit code: 2 when a file could not be read as a result
  * (one line on stderr, the others still checked), else 1 when any
  * violation was found, else 0. */
-static int check_files(int n, char **files)
+static int check_detail(const cJSON *doc, const char *name, struct sm_check *c);
+
+static int check_files(int n, char **files, const char *detail)
 {
 	struct sm_check *c = malloc(sizeof(*c));
 	int code = SM_EXIT_OK;
@@ -174,6 +230,9 @@ static int check_files(int n, char **files)
 			continue;
 		}
 		rc = cmd_report_check(doc, c, msg, sizeof(msg));
+		if (!rc && detail && (rc = check_detail(doc, detail, c)))
+			snprintf(msg, sizeof(msg), "--mpi-rank-detail=%s: %s", detail,
+				 rc == -EINVAL ? "goes with an MPI job's JSON (no mpi.ranks_total)" : strerror(-rc));
 		cJSON_Delete(doc);
 		if (rc) {
 			sm_prog_error(PROG, "'%s': %s", files[i], msg[0] ? msg : strerror(-rc));
@@ -204,13 +263,14 @@ int cmd_report(int argc, char **argv, struct sm_job *job)
 	const char *cmdname;
 	struct sm_out_file input;
 	cJSON *doc = NULL;
+	const char *detail;
 	int rc, code, check, first;
 
-	rc = parse(argc, argv, &out, &check, &first);
+	rc = parse(argc, argv, &out, &check, &first, &detail);
 	if (rc >= 0)
 		return rc;
 	if (check)
-		return check_files(argc - first, argv + first);
+		return check_files(argc - first, argv + first, detail);
 	e.name = argv[first];
 	/* --format json builds the document again: its memory is checked too */
 	if (sm_json_load(e.name, (out.format && sm_layout_find(out.format) == SM_LAYOUT_JSON) ||

@@ -328,6 +328,63 @@ int sm_mpi_gather_each(const void *buf, size_t n, uint64_t deadline_ns,
 	return rc;
 }
 
+/* The caller's operation of the reduction under way (one at a time: a
+ * collective is called in the same order on every rank). */
+static void (*g_red_op)(void *inout, const void *in, unsigned count);
+
+/* MPI's user function: len elements of the contiguous type, in into inout. */
+static void red_trampoline(void *in, void *inout, int *len, SM_UNUSED MPI_Datatype *type)
+{
+	if (*len > 0)
+		g_red_op(inout, in, (unsigned)*len);
+}
+
+int sm_mpi_reduce(void *buf, size_t elem, unsigned count,
+		  void (*op)(void *inout, const void *in, unsigned count), uint64_t deadline_ns)
+{
+	MPI_Datatype type;
+	MPI_Op mop;
+	MPI_Request req;
+	int rc;
+
+	if (!elem || elem > (size_t)0x7fffffff || count > 0x7fffffffu)
+		return -EFBIG;
+	if (MPI_Type_contiguous((int)elem, MPI_BYTE, &type) != MPI_SUCCESS)
+		return -EIO;
+	if (MPI_Type_commit(&type) != MPI_SUCCESS) {
+		MPI_Type_free(&type);
+		return -EIO;
+	}
+	if (MPI_Op_create(red_trampoline, 1, &mop) != MPI_SUCCESS) {
+		MPI_Type_free(&type);
+		return -EIO;
+	}
+	g_red_op = op;
+	if (MPI_Ireduce(g_rank ? buf : MPI_IN_PLACE, g_rank ? NULL : buf, (int)count, type, mop, 0,
+			MPI_COMM_WORLD, &req) != MPI_SUCCESS)
+		rc = -EIO;
+	else
+		rc = wait_req(&req, deadline_ns);
+	/* a request still pending keeps the operation and type alive: MPI
+	 * frees them once it completes (MPI_Op_free and MPI_Type_free only
+	 * mark them) */
+	MPI_Op_free(&mop);
+	MPI_Type_free(&type);
+	return rc;
+}
+
+int sm_mpi_gather_fixed(const void *rec, size_t n, void *all, uint64_t deadline_ns)
+{
+	MPI_Request req;
+
+	if (n > (size_t)0x7fffffff)
+		return -EFBIG;
+	if (MPI_Igather(rec, (int)n, MPI_BYTE, g_rank ? NULL : all, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD,
+			&req) != MPI_SUCCESS)
+		return -EIO;
+	return wait_req(&req, deadline_ns);
+}
+
 /* ---- stonewall ---------------------------------------------------------- */
 
 static struct {
@@ -436,4 +493,6 @@ __attribute__((visibility("default"))) const struct sm_mpi_module sm_mpi_module 
 	.wall_arm = sm_mpi_wall_arm,
 	.wall_done = sm_mpi_wall_done,
 	.pm_kinds = sm_mpi_pm_kinds,
+	.reduce = sm_mpi_reduce,
+	.gather_fixed = sm_mpi_gather_fixed,
 };

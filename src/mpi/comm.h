@@ -17,7 +17,7 @@ int sm_mpi_built(void);
  * loads the first time a call below needs it (comm_load.c), so a run
  * that is no MPI job never loads the MPI library, whose loading cost a
  * millisecond at every start. The module's one symbol, "sm_mpi_module". */
-#define SM_MPI_MODULE_ABI 3
+#define SM_MPI_MODULE_ABI 4
 struct sm_mpi_proc;
 struct sm_mpi_module {
 	int abi;                   /* SM_MPI_MODULE_ABI: the binary and module agree */
@@ -34,6 +34,9 @@ struct sm_mpi_module {
 	int (*wall_arm)(void (*on_wall)(void));
 	int (*wall_done)(uint64_t deadline_ns);
 	unsigned (*pm_kinds)(void);
+	int (*reduce)(void *buf, size_t elem, unsigned count,
+		      void (*op)(void *inout, const void *in, unsigned count), uint64_t deadline_ns);
+	int (*gather_fixed)(const void *rec, size_t n, void *all, uint64_t deadline_ns);
 };
 
 /* Why the module could not be loaded ("" when it was, or was not tried):
@@ -119,6 +122,27 @@ int sm_mpi_gather(const void *buf, size_t n, uint64_t deadline_ns, char ***out, 
  */
 int sm_mpi_gather_each(const void *buf, size_t n, uint64_t deadline_ns,
 		       int (*take)(void *arg, int rank, const char *piece, size_t len), void *arg);
+
+/*
+ * Every rank's count elements of elem bytes at buf combined by op into
+ * rank 0's buf, by the MPI library's reduction (MPI_Ireduce with op made
+ * a user-defined operation, MPI_Op_create: a tree, not a gather): op(inout,
+ * in, n) must fold n elements of in into inout, be associative and
+ * commutative, and follow no pointer (its elements come from other
+ * processes); a histogram's exact merge is. Other ranks' buf is left as it
+ * was. Given up at deadline_ns as sm_mpi_barrier() is. Returns 0,
+ * -ETIMEDOUT, -EFBIG, -ENOMEM or -EIO.
+ */
+int sm_mpi_reduce(void *buf, size_t elem, unsigned count,
+		  void (*op)(void *inout, const void *in, unsigned count), uint64_t deadline_ns);
+
+/*
+ * Every rank's n bytes at rec to rank 0's all (size x n bytes, rank r's at
+ * r x n), by MPI_Igather: a fixed-size record per rank. all is unused on
+ * other ranks. Bounded as sm_mpi_barrier() is. Returns 0, -ETIMEDOUT,
+ * -EFBIG or -EIO.
+ */
+int sm_mpi_gather_fixed(const void *rec, size_t n, void *all, uint64_t deadline_ns);
 
 /*
  * The stonewall (docs/mpi.md): sm_mpi_wall_arm() starts a listener thread

@@ -57,6 +57,17 @@ int sm_mpi_gather_each(SM_UNUSED const void *buf, SM_UNUSED size_t n, SM_UNUSED 
 {
 	return -ENOTSUP;
 }
+int sm_mpi_reduce(SM_UNUSED void *buf, SM_UNUSED size_t elem, SM_UNUSED unsigned count,
+		  SM_UNUSED void (*op)(void *inout, const void *in, unsigned count),
+		  SM_UNUSED uint64_t deadline_ns)
+{
+	return -ENOTSUP;
+}
+int sm_mpi_gather_fixed(SM_UNUSED const void *rec, SM_UNUSED size_t n, SM_UNUSED void *all,
+			SM_UNUSED uint64_t deadline_ns)
+{
+	return -ENOTSUP;
+}
 int sm_mpi_wall_arm(SM_UNUSED void (*on_wall)(void)) { return -ENOTSUP; }
 int sm_mpi_wall_done(SM_UNUSED uint64_t deadline_ns) { return -ENOTSUP; }
 
@@ -200,6 +211,17 @@ int sm_mpi_gather_each(const void *buf, size_t n, uint64_t deadline_ns,
 		       int (*take)(void *arg, int rank, const char *piece, size_t len), void *arg)
 {
 	return mod ? mod->gather_each(buf, n, deadline_ns, take, arg) : -ENOTSUP;
+}
+
+int sm_mpi_reduce(void *buf, size_t elem, unsigned count,
+		  void (*op)(void *inout, const void *in, unsigned count), uint64_t deadline_ns)
+{
+	return mod ? mod->reduce(buf, elem, count, op, deadline_ns) : -ENOTSUP;
+}
+
+int sm_mpi_gather_fixed(const void *rec, size_t n, void *all, uint64_t deadline_ns)
+{
+	return mod ? mod->gather_fixed(rec, n, all, deadline_ns) : -ENOTSUP;
 }
 
 int sm_mpi_wall_arm(void (*on_wall)(void))

@@ -37,6 +37,8 @@ struct sm_job_state {
 				     * merged as they come) */
 	const char *detail;         /* --mpi-rank-detail: FILE (argv's), or NULL */
 	int detail_lost;            /* rank 0: its file could not be written */
+	const char *hists;          /* rank 0: "reduced" or "documents" (the JSON's
+				     * "histograms"), NULL for run and streams */
 	const struct sm_job_kind *kind;   /* what was merged: its text and JSON */
 	struct sm_job_run *run;     /* `run`'s hooks and what they keep (job_run.c) */
 	struct sm_streams_peers peers;   /* `streams`'s transport (job_streams.c) */
@@ -74,6 +76,35 @@ int sm_job_analyse(struct sm_job *j);
 /* The host and rank table (text to f, when f) or the "mpi" object added to
  * doc (when doc): rank 0, once merged. */
 void sm_job_table(struct sm_job *j, FILE *f, struct cJSON *doc);
+
+/* A rank's row of the rank table as a fixed-size record (job_rows.c),
+ * gathered by the MPI library: 360 bytes a rank. */
+#define SM_JOB_ROW_MAGIC 0x524f5753u   /* a record that came */
+struct sm_job_row {
+	uint64_t done_ns, bytes, items;
+	uint32_t magic;
+	int32_t failed, walled, pad;
+	char host[64];
+	char error[256];
+};
+
+/* This rank's record: its span and stonewall from the job, the rest as
+ * given. */
+void sm_job_row_fill(struct sm_job *j, struct sm_job_row *me, uint64_t bytes, uint64_t items, int failed,
+		     const char *error);
+
+/* Rank 0: st->res.rank (nranks of them) from every rank's record in all;
+ * a rank whose record did not come gets "no result within" and is not
+ * reported. */
+void sm_job_row_take(struct sm_job *j, struct sm_job_row *all);
+
+/*
+ * Every rank's row (bytes, items, failed, error; its span and host from
+ * the job) to rank 0 as a fixed-size record, by MPI_Igather; there
+ * st->res.rank is filled (the caller then analyses). Returns 1 on the
+ * other ranks, 0 on rank 0, or an exit code (said on stderr).
+ */
+int sm_job_rows(struct sm_job *j, uint64_t bytes, uint64_t items, int failed, const char *error);
 
 /* Free what `run`'s hooks kept (job_run.c; nothing when there is none). */
 void sm_job_run_release(struct sm_job *j);

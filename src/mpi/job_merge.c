@@ -165,7 +165,22 @@ struct merge_ops {
 	void (*counts)(const void *res, uint64_t *bytes, uint64_t *items);   /* the rank table's */
 	void (*analyse)(void *res);       /* the figures again from the merged counts */
 	int (*code)(const void *res, int rc);   /* the exit code of a rank that reports nothing */
+	unsigned (*hists)(void *res, struct sm_hist **h);   /* its histograms, at most MAX_HISTS */
+	int strip;   /* 1: a document may go without its histograms (meta's reader
+		      * checks each against its operations' count: 0) */
 };
+
+#define MAX_HISTS (2 * SM_META_NPHASES)
+
+/* The reduction's operation: n histograms of in merged into inout's. */
+static void hist_fold(void *inout, const void *in, unsigned n)
+{
+	struct sm_hist *d = inout;
+	const struct sm_hist *s = in;
+
+	for (unsigned i = 0; i < n; i++)
+		sm_hist_merge(&d[i], &s[i]);
+}
 
 /* Rank 0 while the ranks' results come one by one (merge_job). */
 struct merge_ctx {
@@ -174,7 +189,41 @@ struct merge_ctx {
 	void *res, *tmp;            /* the job's result; one rank's, read back */
 	FILE *detail;               /* --mpi-rank-detail's file, or NULL */
 	int err;                    /* a write to it failed */
+	int reduced;                /* the histograms came by the reduction: a
+				     * document's are left out of the merge */
+	int rows;                   /* the rows came by the fixed-size gather */
 };
+
+/* Rank 0: a rank's document x read back and merged into the job (its
+ * histograms left out when they came by the reduction), its row k
+ * marked reported. Returns 0, or -ENOMEM. */
+static int merge_doc(struct merge_ctx *c, struct sm_dist_rank *k, const cJSON *x)
+{
+	struct sm_jerr je = { "" };
+	int rc = 0;
+
+	if (!cJSON_GetObjectItemCaseSensitive(x, "command"))
+		return 0;
+	if (c->ops->read(x, c->tmp, &je)) {
+		snprintf(k->error, sizeof(k->error), "its result cannot be read: %s", je.msg);
+		k->reported = 0;
+	} else {
+		if (c->reduced) {
+			struct sm_hist *h[MAX_HISTS];
+			unsigned nh = c->ops->hists(c->tmp, h);
+
+			for (unsigned i = 0; i < nh; i++)
+				sm_hist_init(h[i]);
+		}
+		k->reported = 1;
+		if (!c->rows)
+			c->ops->counts(c->tmp, &k->bytes, &k->items);
+		rc = c->ops->merge(c->res, c->tmp);
+	}
+	c->ops->release(c->tmp);
+	memset(c->tmp, 0, c->ops->size);
+	return rc;
+}
 
 /* One rank's document (text, NULL when none came) into the job: its row
  * of the rank table, its result merged into res, its line in the detail
@@ -188,9 +237,16 @@ static int take_rank(void *arg, int rank, const char *text, SM_UNUSED size_t len
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(x, "mpi_rank");
 	const cJSON *h = cJSON_GetObjectItemCaseSensitive(m, "host");
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(m, "error");
-	struct sm_jerr je = { "" };
 	int rc = 0;
 
+	if (c->rows && text) {
+		/* its row came with the fixed-size records: merge only */
+		if (c->detail && m && fprintf(c->detail, "%s\n", text) < 0)
+			c->err = 1;
+		rc = m ? merge_doc(c, k, x) : 0;
+		cJSON_Delete(x);
+		return rc;
+	}
 	k->rank = rank;
 	snprintf(k->host, sizeof(k->host), "%s", st->me.hosts[rank]);
 	if (!m) {
@@ -223,48 +279,120 @@ static int take_rank(void *arg, int rank, const char *text, SM_UNUSED size_t len
 	k->failed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "failed"));
 	k->walled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "walled"));
 	(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(m, "done_ns"), &k->done_ns);
-	if (cJSON_GetObjectItemCaseSensitive(x, "command")) {
-		if (c->ops->read(x, c->tmp, &je)) {
-			snprintf(k->error, sizeof(k->error), "its result cannot be read: %s", je.msg);
-		} else {
-			k->reported = 1;
-			c->ops->counts(c->tmp, &k->bytes, &k->items);
-			rc = c->ops->merge(c->res, c->tmp);
-		}
-		c->ops->release(c->tmp);
-		memset(c->tmp, 0, c->ops->size);
-	}
+	rc = merge_doc(c, k, x);
 	cJSON_Delete(x);
 	return rc;
 }
 
 /*
+ * The parts of a result that the MPI library combines (every rank, before
+ * its document goes): its histograms reduced bucket by bucket into rank
+ * 0's hb by a tree (sm_mpi_reduce with hist_fold), and its row of the
+ * rank table gathered as a fixed-size record into rank 0's sums (n
+ * records). A rank whose histograms were reduced, and that writes no
+ * --mpi-rank-detail line, empties them in res when its kind allows
+ * (ops->strip): its document then carries none. Sets c->reduced and
+ * c->rows on rank 0 when each came whole.
+ * Returns 1 when a request is still under way (a rank missing): the MPI
+ * library may still read me and write hb and sums, which must then stay
+ * allocated (the job ends with MPI_Abort), else 0.
+ */
+static int combine(struct merge_ctx *c, void *res, struct sm_hist *hb,
+		   struct sm_job_row *me, struct sm_job_row *sums, uint64_t deadline)
+{
+	struct sm_job *j = c->j;
+	struct sm_job_state *st = j->st;
+	struct sm_result_head *head = c->ops->head(res);
+	struct sm_hist *h[MAX_HISTS];
+	unsigned nh = c->ops->hists(res, h);
+	uint64_t bytes, items;
+	int rc_h = -ENOMEM, rc_s;
+
+	if (hb) {
+		for (unsigned i = 0; i < nh; i++)
+			hb[i] = *h[i];
+		rc_h = sm_mpi_reduce(hb, sizeof(*hb), nh, hist_fold, deadline);
+	}
+	c->ops->counts(res, &bytes, &items);
+	sm_job_row_fill(j, me, bytes, items, c->ops->failed(res), head->error);
+	rc_s = sm_mpi_gather_fixed(me, sizeof(*me), sums, deadline);
+	st->timed_out |= rc_h == -ETIMEDOUT || rc_s == -ETIMEDOUT;
+	if (j->rank) {
+		if (!rc_h && !st->detail && c->ops->strip)
+			for (unsigned i = 0; i < nh; i++)
+				sm_hist_init(h[i]);
+		return rc_h == -ETIMEDOUT || rc_s == -ETIMEDOUT;
+	}
+	c->reduced = !rc_h;
+	c->rows = !rc_s && sums;
+	if (rc_h && hb)
+		sm_warn(&head->warnings, "mpi_hist_partial", "the ranks' histograms could not be reduced (%s): "
+			"the job's percentiles are of the ranks whose documents carried theirs", strerror(-rc_h));
+	if (c->rows) {
+		sm_job_row_take(j, sums);
+		for (unsigned r = 1; r < st->res.nranks; r++)
+			st->res.rank[r].reported = 0;   /* once merged */
+	}
+	return rc_h == -ETIMEDOUT || rc_s == -ETIMEDOUT;
+}
+
+/*
  * Send res's document to rank 0; there, merge every other rank's result
- * into res as it comes, one at a time (rank 0's own counts
- * taken before any merge), keeping of each only its row of the rank table
- * (and writing its line to --mpi-rank-detail's file), then derive the
- * job's figures. Returns -1 on rank 0, else this rank's exit code (a
- * failure said on stderr).
+ * into res as it comes, one at a time, keeping of each nothing (and
+ * writing its line to --mpi-rank-detail's file), then derive the job's
+ * figures. The histograms and the rank table's rows come first, combined
+ * by the MPI library (combine()); when they cannot (a rank died), rank 0
+ * takes them from the documents that come. Returns -1 on rank 0, else
+ * this rank's exit code (a failure said on stderr).
  */
 static int merge_job(struct sm_job *j, void *res, int rc_run, const struct merge_ops *ops)
 {
 	struct sm_job_state *st = j->st;
 	struct sm_dist_result *d = &st->res;
 	struct sm_result_head *h = ops->head(res);
-	cJSON *doc = ops->doc(res);
+	cJSON *doc;
 	char *text;
 	struct sm_outfile of;
-	struct merge_ctx c = { j, ops, res, NULL, NULL, 0 };
-	int rc, err = 0;
+	struct merge_ctx c = { j, ops, res, NULL, NULL, 0, 0, 0 };
+	struct sm_hist *hb = calloc(MAX_HISTS, sizeof(*hb));
+	struct sm_job_row *sums = NULL, *me = malloc(sizeof(*me));
+	uint64_t deadline = sm_now_ns() + st->wait_ns + st->done_ns;
+	int rc, err = 0, pending;
 
+	st->gathered = 1;
+	if (!j->rank) {
+		memset(d, 0, sizeof(*d));
+		d->nranks = (unsigned)j->size;
+		d->stonewall = j->stonewall;
+		d->rank = calloc(d->nranks, sizeof(*d->rank));
+		sums = calloc(d->nranks, sizeof(*sums));
+		c.tmp = calloc(1, ops->size);
+	}
+	if (!hb || !me || (!j->rank && (!d->rank || !sums || !c.tmp))) {
+		/* (the other ranks' collectives then wait for this one's end) */
+		free(hb);
+		free(me);
+		free(sums);
+		free(c.tmp);
+		sm_error("out of memory");
+		return ops->code(res, rc_run);
+	}
+	pending = combine(&c, res, hb, me, sums, deadline);
+	if (!pending) {
+		free(sums);
+		free(me);
+	}
+	doc = ops->doc(res);
 	if (doc)
 		sm_job_add_rank(j, doc, ops->failed(res), h->error);
 	text = doc ? cJSON_PrintUnformatted(doc) : NULL;
 	cJSON_Delete(doc);
-	st->gathered = 1;
+	if (st->timed_out)   /* a rank is missing: a fresh wait for the documents that come */
+		deadline = sm_now_ns() + st->wait_ns;
 	if (j->rank) {
-		rc = sm_mpi_gather_each(text ? text : "{}", text ? strlen(text) : 2,
-					sm_now_ns() + st->wait_ns + st->done_ns, NULL, NULL);
+		if (!pending)
+			free(hb);
+		rc = sm_mpi_gather_each(text ? text : "{}", text ? strlen(text) : 2, deadline, NULL, NULL);
 		free(text);
 		st->timed_out |= rc != 0;
 		if (rc)
@@ -272,37 +400,26 @@ static int merge_job(struct sm_job *j, void *res, int rc_run, const struct merge
 				 rc == -ETIMEDOUT ? "rank 0 did not take it within --mpi-wait" : strerror(-rc));
 		return ops->code(res, rc_run);
 	}
-	memset(d, 0, sizeof(*d));
-	d->nranks = (unsigned)j->size;
-	d->stonewall = j->stonewall;
-	d->rank = calloc(d->nranks, sizeof(*d->rank));
-	c.tmp = calloc(1, ops->size);
 	if (st->detail) {
 		c.detail = sm_outfile_fopen(&of, st->detail, &err);
 		if (!c.detail)
 			sm_error("mpi: --mpi-rank-detail=%s: %s", st->detail, strerror(-err));
 	}
-	if (!d->rank || !c.tmp) {
-		free(text);
-		free(c.tmp);
-		if (c.detail)
-			(void)sm_outfile_fclose(&of, c.detail, -ENOMEM);
-		sm_error("out of memory");
-		return ops->code(res, rc_run);
+	if (!c.rows) {
+		/* rank 0's own row, from its own result before anything is merged */
+		d->rank[0].rank = 0;
+		snprintf(d->rank[0].host, sizeof(d->rank[0].host), "%s", st->me.host);
+		snprintf(d->rank[0].error, sizeof(d->rank[0].error), "%s", h->error);
+		d->rank[0].failed = ops->failed(res);
+		d->rank[0].walled = st->walled;
+		d->rank[0].done_ns = st->done_ns;
+		d->rank[0].reported = text != NULL;
+		ops->counts(res, &d->rank[0].bytes, &d->rank[0].items);
 	}
-	/* rank 0's own row, from its own result before anything is merged */
-	d->rank[0].rank = 0;
-	snprintf(d->rank[0].host, sizeof(d->rank[0].host), "%s", st->me.host);
-	snprintf(d->rank[0].error, sizeof(d->rank[0].error), "%s", h->error);
-	d->rank[0].failed = ops->failed(res);
-	d->rank[0].walled = st->walled;
-	d->rank[0].done_ns = st->done_ns;
-	d->rank[0].reported = text != NULL;
-	ops->counts(res, &d->rank[0].bytes, &d->rank[0].items);
 	if (c.detail && text && fprintf(c.detail, "%s\n", text) < 0)
 		c.err = 1;
 	free(text);
-	rc = sm_mpi_gather_each(NULL, 0, sm_now_ns() + st->wait_ns + st->done_ns, take_rank, &c);
+	rc = sm_mpi_gather_each(NULL, 0, deadline, take_rank, &c);
 	free(c.tmp);
 	if (c.detail) {
 		err = sm_outfile_fclose(&of, c.detail, c.err ? -EIO : 0);
@@ -310,6 +427,17 @@ static int merge_job(struct sm_job *j, void *res, int rc_run, const struct merge
 			sm_error("mpi: --mpi-rank-detail=%s: %s", st->detail, strerror(-err));
 	}
 	st->detail_lost = err != 0;
+	st->hists = c.reduced ? "reduced" : "documents";
+	if (c.reduced) {
+		/* the job's histograms: every rank's, reduced by the library */
+		struct sm_hist *hp[MAX_HISTS];
+		unsigned nh = ops->hists(res, hp);
+
+		for (unsigned i = 0; i < nh; i++)
+			*hp[i] = hb[i];
+	}
+	if (!pending)
+		free(hb);
 	if (rc) {
 		st->timed_out = 1;
 		sm_error("mpi: the ranks' results could not be taken: %s", strerror(-rc));
@@ -335,6 +463,8 @@ void sm_job_table(struct sm_job *j, FILE *f, cJSON *doc)
 
 		if (o) {
 			cJSON_AddStringToObject(o, "files", j->shared ? "shared" : "own");
+			if (j->st->hists)
+				cJSON_AddStringToObject(o, "histograms", j->st->hists);
 			cJSON_AddItemToObject(doc, "mpi", o);
 		}
 	}
@@ -405,11 +535,26 @@ static int frames_code(SM_UNUSED const void *res, int rc)
 	return sm_exit_code(rc && rc != -EINTR, rc == -EINTR);
 }
 
+static unsigned frames_hists(void *res, struct sm_hist **h)
+{
+	struct sm_frames_result *f = res;
+
+	h[0] = &f->open.lat;
+	h[1] = &f->io.lat;
+	h[2] = &f->close.lat;
+	h[3] = &f->frame.lat;
+	h[4] = &f->sched_lat;
+	h[5] = &f->early;
+	h[6] = &f->late;
+	h[7] = &f->frame_window;
+	return 8;
+}
+
 static int frames_job(struct sm_job *j, void *res, int *rc)
 {
 	static const struct merge_ops ops = {
 		sizeof(struct sm_frames_result), frames_head, frames_doc, frames_failed, frames_read,
-		frames_merge, frames_release, frames_counts, frames_analyse, frames_code,
+		frames_merge, frames_release, frames_counts, frames_analyse, frames_code, frames_hists, 1,
 	};
 
 	return merge_job(j, res, *rc, &ops);
@@ -469,11 +614,21 @@ static int fileio_code(const void *res, SM_UNUSED int rc)
 	return sm_exit_code(r->failed, r->head.interrupted);
 }
 
+static unsigned fileio_hists(void *res, struct sm_hist **h)
+{
+	struct sm_fileio_result *f = res;
+
+	for (int i = 0; i < 3; i++)
+		h[i] = &f->ops[i].lat;
+	h[3] = &f->events_lat;
+	return 4;
+}
+
 static int fileio_job(struct sm_job *j, void *res, int *rc)
 {
 	static const struct merge_ops ops = {
 		sizeof(struct sm_fileio_result), fileio_head, fileio_doc, fileio_failed, fileio_read,
-		fileio_merge, fileio_release, fileio_counts, fileio_analyse, fileio_code,
+		fileio_merge, fileio_release, fileio_counts, fileio_analyse, fileio_code, fileio_hists, 1,
 	};
 
 	return merge_job(j, res, *rc, &ops);
@@ -527,11 +682,22 @@ static void meta_analyse(void *res)
 	sm_meta_analyse(res);
 }
 
+static unsigned meta_hists(void *res, struct sm_hist **h)
+{
+	struct sm_meta_result *m = res;
+
+	for (int p = 0; p < SM_META_NPHASES; p++) {
+		h[2 * p] = &m->ph[p].op.lat;
+		h[2 * p + 1] = &m->ph[p].done_at;
+	}
+	return 2 * SM_META_NPHASES;
+}
+
 static int meta_job(struct sm_job *j, void *res, int *rc)
 {
 	static const struct merge_ops ops = {
 		sizeof(struct sm_meta_result), meta_head, meta_doc, meta_failed, meta_read,
-		meta_merge, meta_release, meta_counts, meta_analyse, frames_code,
+		meta_merge, meta_release, meta_counts, meta_analyse, frames_code, meta_hists, 0,
 	};
 	struct sm_meta_result *m = res;
 	int code = merge_job(j, res, *rc, &ops);

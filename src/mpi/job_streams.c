@@ -92,35 +92,19 @@ static int spread(struct sm_job *j, struct sm_streams_result *res)
 }
 
 /* After the search, *rc its outcome: this rank's share (bytes, frames, its
- * span, its failure) to rank 0, which fills the host and rank table
+ * span, its failure) to rank 0 as a fixed-size record (sm_job_rows: no
+ * document is sent or kept), where it fills the host and rank table
  * (items: the frames the rank's streams moved) and each answer's spread. */
 static int share(struct sm_job *j, struct sm_streams_result *res, int rc)
 {
 	struct sm_job_state *st = j->st;
-	cJSON *doc;
 	int failed = rc && rc != -EINTR, code;
 
 	/* a rank that lost the others cannot end MPI cleanly */
 	st->timed_out |= res->rank_lost;
-	doc = cJSON_CreateObject();
-	if (doc) {
-		sm_json_add_u64(doc, "rank_bytes", res->rank_bytes);
-		sm_json_add_u64(doc, "rank_frames", res->rank_frames);
-		cJSON_AddBoolToObject(doc, "interrupted", rc == -EINTR);
-	}
-	code = sm_job_collect(j, doc, failed, failed ? res->head.error : NULL);
+	code = sm_job_rows(j, res->rank_bytes, res->rank_frames, failed, failed ? res->head.error : NULL);
 	if (code || j->rank)
 		return code ? code : 1;
-	for (unsigned r = 0; r < st->res.nranks; r++) {
-		struct sm_dist_rank *k = &st->res.rank[r];
-		const cJSON *d = st->docs[r];
-
-		if (!d || !cJSON_GetObjectItemCaseSensitive(d, "rank_bytes"))
-			continue;
-		k->reported = 1;
-		(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(d, "rank_bytes"), &k->bytes);
-		(void)sm_json_count(cJSON_GetObjectItemCaseSensitive(d, "rank_frames"), &k->items);
-	}
 	if (sm_dist_analyse(&st->res)) {
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;

@@ -41,6 +41,9 @@ check "playback: each rank's frames are its streams' frames" jqe '
 check "playback: a step's bytes are its streams' bytes" \
   jqe '[.streams[0].steps[] | .bytes == ([.per_stream[].bytes] | add)] | all' "$J"
 check "playback: the job's bytes are the ranks' bytes" jqe '.mpi.bytes == ([.mpi.ranks[].bytes] | add)' "$J"
+# the rows came as fixed-size records (MPI_Igather): no rank's document is
+# sent or kept, so no row carries one
+check "playback: the rows carry no rank's document" jqe '[.mpi.ranks[] | .result == null] | all' "$J"
 check "playback: every step has its N streams' figures" \
   jqe '[.streams[0].steps[] | (.per_stream | length) == .streams] | all' "$J"
 check "playback: a step holds when every stream does, its drops their sum" \
