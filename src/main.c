@@ -102,9 +102,12 @@ static int list(int argc, char **argv, struct sm_job *job)
 				printf("%s\n", sm_layout_name(row->layout));
 		return 0;
 	}
-	if (argc > 2)
+	if (argc > 2) {   /* --list-layouts takes one command: the next is the extra one */
+		int extra = strcmp(what, "--list-layouts") ? 2 : 3;
+
 		return sm_usage_error("stormark", "stormark --help", "unexpected argument '%s' after '%s'",
-				      argv[2], what);
+				      argv[extra], argv[extra - 1]);
+	}
 	if (!strcmp(what, "--list-commands")) {
 		for (unsigned i = 0; i < NCOMMANDS; i++)
 			printf("%s\n", commands[i].name);
