@@ -392,6 +392,12 @@ static int merge_job(struct sm_job *j, void *res, int rc_run, const struct merge
 	if (j->rank) {
 		if (!pending)
 			free(hb);
+		/* rank 0 takes documents only once its own reduce and gather
+		 * are over, which with a rank missing is at its deadline (up to
+		 * --mpi-wait past its end, and its end may be later than this
+		 * one's), and then --mpi-wait more: this rank's document stays
+		 * offered past both. A job that ends sooner ends this rank too. */
+		deadline += 2 * st->wait_ns + st->done_ns;
 		rc = sm_mpi_gather_each(text ? text : "{}", text ? strlen(text) : 2, deadline, NULL, NULL);
 		free(text);
 		st->timed_out |= rc != 0;
