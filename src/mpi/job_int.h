@@ -98,6 +98,11 @@ void sm_job_row_fill(struct sm_job *j, struct sm_job_row *me, uint64_t bytes, ui
  * reported. */
 void sm_job_row_take(struct sm_job *j, struct sm_job_row *all);
 
+/* Rank 0: st->res emptied for the job's ranks, st->res.rank allocated
+ * (zeroed) and, when all is given, *all the records to gather them into.
+ * 0, or -ENOMEM with nothing kept. */
+int sm_job_res_begin(struct sm_job *j, struct sm_job_row **all);
+
 /*
  * Every rank's row (bytes, items, failed, error; its span and host from
  * the job) to rank 0 as a fixed-size record, by MPI_Igather; there

@@ -360,14 +360,8 @@ static int merge_job(struct sm_job *j, void *res, int rc_run, const struct merge
 	int rc, err = 0, pending;
 
 	st->gathered = 1;
-	if (!j->rank) {
-		memset(d, 0, sizeof(*d));
-		d->nranks = (unsigned)j->size;
-		d->stonewall = j->stonewall;
-		d->rank = calloc(d->nranks, sizeof(*d->rank));
-		sums = calloc(d->nranks, sizeof(*sums));
+	if (!j->rank && !sm_job_res_begin(j, &sums))
 		c.tmp = calloc(1, ops->size);
-	}
 	if (!hb || !me || (!j->rank && (!d->rank || !sums || !c.tmp))) {
 		/* (the other ranks' collectives then wait for this one's end) */
 		free(hb);

@@ -55,24 +55,36 @@ void sm_job_row_take(struct sm_job *j, struct sm_job_row *all)
 	}
 }
 
+int sm_job_res_begin(struct sm_job *j, struct sm_job_row **all)
+{
+	struct sm_dist_result *d = &j->st->res;
+
+	memset(d, 0, sizeof(*d));
+	d->nranks = (unsigned)j->size;
+	d->stonewall = j->stonewall;
+	d->rank = calloc(d->nranks, sizeof(*d->rank));
+	if (all)
+		*all = calloc(d->nranks, sizeof(**all));
+	if (d->rank && (!all || *all))
+		return 0;
+	free(d->rank);
+	d->rank = NULL;
+	if (all) {
+		free(*all);
+		*all = NULL;
+	}
+	return -ENOMEM;
+}
+
 int sm_job_rows(struct sm_job *j, uint64_t bytes, uint64_t items, int failed, const char *error)
 {
 	struct sm_job_state *st = j->st;
-	struct sm_dist_result *d = &st->res;
 	struct sm_job_row *me = malloc(sizeof(*me)), *all = NULL;
 	int rc;
 
 	st->gathered = 1;
-	if (!j->rank) {
-		memset(d, 0, sizeof(*d));
-		d->nranks = (unsigned)j->size;
-		d->stonewall = j->stonewall;
-		d->rank = calloc(d->nranks, sizeof(*d->rank));
-		all = calloc(d->nranks, sizeof(*all));
-	}
-	if (!me || (!j->rank && (!d->rank || !all))) {
+	if (!me || (!j->rank && sm_job_res_begin(j, &all))) {
 		free(me);
-		free(all);
 		sm_error("out of memory");
 		return SM_EXIT_FAIL;
 	}
