@@ -195,6 +195,17 @@ t_os() { sed -n 's/^SM_OS:STRING=//p' "$SM_BUILD_DIR/CMakeCache.txt" 2>/dev/null
 # with F_NOCACHE, which Linux lacks, so a posix build here has none (frames
 # and streams fall back to buffered I/O with a warning, fileio refuses)
 t_direct_io() { [ "$(t_os)" != posix ]; }
+# t_frames_need_direct_io: for a test whose checks of a clean stderr need
+# direct I/O. Where there is none every frames run warns that it falls back
+# to buffered I/O: that fallback is checked once, then the test skips.
+t_frames_need_direct_io() {
+  t_direct_io && return 0
+  mkdir -p "$T_DIR/nodirect"
+  expect_rc 0 "no direct I/O: frames runs" "$SM_BUILD_DIR/frametest" -w 4 -n 2 -t 1 "$T_DIR/nodirect"
+  check "no direct I/O: the fallback is said" grep -q 'refuses direct I/O.*using buffered I/O' "$T_DIR/out"
+  [ "$T_FAILS" = 0 ] || finish
+  skip "no direct I/O in this build ($(t_os)): every run warns of its buffered fallback"
+}
 # time follows the whole process tree (PR_SET_CHILD_SUBREAPER: without it
 # the result warns tree_unfollowed)
 t_tree_followed() { ! "$STORMARK" time -n 1 --json -- true 2>/dev/null | grep -q '"tree_unfollowed"'; }

@@ -6,13 +6,7 @@
 # Its checks of a clean stderr need direct I/O: where there is none (a
 # plain-POSIX build on Linux, t_direct_io) every run warns that it falls
 # back to buffered I/O. That fallback is checked, then the rest skipped.
-if ! t_direct_io; then
-  mkdir -p "$T_DIR/nodirect"
-  expect_rc 0 "no direct I/O: frames runs" "$SM_BUILD_DIR/frametest" -w 4 -n 2 -t 1 "$T_DIR/nodirect"
-  check "no direct I/O: the fallback is said" grep -q 'refuses direct I/O.*using buffered I/O' "$T_DIR/out"
-  [ "$T_FAILS" = 0 ] || finish
-  skip "no direct I/O in this build ($(t_os)): every run warns of its buffered fallback"
-fi
+t_frames_need_direct_io
 FT="$SM_BUILD_DIR/frametest"
 D="$T_DIR/set1"; mkdir -p "$D"
 cd "$T_DIR"
